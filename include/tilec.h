@@ -1,0 +1,115 @@
+/* tilec.h - the public C API of tilec, a compiler for TileLang kernels.
+ *
+ *   tl_kernel *k;
+ *   tl_options opt = tl_options_default();
+ *   opt.target = "c";
+ *   if (tl_compile_file("gemm.py", &opt, &k) != TL_OK) { puts(tl_last_error()); ... }
+ *   tl_kernel_launch(k, args, nargs, NULL);   // DLTensor *args[], one per parameter
+ *   tl_kernel_destroy(k);
+ *
+ * Every function returns a tl_status; on failure tl_last_error() (thread-local) holds a
+ * message ("file:line:col: error: ..." plus the source line and a caret for program
+ * errors). Nothing in the library exits or aborts on a user error. */
+#ifndef TILEC_H
+#define TILEC_H
+
+#include <dlpack/dlpack.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TILEC_VERSION "0.1.0"
+
+typedef enum tl_status {
+    TL_OK = 0,
+    TL_ERROR_PROGRAM = 1,   /* the kernel program is wrong (syntax, names, shapes, dtypes) */
+    TL_ERROR_ARGUMENT = 2,  /* a launch argument or option does not fit */
+    TL_ERROR_TOOLCHAIN = 3, /* C compiler / NVRTC / driver missing or failing */
+    TL_ERROR_IO = 4,        /* a file could not be read or written */
+    TL_ERROR_RUNTIME = 5,   /* the kernel failed while running (T.device_assert, launch) */
+    TL_ERROR_INTERNAL = 6,
+} tl_status;
+
+/* "-D NAME=VALUE": a factory argument (or module constant). VALUE is a Python literal
+ * (42, 1.5, True, "float16", (64, 64)); a bare word is taken as a string. */
+typedef struct tl_define {
+    const char *name;
+    const char *value;
+} tl_define;
+
+typedef struct tl_options {
+    const char *target;        /* "auto" (GPU if usable, else "c"), "c", "cuda"; NULL = auto */
+    const char *factory;       /* function to call or prim_func to take; NULL = the only/last one */
+    const tl_define *defines;
+    int ndefines;
+    int use_cache;             /* 1 (default): reuse compiled kernels from the disk cache */
+    const char *cache_dir;     /* NULL: $TILEC_CACHE_DIR, else $XDG_CACHE_HOME/tilec, ~/.cache/tilec */
+    int build;                 /* 1 (default): compile to a loadable kernel; 0: stop after codegen */
+    const int *out_idx;        /* overrides the program's out_idx when non-NULL */
+    int nout_idx;
+} tl_options;
+
+tl_options tl_options_default(void);
+
+typedef struct tl_kernel tl_kernel;
+
+tl_status tl_compile_file(const char *path, const tl_options *opt, tl_kernel **out);
+/* filename is used in messages only. */
+tl_status tl_compile_source(const char *source, const char *filename, const tl_options *opt,
+                            tl_kernel **out);
+void tl_kernel_destroy(tl_kernel *k);
+
+/* Thread-local text of the last failure in this thread ("" if none). */
+const char *tl_last_error(void);
+
+/* ---- introspection ---------------------------------------------------------------- */
+typedef struct tl_param_info {
+    const char *name;
+    DLDataType dtype;
+    int ndim;                       /* 0 for a scalar parameter */
+    const int64_t *shape;           /* ndim entries; -1 where symbolic */
+    const char *const *shape_names; /* ndim entries; symbol name where symbolic, else NULL */
+    int is_output;                  /* allocated by tl_kernel_call */
+    int is_scalar;
+} tl_param_info;
+
+const char *tl_kernel_name(const tl_kernel *k);
+const char *tl_kernel_target(const tl_kernel *k); /* "c" or "cuda" */
+const char *tl_kernel_ir(const tl_kernel *k);     /* tile IR as text, before lowering */
+const char *tl_kernel_source(const tl_kernel *k); /* generated C or CUDA source */
+/* Warnings of the compilation, one per line ("" if none). */
+const char *tl_kernel_warnings(const tl_kernel *k);
+int tl_kernel_num_params(const tl_kernel *k);
+tl_status tl_kernel_param(const tl_kernel *k, int i, tl_param_info *info);
+/* FLOPs / bytes the kernel declares for the given arguments (0 if it declares none). */
+double tl_kernel_flops(const tl_kernel *k, DLTensor *const *args, int nargs);
+
+/* ---- running ---------------------------------------------------------------------- */
+/* Runs the kernel with one DLTensor per parameter (outputs included). Scalars are 0-d
+ * tensors. Every argument is checked first: the error names the parameter and field
+ * (dtype, ndim, shape, stride, device). stream: a CUstream for CUDA kernels, NULL = default. */
+tl_status tl_kernel_launch(tl_kernel *k, DLTensor *const *args, int nargs, void *stream);
+
+/* Runs the kernel with the inputs only (parameters not marked is_output, in order);
+ * allocates the outputs on the inputs' device, stores them in outputs[0..noutputs-1];
+ * release each with tl_tensor_free. */
+tl_status tl_kernel_call(tl_kernel *k, DLTensor *const *inputs, int ninputs, DLTensor **outputs,
+                         int noutputs, void *stream);
+/* Frees a tensor tl_kernel_call allocated: its data, shape, strides and the DLTensor. */
+void tl_tensor_free(DLTensor *t);
+
+/* ---- cache and environment -------------------------------------------------------- */
+/* Directory of the kernel cache for these options (opt may be NULL). */
+const char *tl_cache_dir(const tl_options *opt);
+tl_status tl_cache_clear(const tl_options *opt);
+/* Multi-line description: version, targets, compilers found, GPU and driver, cache dir. */
+const char *tl_info(void);
+const char *tl_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,291 @@
+/* tl_c.h - prelude of every C file that tilec generates (the C target), and the
+ * reference definition of the scalar semantics the other targets are checked against.
+ *
+ * Value model: float16, bfloat16 and the fp8 formats are stored as their bit patterns
+ * (uint16_t / uint8_t) and handled in expressions as a C `float` that holds a value
+ * exactly representable in the narrow format. Loads decode exactly; stores encode
+ * (exactly, since the value is representable); every arithmetic result of a narrow
+ * dtype is rounded back with tl_round_*(), round-to-nearest-even, which gives the
+ * same result as hardware half arithmetic for + - * / sqrt (float has >= 2p+2 bits).
+ *
+ * Conversions (written from IEEE 754-2008 binary16 and the OCP 8-bit floating point
+ * specification v1.0):
+ *   float16  1.5.10, bias 15, subnormals, inf, NaN.
+ *   bfloat16 1.8.7, the top half of a float32; NaN stays NaN (made quiet).
+ *   e4m3fn   1.4.3, bias 7, max 448, no infinities, NaN = S.1111.111.
+ *   e5m2     1.5.2, bias 15, max 57344, inf, NaN.
+ * float -> fp8 saturates like CUDA's __nv_fp8_*(float) (cvt.rn.satfinite): any
+ * magnitude beyond the largest finite value, infinity included, becomes +-max finite;
+ * NaN becomes NaN (0x7f). float -> f16/bf16 overflow gives infinity (IEEE).
+ * double -> narrow float rounds once: the double is first rounded to float with
+ * round-to-odd, which makes the following RNE step exact (float keeps >= p+2 bits).
+ *
+ * Integers: arithmetic wraps (the generated code is compiled with -fwrapv). Division
+ * and modulo by zero are defined to give 0 (C would trap); INT_MIN / -1 wraps. floordiv
+ * and floormod follow Python (the remainder has the sign of the divisor). Shift counts
+ * are masked to the width of the operand. float -> int conversions truncate and
+ * saturate at the type's limits, NaN gives 0 (as CUDA's cvt.rzi.sat does). */
+#ifndef TILEC_TL_C_H
+#define TILEC_TL_C_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- bit casts -------------------------------------------------------------------- */
+static inline uint32_t tl_f32_bits(float f) {
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+static inline float tl_bits_f32(uint32_t u) {
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+/* ---- float16 ----------------------------------------------------------------------- */
+static inline float tl_f16_to_f32(uint16_t h) {
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+    uint32_t exp = (h >> 10) & 0x1fu, man = h & 0x3ffu;
+    if (exp == 0x1f) return tl_bits_f32(sign | 0x7f800000u | (man << 13)); /* inf, NaN */
+    if (exp != 0) return tl_bits_f32(sign | ((exp + 112) << 23) | (man << 13));
+    float sub = (float)man * 0x1p-24f; /* subnormal (or zero): man * 2^-24, exact */
+    return sign ? -sub : sub;
+}
+
+/* Round the 24-bit significand m (implicit bit included) right by s bits, to nearest,
+ * ties to even. 1 <= s <= 31. */
+static inline uint32_t tl_rshift_rne(uint32_t m, int s) {
+    if (s >= 32) return 0;
+    uint32_t q = m >> s, rem = m & ((1u << s) - 1), half = 1u << (s - 1);
+    if (rem > half || (rem == half && (q & 1))) q++;
+    return q;
+}
+
+/* Magnitude code (exponent << mbits | mantissa) of the finite float with bits ax (sign
+ * cleared), rounded to nearest-even in a format with mbits mantissa bits and the given
+ * exponent bias, subnormals included. No overflow handling: a result past the format's
+ * largest finite code is returned as is and the caller saturates. */
+static inline uint32_t tl_encode_small(uint32_t ax, int mbits, int bias) {
+    int e = (int)(ax >> 23) - 127, emin = 1 - bias;
+    if (ax < 0x00800000u) return 0; /* float32 subnormals are far below any target's */
+    if (e >= emin) {
+        int sh = 23 - mbits;
+        uint32_t r = ax - ((uint32_t)(127 - bias) << 23);
+        r += (1u << (sh - 1)) - 1 + ((r >> sh) & 1);
+        return r >> sh;
+    }
+    /* subnormal in the target: value / 2^(emin - mbits), rounded to an integer */
+    uint32_t m = (ax & 0x7fffffu) | 0x800000u;
+    return tl_rshift_rne(m, 23 - mbits + (emin - e));
+}
+
+static inline uint16_t tl_f32_to_f16(float f) {
+    uint32_t x = tl_f32_bits(f), ax = x & 0x7fffffffu;
+    uint16_t sign = (uint16_t)((x >> 16) & 0x8000u);
+    if (ax > 0x7f800000u) return (uint16_t)(sign | 0x7e00u | ((ax >> 13) & 0x3ffu)); /* NaN */
+    if (ax >= 0x477ff000u) return (uint16_t)(sign | 0x7c00u); /* >= 65520 rounds to inf */
+    return (uint16_t)(sign | tl_encode_small(ax, 10, 15));
+}
+
+/* ---- bfloat16 ---------------------------------------------------------------------- */
+static inline float tl_bf16_to_f32(uint16_t h) { return tl_bits_f32((uint32_t)h << 16); }
+
+static inline uint16_t tl_f32_to_bf16(float f) {
+    uint32_t x = tl_f32_bits(f);
+    if ((x & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((x >> 16) | 0x0040u); /* quiet NaN */
+    x += 0x7fffu + ((x >> 16) & 1); /* RNE; a carry into the exponent is correct */
+    return (uint16_t)(x >> 16);
+}
+
+/* ---- fp8 e4m3fn ------------------------------------------------------------------- */
+static inline float tl_e4m3_to_f32(uint8_t v) {
+    uint32_t sign = (uint32_t)(v & 0x80u) << 24;
+    uint32_t exp = (v >> 3) & 0xfu, man = v & 7u;
+    if (exp == 0xf && man == 7) return tl_bits_f32(sign | 0x7fc00000u); /* NaN */
+    if (exp != 0) return tl_bits_f32(sign | ((exp + 120) << 23) | (man << 20));
+    float sub = (float)man * 0x1p-9f;
+    return sign ? -sub : sub;
+}
+
+static inline uint8_t tl_f32_to_e4m3(float f) {
+    uint32_t x = tl_f32_bits(f), ax = x & 0x7fffffffu;
+    uint8_t sign = (uint8_t)((x >> 24) & 0x80u);
+    if (ax > 0x7f800000u) return 0x7f;                 /* NaN */
+    if (ax >= 0x43e00000u) return (uint8_t)(sign | 0x7eu); /* >= 448 (and inf): saturate */
+    uint32_t code = tl_encode_small(ax, 3, 7);
+    return (uint8_t)(sign | (code > 0x7eu ? 0x7eu : code));
+}
+
+/* ---- fp8 e5m2 ---------------------------------------------------------------------- */
+static inline float tl_e5m2_to_f32(uint8_t v) {
+    uint32_t sign = (uint32_t)(v & 0x80u) << 24;
+    uint32_t exp = (v >> 2) & 0x1fu, man = v & 3u;
+    if (exp == 0x1f) return tl_bits_f32(sign | 0x7f800000u | (man << 21)); /* inf, NaN */
+    if (exp != 0) return tl_bits_f32(sign | ((exp + 112) << 23) | (man << 21));
+    float sub = (float)man * 0x1p-16f;
+    return sign ? -sub : sub;
+}
+
+static inline uint8_t tl_f32_to_e5m2(float f) {
+    uint32_t x = tl_f32_bits(f), ax = x & 0x7fffffffu;
+    uint8_t sign = (uint8_t)((x >> 24) & 0x80u);
+    if (ax > 0x7f800000u) return 0x7f;                 /* NaN */
+    if (ax >= 0x47600000u) return (uint8_t)(sign | 0x7bu); /* >= 57344 (and inf): saturate */
+    uint32_t code = tl_encode_small(ax, 2, 15);
+    return (uint8_t)(sign | (code > 0x7bu ? 0x7bu : code));
+}
+
+/* ---- rounding a float (or double) to a narrow dtype's value ----------------------------- */
+/* double -> float rounded to odd: truncate, then set the last bit if inexact. */
+static inline float tl_f64_to_f32_odd(double d) {
+    float f = (float)d;
+    if (isnan(d) || (double)f == d) return f;
+    if (fabs((double)f) > fabs(d)) f = nextafterf(f, 0.0f);
+    return tl_bits_f32(tl_f32_bits(f) | 1u);
+}
+
+static inline float tl_round_f16(float x) { return tl_f16_to_f32(tl_f32_to_f16(x)); }
+static inline float tl_round_bf16(float x) { return tl_bf16_to_f32(tl_f32_to_bf16(x)); }
+static inline float tl_round_e4m3(float x) { return tl_e4m3_to_f32(tl_f32_to_e4m3(x)); }
+static inline float tl_round_e5m2(float x) { return tl_e5m2_to_f32(tl_f32_to_e5m2(x)); }
+static inline float tl_round64_f16(double x) { return tl_round_f16(tl_f64_to_f32_odd(x)); }
+static inline float tl_round64_bf16(double x) { return tl_round_bf16(tl_f64_to_f32_odd(x)); }
+static inline float tl_round64_e4m3(double x) { return tl_round_e4m3(tl_f64_to_f32_odd(x)); }
+static inline float tl_round64_e5m2(double x) { return tl_round_e5m2(tl_f64_to_f32_odd(x)); }
+
+/* ---- integer helpers: S = i32, i64 (signed), u32, u64 (unsigned) ------------------- */
+#define TL_SIGNED_HELPERS(S, T, UT, BITS)                                                   \
+    static inline T tl_neg_##S(T a) { return (T)(0u - (UT)a); }                             \
+    static inline T tl_div_##S(T a, T b) {                                                  \
+        if (b == 0) return 0;                                                               \
+        return b == -1 ? tl_neg_##S(a) : a / b;                                             \
+    }                                                                                       \
+    static inline T tl_floordiv_##S(T a, T b) {                                             \
+        if (b == 0) return 0;                                                               \
+        if (b == -1) return tl_neg_##S(a);                                                  \
+        T q = a / b;                                                                        \
+        return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;                            \
+    }                                                                                       \
+    static inline T tl_floormod_##S(T a, T b) {                                             \
+        if (b == 0 || b == -1) return 0;                                                    \
+        T r = a % b;                                                                        \
+        return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;                                \
+    }                                                                                       \
+    static inline T tl_min_##S(T a, T b) { return a < b ? a : b; }                          \
+    static inline T tl_max_##S(T a, T b) { return a > b ? a : b; }                          \
+    static inline T tl_abs_##S(T a) { return a < 0 ? tl_neg_##S(a) : a; }                  \
+    static inline T tl_shl_##S(T a, T b) { return (T)((UT)a << ((UT)b & (BITS - 1))); }     \
+    static inline T tl_shr_##S(T a, T b) { return a >> ((UT)b & (BITS - 1)); }              \
+    static inline T tl_pow_##S(T a, T b) {                                                  \
+        if (b < 0) return a == 1 ? 1 : a == -1 ? ((b & 1) ? -1 : 1) : 0;                    \
+        UT r = 1, x = (UT)a;                                                                \
+        for (; b; b >>= 1, x *= x)                                                          \
+            if (b & 1) r *= x;                                                              \
+        return (T)r;                                                                        \
+    }
+
+#define TL_UNSIGNED_HELPERS(S, T, BITS)                                                     \
+    static inline T tl_div_##S(T a, T b) { return b == 0 ? 0 : a / b; }                     \
+    static inline T tl_floordiv_##S(T a, T b) { return b == 0 ? 0 : a / b; }                \
+    static inline T tl_floormod_##S(T a, T b) { return b == 0 ? 0 : a % b; }                \
+    static inline T tl_min_##S(T a, T b) { return a < b ? a : b; }                          \
+    static inline T tl_max_##S(T a, T b) { return a > b ? a : b; }                          \
+    static inline T tl_abs_##S(T a) { return a; }                                           \
+    static inline T tl_shl_##S(T a, T b) { return (T)(a << (b & (BITS - 1))); }             \
+    static inline T tl_shr_##S(T a, T b) { return (T)(a >> (b & (BITS - 1))); }             \
+    static inline T tl_pow_##S(T a, T b) {                                                  \
+        T r = 1;                                                                            \
+        for (; b; b >>= 1, a *= a)                                                          \
+            if (b & 1) r *= a;                                                              \
+        return r;                                                                           \
+    }
+
+TL_SIGNED_HELPERS(i32, int32_t, uint32_t, 32)
+TL_SIGNED_HELPERS(i64, int64_t, uint64_t, 64)
+TL_UNSIGNED_HELPERS(u32, uint32_t, 32)
+TL_UNSIGNED_HELPERS(u64, uint64_t, 64)
+
+/* float -> int: truncate toward zero, saturate, NaN -> 0. */
+#define TL_F2I(S, T, LO, HI)                                                                \
+    static inline T tl_f2##S(double x) {                                                    \
+        if (x != x) return 0;                                                               \
+        if (x <= (double)(LO)) return (LO);                                                 \
+        if (x >= (double)(HI)) return (HI);                                                 \
+        return (T)x;                                                                        \
+    }
+TL_F2I(i8, int8_t, INT8_MIN, INT8_MAX)
+TL_F2I(i16, int16_t, INT16_MIN, INT16_MAX)
+TL_F2I(i32, int32_t, INT32_MIN, INT32_MAX)
+TL_F2I(i64, int64_t, INT64_MIN, INT64_MAX)
+TL_F2I(u8, uint8_t, 0, UINT8_MAX)
+TL_F2I(u16, uint16_t, 0, UINT16_MAX)
+TL_F2I(u32, uint32_t, 0, UINT32_MAX)
+TL_F2I(u64, uint64_t, 0, UINT64_MAX)
+
+/* ---- float helpers ------------------------------------------------------------------ */
+static inline float tl_floormod_f32(float a, float b) { return a - floorf(a / b) * b; }
+static inline double tl_floormod_f64(double a, double b) { return a - floor(a / b) * b; }
+static inline float tl_sigmoid_f32(float x) { return 1.0f / (1.0f + expf(-x)); }
+static inline double tl_sigmoid_f64(double x) { return 1.0 / (1.0 + exp(-x)); }
+static inline float tl_rsqrt_f32(float x) { return 1.0f / sqrtf(x); }
+static inline double tl_rsqrt_f64(double x) { return 1.0 / sqrt(x); }
+
+/* ---- atomics (lock-free compare-and-swap loops on the storage word) -------------------
+ * tl_atomic_<op>_<dtype>(storage pointer, value): *p = round(op(*p, v)). Scalar atomic
+ * adds of int32/int64/uint32/uint64/float/double are emitted as `#pragma omp atomic`. */
+#define TL_ATOMIC_CAS(NAME, ST, VT, DEC, ENC, OP)                                           \
+    static inline void NAME(ST *p, VT v) {                                                  \
+        ST old, nw;                                                                         \
+        __atomic_load(p, &old, __ATOMIC_RELAXED);                                           \
+        do {                                                                                \
+            VT cur = DEC(old);                                                              \
+            nw = ENC(OP(cur, v));                                                           \
+        } while (!__atomic_compare_exchange(p, &old, &nw, 1, __ATOMIC_RELAXED,              \
+                                            __ATOMIC_RELAXED));                             \
+    }
+#define TL_ID(x) (x)
+#define TL_ADD(a, b) ((a) + (b))
+#define TL_ATOMIC_FLOAT(S, ST, VT, DEC, ENC, MAXF, MINF)                                    \
+    TL_ATOMIC_CAS(tl_atomic_add_##S, ST, VT, DEC, ENC, TL_ADD)                              \
+    TL_ATOMIC_CAS(tl_atomic_max_##S, ST, VT, DEC, ENC, MAXF)                                \
+    TL_ATOMIC_CAS(tl_atomic_min_##S, ST, VT, DEC, ENC, MINF)
+TL_ATOMIC_FLOAT(f16, uint16_t, float, tl_f16_to_f32, tl_f32_to_f16, fmaxf, fminf)
+TL_ATOMIC_FLOAT(bf16, uint16_t, float, tl_bf16_to_f32, tl_f32_to_bf16, fmaxf, fminf)
+TL_ATOMIC_FLOAT(e4m3, uint8_t, float, tl_e4m3_to_f32, tl_f32_to_e4m3, fmaxf, fminf)
+TL_ATOMIC_FLOAT(e5m2, uint8_t, float, tl_e5m2_to_f32, tl_f32_to_e5m2, fmaxf, fminf)
+TL_ATOMIC_FLOAT(f32, float, float, TL_ID, TL_ID, fmaxf, fminf)
+TL_ATOMIC_FLOAT(f64, double, double, TL_ID, TL_ID, fmax, fmin)
+#define TL_ATOMIC_INT(S, T, CS)                                                             \
+    TL_ATOMIC_CAS(tl_atomic_add_##S, T, T, TL_ID, (T), TL_ADD)                              \
+    TL_ATOMIC_CAS(tl_atomic_max_##S, T, T, TL_ID, (T), tl_max_##CS)                         \
+    TL_ATOMIC_CAS(tl_atomic_min_##S, T, T, TL_ID, (T), tl_min_##CS)
+TL_ATOMIC_INT(i8, int8_t, i32)
+TL_ATOMIC_INT(i16, int16_t, i32)
+TL_ATOMIC_INT(i32, int32_t, i32)
+TL_ATOMIC_INT(i64, int64_t, i64)
+TL_ATOMIC_INT(u8, uint8_t, u32)
+TL_ATOMIC_INT(u16, uint16_t, u32)
+TL_ATOMIC_INT(u32, uint32_t, u32)
+TL_ATOMIC_INT(u64, uint64_t, u64)
+
+/* ---- block scratch memory and diagnostics -------------------------------------------- */
+/* Per-thread memory for a kernel's shared/fragment/local/var buffers (64-byte aligned).
+ * NULL when size is 0. */
+static inline char *tl_scratch_alloc(size_t size) {
+    return size ? (char *)aligned_alloc(64, (size + 63) / 64 * 64) : NULL;
+}
+
+static inline void tl_assert_fail(const char *where, const char *msg, long long bx,
+                                  long long by, long long bz) {
+    fprintf(stderr, "%s: device assert failed: %s (block (%lld, %lld, %lld))\n", where, msg,
+            bx, by, bz);
+}
+
+#endif

@@ -1,0 +1,539 @@
+/* api.c - the public C API (include/tilec.h): compile, introspect, launch, cache.
+ *
+ * A tl_kernel owns its compilation context (the arena holding the Func, the IR text, the
+ * generated source and the parameter descriptions) and the loaded module;
+ * tl_kernel_destroy frees both. The only mutable global state is per-thread (the last
+ * error and the strings tl_info/tl_cache_dir return), so threads may compile and launch
+ * at once. User errors unwind to here through ctx_fail and become a tl_status plus the
+ * text tl_last_error() returns. */
+#include "rt/rt.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct tl_kernel {
+    Ctx ctx;
+    const Target *target;
+    Func *func;
+    const char *ir, *source, *warnings;
+    tl_param_info *params;
+    void *module; /* NULL when compiled with build = 0 */
+};
+
+/* ---- per-thread strings -------------------------------------------------------------- */
+typedef struct ThreadStrings {
+    StrBuf err, info, dir;
+} ThreadStrings;
+
+static pthread_key_t strings_key;
+static pthread_once_t strings_once = PTHREAD_ONCE_INIT;
+
+static void strings_destroy(void *p) {
+    ThreadStrings *ts = p;
+    sb_free(&ts->err);
+    sb_free(&ts->info);
+    sb_free(&ts->dir);
+    free(ts);
+}
+
+static void strings_key_init(void) {
+    TL_ASSERT(!pthread_key_create(&strings_key, strings_destroy));
+}
+
+static ThreadStrings *thread_strings(void) {
+    pthread_once(&strings_once, strings_key_init);
+    ThreadStrings *ts = pthread_getspecific(strings_key);
+    if (!ts) {
+        ts = calloc(1, sizeof *ts);
+        TL_ASSERT(ts);
+        sb_puts(&ts->err, "");
+        pthread_setspecific(strings_key, ts);
+    }
+    return ts;
+}
+
+/* Records text verbatim as the last error (program errors come formatted). */
+static tl_status fail_text(tl_status st, const char *text) {
+    StrBuf *e = &thread_strings()->err;
+    e->len = 0;
+    sb_puts(e, text);
+    while (e->len && e->buf[e->len - 1] == '\n') e->buf[--e->len] = 0;
+    return st;
+}
+
+static tl_status fail(tl_status st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static tl_status fail(tl_status st, const char *fmt, ...) {
+    StrBuf msg = {0};
+    va_list ap;
+    va_start(ap, fmt);
+    sb_puts(&msg, "error: ");
+    sb_vprintf(&msg, fmt, ap);
+    va_end(ap);
+    fail_text(st, msg.buf);
+    sb_free(&msg);
+    return st;
+}
+
+const char *tl_last_error(void) { return thread_strings()->err.buf; }
+const char *tl_version(void) { return TILEC_VERSION; }
+
+tl_options tl_options_default(void) {
+    tl_options o = {0};
+    o.use_cache = 1;
+    o.build = 1;
+    return o;
+}
+
+/* ---- choosing a target ---------------------------------------------------------------- */
+static const char *const known_targets[] = {"c", "cuda"};
+enum { NKNOWN_TARGETS = sizeof known_targets / sizeof known_targets[0] };
+
+static int target_usable(const Target *t, StrBuf *why) { return t && t->available(why); }
+
+static tl_status target_pick(const char *name, int build, const Target **out) {
+    *out = NULL;
+    StrBuf why = {0};
+    if (!name || !*name || !strcmp(name, "auto")) {
+        const Target *cu = target_find("cuda");
+        *out = target_usable(cu, &why) ? cu : target_find("c");
+        sb_free(&why);
+        why.len = 0;
+        name = (*out) ? (*out)->name : "c";
+    } else {
+        *out = target_find(name);
+    }
+    if (!*out) {
+        StrBuf valid = {0};
+        sb_puts(&valid, "auto");
+        for (int i = 0; i < NKNOWN_TARGETS; i++)
+            if (target_find(known_targets[i])) sb_printf(&valid, ", %s", known_targets[i]);
+        int known = 0;
+        for (int i = 0; i < NKNOWN_TARGETS; i++) known |= !strcmp(name, known_targets[i]);
+        tl_status st = fail(TL_ERROR_ARGUMENT, known ? "target '%s' is not available in this "
+                            "build (valid targets: %s)" : "unknown target '%s' (valid "
+                            "targets: %s)", name, valid.buf);
+        sb_free(&valid);
+        return st;
+    }
+    if (build && !(*out)->available(&why)) {
+        tl_status st = fail(TL_ERROR_TOOLCHAIN, "the '%s' target cannot build kernels here: %s",
+                            name, why.buf ? why.buf : "unknown reason");
+        sb_free(&why);
+        return st;
+    }
+    sb_free(&why);
+    return TL_OK;
+}
+
+/* ---- compiling ------------------------------------------------------------------------ */
+static void params_describe(tl_kernel *k) {
+    Arena *a = &k->ctx.arena;
+    const Func *f = k->func;
+    k->params = NEW_ARRAY(a, tl_param_info, f->params.len ? f->params.len : 1);
+    for (int i = 0; i < f->params.len; i++) {
+        const Param *p = &f->params.data[i];
+        tl_param_info *pi = &k->params[i];
+        DType dt = p->buf ? p->buf->dtype : p->scalar->dtype;
+        pi->name = p->name;
+        dtype_to_dlpack(dt, &pi->dtype.code, &pi->dtype.bits);
+        pi->dtype.lanes = 1;
+        pi->is_output = p->is_output;
+        pi->is_scalar = p->scalar != NULL;
+        pi->ndim = p->buf ? p->buf->ndim : 0;
+        int64_t *shape = NEW_ARRAY(a, int64_t, pi->ndim + 1);
+        const char **names = NEW_ARRAY(a, const char *, pi->ndim + 1);
+        for (int d = 0; d < pi->ndim; d++) {
+            if (ir_is_const_int(p->buf->shape[d], &shape[d])) continue;
+            StrBuf s = {0};
+            ir_print_expr(&s, p->buf->shape[d]);
+            shape[d] = -1;
+            names[d] = arena_strdup(a, s.buf);
+            sb_free(&s);
+        }
+        pi->shape = shape;
+        pi->shape_names = names;
+    }
+}
+
+/* Front end, lowering and code generation; user errors ctx_fail out of here. */
+static void compile_to_source(tl_kernel *k, const Source *src, const tl_options *o) {
+    Ctx *ctx = &k->ctx;
+    Define *defs = NEW_ARRAY(&ctx->arena, Define, o->ndefines + 1);
+    for (int i = 0; i < o->ndefines; i++) {
+        defs[i].name = o->defines[i].name;
+        defs[i].value = o->defines[i].value;
+    }
+    Program *p = elaborate(ctx, src, o->factory, defs, o->ndefines, o->out_idx, o->nout_idx);
+    k->func = p->func;
+    StrBuf sb = {0};
+    for (int i = 0; i < p->warnings.len; i++) sb_printf(&sb, "%s\n", p->warnings.data[i]);
+    k->warnings = arena_strdup(&ctx->arena, sb.buf ? sb.buf : "");
+    sb.len = 0;
+    ir_print_func(&sb, k->func);
+    k->ir = arena_strdup(&ctx->arena, sb.buf ? sb.buf : "");
+    sb_free(&sb);
+    params_describe(k);
+    k->target->lower(ctx, k->func);
+    k->source = k->target->emit(ctx, k->func);
+}
+
+static tl_status kernel_build(tl_kernel *k, const tl_options *o) {
+    StrBuf dir = {0}, err = {0};
+    int cached = !cache_disabled(o->use_cache);
+    if (cached) cache_dir_resolve(o->cache_dir, &dir);
+    tl_status st = cache_load_or_build(k->target, k->source, cached ? dir.buf : NULL,
+                                       &k->module, &err);
+    if (st != TL_OK) fail(st, "%s", err.buf ? err.buf : "build failed");
+    sb_free(&dir);
+    sb_free(&err);
+    return st;
+}
+
+static tl_status compile_into(tl_kernel *k, const Source *src, const tl_options *o) {
+    tl_status st = target_pick(o->target, o->build, &k->target);
+    if (st != TL_OK) return st;
+    if (o->ndefines && !o->defines) return fail(TL_ERROR_ARGUMENT, "ndefines > 0 but defines "
+                                                "is NULL");
+    jmp_buf jb;
+    if (CTX_TRY(&k->ctx, &jb)) {
+        k->ctx.on_error = NULL;
+        return fail_text(TL_ERROR_PROGRAM, k->ctx.err.buf ? k->ctx.err.buf : "error");
+    }
+    compile_to_source(k, src, o);
+    k->ctx.on_error = NULL;
+    return o->build ? kernel_build(k, o) : TL_OK;
+}
+
+static tl_status compile_common(tl_kernel *k, const Source *src, const tl_options *opt,
+                                tl_kernel **out) {
+    tl_options o = opt ? *opt : tl_options_default();
+    tl_status st = compile_into(k, src, &o);
+    if (st != TL_OK) {
+        tl_kernel_destroy(k);
+        return st;
+    }
+    *out = k;
+    return TL_OK;
+}
+
+tl_status tl_compile_source(const char *source, const char *filename, const tl_options *opt,
+                            tl_kernel **out) {
+    if (!out) return fail(TL_ERROR_ARGUMENT, "tl_compile_source: out is NULL");
+    *out = NULL;
+    if (!source) return fail(TL_ERROR_ARGUMENT, "tl_compile_source: source is NULL");
+    tl_kernel *k = calloc(1, sizeof *k);
+    TL_ASSERT(k);
+    Source *src = NEW(&k->ctx.arena, Source);
+    src->name = arena_strdup(&k->ctx.arena, filename ? filename : "<source>");
+    src->len = strlen(source);
+    src->text = arena_strndup(&k->ctx.arena, source, src->len);
+    return compile_common(k, src, opt, out);
+}
+
+tl_status tl_compile_file(const char *path, const tl_options *opt, tl_kernel **out) {
+    if (!out) return fail(TL_ERROR_ARGUMENT, "tl_compile_file: out is NULL");
+    *out = NULL;
+    if (!path) return fail(TL_ERROR_ARGUMENT, "tl_compile_file: path is NULL");
+    tl_kernel *k = calloc(1, sizeof *k);
+    TL_ASSERT(k);
+    Source *src = NEW(&k->ctx.arena, Source);
+    src->name = arena_strdup(&k->ctx.arena, path);
+    src->text = read_file_arena(&k->ctx.arena, path, &src->len);
+    if (!src->text) {
+        tl_status st = fail(TL_ERROR_IO, "cannot read '%s': %s", path, strerror(errno));
+        tl_kernel_destroy(k);
+        return st;
+    }
+    return compile_common(k, src, opt, out);
+}
+
+void tl_kernel_destroy(tl_kernel *k) {
+    if (!k) return;
+    if (k->module) k->target->unload(k->module);
+    arena_free(&k->ctx.arena);
+    sb_free(&k->ctx.err);
+    free(k);
+}
+
+/* ---- introspection ---------------------------------------------------------------------- */
+const char *tl_kernel_name(const tl_kernel *k) { return k ? k->func->name : NULL; }
+const char *tl_kernel_target(const tl_kernel *k) { return k ? k->target->name : NULL; }
+const char *tl_kernel_ir(const tl_kernel *k) { return k ? k->ir : NULL; }
+const char *tl_kernel_source(const tl_kernel *k) { return k ? k->source : NULL; }
+const char *tl_kernel_warnings(const tl_kernel *k) { return k ? k->warnings : NULL; }
+int tl_kernel_num_params(const tl_kernel *k) { return k ? k->func->params.len : 0; }
+
+tl_status tl_kernel_param(const tl_kernel *k, int i, tl_param_info *info) {
+    if (!k || !info) return fail(TL_ERROR_ARGUMENT, "tl_kernel_param: NULL argument");
+    if (i < 0 || i >= k->func->params.len)
+        return fail(TL_ERROR_ARGUMENT, "kernel '%s' has %d parameters; index %d is out of "
+                    "range", k->func->name, k->func->params.len, i);
+    *info = k->params[i];
+    return TL_OK;
+}
+
+double tl_kernel_flops(const tl_kernel *k, DLTensor *const *args, int nargs) {
+    (void)k, (void)args, (void)nargs;
+    return 0; /* kernels declare no work yet (Func.flops is text only) */
+}
+
+/* ---- running ---------------------------------------------------------------------------- */
+static void param_names(const Func *f, int outputs, StrBuf *sb) {
+    int first = 1;
+    for (int i = 0; i < f->params.len; i++) {
+        if (outputs >= 0 && f->params.data[i].is_output != outputs) continue;
+        sb_printf(sb, "%s%s", first ? "" : ", ", f->params.data[i].name);
+        first = 0;
+    }
+}
+
+static tl_status count_fail(const Func *f, const char *what, int outputs, int want, int got) {
+    StrBuf names = {0};
+    param_names(f, outputs, &names);
+    tl_status st = fail(TL_ERROR_ARGUMENT, "kernel '%s' takes %d %s (%s) but %d %s given",
+                        f->name, want, what, names.buf ? names.buf : "", got,
+                        got == 1 ? "was" : "were");
+    sb_free(&names);
+    return st;
+}
+
+static tl_status launch_checked(tl_kernel *k, DLTensor *const *args, SymEnv *env,
+                                void *stream) {
+    const Func *f = k->func;
+    RtDevKind dev = rt_target_device(k->target);
+    StrBuf err = {0};
+    tl_status st = TL_OK;
+    int n = f->params.len;
+    void **ptrs = calloc((size_t)n + 1, sizeof *ptrs);
+    int64_t *slots = calloc((size_t)n + 1, sizeof *slots);
+    TL_ASSERT(ptrs && slots);
+    for (int i = 0; i < n && st == TL_OK; i++)
+        if (args_check(f, dev, k->target->name, i, args[i], env, &err)) st = TL_ERROR_ARGUMENT;
+    if (st == TL_OK && args_finish(f, args, env, &err)) st = TL_ERROR_ARGUMENT;
+    if (st != TL_OK) {
+        fail(st, "%s", err.buf);
+    } else {
+        for (int i = 0; i < n; i++) ptrs[i] = args_pointer(f, i, args[i], &slots[i]);
+        if (k->target->launch(k->module, (void *const *)ptrs, env->val, stream, &err) != 0)
+            st = fail(TL_ERROR_RUNTIME, "kernel '%s' failed: %s", f->name,
+                      err.buf ? err.buf : "unknown reason");
+    }
+    free(ptrs);
+    free(slots);
+    sb_free(&err);
+    return st;
+}
+
+static tl_status kernel_runnable(const tl_kernel *k) {
+    if (!k) return fail(TL_ERROR_ARGUMENT, "the kernel is NULL");
+    if (!k->module)
+        return fail(TL_ERROR_ARGUMENT, "kernel '%s' was compiled with build = 0 and cannot "
+                    "run", k->func->name);
+    return TL_OK;
+}
+
+tl_status tl_kernel_launch(tl_kernel *k, DLTensor *const *args, int nargs, void *stream) {
+    tl_status st = kernel_runnable(k);
+    if (st != TL_OK) return st;
+    const Func *f = k->func;
+    if (nargs != f->params.len) return count_fail(f, "arguments", -1, f->params.len, nargs);
+    if (nargs && !args) return fail(TL_ERROR_ARGUMENT, "args is NULL");
+    SymEnv env;
+    sym_env_init(&env, f);
+    st = launch_checked(k, args, &env, stream);
+    sym_env_free(&env);
+    return st;
+}
+
+/* ---- tl_kernel_call: allocate the outputs, then launch ------------------------------------ */
+/* A compact, zero-filled tensor; NULL if the memory cannot be had. */
+static DLTensor *tensor_alloc(DType dt, int ndim, const int64_t *shape, DLDevice dev) {
+    size_t bytes = (size_t)dtype_bytes(dt);
+    for (int d = 0; d < ndim; d++) {
+        if (shape[d] && bytes > (SIZE_MAX - 64) / (size_t)shape[d]) return NULL;
+        bytes *= (size_t)shape[d];
+    }
+    bytes = (bytes + 63) / 64 * 64;
+    DLTensor *t = calloc(1, sizeof *t);
+    if (!t) return NULL;
+    t->shape = calloc((size_t)ndim + 1, sizeof(int64_t));
+    t->data = aligned_alloc(64, bytes ? bytes : 64);
+    if (!t->shape || !t->data) {
+        tl_tensor_free(t);
+        return NULL;
+    }
+    memset(t->data, 0, bytes);
+    t->device = dev;
+    t->ndim = ndim;
+    dtype_to_dlpack(dt, &t->dtype.code, &t->dtype.bits);
+    t->dtype.lanes = 1;
+    for (int d = 0; d < ndim; d++) t->shape[d] = shape[d];
+    return t;
+}
+
+void tl_tensor_free(DLTensor *t) {
+    if (!t) return;
+    free(t->data);
+    free(t->shape);
+    free(t->strides);
+    free(t);
+}
+
+/* Shape of output parameter i from the syms the inputs bound. */
+static tl_status output_shape(const Func *f, int i, const SymEnv *env, int64_t *shape) {
+    const Buffer *b = f->params.data[i].buf;
+    if (!b) return fail(TL_ERROR_ARGUMENT, "output '%s' (param %d) is a scalar; outputs must "
+                        "be tensors", f->params.data[i].name, i);
+    for (int d = 0; d < b->ndim; d++) {
+        int unbound;
+        if (args_eval(b->shape[d], env, &shape[d], &unbound) == 0 && shape[d] >= 0) continue;
+        StrBuf s = {0};
+        args_shape_text(b, &s);
+        tl_status st = fail(TL_ERROR_ARGUMENT, "output '%s' (param %d): shape %s: %s%s%s; "
+                            "allocate it yourself and use tl_kernel_launch",
+                            f->params.data[i].name, i, s.buf,
+                            unbound >= 0 ? "no input binds " : "cannot compute shape[",
+                            unbound >= 0 ? f->syms.data[unbound]->name : "",
+                            unbound >= 0 ? "" : "]");
+        sb_free(&s);
+        return st;
+    }
+    return TL_OK;
+}
+
+/* Checks the inputs (binding syms) and picks the device the outputs go to. */
+static tl_status call_inputs(tl_kernel *k, DLTensor *const *inputs, SymEnv *env,
+                             DLDevice *dev) {
+    const Func *f = k->func;
+    RtDevKind kind = rt_target_device(k->target);
+    StrBuf err = {0};
+    dev->device_type = kDLCPU;
+    dev->device_id = 0;
+    int seen = 0;
+    for (int i = 0, j = 0; i < f->params.len; i++) {
+        if (f->params.data[i].is_output) continue;
+        const DLTensor *t = inputs[j++];
+        if (args_check(f, kind, k->target->name, i, t, env, &err)) {
+            tl_status st = fail(TL_ERROR_ARGUMENT, "%s", err.buf);
+            sb_free(&err);
+            return st;
+        }
+        if (!seen && f->params.data[i].buf) *dev = t->device, seen = 1;
+    }
+    if (dev->device_type == kDLCUDAHost) dev->device_type = kDLCPU;
+    if (kind != RT_DEV_HOST || dev->device_type != kDLCPU)
+        return fail(TL_ERROR_ARGUMENT, "tl_kernel_call: allocating outputs for the '%s' target "
+                    "is not supported yet; allocate them and use tl_kernel_launch",
+                    k->target->name);
+    return TL_OK;
+}
+
+static tl_status call_run(tl_kernel *k, DLTensor *const *inputs, DLTensor **outputs,
+                          void *stream) {
+    const Func *f = k->func;
+    SymEnv env;
+    sym_env_init(&env, f);
+    DLDevice dev;
+    tl_status st = call_inputs(k, inputs, &env, &dev);
+    DLTensor **all = calloc((size_t)f->params.len + 1, sizeof *all);
+    TL_ASSERT(all);
+    int nout = 0;
+    for (int i = 0, j = 0; i < f->params.len && st == TL_OK; i++) {
+        if (!f->params.data[i].is_output) {
+            all[i] = inputs[j++];
+            continue;
+        }
+        int64_t shape[64];
+        const Buffer *b = f->params.data[i].buf;
+        TL_ASSERT(!b || b->ndim <= 64);
+        st = output_shape(f, i, &env, shape);
+        if (st != TL_OK) break;
+        all[i] = outputs[nout++] = tensor_alloc(b->dtype, b->ndim, shape, dev);
+        if (!all[i]) {
+            StrBuf s = {0};
+            for (int d = 0; d < b->ndim; d++) sb_printf(&s, "%s%lld", d ? ", " : "",
+                                                         (long long)shape[d]);
+            st = fail(TL_ERROR_RUNTIME, "cannot allocate output '%s' (param %d) of shape "
+                      "(%s): out of memory", f->params.data[i].name, i, s.buf ? s.buf : "");
+            sb_free(&s);
+        }
+    }
+    sym_env_free(&env);
+    if (st == TL_OK) st = tl_kernel_launch(k, all, f->params.len, stream);
+    if (st != TL_OK)
+        for (int j = 0; j < nout; j++) tl_tensor_free(outputs[j]), outputs[j] = NULL;
+    free(all);
+    return st;
+}
+
+tl_status tl_kernel_call(tl_kernel *k, DLTensor *const *inputs, int ninputs, DLTensor **outputs,
+                         int noutputs, void *stream) {
+    tl_status st = kernel_runnable(k);
+    if (st != TL_OK) return st;
+    const Func *f = k->func;
+    int nin = 0, nout = 0;
+    for (int i = 0; i < f->params.len; i++) {
+        if (f->params.data[i].is_output) nout++;
+        else nin++;
+    }
+    if (ninputs != nin) return count_fail(f, "inputs", 0, nin, ninputs);
+    if (noutputs != nout) return count_fail(f, "outputs", 1, nout, noutputs);
+    if ((nin && !inputs) || (nout && !outputs))
+        return fail(TL_ERROR_ARGUMENT, "tl_kernel_call: inputs or outputs is NULL");
+    for (int j = 0; j < nout; j++) outputs[j] = NULL;
+    return call_run(k, inputs, outputs, stream);
+}
+
+/* ---- cache and environment -------------------------------------------------------------- */
+const char *tl_cache_dir(const tl_options *opt) {
+    StrBuf *d = &thread_strings()->dir;
+    cache_dir_resolve(opt ? opt->cache_dir : NULL, d);
+    return d->buf;
+}
+
+tl_status tl_cache_clear(const tl_options *opt) {
+    StrBuf dir = {0}, err = {0};
+    cache_dir_resolve(opt ? opt->cache_dir : NULL, &dir);
+    tl_status st = cache_clear_dir(dir.buf, NULL, &err);
+    if (st != TL_OK) fail(st, "%s", err.buf);
+    sb_free(&dir);
+    sb_free(&err);
+    return st;
+}
+
+static void info_target(StrBuf *sb, const char *name) {
+    const Target *t = target_find(name);
+    sb_printf(sb, "  %-5s ", name);
+    if (!t) {
+        sb_puts(sb, "not available in this build\n");
+        return;
+    }
+    StrBuf why = {0};
+    if (t->available(&why)) {
+        Arena a = {0};
+        sb_printf(sb, "available (%s)\n", t->toolchain_id(&a));
+        arena_free(&a);
+    } else {
+        sb_printf(sb, "not available: %s\n", why.buf ? why.buf : "unknown reason");
+    }
+    sb_free(&why);
+}
+
+const char *tl_info(void) {
+    StrBuf *sb = &thread_strings()->info, dir = {0};
+    sb->len = 0;
+    sb_printf(sb, "tilec %s\ntargets:\n", TILEC_VERSION);
+    for (int i = 0; i < NKNOWN_TARGETS; i++) info_target(sb, known_targets[i]);
+    StrBuf why = {0};
+    const Target *cu = target_find("cuda");
+    sb_printf(sb, "auto target: %s\n", target_usable(cu, &why) ? "cuda" : "c");
+    sb_free(&why);
+    cache_dir_resolve(NULL, &dir);
+    sb_printf(sb, "cache dir: %s%s\n", dir.buf,
+              cache_disabled(1) ? " (disabled by TILEC_NO_CACHE)" : "");
+    sb_free(&dir);
+    return sb->buf;
+}

@@ -1,0 +1,68 @@
+/* compiler.h - the internal interfaces between the stages of the compiler:
+ * front end (elaborate), passes, targets. See DESIGN.md section 1 for the data flow. */
+#ifndef TILEC_COMPILER_H
+#define TILEC_COMPILER_H
+
+#include "ast.h"
+#include "ir.h"
+
+/* A factory argument or module constant given by the caller (-D NAME=VALUE). */
+typedef struct Define {
+    const char *name;
+    const char *value; /* Python literal text; a bare word is a string */
+} Define;
+
+/* What the front end hands to the back end. */
+typedef struct Program {
+    Func *func;               /* the elaborated prim_func; params carry is_output */
+    Vec(const char *) warnings;
+} Program;
+
+/* Parse src, run its module level, call the factory (or take the prim_func) named
+ * `factory` (NULL: the last function in the file that is decorated with a jit or returns
+ * a prim_func, or the last top-level prim_func), bind the defines, and elaborate the
+ * kernel into tile IR. out_idx from the decorator (@tilelang.jit(out_idx=...)) or
+ * `override_out_idx` (if non-NULL) marks outputs. User errors ctx_fail. */
+Program *elaborate(Ctx *ctx, const Source *src, const char *factory, const Define *defs,
+                   int ndefs, const int *override_out_idx, int n_override_out_idx);
+
+/* ---- passes: each rewrites f in place; each file states what it requires/provides ---- */
+typedef void (*PassFn)(Ctx *ctx, Func *f);
+/* Runs one pass, then (in debug builds, or when TILEC_VERIFY=1) ir_verify. */
+void pass_run(Ctx *ctx, Func *f, const char *name, PassFn fn);
+
+void pass_check_tile_ops(Ctx *ctx, Func *f);     /* user errors for shape/dtype mismatches */
+void pass_lower_tile_ops(Ctx *ctx, Func *f);     /* copy/fill/gemm/reduce/cumsum/atomic -> loops */
+void pass_safe_memory_access(Ctx *ctx, Func *f); /* guard global loads (-> 0) and stores */
+void pass_simplify(Ctx *ctx, Func *f);           /* constant folding, trivial loops */
+
+/* ---- targets ------------------------------------------------------------------------ */
+typedef struct Target {
+    const char *name;        /* "c", "cuda" */
+    const char *source_ext;  /* ".c" */
+    const char *binary_ext;  /* ".so" */
+    /* 1 if the target can build and run here; else 0 with the reason in why. */
+    int (*available)(StrBuf *why);
+    /* Text identifying the toolchain (compiler path + version): part of the cache key. */
+    const char *(*toolchain_id)(Arena *a);
+    /* The whole pass pipeline of this target, one pass per line. */
+    void (*lower)(Ctx *ctx, Func *f);
+    /* Generated source for a lowered function (arena string). */
+    char *(*emit)(Ctx *ctx, const Func *f);
+    /* Build source into binary_path (atomically: write a temp file, rename).
+     * 0 on success; else toolchain output in log. */
+    int (*build)(const char *source, const char *binary_path, StrBuf *log);
+    /* Load a built binary; NULL with a reason in err. */
+    void *(*load)(const char *binary_path, StrBuf *err);
+    /* Run: args[i] = data pointer of buffer parameter i (byte_offset applied) or pointer
+     * to the scalar value (int64_t for ints and bool, double for floats); syms = values
+     * of f->syms in order. 0 on success; else reason in err. */
+    int (*launch)(void *module, void *const *args, const int64_t *syms, void *stream,
+                  StrBuf *err);
+    void (*unload)(void *module);
+} Target;
+
+const Target *target_find(const char *name); /* NULL if unknown */
+extern const Target target_c;
+
+#endif

@@ -1,0 +1,194 @@
+/* eval.h - the meta-level evaluator and the elaborator of prim_func bodies.
+ *
+ * One interpreter runs both levels. Outside a kernel body, Python statements execute at
+ * compile time over Values. Inside a @T.prim_func body (interp->builder != NULL) values
+ * that depend on run-time data are IR expressions (V_EXPR) and statements that depend on
+ * them (for over T.Parallel, if on a run-time condition, stores) append IR to the
+ * current statement list; everything else still folds. */
+#ifndef TILEC_EVAL_H
+#define TILEC_EVAL_H
+
+#include "compiler.h"
+
+#define TL_VALUE_KINDS(X)                                                                \
+    X(V_NONE, "None") X(V_BOOL, "bool") X(V_INT, "int") X(V_FLOAT, "float")             \
+    X(V_STR, "str") X(V_TUPLE, "tuple") X(V_LIST, "list") X(V_DICT, "dict")             \
+    X(V_SLICE, "slice") X(V_DTYPE, "dtype") X(V_FUNC, "function")                        \
+    X(V_BUILTIN, "builtin function") X(V_MODULE, "module") X(V_OPAQUE, "opaque value")   \
+    X(V_EXPR, "expression") X(V_BUFFER, "buffer") X(V_REGION, "buffer region")           \
+    X(V_ATOM, "constant") X(V_LOOP, "loop range") X(V_KERNEL, "T.Kernel")                 \
+    X(V_TENSOR_TYPE, "tensor type") X(V_ERROR, "unavailable value") X(V_ELLIPSIS, "...")
+
+typedef enum ValueKind {
+#define X(e, s) e,
+    TL_VALUE_KINDS(X)
+#undef X
+} ValueKind;
+
+typedef struct Value Value;
+typedef struct Env Env;
+typedef struct Interp Interp;
+typedef Vec(Value *) ValueList;
+
+/* Arguments of a call, evaluated. */
+typedef struct CallArgs {
+    ValueList pos;
+    Vec(const char *) names; /* keyword names, parallel to kw */
+    ValueList kw;
+    Loc loc;                 /* the call */
+    Vec(Loc) pos_loc;        /* location of each positional argument */
+} CallArgs;
+
+typedef Value *(*BuiltinFn)(Interp *in, CallArgs *args, void *data);
+
+typedef struct Builtin {
+    const char *name; /* "T.copy" */
+    BuiltinFn fn;
+    void *data;
+} Builtin;
+
+/* Keys recognised on @tilelang.jit / decorators. */
+typedef struct JitInfo {
+    bool is_jit;
+    Value *out_idx; /* int or list of ints, or NULL */
+} JitInfo;
+
+typedef struct Function {
+    Ast *def;            /* AST_DEF or AST_LAMBDA */
+    Env *closure;
+    const char *name;
+    bool is_prim_func, is_macro;
+    JitInfo jit;
+} Function;
+
+typedef struct LoopSpec {
+    LoopKind kind;
+    int n;               /* number of nested loops (T.Parallel(M, N) -> 2) */
+    Expr *min[8], *extent[8];
+    int num_stages;
+    const char *annot;
+} LoopSpec;
+
+typedef struct KernelSpec {
+    int ngrid;
+    Expr *grid[3];
+    int threads[3], nthreads_dims;
+} KernelSpec;
+
+typedef struct TensorType {
+    int ndim;
+    Expr **shape;
+    Expr **strides; /* NULL: contiguous */
+    DType dtype;
+} TensorType;
+
+struct Value {
+    ValueKind kind;
+    union {
+        bool b;
+        int64_t i;
+        double f;
+        const char *s;        /* STR; MODULE/OPAQUE: dotted path; ATOM: "GemmWarpPolicy.Square" */
+        ValueList items;      /* TUPLE, LIST */
+        struct { ValueList keys, values; } dict;
+        struct { Value *lower, *upper, *step; } slice;
+        DType dtype;
+        Function *func;
+        const Builtin *builtin;
+        Expr *expr;
+        Buffer *buf;
+        Region region;
+        LoopSpec *loop;
+        KernelSpec *kernel;
+        TensorType *tensor;
+        struct { const char *text; Loc loc; } error; /* ERROR: formatted error */
+    } u;
+};
+
+/* Name -> value scope. Python's LEGB is approximated by a parent chain (closures see the
+ * enclosing function's scope by reference, as cells do). */
+typedef struct Binding {
+    const char *name;
+    Value *value;
+} Binding;
+
+struct Env {
+    Env *parent;
+    Vec(Binding) vars;
+};
+
+struct Interp {
+    Ctx *ctx;
+    const Source *src;
+    Env *globals;
+    Env *builtins;       /* min, max, range, len, ... */
+    Stmt *builder;       /* current STMT_SEQ inside a prim_func body, else NULL */
+    Func *func;          /* the Func being elaborated */
+    bool in_kernel;      /* inside a `with T.Kernel` block */
+    Vec(Var *) dyn_syms; /* every T.dynamic symbol created */
+    const Define *defs;
+    int ndefs;
+    bool *def_used;
+    int depth;           /* call depth, to stop runaway recursion */
+    /* control flow signals of the statement executor */
+    enum { FLOW_NORMAL, FLOW_RETURN, FLOW_BREAK, FLOW_CONTINUE } flow;
+    Value *retval;
+};
+
+/* values */
+Value *val_new(Interp *in, ValueKind k);
+Value *val_none(Interp *in);
+Value *val_int(Interp *in, int64_t i);
+Value *val_float(Interp *in, double f);
+Value *val_bool(Interp *in, bool b);
+Value *val_str(Interp *in, const char *s);
+Value *val_expr(Interp *in, Expr *e);
+Value *val_dtype(Interp *in, DType t);
+const char *val_kind_name(ValueKind k);
+/* Short user-facing description: "int 3", "buffer A_shared", "torch.randn". */
+const char *val_describe(Interp *in, const Value *v);
+
+/* conversions with user errors at loc */
+int64_t val_to_int(Interp *in, Value *v, Loc loc, const char *what);
+bool val_is_const_int(const Value *v, int64_t *out);
+/* Compile-time or run-time scalar to an IR expression (ints int32, floats float32,
+ * bools bool). */
+Expr *val_to_expr(Interp *in, Value *v, Loc loc, const char *what);
+DType val_to_dtype(Interp *in, Value *v, Loc loc, const char *what);
+bool val_truthy(Interp *in, Value *v, Loc loc);
+
+/* environment */
+Env *env_new(Interp *in, Env *parent);
+void env_set(Interp *in, Env *e, const char *name, Value *v);
+Value *env_get(Env *e, const char *name); /* NULL if unbound */
+
+/* evaluation */
+Value *eval_expr(Interp *in, Env *env, Ast *e);
+void exec_block(Interp *in, Env *env, AstList *body);
+Value *call_value(Interp *in, Value *fn, CallArgs *args);
+/* Binary arithmetic on two values (meta fold or IR), Python semantics at meta level. */
+Value *eval_binop(Interp *in, const char *op, Value *a, Value *b, Loc loc);
+
+/* Bind call arguments to a parameter spec "src, dst, dim=, clear=" (names after '='
+ * are optional; a name starting with '*' accepts the rest). out[i] NULL when absent.
+ * Errors name the function (e.g. "T.copy() takes 2 positional arguments but 3 were given"). */
+void args_bind(Interp *in, CallArgs *args, const char *fname, const char *spec, Value **out,
+               int nout);
+
+/* statement building inside a prim_func */
+void emit_stmt(Interp *in, Stmt *s);
+
+/* builtins.c */
+void builtins_install(Interp *in);            /* Python builtins into in->builtins */
+Value *module_attr(Interp *in, Value *module, const char *attr, Loc loc);
+
+/* Subscript a buffer: all scalar indices -> LOAD; any slice -> region. */
+Value *buffer_subscript(Interp *in, Buffer *buf, Value *index, Loc loc);
+/* A buffer, region or head-address load as a region; `like` (may be NULL) gives the
+ * extents of a head address (trailing dims aligned). */
+Region value_to_region(Interp *in, Value *v, const Region *like, Loc loc, const char *what);
+
+/* arith.c: linear simplification (cancels (b+1)*k - b*k), used for slice extents. */
+Expr *arith_simplify(Ctx *ctx, Expr *e);
+
+#endif

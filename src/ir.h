@@ -1,0 +1,219 @@
+/* ir.h - the tile IR.
+ *
+ * A Func is one @T.prim_func: parameters (global buffers and scalars), the symbolic
+ * variables bound from argument shapes/strides at launch, and a body holding one or more
+ * STMT_KERNEL launches. Expressions are typed trees; statements are a tree with
+ * STMT_SEQ lists. Every node carries the kernel.py location it came from.
+ *
+ * Tile operations (copy, fill, gemm, reduce, cumsum, atomic) work on Regions. Passes
+ * rewrite the tree in place (lower_tile_ops turns tile ops into loops of scalar stores
+ * for targets without their own lowering). All nodes live in the compilation arena. */
+#ifndef TILEC_IR_H
+#define TILEC_IR_H
+
+#include "base.h"
+#include "dtype.h"
+
+/* ---- enumerations (X-macros: enum, printed spelling) -------------------------------- */
+#define TL_SCOPES(X) \
+    X(SCOPE_GLOBAL, "global") X(SCOPE_SHARED, "shared") X(SCOPE_FRAGMENT, "fragment") \
+    X(SCOPE_LOCAL, "local") X(SCOPE_VAR, "var") X(SCOPE_BARRIER, "barrier")
+
+#define TL_BINOPS(X)                                                                      \
+    X(OP_ADD, "+") X(OP_SUB, "-") X(OP_MUL, "*")                                          \
+    X(OP_DIV, "/")        /* float: true division; int: truncating (C) division */        \
+    X(OP_FLOORDIV, "//") X(OP_FLOORMOD, "%") /* Python semantics, result sign of divisor */ \
+    X(OP_MIN, "min") X(OP_MAX, "max") X(OP_POW, "**")                                      \
+    X(OP_LT, "<") X(OP_LE, "<=") X(OP_GT, ">") X(OP_GE, ">=") X(OP_EQ, "==") X(OP_NE, "!=") \
+    X(OP_AND, "&&") X(OP_OR, "||")                                                         \
+    X(OP_BITAND, "&") X(OP_BITOR, "|") X(OP_BITXOR, "^") X(OP_SHL, "<<") X(OP_SHR, ">>")
+
+#define TL_UNOPS(X) X(OP_NEG, "-") X(OP_NOT, "!") X(OP_BITNOT, "~")
+
+/* Math intrinsics: X(enum, name, nargs). Float in, float out (same dtype) unless noted. */
+#define TL_INTRINSICS(X)                                                            \
+    X(FN_EXP, "exp", 1) X(FN_EXP2, "exp2", 1) X(FN_LOG, "log", 1) X(FN_LOG2, "log2", 1) \
+    X(FN_LOG10, "log10", 1) X(FN_SQRT, "sqrt", 1) X(FN_RSQRT, "rsqrt", 1)             \
+    X(FN_ABS, "abs", 1) /* ints too */ X(FN_FLOOR, "floor", 1) X(FN_CEIL, "ceil", 1)  \
+    X(FN_ROUND, "round", 1) X(FN_TRUNC, "trunc", 1) X(FN_TANH, "tanh", 1)              \
+    X(FN_SIGMOID, "sigmoid", 1) X(FN_SIN, "sin", 1) X(FN_COS, "cos", 1)                \
+    X(FN_TAN, "tan", 1) X(FN_ERF, "erf", 1) X(FN_LOG1P, "log1p", 1) X(FN_EXPM1, "expm1", 1) \
+    X(FN_POW, "pow", 2) X(FN_FMOD, "fmod", 2) X(FN_ATAN2, "atan2", 2)                 \
+    X(FN_ISINF, "isinf", 1) /* -> bool */ X(FN_ISNAN, "isnan", 1) /* -> bool */
+
+#define TL_LOOP_KINDS(X)                                                              \
+    X(LOOP_SERIAL, "serial") X(LOOP_UNROLL, "unroll") X(LOOP_PARALLEL, "parallel")     \
+    X(LOOP_PIPELINED, "pipelined") X(LOOP_VECTORIZED, "vectorized")
+
+#define TL_REDUCE_OPS(X) \
+    X(RED_SUM, "sum") X(RED_MAX, "max") X(RED_MIN, "min") X(RED_ABSSUM, "abssum") \
+    X(RED_ABSMAX, "absmax")
+
+#define TL_ATOMIC_OPS(X) X(ATOMIC_ADD, "add") X(ATOMIC_MAX, "max") X(ATOMIC_MIN, "min")
+
+#define TL_GEMM_POLICIES(X) \
+    X(POLICY_SQUARE, "Square") X(POLICY_FULL_ROW, "FullRow") X(POLICY_FULL_COL, "FullCol")
+
+#define TL_EXPR_KINDS(X) \
+    X(EXPR_INT) X(EXPR_FLOAT) X(EXPR_VAR) X(EXPR_BIN) X(EXPR_UN) X(EXPR_CALL) X(EXPR_CAST) \
+    X(EXPR_LOAD) X(EXPR_SELECT)
+
+#define TL_STMT_KINDS(X)                                                                 \
+    X(STMT_SEQ) X(STMT_FOR) X(STMT_WHILE) X(STMT_IF) X(STMT_BREAK) X(STMT_CONTINUE)       \
+    X(STMT_STORE) X(STMT_LET) X(STMT_ALLOC) X(STMT_KERNEL) X(STMT_COPY) X(STMT_FILL)      \
+    X(STMT_GEMM) X(STMT_REDUCE) X(STMT_CUMSUM) X(STMT_ATOMIC) X(STMT_PRINT)               \
+    X(STMT_ASSERT) X(STMT_SYNC) X(STMT_ANNOTATE_LAYOUT) X(STMT_SWIZZLE)
+
+#define X2_ENUM(e, ...) e,
+typedef enum Scope { TL_SCOPES(X2_ENUM) SCOPE_COUNT } Scope;
+typedef enum BinOp { TL_BINOPS(X2_ENUM) BINOP_COUNT } BinOp;
+typedef enum UnOp { TL_UNOPS(X2_ENUM) UNOP_COUNT } UnOp;
+typedef enum Intrinsic { TL_INTRINSICS(X2_ENUM) FN_COUNT } Intrinsic;
+typedef enum LoopKind { TL_LOOP_KINDS(X2_ENUM) LOOP_KIND_COUNT } LoopKind;
+typedef enum ReduceOp { TL_REDUCE_OPS(X2_ENUM) REDUCE_OP_COUNT } ReduceOp;
+typedef enum AtomicOp { TL_ATOMIC_OPS(X2_ENUM) ATOMIC_OP_COUNT } AtomicOp;
+typedef enum GemmPolicy { TL_GEMM_POLICIES(X2_ENUM) GEMM_POLICY_COUNT } GemmPolicy;
+typedef enum ExprKind { TL_EXPR_KINDS(X2_ENUM) EXPR_KIND_COUNT } ExprKind;
+typedef enum StmtKind { TL_STMT_KINDS(X2_ENUM) STMT_KIND_COUNT } StmtKind;
+#undef X2_ENUM
+
+const char *scope_name(Scope s);
+const char *binop_name(BinOp op);
+const char *unop_name(UnOp op);
+const char *intrinsic_name(Intrinsic fn);
+int intrinsic_nargs(Intrinsic fn);
+const char *loop_kind_name(LoopKind k);
+const char *reduce_op_name(ReduceOp op);
+const char *atomic_op_name(AtomicOp op);
+const char *gemm_policy_name(GemmPolicy p);
+
+/* ---- nodes ------------------------------------------------------------------------ */
+typedef struct Expr Expr;
+typedef struct Stmt Stmt;
+typedef struct Buffer Buffer;
+
+/* A scalar variable: loop variable, block index, let-bound value, symbolic size. */
+typedef struct Var {
+    const char *name; /* user's name; printers make it unique with id when needed */
+    DType dtype;      /* int32 for indices unless stated */
+    int id;           /* unique in the compilation */
+} Var;
+
+struct Buffer {
+    const char *name;
+    DType dtype;
+    Scope scope;
+    int ndim;
+    Expr **shape;   /* ndim extents (constants or expressions over symbolic vars) */
+    Expr **strides; /* NULL: contiguous row-major; else ndim stride expressions (elements) */
+    int id;
+    Loc loc;           /* where it was declared */
+    Expr *init;        /* SCOPE_VAR: initial value or NULL */
+    Expr *safe_value;  /* T.annotate_safe_value for out-of-bounds loads, or NULL (= 0) */
+};
+
+struct Expr {
+    ExprKind kind;
+    DType dtype;
+    Loc loc;
+    union {
+        int64_t i;                                    /* INT (bool too: 0/1) */
+        double f;                                     /* FLOAT */
+        Var *var;                                     /* VAR */
+        struct { BinOp op; Expr *a, *b; } bin;        /* BIN (comparisons and &&,|| give bool) */
+        struct { UnOp op; Expr *a; } un;              /* UN */
+        struct { Intrinsic fn; Expr *args[2]; } call; /* CALL */
+        struct { Expr *value; } cast;                 /* CAST to e->dtype */
+        struct { Buffer *buf; Expr **idx; } load;     /* LOAD buf[idx[0..ndim-1]] */
+        struct { Expr *cond, *then, *orelse; } select;/* SELECT (T.if_then_else) */
+    } u;
+};
+
+/* A rectangular part of a buffer: start[d] .. start[d]+extent[d]. */
+typedef struct Region {
+    Buffer *buf;
+    int ndim;
+    Expr **start;
+    Expr **extent; /* usually constants */
+} Region;
+
+typedef Vec(Stmt *) StmtList;
+
+struct Stmt {
+    StmtKind kind;
+    Loc loc;
+    union {
+        StmtList seq;                                        /* SEQ */
+        struct { Var *var; Expr *min, *extent; LoopKind kind; Stmt *body;
+                 int num_stages;     /* PIPELINED: stages (0 if not given) */
+                 const char *annot;  /* other annotations as printed text, or NULL */
+        } for_;
+        struct { Expr *cond; Stmt *body; } while_;
+        struct { Expr *cond; Stmt *then, *orelse; } if_;     /* orelse may be NULL */
+        struct { Buffer *buf; Expr **idx; Expr *value; } store;
+        struct { Var *var; Expr *value; } let;               /* var = value until end of the enclosing SEQ */
+        struct { Buffer *buf; } alloc;                       /* declares a non-global buffer */
+        struct { int ngrid; Expr *grid[3]; Var *block[3]; int threads[3]; int nthreads_dims;
+                 Stmt *body; } kernel;
+        struct { Region src, dst; } copy;                    /* with dtype conversion */
+        struct { Region dst; Expr *value; } fill;
+        struct { Region a, b, c; bool trans_a, trans_b, clear_accum; GemmPolicy policy;
+                 int k_pack, wg_wait; } gemm;
+        struct { ReduceOp op; Region src, dst; int dim; bool clear; } reduce;
+        struct { Region src, dst; int dim; bool reverse; } cumsum;
+        /* ATOMIC: dst op= src elementwise (src region) or dst op= value (scalar, dst extent 1) */
+        struct { AtomicOp op; Region dst; Region src; Expr *value; } atomic;
+        struct { const char *msg; Expr *value; Region region; } print; /* value or region.buf */
+        struct { Expr *cond; const char *msg; } assert_;
+        struct { Buffer *buf; const char *layout; } annotate; /* layout: source text, kept */
+        struct { Expr *panel; bool enable; } swizzle;
+    } u;
+};
+
+/* A parameter of the prim_func: a global buffer or a scalar. */
+typedef struct Param {
+    const char *name;
+    Buffer *buf; /* SCOPE_GLOBAL buffer, or NULL for a scalar */
+    Var *scalar; /* scalar parameter, or NULL */
+    bool is_output; /* in out_idx (or returned by T.empty in eager style) */
+} Param;
+
+typedef struct Func {
+    const char *name;
+    Loc loc;
+    Vec(Param) params;
+    Vec(Var *) syms; /* symbolic sizes/strides, bound from tensors at launch */
+    Stmt *body;
+    const char *flops;  /* optional work declarations, as IR text for reporting (may be NULL) */
+} Func;
+
+/* ---- construction helpers (ir.c) --------------------------------------------------- */
+Var *ir_var(Ctx *ctx, const char *name, DType dtype);
+Buffer *ir_buffer(Ctx *ctx, const char *name, DType dtype, Scope scope, int ndim, Loc loc);
+Expr *ir_int(Ctx *ctx, int64_t v, DType dtype, Loc loc);
+Expr *ir_float(Ctx *ctx, double v, DType dtype, Loc loc);
+Expr *ir_varref(Ctx *ctx, Var *v, Loc loc);
+/* Builds a binary node with the promoted dtype (bool for comparisons/logic); folds when
+ * both sides are constants and simplifies x+0, x*1, x*0 for ints. */
+Expr *ir_bin(Ctx *ctx, BinOp op, Expr *a, Expr *b, Loc loc);
+Expr *ir_un(Ctx *ctx, UnOp op, Expr *a, Loc loc);
+Expr *ir_call(Ctx *ctx, Intrinsic fn, Expr *a, Expr *b, Loc loc);
+Expr *ir_cast(Ctx *ctx, DType to, Expr *a, Loc loc); /* no-op if same dtype; folds constants */
+Expr *ir_load(Ctx *ctx, Buffer *buf, Expr **idx, Loc loc);
+Expr *ir_select(Ctx *ctx, Expr *cond, Expr *t, Expr *f, Loc loc);
+bool ir_is_const_int(const Expr *e, int64_t *out);
+Stmt *ir_stmt(Ctx *ctx, StmtKind kind, Loc loc);
+Stmt *ir_seq(Ctx *ctx, Loc loc);
+void ir_seq_push(Ctx *ctx, Stmt *seq, Stmt *s);
+/* Deep copy of an expression, replacing Var `from` by `to` (to may be NULL: plain copy). */
+Expr *ir_subst(Ctx *ctx, const Expr *e, const Var *from, Expr *to);
+
+/* ---- printing, verifying ----------------------------------------------------------- */
+void ir_print_func(StrBuf *sb, const Func *f);
+void ir_print_expr(StrBuf *sb, const Expr *e);
+void ir_print_stmt(StrBuf *sb, const Stmt *s, int indent);
+/* Checks invariants (types, indices count, regions inside declared rank, vars defined
+ * before use); a violation is an internal error naming the pass that broke it. */
+void ir_verify(Ctx *ctx, const Func *f, const char *after_pass);
+
+#endif

@@ -1,0 +1,212 @@
+/* ir_walk.c - slot visitors, structural equality and substitution over the tile IR. */
+#include "ir_walk.h"
+
+#include <string.h>
+
+void ir_expr_children(Expr *e, ExprSlotFn fn, void *ud) {
+    switch (e->kind) {
+    case EXPR_BIN:
+        fn(&e->u.bin.a, ud);
+        fn(&e->u.bin.b, ud);
+        break;
+    case EXPR_UN: fn(&e->u.un.a, ud); break;
+    case EXPR_CALL:
+        fn(&e->u.call.args[0], ud);
+        if (e->u.call.args[1]) fn(&e->u.call.args[1], ud);
+        break;
+    case EXPR_CAST: fn(&e->u.cast.value, ud); break;
+    case EXPR_LOAD:
+        for (int d = 0; d < e->u.load.buf->ndim; d++) fn(&e->u.load.idx[d], ud);
+        break;
+    case EXPR_SELECT:
+        fn(&e->u.select.cond, ud);
+        fn(&e->u.select.then, ud);
+        fn(&e->u.select.orelse, ud);
+        break;
+    default: break;
+    }
+}
+
+static void region_exprs(Region *r, ExprSlotFn fn, void *ud) {
+    if (!r->buf) return;
+    for (int d = 0; d < r->ndim; d++) {
+        if (r->start && r->start[d]) fn(&r->start[d], ud);
+        if (r->extent && r->extent[d]) fn(&r->extent[d], ud);
+    }
+}
+
+static void opt(Expr **slot, ExprSlotFn fn, void *ud) {
+    if (*slot) fn(slot, ud);
+}
+
+static void alloc_exprs(Buffer *b, ExprSlotFn fn, void *ud) {
+    for (int d = 0; d < b->ndim; d++) {
+        opt(&b->shape[d], fn, ud);
+        if (b->strides) opt(&b->strides[d], fn, ud);
+    }
+    opt(&b->init, fn, ud);
+    opt(&b->safe_value, fn, ud);
+}
+
+void ir_stmt_exprs(Stmt *s, ExprSlotFn fn, void *ud) {
+    switch (s->kind) {
+    case STMT_FOR:
+        fn(&s->u.for_.min, ud);
+        fn(&s->u.for_.extent, ud);
+        break;
+    case STMT_WHILE: fn(&s->u.while_.cond, ud); break;
+    case STMT_IF: fn(&s->u.if_.cond, ud); break;
+    case STMT_STORE:
+        for (int d = 0; d < s->u.store.buf->ndim; d++) fn(&s->u.store.idx[d], ud);
+        fn(&s->u.store.value, ud);
+        break;
+    case STMT_LET: fn(&s->u.let.value, ud); break;
+    case STMT_ALLOC: alloc_exprs(s->u.alloc.buf, fn, ud); break;
+    case STMT_KERNEL:
+        for (int d = 0; d < s->u.kernel.ngrid; d++) fn(&s->u.kernel.grid[d], ud);
+        break;
+    case STMT_COPY:
+        region_exprs(&s->u.copy.src, fn, ud);
+        region_exprs(&s->u.copy.dst, fn, ud);
+        break;
+    case STMT_FILL:
+        region_exprs(&s->u.fill.dst, fn, ud);
+        fn(&s->u.fill.value, ud);
+        break;
+    case STMT_GEMM:
+        region_exprs(&s->u.gemm.a, fn, ud);
+        region_exprs(&s->u.gemm.b, fn, ud);
+        region_exprs(&s->u.gemm.c, fn, ud);
+        break;
+    case STMT_REDUCE:
+        region_exprs(&s->u.reduce.src, fn, ud);
+        region_exprs(&s->u.reduce.dst, fn, ud);
+        break;
+    case STMT_CUMSUM:
+        region_exprs(&s->u.cumsum.src, fn, ud);
+        region_exprs(&s->u.cumsum.dst, fn, ud);
+        break;
+    case STMT_ATOMIC:
+        region_exprs(&s->u.atomic.dst, fn, ud);
+        region_exprs(&s->u.atomic.src, fn, ud);
+        opt(&s->u.atomic.value, fn, ud);
+        break;
+    case STMT_PRINT:
+        opt(&s->u.print.value, fn, ud);
+        region_exprs(&s->u.print.region, fn, ud);
+        break;
+    case STMT_ASSERT: fn(&s->u.assert_.cond, ud); break;
+    case STMT_SWIZZLE: opt(&s->u.swizzle.panel, fn, ud); break;
+    default: break;
+    }
+}
+
+void ir_stmt_children(Stmt *s, StmtSlotFn fn, void *ud) {
+    switch (s->kind) {
+    case STMT_SEQ:
+        for (int i = 0; i < s->u.seq.len; i++) fn(&s->u.seq.data[i], ud);
+        break;
+    case STMT_FOR: fn(&s->u.for_.body, ud); break;
+    case STMT_WHILE: fn(&s->u.while_.body, ud); break;
+    case STMT_IF:
+        fn(&s->u.if_.then, ud);
+        if (s->u.if_.orelse) fn(&s->u.if_.orelse, ud);
+        break;
+    case STMT_KERNEL: fn(&s->u.kernel.body, ud); break;
+    default: break;
+    }
+}
+
+static void region_if(Region *r, RegionFn fn, void *ud) {
+    if (r->buf) fn(r, ud);
+}
+
+void ir_stmt_regions(Stmt *s, RegionFn fn, void *ud) {
+    switch (s->kind) {
+    case STMT_COPY:
+        region_if(&s->u.copy.src, fn, ud);
+        region_if(&s->u.copy.dst, fn, ud);
+        break;
+    case STMT_FILL: region_if(&s->u.fill.dst, fn, ud); break;
+    case STMT_GEMM:
+        region_if(&s->u.gemm.a, fn, ud);
+        region_if(&s->u.gemm.b, fn, ud);
+        region_if(&s->u.gemm.c, fn, ud);
+        break;
+    case STMT_REDUCE:
+        region_if(&s->u.reduce.src, fn, ud);
+        region_if(&s->u.reduce.dst, fn, ud);
+        break;
+    case STMT_CUMSUM:
+        region_if(&s->u.cumsum.src, fn, ud);
+        region_if(&s->u.cumsum.dst, fn, ud);
+        break;
+    case STMT_ATOMIC:
+        region_if(&s->u.atomic.dst, fn, ud);
+        region_if(&s->u.atomic.src, fn, ud);
+        break;
+    case STMT_PRINT: region_if(&s->u.print.region, fn, ud); break;
+    default: break;
+    }
+}
+
+bool ir_expr_equal(const Expr *a, const Expr *b) {
+    if (a == b) return true;
+    if (!a || !b || a->kind != b->kind || a->dtype != b->dtype) return false;
+    switch (a->kind) {
+    case EXPR_INT: return a->u.i == b->u.i;
+    case EXPR_FLOAT: return memcmp(&a->u.f, &b->u.f, sizeof(double)) == 0;
+    case EXPR_VAR: return a->u.var == b->u.var;
+    case EXPR_BIN:
+        return a->u.bin.op == b->u.bin.op && ir_expr_equal(a->u.bin.a, b->u.bin.a) &&
+               ir_expr_equal(a->u.bin.b, b->u.bin.b);
+    case EXPR_UN: return a->u.un.op == b->u.un.op && ir_expr_equal(a->u.un.a, b->u.un.a);
+    case EXPR_CALL:
+        return a->u.call.fn == b->u.call.fn &&
+               ir_expr_equal(a->u.call.args[0], b->u.call.args[0]) &&
+               ir_expr_equal(a->u.call.args[1], b->u.call.args[1]);
+    case EXPR_CAST: return ir_expr_equal(a->u.cast.value, b->u.cast.value);
+    case EXPR_LOAD:
+        if (a->u.load.buf != b->u.load.buf) return false;
+        for (int d = 0; d < a->u.load.buf->ndim; d++)
+            if (!ir_expr_equal(a->u.load.idx[d], b->u.load.idx[d])) return false;
+        return true;
+    case EXPR_SELECT:
+        return ir_expr_equal(a->u.select.cond, b->u.select.cond) &&
+               ir_expr_equal(a->u.select.then, b->u.select.then) &&
+               ir_expr_equal(a->u.select.orelse, b->u.select.orelse);
+    default: return false;
+    }
+}
+
+typedef struct SubstCtx {
+    Ctx *ctx;
+    const Var *from;
+    Expr *to;
+} SubstCtx;
+
+static void subst_expr_slot(Expr **slot, void *ud) {
+    SubstCtx *sc = ud;
+    *slot = ir_subst(sc->ctx, *slot, sc->from, sc->to);
+}
+
+static void subst_stmt_slot(Stmt **slot, void *ud) {
+    SubstCtx *sc = ud;
+    ir_stmt_subst(sc->ctx, *slot, sc->from, sc->to);
+}
+
+void ir_stmt_subst(Ctx *ctx, Stmt *s, const Var *from, Expr *to) {
+    SubstCtx sc = {ctx, from, to};
+    ir_stmt_exprs(s, subst_expr_slot, &sc);
+    ir_stmt_children(s, subst_stmt_slot, &sc);
+}
+
+int ir_region_squeeze(const Region *r, int *dims) {
+    int n = 0;
+    for (int d = 0; d < r->ndim; d++) {
+        int64_t e;
+        if (ir_is_const_int(r->extent[d], &e) && e == 1) continue;
+        dims[n++] = d;
+    }
+    return n;
+}

@@ -1,0 +1,42 @@
+/* ir_walk.h - generic traversal helpers over the tile IR, shared by the printer, the
+ * verifier and the passes (internal to the compiler; not part of the stage contracts).
+ *
+ * The helpers visit *slots* (the pointer fields that hold a child), so a pass can
+ * replace a child by assigning through the slot. Passes in this tree build new
+ * expression nodes instead of mutating shared ones, so sharing a subtree is harmless. */
+#ifndef TILEC_IR_WALK_H
+#define TILEC_IR_WALK_H
+
+#include "ir.h"
+
+typedef void (*ExprSlotFn)(Expr **slot, void *ud);
+typedef void (*StmtSlotFn)(Stmt **slot, void *ud);
+typedef void (*RegionFn)(Region *r, void *ud);
+
+/* Direct children of e (bin operands, call args, cast value, load indices, select). */
+void ir_expr_children(Expr *e, ExprSlotFn fn, void *ud);
+/* Expressions owned directly by s, not by its child statements, in print order. For
+ * STMT_ALLOC these are the buffer's shape, strides, init and safe value. Region starts
+ * and extents are included. */
+void ir_stmt_exprs(Stmt *s, ExprSlotFn fn, void *ud);
+/* Child statements of s (SEQ items, loop/if/kernel bodies); NULL orelse is skipped. */
+void ir_stmt_children(Stmt *s, StmtSlotFn fn, void *ud);
+/* Regions of a tile statement (copy, fill, gemm, reduce, cumsum, atomic, print). */
+void ir_stmt_regions(Stmt *s, RegionFn fn, void *ud);
+
+/* Structural equality of two expressions (same vars by identity). */
+bool ir_expr_equal(const Expr *a, const Expr *b);
+/* Replaces Var `from` by `to` in every expression of s and its children (in place). */
+void ir_stmt_subst(Ctx *ctx, Stmt *s, const Var *from, Expr *to);
+
+/* Python slice syntax of a region for user messages (`A[0:64, k * 32:k * 32 + 32]`; the
+ * bare buffer name when the region is the whole buffer). In ir_print.c. */
+void ir_print_region_user(StrBuf *sb, const Region *r);
+/* Dims of r whose extent is not the constant 1, in order; returns their count. */
+int ir_region_squeeze(const Region *r, int *dims);
+
+/* The verifier without the abort: returns true when f is valid, else false with the
+ * first violation described in msg (used by ir_verify and by the unit tests). */
+bool ir_check(const Func *f, StrBuf *msg);
+
+#endif

@@ -1,0 +1,472 @@
+/* lex.c - the tokenizer: Python's lexical rules over a whole source file (see ast.h).
+ *
+ * One pass over the text, constant work per character, tokens appended to an arena
+ * array. Indentation is measured at the start of every logical line outside brackets
+ * (tab = next multiple of 8, form feed resets); blank and comment-only lines produce no
+ * tokens. Malformed numbers that Python rejects are not fatal here: the token carries
+ * an error text that the parser reports, so one bad literal spoils one statement only.
+ * Everything else that is wrong (bad character, unterminated string, inconsistent
+ * dedent, unbalanced brackets) is a fatal ctx_fail at the exact location. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ast.h"
+
+enum { LEX_MAX_NEST = 200 }; /* bracket nesting limit, as CPython's tokenizer */
+
+typedef struct Lexer {
+    Ctx *ctx;
+    const Source *src;
+    const char *p, *end, *line_start;
+    int line;
+    Vec(int) indents;       /* columns of the open indentation levels; [0] == 0 */
+    char open[LEX_MAX_NEST]; /* open brackets and where they opened */
+    Loc open_loc[LEX_MAX_NEST];
+    int nopen;
+    Vec(Token) toks;
+} Lexer;
+
+static const char *const lex_keywords[] = {
+    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class",
+    "continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global",
+    "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return",
+    "try", "while", "with", "yield",
+};
+
+/* Longest first, so the first prefix match is the longest operator. */
+static const char *const lex_ops[] = {
+    "**=", "//=", ">>=", "<<=", "...", "**", "//", ">>", "<<", "<=", ">=", "==", "!=", "->",
+    ":=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=", "+", "-", "*", "/", "%",
+    "@", "&", "|", "^", "~", "<", ">", "(", ")", "[", "]", "{", "}", ",", ":", ".", ";",
+    "=",
+};
+
+/* Character at p + k, or -1 at or past the end of the text. */
+static int lex_at(const Lexer *L, size_t k) {
+    return (size_t)(L->end - L->p) > k ? (unsigned char)L->p[k] : -1;
+}
+
+static Loc lex_loc_of(const Lexer *L, const char *at) {
+    return (Loc){L->src, L->line, (int)(at - L->line_start) + 1};
+}
+
+static Loc lex_here(const Lexer *L) { return lex_loc_of(L, L->p); }
+
+static bool lex_is_ident_start(int c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
+}
+
+static bool lex_is_ident_char(int c) { return lex_is_ident_start(c) || (c >= '0' && c <= '9'); }
+
+static Token *lex_push(Lexer *L, TokKind kind, Loc loc, const char *text) {
+    Token t = {.kind = kind, .loc = loc, .text = text};
+    VEC_PUSH(&L->ctx->arena, L->toks, t);
+    return &L->toks.data[L->toks.len - 1];
+}
+
+/* Consume one line break (\n, \r\n or \r) at p and start a new line. */
+static void lex_newline(Lexer *L) {
+    if (*L->p == '\r' && lex_at(L, 1) == '\n') L->p++;
+    L->p++;
+    L->line++;
+    L->line_start = L->p;
+}
+
+/* ---- indentation ------------------------------------------------------------------ */
+
+/* At the start of a physical line outside brackets: skip a blank or comment-only line
+ * (returns false), or measure the indentation and emit INDENT/DEDENTs (returns true). */
+static bool lex_indentation(Lexer *L) {
+    int col = 0;
+    for (;; L->p++) {
+        int c = lex_at(L, 0);
+        if (c == ' ') col++;
+        else if (c == '\t') col = (col / 8 + 1) * 8;
+        else if (c == '\f') col = 0;
+        else break;
+    }
+    int c = lex_at(L, 0);
+    if (c == '#')
+        while (lex_at(L, 0) != -1 && lex_at(L, 0) != '\n' && lex_at(L, 0) != '\r') L->p++;
+    c = lex_at(L, 0);
+    if (c == '\n' || c == '\r') {
+        lex_newline(L);
+        return false;
+    }
+    if (c == -1) return true; /* end of file: no indentation change */
+    Loc loc = lex_here(L);
+    int top = L->indents.data[L->indents.len - 1];
+    if (col > top) {
+        VEC_PUSH(&L->ctx->arena, L->indents, col);
+        lex_push(L, TOK_INDENT, loc, "<indent>");
+        return true;
+    }
+    while (col < L->indents.data[L->indents.len - 1]) {
+        L->indents.len--;
+        lex_push(L, TOK_DEDENT, loc, "<dedent>");
+    }
+    if (col != L->indents.data[L->indents.len - 1])
+        ctx_fail(L->ctx, loc, "unindent does not match any outer indentation level");
+    return true;
+}
+
+/* ---- numbers ---------------------------------------------------------------------- */
+
+static int lex_digit_value(int c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return 99;
+}
+
+/* Skip digits of `base` with single underscores between them; returns how many digits. */
+static int lex_digits(Lexer *L, int base, bool leading_underscore_ok) {
+    int n = 0;
+    for (;;) {
+        int c = lex_at(L, 0);
+        if (c == '_' && (n > 0 || leading_underscore_ok) && lex_at(L, 1) != -1 &&
+            lex_digit_value(lex_at(L, 1)) < base) {
+            L->p++;
+            continue;
+        }
+        if (c == -1 || lex_digit_value(c) >= base) return n;
+        L->p++;
+        n++;
+    }
+}
+
+/* Value of the digits in [s, e) (underscores skipped); false on int64 overflow. */
+static bool lex_int_value(const char *s, const char *e, int base, int64_t *out) {
+    uint64_t v = 0;
+    for (; s < e; s++) {
+        if (*s == '_') continue;
+        uint64_t d = (uint64_t)lex_digit_value((unsigned char)*s);
+        if (v > ((uint64_t)INT64_MAX - d) / (uint64_t)base) return false;
+        v = v * (uint64_t)base + d;
+    }
+    *out = (int64_t)v;
+    return true;
+}
+
+static void lex_prefixed_int(Lexer *L, Token *t, const char *s) {
+    int c = lex_at(L, 1) | 0x20, base = c == 'x' ? 16 : c == 'o' ? 8 : 2;
+    const char *name = base == 16 ? "hexadecimal" : base == 8 ? "octal" : "binary";
+    L->p += 2;
+    const char *digits = L->p;
+    if (lex_digits(L, base, true) == 0)
+        t->error = arena_printf(&L->ctx->arena, "invalid %s literal", name);
+    else if (!lex_int_value(digits, L->p, base, &t->ival))
+        t->error = "integer literal is too large (tilec integers are 64-bit)";
+    t->text = arena_strndup(&L->ctx->arena, s, (size_t)(L->p - s));
+}
+
+static void lex_float_value(Lexer *L, Token *t, const char *s) {
+    char *buf = arena_alloc(&L->ctx->arena, (size_t)(L->p - s) + 1), *o = buf;
+    for (const char *q = s; q < L->p; q++)
+        if (*q != '_') *o++ = *q;
+    *o = 0;
+    t->fval = strtod(buf, NULL);
+}
+
+static void lex_number(Lexer *L) {
+    const char *s = L->p;
+    Token *t = lex_push(L, TOK_INT, lex_here(L), NULL);
+    int c1 = lex_at(L, 1) | 0x20;
+    if (*s == '0' && (c1 == 'x' || c1 == 'o' || c1 == 'b')) {
+        lex_prefixed_int(L, t, s);
+        return;
+    }
+    int nint = lex_digits(L, 10, false);
+    if (lex_at(L, 0) == '.') {
+        L->p++;
+        lex_digits(L, 10, false);
+        t->kind = TOK_FLOAT;
+    }
+    int e = lex_at(L, 0), sign = lex_at(L, 1);
+    int first = (sign == '+' || sign == '-') ? lex_at(L, 2) : sign;
+    if ((e == 'e' || e == 'E') && first >= '0' && first <= '9') {
+        L->p += (sign == '+' || sign == '-') ? 2 : 1;
+        lex_digits(L, 10, false);
+        t->kind = TOK_FLOAT;
+    }
+    if (lex_at(L, 0) == 'j' || lex_at(L, 0) == 'J') {
+        L->p++;
+        t->error = "complex (imaginary) literals are not supported";
+    }
+    t->text = arena_strndup(&L->ctx->arena, s, (size_t)(L->p - s));
+    if (t->kind == TOK_FLOAT) {
+        lex_float_value(L, t, s);
+    } else if (!lex_int_value(s, s + strlen(t->text), 10, &t->ival)) {
+        if (!t->error) t->error = "integer literal is too large (tilec integers are 64-bit)";
+    } else if (*s == '0' && t->ival != 0 && nint > 1 && !t->error) {
+        t->error = "leading zeros in decimal integer literals are not permitted; "
+                   "use an 0o prefix for octal integers";
+    }
+}
+
+/* ---- strings ---------------------------------------------------------------------- */
+
+/* Location of `at` inside a token that started at loc/start (the token may span lines). */
+static Loc lex_loc_within(Loc loc, const char *start, const char *at) {
+    const char *ls = start - (loc.col - 1);
+    for (const char *q = start; q < at; q++) {
+        if (*q == '\n' || (*q == '\r' && q[1] != '\n')) {
+            loc.line++;
+            ls = q + 1;
+        }
+    }
+    loc.col = (int)(at - ls) + 1;
+    return loc;
+}
+
+static int lex_utf8(char *o, uint32_t v) {
+    if (v < 0x80) {
+        o[0] = (char)v;
+        return 1;
+    }
+    if (v < 0x800) {
+        o[0] = (char)(0xC0 | (v >> 6));
+        o[1] = (char)(0x80 | (v & 0x3F));
+        return 2;
+    }
+    if (v < 0x10000) {
+        o[0] = (char)(0xE0 | (v >> 12));
+        o[1] = (char)(0x80 | ((v >> 6) & 0x3F));
+        o[2] = (char)(0x80 | (v & 0x3F));
+        return 3;
+    }
+    o[0] = (char)(0xF0 | (v >> 18));
+    o[1] = (char)(0x80 | ((v >> 12) & 0x3F));
+    o[2] = (char)(0x80 | ((v >> 6) & 0x3F));
+    o[3] = (char)(0x80 | (v & 0x3F));
+    return 4;
+}
+
+typedef struct StrLit {
+    Loc loc;                /* the token (prefix included) */
+    const char *tok_start;  /* first character of the token */
+    const char *body, *end; /* between the quotes */
+    bool bytes;
+} StrLit;
+
+/* Decode the \x / \u / \U escape at q (q points at the letter); returns chars consumed. */
+static int lex_hex_escape(Lexer *L, const StrLit *s, const char *q, uint32_t *v) {
+    int n = *q == 'x' ? 2 : *q == 'u' ? 4 : 8;
+    *v = 0;
+    for (int i = 1; i <= n; i++) {
+        int d = q + i < s->end ? lex_digit_value((unsigned char)q[i]) : 99;
+        if (d >= 16)
+            ctx_fail(L->ctx, lex_loc_within(s->loc, s->tok_start, q - 1),
+                     "truncated \\%c escape in string literal (needs %d hex digits)", *q, n);
+        *v = *v * 16 + (uint32_t)d;
+    }
+    if (*v > 0x10FFFF)
+        ctx_fail(L->ctx, lex_loc_within(s->loc, s->tok_start, q - 1),
+                 "illegal Unicode character in string literal");
+    return n + 1;
+}
+
+/* Decode the escape sequence after the backslash at q[-1]; returns chars consumed. */
+static int lex_escape(Lexer *L, const StrLit *s, const char *q, char *o, int *olen) {
+    static const char simple[] = "\\\\''\"\"a\ab\bf\fn\nr\rt\tv\v";
+    *olen = 0;
+    if (*q == '\n') return 1;
+    if (*q == '\r') return q + 1 < s->end && q[1] == '\n' ? 2 : 1;
+    for (int i = 0; simple[i]; i += 2)
+        if (*q == simple[i]) {
+            o[(*olen)++] = simple[i + 1];
+            return 1;
+        }
+    uint32_t v = 0;
+    int used;
+    if (*q >= '0' && *q <= '7') {
+        for (used = 0; used < 3 && q + used < s->end && q[used] >= '0' && q[used] <= '7'; used++)
+            v = v * 8 + (uint32_t)(q[used] - '0');
+    } else if (*q == 'x' || (!s->bytes && (*q == 'u' || *q == 'U'))) {
+        used = lex_hex_escape(L, s, q, &v);
+    } else { /* unknown escapes (and \N{...}) stay as written */
+        o[(*olen)++] = '\\';
+        return 0;
+    }
+    if (s->bytes) o[(*olen)++] = (char)(v & 0xFF);
+    else *olen = lex_utf8(o, v);
+    return used;
+}
+
+/* The value of a string body: escapes decoded unless raw, line breaks normalised to \n. */
+static char *lex_string_value(Lexer *L, const StrLit *s, bool decode) {
+    char *out = arena_alloc(&L->ctx->arena, (size_t)(s->end - s->body) + 1);
+    size_t n = 0;
+    for (const char *q = s->body; q < s->end;) {
+        if (*q == '\r') {
+            out[n++] = '\n';
+            q += q + 1 < s->end && q[1] == '\n' ? 2 : 1;
+        } else if (*q == '\\' && decode) {
+            int olen;
+            q += 1 + lex_escape(L, s, q + 1, out + n, &olen);
+            n += (size_t)olen;
+        } else {
+            out[n++] = *q++;
+        }
+    }
+    out[n] = 0;
+    return out;
+}
+
+/* Is [s, s+n) followed by a quote a valid string prefix (r u b f br rb fr rf, any case)? */
+static bool lex_is_prefix(const char *s, size_t n) {
+    if (n == 0 || n > 2) return false;
+    char a = (char)(s[0] | 0x20), b = n == 2 ? (char)(s[1] | 0x20) : 0;
+    if (n == 1) return a == 'r' || a == 'u' || a == 'b' || a == 'f';
+    return (a == 'r' && (b == 'b' || b == 'f')) || (b == 'r' && (a == 'b' || a == 'f'));
+}
+
+/* p is at the opening quote; the prefix is [tok_start, p). */
+static void lex_string(Lexer *L, const char *tok_start, Loc loc) {
+    bool raw = false, fstr = false, bytes = false;
+    for (const char *q = tok_start; q < L->p; q++) {
+        raw |= (*q | 0x20) == 'r';
+        fstr |= (*q | 0x20) == 'f';
+        bytes |= (*q | 0x20) == 'b';
+    }
+    char quote = *L->p;
+    bool triple = lex_at(L, 1) == quote && lex_at(L, 2) == quote;
+    L->p += triple ? 3 : 1;
+    StrLit s = {loc, tok_start, L->p, NULL, bytes};
+    for (;;) {
+        int c = lex_at(L, 0);
+        if (c == -1 || ((c == '\n' || c == '\r') && !triple))
+            ctx_fail(L->ctx, loc, triple ? "unterminated triple-quoted string literal"
+                                         : "unterminated string literal");
+        if (c == quote && (!triple || (lex_at(L, 1) == quote && lex_at(L, 2) == quote))) break;
+        if (c == '\\' && lex_at(L, 1) != -1) L->p++; /* the escaped char cannot end the string */
+        if (lex_at(L, 0) == '\n' || lex_at(L, 0) == '\r') lex_newline(L);
+        else L->p++;
+    }
+    s.end = L->p;
+    L->p += triple ? 3 : 1;
+    Token *t = lex_push(L, TOK_STRING, loc, NULL);
+    t->fstring = fstr;
+    t->text = lex_string_value(L, &s, !raw && !fstr);
+}
+
+/* ---- names, operators, brackets ----------------------------------------------------- */
+
+static void lex_name(Lexer *L) {
+    const char *s = L->p;
+    Loc loc = lex_here(L);
+    while (lex_is_ident_char(lex_at(L, 0))) L->p++;
+    size_t n = (size_t)(L->p - s);
+    if ((lex_at(L, 0) == '\'' || lex_at(L, 0) == '"') && lex_is_prefix(s, n)) {
+        lex_string(L, s, loc);
+        return;
+    }
+    for (size_t i = 0; i < sizeof lex_keywords / sizeof *lex_keywords; i++)
+        if (strlen(lex_keywords[i]) == n && !memcmp(lex_keywords[i], s, n)) {
+            lex_push(L, TOK_KEYWORD, loc, lex_keywords[i]);
+            return;
+        }
+    lex_push(L, TOK_NAME, loc, arena_strndup(&L->ctx->arena, s, n));
+}
+
+static void lex_bracket(Lexer *L, char c, Loc loc) {
+    if (c == '(' || c == '[' || c == '{') {
+        if (L->nopen == LEX_MAX_NEST)
+            ctx_fail(L->ctx, loc, "too many nested parentheses (limit %d)", LEX_MAX_NEST);
+        L->open_loc[L->nopen] = loc;
+        L->open[L->nopen++] = c;
+        return;
+    }
+    if (c != ')' && c != ']' && c != '}') return;
+    if (L->nopen == 0) ctx_fail(L->ctx, loc, "unmatched '%c'", c);
+    char o = L->open[--L->nopen];
+    if ((o == '(' && c != ')') || (o == '[' && c != ']') || (o == '{' && c != '}'))
+        ctx_fail(L->ctx, loc, "closing parenthesis '%c' does not match opening parenthesis '%c'"
+                 " on line %d", c, o, L->open_loc[L->nopen].line);
+}
+
+static void lex_operator(Lexer *L) {
+    Loc loc = lex_here(L);
+    size_t left = (size_t)(L->end - L->p);
+    for (size_t i = 0; i < sizeof lex_ops / sizeof *lex_ops; i++) {
+        size_t n = strlen(lex_ops[i]);
+        if (n <= left && !memcmp(lex_ops[i], L->p, n)) {
+            L->p += n;
+            lex_push(L, TOK_OP, loc, lex_ops[i]);
+            if (n == 1) lex_bracket(L, lex_ops[i][0], loc);
+            return;
+        }
+    }
+    int c = lex_at(L, 0);
+    if (c >= 0x21 && c < 0x7F) ctx_fail(L->ctx, loc, "invalid character '%c' in program", c);
+    ctx_fail(L->ctx, loc, "invalid character (byte 0x%02x) in program", c);
+}
+
+static void lex_backslash(Lexer *L) {
+    int c = lex_at(L, 1);
+    if (c == '\n' || c == '\r') {
+        L->p++;
+        lex_newline(L);
+        return;
+    }
+    Loc loc = lex_here(L);
+    if (c == -1) ctx_fail(L->ctx, loc, "unexpected end of file after line continuation character");
+    ctx_fail(L->ctx, loc, "unexpected character after line continuation character");
+}
+
+/* The end of a physical line: NEWLINE unless inside brackets (or nothing to end). */
+static void lex_line_end(Lexer *L) {
+    Loc loc = lex_here(L);
+    lex_newline(L);
+    if (L->nopen == 0 && L->toks.len && L->toks.data[L->toks.len - 1].kind != TOK_NEWLINE)
+        lex_push(L, TOK_NEWLINE, loc, "<newline>");
+}
+
+/* One token (or a comment, line break, continuation) at p; false at the end of the text. */
+static bool lex_one(Lexer *L) {
+    while (lex_at(L, 0) == ' ' || lex_at(L, 0) == '\t' || lex_at(L, 0) == '\f') L->p++;
+    int c = lex_at(L, 0);
+    if (c == -1) return false;
+    if (c == '#') {
+        while (lex_at(L, 0) != -1 && lex_at(L, 0) != '\n' && lex_at(L, 0) != '\r') L->p++;
+    } else if (c == '\n' || c == '\r') {
+        lex_line_end(L);
+        if (L->nopen == 0)
+            while (lex_at(L, 0) != -1 && !lex_indentation(L)) {}
+    } else if (c == '\\') {
+        lex_backslash(L);
+    } else if (lex_is_ident_start(c)) {
+        lex_name(L);
+    } else if ((c >= '0' && c <= '9') || (c == '.' && lex_at(L, 1) >= '0' &&
+                                           lex_at(L, 1) <= '9')) {
+        lex_number(L);
+    } else if (c == '\'' || c == '"') {
+        lex_string(L, L->p, lex_here(L));
+    } else {
+        lex_operator(L);
+    }
+    return true;
+}
+
+Token *lex_source(Ctx *ctx, const Source *src, int *ntokens) {
+    Lexer *L = NEW(&ctx->arena, Lexer);
+    L->ctx = ctx;
+    L->src = src;
+    L->p = L->line_start = src->text;
+    L->end = src->text + src->len;
+    L->line = 1;
+    if (src->len >= 3 && !memcmp(src->text, "\xEF\xBB\xBF", 3)) L->p += 3; /* UTF-8 BOM */
+    VEC_PUSH(&ctx->arena, L->indents, 0);
+    while (lex_at(L, 0) != -1 && !lex_indentation(L)) {}
+    while (lex_one(L)) {}
+    if (L->nopen) ctx_fail(ctx, L->open_loc[L->nopen - 1], "'%c' was never closed",
+                           L->open[L->nopen - 1]);
+    Loc loc = lex_here(L);
+    if (L->toks.len && L->toks.data[L->toks.len - 1].kind != TOK_NEWLINE)
+        lex_push(L, TOK_NEWLINE, loc, "<newline>");
+    if (L->toks.len) loc = L->toks.data[L->toks.len - 1].loc; /* end of the last line */
+    for (; L->indents.len > 1; L->indents.len--) lex_push(L, TOK_DEDENT, loc, "<dedent>");
+    lex_push(L, TOK_EOF, loc, "<end of file>");
+    *ntokens = L->toks.len;
+    return L->toks.data;
+}

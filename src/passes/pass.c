@@ -1,0 +1,20 @@
+/* pass.c - runs one pass and, in debug builds (-DTILEC_DEBUG) or when the environment
+ * has TILEC_VERIFY=1, verifies the IR it produced (an invalid IR aborts naming the pass). */
+#include "compiler.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool verify_enabled(void) {
+#ifdef TILEC_DEBUG
+    return true;
+#else
+    const char *env = getenv("TILEC_VERIFY");
+    return env && !strcmp(env, "1");
+#endif
+}
+
+void pass_run(Ctx *ctx, Func *f, const char *name, PassFn fn) {
+    fn(ctx, f);
+    if (verify_enabled()) ir_verify(ctx, f, name);
+}

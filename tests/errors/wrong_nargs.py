@@ -1,0 +1,19 @@
+# expect: error: .*T\.copy.*(argument|expects|takes)|error: .*(argument|expects|takes).*T\.copy
+# line: 15
+import tilelang
+import tilelang.language as T
+
+
+@tilelang.jit(out_idx=[-1])
+def add_one(M=64, dtype="float32"):
+
+    @T.prim_func
+    def main(A: T.Tensor((M,), dtype), B: T.Tensor((M,), dtype)):
+        with T.Kernel(1, threads=128) as bx:
+            A_local = T.alloc_fragment((M,), dtype)
+            T.copy(A, A_local)
+            T.copy(A_local)
+            for i in T.Parallel(M):
+                B[i] = A_local[i] + 1
+
+    return main

@@ -1,0 +1,255 @@
+/* test_cli.c - the tilec command (tools/tilec.c) as a user runs it: exit statuses, the
+ * messages of bad usage and bad --in/-D, --out-dir (outputs only), --seed determinism,
+ * symbolic sizes from -D, --check, emit, cache dir/clear. Results are read back with
+ * npy_read and compared with sums computed here. Runs BUILD/tilec next to BUILD/tests. */
+#include "rt/rt.h"
+
+#include <dirent.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int checks, failures;
+static char tilec[4096], tmp[64], out[1 << 16], err[1 << 16];
+
+#define CHECK(cond)                                                                        \
+    do {                                                                                   \
+        checks++;                                                                          \
+        if (!(cond)) {                                                                     \
+            failures++;                                                                    \
+            fprintf(stderr, "%s:%d: check failed: %s\n  stdout: %s\n  stderr: %s\n",       \
+                    __FILE__, __LINE__, #cond, out, err);                                  \
+        }                                                                                  \
+    } while (0)
+
+static const char add_src[] =
+    "import tilelang\n"
+    "import tilelang.language as T\n"
+    "\n"
+    "@tilelang.jit(out_idx=[-1])\n"
+    "def add(M=256, N=128, block=64, dtype=\"float32\"):\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((M, N), dtype), B: T.Tensor((M, N), dtype),\n"
+    "             C: T.Tensor((M, N), dtype)):\n"
+    "        with T.Kernel(T.ceildiv(N, block), T.ceildiv(M, block), threads=128) as (bx, by):\n"
+    "            for i, j in T.Parallel(block, block):\n"
+    "                C[by * block + i, bx * block + j] = A[by * block + i, bx * block + j] + "
+    "B[by * block + i, bx * block + j]\n"
+    "    return main\n";
+
+static const char dyn_src[] =
+    "import tilelang.language as T\n"
+    "\n"
+    "def add(N=128, block=64, dtype=\"float32\"):\n"
+    "    M = T.dynamic(\"M\")\n"
+    "\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((M, N), dtype), B: T.Tensor((M, N), dtype),\n"
+    "             C: T.Tensor((M, N), dtype)):\n"
+    "        with T.Kernel(T.ceildiv(N, block), T.ceildiv(M, block), threads=128) as (bx, by):\n"
+    "            for i, j in T.Parallel(block, block):\n"
+    "                C[by * block + i, bx * block + j] = A[by * block + i, bx * block + j] + "
+    "B[by * block + i, bx * block + j]\n"
+    "    return main\n";
+
+static const char *path(const char *name) {
+    static char buf[4][512];
+    static int k;
+    k = (k + 1) % 4;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", tmp, name);
+    return buf[k];
+}
+
+static void slurp(const char *file, char *dst, size_t cap) {
+    FILE *f = fopen(file, "r");
+    size_t n = f ? fread(dst, 1, cap - 1, f) : 0;
+    dst[n] = 0;
+    if (f) fclose(f);
+}
+
+/* Runs "tilec ARGS" (ARGS is shell text) in tmp; returns the exit status. */
+static int tilec_run(const char *args) {
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s >stdout.txt 2>stderr.txt", tmp, tilec, args);
+    int st = system(cmd);
+    slurp(path("stdout.txt"), out, sizeof out);
+    slurp(path("stderr.txt"), err, sizeof err);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void write_text(const char *file, const char *text) {
+    FILE *f = fopen(file, "w");
+    fputs(text, f);
+    fclose(f);
+}
+
+static int load(const char *file, NpyArray *a) {
+    StrBuf e = {0};
+    int rc = npy_read(file, DT_INVALID, a, &e);
+    if (rc) fprintf(stderr, "%s\n", e.buf);
+    sb_free(&e);
+    return rc;
+}
+
+static void test_usage(void) {
+    CHECK(tilec_run("--version") == 0 && strstr(out, "tilec " TILEC_VERSION));
+    CHECK(tilec_run("") == 2 && strstr(err, "usage: tilec"));
+    CHECK(tilec_run("frob") == 2 && strstr(err, "unknown command 'frob'"));
+    CHECK(tilec_run("run") == 2 && strstr(err, "needs a FILE"));
+    CHECK(tilec_run("run add.py --bogus") == 2 && strstr(err, "unknown option '--bogus'"));
+    CHECK(tilec_run("run add.py -D foo") == 2 && strstr(err, "bad -D 'foo'"));
+    CHECK(tilec_run("run add.py -D =3") == 2 && strstr(err, "bad -D '=3'"));
+    CHECK(tilec_run("run add.py --in A") == 2 && strstr(err, "bad --in 'A'"));
+    CHECK(tilec_run("run add.py --seed x") == 2 && strstr(err, "bad --seed 'x'"));
+    CHECK(tilec_run("run add.py --target") == 2 && strstr(err, "--target needs a value"));
+    CHECK(tilec_run("help run") == 0 && strstr(out, "--check") && strstr(out, "--seed"));
+    CHECK(tilec_run("help nope") == 2 && strstr(err, "no help for 'nope'"));
+    CHECK(tilec_run("run missing.py") == 1 && strstr(err, "cannot read 'missing.py'"));
+    CHECK(tilec_run("run add.py --target tpu") == 1 && strstr(err, "unknown target 'tpu'"));
+    CHECK(tilec_run("run add.py -D nonsense=1") == 1 && strstr(err, "nonsense"));
+    /* no C compiler: run fails with the reason, emit (which builds nothing) works */
+    const char *cc = getenv("CC");
+    char saved[256];
+    snprintf(saved, sizeof saved, "%s", cc ? cc : "");
+    setenv("CC", "/nonexistent/cc", 1);
+    CHECK(tilec_run("run add.py") == 1 && strstr(err, "cannot build kernels here") &&
+          strstr(err, "/nonexistent/cc"));
+    CHECK(tilec_run("emit add.py") == 0 && strlen(out) > 100);
+    if (cc) setenv("CC", saved, 1);
+    else unsetenv("CC");
+}
+
+/* Given inputs: C.npy (only the output) equals a + b. */
+static void test_in_out(void) {
+    float a[64 * 128], b[64 * 128];
+    for (int i = 0; i < 64 * 128; i++) a[i] = (float)i * 0.25f, b[i] = 1.0f - (float)(i % 7);
+    int64_t shape[2] = {64, 128};
+    StrBuf e = {0};
+    CHECK(npy_write(path("a.npy"), DT_FLOAT32, 2, shape, a, &e) == 0);
+    CHECK(npy_write(path("b.npy"), DT_FLOAT32, 2, shape, b, &e) == 0);
+    double d[4] = {0};
+    CHECK(npy_write(path("d.npy"), DT_FLOAT64, 2, (int64_t[]){2, 2}, d, &e) == 0);
+    sb_free(&e);
+    CHECK(tilec_run("run add.py:add -D M=64 --in A=a.npy --in B=b.npy --out-dir o1") == 0);
+    CHECK(strstr(out, " (c): ") && strstr(out, " ms\n"));
+    NpyArray c;
+    CHECK(load(path("o1/C.npy"), &c) == 0);
+    CHECK(c.dtype == DT_FLOAT32 && c.ndim == 2 && c.shape[0] == 64 && c.shape[1] == 128);
+    int bad = 0;
+    for (int i = 0; c.data && i < 64 * 128; i++) bad += ((float *)c.data)[i] != a[i] + b[i];
+    CHECK(bad == 0);
+    npy_free(&c);
+    CHECK(access(path("o1/A.npy"), F_OK) != 0); /* inputs are not written */
+    CHECK(tilec_run("run add.py -D M=64 --in X=a.npy") == 1 &&
+          strstr(err, "no parameter 'X' (parameters: A, B, C)"));
+    CHECK(tilec_run("run add.py -D M=64 --in A=d.npy") == 1 &&
+          strstr(err, "--in A=d.npy: dtype is float64 but parameter 'A' is float32"));
+    CHECK(tilec_run("run add.py --in A=a.npy") == 1 &&
+          strstr(err, "shape[0] is 64 but parameter 'A' has shape (256, 128)"));
+    CHECK(tilec_run("run add.py -D M=64 --in C=a.npy") == 1 && strstr(err, "is an output"));
+    CHECK(tilec_run("run add.py -D M=64 --in A=none.npy") == 1 &&
+          strstr(err, "none.npy: cannot open"));
+    write_text(path("bad.npy"), "not numpy at all");
+    CHECK(tilec_run("run add.py -D M=64 --in A=bad.npy") == 1 && strstr(err, "bad magic"));
+}
+
+static int same_file(const char *x, const char *y) {
+    static char bx[1 << 18], by[1 << 18];
+    FILE *f = fopen(x, "rb"), *g = fopen(y, "rb");
+    size_t nx = f ? fread(bx, 1, sizeof bx, f) : 0, ny = g ? fread(by, 1, sizeof by, g) : 1;
+    if (f) fclose(f);
+    if (g) fclose(g);
+    return nx == ny && nx > 0 && memcmp(bx, by, nx) == 0;
+}
+
+/* Generated inputs: deterministic per seed, in [-1, 1) each, so C in [-2, 2). */
+static void test_seed_and_check(void) {
+    CHECK(tilec_run("run add.py --seed 5 --out-dir s5") == 0);
+    CHECK(tilec_run("run add.py --seed=5 --out-dir s5b") == 0);
+    CHECK(tilec_run("run add.py --seed 6 --out-dir s6 --check") == 0);
+    CHECK(strstr(out, "check: OK (max abs err 0)"));
+    CHECK(same_file(path("s5/C.npy"), path("s5b/C.npy")));
+    CHECK(!same_file(path("s5/C.npy"), path("s6/C.npy")));
+    NpyArray c;
+    CHECK(load(path("s5/C.npy"), &c) == 0);
+    int out_of_range = 0, distinct = 0;
+    for (size_t i = 0; c.data && i < c.numel; i++) {
+        float v = ((float *)c.data)[i];
+        out_of_range += !(v >= -2.0f && v < 2.0f);
+        distinct += i && v != ((float *)c.data)[i - 1];
+    }
+    CHECK(c.numel == 256 * 128 && out_of_range == 0 && distinct > 1000);
+    npy_free(&c);
+    CHECK(tilec_run("run add.py --bench -D M=64") == 0 && strstr(out, "median") &&
+          strstr(out, "runs"));
+}
+
+/* A symbolic size: -D gives it; a kernel without outputs writes all its tensors. */
+static void test_symbolic(void) {
+    CHECK(tilec_run("run dyn.py") == 1 &&
+          strstr(err, "parameter 'A' has shape (M, 128)") && strstr(err, "-D M=VALUE"));
+    CHECK(tilec_run("run dyn.py -D M=70 --out-dir y --check") == 0);
+    CHECK(strstr(out, "check: OK"));
+    NpyArray a, b, c;
+    CHECK(load(path("y/A.npy"), &a) == 0 && load(path("y/B.npy"), &b) == 0 &&
+          load(path("y/C.npy"), &c) == 0);
+    CHECK(c.ndim == 2 && c.shape[0] == 70 && a.numel == c.numel && b.numel == c.numel);
+    int bad = 0;
+    for (size_t i = 0; c.data && a.numel == c.numel && i < c.numel; i++)
+        bad += ((float *)c.data)[i] != ((float *)a.data)[i] + ((float *)b.data)[i];
+    CHECK(bad == 0);
+    npy_free(&a), npy_free(&b), npy_free(&c);
+    CHECK(tilec_run("run dyn.py -D M=64 --in A=a.npy") == 0); /* M from -D agrees */
+    CHECK(tilec_run("run dyn.py -D M=65 --in A=a.npy") == 1 &&
+          strstr(err, "shape[0] is 64 but M is 65 (from -D M=65)"));
+}
+
+static void test_emit_cache(void) {
+    CHECK(tilec_run("emit dyn.py --ir") == 0 && strstr(out, "M") && strstr(out, "C["));
+    CHECK(tilec_run("emit add.py") == 0 && strlen(out) > 100);
+    CHECK(tilec_run("info") == 0 && strstr(out, "targets:") && strstr(out, "cache dir:"));
+    CHECK(tilec_run("cache dir") == 0 && strstr(out, path("cache")));
+    write_text(path("cache/keep.txt"), "mine");
+    CHECK(tilec_run("cache clear") == 0);
+    DIR *d = opendir(path("cache"));
+    int left = 0;
+    for (struct dirent *e; d && (e = readdir(d));) left += e->d_name[0] != '.';
+    if (d) closedir(d);
+    CHECK(left == 1 && access(path("cache/keep.txt"), F_OK) == 0);
+    CHECK(tilec_run("cache frob") == 2);
+}
+
+int main(int argc, char **argv) {
+    (void)argc;
+    char self[1024], cand[1100];
+    snprintf(self, sizeof self, "%s", argv[0]);
+    snprintf(cand, sizeof cand, "%s/../tilec", dirname(self));
+    if (!realpath(cand, tilec) || access(tilec, X_OK) != 0) {
+        printf("test_cli: FAILED: %s not found (build it with make)\n", cand);
+        return 1;
+    }
+    snprintf(tmp, sizeof tmp, "/tmp/test_cli-XXXXXX");
+    if (!mkdtemp(tmp)) return 1;
+    setenv("TILEC_CACHE_DIR", path("cache"), 1);
+    unsetenv("TILEC_NO_CACHE");
+    write_text(path("add.py"), add_src);
+    write_text(path("dyn.py"), dyn_src);
+    test_usage();
+    test_in_out();
+    test_seed_and_check();
+    test_symbolic();
+    test_emit_cache();
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", tmp);
+    if (failures) {
+        printf("test_cli: %d of %d checks FAILED\n", failures, checks);
+        return 1;
+    }
+    printf("test_cli: %d checks passed\n", checks);
+    return 0;
+}

@@ -1,0 +1,238 @@
+/* test_elaborate.c - the front end from source text to tile IR: program shapes (factory,
+ * direct, several kernels), defines, out_idx, symbolic sizes, and user errors. */
+#include "compiler.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int checks, failures;
+
+#define CHECK(cond, ...)                                                      \
+    do {                                                                      \
+        checks++;                                                             \
+        if (!(cond)) {                                                        \
+            failures++;                                                       \
+            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
+            fprintf(stderr, __VA_ARGS__);                                     \
+            fputc('\n', stderr);                                              \
+        }                                                                     \
+    } while (0)
+
+typedef struct Result {
+    Ctx ctx;
+    Program *prog;
+    char *ir;    /* printed IR or NULL */
+    char *error; /* error text or NULL */
+} Result;
+
+static Result *run(const char *text, const char *factory, const Define *defs, int ndefs) {
+    Result *r = calloc(1, sizeof *r);
+    Source *src = NEW(&r->ctx.arena, Source);
+    src->name = "k.py";
+    src->text = text;
+    src->len = strlen(text);
+    jmp_buf jb;
+    if (CTX_TRY(&r->ctx, &jb)) {
+        r->error = strdup(r->ctx.err.buf ? r->ctx.err.buf : "(empty)");
+        return r;
+    }
+    r->prog = elaborate(&r->ctx, src, factory, defs, ndefs, NULL, 0);
+    StrBuf sb = {0};
+    ir_print_func(&sb, r->prog->func);
+    r->ir = sb.buf;
+    return r;
+}
+
+static void done(Result *r) {
+    free(r->ir);
+    free(r->error);
+    sb_free(&r->ctx.err);
+    arena_free(&r->ctx.arena);
+    free(r);
+}
+
+static const char *GEMM =
+    "import tilelang\n"
+    "import tilelang.language as T\n"
+    "import torch\n"
+    "\n"
+    "@tilelang.jit(out_idx=[-1])\n"
+    "def matmul(M, N, K, block_M=128, block_N=128, block_K=32, dtype=\"float16\",\n"
+    "           accum_dtype=\"float\"):\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype),\n"
+    "             C: T.Tensor((M, N), dtype)):\n"
+    "        with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), threads=128) as (bx, by):\n"
+    "            A_shared = T.alloc_shared((block_M, block_K), dtype)\n"
+    "            B_shared = T.alloc_shared((block_K, block_N), dtype)\n"
+    "            C_local = T.alloc_fragment((block_M, block_N), accum_dtype)\n"
+    "            T.clear(C_local)\n"
+    "            for k in T.Pipelined(T.ceildiv(K, block_K), num_stages=3):\n"
+    "                T.copy(A[by * block_M, k * block_K], A_shared)\n"
+    "                T.copy(B[k * block_K, bx * block_N], B_shared)\n"
+    "                T.gemm(A_shared, B_shared, C_local)\n"
+    "            T.copy(C_local, C[by * block_M, bx * block_N])\n"
+    "    return main\n"
+    "\n"
+    "def ref(a, b):\n"
+    "    return torch.matmul(a, b)\n"
+    "\n"
+    "if __name__ == \"__main__\":\n"
+    "    kernel = matmul(1024, 1024, 1024)\n"
+    "    print(f\"{kernel}\")\n";
+
+static void test_factory(void) {
+    Define defs[] = {{"M", "256"}, {"N", "128"}, {"K", "64"}};
+    Result *r = run(GEMM, NULL, defs, 3);
+    CHECK(r->ir, "%s", r->error);
+    if (r->ir) {
+        Func *f = r->prog->func;
+        CHECK(!strcmp(f->name, "matmul"), "name %s", f->name);
+        CHECK(f->params.len == 3, "%d params", f->params.len);
+        CHECK(f->params.data[2].is_output && !f->params.data[0].is_output, "out_idx");
+        CHECK(f->params.data[0].buf->dtype == DT_FLOAT16, "dtype");
+        CHECK(strstr(r->ir, "gemm") && strstr(r->ir, "pipelined"), "%s", r->ir);
+        CHECK(strstr(r->ir, "A_shared"), "buffer names kept: %s", r->ir);
+    }
+    done(r);
+}
+
+static void test_missing_arg(void) {
+    Result *r = run(GEMM, NULL, NULL, 0);
+    CHECK(r->error && strstr(r->error, "missing required argument 'M'"), "%s", r->error);
+    done(r);
+}
+
+static void test_unknown_define(void) {
+    Define defs[] = {{"M", "256"}, {"N", "128"}, {"K", "64"}, {"Q", "1"}};
+    Result *r = run(GEMM, NULL, defs, 4);
+    CHECK(r->error && strstr(r->error, "has no parameter 'Q'"), "%s", r->error);
+    done(r);
+}
+
+static void test_bad_define(void) {
+    Define defs[] = {{"M", "(1,"}, {"N", "128"}, {"K", "64"}};
+    Result *r = run(GEMM, NULL, defs, 3);
+    CHECK(r->error && strstr(r->error, "-D M"), "%s", r->error);
+    done(r);
+}
+
+static const char *DIRECT =
+    "import tilelang.language as T\n"
+    "N = 64\n"
+    "M = T.dynamic(\"M\")\n"
+    "@T.prim_func\n"
+    "def add(A: T.Tensor((M, N), \"float32\"), B: T.Tensor((M, N), \"float32\")):\n"
+    "    with T.Kernel(T.ceildiv(M, 32), threads=128) as bx:\n"
+    "        for i, j in T.Parallel(32, N):\n"
+    "            B[bx * 32 + i, j] = A[bx * 32 + i, j] * 2.0 + 1\n";
+
+static void test_direct_dynamic(void) {
+    Result *r = run(DIRECT, NULL, NULL, 0);
+    CHECK(r->ir, "%s", r->error);
+    if (r->ir) {
+        Func *f = r->prog->func;
+        CHECK(f->syms.len == 1 && !strcmp(f->syms.data[0]->name, "M"), "syms");
+        CHECK(f->params.data[0].buf->shape[1]->kind == EXPR_INT, "N folded");
+    }
+    done(r);
+    Define defs[] = {{"N", "128"}};
+    r = run(DIRECT, NULL, defs, 1);
+    CHECK(r->ir && r->prog->func->params.data[0].buf->shape[1]->u.i == 128, "override %s", r->error);
+    done(r);
+}
+
+static const char *TWO_KERNELS =
+    "import tilelang.language as T\n"
+    "def f(n=64):\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((n,), \"float32\"), P: T.Tensor((4, n), \"float32\"),\n"
+    "             O: T.Tensor((n,), \"float32\")):\n"
+    "        with T.Kernel(4, threads=32) as s:\n"
+    "            for i in T.Parallel(n):\n"
+    "                P[s, i] = A[i] * s\n"
+    "        with T.Kernel(1, threads=32) as bx:\n"
+    "            acc = T.alloc_fragment((n,), \"float32\")\n"
+    "            T.clear(acc)\n"
+    "            for s in T.serial(4):\n"
+    "                for i in T.Parallel(n):\n"
+    "                    acc[i] += P[s, i]\n"
+    "            T.copy(acc, O)\n"
+    "    return main\n";
+
+static void test_two_kernels(void) {
+    Result *r = run(TWO_KERNELS, "f", NULL, 0);
+    CHECK(r->ir, "%s", r->error);
+    if (r->ir) {
+        StmtList *seq = &r->prog->func->body->u.seq;
+        int k = 0;
+        for (int i = 0; i < seq->len; i++) k += seq->data[i]->kind == STMT_KERNEL;
+        CHECK(k == 2, "two kernels: %s", r->ir);
+    }
+    done(r);
+}
+
+static void expect_error(const char *text, const char *needle, const char *where) {
+    Result *r = run(text, NULL, NULL, 0);
+    CHECK(r->error && strstr(r->error, needle), "want '%s' got: %s", needle,
+          r->error ? r->error : r->ir);
+    if (where) CHECK(r->error && strstr(r->error, where), "want location '%s' in: %s", where, r->error);
+    done(r);
+}
+
+static void test_errors(void) {
+    const char *head = "import tilelang.language as T\n@T.prim_func\n"
+                       "def main(A: T.Tensor((64, 64), \"float16\")):\n"
+                       "    with T.Kernel(1, threads=128) as bx:\n";
+    char buf[2048];
+    snprintf(buf, sizeof buf, "%s        x = undefined_name + 1\n", head);
+    expect_error(buf, "name 'undefined_name' is not defined", "k.py:5:13: error");
+    snprintf(buf, sizeof buf, "%s        T.frobnicate(A)\n", head);
+    expect_error(buf, "T.frobnicate is not a TileLang function", "k.py:5:");
+    snprintf(buf, sizeof buf, "%s        s = T.alloc_shared((64, 64), \"float17\")\n", head);
+    expect_error(buf, "unknown dtype \"float17\"", NULL);
+    snprintf(buf, sizeof buf, "%s        T.copy(A)\n", head);
+    expect_error(buf, "missing required argument 'dst'", NULL);
+    snprintf(buf, sizeof buf, "%s        A[0, 0, 0] = 1\n", head);
+    expect_error(buf, "has 2 dimensions but 3 indices", NULL);
+    snprintf(buf, sizeof buf, "%s        y = torch.zeros(3)\n", head);
+    expect_error(buf, "name 'torch' is not defined", NULL);
+    snprintf(buf, sizeof buf, "import torch\n%s        y = torch.zeros(3)\n", head);
+    expect_error(buf, "cannot be evaluated at compile time", NULL);
+    expect_error("import tilelang.language as T\nx = 1\n", "no kernel found", NULL);
+    expect_error("import tilelang.language as T\n@T.prim_func\ndef main(A):\n    pass\n",
+                 "needs a type", "k.py:3:10");
+}
+
+/* A top-level statement that fails only matters when a kernel uses its names. */
+static void test_deferred_errors(void) {
+    const char *ok = "import torch\nimport tilelang.language as T\n"
+                     "x = torch.randn(3)\nclass Foo:\n    pass\n"
+                     "@T.prim_func\ndef main(A: T.Tensor((8,), \"float32\")):\n"
+                     "    with T.Kernel(1) as bx:\n        A[0] = 1.0\n";
+    Result *r = run(ok, NULL, NULL, 0);
+    CHECK(r->ir, "unused failing top-level code is skipped: %s", r->error);
+    done(r);
+    const char *bad = "import torch\nimport tilelang.language as T\n"
+                      "n = torch.randn(3)\n"
+                      "@T.prim_func\ndef main(A: T.Tensor((n,), \"float32\")):\n"
+                      "    with T.Kernel(1) as bx:\n        A[0] = 1.0\n";
+    r = run(bad, NULL, NULL, 0);
+    CHECK(r->error && strstr(r->error, "k.py:3:") && strstr(r->error, "note: the value was used"),
+          "%s", r->error);
+    done(r);
+}
+
+int main(void) {
+    test_factory();
+    test_missing_arg();
+    test_unknown_define();
+    test_bad_define();
+    test_direct_dynamic();
+    test_two_kernels();
+    test_errors();
+    test_deferred_errors();
+    printf("test_elaborate: %d checks, %d failed\n", checks, failures);
+    return failures != 0;
+}
