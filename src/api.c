@@ -7,6 +7,7 @@
  * at once. User errors unwind to here through ctx_fail and become a tl_status plus the
  * text tl_last_error() returns. */
 #include "rt/rt.h"
+#include "work.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -18,6 +19,7 @@ struct tl_kernel {
     Ctx ctx;
     const Target *target;
     Func *func;
+    Work *work; /* FLOPs model, taken before lowering */
     const char *ir, *source, *warnings;
     tl_param_info *params;
     void *module; /* NULL when compiled with build = 0 */
@@ -176,6 +178,7 @@ static void compile_to_source(tl_kernel *k, const Source *src, const tl_options 
     k->ir = arena_strdup(&ctx->arena, sb.buf ? sb.buf : "");
     sb_free(&sb);
     params_describe(k);
+    k->work = work_model(ctx, k->func);
     k->target->lower(ctx, k->func);
     k->source = k->target->emit(ctx, k->func);
 }
@@ -276,8 +279,19 @@ tl_status tl_kernel_param(const tl_kernel *k, int i, tl_param_info *info) {
 }
 
 double tl_kernel_flops(const tl_kernel *k, DLTensor *const *args, int nargs) {
-    (void)k, (void)args, (void)nargs;
-    return 0; /* kernels declare no work yet (Func.flops is text only) */
+    if (!k || !k->work || nargs != k->func->params.len || (nargs && !args)) return 0;
+    const Func *f = k->func;
+    SymEnv env;
+    sym_env_init(&env, f);
+    StrBuf err = {0};
+    RtDevKind dev = rt_target_device(k->target);
+    int bad = 0;
+    for (int i = 0; i < nargs && !bad; i++)
+        bad = args_check(f, dev, k->target->name, i, args[i], &env, &err);
+    double flops = bad ? 0 : work_flops(k->work, f, env.val);
+    sb_free(&err);
+    sym_env_free(&env);
+    return flops;
 }
 
 /* ---- running ---------------------------------------------------------------------------- */

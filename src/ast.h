@@ -15,8 +15,8 @@
  *
  * Not supported (a clean syntax error, hence AST_BAD_STMT at top level): async, await,
  * yield, walrus (:=), match statements, type parameter lists, complex literals, int
- * literals beyond int64. f-strings are lexed pre-3.12 style (the first matching quote
- * ends them). Decoded strings stop at an embedded NUL (\0, \x00).
+ * literals beyond int64, named escapes \N{...}, strings with a NUL character (\0). f-strings
+ * are lexed pre-3.12 style (the first matching quote ends them).
  *
  * Locations (1-based line and byte column): every node's loc is its first token. Binary
  * ops, comparisons, boolops, conditional expressions, calls, subscripts, attributes and
@@ -54,7 +54,7 @@ typedef struct Token {
     int64_t ival;     /* TOK_INT */
     double fval;      /* TOK_FLOAT */
     bool fstring;     /* TOK_STRING with an f prefix */
-    const char *error; /* TOK_INT/TOK_FLOAT the parser must reject (too large, 1j, 0777) */
+    const char *error; /* a literal the parser must reject (too large, 1j, 0777, \N{..}) */
 } Token;
 
 /* Tokenize src. Lexical errors call ctx_fail. tokens end with NEWLINE? DEDENT* EOF. */

@@ -60,9 +60,14 @@ typedef struct Target {
     int (*launch)(void *module, void *const *args, const int64_t *syms, void *stream,
                   StrBuf *err);
     void (*unload)(void *module);
+    /* Optional (NULL for targets that need nothing): called once after load with the
+     * lowered Func the module was built from; it outlives the module. The CUDA target
+     * takes its launch plan (grids, block sizes, shared memory) from it. */
+    void (*bind)(void *module, const Func *f);
 } Target;
 
 const Target *target_find(const char *name); /* NULL if unknown */
 extern const Target target_c;
+extern const Target target_cuda;
 
 #endif

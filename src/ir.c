@@ -110,6 +110,32 @@ static bool is_int_const_val(const Expr *e, int64_t v) {
     return (e->kind == EXPR_INT && e->u.i == v) || (e->kind == EXPR_FLOAT && e->u.f == v);
 }
 
+/* Rounds v to the nearest value of float dtype t (ties to even); false on overflow. */
+static bool float_round(double v, DType t, double *out) {
+    int p, emin;
+    double maxv;
+    switch (t) {
+    case DT_FLOAT64: *out = v; return true;
+    case DT_FLOAT32: *out = (double)(float)v; return isinf(*out) == isinf(v);
+    case DT_FLOAT16: p = 11, emin = -14, maxv = 65504.0; break;
+    case DT_BFLOAT16: p = 8, emin = -126, maxv = 3.3895313892515355e38; break;
+    case DT_FLOAT8_E4M3: p = 4, emin = -6, maxv = 448.0; break;
+    case DT_FLOAT8_E5M2: p = 3, emin = -14, maxv = 57344.0; break;
+    default: return false;
+    }
+    if (v == 0 || !isfinite(v)) {
+        *out = v;
+        return t != DT_FLOAT8_E4M3 || !isinf(v);
+    }
+    int e = ilogb(v);
+    if (e < emin) e = emin;
+    double scale = ldexp(1.0, e - (p - 1));
+    double r = nearbyint(v / scale) * scale;
+    if (fabs(r) > maxv) return false;
+    *out = r;
+    return true;
+}
+
 /* ---- binary folding ---------------------------------------------------------------- */
 static bool binop_is_cmp(BinOp op) { return op >= OP_LT && op <= OP_NE; }
 static bool binop_is_logic(BinOp op) { return op == OP_AND || op == OP_OR; }
@@ -148,50 +174,65 @@ static bool cmp_i(BinOp op, int64_t a, int64_t b) {
     }
 }
 
-/* Integer folding; false when the operation must stay (division by zero, overflow that
- * C leaves undefined, negative powers). Arithmetic wraps like the target would. */
-static bool fold_int(BinOp op, int64_t a, int64_t b, int64_t *r) {
+static bool cmp_u(BinOp op, uint64_t a, uint64_t b) {
+    switch (op) {
+    case OP_LT: return a < b;
+    case OP_LE: return a <= b;
+    case OP_GT: return a > b;
+    case OP_GE: return a >= b;
+    case OP_EQ: return a == b;
+    default: return a != b;
+    }
+}
+
+static bool fold_div_int(BinOp op, bool u64, int64_t a, int64_t b, int64_t *r) {
+    uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
+    if (b == 0 || (!u64 && a == INT64_MIN && b == -1)) return false;
+    if (u64) *r = (int64_t)(op == OP_FLOORMOD ? ua % ub : ua / ub);
+    else if (op == OP_DIV) *r = a / b;
+    else *r = op == OP_FLOORDIV ? floordiv_i(a, b) : floormod_i(a, b);
+    return true;
+}
+
+static int64_t ipow(int64_t a, int64_t b) {
+    if (a == -1) return (b & 1) ? -1 : 1;
+    if (b >= 64 && (a < -1 || a > 1)) return 0; /* 2^64 divides the result: wraps to 0 */
+    uint64_t acc = 1;
+    for (int64_t k = 0; k < b; k++) acc *= (uint64_t)a;
+    return (int64_t)acc;
+}
+
+/* Integer folding with both operands first converted to the operand dtype ot, as the
+ * targets do. False when the operation must stay: division by zero, INT64_MIN / -1,
+ * negative powers, shift counts outside [0, bits) (targets mask them). Arithmetic wraps
+ * (ir_int wraps the result to the result dtype). */
+static bool fold_int(BinOp op, DType ot, int64_t a, int64_t b, int64_t *r) {
+    a = int_wrap(a, ot);
+    b = int_wrap(b, ot);
+    bool u64 = ot == DT_UINT64; /* narrower unsigned values are non-negative in int64 */
     uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
     switch (op) {
     case OP_ADD: *r = (int64_t)(ua + ub); return true;
     case OP_SUB: *r = (int64_t)(ua - ub); return true;
     case OP_MUL: *r = (int64_t)(ua * ub); return true;
-    case OP_DIV:
-        if (b == 0 || (a == INT64_MIN && b == -1)) return false;
-        *r = a / b;
-        return true;
-    case OP_FLOORDIV:
-        if (b == 0 || (a == INT64_MIN && b == -1)) return false;
-        *r = floordiv_i(a, b);
-        return true;
-    case OP_FLOORMOD:
-        if (b == 0 || (a == INT64_MIN && b == -1)) return false;
-        *r = floormod_i(a, b);
-        return true;
-    case OP_MIN: *r = a < b ? a : b; return true;
-    case OP_MAX: *r = a > b ? a : b; return true;
-    case OP_POW: {
+    case OP_DIV: case OP_FLOORDIV: case OP_FLOORMOD: return fold_div_int(op, u64, a, b, r);
+    case OP_MIN: *r = (u64 ? ua < ub : a < b) ? a : b; return true;
+    case OP_MAX: *r = (u64 ? ua > ub : a > b) ? a : b; return true;
+    case OP_POW:
         if (b < 0) return false;
-        uint64_t acc = 1;
-        for (int64_t k = 0; k < b && k < 64; k++) acc *= ua;
-        *r = (b >= 64 && (a < -1 || a > 1)) ? 0 : (int64_t)acc;
-        if (b >= 64 && a == -1) *r = (b & 1) ? -1 : 1;
+        *r = ipow(a, b);
         return true;
-    }
     case OP_AND: *r = a && b; return true;
     case OP_OR: *r = a || b; return true;
     case OP_BITAND: *r = a & b; return true;
     case OP_BITOR: *r = a | b; return true;
     case OP_BITXOR: *r = a ^ b; return true;
-    case OP_SHL:
-        if (b < 0 || b > 63) return false;
-        *r = (int64_t)(ua << b);
+    case OP_SHL: case OP_SHR:
+        if (b < 0 || b >= dtype_bits(ot)) return false;
+        if (op == OP_SHL) *r = (int64_t)(ua << b);
+        else *r = u64 ? (int64_t)(ua >> b) : a >> b; /* arithmetic shift for signed */
         return true;
-    case OP_SHR:
-        if (b < 0 || b > 63) return false;
-        *r = a >> b; /* arithmetic shift on every compiler we support */
-        return true;
-    default: *r = cmp_i(op, a, b); return true;
+    default: *r = u64 ? cmp_u(op, ua, ub) : cmp_i(op, a, b); return true;
     }
 }
 
@@ -228,15 +269,17 @@ static bool fold_float(BinOp op, double a, double b, double *r) {
 }
 
 static Expr *fold_bin(Ctx *ctx, BinOp op, Expr *a, Expr *b, DType t, Loc loc) {
-    if (a->kind == EXPR_INT && b->kind == EXPR_INT) {
+    DType ot = dtype_promote(a->dtype, b->dtype);
+    if (a->kind == EXPR_INT && b->kind == EXPR_INT && dtype_is_int(ot)) {
         int64_t r;
-        if (!fold_int(op, a->u.i, b->u.i, &r)) return NULL;
+        if (!fold_int(op, ot, a->u.i, b->u.i, &r)) return NULL;
         return ir_int(ctx, r, t, loc);
     }
     double r;
     if (!fold_float(op, const_f(a), const_f(b), &r)) return NULL;
     if (t == DT_BOOL) return ir_int(ctx, r != 0, t, loc);
     if (dtype_is_int(t)) return NULL; /* float constant typed int: leave to a cast */
+    if (!float_round(r, t, &r)) return NULL; /* the value the target computes */
     return ir_float(ctx, r, t, loc);
 }
 
@@ -349,7 +392,7 @@ Expr *ir_call(Ctx *ctx, Intrinsic fn, Expr *a, Expr *b, Loc loc) {
         double r;
         if (fold_call(fn, a->u.f, b ? const_f(b) : 0, &r)) {
             if (t == DT_BOOL) return ir_int(ctx, r != 0, t, loc);
-            if (dtype_is_float(t)) return ir_float(ctx, r, t, loc);
+            if (dtype_is_float(t) && float_round(r, t, &r)) return ir_float(ctx, r, t, loc);
         }
     }
     Expr *e = expr_new(ctx, EXPR_CALL, t, loc);
@@ -359,39 +402,24 @@ Expr *ir_call(Ctx *ctx, Intrinsic fn, Expr *a, Expr *b, Loc loc) {
     return e;
 }
 
-/* Rounds v to the nearest value of float dtype t (ties to even); false on overflow. */
-static bool float_round(double v, DType t, double *out) {
-    int p, emin;
-    double maxv;
-    switch (t) {
-    case DT_FLOAT64: *out = v; return true;
-    case DT_FLOAT32: *out = (double)(float)v; return isinf(*out) == isinf(v);
-    case DT_FLOAT16: p = 11, emin = -14, maxv = 65504.0; break;
-    case DT_BFLOAT16: p = 8, emin = -126, maxv = 3.3895313892515355e38; break;
-    case DT_FLOAT8_E4M3: p = 4, emin = -6, maxv = 448.0; break;
-    case DT_FLOAT8_E5M2: p = 3, emin = -14, maxv = 57344.0; break;
-    default: return false;
-    }
-    if (v == 0 || !isfinite(v)) {
-        *out = v;
-        return t != DT_FLOAT8_E4M3 || !isinf(v);
-    }
-    int e = ilogb(v);
-    if (e < emin) e = emin;
-    double scale = ldexp(1.0, e - (p - 1));
-    double r = nearbyint(v / scale) * scale;
-    if (fabs(r) > maxv) return false;
-    *out = r;
-    return true;
+/* float -> int truncates and saturates at the type's limits, as the targets do (C
+ * target: tl_c.h; CUDA: cvt.rzi.sat). NaN and values past int64 are left unfolded. */
+static Expr *fold_float_to_int(Ctx *ctx, DType to, double v, Loc loc) {
+    double t = trunc(v);
+    int bits = dtype_bits(to);
+    if (isnan(t) || (bits >= 64 && fabs(t) >= 9.2e18)) return NULL;
+    double lo = dtype_is_signed(to) ? -ldexp(1.0, bits - 1) : 0;
+    double hi = dtype_is_signed(to) ? ldexp(1.0, bits - 1) - 1 : ldexp(1.0, bits) - 1;
+    if (t < lo) t = lo;
+    if (t > hi) t = hi;
+    return ir_int(ctx, (int64_t)t, to, loc);
 }
 
 static Expr *fold_cast(Ctx *ctx, DType to, const Expr *a, Loc loc) {
     if (to == DT_BOOL) return ir_int(ctx, const_f(a) != 0, to, loc);
     if (dtype_is_int(to)) {
         if (a->kind == EXPR_INT) return ir_int(ctx, a->u.i, to, loc);
-        double t = trunc(a->u.f);
-        if (!isfinite(t) || t < -9.2e18 || t > 9.2e18) return NULL;
-        return ir_int(ctx, (int64_t)t, to, loc);
+        return fold_float_to_int(ctx, to, a->u.f, loc);
     }
     double r;
     if (!float_round(const_f(a), to, &r)) return NULL;

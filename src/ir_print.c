@@ -305,7 +305,7 @@ static void print_expr_inner(Printer *p, const Expr *e) {
     case EXPR_BIN: print_bin(p, e); break;
     case EXPR_UN:
         sb_puts(sb, unop_name(e->u.un.op));
-        print_expr(p, e->u.un.a, PREC_UNARY + (e->u.un.a->kind == EXPR_UN));
+        print_expr(p, e->u.un.a, PREC_UNARY + (expr_prec(e->u.un.a) == PREC_UNARY));
         break;
     case EXPR_CALL:
         sb_printf(sb, "%s(", intrinsic_name(e->u.call.fn));

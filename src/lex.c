@@ -247,6 +247,7 @@ typedef struct StrLit {
     const char *tok_start;  /* first character of the token */
     const char *body, *end; /* between the quotes */
     bool bytes;
+    const char *error;      /* set for what the parser must reject (\N{...}, NUL) */
 } StrLit;
 
 /* Decode the \x / \u / \U escape at q (q points at the letter); returns chars consumed. */
@@ -267,7 +268,7 @@ static int lex_hex_escape(Lexer *L, const StrLit *s, const char *q, uint32_t *v)
 }
 
 /* Decode the escape sequence after the backslash at q[-1]; returns chars consumed. */
-static int lex_escape(Lexer *L, const StrLit *s, const char *q, char *o, int *olen) {
+static int lex_escape(Lexer *L, StrLit *s, const char *q, char *o, int *olen) {
     static const char simple[] = "\\\\''\"\"a\ab\bf\fn\nr\rt\tv\v";
     *olen = 0;
     if (*q == '\n') return 1;
@@ -284,7 +285,9 @@ static int lex_escape(Lexer *L, const StrLit *s, const char *q, char *o, int *ol
             v = v * 8 + (uint32_t)(q[used] - '0');
     } else if (*q == 'x' || (!s->bytes && (*q == 'u' || *q == 'U'))) {
         used = lex_hex_escape(L, s, q, &v);
-    } else { /* unknown escapes (and \N{...}) stay as written */
+    } else { /* unknown escapes stay as written; \N{name} needs Unicode's name table */
+        if (*q == 'N' && !s->bytes)
+            s->error = "named Unicode escapes (\\N{...}) are not supported";
         o[(*olen)++] = '\\';
         return 0;
     }
@@ -294,7 +297,7 @@ static int lex_escape(Lexer *L, const StrLit *s, const char *q, char *o, int *ol
 }
 
 /* The value of a string body: escapes decoded unless raw, line breaks normalised to \n. */
-static char *lex_string_value(Lexer *L, const StrLit *s, bool decode) {
+static char *lex_string_value(Lexer *L, StrLit *s, bool decode) {
     char *out = arena_alloc(&L->ctx->arena, (size_t)(s->end - s->body) + 1);
     size_t n = 0;
     for (const char *q = s->body; q < s->end;) {
@@ -309,6 +312,7 @@ static char *lex_string_value(Lexer *L, const StrLit *s, bool decode) {
             out[n++] = *q++;
         }
     }
+    if (strlen(out) != n) s->error = "strings containing NUL characters are not supported";
     out[n] = 0;
     return out;
 }
@@ -332,7 +336,7 @@ static void lex_string(Lexer *L, const char *tok_start, Loc loc) {
     char quote = *L->p;
     bool triple = lex_at(L, 1) == quote && lex_at(L, 2) == quote;
     L->p += triple ? 3 : 1;
-    StrLit s = {loc, tok_start, L->p, NULL, bytes};
+    StrLit s = {.loc = loc, .tok_start = tok_start, .body = L->p, .bytes = bytes};
     for (;;) {
         int c = lex_at(L, 0);
         if (c == -1 || ((c == '\n' || c == '\r') && !triple))
@@ -348,6 +352,7 @@ static void lex_string(Lexer *L, const char *tok_start, Loc loc) {
     Token *t = lex_push(L, TOK_STRING, loc, NULL);
     t->fstring = fstr;
     t->text = lex_string_value(L, &s, !raw && !fstr);
+    t->error = s.error;
 }
 
 /* ---- names, operators, brackets ----------------------------------------------------- */

@@ -215,6 +215,8 @@ static void check_target(Parser *P, const Ast *t, bool del) {
 
 /* Adjacent string literals form one STR; f-string-ness is sticky. */
 static Ast *parse_strings(Parser *P) {
+    for (int i = P->pos; P->toks[i].kind == TOK_STRING; i++)
+        if (P->toks[i].error) parse_fail(P, P->toks[i].loc, "%s", P->toks[i].error);
     Token *first = advance(P);
     Ast *a = mk(P, AST_STR, first->loc);
     a->u.str.value = first->text;
@@ -426,7 +428,7 @@ static void parse_call_args(Parser *P, Ast *call) {
         }
         arg.value = parse_expr(P);
         if (!arg.star && !arg.name && at_kw(P, "for")) {
-            arg.value = parse_comprehension(P, arg.value, arg.loc, true);
+            arg.value = parse_comprehension(P, arg.value, arg.value->loc, true);
             if (call->u.call.args.len || !at_op(P, ")"))
                 parse_fail(P, arg.loc, "a generator expression must be parenthesized here");
         }
@@ -1124,15 +1126,26 @@ static bool line_start(const Parser *P, int i) {
     return k == TOK_NEWLINE || k == TOK_INDENT || k == TOK_DEDENT;
 }
 
-/* First token at or after `target` that starts a line at the indentation of `start`. */
+/* Does the token continue a compound statement (else/elif/except/finally)? */
+static bool continues_statement(const Token *t) {
+    static const char *const kws[] = {"else", "elif", "except", "finally"};
+    for (size_t i = 0; i < sizeof kws / sizeof *kws; i++)
+        if (tok_is(t, TOK_KEYWORD, kws[i])) return true;
+    return false;
+}
+
+/* First token at or after `target` that starts a new statement at the indentation of
+ * `start` (a line there that starts with else/elif/except/finally still belongs to it). */
 static int skip_statement(const Parser *P, int start, int target) {
     int depth = 0;
     for (int i = start; i < P->ntoks; i++) {
-        TokKind k = P->toks[i].kind;
-        if (k == TOK_EOF) return i;
-        if (k == TOK_INDENT) depth++;
-        else if (k == TOK_DEDENT) depth--;
-        else if (i >= target && depth <= 0 && k != TOK_NEWLINE && line_start(P, i)) return i;
+        const Token *t = &P->toks[i];
+        if (t->kind == TOK_EOF) return i;
+        if (t->kind == TOK_INDENT) depth++;
+        else if (t->kind == TOK_DEDENT) depth--;
+        else if (i >= target && depth <= 0 && t->kind != TOK_NEWLINE && line_start(P, i) &&
+                 !continues_statement(t))
+            return i;
     }
     return P->ntoks - 1;
 }

@@ -670,7 +670,17 @@ static int run_bench(Run *r, DLTensor **all) {
     printf("%s (%s): median %.3f ms, min %.3f ms over %d runs", tl_kernel_name(r->k),
            tl_kernel_target(r->k), med, t[0], n);
     double flops = tl_kernel_flops(r->k, all, r->n);
-    if (flops > 0) printf(", %.2f TFLOP/s", flops / (med * 1e-3) / 1e12);
+    if (flops > 0) {
+        printf(", %.4g TFLOP/s", flops / (med * 1e-3) / 1e12);
+    } else { /* memory-bound kernels: every argument read or written once */
+        double bytes = 0;
+        for (int i = 0; i < r->n; i++) {
+            double e = all[i]->dtype.bits / 8.0;
+            for (int d = 0; d < all[i]->ndim; d++) e *= (double)all[i]->shape[d];
+            bytes += e;
+        }
+        printf(", %.4g GB/s", bytes / (med * 1e-3) / 1e9);
+    }
     printf("\n");
     free(t);
     return 0;

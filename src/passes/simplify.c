@@ -79,6 +79,18 @@ static void flatten_seq(Simp *S, Stmt *s) {
     s->u.seq = out;
 }
 
+/* Whether s holds a break/continue that belongs to the loop around s. */
+static bool exits_loop(const Stmt *s);
+static void exits_child(Stmt **slot, void *ud) { *(bool *)ud |= exits_loop(*slot); }
+
+static bool exits_loop(const Stmt *s) {
+    if (s->kind == STMT_BREAK || s->kind == STMT_CONTINUE) return true;
+    if (s->kind == STMT_FOR || s->kind == STMT_WHILE || s->kind == STMT_KERNEL) return false;
+    bool found = false;
+    ir_stmt_children((Stmt *)s, exits_child, &found);
+    return found;
+}
+
 /* Replaces *slot by the statement it reduces to, if any. */
 static bool simp_control(Simp *S, Stmt **slot) {
     Stmt *s = *slot;
@@ -91,7 +103,8 @@ static bool simp_control(Simp *S, Stmt **slot) {
             *slot = ir_seq(S->ctx, s->loc);
             return true;
         }
-        if (n != 1 || (s->u.for_.kind != LOOP_SERIAL && s->u.for_.kind != LOOP_UNROLL))
+        if (n != 1 || (s->u.for_.kind != LOOP_SERIAL && s->u.for_.kind != LOOP_UNROLL) ||
+            exits_loop(s->u.for_.body))
             return false;
         ir_stmt_subst(S->ctx, s->u.for_.body, s->u.for_.var, s->u.for_.min);
         *slot = s->u.for_.body;

@@ -164,6 +164,8 @@ def check_cmd(cmd, timeout):
     except OSError as e:
         return "cannot run tilec: %s" % e, ""
     out = p.stdout[-2000:] + p.stderr[-4000:]
+    if "Sanitizer" in p.stderr or "runtime error:" in p.stderr:  # ASan/UBSan builds
+        return "sanitizer report (exit %d): %s" % (p.returncode, " ".join(cmd)), out
     if p.returncode == 0:
         return "ok0"
     if p.returncode == 1:

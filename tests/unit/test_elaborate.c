@@ -1,6 +1,7 @@
 /* test_elaborate.c - the front end from source text to tile IR: program shapes (factory,
  * direct, several kernels), defines, out_idx, symbolic sizes, and user errors. */
 #include "compiler.h"
+#include "work.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +95,9 @@ static void test_factory(void) {
         CHECK(f->params.data[0].buf->dtype == DT_FLOAT16, "dtype");
         CHECK(strstr(r->ir, "gemm") && strstr(r->ir, "pipelined"), "%s", r->ir);
         CHECK(strstr(r->ir, "A_shared"), "buffer names kept: %s", r->ir);
+        Work *w = work_model(&r->ctx, f);
+        double flops = work_flops(w, f, NULL);
+        CHECK(flops == 2.0 * 256 * 128 * 64, "gemm flops %g", flops);
     }
     done(r);
 }
@@ -127,6 +131,29 @@ static const char *DIRECT =
     "    with T.Kernel(T.ceildiv(M, 32), threads=128) as bx:\n"
     "        for i, j in T.Parallel(32, N):\n"
     "            B[bx * 32 + i, j] = A[bx * 32 + i, j] * 2.0 + 1\n";
+
+/* FLOPs of a loop whose trip count depends on the block index (causal attention). */
+static const char *TRIANGLE =
+    "import tilelang.language as T\n"
+    "@T.prim_func\n"
+    "def tri(A: T.Tensor((64, 16), \"float16\"), C: T.Tensor((64, 64), \"float32\")):\n"
+    "    with T.Kernel(4, threads=128) as bx:\n"
+    "        a = T.alloc_shared((16, 16), \"float16\")\n"
+    "        acc = T.alloc_fragment((16, 16), \"float32\")\n"
+    "        n = T.min(bx + 1, 4)\n"
+    "        for k in T.serial(n):\n"
+    "            T.gemm(a, a, acc)\n";
+
+static void test_work_per_block(void) {
+    Result *r = run(TRIANGLE, NULL, NULL, 0);
+    CHECK(r->ir, "%s", r->error);
+    if (r->ir) {
+        Work *w = work_model(&r->ctx, r->prog->func);
+        double flops = work_flops(w, r->prog->func, NULL);
+        CHECK(flops == 2.0 * 16 * 16 * 16 * (1 + 2 + 3 + 4), "triangle flops %g", flops);
+    }
+    done(r);
+}
 
 static void test_direct_dynamic(void) {
     Result *r = run(DIRECT, NULL, NULL, 0);
@@ -230,6 +257,7 @@ int main(void) {
     test_unknown_define();
     test_bad_define();
     test_direct_dynamic();
+    test_work_per_block();
     test_two_kernels();
     test_errors();
     test_deferred_errors();

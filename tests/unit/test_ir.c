@@ -72,6 +72,14 @@ static void test_int_folding(void) {
     CHECK(is_int(B(OP_POW, I(3), I(4)), 81, DT_INT32));
     CHECK(is_int(B(OP_MIN, I(3), I(-4)), -4, DT_INT32));
     CHECK(is_int(B(OP_SHL, I(1), I(10)), 1024, DT_INT32));
+    CHECK(B(OP_SHL, I(1), I(40))->kind == EXPR_BIN); /* targets mask the count: leave it */
+    CHECK(is_int(B(OP_SHR, I(-8), I(1)), -4, DT_INT32));
+    /* operands are converted to the promoted dtype first (unsigned wins at equal width) */
+    Expr *um1 = ir_int(&ctx, -1, DT_UINT64, L0), *u2 = ir_int(&ctx, 2, DT_UINT64, L0);
+    CHECK(is_int(B(OP_LT, um1, u2), 0, DT_BOOL));
+    CHECK(is_int(B(OP_FLOORDIV, um1, u2), INT64_MAX, DT_UINT64));
+    Expr *u32 = ir_int(&ctx, 1, DT_UINT32, L0);
+    CHECK(is_int(B(OP_LT, I(-1), u32), 0, DT_BOOL));
     CHECK(is_int(B(OP_LT, I(1), I(2)), 1, DT_BOOL));
     CHECK(is_int(B(OP_AND, I(1), I(0)), 0, DT_BOOL));
     /* no folding of division by zero */
@@ -148,6 +156,14 @@ static void test_cast(void) {
     CHECK(is_float(ir_cast(&ctx, DT_BFLOAT16, F(1.0 + 1.0 / 256), L0), 1.0, DT_BFLOAT16));
     CHECK(is_float(ir_cast(&ctx, DT_FLOAT8_E4M3, F(17), L0), 16, DT_FLOAT8_E4M3));
     CHECK(ir_cast(&ctx, DT_INT32, F(NAN), L0)->kind == EXPR_CAST);
+    /* float -> int saturates like the targets */
+    CHECK(is_int(ir_cast(&ctx, DT_INT32, F(3e9), L0), 2147483647, DT_INT32));
+    CHECK(is_int(ir_cast(&ctx, DT_INT8, F(-300), L0), -128, DT_INT8));
+    CHECK(is_int(ir_cast(&ctx, DT_UINT8, F(-3), L0), 0, DT_UINT8));
+    /* folded float arithmetic gives the value the dtype holds */
+    Expr *h = ir_float(&ctx, 1, DT_FLOAT16, L0), *h3 = ir_float(&ctx, 3, DT_FLOAT16, L0);
+    CHECK(is_float(B(OP_DIV, h, h3), 0.333251953125, DT_FLOAT16));
+    CHECK(is_float(B(OP_DIV, F(1), F(3)), (double)(1.0f / 3.0f), DT_FLOAT32));
 }
 
 static void test_print_expr(void) {
@@ -164,6 +180,9 @@ static void test_print_expr(void) {
     CHECK_STR(pe(B(OP_MIN, B(OP_ADD, ea, eb), ec)), "min(a + b, c)");
     CHECK_STR(pe(ir_un(&ctx, OP_NEG, B(OP_ADD, ea, eb), L0)), "-(a + b)");
     CHECK_STR(pe(B(OP_MUL, I(-2), ea)), "-2 * a");
+    CHECK_STR(pe(ir_un(&ctx, OP_NEG, ir_un(&ctx, OP_BITNOT, ea, L0), L0)), "-(~a)");
+    CHECK_STR(pe(B(OP_POW, ea, I(-1))), "a ** (-1)");
+    CHECK_STR(pe(B(OP_SUB, ea, I(-1))), "a - -1");
     CHECK_STR(pe(B(OP_AND, B(OP_LT, ea, I(3)), B(OP_GE, eb, I(0)))), "a < 3 && b >= 0");
     CHECK_STR(pe(B(OP_OR, B(OP_AND, B(OP_LT, ea, eb), B(OP_LT, eb, ec)), B(OP_EQ, ea, ec))),
               "a < b && b < c || a == c");

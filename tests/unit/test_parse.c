@@ -7,8 +7,9 @@
  *                                   line (used by tests/parse_corpus/cpython_diff.py to
  *                                   compare against CPython's own ast module)
  *
- * The corpus directory is $TILEC_PARSE_CORPUS, else tests/parse_corpus (run from the
- * repository root). */
+ * The corpus directory is $TILEC_PARSE_CORPUS, else tests/parse_corpus if that exists
+ * (run from the repository root), else ../../tests/parse_corpus next to the binary
+ * (build/tests/test_parse). */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,7 @@ static int checks, failures;
 /* ---- dumper: one S-expression per node --------------------------------------------- */
 
 static bool dump_locs;
+static bool dump_fstring_text = true; /* false: print every f-string as f"?" */
 
 static void dump_expr(StrBuf *sb, const Ast *e);
 static void dump_stmt(StrBuf *sb, const Ast *s);
@@ -133,7 +135,10 @@ static void dump_leaf(StrBuf *sb, const Ast *e) {
     case AST_NAME: sb_puts(sb, e->u.name); break;
     case AST_INT: sb_printf(sb, "%lld", (long long)e->u.ival); break;
     case AST_FLOAT: sb_printf(sb, "%.17g", e->u.fval); break;
-    case AST_STR: dump_str(sb, e->u.str.value, e->u.str.fstring); break;
+    case AST_STR:
+        if (e->u.str.fstring && !dump_fstring_text) sb_puts(sb, "f\"?\"");
+        else dump_str(sb, e->u.str.value, e->u.str.fstring);
+        break;
     case AST_TRUE: sb_puts(sb, "True"); break;
     case AST_FALSE: sb_puts(sb, "False"); break;
     case AST_NONE: sb_puts(sb, "None"); break;
@@ -548,6 +553,7 @@ static void test_lex_values(void) {
     if (!t) return ctx_done(&ctx);
     const char *want[] = {"a\n\t\\'\"", "a\\n", "\xff" "A", "\xc3\xa9\xf0\x9f\x98\x80" "A",
                           "\\q", "xy", "\\N{DASH}", "{x}\\n", "a\nb"};
+    CHECK(t[6].error && !t[5].error && !t[7].error, "\\N{...} is marked for the parser");
     for (int i = 0; i < 9; i++)
         CHECK(t[i].kind == TOK_STRING && !strcmp(t[i].text, want[i]), "string %d: [%s]", i,
               t[i].text);
@@ -797,6 +803,10 @@ static void test_bad_statements(void) {
               "t.py:1:7: error: assignment expressions (:=) are not supported");
     CHECK_BAD("match command.split():\n    case [a]:\n        pass\n", 0,
               "t.py:1:1: error: match statements are not supported");
+    CHECK_BAD("s = 'a' '\\N{BULLET}'", 0, "t.py:1:9: error: named Unicode escapes (\\N{...}) "
+                                         "are not supported");
+    CHECK_BAD("s = ('a'\n     'b\\0')", 0, "t.py:2:6: error: strings containing NUL characters "
+                                       "are not supported");
     CHECK_BAD("x = 0777", 0, "t.py:1:5: error: leading zeros in decimal integer literals are "
                              "not permitted; use an 0o prefix for octal integers");
     CHECK_BAD("z = 1 + 2j", 0, "t.py:1:9: error: complex (imaginary) literals are not supported");
@@ -845,6 +855,9 @@ static void test_recovery(void) {
     CHECK_MODULE("print >>f, 'x'", "(expr (tuple (>> print f) \"x\"))"); /* valid Python 3 */
     CHECK_MODULE(";\nx = 1", "(bad)\n(= x 1)");
     CHECK_MODULE("x = (1 +\n   2 3)\ny = 1", "(bad x)\n(= y 1)");
+    CHECK_MODULE("if a:\n    x = 1 1\nelif b:\n    y = 2\nelse:\n    z = 3\ntry:\n    w = 1 1\n"
+                 "except E:\n    pass\nfinally:\n    v = 5\nok = 1",
+                 "(bad x y z)\n(bad w v)\n(= ok 1)"); /* one statement each */
     /* a BAD_STMT's loc is its first token; its error holds the caret line */
     Ctx ctx = {0};
     Source src = src_of("ok = 1\n@d\ndef f(\n    a b): pass\n");
@@ -910,9 +923,22 @@ static void test_depth(void) {
 
 /* ---- corpus ------------------------------------------------------------------------ */
 
+static char corpus_path[4096] = "tests/parse_corpus";
+
 static const char *corpus_dir(void) {
     const char *d = getenv("TILEC_PARSE_CORPUS");
-    return d && *d ? d : "tests/parse_corpus";
+    return d && *d ? d : corpus_path;
+}
+
+static void corpus_locate(const char *argv0) {
+    DIR *d = opendir(corpus_path);
+    const char *slash = strrchr(argv0, '/');
+    if (d) {
+        closedir(d);
+    } else if (slash) {
+        snprintf(corpus_path, sizeof corpus_path, "%.*s/../../tests/parse_corpus",
+                 (int)(slash - argv0), argv0);
+    }
 }
 
 static char *read_corpus(Arena *a, const char *name, size_t *len) {
@@ -993,7 +1019,7 @@ static void test_corpus_realworld(void) {
                 dump_stmt(&sb, m.data[i]);
                 sb_putc(&sb, ' ');
             }
-        CHECK(sb.buf && !strcmp(sb.buf, "(bad fetch) (bad Shape) (bad walrus_user) (bad gen) "
+        CHECK(sb.buf && !strcmp(sb.buf, "(bad PATH) (bad fetch) (bad Shape) (bad walrus_user) (bad gen) "
                                         "(bad dispatch) (bad cplx) "),
               "realworld bad statements: %s", sb.buf ? sb.buf : "");
         sb_free(&sb);
@@ -1155,8 +1181,10 @@ static int dump_file(const char *path) {
 int main(int argc, char **argv) {
     if (argc >= 3 && !strcmp(argv[1], "--dump")) {
         dump_locs = argc >= 4 && !strcmp(argv[2], "--locs");
+        dump_fstring_text = false;
         return dump_file(argv[argc - 1]);
     }
+    corpus_locate(argv[0]);
     test_lex_shapes();
     test_lex_values();
     test_lex_errors();

@@ -663,7 +663,8 @@ static void test_fill(void) {
     Buffer *S = BUF("S", DT_INT32, SCOPE_LOCAL, I(RR), I(RC));
     Var *bx, *by;
     Stmt *body = SEQ(alloc(S), fill(full(S), I(0)),
-                     fill(reg(S, EX(I(1), I(2)), EX(I(2), I(3))), F(9.75)), copy(full(S), full(Y)));
+                     fill(reg(S, EX(I(1), I(2)), EX(I(2), I(3))), F(9.75)),
+                     copy(full(S), full(Y)));
     f->body = SEQ(kernel(1, I(1), NULL, &bx, &by, body));
     lower_all(f, WITH_SAFE);
     Interp *in = interp_new();
@@ -816,6 +817,21 @@ static void test_safe_proofs(void) {
                "for i in serial(0, 8):\n"
                "    B[i] = A[i]\n"
                "    B[bx * 8 + i] = if_then_else(i - 1 >= 0 && i - 1 < M, A2[i - 1], 0.0)\n");
+    Interp *in = interp_new();
+    bind(in, M, 5);
+    double a[8] = {1, 2, 3, 4, 5, 6, 7, 8}, a2[5] = {10, 20, 30, 40, 50};
+    bind_param(in, A, a);
+    bind_param(in, A2, a2);
+    Mem *mb = bind_param(in, Bo, NULL);
+    run(in, f);
+    CHECK(in->oob == 0);
+    int bad = 0;
+    for (int b = 0; b < 4; b++)
+        for (int t = 0; t < 8; t++)
+            bad += mb->data[b * 8 + t] != (b == 0 ? a[t] /* later blocks rewrite B[i] */
+                                           : t >= 1 && t <= 5 ? a2[t - 1] : 0);
+    CHECK(bad == 0);
+    interp_free(in);
 }
 
 static void test_simplify(void) {
@@ -837,6 +853,14 @@ static void test_simplify(void) {
                "for i in parallel(0, 8):\n"
                "    Y[i] = 6\n"
                "    Y[0] = 1\n");
+    /* a loop of one iteration that breaks stays a loop */
+    Var *w = ir_var(&ctx, "w", DT_INT32);
+    f->body = SEQ(loop(w, I(0), I(1), LOOP_SERIAL, SEQ(store(Y, EX(V(w)), I(1)), st(STMT_BREAK))));
+    pass_run(&ctx, f, "simplify", pass_simplify);
+    check_text(__LINE__, text_of_stmt(f->body),
+               "for w in serial(0, 1):\n"
+               "    Y[w] = 1\n"
+               "    break\n");
 }
 
 /* ---- the printed form of lowered ops (a contract the emitters read) ------------------- */

@@ -148,7 +148,8 @@ static void test_decode_all(Format *F) {
         uint32_t back = F->enc(got);
         uint32_t expect = c; /* saturating formats turn infinity into the largest finite */
         if (F->saturate && isinf(want)) expect = (c & ~0x7fu) | (uint32_t)F->maxcode;
-        if (isnan(want)) SWEEP_CHECK(isnan(F->dec(back)), "%s NaN 0x%x -> 0x%x", F->name, c, back);
+        if (isnan(want))
+            SWEEP_CHECK(isnan(F->dec(back)), "%s NaN 0x%x -> 0x%x", F->name, c, back);
         else SWEEP_CHECK(back == expect, "%s code 0x%x round trips to 0x%x", F->name, c, back);
     }
     SWEEP_END(F->name);
@@ -237,7 +238,8 @@ static void test_bf16_int(void) {
     SWEEP_BEGIN;
     for (int i = 0; i < 4000000; i++) {
         uint32_t u = (uint32_t)rng();
-        if (i < 65536 * 8) u = ((uint32_t)(i >> 3) << 16) | (i & 7 ? (uint32_t)rng() & 0xffff : 0x8000);
+        if (i < 65536 * 8) /* every upper half, with ties and random lower halves */
+            u = ((uint32_t)(i >> 3) << 16) | (i & 7 ? (uint32_t)rng() & 0xffff : 0x8000);
         float x = f32_of(u);
         uint16_t got = tl_f32_to_bf16(x);
         if (isnan(x)) {
@@ -256,7 +258,8 @@ static void test_int_helpers(void) {
     SWEEP_BEGIN;
     int32_t edge[] = {0, 1, -1, 2, -2, 3, -3, 7, -7, INT32_MAX, INT32_MIN, INT32_MIN + 1};
     for (int i = 0; i < 400000; i++) {
-        int32_t a = i < 144 ? edge[i / 12] : (int32_t)rng(), b = i < 144 ? edge[i % 12] : (int32_t)rng();
+        int32_t a = i < 144 ? edge[i / 12] : (int32_t)rng();
+        int32_t b = i < 144 ? edge[i % 12] : (int32_t)rng();
         if (i >= 144 && i % 3 == 0) b = (int32_t)(rng() % 17) - 8;
         int32_t q = tl_floordiv_i32(a, b), r = tl_floormod_i32(a, b);
         if (b == 0) {
@@ -285,7 +288,8 @@ static void test_int_helpers(void) {
     CHECK(tl_f2i64(1e30) == INT64_MAX && tl_f2u64(1e30) == UINT64_MAX, "f2i64 saturates");
     CHECK(tl_shl_i32(1, 33) == 2 && tl_shr_i32(-8, 1) == -4 && tl_shl_u32(1u, 31) == 0x80000000u,
           "shifts are masked");
-    CHECK(tl_pow_i32(3, 4) == 81 && tl_pow_i64(2, 40) == (int64_t)1 << 40 && tl_pow_i32(2, -1) == 0,
+    CHECK(tl_pow_i32(3, 4) == 81 && tl_pow_i64(2, 40) == (int64_t)1 << 40 &&
+              tl_pow_i32(2, -1) == 0,
           "integer pow");
     CHECK(tl_abs_i32(INT32_MIN) == INT32_MIN && tl_neg_i64(5) == -5, "abs/neg wrap");
 }
@@ -495,10 +499,12 @@ static void test_fragment_serial(void) {
     Var *bx = ir_var(ctx, "bx", DT_INT32), *k = ir_var(ctx, "k", DT_INT32);
     Var *i1 = ir_var(ctx, "i", DT_INT32), *i2 = ir_var(ctx, "i", DT_INT32);
     Var *i3 = ir_var(ctx, "i", DT_INT32), *e = ir_var(ctx, "exp", DT_FLOAT32);
-    Stmt *zero = FOR(i1, I(0), I(8), LOOP_PARALLEL, ST(acc, V(i1), NULL, FL(0, DT_FLOAT32), 8), 8);
+    Stmt *zero =
+        FOR(i1, I(0), I(8), LOOP_PARALLEL, ST(acc, V(i1), NULL, FL(0, DT_FLOAT32), 8), 8);
     Expr *upd = BIN(OP_ADD, LD(acc, V(i2), NULL), BIN(OP_MUL, V(e), CAST(DT_FLOAT32, V(i2))));
     Stmt *inner = FOR(i2, I(0), I(8), LOOP_PARALLEL, ST(acc, V(i2), NULL, upd, 11), 10);
-    Stmt *kloop = FOR(k, I(0), I(6), LOOP_PIPELINED, SEQ(2, LET(e, LD(X, V(bx), V(k))), inner), 9);
+    Stmt *kloop =
+        FOR(k, I(0), I(6), LOOP_PIPELINED, SEQ(2, LET(e, LD(X, V(bx), V(k))), inner), 9);
     Expr *a = LD(acc, V(i3), NULL);
     Expr *y = BIN(OP_ADD, ir_call(ctx, FN_SQRT, BIN(OP_MUL, a, a), NULL, L0),
                   CAST(DT_FLOAT32, LD(cnt, I(0), NULL)));
@@ -543,11 +549,12 @@ static void test_narrow_storage(void) {
     Var *h = ir_var(ctx, "h", DT_FLOAT16);
     Expr *idx = BIN(OP_ADD, BIN(OP_MUL, V(bx), I(16)), V(i));
     Expr *y = BIN(OP_ADD, BIN(OP_MUL, V(h), FL(3.0, DT_FLOAT16)), FL(0.1, DT_FLOAT16));
+    Expr *w = CAST(DT_FLOAT8_E4M3, BIN(OP_MUL, V(h), FL(100, DT_FLOAT16)));
     Stmt *body = SEQ(5, LET(h, LD(X, idx, NULL)), ST(Y, idx, NULL, y, 30),
-                     ST(Zb, idx, NULL, CAST(DT_BFLOAT16, V(h)), 31),
-                     ST(W, idx, NULL, CAST(DT_FLOAT8_E4M3, BIN(OP_MUL, V(h), FL(100, DT_FLOAT16))), 32),
+                     ST(Zb, idx, NULL, CAST(DT_BFLOAT16, V(h)), 31), ST(W, idx, NULL, w, 32),
                      ST(Vf, idx, NULL, CAST(DT_FLOAT32, V(h)), 33));
-    f->body = SEQ(1, KERNEL(I(4), bx, NULL, NULL, FOR(i, I(0), I(16), LOOP_PARALLEL, body, 29), 28));
+    Stmt *loop = FOR(i, I(0), I(16), LOOP_PARALLEL, body, 29);
+    f->body = SEQ(1, KERNEL(I(4), bx, NULL, NULL, loop, 28));
     uint16_t xv[64], yv[64], zb[64];
     uint8_t wv[64];
     float vf[64];
@@ -598,6 +605,31 @@ static void test_two_kernels(void) {
     CHECK(ok, "second kernel sees the first one's writes");
 }
 
+/* T.alloc_global at function level: a zeroed workspace shared by two kernels, with a
+ * symbolic size; the host-level let feeds a kernel. */
+static void test_global_workspace(void) {
+    Func *f = FUNC("workspace");
+    Var *N = ir_var(ctx, "N", DT_INT32), *half = ir_var(ctx, "half", DT_INT32);
+    VEC_PUSH(&ctx->arena, f->syms, N);
+    Buffer *Out = BUF("Out", DT_INT64, SCOPE_GLOBAL, 1, V(N), NULL);
+    PARAM_BUF(f, Out);
+    Buffer *W = BUF("W", DT_INT64, SCOPE_GLOBAL, 1, V(N), NULL);
+    Var *b1 = ir_var(ctx, "bx", DT_INT32), *b2 = ir_var(ctx, "bx", DT_INT32);
+    Stmt *k1 = KERNEL(V(N), b1, NULL, NULL,
+                      ST(W, V(b1), NULL, BIN(OP_MUL, CAST(DT_INT64, V(b1)), V(half)), 71), 70);
+    Expr *rd = BIN(OP_ADD, LD(W, BIN(OP_SUB, BIN(OP_SUB, V(N), I(1)), V(b2)), NULL), I(1));
+    Stmt *k2 = KERNEL(V(N), b2, NULL, NULL, ST(Out, V(b2), NULL, rd, 73), 72);
+    f->body = SEQ(4, ALLOC(W), LET(half, BIN(OP_FLOORDIV, V(N), I(2))), k1, k2);
+    int64_t out[10], syms[] = {10};
+    void *args[] = {out};
+    StrBuf err = {0};
+    CHECK(run_func(f, args, syms, &err) == 0, "launch: %s", err.buf);
+    sb_free(&err);
+    bool ok = true;
+    for (int j = 0; j < 10; j++) ok &= out[j] == (int64_t)(9 - j) * 5 + 1;
+    CHECK(ok, "T.alloc_global workspace between kernels");
+}
+
 /* Scalar atomics from 256 blocks: int32/float32 add (omp atomic), int max, f16 add and
  * float64 min (CAS loops); 200 contended int32 and int16 adds per block, so lost updates
  * would show. */
@@ -617,7 +649,7 @@ static void test_atomics(void) {
                      SEQ(2, ATOMIC(ATOMIC_ADD, cnt, I(1)),
                          ATOMIC(ATOMIC_ADD, c16, ir_int(ctx, 1, DT_INT16, L0))), 21);
     Expr *fmin = BIN(OP_SUB, CAST(DT_FLOAT64, V(bx)), FL(10, DT_FLOAT64));
-    Stmt *body = SEQ(6, many, ATOMIC(ATOMIC_ADD, sum, FL(0.5, DT_FLOAT32)),
+    Stmt *body = SEQ(5, many, ATOMIC(ATOMIC_ADD, sum, FL(0.5, DT_FLOAT32)),
                      ATOMIC(ATOMIC_MAX, mx, BIN(OP_ADD, BIN(OP_MUL, V(bx), I(4)), V(by))),
                      ATOMIC(ATOMIC_ADD, hs, FL(1.0, DT_FLOAT16)), ATOMIC(ATOMIC_MIN, mn, fmin));
     f->body = SEQ(1, KERNEL(I(64), bx, I(4), by, body, 19));
@@ -651,7 +683,8 @@ static void test_symbolic(void) {
     Var *bx = ir_var(ctx, "bx", DT_INT32), *i = ir_var(ctx, "i", DT_INT32);
     Var *r = ir_var(ctx, "r", DT_INT32), *c = ir_var(ctx, "c", DT_INT32);
     Expr *grid = BIN(OP_FLOORDIV, BIN(OP_ADD, V(M), I(31)), I(32));
-    Expr *upd = BIN(OP_ADD, BIN(OP_MUL, LD(A, V(r), NULL), FL(2, DT_FLOAT32)), CAST(DT_FLOAT32, V(n)));
+    Expr *upd = BIN(OP_ADD, BIN(OP_MUL, LD(A, V(r), NULL), FL(2, DT_FLOAT32)),
+                    CAST(DT_FLOAT32, V(n)));
     Expr *bv = CAST(DT_FLOAT32, BIN(OP_ADD, BIN(OP_MUL, V(r), I(100)), V(c)));
     Stmt *guarded = IF(BIN(OP_LT, V(r), V(M)),
                        SEQ(2, ST(A, V(r), NULL, upd, 52),
@@ -669,7 +702,8 @@ static void test_symbolic(void) {
     sb_free(&err);
     bool ok = true;
     for (int j = 0; j < 100; j++) ok &= a[j] == (float)(2 * j + 7);
-    for (int j = 0; j < 800; j++) ok &= b[j] == ((j % 8) < 4 ? (float)((j / 8) * 100 + j % 8) : -1);
+    for (int j = 0; j < 800; j++) /* row stride 8: columns 4..7 untouched */
+        ok &= b[j] == ((j % 8) < 4 ? (float)((j / 8) * 100 + j % 8) : -1);
     CHECK(ok, "symbolic sizes, scalar parameter, strided buffer");
 }
 
@@ -756,6 +790,21 @@ static void test_toolchain(void) {
               strstr(log.buf, "C compiler '/nonexistent/tilec-no-cc' not found"),
           "missing compiler on build: %s", log.buf);
     sb_free(&log);
+    /* a compiler without OpenMP: the build is retried without -fopenmp */
+    char fake[64];
+    snprintf(fake, sizeof fake, "/tmp/tilec_nomp_cc_%d.sh", (int)getpid());
+    FILE *fp = fopen(fake, "w");
+    fprintf(fp, "#!/bin/sh\nfor a in \"$@\"; do [ \"$a\" = -fopenmp ] && "
+                "{ echo 'no OpenMP here' >&2; exit 1; }; done\nexec cc \"$@\"\n");
+    fclose(fp);
+    chmod(fake, 0700);
+    setenv("CC", fake, 1);
+    CHECK(target_c.build("#pragma omp parallel\nint x;\n", path, &log) == 0, "no-OpenMP retry: %s",
+          log.buf);
+    CHECK(access(path, F_OK) == 0, "binary built without OpenMP");
+    sb_free(&log);
+    unlink(fake);
+    unlink(path);
     if (saved) setenv("CC", saved, 1);
     else unsetenv("CC");
     free(saved);
@@ -779,6 +828,7 @@ int main(void) {
     test_fragment_serial();
     test_narrow_storage();
     test_two_kernels();
+    test_global_workspace();
     test_atomics();
     test_symbolic();
     test_print();

@@ -18,7 +18,11 @@
 #include <string.h>
 
 #include "../../../runtime/c/tl_c.h"
+/* The generated header may hold other targets' files too; only tl_c.h is used here. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-const-variable"
 #include "embedded_runtime.h"
+#pragma GCC diagnostic pop
 
 /* ---- unique C names for vars, buffers and temporaries ------------------------------ */
 typedef struct Names {
@@ -347,7 +351,8 @@ static void lit_float(StrBuf *o, double v, DType t) {
         lit_int(o, (int64_t)v, t);
         return;
     }
-    if (t == DT_FLOAT16) v = tl_round64_f16(v);
+    if (isinf(v) && t != DT_FLOAT8_E4M3) { /* +-inf exists in the dtype (reduce inits) */
+    } else if (t == DT_FLOAT16) v = tl_round64_f16(v);
     else if (t == DT_BFLOAT16) v = tl_round64_bf16(v);
     else if (t == DT_FLOAT8_E4M3) v = tl_round64_e4m3(v);
     else if (t == DT_FLOAT8_E5M2) v = tl_round64_e5m2(v);
@@ -711,18 +716,30 @@ static void emit_if(Emit *em, const Stmt *s, bool chained) {
     }
 }
 
-/* Stores value (any dtype; converted to the buffer's) into b[idx]. */
+/* Stores value (any dtype; converted to the buffer's) into b[idx]. A load of the same
+ * dtype is copied bit for bit (as a GPU copy does); a float32 value cast to a narrow
+ * dtype is encoded directly (the cast's rounding and the encoding are one step). */
 static void emit_store(Emit *em, const Buffer *b, Expr *const *idx, const Expr *value) {
     StrBuf *o = em->out;
     sb_indent(o, em->indent);
     ex_elem(em, o, b, idx);
     sb_puts(o, " = ");
+    if (value->kind == EXPR_LOAD && value->dtype == b->dtype &&
+        value->u.load.buf->dtype == b->dtype) {
+        ex_elem(em, o, value->u.load.buf, value->u.load.idx);
+        sb_puts(o, ";\n");
+        return;
+    }
+    if (dt_narrow_float(b->dtype) && value->kind == EXPR_CAST && value->dtype == b->dtype &&
+        (value->u.cast.value->dtype == DT_FLOAT32 || dt_narrow_float(value->u.cast.value->dtype)))
+        value = value->u.cast.value; /* as float32: encoded below */
     if (dt_narrow_float(b->dtype)) sb_printf(o, "tl_f32_to_%s(", dt_nf(b->dtype));
     if (b->dtype == DT_BOOL) {
         sb_puts(o, "(uint8_t)");
         ex_as(em, o, value, b->dtype);
     } else {
-        ex_top(em, o, value, b->dtype);
+        bool as_f32 = value->dtype == DT_FLOAT32 || dt_narrow_float(value->dtype);
+        ex_top(em, o, value, dt_narrow_float(b->dtype) && as_f32 ? DT_FLOAT32 : b->dtype);
     }
     sb_puts(o, dt_narrow_float(b->dtype) ? ");\n" : ";\n");
 }
@@ -901,8 +918,16 @@ static void emit_atomic(Emit *em, const Stmt *s) {
 
 static void emit_kernel_call(Emit *em, const Stmt *s);
 
+/* Whether s writes any C (ALLOCs of block buffers only reserve scratch memory). */
+static bool stmt_emits(const Emit *em, const Stmt *s) {
+    if (s->kind == STMT_SEQ) return false;
+    if (s->kind != STMT_ALLOC) return true;
+    const Buffer *b = s->u.alloc.buf;
+    return !em->kernel || b->scope == SCOPE_GLOBAL || (b->scope == SCOPE_VAR && b->init);
+}
+
 static void emit_stmt(Emit *em, const Stmt *s) {
-    if (s->kind != STMT_SEQ) loc_comment(em, s->loc);
+    if (stmt_emits(em, s)) loc_comment(em, s->loc);
     switch (s->kind) {
     case STMT_SEQ:
         for (int i = 0; i < s->u.seq.len; i++) emit_stmt(em, s->u.seq.data[i]);
@@ -1083,8 +1108,13 @@ static int64_t scratch_layout(Emit *em, const Uses *u, int64_t *offs) {
 /* Appends ", item" (or the first item), breaking the line before it gets long. */
 static void list_item(StrBuf *o, bool first, const char *item) {
     const char *nl = o->buf ? strrchr(o->buf, '\n') : NULL;
-    size_t col = o->len - (nl ? (size_t)(nl - o->buf) + 1 : 0);
-    if (!first) sb_puts(o, col + strlen(item) + 2 > 96 ? ",\n        " : ", ");
+    const char *start = nl ? nl + 1 : o->buf ? o->buf : "";
+    size_t col = o->len - (size_t)(start - (o->buf ? o->buf : start));
+    if (!first && col + strlen(item) + 2 > 96) {
+        sb_printf(o, ",\n%*s", (int)strspn(start, " ") + 8, ""); /* continuation line */
+    } else if (!first) {
+        sb_puts(o, ", ");
+    }
     sb_puts(o, item);
 }
 
@@ -1335,7 +1365,9 @@ char *emit_c(Ctx *ctx, const Func *f) {
                     " * Build: cc -std=c11 -O2 -fPIC -shared -fopenmp -fwrapv */\n",
               f->loc.src && f->loc.src->name ? f->loc.src->name : "<source>",
               f->name ? f->name : "main");
-    sb_puts(&all, "#ifndef _GNU_SOURCE\n#define _GNU_SOURCE\n#endif\n");
+    sb_puts(&all, "#ifndef _GNU_SOURCE\n#define _GNU_SOURCE\n#endif\n"
+                  "#ifdef __clang__ /* the prelude's helpers are used selectively */\n"
+                  "#pragma clang diagnostic ignored \"-Wunused-function\"\n#endif\n");
     sb_puts(&all, embedded_tl_c_h);
     sb_puts(&all, "\n/* ---- kernels ---- */\n\n");
     if (em->kbuf.buf) sb_puts(&all, em->kbuf.buf);

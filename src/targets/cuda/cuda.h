@@ -1,0 +1,43 @@
+/* cuda.h - the CUDA target's internal interface, shared by its emitter (emit_cuda.c,
+ * lowering) and its runtime (target_cuda.c: NVRTC, driver API, launch).
+ *
+ * Launch ABI of the generated source (the contract between both halves):
+ *   - Each top-level STMT_KERNEL i of the lowered Func becomes
+ *       extern "C" __global__ void __launch_bounds__(threads) tilec_kernel_<i>(
+ *           <one argument per Func param, in order: a pointer (device address) for a
+ *            buffer, the value as int64_t (ints, bool) or double (floats) for a scalar>,
+ *           <one int64_t per Func sym, in f->syms order>,
+ *           <one pointer per T.alloc_global buffer, in the order of CudaPlan.globals>)
+ *   - Kernels run one after another on the caller's stream.
+ *   - Dynamic shared memory of kernel i is CudaKernelPlan.smem_bytes (the runtime sets
+ *     CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES when it exceeds 48 KB). */
+#ifndef TILEC_TARGET_CUDA_H
+#define TILEC_TARGET_CUDA_H
+
+#include "compiler.h"
+
+typedef struct CudaKernelPlan {
+    const char *name;      /* "tilec_kernel_0" */
+    int ngrid;
+    const Expr *grid[3];   /* over f->syms; evaluate with cuda_eval_int */
+    int block[3];          /* threads */
+    int64_t smem_bytes;    /* dynamic shared memory */
+} CudaKernelPlan;
+
+typedef struct CudaPlan {
+    int nkernels;
+    CudaKernelPlan *kernels;
+    int nglobals;
+    const Buffer **globals; /* T.alloc_global buffers: the runtime allocates them per launch */
+} CudaPlan;
+
+/* emit_cuda.c: lowering pipeline, source, and the launch plan of a lowered Func. */
+void cuda_lower(Ctx *ctx, Func *f);
+char *cuda_emit(Ctx *ctx, const Func *f);
+CudaPlan cuda_plan(Arena *a, const Func *f);
+
+/* Evaluates an integer expression over the syms (values in f->syms order). Returns 0 and
+ * sets *out, or -1 if the expression uses anything else. */
+int cuda_eval_int(const Func *f, const Expr *e, const int64_t *syms, int64_t *out);
+
+#endif
