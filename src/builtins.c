@@ -281,6 +281,11 @@ static Value *py_round(Interp *in, CallArgs *a, void *d) {
     return v;
 }
 
+static Value *py_set(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    ctx_fail(in->ctx, a->loc, "set displays and set() are not supported by tilec");
+}
+
 static void install(Interp *in, Env *env, const char *name, BuiltinFn fn, void *data) {
     env_set(in, env, name, builtin_value(in, name, fn, data));
 }
@@ -304,6 +309,7 @@ void builtins_install(Interp *in) {
     install(in, b, "zip", py_zip, NULL);
     install(in, b, "sum", py_sum, NULL);
     install(in, b, "round", py_round, NULL);
+    install(in, b, "set", py_set, NULL);
     env_set(in, b, "__name__", val_str(in, "__tilec__"));
     env_set(in, b, "dict", opaque(in, "dict"));
 }
@@ -554,6 +560,7 @@ void exec_with(Interp *in, Env *env, Ast *s) {
         st->u.kernel.grid[d] = K->grid[d];
         st->u.kernel.threads[d] = K->threads[d];
     }
+    ScopeMark mark = scope_begin(in, env);
     static const char *const default_names[] = {"bx", "by", "bz"};
     Ast *target = s->u.with.targets.len ? s->u.with.targets.data[0] : NULL;
     int ntargets = !target ? 0 : (target->kind == AST_TUPLE || target->kind == AST_LIST)
@@ -571,6 +578,7 @@ void exec_with(Interp *in, Env *env, Ast *s) {
     in->in_kernel = true;
     st->u.kernel.body = exec_into_seq(in, env, &s->u.with.body, s->loc);
     in->in_kernel = false;
+    scope_end(in, env, mark, s->loc, "'with T.Kernel' block");
     if (in->flow == FLOW_RETURN) ctx_fail(ctx, s->loc, "'return' inside a T.Kernel block");
     emit_stmt(in, st);
 }

@@ -159,15 +159,30 @@ static Value *pick_kernel(Interp *in, const char *factory) {
         if (v->kind == V_FUNC && v->u.func->def->kind == AST_DEF && body_defines_prim_func(v->u.func->def))
             best = v;
     }
-    if (!best)
-        ctx_fail_noloc(in->ctx, "%s: no kernel found: define a @T.prim_func, or a factory "
-                       "function that returns one", in->src->name);
-    return best;
+    if (best) return best;
+    /* No usable kernel: a definition that failed (a syntax error in the kernel, say) is
+     * the likely cause, so report that. */
+    for (int i = 0; i < g->vars.len; i++) {
+        Value *v = g->vars.data[i].value;
+        if (v->kind == V_ERROR) {
+            sb_free(&in->ctx->err);
+            sb_puts(&in->ctx->err, v->u.error.text);
+            longjmp(*in->ctx->on_error, 1);
+        }
+    }
+    ctx_fail_noloc(in->ctx, "%s: no kernel found: define a @T.prim_func, or a factory "
+                   "function that returns one", in->src->name);
 }
 
 /* Calls the factory with the defines that name its parameters. */
 static Value *call_factory(Interp *in, Value *fv) {
     Function *f = fv->u.func;
+    for (int i = 0; i < f->def->u.def.params.len; i++)
+        if (f->def->u.def.params.data[i].annotation)
+            ctx_fail(in->ctx, f->def->u.def.params.data[i].loc,
+                     "'%s' looks like an eager-style kernel (typed parameters, T.const sizes), "
+                     "which tilec does not support yet: write a factory that returns a "
+                     "@T.prim_func", f->name);
     CallArgs args = {.loc = f->def->loc};
     AstArgList *params = &f->def->u.def.params;
     for (int i = 0; i < params->len; i++) {

@@ -88,6 +88,10 @@ bool val_is_const_int(const Value *v, int64_t *out) {
 }
 
 static _Noreturn void fail_error_value(Interp *in, Value *v, Loc loc) {
+    if (v->u.error.use_msg) {
+        ctx_note(in->ctx, v->u.error.loc, "%s", v->u.error.note);
+        ctx_fail(in->ctx, loc, "%s", v->u.error.use_msg);
+    }
     ctx_note(in->ctx, loc, "the value was used here");
     Ctx *ctx = in->ctx;
     StrBuf all = {0};
@@ -429,14 +433,14 @@ static Value *eval_unary(Interp *in, const char *op, Value *v, Loc loc) {
 }
 
 /* ---- expressions ------------------------------------------------------------------ */
+static Value *iterate_values(Interp *in, Value *it, Loc loc);
+
 static Value *make_seq(Interp *in, Env *env, AstList *elts, ValueKind kind) {
     Value *v = val_new(in, kind);
     for (int i = 0; i < elts->len; i++) {
         Ast *e = elts->data[i];
         if (e->kind == AST_STARRED) {
-            Value *s = eval_expr(in, env, e->u.starred.value);
-            if (s->kind != V_TUPLE && s->kind != V_LIST)
-                ctx_fail(in->ctx, e->loc, "cannot unpack %s", val_describe(in, s));
+            Value *s = iterate_values(in, eval_expr(in, env, e->u.starred.value), e->loc);
             for (int k = 0; k < s->u.items.len; k++)
                 VEC_PUSH(&in->ctx->arena, v->u.items, s->u.items.data[k]);
             continue;
@@ -989,6 +993,37 @@ static void exec_augassign(Interp *in, Env *env, Ast *s) {
     assign_target(in, env, t, eval_binop(in, op, old, rhs, s->loc), s->loc);
 }
 
+/* ---- IR scopes ----------------------------------------------------------------------- */
+/* Names bound inside a kernel loop, `if` or `with T.Kernel` body to run-time values (loop
+ * variables, lets, buffers) do not exist after it; Python would keep them, so using them
+ * afterwards is a clear error instead of IR that refers to an out-of-scope variable. */
+ScopeMark scope_begin(Interp *in, Env *env) {
+    ScopeMark m = {env->vars.len, NEW_ARRAY(&in->ctx->arena, Value *, env->vars.len + 1)};
+    for (int i = 0; i < env->vars.len; i++) m.vals[i] = env->vars.data[i].value;
+    return m;
+}
+
+static bool is_scoped_value(const Value *v) {
+    if (v->kind == V_EXPR) return v->u.expr->kind != EXPR_INT && v->u.expr->kind != EXPR_FLOAT;
+    if (v->kind == V_BUFFER) return v->u.buf->scope != SCOPE_GLOBAL;
+    return v->kind == V_REGION;
+}
+
+void scope_end(Interp *in, Env *env, ScopeMark m, Loc loc, const char *what) {
+    for (int i = 0; i < env->vars.len; i++) {
+        Value *v = env->vars.data[i].value;
+        if ((i < m.len && v == m.vals[i]) || !is_scoped_value(v)) continue;
+        Value *e = val_new(in, V_ERROR);
+        e->u.error.use_msg = arena_printf(&in->ctx->arena, "'%s' is not available here: it was "
+                                          "defined inside a kernel %s that has ended",
+                                          env->vars.data[i].name, what);
+        e->u.error.note = arena_printf(&in->ctx->arena, "the %s that defines '%s'", what,
+                                       env->vars.data[i].name);
+        e->u.error.loc = loc;
+        env->vars.data[i].value = e;
+    }
+}
+
 /* Runs a nested block into a fresh SEQ and returns it (kernel bodies, loop bodies). */
 Stmt *exec_into_seq(Interp *in, Env *env, AstList *body, Loc loc) {
     Stmt *saved = in->builder;
@@ -1014,6 +1049,7 @@ static void exec_for_ir(Interp *in, Env *env, Ast *s, LoopSpec *L) {
     if (s->u.for_.orelse.len)
         ctx_fail(in->ctx, s->loc, "'for ... else' is not supported in kernels");
     Stmt *outer = NULL, *inner_parent = NULL;
+    ScopeMark mark = scope_begin(in, env);
     for (int d = 0; d < n; d++) {
         Ast *nm = names.data[d];
         if (nm->kind != AST_NAME) ctx_fail(in->ctx, nm->loc, "loop variables must be names");
@@ -1031,6 +1067,7 @@ static void exec_for_ir(Interp *in, Env *env, Ast *s, LoopSpec *L) {
         inner_parent = f;
     }
     inner_parent->u.for_.body = exec_into_seq(in, env, &s->u.for_.body, s->loc);
+    scope_end(in, env, mark, s->loc, "loop");
     if (in->flow == FLOW_RETURN) ctx_fail(in->ctx, s->loc, "'return' inside a kernel loop");
     in->flow = FLOW_NORMAL;
     emit_stmt(in, outer);
@@ -1076,9 +1113,13 @@ static void exec_if(Interp *in, Env *env, Ast *s) {
     if (c->kind == V_EXPR && c->u.expr->kind != EXPR_INT) {
         Stmt *st = ir_stmt(in->ctx, STMT_IF, s->loc);
         st->u.if_.cond = c->u.expr;
+        ScopeMark mark = scope_begin(in, env);
         st->u.if_.then = exec_into_seq(in, env, &s->u.if_.body, s->loc);
+        scope_end(in, env, mark, s->loc, "'if' body");
         if (in->flow == FLOW_RETURN) ctx_fail(in->ctx, s->loc, "'return' under a run-time condition");
+        mark = scope_begin(in, env);
         if (s->u.if_.orelse.len) st->u.if_.orelse = exec_into_seq(in, env, &s->u.if_.orelse, s->loc);
+        scope_end(in, env, mark, s->loc, "'else' body");
         if (in->flow == FLOW_RETURN) ctx_fail(in->ctx, s->loc, "'return' under a run-time condition");
         emit_stmt(in, st);
         return;
@@ -1091,7 +1132,9 @@ static void exec_while(Interp *in, Env *env, Ast *s) {
     if (c->kind == V_EXPR && c->u.expr->kind != EXPR_INT) {
         Stmt *st = ir_stmt(in->ctx, STMT_WHILE, s->loc);
         st->u.while_.cond = c->u.expr;
+        ScopeMark mark = scope_begin(in, env);
         st->u.while_.body = exec_into_seq(in, env, &s->u.if_.body, s->loc);
+        scope_end(in, env, mark, s->loc, "loop");
         in->flow = FLOW_NORMAL;
         emit_stmt(in, st);
         return;
@@ -1140,7 +1183,20 @@ static void exec_assert(Interp *in, Env *env, Ast *s) {
         ctx_fail(in->ctx, s->loc, "assertion failed%s%s", *msg ? ": " : "", msg);
 }
 
+/* Python statements that have no meaning inside a kernel body. */
+static void reject_in_kernel(Interp *in, Ast *s) {
+    static const struct { AstKind k; const char *what; } bad[] = {
+        {AST_CLASS, "'class'"}, {AST_DEL, "'del'"}, {AST_GLOBAL, "'global'/'nonlocal'"},
+        {AST_TRY, "'try'"}, {AST_RAISE, "'raise'"}, {AST_IMPORT, "'import'"},
+        {AST_IMPORT_FROM, "'import'"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        if (s->kind == bad[i].k)
+            ctx_fail(in->ctx, s->loc, "%s is not supported inside a kernel", bad[i].what);
+}
+
 static void exec_stmt(Interp *in, Env *env, Ast *s) {
+    if (in->builder) reject_in_kernel(in, s);
     switch (s->kind) {
     case AST_EXPR_STMT: {
         Value *v = eval_expr(in, env, s->u.expr_stmt.value);

@@ -101,7 +101,9 @@ struct Value {
         LoopSpec *loop;
         KernelSpec *kernel;
         TensorType *tensor;
-        struct { const char *text; Loc loc; } error; /* ERROR: formatted error */
+        /* ERROR: a deferred error: formatted `text` (a module statement that failed), or
+         * `use_msg` reported where the value is used, with a note at `loc`. */
+        struct { const char *text; Loc loc; const char *use_msg, *note; } error;
     } u;
 };
 
@@ -176,6 +178,14 @@ void args_bind(Interp *in, CallArgs *args, const char *fname, const char *spec, 
                int nout);
 
 /* statement building inside a prim_func */
+typedef struct ScopeMark {
+    int len;
+    Value **vals;
+} ScopeMark;
+ScopeMark scope_begin(Interp *in, Env *env);
+/* Names bound since `m` to run-time values become errors when used (see eval.c). */
+void scope_end(Interp *in, Env *env, ScopeMark m, Loc loc, const char *what);
+
 void emit_stmt(Interp *in, Stmt *s);
 
 /* builtins.c */

@@ -37,6 +37,7 @@ static Ast *parse_binary(Parser *P, int minprec);
 static Ast *parse_unary(Parser *P);
 static Ast *parse_star_or_expr(Parser *P);
 static Ast *parse_exprlist(Parser *P);
+static Ast *parse_target_list(Parser *P);
 static void parse_stmt(Parser *P, AstList *out);
 
 /* ---- tokens ----------------------------------------------------------------------- */
@@ -244,16 +245,7 @@ static Ast *parse_comprehension(Parser *P, Ast *elt, Loc loc, bool generator) {
     for (;;) {
         if (at_kw(P, "async")) parse_fail(P, peek(P)->loc, "'async for' is not supported");
         expect_kw(P, "for");
-        Loc tloc = peek(P)->loc;
-        Ast *first = parse_binary(P, 1), *target = first;
-        if (at_op(P, ",")) {
-            target = mk(P, AST_TUPLE, tloc);
-            PUSH(P, target->u.elts, first);
-            while (accept_op(P, ",") && !at_kw(P, "in"))
-                PUSH(P, target->u.elts, parse_binary(P, 1));
-        }
-        check_target(P, target, false);
-        clause->u.listcomp.target = target;
+        clause->u.listcomp.target = parse_target_list(P);
         expect_kw(P, "in");
         clause->u.listcomp.iter = parse_or(P);
         while (accept_kw(P, "if")) PUSH(P, clause->u.listcomp.ifs, parse_or(P));
@@ -650,7 +642,8 @@ static void parse_params(Parser *P, AstArgList *out, const char *closer, bool an
         if (a.star != 1 || peek(P)->kind == TOK_NAME) {
             a.loc = peek(P)->loc;
             a.name = expect_name(P, "a parameter name");
-            if (annotations && accept_op(P, ":")) a.annotation = parse_expr(P);
+            if (annotations && accept_op(P, ":")) /* `*args: *Ts` (PEP 646) */
+                a.annotation = a.star == 1 ? parse_star_or_expr(P) : parse_expr(P);
         } else if (at_op(P, closer) || tok_is(peek_at(P, 1), TOK_OP, closer)) {
             parse_fail(P, t->loc, "named parameters must follow a bare *");
         }

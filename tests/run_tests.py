@@ -186,7 +186,7 @@ def run_pytest(tilec, res, env, tmp, quick):
            "--junitxml", str(xml)] + dirs
     if quick:
         cmd += ["-x"]
-    penv = dict(env, TILEC=str(tilec))
+    penv = dict(env, TILEC=str(tilec), PYTHONDONTWRITEBYTECODE="1")
     proc = run(cmd, 540, penv)
     if proc is None or not xml.exists():
         res.fail("pytest", " ".join(dirs), "%s: %s" % (

@@ -39,6 +39,7 @@ GEMM_CASES = [
     (70, 100, 40, True, True, {}),
     (96, 80, 64, False, False, {"block_M": 32, "block_N": 16, "block_K": 16,
                                 "num_stages": 3, "out_dtype": "float32"}),
+    (90, 70, 72, False, True, {"block_M": 48, "block_N": 32, "block_K": 24}),
 ]
 
 
@@ -74,7 +75,8 @@ def test_elementwise_add(tilec, M, N):
 
 
 # ---- softmax ---------------------------------------------------------------------------
-@pytest.mark.parametrize("M,N,block_M", [(256, 512, 8), (100, 256, 8), (37, 1024, 4)])
+@pytest.mark.parametrize("M,N,block_M", [(256, 512, 8), (100, 256, 8), (37, 1024, 4),
+                                             (20, 1000, 8)])
 def test_softmax(tilec, M, N, block_M):
     x = (rand((M, N), np.float16, 3) * 4).astype(np.float16)
     out = tilec.run("examples/softmax.py", dict(M=M, N=N, block_M=block_M), {"X": x})["Y"]

@@ -8,7 +8,10 @@ S-expression form (with tilec's documented desugarings: set displays as set([...
 dict/set comprehensions as dict(...)/set(...) of generators, try keeps only its body,
 f-strings as f"?") and compares them statement by statement, locations included.
 Statements that use what tilec rejects (async, await, yield, walrus, match, complex
-literals, ints beyond int64) must come out as AST_BAD_STMT. Prints a summary and every
+literals, ints beyond int64, \\N{...} escapes, NUL in strings) must come out as
+AST_BAD_STMT. Known, accepted differences: files with a non-UTF-8 coding cookie are
+skipped (tilec reads UTF-8), identifiers are compared after NFKC folding (tilec does not
+fold), starred class bases are dropped by tilec. Prints a summary and every
 difference; exits 1 if any. Needs CPython >= 3.9 (node locations of slices and keywords).
 This file is also a parser corpus input (tests/unit/test_parse.c parses every .py here).
 """
@@ -19,6 +22,7 @@ import re
 import subprocess
 import sys
 import tokenize
+import unicodedata
 
 BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
           ast.Mod: "%", ast.Pow: "**", ast.LShift: "<<", ast.RShift: ">>", ast.BitOr: "|",
@@ -290,7 +294,8 @@ class Dumper:
             if getattr(n, "type_params", None):
                 raise Unsupported("type params")
             return "(class%s %s (bases%s) (decorators%s)%s)" % (
-                L, n.name, self.exprs(n.bases), self.exprs(n.decorator_list),
+                L, n.name, self.exprs(b for b in n.bases if type(b) is not ast.Starred),
+                self.exprs(n.decorator_list),
                 self.body(n.body))
         raise Unsupported(t.__name__)
 
@@ -308,6 +313,9 @@ class Dumper:
         return d.lineno, col + 1
 
 
+COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*(?!utf-?8\b)[-\w.]+", re.M | re.I)
+
+
 def tilec_dump(binary, path):
     r = subprocess.run([binary, "--dump", "--locs", path], capture_output=True)
     out = r.stdout.decode("utf-8", "replace")
@@ -319,7 +327,8 @@ def tilec_dump(binary, path):
         m = re.match(r"^(\d+):(\d+) (.*)$", line)
         if m:
             last = (int(m.group(1)), int(m.group(2)))
-            stmts[last] = m.group(3)
+            # CPython folds identifiers to NFKC; non-ASCII outside identifiers is escaped
+            stmts[last] = unicodedata.normalize("NFKC", m.group(3))
         elif last is not None and last not in bad and line:
             bad[last] = line
     return stmts, bad
@@ -329,6 +338,8 @@ def check_file(binary, path, stats, problems):
     source = open(path, "rb").read()
     try:
         source.decode("utf-8")
+        if COOKIE.search(b"\n".join(source.split(b"\n")[:2])):
+            raise ValueError("tilec reads UTF-8 only")
         tree = ast.parse(source, path)
     except (SyntaxError, ValueError, UnicodeDecodeError):
         stats["skipped"] += 1

@@ -654,6 +654,8 @@ static void test_expressions(void) {
     CHECK_EXPR("sum(x for x in y)", "(call sum (genexp x (for x y)))");
     CHECK_EXPR("(x for x in y)", "(genexp x (for x y))");
     CHECK_EXPR("[a if c else b for a, b in z]", "(listcomp (ifexp c a b) (for (tuple a b) z))");
+    CHECK_EXPR("{e: d for *e, d in g}", "(call dict (genexp (tuple e d) (for (tuple (* e) d) g)))");
+    CHECK_EXPR("[x for x, in y]", "(listcomp x (for (tuple x) y))");
     CHECK_EXPR("'a' 'b' \"c\"", "\"abc\"");
     CHECK_EXPR("'a' f'{b}'", "f\"a{b}\"");
     CHECK_EXPR("True, False, None, ...", "(tuple True False None ...)");
@@ -770,6 +772,7 @@ static void test_statements(void) {
     CHECK_MODULE("if x:\r\n    y\r\nz\r\n", "(if x [(expr y)] [])\n(expr z)");
     CHECK_MODULE("", "");
     CHECK_MODULE("def f(*, a): pass", "(def f (params * a) _ (decorators) [pass])");
+    CHECK_MODULE("def f(*a: *Ts): pass", "(def f (params *a:(* Ts)) _ (decorators) [pass])");
 }
 
 static void test_statement_locs(void) {
