@@ -46,10 +46,10 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libtilec.a
 unit: $(UNIT_BIN)
 
 test: all unit
-	python3 tests/run_tests.py --build $(BUILD)
+	LDFLAGS="$(LDFLAGS)" python3 tests/run_tests.py --build $(BUILD)
 
 asan:
-	$(MAKE) BUILD=build-asan OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer" \
+	$(MAKE) BUILD=build-asan OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -Wno-format-truncation" \
 	    LDFLAGS="-fsanitize=address,undefined" test
 
 clean:

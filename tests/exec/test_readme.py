@@ -21,7 +21,8 @@ def test_readme_c_quick_start(tmp_path):
     cc = os.environ.get("CC", "cc")
     build = subprocess.run([cc, "-std=c11", "-Wall", "-Wextra", "-Werror", str(src),
                             "-I" + str(ROOT / "include"), lib, "-ldl", "-lxxhash", "-lm",
-                            "-lpthread", "-o", str(exe)], capture_output=True, text=True)
+                            "-lpthread", "-o", str(exe)] + os.environ.get("LDFLAGS", "").split(),
+                           capture_output=True, text=True)
     assert build.returncode == 0, build.stderr
     env = dict(os.environ, TILEC_CACHE_DIR=str(tmp_path / "cache"))
     run = subprocess.run([str(exe)], cwd=ROOT, capture_output=True, text=True, env=env,
