@@ -244,8 +244,9 @@ def main():
     start = time.time()
     with tempfile.TemporaryDirectory(prefix="tilec-tests-") as tmpdir:
         tmp = Path(tmpdir)
-        # A private kernel cache: the suite compiles what it tests.
-        env = dict(os.environ, TILEC_CACHE_DIR=str(tmp / "cache"))
+        # A private kernel cache: the suite compiles what it tests. The IR verifier runs
+        # after every pass (TILEC_VERIFY), so a pass that breaks an invariant fails here.
+        env = dict(os.environ, TILEC_CACHE_DIR=str(tmp / "cache"), TILEC_VERIFY="1")
         run_units(build, res)
         if not os.access(tilec, os.X_OK):
             res.fail("setup", rel(tilec), "missing: build it with `make` first")
