@@ -40,6 +40,9 @@ typedef struct tl_define {
     const char *value;
 } tl_define;
 
+/* Values of tl_options.build. */
+enum { TL_BUILD_NONE = 0, TL_BUILD_LOAD = 1, TL_BUILD_ONLY = 2 };
+
 typedef struct tl_options {
     const char *target;        /* "auto" (GPU if usable, else "c"), "c", "cuda"; NULL = auto */
     const char *factory;       /* function to call or prim_func to take; NULL = the only/last one */
@@ -47,7 +50,10 @@ typedef struct tl_options {
     int ndefines;
     int use_cache;             /* 1 (default): reuse compiled kernels from the disk cache */
     const char *cache_dir;     /* NULL: $TILEC_CACHE_DIR, else $XDG_CACHE_HOME/tilec, ~/.cache/tilec */
-    int build;                 /* 1 (default): compile to a loadable kernel; 0: stop after codegen */
+    int build;                 /* TL_BUILD_LOAD (1, default): compile to a loaded, runnable
+                                  kernel; TL_BUILD_NONE (0): stop after codegen;
+                                  TL_BUILD_ONLY (2): compile (into the cache) but do not load:
+                                  needs the toolchain (NVRTC for cuda) but no device */
     const int *out_idx;        /* overrides the program's out_idx when non-NULL */
     int nout_idx;
 } tl_options;
@@ -98,8 +104,23 @@ tl_status tl_kernel_launch(tl_kernel *k, DLTensor *const *args, int nargs, void 
  * release each with tl_tensor_free. */
 tl_status tl_kernel_call(tl_kernel *k, DLTensor *const *inputs, int ninputs, DLTensor **outputs,
                          int noutputs, void *stream);
-/* Frees a tensor tl_kernel_call allocated: its data, shape, strides and the DLTensor. */
+/* Frees a tensor tl_kernel_call or tl_tensor_alloc allocated: its data (host or device
+ * memory), shape, strides and the DLTensor. */
 void tl_tensor_free(DLTensor *t);
+
+/* The device a kernel's tensors must be on: kDLCPU for the c target; for cuda, kDLCUDA
+ * and the GPU the kernel was loaded on (the current one when it was compiled). */
+DLDevice tl_kernel_device(const tl_kernel *k);
+/* A compact, zero-filled tensor on dev (kDLCPU, or kDLCUDA: device memory of that GPU);
+ * release it with tl_tensor_free. */
+tl_status tl_tensor_alloc(DLDataType dtype, int ndim, const int64_t *shape, DLDevice dev,
+                          DLTensor **out);
+/* Copies src's elements into dst: same dtype and shape, both compact; each on the host
+ * or on a CUDA device. Returns when the copy is complete. */
+tl_status tl_tensor_copy(DLTensor *dst, const DLTensor *src);
+/* Waits until the work queued on stream (NULL: the default stream) of device dev is
+ * done; nothing to wait for on kDLCPU. A CUDA kernel that faulted reports it here. */
+tl_status tl_device_synchronize(DLDevice dev, void *stream);
 
 /* ---- cache and environment -------------------------------------------------------- */
 /* Directory of the kernel cache for these options (opt may be NULL). */

@@ -7,6 +7,7 @@
  * at once. User errors unwind to here through ctx_fail and become a tl_status plus the
  * text tl_last_error() returns. */
 #include "rt/rt.h"
+#include "targets/cuda/driver.h"
 #include "work.h"
 
 #include <errno.h>
@@ -22,7 +23,8 @@ struct tl_kernel {
     Work *work; /* FLOPs model, taken before lowering */
     const char *ir, *source, *warnings;
     tl_param_info *params;
-    void *module; /* NULL when compiled with build = 0 */
+    void *module; /* NULL when compiled with build = 0 or TL_BUILD_ONLY */
+    int build;    /* tl_options.build */
 };
 
 /* ---- per-thread strings -------------------------------------------------------------- */
@@ -120,7 +122,7 @@ static tl_status target_pick(const char *name, int build, const Target **out) {
         sb_free(&valid);
         return st;
     }
-    if (build && !(*out)->available(&why)) {
+    if (build == TL_BUILD_LOAD && !(*out)->available(&why)) {
         tl_status st = fail(TL_ERROR_TOOLCHAIN, "the '%s' target cannot build kernels here: %s",
                             name, why.buf ? why.buf : "unknown reason");
         sb_free(&why);
@@ -183,19 +185,27 @@ static void compile_to_source(tl_kernel *k, const Source *src, const tl_options 
     k->source = k->target->emit(ctx, k->func);
 }
 
+/* Builds (through the cache) and, unless o->build is TL_BUILD_ONLY, loads and binds. */
 static tl_status kernel_build(tl_kernel *k, const tl_options *o) {
     StrBuf dir = {0}, err = {0};
     int cached = !cache_disabled(o->use_cache);
     if (cached) cache_dir_resolve(o->cache_dir, &dir);
-    tl_status st = cache_load_or_build(k->target, k->source, cached ? dir.buf : NULL,
-                                       &k->module, &err);
+    const char *d = cached ? dir.buf : NULL;
+    tl_status st = o->build == TL_BUILD_ONLY ? cache_build(k->target, k->source, d, &err)
+                                             : cache_load_or_build(k->target, k->source, d,
+                                                                   &k->module, &err);
     if (st != TL_OK) fail(st, "%s", err.buf ? err.buf : "build failed");
+    else if (k->module && k->target->bind) k->target->bind(k->module, k->func);
     sb_free(&dir);
     sb_free(&err);
     return st;
 }
 
 static tl_status compile_into(tl_kernel *k, const Source *src, const tl_options *o) {
+    if (o->build != TL_BUILD_NONE && o->build != TL_BUILD_LOAD && o->build != TL_BUILD_ONLY)
+        return fail(TL_ERROR_ARGUMENT, "options.build is %d; expected 0 (no build), 1 (build "
+                    "and load) or 2 (TL_BUILD_ONLY)", o->build);
+    k->build = o->build;
     tl_status st = target_pick(o->target, o->build, &k->target);
     if (st != TL_OK) return st;
     if (o->ndefines && !o->defines) return fail(TL_ERROR_ARGUMENT, "ndefines > 0 but defines "
@@ -207,7 +217,7 @@ static tl_status compile_into(tl_kernel *k, const Source *src, const tl_options 
     }
     compile_to_source(k, src, o);
     k->ctx.on_error = NULL;
-    return o->build ? kernel_build(k, o) : TL_OK;
+    return o->build != TL_BUILD_NONE ? kernel_build(k, o) : TL_OK;
 }
 
 static tl_status compile_common(tl_kernel *k, const Source *src, const tl_options *opt,
@@ -295,6 +305,21 @@ double tl_kernel_flops(const tl_kernel *k, DLTensor *const *args, int nargs) {
 }
 
 /* ---- running ---------------------------------------------------------------------------- */
+/* Where the kernel's tensors must be: the host, or the GPU its module was loaded on. */
+static DLDevice kernel_device(const tl_kernel *k) {
+    DLDevice d = {kDLCPU, 0};
+    if (rt_target_device(k->target) == RT_DEV_CUDA) {
+        d.device_type = kDLCUDA;
+        d.device_id = k->module ? cuda_module_device(k->module) : 0;
+    }
+    return d;
+}
+
+DLDevice tl_kernel_device(const tl_kernel *k) {
+    DLDevice d = {kDLCPU, 0};
+    return k ? kernel_device(k) : d;
+}
+
 static void param_names(const Func *f, int outputs, StrBuf *sb) {
     int first = 1;
     for (int i = 0; i < f->params.len; i++) {
@@ -324,8 +349,11 @@ static tl_status launch_checked(tl_kernel *k, DLTensor *const *args, SymEnv *env
     void **ptrs = calloc((size_t)n + 1, sizeof *ptrs);
     int64_t *slots = calloc((size_t)n + 1, sizeof *slots);
     TL_ASSERT(ptrs && slots);
+    int dev_id = kernel_device(k).device_id;
     for (int i = 0; i < n && st == TL_OK; i++)
-        if (args_check(f, dev, k->target->name, i, args[i], env, &err)) st = TL_ERROR_ARGUMENT;
+        if (args_check(f, dev, k->target->name, i, args[i], env, &err) ||
+            (dev == RT_DEV_CUDA && args_check_device_id(f, i, args[i], dev_id, &err)))
+            st = TL_ERROR_ARGUMENT;
     if (st == TL_OK && args_finish(f, args, env, &err)) st = TL_ERROR_ARGUMENT;
     if (st != TL_OK) {
         fail(st, "%s", err.buf);
@@ -344,8 +372,8 @@ static tl_status launch_checked(tl_kernel *k, DLTensor *const *args, SymEnv *env
 static tl_status kernel_runnable(const tl_kernel *k) {
     if (!k) return fail(TL_ERROR_ARGUMENT, "the kernel is NULL");
     if (!k->module)
-        return fail(TL_ERROR_ARGUMENT, "kernel '%s' was compiled with build = 0 and cannot "
-                    "run", k->func->name);
+        return fail(TL_ERROR_ARGUMENT, "kernel '%s' was compiled with build = %s and cannot "
+                    "run", k->func->name, k->build == TL_BUILD_ONLY ? "TL_BUILD_ONLY" : "0");
     return TL_OK;
 }
 
@@ -363,34 +391,40 @@ tl_status tl_kernel_launch(tl_kernel *k, DLTensor *const *args, int nargs, void 
 }
 
 /* ---- tl_kernel_call: allocate the outputs, then launch ------------------------------------ */
-/* A compact, zero-filled tensor; NULL if the memory cannot be had. */
-static DLTensor *tensor_alloc(DType dt, int ndim, const int64_t *shape, DLDevice dev) {
+/* A compact, zero-filled tensor on dev (on CUDA the zeroing is queued on stream); NULL
+ * with the reason in err. */
+static DLTensor *tensor_alloc(DType dt, int ndim, const int64_t *shape, DLDevice dev,
+                              void *stream, StrBuf *err) {
     size_t bytes = (size_t)dtype_bytes(dt);
     for (int d = 0; d < ndim; d++) {
-        if (shape[d] && bytes > (SIZE_MAX - 64) / (size_t)shape[d]) return NULL;
+        if (shape[d] && bytes > (SIZE_MAX - 64) / (size_t)shape[d]) {
+            sb_puts(err, "the tensor is too large");
+            return NULL;
+        }
         bytes *= (size_t)shape[d];
     }
-    bytes = (bytes + 63) / 64 * 64;
     DLTensor *t = calloc(1, sizeof *t);
-    if (!t) return NULL;
-    t->shape = calloc((size_t)ndim + 1, sizeof(int64_t));
-    t->data = aligned_alloc(64, bytes ? bytes : 64);
-    if (!t->shape || !t->data) {
-        tl_tensor_free(t);
+    if (t) t->shape = calloc((size_t)ndim + 1, sizeof(int64_t));
+    if (!t || !t->shape) {
+        free(t);
+        sb_puts(err, "out of host memory");
         return NULL;
     }
-    memset(t->data, 0, bytes);
     t->device = dev;
     t->ndim = ndim;
     dtype_to_dlpack(dt, &t->dtype.code, &t->dtype.bits);
     t->dtype.lanes = 1;
     for (int d = 0; d < ndim; d++) t->shape[d] = shape[d];
+    if (rt_dev_alloc(dev, bytes, stream, &t->data, err) != 0) {
+        tl_tensor_free(t);
+        return NULL;
+    }
     return t;
 }
 
 void tl_tensor_free(DLTensor *t) {
     if (!t) return;
-    free(t->data);
+    rt_dev_free(t->device, t->data);
     free(t->shape);
     free(t->strides);
     free(t);
@@ -418,15 +452,14 @@ static tl_status output_shape(const Func *f, int i, const SymEnv *env, int64_t *
     return TL_OK;
 }
 
-/* Checks the inputs (binding syms) and picks the device the outputs go to. */
+/* Checks the inputs (binding syms). The outputs go where the kernel runs: the host, or
+ * the GPU it was loaded on (where tl_kernel_launch requires the inputs to be). */
 static tl_status call_inputs(tl_kernel *k, DLTensor *const *inputs, SymEnv *env,
                              DLDevice *dev) {
     const Func *f = k->func;
     RtDevKind kind = rt_target_device(k->target);
     StrBuf err = {0};
-    dev->device_type = kDLCPU;
-    dev->device_id = 0;
-    int seen = 0;
+    *dev = kernel_device(k);
     for (int i = 0, j = 0; i < f->params.len; i++) {
         if (f->params.data[i].is_output) continue;
         const DLTensor *t = inputs[j++];
@@ -435,13 +468,7 @@ static tl_status call_inputs(tl_kernel *k, DLTensor *const *inputs, SymEnv *env,
             sb_free(&err);
             return st;
         }
-        if (!seen && f->params.data[i].buf) *dev = t->device, seen = 1;
     }
-    if (dev->device_type == kDLCUDAHost) dev->device_type = kDLCPU;
-    if (kind != RT_DEV_HOST || dev->device_type != kDLCPU)
-        return fail(TL_ERROR_ARGUMENT, "tl_kernel_call: allocating outputs for the '%s' target "
-                    "is not supported yet; allocate them and use tl_kernel_launch",
-                    k->target->name);
     return TL_OK;
 }
 
@@ -465,15 +492,17 @@ static tl_status call_run(tl_kernel *k, DLTensor *const *inputs, DLTensor **outp
         TL_ASSERT(!b || b->ndim <= 64);
         st = output_shape(f, i, &env, shape);
         if (st != TL_OK) break;
-        all[i] = outputs[nout++] = tensor_alloc(b->dtype, b->ndim, shape, dev);
+        StrBuf err = {0};
+        all[i] = outputs[nout++] = tensor_alloc(b->dtype, b->ndim, shape, dev, stream, &err);
         if (!all[i]) {
             StrBuf s = {0};
             for (int d = 0; d < b->ndim; d++) sb_printf(&s, "%s%lld", d ? ", " : "",
                                                          (long long)shape[d]);
             st = fail(TL_ERROR_RUNTIME, "cannot allocate output '%s' (param %d) of shape "
-                      "(%s): out of memory", f->params.data[i].name, i, s.buf ? s.buf : "");
+                      "(%s): %s", f->params.data[i].name, i, s.buf ? s.buf : "", err.buf);
             sb_free(&s);
         }
+        sb_free(&err);
     }
     sym_env_free(&env);
     if (st == TL_OK) st = tl_kernel_launch(k, all, f->params.len, stream);
@@ -499,6 +528,101 @@ tl_status tl_kernel_call(tl_kernel *k, DLTensor *const *inputs, int ninputs, DLT
         return fail(TL_ERROR_ARGUMENT, "tl_kernel_call: inputs or outputs is NULL");
     for (int j = 0; j < nout; j++) outputs[j] = NULL;
     return call_run(k, inputs, outputs, stream);
+}
+
+/* ---- tensors on a device ----------------------------------------------------------------- */
+tl_status tl_tensor_alloc(DLDataType dtype, int ndim, const int64_t *shape, DLDevice dev,
+                          DLTensor **out) {
+    if (!out) return fail(TL_ERROR_ARGUMENT, "tl_tensor_alloc: out is NULL");
+    *out = NULL;
+    DType dt = dtype_from_dlpack(dtype.code, dtype.bits);
+    StrBuf err = {0};
+    if (dt == DT_INVALID || dtype.lanes != 1) {
+        rt_dldtype_name(dtype, &err);
+        tl_status st = fail(TL_ERROR_ARGUMENT, "tl_tensor_alloc: dtype %s is not one tilec "
+                            "knows", err.buf);
+        sb_free(&err);
+        return st;
+    }
+    if (ndim < 0 || ndim > 64 || (ndim && !shape))
+        return fail(TL_ERROR_ARGUMENT, "tl_tensor_alloc: ndim is %d (0..64, with a shape)",
+                    ndim);
+    for (int d = 0; d < ndim; d++)
+        if (shape[d] < 0) return fail(TL_ERROR_ARGUMENT, "tl_tensor_alloc: shape[%d] is %lld",
+                                      d, (long long)shape[d]);
+    if (dev.device_type != kDLCPU && dev.device_type != kDLCUDA) {
+        rt_device_name(dev, &err);
+        tl_status st = fail(TL_ERROR_ARGUMENT, "tl_tensor_alloc: cannot allocate on %s (cpu "
+                            "and cuda only)", err.buf);
+        sb_free(&err);
+        return st;
+    }
+    tl_status st = TL_OK;
+    *out = tensor_alloc(dt, ndim, shape, dev, NULL, &err);
+    if (*out && rt_dev_sync(dev, NULL, &err) != 0) tl_tensor_free(*out), *out = NULL;
+    if (!*out) st = fail(TL_ERROR_RUNTIME, "tl_tensor_alloc: %s", err.buf);
+    sb_free(&err);
+    return st;
+}
+
+/* Strides absent or those of a compact row-major tensor (size-1 dims: any). */
+static int tensor_compact(const DLTensor *t) {
+    int64_t want = 1;
+    for (int d = t->ndim - 1; d >= 0 && t->strides; d--) {
+        if (t->shape[d] != 1 && t->strides[d] != want) return 0;
+        want *= t->shape[d];
+    }
+    return 1;
+}
+
+static tl_status copy_mismatch(const DLTensor *dst, const DLTensor *src) {
+    StrBuf a = {0}, b = {0};
+    rt_dldtype_name(dst->dtype, &a);
+    rt_dldtype_name(src->dtype, &b);
+    sb_puts(&a, " (");
+    sb_puts(&b, " (");
+    for (int d = 0; d < dst->ndim; d++) sb_printf(&a, "%s%lld", d ? ", " : "",
+                                                  (long long)dst->shape[d]);
+    for (int d = 0; d < src->ndim; d++) sb_printf(&b, "%s%lld", d ? ", " : "",
+                                                  (long long)src->shape[d]);
+    tl_status st = fail(TL_ERROR_ARGUMENT, "tl_tensor_copy: dst is %s) but src is %s)", a.buf,
+                        b.buf);
+    sb_free(&a);
+    sb_free(&b);
+    return st;
+}
+
+tl_status tl_tensor_copy(DLTensor *dst, const DLTensor *src) {
+    if (!dst || !src) return fail(TL_ERROR_ARGUMENT, "tl_tensor_copy: NULL tensor");
+    int same = dst->ndim == src->ndim && dst->dtype.code == src->dtype.code &&
+               dst->dtype.bits == src->dtype.bits && dst->dtype.lanes == src->dtype.lanes;
+    size_t n = (size_t)src->dtype.bits * src->dtype.lanes / 8;
+    for (int d = 0; same && d < src->ndim; d++) {
+        same = dst->shape[d] == src->shape[d] && src->shape[d] >= 0;
+        n *= (size_t)src->shape[d];
+    }
+    if (!same) return copy_mismatch(dst, src);
+    if (!tensor_compact(dst) || !tensor_compact(src))
+        return fail(TL_ERROR_ARGUMENT, "tl_tensor_copy: %s is not compact (row-major "
+                    "strides); only compact tensors are copied", tensor_compact(dst) ? "src"
+                    : "dst");
+    if (n && (!dst->data || !src->data))
+        return fail(TL_ERROR_ARGUMENT, "tl_tensor_copy: data is NULL");
+    StrBuf err = {0};
+    tl_status st = TL_OK;
+    if (rt_dev_copy((char *)dst->data + dst->byte_offset, dst->device,
+                    (const char *)src->data + src->byte_offset, src->device, n, &err) != 0)
+        st = fail(TL_ERROR_RUNTIME, "tl_tensor_copy: %s", err.buf);
+    sb_free(&err);
+    return st;
+}
+
+tl_status tl_device_synchronize(DLDevice dev, void *stream) {
+    StrBuf err = {0};
+    tl_status st = TL_OK;
+    if (rt_dev_sync(dev, stream, &err) != 0) st = fail(TL_ERROR_RUNTIME, "%s", err.buf);
+    sb_free(&err);
+    return st;
 }
 
 /* ---- cache and environment -------------------------------------------------------------- */
@@ -543,6 +667,10 @@ const char *tl_info(void) {
     for (int i = 0; i < NKNOWN_TARGETS; i++) info_target(sb, known_targets[i]);
     StrBuf why = {0};
     const Target *cu = target_find("cuda");
+    if (cu) {
+        sb_puts(sb, "cuda:\n");
+        cuda_describe(sb);
+    }
     sb_printf(sb, "auto target: %s\n", target_usable(cu, &why) ? "cuda" : "c");
     sb_free(&why);
     cache_dir_resolve(NULL, &dir);

@@ -35,6 +35,15 @@ void pass_check_tile_ops(Ctx *ctx, Func *f);     /* user errors for shape/dtype 
 void pass_lower_tile_ops(Ctx *ctx, Func *f);     /* copy/fill/gemm/reduce/cumsum/atomic -> loops */
 void pass_safe_memory_access(Ctx *ctx, Func *f); /* guard global loads (-> 0) and stores */
 void pass_simplify(Ctx *ctx, Func *f);           /* constant folding, trivial loops */
+/* CUDA (SIMT model, see src/passes/map_threads.c): thread-distributed loops, barriers. */
+void pass_map_threads(Ctx *ctx, Func *f);         /* which loops the block's threads share */
+void pass_insert_sync_threads(Ctx *ctx, Func *f); /* __syncthreads from memory hazards */
+/* After pass_map_threads: the loops of the distributed nest rooted at LOOP_PARALLEL loop
+ * `root` (root, then each LOOP_PARALLEL loop that is the only statement of the previous
+ * one's body), at most max; returns their number. */
+int simt_parallel_nest(Stmt *root, Stmt **loops, int max);
+/* Whether b is block-wide in the SIMT model (global, shared, fragment), not per-thread. */
+bool simt_block_wide(const Buffer *b);
 
 /* ---- targets ------------------------------------------------------------------------ */
 typedef struct Target {

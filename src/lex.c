@@ -3,10 +3,13 @@
  * One pass over the text, constant work per character, tokens appended to an arena
  * array. Indentation is measured at the start of every logical line outside brackets
  * (tab = next multiple of 8, form feed resets); blank and comment-only lines produce no
- * tokens. Malformed numbers that Python rejects are not fatal here: the token carries
- * an error text that the parser reports, so one bad literal spoils one statement only.
- * Everything else that is wrong (bad character, unterminated string, inconsistent
- * dedent, unbalanced brackets) is a fatal ctx_fail at the exact location. */
+ * tokens. f-strings are scanned with Python 3.12's nesting rules (PEP 701), which every
+ * older f-string also satisfies; their value is the raw text between the quotes.
+ * Rejected literals - ints beyond int64, 1j, 0777, \N{...}, NUL in a string - are not
+ * fatal here: the token carries an error text that the parser reports, so one such
+ * literal spoils one statement only. Everything else that is wrong
+ * (bad character, unterminated string, inconsistent dedent, unbalanced brackets) is a
+ * fatal ctx_fail at the exact location. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -325,6 +328,141 @@ static bool lex_is_prefix(const char *s, size_t n) {
     return (a == 'r' && (b == 'b' || b == 'f')) || (b == 'r' && (a == 'b' || a == 'f'));
 }
 
+static bool lex_at_quote(const Lexer *L, int quote, bool triple) {
+    return lex_at(L, 0) == quote &&
+           (!triple || (lex_at(L, 1) == quote && lex_at(L, 2) == quote));
+}
+
+static _Noreturn void lex_unterminated(Lexer *L, Loc loc, bool triple) {
+    ctx_fail(L->ctx, loc, triple ? "unterminated triple-quoted string literal"
+                                 : "unterminated string literal");
+}
+
+/* Step over one character of a string body. A backslash takes the next character with it
+ * (so it cannot end the string, and backslash-newline continues any string); a bare line
+ * break is allowed only where `multiline`. */
+static void lex_string_char(Lexer *L, Loc loc, bool triple, bool multiline) {
+    int c = lex_at(L, 0);
+    bool escaped = c == '\\' && lex_at(L, 1) != -1;
+    if (escaped) {
+        L->p++;
+        c = lex_at(L, 0);
+    }
+    if (c == -1 || ((c == '\n' || c == '\r') && !multiline && !escaped))
+        lex_unterminated(L, loc, triple);
+    if (c == '\n' || c == '\r') lex_newline(L);
+    else L->p++;
+}
+
+/* Past the opening quote of a plain string: up to (not over) the closing quote. */
+static void lex_plain_body(Lexer *L, Loc loc, int quote, bool triple) {
+    while (!lex_at_quote(L, quote, triple)) lex_string_char(L, loc, triple, triple);
+}
+
+/* The string prefix before the quote at p, inside an f-string expression that starts at
+ * lo: true for an f-string, with *raw set for rf/fr. */
+static bool lex_nested_fstring(const Lexer *L, const char *lo, bool *raw) {
+    const char *s = L->p;
+    while (s > lo && s > L->p - 2 && lex_is_ident_start((unsigned char)s[-1]) &&
+           (unsigned char)s[-1] < 0x80)
+        s--;
+    if ((s > lo && lex_is_ident_char((unsigned char)s[-1])) || !lex_is_prefix(s, L->p - s))
+        return false;
+    *raw = (s[0] | 0x20) == 'r' || (L->p - s == 2 && (s[1] | 0x20) == 'r');
+    return (s[0] | 0x20) == 'f' || (L->p - s == 2 && (s[1] | 0x20) == 'f');
+}
+
+enum { FS_LITERAL, FS_EXPR, FS_SPEC, FS_MAX_NEST = 64 };
+
+/* One level of an f-string being scanned: its literal text, a replacement field's
+ * expression, or a field's format spec (quote/triple/raw: of the f-string it is in). */
+typedef struct FPart {
+    int kind, quote, brackets;
+    bool triple, raw;
+} FPart;
+
+static void lex_fpush(Lexer *L, Loc loc, FPart *st, int *n, FPart part) {
+    if (*n == FS_MAX_NEST) ctx_fail(L->ctx, loc, "f-string nested too deeply");
+    st[(*n)++] = part;
+}
+
+/* Literal text of an f-string or a format spec at p. */
+static void lex_fliteral(Lexer *L, Loc loc, FPart *st, int *n) {
+    FPart *f = &st[*n - 1];
+    int c = lex_at(L, 0), c1 = lex_at(L, 1);
+    if (lex_at_quote(L, f->quote, f->triple)) {
+        if (f->kind == FS_SPEC) { /* malformed field: the quote ends the f-string */
+            (*n)--;
+            return;
+        }
+        if (--*n) L->p += f->triple ? 3 : 1; /* a nested f-string ends */
+    } else if (c == '{' && c1 == '{' && f->kind == FS_LITERAL) {
+        L->p += 2;
+    } else if (c == '{') {
+        L->p++;
+        lex_fpush(L, loc, st, n, (FPart){FS_EXPR, f->quote, 0, f->triple, f->raw});
+    } else if (c == '}') {
+        L->p += f->kind == FS_SPEC ? 1 : c1 == '}' ? 2 : 1;
+        if (f->kind == FS_SPEC) (*n)--; /* the replacement field ends */
+    } else if (c == '\\' && (c1 == '{' || c1 == '}')) {
+        L->p++; /* not an escape of the brace */
+    } else if (c == '\\' && c1 == 'N' && lex_at(L, 2) == '{' && !f->raw) {
+        L->p += 3;
+        while (lex_at(L, 0) != '}' && !lex_at_quote(L, f->quote, f->triple))
+            lex_string_char(L, loc, f->triple, f->triple);
+    } else {
+        lex_string_char(L, loc, f->triple, f->triple);
+    }
+}
+
+/* Expression text of a replacement field at p: strings (with any quotes) and nested
+ * f-strings are skipped, brackets counted; '}' ends the field and ':' starts its spec. */
+static void lex_fexpr(Lexer *L, Loc loc, FPart *st, int *n, const char *lo) {
+    FPart *f = &st[*n - 1];
+    int c = lex_at(L, 0);
+    if (c == '\'' || c == '"') {
+        bool raw = false, triple = lex_at(L, 1) == c && lex_at(L, 2) == c;
+        bool fstr = lex_nested_fstring(L, lo, &raw);
+        L->p += triple ? 3 : 1;
+        if (fstr) {
+            lex_fpush(L, loc, st, n, (FPart){FS_LITERAL, c, 0, triple, raw});
+            return;
+        }
+        lex_plain_body(L, loc, c, triple);
+        L->p += triple ? 3 : 1;
+    } else if (c == '(' || c == '[' || c == '{') {
+        f->brackets++;
+        L->p++;
+    } else if ((c == ')' || c == ']' || c == '}') && f->brackets > 0) {
+        f->brackets--;
+        L->p++;
+    } else if (c == '}') {
+        L->p++;
+        (*n)--;
+    } else if (c == ':' && f->brackets == 0) {
+        f->kind = FS_SPEC;
+        L->p++;
+    } else if (c == '#') { /* a comment (3.12), quotes in it included */
+        while (lex_at(L, 0) != -1 && lex_at(L, 0) != '\n' && lex_at(L, 0) != '\r') L->p++;
+    } else {
+        lex_string_char(L, loc, f->triple, true);
+    }
+}
+
+/* Past the opening quote of an f-string: up to (not over) its closing quote. Nesting as in
+ * Python 3.12 (PEP 701), which also covers every older f-string; an explicit stack. */
+static void lex_fstring_body(Lexer *L, Loc loc, int quote, bool triple, bool raw) {
+    FPart st[FS_MAX_NEST];
+    int n = 1;
+    const char *lo = L->p;
+    st[0] = (FPart){FS_LITERAL, quote, 0, triple, raw};
+    while (n > 0) {
+        if (lex_at(L, 0) == -1) lex_unterminated(L, loc, triple);
+        if (st[n - 1].kind == FS_EXPR) lex_fexpr(L, loc, st, &n, lo);
+        else lex_fliteral(L, loc, st, &n);
+    }
+}
+
 /* p is at the opening quote; the prefix is [tok_start, p). */
 static void lex_string(Lexer *L, const char *tok_start, Loc loc) {
     bool raw = false, fstr = false, bytes = false;
@@ -337,16 +475,8 @@ static void lex_string(Lexer *L, const char *tok_start, Loc loc) {
     bool triple = lex_at(L, 1) == quote && lex_at(L, 2) == quote;
     L->p += triple ? 3 : 1;
     StrLit s = {.loc = loc, .tok_start = tok_start, .body = L->p, .bytes = bytes};
-    for (;;) {
-        int c = lex_at(L, 0);
-        if (c == -1 || ((c == '\n' || c == '\r') && !triple))
-            ctx_fail(L->ctx, loc, triple ? "unterminated triple-quoted string literal"
-                                         : "unterminated string literal");
-        if (c == quote && (!triple || (lex_at(L, 1) == quote && lex_at(L, 2) == quote))) break;
-        if (c == '\\' && lex_at(L, 1) != -1) L->p++; /* the escaped char cannot end the string */
-        if (lex_at(L, 0) == '\n' || lex_at(L, 0) == '\r') lex_newline(L);
-        else L->p++;
-    }
+    if (fstr) lex_fstring_body(L, loc, quote, triple, raw);
+    else lex_plain_body(L, loc, quote, triple);
     s.end = L->p;
     L->p += triple ? 3 : 1;
     Token *t = lex_push(L, TOK_STRING, loc, NULL);

@@ -39,7 +39,8 @@ static const char help_run[] =
     "\n"
     "Compiles the kernel (FACTORY: the factory function or prim_func to take; default: the\n"
     "last one), fills every input not given with --in with random data from --seed,\n"
-    "allocates the outputs, runs once and prints 'NAME (TARGET): TIME ms'.\n"
+    "allocates the outputs, runs once and prints 'NAME (TARGET): TIME ms'. On the cuda\n"
+    "target the inputs are copied to the GPU and the results back (--out-dir, --check).\n"
     "\n"
     "options:\n"
     "  -D NAME=VALUE       factory argument (Python literal: 64, 1.5, True, \"float16\",\n"
@@ -69,7 +70,8 @@ static const char help_info[] =
     "usage: tilec info\n"
     "\n"
     "Prints the version, the targets and whether they can run here (and why not), the C\n"
-    "compiler, and the kernel cache directory.\n";
+    "compiler, the GPUs (name, compute capability), the CUDA driver and NVRTC versions,\n"
+    "and the kernel cache directory.\n";
 
 static const char help_cache[] =
     "usage: tilec cache clear | tilec cache dir\n"
@@ -545,9 +547,38 @@ static double now_ms(void) {
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
-/* Runs k on fresh copies of the inputs. *all: one tensor per parameter after the run
- * (the copies and the outputs), owned by the caller. */
-static tl_status run_once(Run *r, tl_kernel *k, DLTensor ***all, double *ms) {
+/* A copy of host tensor h on dev (h itself copied for the host and for scalars, which
+ * are read on the host); NULL on failure (tl_last_error says why). */
+static DLTensor *tensor_to(const DLTensor *h, DLDevice dev, int scalar) {
+    if (dev.device_type == kDLCPU || scalar) return tensor_clone(h);
+    DLTensor *t = NULL;
+    if (tl_tensor_alloc(h->dtype, h->ndim, h->shape, dev, &t) != TL_OK) return NULL;
+    if (tl_tensor_copy(t, h) == TL_OK) return t;
+    tl_tensor_free(t);
+    return NULL;
+}
+
+/* Host copies of the tensors of a run on a device. */
+static tl_status copy_back(Run *r, DLTensor **dev, DLTensor **host) {
+    for (int i = 0; i < r->n; i++) {
+        if (dev[i]->device.device_type == kDLCPU) {
+            host[i] = tensor_clone(dev[i]);
+            continue;
+        }
+        host[i] = tensor_new(tensor_dtype(dev[i]), dev[i]->ndim, dev[i]->shape);
+        tl_status st = tl_tensor_copy(host[i], dev[i]);
+        if (st != TL_OK) return st;
+    }
+    return TL_OK;
+}
+
+/* Runs k on fresh copies of the inputs, on k's device (inputs copied there, outputs
+ * allocated there), and waits for it. *all: one host tensor per parameter after the run
+ * (the inputs and the outputs), owned by the caller. *on_dev (if not NULL): the same
+ * tensors on the device when k runs on a GPU, else NULL. */
+static tl_status run_once(Run *r, tl_kernel *k, DLTensor ***all, DLTensor ***on_dev,
+                          double *ms) {
+    DLDevice dev = tl_kernel_device(k);
     int nin = 0, nout = 0;
     for (int i = 0; i < r->n; i++) {
         if (is_input(r, i)) nin++;
@@ -555,16 +586,27 @@ static tl_status run_once(Run *r, tl_kernel *k, DLTensor ***all, double *ms) {
     }
     DLTensor **ins = calloc((size_t)nin + 1, sizeof *ins);
     DLTensor **outs = calloc((size_t)nout + 1, sizeof *outs);
-    for (int i = 0, j = 0; i < r->n; i++)
-        if (is_input(r, i)) ins[j++] = tensor_clone(r->given[i]);
+    DLTensor **d = calloc((size_t)r->n + 1, sizeof *d);
+    tl_status st = TL_OK;
+    for (int i = 0, j = 0; i < r->n && st == TL_OK; i++)
+        if (is_input(r, i) && !(ins[j++] = tensor_to(r->given[i], dev, r->info[i].is_scalar)))
+            st = TL_ERROR_RUNTIME;
     double t0 = now_ms();
-    tl_status st = tl_kernel_call(k, ins, nin, outs, nout, NULL);
+    if (st == TL_OK) st = tl_kernel_call(k, ins, nin, outs, nout, NULL);
+    if (st == TL_OK) st = tl_device_synchronize(dev, NULL);
     *ms = now_ms() - t0;
-    *all = calloc((size_t)r->n + 1, sizeof **all);
-    for (int i = 0, a = 0, b = 0; i < r->n; i++)
-        (*all)[i] = is_input(r, i) ? ins[a++] : outs[b++];
+    for (int i = 0, a = 0, b = 0; i < r->n; i++) d[i] = is_input(r, i) ? ins[a++] : outs[b++];
     free(ins);
     free(outs);
+    if (on_dev) *on_dev = NULL;
+    if (dev.device_type == kDLCPU) {
+        *all = d;
+        return st;
+    }
+    *all = calloc((size_t)r->n + 1, sizeof **all);
+    if (st == TL_OK) st = copy_back(r, d, *all);
+    if (on_dev && st == TL_OK) *on_dev = d;
+    else tensors_free(d, r->n);
     return st;
 }
 
@@ -633,7 +675,7 @@ static int run_check(Run *r, DLTensor **all) {
     DLTensor **rall = NULL;
     double ms, max_err = 0;
     int rc = 0;
-    if (run_once(r, ref, &rall, &ms) != TL_OK) {
+    if (run_once(r, ref, &rall, NULL, &ms) != TL_OK) {
         fprintf(stderr, "check: the c target failed:\n");
         rc = api_error();
     }
@@ -651,15 +693,30 @@ static int cmp_double(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+/* n launches, then a wait for the device: 0, or 1 with tl_last_error set. */
+static int bench_batch(Run *r, DLTensor **args, DLDevice dev, int n) {
+    for (int i = 0; i < n; i++)
+        if (tl_kernel_launch(r->k, args, r->n, NULL) != TL_OK) return 1;
+    return tl_device_synchronize(dev, NULL) != TL_OK;
+}
+
+/* Times batches of launches for about 1 s. A batch (launches queued back to back, then
+ * one wait) lasts about 1 ms, so that GPU kernels of a few microseconds are timed
+ * without the wait's latency; per-run time = batch time / batch size. */
 static int run_bench(Run *r, DLTensor **all) {
     enum { MAX_RUNS = 100000 };
+    DLDevice dev = tl_kernel_device(r->k);
     double *t = malloc(sizeof *t * MAX_RUNS), start = now_ms();
-    int n = 0;
-    int bad = tl_kernel_launch(r->k, all, r->n, NULL) != TL_OK; /* warm-up */
+    int n = 0, runs = 0;
+    int bad = bench_batch(r, all, dev, 1); /* warm-up */
+    double one = now_ms() - start;
+    int batch = one >= 1.0 ? 1 : one * 1000 < 1.0 ? 1000 : (int)(1.0 / one);
+    start = now_ms();
     while (!bad && n < MAX_RUNS && (n < 3 || now_ms() - start < 1000.0)) {
         double t0 = now_ms();
-        bad = tl_kernel_launch(r->k, all, r->n, NULL) != TL_OK;
-        t[n++] = now_ms() - t0;
+        bad = bench_batch(r, all, dev, batch);
+        t[n++] = (now_ms() - t0) / batch;
+        runs += batch;
     }
     if (bad) {
         free(t);
@@ -668,7 +725,7 @@ static int run_bench(Run *r, DLTensor **all) {
     qsort(t, (size_t)n, sizeof *t, cmp_double);
     double med = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
     printf("%s (%s): median %.3f ms, min %.3f ms over %d runs", tl_kernel_name(r->k),
-           tl_kernel_target(r->k), med, t[0], n);
+           tl_kernel_target(r->k), med, t[0], runs);
     double flops = tl_kernel_flops(r->k, all, r->n);
     if (flops > 0) {
         printf(", %.4g TFLOP/s", flops / (med * 1e-3) / 1e12);
@@ -690,15 +747,16 @@ static int cmd_run(Cli *c) {
     Run r = {.cli = c};
     if (compile(c, c->target, 1, &r.k) != TL_OK) return api_error();
     r.n = tl_kernel_num_params(r.k);
-    DLTensor **all = NULL;
+    DLTensor **all = NULL, **on_dev = NULL; /* host tensors; on the GPU for cuda */
     double ms;
     int rc = prepare_inputs(&r);
-    if (!rc && run_once(&r, r.k, &all, &ms) != TL_OK) rc = api_error();
+    if (!rc && run_once(&r, r.k, &all, &on_dev, &ms) != TL_OK) rc = api_error();
     if (!rc) printf("%s (%s): %.3f ms\n", tl_kernel_name(r.k), tl_kernel_target(r.k), ms);
     if (!rc && c->out_dir) rc = write_results(&r, all);
     if (!rc && c->check) rc = run_check(&r, all);
-    if (!rc && c->bench) rc = run_bench(&r, all);
+    if (!rc && c->bench) rc = run_bench(&r, on_dev ? on_dev : all);
     tensors_free(all, r.n);
+    tensors_free(on_dev, r.n);
     tensors_free(r.given, r.n);
     free(r.info);
     free(r.syms);

@@ -179,7 +179,18 @@ static int check_device(const Func *f, RtDevKind dev, const char *target, int i,
     StrBuf d = {0};
     rt_device_name(t->device, &d);
     arg_fail(err, f, i, "device is %s but the '%s' target %s", d.buf, target,
-             dev == RT_DEV_HOST ? "runs on the CPU" : "needs CUDA device memory");
+             dev == RT_DEV_HOST ? "runs on the CPU" : "needs CUDA memory");
+    sb_free(&d);
+    return -1;
+}
+
+int args_check_device_id(const Func *f, int i, const DLTensor *t, int device_id,
+                         StrBuf *err) {
+    if (!f->params.data[i].buf || t->device.device_id == device_id) return 0;
+    StrBuf d = {0};
+    rt_device_name(t->device, &d);
+    arg_fail(err, f, i, "device is %s but the kernel was loaded on cuda:%d (the GPU that "
+             "was current when it was compiled)", d.buf, device_id);
     sb_free(&d);
     return -1;
 }

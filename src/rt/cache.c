@@ -140,6 +140,8 @@ static void append_log(StrBuf *err, const StrBuf *log) {
     }
 }
 
+/* Builds source into path; then loads it into *module, unless module is NULL (build
+ * only: the binary stays at path). */
 static tl_status build_and_load(const Target *t, const char *source, const char *path,
                                 void **module, StrBuf *err) {
     StrBuf log = {0};
@@ -151,6 +153,7 @@ static tl_status build_and_load(const Target *t, const char *source, const char 
         return TL_ERROR_TOOLCHAIN;
     }
     sb_free(&log);
+    if (!module) return TL_OK;
     StrBuf why = {0};
     *module = t->load(path, &why);
     if (!*module) {
@@ -183,9 +186,10 @@ static tl_status build_private(const Target *t, const char *source, void **modul
     return st;
 }
 
-tl_status cache_load_or_build(const Target *t, const char *source, const char *dir,
-                              void **module, StrBuf *err) {
-    *module = NULL;
+/* cache_load_or_build, and cache_build when module is NULL. */
+static tl_status cache_get(const Target *t, const char *source, const char *dir,
+                           void **module, StrBuf *err) {
+    if (module) *module = NULL;
     if (!dir) return build_private(t, source, module, err);
     Arena a = {0};
     char key[33];
@@ -195,6 +199,7 @@ tl_status cache_load_or_build(const Target *t, const char *source, const char *d
     sb_printf(&path, "%s/%s.%s%s", dir, key, t->name, t->binary_ext);
     tl_status st = TL_OK;
     if (access(path.buf, F_OK) == 0) {
+        if (!module) goto done; /* built before; it is loaded (and checked) when it runs */
         StrBuf why = {0};
         *module = t->load(path.buf, &why);
         sb_free(&why);
@@ -209,6 +214,16 @@ tl_status cache_load_or_build(const Target *t, const char *source, const char *d
 done:
     sb_free(&path);
     return st;
+}
+
+tl_status cache_load_or_build(const Target *t, const char *source, const char *dir,
+                              void **module, StrBuf *err) {
+    TL_ASSERT(module);
+    return cache_get(t, source, dir, module, err);
+}
+
+tl_status cache_build(const Target *t, const char *source, const char *dir, StrBuf *err) {
+    return cache_get(t, source, dir, NULL, err);
 }
 
 tl_status cache_clear_dir(const char *dir, int *nremoved, StrBuf *err) {

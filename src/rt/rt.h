@@ -1,6 +1,7 @@
 /* rt.h - internal runtime interfaces behind include/tilec.h: the disk cache of built
  * kernels (cache.c), checking DLPack arguments against a kernel's parameters (args.c),
- * element conversions and numpy .npy files (npy.c).
+ * memory on the host and on CUDA devices (device.c), element conversions and numpy .npy
+ * files (npy.c).
  *
  * Contract: nothing here exits or aborts on a user error; every failure returns nonzero
  * (or a tl_status) with a message in the caller's StrBuf that names what is wrong in the
@@ -32,6 +33,10 @@ int cache_entry_name(const char *name);
  * TL_OK with *module set, else a status and the message in err. */
 tl_status cache_load_or_build(const Target *t, const char *source, const char *dir,
                               void **module, StrBuf *err);
+/* Build only (no device needed to load): puts the binary into the cache in dir (nothing
+ * to do if it is there), or with dir NULL builds it in a temporary directory and deletes
+ * it (a compile check). TL_OK, else a status and the message in err. */
+tl_status cache_build(const Target *t, const char *source, const char *dir, StrBuf *err);
 /* Removes the cache entries (cache_entry_name) in dir, nothing else. */
 tl_status cache_clear_dir(const char *dir, int *nremoved, StrBuf *err);
 /* mkdir -p path (mode 0755). 0 on success, else errno-style failure with err set. */
@@ -68,6 +73,9 @@ int sym_index(const Func *f, const Var *v);
  * and field. */
 int args_check(const Func *f, RtDevKind dev, const char *target, int i, const DLTensor *t,
                SymEnv *env, StrBuf *err);
+/* Buffer argument i must be on CUDA device `device_id` (where the kernel was loaded). */
+int args_check_device_id(const Func *f, int i, const DLTensor *t, int device_id,
+                         StrBuf *err);
 /* After every parameter was checked: evaluates compound shape/stride expressions
  * (e.g. M * 2) against the arguments and fails for syms no argument bound. */
 int args_finish(const Func *f, DLTensor *const *args, SymEnv *env, StrBuf *err);
@@ -79,6 +87,18 @@ int args_eval(const Expr *e, const SymEnv *env, int64_t *out, int *unbound);
 void *args_pointer(const Func *f, int i, const DLTensor *t, void *slot);
 /* Dims of parameter i as text: "(M, 128)". */
 void args_shape_text(const Buffer *b, StrBuf *out);
+
+/* ---- memory on a tensor's device (device.c) ------------------------------------------ */
+/* n zero bytes on dev: kDLCPU (64-byte aligned) or kDLCUDA (the zeroing is queued on
+ * stream, NULL = default stream). *out is NULL for n == 0 on CUDA. 0, else -1 and err. */
+int rt_dev_alloc(DLDevice dev, size_t n, void *stream, void **out, StrBuf *err);
+void rt_dev_free(DLDevice dev, void *p);
+/* Synchronous copy of n bytes between host memory (kDLCPU, kDLCUDAHost) and CUDA memory
+ * (kDLCUDA, kDLCUDAManaged), either way. 0, else -1 and err. */
+int rt_dev_copy(void *dst, DLDevice dst_dev, const void *src, DLDevice src_dev, size_t n,
+                StrBuf *err);
+/* Waits for the work queued on stream of dev (nothing to do on the host). */
+int rt_dev_sync(DLDevice dev, void *stream, StrBuf *err);
 
 /* ---- elements and .npy files (npy.c) ----------------------------------------------- */
 /* Element i of an array of dtype t, as a double (bool: 0/1), and the reverse (floats

@@ -5,6 +5,7 @@
 
 static const Target *const all_targets[] = {
     &target_c,
+    &target_cuda,
 };
 
 const Target *target_find(const char *name) {

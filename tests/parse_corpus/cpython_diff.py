@@ -85,7 +85,8 @@ class Dumper:
 
     def segment(self, n):
         if n.lineno == n.end_lineno:
-            return self.lines[n.lineno - 1][n.col_offset:n.end_col_offset].decode("utf-8", "replace")
+            line = self.lines[n.lineno - 1]
+            return line[n.col_offset:n.end_col_offset].decode("utf-8", "replace")
         return "\n".join(x.decode("utf-8", "replace")
                          for x in self.lines[n.lineno - 1:n.end_lineno])
 
@@ -371,7 +372,8 @@ def check_file(binary, path, stats, problems):
         if want is None:
             problems.append("%s:%d:%d: tilec accepts a %s" % (path, key[0], key[1], why))
         elif got != want:
-            i = next(i for i in range(min(len(got), len(want)) + 1) if got[i:i + 1] != want[i:i + 1])
+            i = next(i for i in range(min(len(got), len(want)) + 1)
+                     if got[i:i + 1] != want[i:i + 1])
             lo = max(0, i - 60)
             problems.append("%s:%d:%d: differs\n  tilec:   ...%s\n  cpython: ...%s" %
                             (path, key[0], key[1], got[lo:i + 60], want[lo:i + 60]))

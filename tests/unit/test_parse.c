@@ -519,6 +519,16 @@ static void test_lex_shapes(void) {
                 "SSSSSSSSSSSn$");
     CHECK_SHAPE("x = '''a\nb\nc'''\ny", "NOSnNn$");
     CHECK_SHAPE("ub'x'", "NSn$");
+    /* f-strings, old and PEP 701 (3.12) style: each is one token */
+    CHECK_SHAPE("f'{a[\"b\"]}' f\"{'}'}\" f\"{x!r:>{w}}\" f\"{x:'^10}\" f'{{x}}' rf'\\{x}'",
+                "SSSSSSn$");
+    CHECK_SHAPE("f'{f' {d}\\n' if d else ''} def {n}({a}):\\n'", "Sn$");
+    CHECK_SHAPE("f\"{d[\"k\"]}\" + f'{\"a\" \"b\"}' + f\"\\N{DASH} {x}\"", "SOSOSn$");
+    CHECK_SHAPE("f'''{\nx\n:{'>'}10}''' f\"{(lambda: 1)()}\" f'{a:{b}{c}}' Rf\"{x}\"", "SSSSn$");
+    CHECK_SHAPE("f\"{f'{f\"{1}\"}'}\" x", "SNn$");
+    CHECK_SHAPE("f'''{ # it's a comment\n3 * 2}''' x", "SNn$");
+    CHECK_SHAPE("f\"{x\"", "ERROR");
+    CHECK_SHAPE("f'{x}\ny'", "ERROR");
 }
 
 /* Lex text that must lex; NULL (a failed check) if it does not. */
@@ -574,6 +584,8 @@ static void test_lex_errors(void) {
                                            "string literal");
     CHECK_FATAL("x = 'abc\\'\n", "t.py:1:5: error: unterminated string literal");
     CHECK_FATAL("x = r'\\'", "t.py:1:5: error: unterminated string literal");
+    CHECK_FATAL("x = 1\ny = f'{a[\"k]}'\n", "t.py:2:5: error: unterminated string literal");
+    CHECK_FATAL("y = f'''{a}\n\n", "t.py:1:5: error: unterminated triple-quoted string literal");
     CHECK_FATAL("x = 1 $ 2", "t.py:1:7: error: invalid character '$' in program");
     CHECK_FATAL("x = a ? b", "t.py:1:7: error: invalid character '?' in program");
     CHECK_FATAL("x = 1\n  y = !2", "t.py:2:7: error: invalid character '!' in program");
@@ -654,7 +666,8 @@ static void test_expressions(void) {
     CHECK_EXPR("sum(x for x in y)", "(call sum (genexp x (for x y)))");
     CHECK_EXPR("(x for x in y)", "(genexp x (for x y))");
     CHECK_EXPR("[a if c else b for a, b in z]", "(listcomp (ifexp c a b) (for (tuple a b) z))");
-    CHECK_EXPR("{e: d for *e, d in g}", "(call dict (genexp (tuple e d) (for (tuple (* e) d) g)))");
+    CHECK_EXPR("{e: d for *e, d in g}",
+               "(call dict (genexp (tuple e d) (for (tuple (* e) d) g)))");
     CHECK_EXPR("[x for x, in y]", "(listcomp x (for (tuple x) y))");
     CHECK_EXPR("'a' 'b' \"c\"", "\"abc\"");
     CHECK_EXPR("'a' f'{b}'", "f\"a{b}\"");
@@ -1022,7 +1035,8 @@ static void test_corpus_realworld(void) {
                 dump_stmt(&sb, m.data[i]);
                 sb_putc(&sb, ' ');
             }
-        CHECK(sb.buf && !strcmp(sb.buf, "(bad PATH) (bad fetch) (bad Shape) (bad walrus_user) (bad gen) "
+        CHECK(sb.buf && !strcmp(sb.buf, "(bad PATH) (bad fetch) (bad Shape) (bad walrus_user) "
+                                        "(bad gen) "
                                         "(bad dispatch) (bad cplx) "),
               "realworld bad statements: %s", sb.buf ? sb.buf : "");
         sb_free(&sb);
@@ -1135,6 +1149,15 @@ static void test_fuzz(void) {
         printf("fuzz: %d parsed (%d bad statements), %d failed cleanly\n", ok, bad, failed);
     CHECK(ok > 0 && failed > 0 && bad > 0, "fuzz outcomes: %d parsed, %d failed, %d bad stmts",
           ok, failed, bad);
+    /* random soup of string-ish characters: the f-string scanner's corner cases */
+    static const char soup[] = "f'\"{}:!\\\n rb[]()x=#N";
+    char sbuf[64];
+    for (int i = 0; i < 5000; i++) {
+        size_t n = rng() % 40;
+        for (size_t k = 0; k < n; k++) sbuf[k] = soup[rng() % (sizeof soup - 1)];
+        sbuf[n] = 0;
+        fuzz_one(sbuf, n, &ok, &failed, &bad);
+    }
     /* expression mutants through parse_expression */
     const char *exprs = "T.gemm(A_s[i, 0:32], B[::2, ...], C, transpose_B=True, **kw) if "
                         "not a else [x ** -2 for x in (1, 2.5e3, 'a' f'{b}')][-1]";

@@ -149,6 +149,10 @@ static void *nvrtc_open(char *err, size_t n) {
     static const char *const names[] = {"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12"};
     const char *roots[] = {getenv("CUDA_HOME"), getenv("CUDA_PATH"), "/usr/local/cuda"};
     char path[1100];
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        void *lib = dlopen(names[i], RTLD_NOW | RTLD_NOLOAD); /* already loaded (PyTorch) */
+        if (lib) return lib;
+    }
     for (size_t r = 0; r < sizeof roots / sizeof roots[0]; r++) {
         if (!roots[r] || !*roots[r]) continue;
         for (int sub = 0; sub < 2; sub++)

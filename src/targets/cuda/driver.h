@@ -124,9 +124,10 @@ typedef struct CudaNvrtc {
 /* The driver, initialized (cuInit(0)) with at least one device; NULL with the reason in
  * why ("no NVIDIA driver (libcuda.so.1 not found)", "no CUDA device", ...). */
 const CudaDriver *cuda_driver(StrBuf *why);
-/* NVRTC: $TILEC_NVRTC if set (a library path), else libnvrtc.so, .so.13, .so.12 under
- * $CUDA_HOME/lib64, $CUDA_PATH/lib64, /usr/local/cuda/lib64, then the default search
- * path. NULL with the reason in why. */
+/* NVRTC: $TILEC_NVRTC if set (a library path), else one the process has loaded already
+ * (PyTorch's), else libnvrtc.so, .so.13, .so.12 under $CUDA_HOME, $CUDA_PATH and
+ * /usr/local/cuda (lib64, then lib), then the default search path. NULL with the reason
+ * in why. */
 const CudaNvrtc *cuda_nvrtc(StrBuf *why);
 /* Symbol names of the driver and NVRTC tables, in X-macro order, NULL-terminated (for
  * tests). */
@@ -174,8 +175,12 @@ int cuda_stream_sync(int dev, void *stream, StrBuf *err);
  * versions, or why CUDA is unavailable. Each line starts with two spaces. */
 void cuda_describe(StrBuf *sb);
 
-/* ---- services of target_cuda.c to the API layer ------------------------------------------ */
+/* ---- services of target_cuda.c ------------------------------------------------------------ */
 /* The CUDA device a loaded module runs on. */
 int cuda_module_device(const void *module);
+/* The architecture kernels are compiled for ("sm_80", "sm_90a"): $TILEC_CUDA_ARCH if set,
+ * else the current device's (the current context's, else device 0), sm_90 as sm_90a.
+ * 0, else -1 with the reason in why. The lowering may use it to pick a code path. */
+int cuda_arch(char *out, size_t n, StrBuf *why);
 
 #endif

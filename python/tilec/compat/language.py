@@ -1,0 +1,103 @@
+"""TileLang's `T` namespace (tilelang.language) as inert placeholders.
+
+libtilec reads kernel bodies from the source file; Python never runs them. What Python
+does run is the module's top level and decorators: `@T.prim_func`, `@T.macro`, the
+parameter annotations of a prim_func (`A: T.Tensor((M, K), dtype)`), `T.dynamic("M")`,
+dtype names. Those exist here and do nothing but record what tilec needs: prim_func
+returns a tilec.PrimFunc, dtypes are strings with their names. Any other T.name is an
+inert placeholder (callable, indexable, usable in arithmetic), since it can only appear
+where Python does not evaluate it for real."""
+from ..jit import PrimFunc
+
+_DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+           "float16", "bfloat16", "float32", "float64", "float8_e4m3", "float8_e5m2",
+           "float8_e4m3fn"]
+_ALIASES = {"float": "float32", "half": "float16", "double": "float64", "bf16": "bfloat16",
+            "fp16": "float16", "fp32": "float32", "e4m3_float8": "float8_e4m3",
+            "e5m2_float8": "float8_e5m2"}
+
+
+class DType(str):
+    """A dtype name (T.float16 == "float16"); calling it (T.float32(0)) is inert."""
+
+    @property
+    def tilec_dtype(self):
+        return str(self)
+
+    def __call__(self, *args, **kwargs):
+        return Inert("T.%s(...)" % self)
+
+
+class Inert:
+    """Stands for any T.* value Python evaluates but tilec does not need."""
+    __slots__ = ("_name",)
+
+    def __init__(self, name):
+        self._name = name
+
+    def __repr__(self):
+        return "<tilec placeholder %s>" % self._name
+
+    def __getattr__(self, attr):
+        if attr.startswith("__"):
+            raise AttributeError(attr)
+        return Inert("%s.%s" % (self._name, attr))
+
+    def __call__(self, *args, **kwargs):
+        if len(args) == 1 and callable(args[0]) and not kwargs and hasattr(args[0], "__code__"):
+            return args[0]  # used as a decorator: keep the function
+        return Inert("%s(...)" % self._name)
+
+    def __getitem__(self, item):
+        return Inert("%s[...]" % self._name)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def __iter__(self):
+        return iter(())
+
+    def _op(self, *other):
+        return Inert(self._name)
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _op
+    __truediv__ = __rtruediv__ = __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = _op
+    __neg__ = __pow__ = __rpow__ = __lshift__ = __rshift__ = __and__ = __or__ = _op
+
+
+def prim_func(func=None, **kwargs):
+    """@T.prim_func or @T.prim_func(private=True): records the function (tilec.PrimFunc);
+    inside a factory called from Python, also the factory and its arguments."""
+    if func is None:
+        return lambda f: PrimFunc.from_decorator(f, depth=2)
+    return PrimFunc.from_decorator(func, depth=2)
+
+
+def macro(func=None, **kwargs):
+    """@T.macro: the function itself (tilec inlines macros from the source)."""
+    return func if func is not None else (lambda f: f)
+
+
+def dynamic(name, dtype="int32"):
+    return Inert("T.dynamic(%r)" % name)
+
+
+symbolic = dynamic
+
+
+def __getattr__(name):
+    if name.startswith("__"):
+        raise AttributeError(name)
+    return Inert("T.%s" % name)
+
+
+for _n in _DTYPES:
+    globals()[_n] = DType(_n)
+for _a, _n in _ALIASES.items():
+    globals()[_a] = DType(_n)
+del _n, _a
+
+__all__ = ["prim_func", "macro", "dynamic", "symbolic", "DType"] + _DTYPES + list(_ALIASES)

@@ -1,0 +1,340 @@
+"""@tilec.jit and tilec.compile: hand a kernel's source file to libtilec.
+
+The kernel is never executed in Python. The package passes libtilec the file the
+function is defined in (inspect.getsourcefile), the function's name and the call's
+arguments as Python-literal text (`tl_define`s); libtilec parses the file, evaluates
+its module level and the factory, and compiles the @T.prim_func it returns. So:
+
+* a factory must be defined at the top level of a .py file (not in a REPL or inside
+  another function), and the file on disk is what is compiled;
+* module-level constants the kernel reads come from the file's text, which libtilec
+  evaluates itself; values computed at run time in Python (read from a config file,
+  changed after import, ...) are not seen: pass them as factory arguments;
+* arguments must be literals: ints, floats, bools, strings, None, dtypes (numpy, torch
+  or TileLang's, passed by name) and tuples/lists/dicts of those."""
+import functools
+import inspect
+import math
+import os
+import sys
+import threading
+
+import numpy as np
+
+from . import _lib
+from ._lib import TilecError, TilecWarning, check, lib
+from .kernel import Kernel
+from ._tensor import dtype_name
+
+# Defaults for every compile; tilelang.disable_cache() turns the disk cache off here.
+DEFAULTS = {"use_cache": True, "cache_dir": None}
+
+
+def default_target():
+    """$TILEC_TARGET, else "auto" (CUDA when usable, else the C target)."""
+    return os.environ.get("TILEC_TARGET") or "auto"
+
+
+def normalize_target(target):
+    """tilec's name for a target given as tilec or TileLang spell it ("auto", "c", "cuda",
+    "cpu", "llvm", "cuda -arch=sm_90", a TVM Target)."""
+    if target is None:
+        return default_target()
+    t = str(target).strip()
+    if t in ("", "auto"):
+        return default_target()
+    word = t.split()[0].lower()
+    if word in ("c", "cpu", "llvm", "c-host"):
+        return "c"
+    if word.startswith("cuda") or word == "nvidia":
+        return "cuda"
+    return t
+
+
+# ---- arguments as Python literals ------------------------------------------------------
+def literal(value, what="argument"):
+    """The Python-literal text libtilec reads for a factory argument."""
+    if value is None or isinstance(value, (bool, np.bool_)):
+        return repr(None if value is None else bool(value))
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    if isinstance(value, (float, np.floating)):
+        v = float(value)
+        if math.isfinite(v):
+            return repr(v)
+        return "float('%s')" % ("nan" if math.isnan(v) else "inf" if v > 0 else "-inf")
+    if isinstance(value, str):
+        name = getattr(value, "tilec_dtype", None)  # TileLang shim dtypes: str subclass
+        return repr(str(name or value))
+    if isinstance(value, (tuple, list)):
+        items = [literal(v, what) for v in value]
+        if isinstance(value, tuple):
+            return "(%s)" % (items[0] + "," if len(items) == 1 else ", ".join(items))
+        return "[%s]" % ", ".join(items)
+    if isinstance(value, dict):
+        return "{%s}" % ", ".join("%s: %s" % (literal(k, what), literal(v, what))
+                                  for k, v in value.items())
+    name = dtype_name(value) if _is_dtype_object(value) else None
+    if name is not None:
+        return repr(name)
+    raise TilecError("%s: a %s cannot be passed to a tilec kernel factory (tilec reads the "
+                     "kernel's source, so arguments must be literals: ints, floats, bools, "
+                     "strings, None, dtypes, and tuples/lists/dicts of those)"
+                     % (what, type(value).__name__))
+
+
+def _is_dtype_object(v):
+    if isinstance(v, np.dtype) or (isinstance(v, type) and issubclass(v, np.generic)):
+        return True
+    mod = type(v).__module__
+    return mod.startswith("torch") or mod.startswith("ml_dtypes") or hasattr(v, "tilec_dtype")
+
+
+# ---- where a function comes from ----------------------------------------------------------
+def source_of(func):
+    """(absolute source path, function name) of a module-level function."""
+    func = inspect.unwrap(func)
+    try:
+        path = inspect.getsourcefile(func)
+    except TypeError:
+        path = None
+    name = getattr(func, "__name__", None)
+    if not path or path.startswith("<") or not os.path.isfile(path):
+        raise TilecError("tilec compiles kernels from their source file, and %r has none "
+                         "(defined in a REPL, a notebook cell or exec?): put it in a .py file"
+                         % (name or func))
+    qual = getattr(func, "__qualname__", name)
+    if qual != name:
+        raise TilecError("%s: tilec compiles functions defined at the top level of a file, "
+                         "and '%s' is defined inside another function or class" % (path, qual))
+    return os.path.abspath(path), name
+
+
+class PrimFunc:
+    """A @T.prim_func as the TileLang compatibility layer records it: the Python function,
+    and, when it was made by calling a plain (undecorated) factory function in Python, that
+    factory's name and arguments, so that tilec.compile(prim_func) compiles the factory."""
+
+    def __init__(self, func, factory=None, factory_args=None):
+        self.func = func
+        self.factory = factory
+        self.factory_args = factory_args
+        functools.update_wrapper(self, func)
+
+    def __call__(self, *args, **kwargs):
+        raise TilecError("a @T.prim_func is not called from Python under tilec: compile it "
+                         "with tilelang.compile(func, out_idx=...) and call the kernel")
+
+    @classmethod
+    def from_decorator(cls, func, depth=2):
+        """Wraps func; if the decorator runs inside a module-level function of the same
+        file (a factory called in Python), records that function and its arguments."""
+        try:
+            frame = sys._getframe(depth)
+        except ValueError:
+            frame = None
+        code = frame.f_code if frame is not None else None
+        if code is not None and code.co_name != "<module>":
+            outer = frame.f_globals.get(code.co_name)
+            outer = inspect.unwrap(outer) if callable(outer) else None
+            if getattr(outer, "__code__", None) is code:
+                nargs = code.co_argcount + code.co_kwonlyargcount
+                names = code.co_varnames[:nargs]
+                args = {n: frame.f_locals[n] for n in names if n in frame.f_locals}
+                return cls(func, outer, args)
+        return cls(func)
+
+
+# ---- compiling ------------------------------------------------------------------------------
+def compile_file(path, factory=None, defines=None, out_idx=None, target=None, use_cache=None,
+                 cache_dir=None):
+    """Compiles FACTORY (a function or prim_func name; None = the last one) of the file at
+    path. defines: {name: literal text}. out_idx: None (the file's @jit out_idx) or a list
+    of parameter indices. Returns a Kernel."""
+    L = lib()
+    defines = dict(defines or {})
+    opt = L.tl_options_default()
+    keep = []
+
+    def c(s):
+        b = s.encode("utf-8")
+        keep.append(b)
+        return b
+
+    opt.target = c(normalize_target(target))
+    opt.factory = c(factory) if factory else None
+    arr = (_lib.Define * max(len(defines), 1))()
+    for i, (k, v) in enumerate(defines.items()):
+        arr[i].name, arr[i].value = c(k), c(v)
+    opt.defines, opt.ndefines = arr, len(defines)
+    use_cache = DEFAULTS["use_cache"] if use_cache is None else use_cache
+    opt.use_cache = 1 if use_cache else 0
+    cache_dir = cache_dir or DEFAULTS["cache_dir"]
+    opt.cache_dir = c(str(cache_dir)) if cache_dir else None
+    if out_idx is not None:
+        idx = (_lib.ctypes.c_int * max(len(out_idx), 1))(*out_idx)
+        opt.out_idx, opt.nout_idx = idx, len(out_idx)
+    handle = _lib.ctypes.c_void_p()
+    check(L.tl_compile_file(c(path), _lib.ctypes.byref(opt), _lib.ctypes.byref(handle)))
+    k = Kernel(handle.value, source_file=path, factory=factory, defines=defines)
+    if k.warnings:
+        import warnings
+        for line in k.warnings.splitlines():
+            warnings.warn(line, TilecWarning, stacklevel=3)
+    return k
+
+
+def normalize_out_idx(out_idx):
+    if out_idx is None:
+        return None
+    if isinstance(out_idx, (int, np.integer)):
+        return [int(out_idx)]
+    return [int(i) for i in out_idx]
+
+
+class JITFunction:
+    """A kernel factory decorated with @tilec.jit: calling it with the factory's arguments
+    returns a compiled Kernel, cached in memory per argument tuple (and on disk by
+    libtilec). .compile(*args, **kwargs) does the same; .get_kernel(...) too."""
+
+    def __init__(self, func, out_idx=None, target=None, use_cache=None, cache_dir=None):
+        if isinstance(func, JITFunction):
+            func = func.func
+        self.func = func
+        self.out_idx = normalize_out_idx(out_idx)
+        self.target = target
+        self.use_cache = use_cache
+        self.cache_dir = cache_dir
+        self._kernels = {}
+        self._lock = threading.Lock()
+        if isinstance(func, PrimFunc):
+            self._sig = None
+        else:
+            self._sig = inspect.signature(func)
+            for p in self._sig.parameters.values():
+                if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+                    raise TilecError("%s: tilec factories take named parameters, not *%s"
+                                     % (func.__name__, p.name))
+        functools.update_wrapper(self, func.func if isinstance(func, PrimFunc) else func)
+
+    def bind(self, args, kwargs):
+        """{parameter name: literal text} for the arguments given (defaults are the file's)."""
+        if self._sig is None:
+            if args or kwargs:
+                raise TilecError("the prim_func '%s' takes no compile-time arguments"
+                                 % self.func.__name__)
+            return {}
+        try:
+            bound = self._sig.bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError("%s(): %s" % (self.__name__, e)) from None
+        return {k: literal(v, "%s(%s=...)" % (self.__name__, k))
+                for k, v in bound.arguments.items()}
+
+    def __call__(self, *args, **kwargs):
+        return self.compile(*args, **kwargs)
+
+    def get_kernel(self, *args, **kwargs):
+        return self.compile(*args, **kwargs)
+
+    def compile(self, *args, **kwargs):
+        return self.compile_defines(self.bind(args, kwargs))
+
+    def compile_defines(self, defines, target=None):
+        """The Kernel for these defines ({name: literal text}), compiled once per tuple."""
+        target = normalize_target(target or self.target)
+        key = (tuple(sorted(defines.items())), target)
+        k = self._kernels.get(key)
+        if k is not None:
+            return k
+        k = compile_function(self.func, defines, self.out_idx, target, self.use_cache,
+                             self.cache_dir)
+        with self._lock:
+            return self._kernels.setdefault(key, k)
+
+    def source_info(self):
+        return source_of(self.func.func if isinstance(self.func, PrimFunc) else self.func)
+
+    def __repr__(self):
+        return "<tilec.JITFunction %s>" % self.__name__
+
+
+def compile_function(func, defines=None, out_idx=None, target=None, use_cache=None,
+                     cache_dir=None):
+    """Compiles a module-level factory or prim_func (a function, PrimFunc or
+    JITFunction) with defines {name: literal text}."""
+    defines = dict(defines or {})
+    if isinstance(func, JITFunction):
+        out_idx = func.out_idx if out_idx is None else out_idx
+        target = target or func.target
+        func = func.func
+    if isinstance(func, PrimFunc):
+        if func.factory is not None:
+            path, name = source_of(func.factory)
+            given = {k: literal(v, "%s(%s=...)" % (name, k))
+                     for k, v in (func.factory_args or {}).items()}
+            given.update(defines)
+            defines = given
+        else:
+            path, name = source_of(func.func)
+    else:
+        path, name = source_of(func)
+    return compile_file(path, name, defines, normalize_out_idx(out_idx), target, use_cache,
+                        cache_dir)
+
+
+def jit(func=None, *, out_idx=None, target=None, use_cache=None, cache_dir=None, **ignored):
+    """Decorator for a kernel factory (or a top-level @T.prim_func):
+
+        @tilec.jit(out_idx=[-1], target="c")
+        def matmul(M, N, K, block_M=64, ...):
+            @T.prim_func
+            def main(A: T.Tensor((M, K), "float16"), ...): ...
+            return main
+
+        kernel = matmul(1024, 1024, 1024)      # a tilec.Kernel, cached per arguments
+
+    out_idx: the output parameters (int or list; negative counts from the end), returned
+    by kernel(*inputs); None keeps the file's own @tilelang.jit(out_idx=...). target:
+    "auto" (default; $TILEC_TARGET overrides), "c" or "cuda". use_cache / cache_dir:
+    libtilec's disk cache of built kernels. Other keywords TileLang takes
+    (pass_configs, execution_backend, verbose, ...) are accepted and ignored: libtilec
+    reads pass_configs from the file itself."""
+    def wrap(f):
+        return JITFunction(f, out_idx=out_idx, target=target, use_cache=use_cache,
+                           cache_dir=cache_dir)
+    return wrap if func is None else wrap(func)
+
+
+def compile(func, out_idx=None, target=None, use_cache=None, cache_dir=None,
+            **factory_args):
+    """Compiles func (a factory, a @T.prim_func, or a @tilec.jit function) with the factory
+    arguments given as keywords; returns a Kernel. Keywords TileLang's compile takes
+    (execution_backend, target_host, verbose, pass_configs, compile_flags) are ignored."""
+    for k in ("execution_backend", "target_host", "verbose", "pass_configs",
+              "compile_flags"):
+        factory_args.pop(k, None)
+    if isinstance(func, JITFunction):
+        defines = func.bind((), factory_args)
+        if out_idx is None and target is None:
+            return func.compile_defines(defines)
+        return compile_function(func, defines, out_idx, target, use_cache, cache_dir)
+    if not isinstance(func, PrimFunc) and not callable(func):
+        raise TilecError("tilec.compile takes a function, got %s" % type(func).__name__)
+    defines = {k: literal(v, "%s=" % k) for k, v in factory_args.items()}
+    return compile_function(func, defines, out_idx, target, use_cache, cache_dir)
+
+
+def cache_dir():
+    """libtilec's kernel cache directory ($TILEC_CACHE_DIR, $XDG_CACHE_HOME/tilec,
+    ~/.cache/tilec)."""
+    return _lib.text(lib().tl_cache_dir(None))
+
+
+def clear_cache():
+    check(lib().tl_cache_clear(None))
+
+
+def info():
+    """libtilec's description of itself: version, targets, compilers, GPU, cache dir."""
+    return _lib.text(lib().tl_info())

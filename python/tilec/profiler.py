@@ -1,0 +1,281 @@
+"""Profiler: inputs for a kernel, correctness against a reference, timing.
+
+    profiler = kernel.get_profiler(tensor_supply_type=tilec.TensorSupplyType.Randn)
+    profiler.assert_allclose(ref_program, rtol=1e-2, atol=1e-2)
+    ms = profiler.do_bench(warmup=25, rep=100)          # median milliseconds
+
+Inputs are numpy arrays, or torch tensors when torch is importable (backend="auto"),
+on the kernel's device (torch CUDA tensors for the CUDA target). They are generated
+from a seeded numpy generator, one draw per input parameter in order, so they are the
+same on every machine for the same seed."""
+import enum
+import statistics
+import time
+
+import numpy as np
+
+from . import _tensor
+from ._lib import TilecError
+
+
+class TensorSupplyType(enum.Enum):
+    """How input tensors are filled (TileLang's names)."""
+    Integer = 1  # integers in [-2, 3) ([0, 3) for unsigned types)
+    Uniform = 2  # uniform in [-1, 1)
+    Normal = 3   # normal, mean 0, deviation 1
+    Randn = 4    # same as Normal
+    Zero = 5
+    One = 6
+    Auto = 7     # floats uniform in [-1, 1), signed ints [-8, 8), unsigned [0, 8), bools
+
+
+def _draw(rng, kind, shape, dtype):
+    """float64 or int64 values of one input, before the cast to dtype."""
+    is_float = dtype.startswith(("float", "bfloat"))
+    lo = 0 if dtype.startswith("uint") or dtype == "bool" else None
+    if kind in (TensorSupplyType.Zero, TensorSupplyType.One):
+        return np.full(shape, 0 if kind is TensorSupplyType.Zero else 1, np.int64)
+    if dtype == "bool":
+        return rng.integers(0, 2, size=shape)
+    if kind is TensorSupplyType.Integer:
+        return rng.integers(0 if lo == 0 else -2, 3, size=shape)
+    if not is_float:
+        return rng.integers(0 if lo == 0 else -8, 8, size=shape)
+    if kind in (TensorSupplyType.Normal, TensorSupplyType.Randn):
+        return rng.standard_normal(size=shape)
+    return rng.uniform(-1.0, 1.0, size=shape)
+
+
+class Profiler:
+    """See the module docstring. backend: "auto" (torch when importable, else numpy),
+    "numpy" or "torch". symbols: sizes of symbolic dimensions ({"M": 1000}) for the
+    generated inputs. seed: of the input generator."""
+
+    def __init__(self, kernel, tensor_supply_type=None, seed=0, backend="auto", symbols=None):
+        self.kernel = kernel
+        self.supply_type = _supply(tensor_supply_type)
+        self.seed = seed
+        self.symbols = dict(symbols or {})
+        self.backend = _backend(backend, kernel.target)
+        self._inputs = None
+        self._l2 = None
+
+    # ---- inputs ------------------------------------------------------------------------
+    def _shape(self, p):
+        shape = []
+        for d in p.shape:
+            if isinstance(d, str):
+                if d not in self.symbols:
+                    raise TilecError("parameter '%s' has the symbolic size %s: give it with "
+                                     "get_profiler(symbols={'%s': ...})" % (p.name, d, d))
+                d = self.symbols[d]
+            shape.append(int(d))
+        return tuple(shape)
+
+    def supply_inputs(self, seed=None):
+        """New inputs, one per input parameter (numbers for scalar parameters)."""
+        rng = np.random.default_rng(self.seed if seed is None else seed)
+        out = []
+        for p in self.kernel.input_params:
+            vals = _draw(rng, self.supply_type, self._shape(p), p.dtype)
+            if p.is_scalar:
+                out.append(vals.item() if p.dtype.startswith(("float", "bfloat"))
+                           else int(vals.item()))
+            else:
+                out.append(self._convert(vals, p.dtype))
+        return out
+
+    def _convert(self, vals, dtype):
+        if self.backend == "numpy":
+            return np.ascontiguousarray(vals.astype(_tensor.numpy_dtype(dtype)))
+        import torch
+        src = vals.astype(np.float32 if vals.dtype.kind == "f" else np.int64)
+        dev = "cuda" if self.kernel.target == "cuda" else "cpu"
+        return torch.from_numpy(src).to(device=dev, dtype=_tensor.torch_dtype(dtype))
+
+    @property
+    def inputs(self):
+        """The inputs this profiler uses (made on first use)."""
+        if self._inputs is None:
+            self._inputs = self.supply_inputs()
+        return self._inputs
+
+    def run_once(self, func=None, input_tensors=None):
+        """Runs the kernel (or func) once on the inputs; returns the outputs as a list."""
+        ins = list(input_tensors) if input_tensors is not None else self.inputs
+        res = (func or self.kernel)(*ins)
+        return list(res) if isinstance(res, (list, tuple)) else [res]
+
+    # ---- correctness -------------------------------------------------------------------
+    def assert_allclose(self, reference_program, input_tensors=None, atol=1e-2, rtol=1e-2,
+                        max_mismatched_ratio=0.01):
+        """Runs the kernel and reference_program(*inputs) (a Python function returning the
+        outputs, one or a tuple/list) on the same inputs and compares each output:
+        |got - ref| <= atol + rtol * |ref| must hold for all but max_mismatched_ratio of
+        the elements. AssertionError names the output and the first bad element."""
+        if not self.kernel.out_idx:
+            raise TilecError("kernel '%s' has no outputs (no out_idx) to compare"
+                             % self.kernel.name)
+        ins = list(input_tensors) if input_tensors is not None else self.inputs
+        got = self.run_once(input_tensors=ins)
+        ref = reference_program(*ins)
+        refs = list(ref) if isinstance(ref, (list, tuple)) else [ref]
+        if len(refs) != len(got):
+            raise AssertionError("the reference returned %d outputs but kernel '%s' has %d"
+                                 % (len(refs), self.kernel.name, len(got)))
+        for p, g, r in zip(self.kernel.output_params, got, refs):
+            assert_close(g, r, rtol=rtol, atol=atol, max_mismatched_ratio=max_mismatched_ratio,
+                         name="output '%s'" % p.name)
+
+    # ---- timing --------------------------------------------------------------------------
+    def do_bench(self, func=None, warmup=25, rep=100, n_warmup=0, n_repeat=0,
+                 input_tensors=None, return_mode="median", flush_l2=True):
+        """Milliseconds per run of the kernel (func=None; arguments prepared once) or of
+        func(*inputs): warm up for about `warmup` ms, then time runs for about `rep` ms
+        (n_warmup / n_repeat > 0 fix the counts) and return their median (return_mode:
+        "median", "mean", "min", "max"). CUDA: CUDA events around each run on torch's
+        current stream, the L2 cache flushed before each one; CPU: time.perf_counter."""
+        ins = list(input_tensors) if input_tensors is not None else self.inputs
+        fn = self._prepared(ins) if func is None else (lambda: func(*ins))
+        if self.kernel.target == "cuda" and self.backend == "torch":
+            times = self._times_cuda(fn, warmup, rep, n_warmup, n_repeat, flush_l2)
+        else:
+            times = _times_cpu(fn, warmup, rep, n_warmup, n_repeat)
+        return _reduce(times, return_mode)
+
+    def _prepared(self, ins):
+        outs = self.run_once(input_tensors=ins)
+        args = list(ins)
+        for j, i in enumerate(self.kernel.out_idx):
+            args.insert(i, outs[j])
+        return self.kernel.prepare(*args)
+
+    def _times_cuda(self, fn, warmup, rep, n_warmup, n_repeat, flush_l2):
+        import torch
+        if flush_l2 and self._l2 is None:  # larger than any L2 (H200: 60 MB)
+            self._l2 = torch.empty(256 << 20, dtype=torch.int8, device="cuda")
+        fn()
+        torch.cuda.synchronize()
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        for _ in range(5):
+            fn()
+        end.record()
+        torch.cuda.synchronize()
+        est = max(start.elapsed_time(end) / 5, 1e-4)
+        nw = n_warmup or max(1, int(warmup / est))
+        nr = n_repeat or max(1, min(int(rep / est), 100000))
+        for _ in range(nw):
+            fn()
+        starts = [torch.cuda.Event(enable_timing=True) for _ in range(nr)]
+        ends = [torch.cuda.Event(enable_timing=True) for _ in range(nr)]
+        for i in range(nr):
+            if self._l2 is not None:
+                self._l2.zero_()
+            starts[i].record()
+            fn()
+            ends[i].record()
+        torch.cuda.synchronize()
+        return [s.elapsed_time(e) for s, e in zip(starts, ends)]
+
+
+def _times_cpu(fn, warmup, rep, n_warmup, n_repeat):
+    clock = time.perf_counter
+    t0 = clock()
+    fn()
+    first = (clock() - t0) * 1e3
+    k = 1 if first > 10 else 5
+    t0 = clock()
+    for _ in range(k):
+        fn()
+    est = max((clock() - t0) * 1e3 / k, 1e-5)
+    nw = n_warmup or max(1, int(warmup / est))
+    nr = n_repeat or max(1, min(int(rep / est), 1000000))
+    for _ in range(nw):
+        fn()
+    times = []
+    for _ in range(nr):
+        t0 = clock()
+        fn()
+        times.append(clock() - t0)
+    return [t * 1e3 for t in times]
+
+
+def _reduce(times, mode):
+    fns = {"median": statistics.median, "mean": statistics.fmean, "min": min, "max": max}
+    if mode not in fns:
+        raise TilecError("return_mode must be one of %s, not %r" % (", ".join(fns), mode))
+    return fns[mode](times)
+
+
+def _supply(kind):
+    if kind is None:
+        return TensorSupplyType.Auto
+    if isinstance(kind, TensorSupplyType):
+        return kind
+    name = getattr(kind, "name", kind)  # another enum with TileLang's names
+    try:
+        return TensorSupplyType[str(name)]
+    except KeyError:
+        raise TilecError("unknown tensor_supply_type %r (valid: %s)" % (
+            kind, ", ".join(t.name for t in TensorSupplyType))) from None
+
+
+def _backend(backend, target):
+    if backend not in ("auto", "numpy", "torch"):
+        raise TilecError("backend must be 'auto', 'numpy' or 'torch', not %r" % backend)
+    if backend == "auto":
+        try:
+            import torch  # noqa: F401
+            backend = "torch"
+        except ImportError:
+            backend = "numpy"
+    if backend == "numpy" and target == "cuda":
+        raise TilecError("the cuda target needs device tensors: install torch (the profiler "
+                         "makes torch CUDA tensors)")
+    return backend
+
+
+# ---- comparing ------------------------------------------------------------------------------
+def assert_close(actual, expected, rtol=1e-2, atol=1e-2, max_mismatched_ratio=0.0,
+                 name="output"):
+    """Compares two arrays (numpy or torch, any device): same shape, and
+    |actual - expected| <= atol + rtol * |expected| for all but max_mismatched_ratio of the
+    elements (NaN matches only NaN). Raises AssertionError with the first bad element."""
+    a = _tensor.to_numpy(actual)
+    e = _tensor.to_numpy(expected)
+    if a.shape != e.shape:
+        raise AssertionError("%s: shape %s, but the reference has shape %s"
+                             % (name, a.shape, e.shape))
+    a64 = a.astype(np.float64)
+    e64 = e.astype(np.float64)
+    with np.errstate(invalid="ignore", over="ignore"):
+        ok = np.abs(a64 - e64) <= atol + rtol * np.abs(e64)
+        ok |= (a64 == e64) | (np.isnan(a64) & np.isnan(e64))
+    bad = int(a.size - np.count_nonzero(ok))
+    if a.size == 0 or bad <= max_mismatched_ratio * a.size:
+        return
+    first = tuple(int(i) for i in np.argwhere(~ok)[0])
+    with np.errstate(invalid="ignore"):
+        err = np.nanmax(np.abs(a64 - e64)) if a.size else 0.0
+    raise AssertionError(
+        "%s: %d of %d elements (%.2f%%, allowed %.2f%%) differ by more than atol=%g + "
+        "rtol=%g*|ref|; first at %s: got %r, reference %r; max abs error %.4g"
+        % (name, bad, a.size, 100.0 * bad / a.size, 100.0 * max_mismatched_ratio, atol, rtol,
+           list(first), a64[first].item(), e64[first].item(), err))
+
+
+def do_bench(fn, warmup=25, rep=100, n_warmup=0, n_repeat=0, return_mode="median"):
+    """Milliseconds per call of fn() (a function of no arguments), timed on the CPU clock;
+    when torch with CUDA is in use, each call is followed by a synchronize."""
+    import sys
+    torch = sys.modules.get("torch")
+    sync = None
+    if torch is not None and torch.cuda.is_available() and torch.cuda.is_initialized():
+        sync = torch.cuda.synchronize
+
+    def run():
+        fn()
+        if sync:
+            sync()
+    return _reduce(_times_cpu(run, warmup, rep, n_warmup, n_repeat), return_mode)

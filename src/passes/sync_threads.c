@@ -1,0 +1,459 @@
+/* sync_threads.c - inserts the barriers (STMT_SYNC, __syncthreads()) that the SIMT model
+ * of pass_map_threads needs: between two accesses to one block-wide buffer (global,
+ * shared, fragment) of which at least one writes, when different threads may make them
+ * (read-after-write, write-after-read, write-after-write), and on loop back edges when
+ * the end of an iteration conflicts with the start of the next.
+ *
+ * Requires: pass_map_threads. Provides: no missing barrier under the model; every
+ * inserted STMT_SYNC sits in serial code (never inside a distributed loop; serial `if`
+ * and loop conditions are uniform, so every thread reaches it).
+ *
+ * Who makes an access: in serial code, a statement that writes block-wide memory (store,
+ * atomic, alloc init) or prints runs in thread 0 alone (ONE); other serial accesses are
+ * made by every thread (ALL); accesses inside a distributed loop by the thread owning the
+ * iteration (DIST). Two accesses are by the same thread, so need no barrier, when both
+ * are ONE, or when both are DIST in nests of the same constant shape and index the
+ * buffer with the same injective map of the nest's loop variables (each index a constant,
+ * `var + constant`, or a wildcard that uses no nest variable (an inner loop's index, say);
+ * every nest variable used once): then an element is touched in the same iteration,
+ * hence by the same thread, in both loops.
+ *
+ * Placement: a linear scan keeps the accesses made since the last barrier ("pending").
+ * A barrier goes right before a simple statement (or a distributed loop) that conflicts
+ * with them; compound serial statements (if, serial loops) are entered so barriers land
+ * inside them, as late as possible, except that a conflict between the pending set and
+ * what a serial loop does before its own first barrier puts one barrier before the loop
+ * rather than one per iteration inside it. For a loop, the pending set at the back edge (end of
+ * the body and each `continue`) is checked against the accesses the body can make before
+ * its first barrier; a conflict puts a barrier at the end of the body and before each of
+ * its `continue`s. */
+#include "compiler.h"
+#include "ir_walk.h"
+
+enum { MAX_DIMS = 8, MAX_NEST = 16 };
+
+typedef enum Who { WHO_ONE, WHO_ALL, WHO_DIST } Who;
+
+typedef struct Access {
+    const Buffer *buf;
+    bool write;
+    Who who;
+    bool exact;          /* DIST: pos/off give an injective map of the nest's variables */
+    const Stmt *nest;    /* DIST and exact: root of the nest */
+    signed char pos[MAX_DIMS]; /* nest loop of the index's variable, -1 for a constant */
+    int64_t off[MAX_DIMS];
+} Access;
+
+typedef Vec(Access) AccSet;
+
+typedef struct LoopCtx {
+    AccSet brk, cont; /* pending sets at its break and continue statements */
+    bool has_break, has_continue;
+} LoopCtx;
+
+typedef struct Sync {
+    Ctx *ctx;
+    LoopCtx *loop;
+} Sync;
+
+/* ---- access sets ----------------------------------------------------------------------- */
+static bool nest_shape_equal(const Stmt *a, const Stmt *b) {
+    Stmt *la[MAX_NEST], *lb[MAX_NEST];
+    if (a == b) return true;
+    int n = simt_parallel_nest((Stmt *)a, la, MAX_NEST);
+    if (n != simt_parallel_nest((Stmt *)b, lb, MAX_NEST)) return false;
+    for (int i = 0; i < n; i++) {
+        int64_t ma, mb, ea, eb;
+        if (!ir_is_const_int(la[i]->u.for_.min, &ma) || !ir_is_const_int(lb[i]->u.for_.min, &mb) ||
+            !ir_is_const_int(la[i]->u.for_.extent, &ea) ||
+            !ir_is_const_int(lb[i]->u.for_.extent, &eb) || ma != mb || ea != eb)
+            return false;
+    }
+    return true;
+}
+
+static bool same_thread(const Access *a, const Access *b) {
+    if (a->who == WHO_ONE && b->who == WHO_ONE) return true;
+    if (a->who != WHO_DIST || b->who != WHO_DIST || !a->exact || !b->exact) return false;
+    if (!nest_shape_equal(a->nest, b->nest)) return false;
+    for (int d = 0; d < a->buf->ndim; d++)
+        if (a->pos[d] != b->pos[d] || a->off[d] != b->off[d]) return false;
+    return true;
+}
+
+static bool access_conflict(const Access *a, const Access *b) {
+    return a->buf == b->buf && (a->write || b->write) && !same_thread(a, b);
+}
+
+static bool set_conflict(const AccSet *p, const AccSet *a) {
+    for (int i = 0; i < p->len; i++)
+        for (int j = 0; j < a->len; j++)
+            if (access_conflict(&p->data[i], &a->data[j])) return true;
+    return false;
+}
+
+static bool access_same(const Access *a, const Access *b) {
+    if (a->buf != b->buf || a->write != b->write || a->who != b->who || a->exact != b->exact)
+        return false;
+    if (!a->exact) return true;
+    if (a->nest != b->nest) return false;
+    for (int d = 0; d < a->buf->ndim; d++)
+        if (a->pos[d] != b->pos[d] || a->off[d] != b->off[d]) return false;
+    return true;
+}
+
+static void set_add(Sync *S, AccSet *s, const Access *a) {
+    for (int i = 0; i < s->len; i++)
+        if (access_same(&s->data[i], a)) return;
+    VEC_PUSH(&S->ctx->arena, *s, *a);
+}
+
+static AccSet set_union(Sync *S, const AccSet *a, const AccSet *b) {
+    AccSet r = {0};
+    for (int i = 0; i < a->len; i++) set_add(S, &r, &a->data[i]);
+    for (int i = 0; i < b->len; i++) set_add(S, &r, &b->data[i]);
+    return r;
+}
+
+/* ---- collecting the accesses of a statement ------------------------------------------- */
+typedef struct Collect {
+    Sync *S;
+    AccSet *out;
+    Who who;
+    const Stmt *nest;    /* DIST: root of the distributed nest */
+    Var *vars[MAX_NEST]; /* DIST: its loop variables */
+    int nvars;
+} Collect;
+
+static bool uses_nest_var(const Collect *C, const Expr *e) {
+    if (!e) return false;
+    switch (e->kind) {
+    case EXPR_VAR:
+        for (int k = 0; k < C->nvars; k++)
+            if (C->vars[k] == e->u.var) return true;
+        return false;
+    case EXPR_BIN: return uses_nest_var(C, e->u.bin.a) || uses_nest_var(C, e->u.bin.b);
+    case EXPR_UN: return uses_nest_var(C, e->u.un.a);
+    case EXPR_CALL:
+        return uses_nest_var(C, e->u.call.args[0]) || uses_nest_var(C, e->u.call.args[1]);
+    case EXPR_CAST: return uses_nest_var(C, e->u.cast.value);
+    case EXPR_LOAD:
+        for (int d = 0; d < e->u.load.buf->ndim; d++)
+            if (uses_nest_var(C, e->u.load.idx[d])) return true;
+        return false;
+    case EXPR_SELECT:
+        return uses_nest_var(C, e->u.select.cond) || uses_nest_var(C, e->u.select.then) ||
+               uses_nest_var(C, e->u.select.orelse);
+    default: return false;
+    }
+}
+
+/* An index of a distributed access: `const` or `var + const` of a nest variable (its
+ * position in pos; -1 for a constant), or an expression of no nest variable at all (a
+ * wildcard, pos -2: it may take any value in the iteration, e.g. an inner loop's). */
+static bool index_term(const Collect *C, const Expr *e, signed char *pos, int64_t *off) {
+    int64_t c;
+    if (ir_is_const_int(e, &c)) {
+        *pos = -1, *off = c;
+        return true;
+    }
+    if (!uses_nest_var(C, e)) {
+        *pos = -2, *off = 0;
+        return true;
+    }
+    const Expr *v = e;
+    *off = 0;
+    if (e->kind == EXPR_BIN && e->u.bin.op == OP_ADD) {
+        if (ir_is_const_int(e->u.bin.b, off)) v = e->u.bin.a;
+        else if (ir_is_const_int(e->u.bin.a, off)) v = e->u.bin.b;
+        else return false;
+    }
+    if (v->kind != EXPR_VAR) return false;
+    for (int k = 0; k < C->nvars; k++)
+        if (C->vars[k] == v->u.var) {
+            *pos = (signed char)k;
+            return true;
+        }
+    return false;
+}
+
+static void index_map(const Collect *C, Access *a, Expr *const *idx) {
+    unsigned used = 0;
+    a->exact = false;
+    if (!C->nest || a->buf->ndim > MAX_DIMS) return;
+    for (int d = 0; d < a->buf->ndim; d++) {
+        if (!index_term(C, idx[d], &a->pos[d], &a->off[d])) return;
+        if (a->pos[d] >= 0) {
+            if (used & (1u << a->pos[d])) return; /* a variable used twice */
+            used |= 1u << a->pos[d];
+        }
+    }
+    if (used != (1u << C->nvars) - 1) return; /* not injective: a variable unused */
+    a->exact = true;
+    a->nest = C->nest;
+}
+
+static void add_access(Collect *C, const Buffer *b, bool write, Expr *const *idx) {
+    if (!simt_block_wide(b)) return;
+    Access a = {.buf = b, .write = write, .who = C->who};
+    if (C->who == WHO_DIST && idx) index_map(C, &a, idx);
+    set_add(C->S, C->out, &a);
+}
+
+static void reads_expr(Collect *C, Expr *e);
+static void reads_slot(Expr **slot, void *ud) { reads_expr(ud, *slot); }
+
+static void reads_expr(Collect *C, Expr *e) {
+    if (!e) return;
+    if (e->kind == EXPR_LOAD) add_access(C, e->u.load.buf, false, e->u.load.idx);
+    ir_expr_children(e, reads_slot, C);
+}
+
+static void collect_stmt(Collect *C, Stmt *s);
+static void collect_child(Stmt **slot, void *ud) { collect_stmt(ud, *slot); }
+
+/* Accesses of s and everything inside it, all made by C->who. */
+static void collect_stmt(Collect *C, Stmt *s) {
+    switch (s->kind) {
+    case STMT_STORE: add_access(C, s->u.store.buf, true, s->u.store.idx); break;
+    case STMT_ATOMIC:
+        add_access(C, s->u.atomic.dst.buf, true, s->u.atomic.dst.start);
+        add_access(C, s->u.atomic.dst.buf, false, s->u.atomic.dst.start);
+        break;
+    case STMT_PRINT:
+        if (s->u.print.region.buf) add_access(C, s->u.print.region.buf, false, NULL);
+        break;
+    case STMT_ALLOC:
+        if (s->u.alloc.buf->init) add_access(C, s->u.alloc.buf, true, NULL);
+        break;
+    default: break;
+    }
+    ir_stmt_exprs(s, reads_slot, C);
+    ir_stmt_children(s, collect_child, C);
+}
+
+static bool is_distributed(const Stmt *s) {
+    return s->kind == STMT_FOR && s->u.for_.kind == LOOP_PARALLEL;
+}
+
+/* Whether serial statement s runs in thread 0 alone (see the file comment). */
+static bool runs_in_one_thread(const Stmt *s) {
+    switch (s->kind) {
+    case STMT_STORE: return simt_block_wide(s->u.store.buf);
+    case STMT_ATOMIC: return simt_block_wide(s->u.atomic.dst.buf);
+    case STMT_ALLOC: return s->u.alloc.buf->init && simt_block_wide(s->u.alloc.buf);
+    case STMT_PRINT: return true;
+    default: return false;
+    }
+}
+
+/* Accesses of a simple serial statement or a distributed loop. */
+static void leaf_accesses(Sync *S, Stmt *s, AccSet *out) {
+    Collect C = {.S = S, .out = out, .who = runs_in_one_thread(s) ? WHO_ONE : WHO_ALL};
+    if (is_distributed(s)) {
+        Stmt *loops[MAX_NEST];
+        int n = simt_parallel_nest(s, loops, MAX_NEST);
+        C.who = WHO_ALL; /* the bounds: every thread evaluates them */
+        for (int i = 0; i < n; i++) {
+            reads_expr(&C, loops[i]->u.for_.min);
+            reads_expr(&C, loops[i]->u.for_.extent);
+        }
+        C.who = WHO_DIST;
+        C.nest = s;
+        C.nvars = n;
+        for (int i = 0; i < n; i++) {
+            int64_t c;
+            C.vars[i] = loops[i]->u.for_.var;
+            if (!ir_is_const_int(loops[i]->u.for_.min, &c) ||
+                !ir_is_const_int(loops[i]->u.for_.extent, &c))
+                C.nest = NULL; /* no same-thread proofs for nests of run-time shape */
+        }
+        collect_stmt(&C, loops[n - 1]->u.for_.body);
+        return;
+    }
+    collect_stmt(&C, s);
+}
+
+/* Reads made by every thread (loop bounds, conditions). */
+static void uniform_reads(Sync *S, Expr *e, AccSet *out) {
+    Collect C = {.S = S, .out = out, .who = WHO_ALL};
+    reads_expr(&C, e);
+}
+
+/* ---- what a statement can access before its first barrier ------------------------------ */
+/* Adds to F the accesses s can make before it executes a barrier; returns true when every
+ * path through s executes one. */
+static bool first_accesses(Sync *S, Stmt *s, AccSet *F) {
+    switch (s->kind) {
+    case STMT_SYNC: return true;
+    case STMT_SEQ:
+        for (int i = 0; i < s->u.seq.len; i++)
+            if (first_accesses(S, s->u.seq.data[i], F)) return true;
+        return false;
+    case STMT_IF: {
+        uniform_reads(S, s->u.if_.cond, F);
+        bool t = first_accesses(S, s->u.if_.then, F);
+        bool e = s->u.if_.orelse && first_accesses(S, s->u.if_.orelse, F);
+        return t && e;
+    }
+    case STMT_FOR:
+        if (is_distributed(s)) break;
+        uniform_reads(S, s->u.for_.min, F);
+        uniform_reads(S, s->u.for_.extent, F);
+        first_accesses(S, s->u.for_.body, F);
+        return false; /* the loop may run no iteration */
+    case STMT_WHILE:
+        uniform_reads(S, s->u.while_.cond, F);
+        first_accesses(S, s->u.while_.body, F);
+        return false;
+    case STMT_BREAK:
+    case STMT_CONTINUE: return false;
+    default: break;
+    }
+    leaf_accesses(S, s, F);
+    return false;
+}
+
+/* ---- placement --------------------------------------------------------------------------- */
+static Stmt *new_sync(Sync *S, Loc loc) { return ir_stmt(S->ctx, STMT_SYNC, loc); }
+
+static AccSet visit_block(Sync *S, Stmt **slot, AccSet P);
+
+/* A barrier before the statement about to be pushed to out when it conflicts with P. */
+static void sync_if_conflict(Sync *S, StmtList *out, AccSet *P, const AccSet *A, Loc loc) {
+    if (!set_conflict(P, A)) return;
+    VEC_PUSH(&S->ctx->arena, *out, new_sync(S, loc));
+    P->len = 0;
+}
+
+/* Puts a barrier before every `continue` of the loop whose body is s. */
+static void sync_continues(Sync *S, Stmt *s) {
+    if (s->kind == STMT_FOR || s->kind == STMT_WHILE) return; /* their continues are theirs */
+    if (s->kind == STMT_SEQ) {
+        StmtList out = {0};
+        for (int i = 0; i < s->u.seq.len; i++) {
+            Stmt *c = s->u.seq.data[i];
+            if (c->kind == STMT_CONTINUE) VEC_PUSH(&S->ctx->arena, out, new_sync(S, c->loc));
+            else sync_continues(S, c);
+            VEC_PUSH(&S->ctx->arena, out, c);
+        }
+        s->u.seq = out;
+    } else if (s->kind == STMT_IF) {
+        sync_continues(S, s->u.if_.then);
+        if (s->u.if_.orelse) sync_continues(S, s->u.if_.orelse);
+    }
+}
+
+/* Wraps a lone statement into a SEQ so barriers can be put beside it. */
+static void ensure_seq(Sync *S, Stmt **slot) {
+    if ((*slot)->kind == STMT_SEQ) return;
+    Stmt *seq = ir_seq(S->ctx, (*slot)->loc);
+    ir_seq_push(S->ctx, seq, *slot);
+    *slot = seq;
+}
+
+/* A serial loop c whose bounds (for) or condition (while: head, read before every
+ * iteration) make the reads A, entered with pending P; barriers go into out (before the
+ * loop) and into its body. The body is planned on its own first (entered with A only), so
+ * the barriers it needs anyway are known; P then needs one barrier before the loop only
+ * if it conflicts with what the body does before its first barrier. That barrier runs
+ * once, where one inside the body would run every iteration. Returns the pending set at
+ * the loop's exit. */
+static AccSet visit_loop(Sync *S, Stmt *c, Stmt **body, AccSet P, const AccSet *A, bool is_while,
+                         StmtList *out) {
+    LoopCtx lc = {0}, *saved = S->loop;
+    S->loop = &lc;
+    AccSet end = visit_block(S, body, *A);
+    S->loop = saved;
+    AccSet F = {0}, none = {0};
+    bool barrier = first_accesses(S, *body, &F);
+    AccSet AF = set_union(S, A, &F);
+    sync_if_conflict(S, out, &P, &AF, c->loc);
+    const AccSet *head = is_while ? A : &none;
+    AccSet back = set_union(S, &end, &lc.cont), next = set_union(S, head, &F);
+    bool appended = set_conflict(&back, &next);
+    if (appended) { /* the back edges: the end of the body and each continue */
+        ensure_seq(S, body);
+        ir_seq_push(S->ctx, *body, new_sync(S, c->loc));
+        sync_continues(S, *body);
+        end.len = 0;
+    }
+    int64_t trips;
+    bool runs = !is_while && ir_is_const_int(c->u.for_.extent, &trips) && trips > 0;
+    bool cleared = runs && !lc.has_break && (appended || (barrier && !lc.has_continue));
+    AccSet r = set_union(S, cleared ? &none : &P, &end);
+    r = set_union(S, &r, &lc.brk);
+    return set_union(S, &r, A);
+}
+
+static AccSet visit_leaf(Sync *S, Stmt *c, AccSet P, StmtList *out) {
+    AccSet A = {0};
+    leaf_accesses(S, c, &A);
+    sync_if_conflict(S, out, &P, &A, c->loc);
+    return set_union(S, &P, &A);
+}
+
+/* Visits c (an item of a SEQ being rebuilt into out) with pending P; returns the pending
+ * set after it. */
+static AccSet visit_item(Sync *S, Stmt *c, AccSet P, StmtList *out) {
+    AccSet A = {0};
+    switch (c->kind) {
+    case STMT_SYNC: VEC_PUSH(&S->ctx->arena, *out, c); return A;
+    case STMT_SEQ: P = visit_block(S, &c, P); break;
+    case STMT_IF: {
+        uniform_reads(S, c->u.if_.cond, &A);
+        sync_if_conflict(S, out, &P, &A, c->loc);
+        P = set_union(S, &P, &A);
+        AccSet t = visit_block(S, &c->u.if_.then, P);
+        AccSet e = c->u.if_.orelse ? visit_block(S, &c->u.if_.orelse, P) : P;
+        P = set_union(S, &t, &e);
+        break;
+    }
+    case STMT_WHILE:
+        uniform_reads(S, c->u.while_.cond, &A);
+        P = visit_loop(S, c, &c->u.while_.body, P, &A, true, out);
+        break;
+    case STMT_BREAK:
+    case STMT_CONTINUE:
+        if (S->loop) {
+            AccSet *to = c->kind == STMT_BREAK ? &S->loop->brk : &S->loop->cont;
+            *to = set_union(S, to, &P);
+            if (c->kind == STMT_BREAK) S->loop->has_break = true;
+            else S->loop->has_continue = true;
+        }
+        break;
+    case STMT_FOR:
+        if (is_distributed(c)) { /* one simple statement */
+            P = visit_leaf(S, c, P, out);
+            break;
+        }
+        uniform_reads(S, c->u.for_.min, &A);
+        uniform_reads(S, c->u.for_.extent, &A);
+        P = visit_loop(S, c, &c->u.for_.body, P, &A, false, out);
+        break;
+    default: P = visit_leaf(S, c, P, out); break;
+    }
+    VEC_PUSH(&S->ctx->arena, *out, c);
+    return P;
+}
+
+static AccSet visit_block(Sync *S, Stmt **slot, AccSet P) {
+    ensure_seq(S, slot);
+    Stmt *seq = *slot;
+    StmtList out = {0};
+    for (int i = 0; i < seq->u.seq.len; i++) P = visit_item(S, seq->u.seq.data[i], P, &out);
+    seq->u.seq = out;
+    return P;
+}
+
+void pass_insert_sync_threads(Ctx *ctx, Func *f) {
+    if (!f->body) return;
+    Sync S = {.ctx = ctx};
+    ensure_seq(&S, &f->body);
+    for (int i = 0; i < f->body->u.seq.len; i++) {
+        Stmt *k = f->body->u.seq.data[i];
+        if (k->kind != STMT_KERNEL) continue;
+        AccSet none = {0};
+        visit_block(&S, &k->u.kernel.body, none); /* blocks start after a barrier */
+    }
+}

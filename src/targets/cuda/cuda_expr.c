@@ -1,0 +1,593 @@
+/* cuda_expr.c - names, dtypes and expressions of the CUDA emitter.
+ *
+ * Expressions follow the C target's value rules exactly (emit_c.c; runtime/c/tl_c.h is
+ * the reference): narrow floats are `float` values rounded back after every arithmetic
+ * result (tl_round_*), integer division/modulo/shifts/pow go through the tl_* helpers
+ * of runtime/cuda/tl_cuda.h (same definitions as tl_c.h), float -> int conversions
+ * saturate, narrow integers wrap. Only the spelling of special values differs (TL_INFF,
+ * TL_NAN: NVRTC has no <math.h>). */
+#include "cuda_emit.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../../runtime/c/tl_c.h" /* rounding of literals at compile time */
+
+/* ---- names ----------------------------------------------------------------------------- */
+static uint64_t hash_ptr(const void *p) {
+    return ((uint64_t)(uintptr_t)p >> 4) * 0x9e3779b97f4a7c15ull;
+}
+
+static uint64_t hash_str(const char *s) {
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+static const char *names_lookup(const CuNames *n, const void *key) {
+    if (!n->cap) return NULL;
+    for (uint64_t i = hash_ptr(key) & (uint64_t)(n->cap - 1);; i = (i + 1) & (n->cap - 1))
+        if (!n->keys[i] || n->keys[i] == key) return n->keys[i] ? n->vals[i] : NULL;
+}
+
+static bool names_used(const CuNames *n, const char *s) {
+    if (!n->scap) return false;
+    for (uint64_t i = hash_str(s) & (uint64_t)(n->scap - 1);; i = (i + 1) & (n->scap - 1))
+        if (!n->set[i] || !strcmp(n->set[i], s)) return n->set[i] != NULL;
+}
+
+static void put_str(const char **set, int cap, const char *s) {
+    uint64_t i = hash_str(s) & (uint64_t)(cap - 1);
+    while (set[i]) i = (i + 1) & (uint64_t)(cap - 1);
+    set[i] = s;
+}
+
+void cu_name_reserve(CuNames *n, const char *s) {
+    if (2 * (n->slen + 1) > n->scap) {
+        int ncap = n->scap ? 2 * n->scap : 256;
+        const char **nset = NEW_ARRAY(n->a, const char *, ncap);
+        for (int i = 0; i < n->scap; i++)
+            if (n->set[i]) put_str(nset, ncap, n->set[i]);
+        n->set = nset, n->scap = ncap;
+    }
+    put_str(n->set, n->scap, s);
+    n->slen++;
+}
+
+static void put_ptr(const void **keys, const char **vals, int cap, const void *k,
+                    const char *v) {
+    uint64_t i = hash_ptr(k) & (uint64_t)(cap - 1);
+    while (keys[i]) i = (i + 1) & (uint64_t)(cap - 1);
+    keys[i] = k, vals[i] = v;
+}
+
+static void names_bind(CuNames *n, const void *key, const char *name) {
+    if (2 * (n->len + 1) > n->cap) {
+        int ncap = n->cap ? 2 * n->cap : 256;
+        const void **nk = NEW_ARRAY(n->a, const void *, ncap);
+        const char **nv = NEW_ARRAY(n->a, const char *, ncap);
+        for (int i = 0; i < n->cap; i++)
+            if (n->keys[i]) put_ptr(nk, nv, ncap, n->keys[i], n->vals[i]);
+        n->keys = nk, n->vals = nv, n->cap = ncap;
+    }
+    put_ptr(n->keys, n->vals, n->cap, key, name);
+    n->len++;
+    cu_name_reserve(n, name);
+}
+
+void cu_name_bind(CuNames *n, const void *key, const char *name) { names_bind(n, key, name); }
+
+/* C++ keywords, CUDA built-ins and the library names the generated code uses. */
+static const char *const reserved_words[] = {
+    "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break",
+    "case", "catch", "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept",
+    "const", "consteval", "constexpr", "constinit", "const_cast", "continue", "co_await",
+    "co_return", "co_yield", "decltype", "default", "delete", "do", "double", "dynamic_cast",
+    "else", "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto",
+    "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
+    "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register",
+    "reinterpret_cast", "requires", "return", "short", "signed", "sizeof", "static",
+    "static_assert", "static_cast", "struct", "switch", "template", "this", "thread_local",
+    "throw", "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using",
+    "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq", "restrict", "NULL",
+    "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t",
+    "uintptr_t", "size_t", "INT64_C", "UINT64_C", "INT64_MIN", "INT64_MAX", "threadIdx",
+    "blockIdx", "blockDim", "gridDim", "warpSize", "printf", "memcpy", "memset", "min", "max",
+    "abs", "assert", "isinf", "isnan", "exp", "exp2", "log", "log2", "log10", "sqrt", "fabs",
+    "floor", "ceil", "round", "trunc", "tanh", "sin", "cos", "tan", "erf", "log1p", "expm1",
+    "pow", "fmod", "atan2", "fmin", "fmax", "nextafter", "signbit", "uint4", "make_uint4",
+    "dim3", "atomicAdd", "atomicCAS", "atomicMax", "atomicMin", "main", "std", "cuda",
+};
+
+static bool name_reserved(const char *s) {
+    size_t n = strlen(s);
+    for (size_t i = 0; i < sizeof reserved_words / sizeof *reserved_words; i++) {
+        const char *w = reserved_words[i];
+        size_t wn = strlen(w);
+        if (!strcmp(s, w)) return true;
+        if (n == wn + 1 && s[wn] == 'f' && !strncmp(s, w, wn)) return true; /* expf ... */
+    }
+    return false;
+}
+
+/* A valid identifier close to the user's name; never starts with tl_, TL_, tilec_ or _
+ * (prefixes of our names and macros, and of the implementation's). */
+static char *name_sanitize(Arena *a, const char *user) {
+    size_t n = user ? strlen(user) : 0;
+    char *s = arena_alloc(a, n + 3);
+    size_t k = 0;
+    if (!n || (user[0] >= '0' && user[0] <= '9') || user[0] == '_' ||
+        !strncmp(user, "tl_", 3) || !strncmp(user, "TL_", 3) || !strncmp(user, "tilec_", 6))
+        s[k++] = 'v';
+    if (n && user[0] >= '0' && user[0] <= '9') s[k++] = '_';
+    for (size_t i = 0; i < n; i++) {
+        char c = user[i];
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+        s[k++] = ok || c == '_' ? c : '_';
+    }
+    s[k] = 0;
+    return s;
+}
+
+const char *cu_name(CuNames *n, const void *key, const char *user, int id) {
+    const char *got = names_lookup(n, key);
+    if (got) return got;
+    char *c = name_sanitize(n->a, user);
+    if (name_reserved(c) || names_used(n, c)) {
+        char *base = c;
+        c = arena_printf(n->a, "%s_%d", base, id);
+        for (int k = 2; names_used(n, c); k++) c = arena_printf(n->a, "%s_%d_%d", base, id, k);
+    }
+    names_bind(n, key, c);
+    return c;
+}
+
+const char *cu_var(CuEmit *em, const Var *v) { return cu_name(&em->names, v, v->name, v->id); }
+
+const char *cu_buf(CuEmit *em, const Buffer *b) {
+    return cu_name(&em->names, b, b->name, b->id);
+}
+
+const char *cu_tmp(CuEmit *em, const char *base) {
+    const char *s = arena_printf(&em->ctx->arena, "tl_%s%d", base, em->ntmp++);
+    cu_name_reserve(&em->names, s);
+    return s;
+}
+
+void cu_line(CuEmit *em, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    sb_indent(em->out, em->indent);
+    sb_vprintf(em->out, fmt, ap);
+    sb_putc(em->out, '\n');
+    va_end(ap);
+}
+
+bool cu_live_has(const CuEmit *em, const Var *v) {
+    for (int i = 0; i < em->live.len; i++)
+        if (em->live.data[i] == v) return true;
+    return false;
+}
+
+void cu_live_add(CuEmit *em, const Var *v) { VEC_PUSH(&em->ctx->arena, em->live, v); }
+
+/* ---- dtypes ------------------------------------------------------------------------------ */
+bool cu_narrow_float(DType t) {
+    return t == DT_FLOAT16 || t == DT_BFLOAT16 || t == DT_FLOAT8_E4M3 || t == DT_FLOAT8_E5M2;
+}
+
+const char *cu_nf(DType t) {
+    switch (t) {
+    case DT_FLOAT16: return "f16";
+    case DT_BFLOAT16: return "bf16";
+    case DT_FLOAT8_E4M3: return "e4m3";
+    default: return "e5m2";
+    }
+}
+
+const char *cu_value(DType t) {
+    switch (t) {
+    case DT_BOOL: return "bool";
+    case DT_INT8: return "int8_t";
+    case DT_INT16: return "int16_t";
+    case DT_INT32: return "int32_t";
+    case DT_INT64: return "int64_t";
+    case DT_UINT8: return "uint8_t";
+    case DT_UINT16: return "uint16_t";
+    case DT_UINT32: return "uint32_t";
+    case DT_UINT64: return "uint64_t";
+    case DT_FLOAT64: return "double";
+    default: return "float"; /* float32 and the narrow floats */
+    }
+}
+
+const char *cu_storage(DType t) {
+    if (t == DT_BOOL || t == DT_FLOAT8_E4M3 || t == DT_FLOAT8_E5M2) return "uint8_t";
+    if (t == DT_FLOAT16 || t == DT_BFLOAT16) return "uint16_t";
+    return cu_value(t);
+}
+
+/* Helper class of an integer dtype: narrow ints compute in the 32-bit helpers. */
+static const char *icls(DType t) {
+    if (t == DT_INT64) return "i64";
+    if (t == DT_UINT64) return "u64";
+    return dtype_is_signed(t) ? "i32" : "u32";
+}
+
+static bool int_narrow(DType t) { return dtype_is_int(t) && dtype_bits(t) < 32; }
+
+const char *cu_short(DType t) {
+    switch (t) {
+    case DT_INT8: return "i8";
+    case DT_INT16: return "i16";
+    case DT_INT32: return "i32";
+    case DT_INT64: return "i64";
+    case DT_UINT8: case DT_BOOL: return "u8";
+    case DT_UINT16: return "u16";
+    case DT_UINT32: return "u32";
+    case DT_UINT64: return "u64";
+    case DT_FLOAT32: return "f32";
+    case DT_FLOAT64: return "f64";
+    default: return cu_nf(t);
+    }
+}
+
+/* ---- conversions and literals ------------------------------------------------------------ */
+static void conv_open(StrBuf *o, DType from, DType to) {
+    if (from == to) return;
+    if (to == DT_BOOL) sb_puts(o, "(");
+    else if (dtype_is_int(to) && dtype_is_float(from)) sb_printf(o, "tl_f2%s(", cu_short(to));
+    else if (dtype_is_int(to) || to == DT_FLOAT64) sb_printf(o, "((%s)", cu_value(to));
+    else if (to == DT_FLOAT32) sb_puts(o, cu_narrow_float(from) ? "" : "((float)");
+    else if (from == DT_FLOAT32 || cu_narrow_float(from)) sb_printf(o, "tl_round_%s(", cu_nf(to));
+    else sb_printf(o, "tl_round64_%s(", cu_nf(to));
+}
+
+static void conv_close(StrBuf *o, DType from, DType to) {
+    if (from == to || (to == DT_FLOAT32 && cu_narrow_float(from))) return;
+    sb_puts(o, to == DT_BOOL ? " != 0)" : ")");
+}
+
+static void lit_int(StrBuf *o, int64_t v, DType t) {
+    if (t == DT_BOOL) sb_puts(o, v ? "true" : "false");
+    else if (t == DT_UINT64) sb_printf(o, "UINT64_C(%llu)", (unsigned long long)v);
+    else if (t == DT_UINT32) sb_printf(o, "%lluu", (unsigned long long)(uint32_t)v);
+    else if (v == INT64_MIN) sb_puts(o, "INT64_MIN");
+    else if (v < -2147483647 || v > 2147483647) sb_printf(o, "INT64_C(%lld)", (long long)v);
+    else if (v < 0) sb_printf(o, "(%lld)", (long long)v);
+    else sb_printf(o, "%lld", (long long)v);
+}
+
+void cu_ex_as(CuEmit *em, StrBuf *o, const Expr *e, DType to) {
+    bool lit = e->kind == EXPR_INT && dtype_is_int(e->dtype) && e->dtype != DT_BOOL;
+    if (lit && (to == DT_INT64 || (to == DT_INT32 && e->u.i == (int32_t)e->u.i))) {
+        lit_int(o, e->u.i, to);
+        return;
+    }
+    conv_open(o, e->dtype, to);
+    cu_ex(em, o, e);
+    conv_close(o, e->dtype, to);
+}
+
+void cu_ex_top(CuEmit *em, StrBuf *o, const Expr *e, DType to) {
+    StrBuf t = {0};
+    cu_ex_as(em, &t, e, to);
+    const char *s = t.buf ? t.buf : "";
+    size_t n = strlen(s);
+    bool strip = n >= 2 && s[0] == '(' && s[n - 1] == ')';
+    for (size_t i = 0, depth = 0; strip && i + 1 < n; i++) {
+        depth += s[i] == '(';
+        depth -= s[i] == ')';
+        if (depth == 0) strip = false;
+    }
+    if (strip) sb_printf(o, "%.*s", (int)(n - 2), s + 1);
+    else sb_puts(o, s);
+    sb_free(&t);
+}
+
+static void lit_number(StrBuf *o, const char *fmt, double v, const char *suffix) {
+    char tmp[64];
+    snprintf(tmp, sizeof tmp, fmt, v);
+    bool neg = tmp[0] == '-';
+    sb_puts(o, neg ? "(" : "");
+    sb_puts(o, tmp);
+    if (!strpbrk(tmp, ".eEn")) sb_puts(o, ".0");
+    sb_puts(o, suffix);
+    sb_puts(o, neg ? ")" : "");
+}
+
+static void lit_float(StrBuf *o, double v, DType t) {
+    if (dtype_is_int(t)) {
+        lit_int(o, (int64_t)v, t);
+        return;
+    }
+    bool dbl = t == DT_FLOAT64;
+    if (isinf(v) && t != DT_FLOAT8_E4M3) { /* +-inf exists in the dtype (reduce inits) */
+    } else if (t == DT_FLOAT16) v = tl_round64_f16(v);
+    else if (t == DT_BFLOAT16) v = tl_round64_bf16(v);
+    else if (t == DT_FLOAT8_E4M3) v = tl_round64_e4m3(v);
+    else if (t == DT_FLOAT8_E5M2) v = tl_round64_e5m2(v);
+    if (isnan(v)) sb_puts(o, dbl ? "TL_NAN" : "TL_NANF");
+    else if (isinf(v)) sb_printf(o, "%s%s%s", v > 0 ? "" : "(-", dbl ? "TL_INF" : "TL_INFF",
+                                 v > 0 ? "" : ")");
+    else if (dbl) lit_number(o, "%.17g", v, "");
+    else lit_number(o, "%.9g", (double)(float)v, "f");
+}
+
+/* ---- operators ------------------------------------------------------------------------------ */
+/* Device math function for a float dtype: "exp" -> "expf" unless float64. */
+static void fmath(StrBuf *o, DType t, const char *fn) {
+    sb_printf(o, "%s%s(", fn, t == DT_FLOAT64 ? "" : "f");
+}
+
+static void ex_bin_float(CuEmit *em, StrBuf *o, const Expr *e) {
+    DType t = e->dtype;
+    BinOp op = e->u.bin.op;
+    bool narrow = cu_narrow_float(t);
+    if (narrow && op != OP_MIN && op != OP_MAX) sb_printf(o, "tl_round_%s(", cu_nf(t));
+    const char *infix = op == OP_ADD ? " + " : op == OP_SUB ? " - " : op == OP_MUL ? " * "
+                        : op == OP_DIV ? " / " : NULL;
+    if (infix) sb_puts(o, "(");
+    else if (op == OP_FLOORDIV) {
+        fmath(o, t, "floor");
+        if (narrow) sb_printf(o, "tl_round_%s(", cu_nf(t));
+        sb_puts(o, "(");
+        infix = " / ";
+    } else if (op == OP_FLOORMOD) sb_printf(o, "tl_floormod_%s(", t == DT_FLOAT64 ? "f64" : "f32");
+    else if (op == OP_MIN) fmath(o, t, "fmin");
+    else if (op == OP_MAX) fmath(o, t, "fmax");
+    else if (op == OP_POW) fmath(o, t, "pow");
+    else tl_internal_error(__FILE__, __LINE__, "bit operation on a float in the CUDA emitter");
+    cu_ex_as(em, o, e->u.bin.a, t);
+    sb_puts(o, infix ? infix : ", ");
+    cu_ex_as(em, o, e->u.bin.b, t);
+    sb_puts(o, ")");
+    if (op == OP_FLOORDIV) sb_puts(o, narrow ? "))" : ")");
+    if (narrow && op != OP_MIN && op != OP_MAX) sb_puts(o, ")");
+}
+
+static void ex_bin_int(CuEmit *em, StrBuf *o, const Expr *e) {
+    static const char *const helper[BINOP_COUNT] = {
+        [OP_DIV] = "div", [OP_FLOORDIV] = "floordiv", [OP_FLOORMOD] = "floormod",
+        [OP_MIN] = "min", [OP_MAX] = "max", [OP_POW] = "pow", [OP_SHL] = "shl",
+        [OP_SHR] = "shr",
+    };
+    static const char *const infix[BINOP_COUNT] = {
+        [OP_ADD] = " + ", [OP_SUB] = " - ", [OP_MUL] = " * ", [OP_BITAND] = " & ",
+        [OP_BITOR] = " | ", [OP_BITXOR] = " ^ ",
+    };
+    DType t = e->dtype;
+    BinOp op = e->u.bin.op;
+    bool wrap = int_narrow(t);
+    TL_ASSERT(helper[op] || infix[op]);
+    if (wrap) sb_printf(o, "((%s)", cu_value(t));
+    if (helper[op]) sb_printf(o, "tl_%s_%s(", helper[op], icls(t));
+    else sb_puts(o, "(");
+    cu_ex_as(em, o, e->u.bin.a, t);
+    sb_puts(o, helper[op] ? ", " : infix[op]);
+    cu_ex_as(em, o, e->u.bin.b, t);
+    sb_puts(o, wrap ? "))" : ")");
+}
+
+static void ex_bin(CuEmit *em, StrBuf *o, const Expr *e) {
+    BinOp op = e->u.bin.op;
+    const Expr *a = e->u.bin.a, *b = e->u.bin.b;
+    if (op >= OP_LT && op <= OP_NE) {
+        static const char *const cmp[] = {" < ", " <= ", " > ", " >= ", " == ", " != "};
+        DType pt = dtype_promote(a->dtype, b->dtype);
+        sb_puts(o, "(");
+        cu_ex_as(em, o, a, pt);
+        sb_puts(o, cmp[op - OP_LT]);
+        cu_ex_as(em, o, b, pt);
+        sb_puts(o, ")");
+    } else if (op == OP_AND || op == OP_OR) {
+        sb_puts(o, "(");
+        cu_ex_as(em, o, a, DT_BOOL);
+        sb_puts(o, op == OP_AND ? " && " : " || ");
+        cu_ex_as(em, o, b, DT_BOOL);
+        sb_puts(o, ")");
+    } else if (dtype_is_float(e->dtype)) {
+        ex_bin_float(em, o, e);
+    } else {
+        ex_bin_int(em, o, e);
+    }
+}
+
+static void ex_un(CuEmit *em, StrBuf *o, const Expr *e) {
+    DType t = e->dtype;
+    bool wrap = int_narrow(t) && t != DT_BOOL;
+    if (e->u.un.op == OP_NOT) {
+        sb_puts(o, "(!");
+        cu_ex(em, o, e->u.un.a);
+        sb_puts(o, ")");
+        return;
+    }
+    if (wrap) sb_printf(o, "((%s)", cu_value(t));
+    if (e->u.un.op == OP_NEG && dtype_is_signed(t) && !dtype_is_float(t))
+        sb_printf(o, "tl_neg_%s(", icls(t));
+    else sb_puts(o, e->u.un.op == OP_NEG ? "(-" : "(~");
+    cu_ex_as(em, o, e->u.un.a, t);
+    sb_puts(o, wrap ? "))" : ")");
+}
+
+/* ---- intrinsics ------------------------------------------------------------------------ */
+static const char *intrinsic_cname(Intrinsic fn) {
+    switch (fn) {
+    case FN_ABS: return "fabs";
+    case FN_RSQRT: return "tl_rsqrt";
+    case FN_SIGMOID: return "tl_sigmoid";
+    default: return intrinsic_name(fn);
+    }
+}
+
+static void ex_call_args(CuEmit *em, StrBuf *o, const Expr *e, DType t) {
+    int n = intrinsic_nargs(e->u.call.fn);
+    for (int i = 0; i < n; i++) {
+        if (i) sb_puts(o, ", ");
+        cu_ex_as(em, o, e->u.call.args[i], t);
+    }
+    sb_puts(o, ")");
+}
+
+static void ex_call_int(CuEmit *em, StrBuf *o, const Expr *e) {
+    DType t = e->dtype;
+    Intrinsic fn = e->u.call.fn;
+    bool wrap = int_narrow(t);
+    if (fn == FN_FLOOR || fn == FN_CEIL || fn == FN_ROUND || fn == FN_TRUNC) {
+        cu_ex_as(em, o, e->u.call.args[0], t); /* integral already */
+        return;
+    }
+    if (fn != FN_ABS && fn != FN_POW)
+        ctx_fail(em->ctx, e->loc, "T.%s needs a floating-point argument, got %s",
+                 intrinsic_name(fn), dtype_name(t));
+    if (wrap) sb_printf(o, "((%s)", cu_value(t));
+    sb_printf(o, "tl_%s_%s(", fn == FN_ABS ? "abs" : "pow", icls(t));
+    ex_call_args(em, o, e, t);
+    if (wrap) sb_puts(o, ")");
+}
+
+static void ex_call(CuEmit *em, StrBuf *o, const Expr *e) {
+    Intrinsic fn = e->u.call.fn;
+    const Expr *arg = e->u.call.args[0];
+    if (fn == FN_ISINF || fn == FN_ISNAN) {
+        if (!dtype_is_float(arg->dtype)) {
+            sb_puts(o, "false");
+            return;
+        }
+        sb_printf(o, "(%s(", fn == FN_ISINF ? "isinf" : "isnan");
+        cu_ex(em, o, arg);
+        sb_puts(o, ") != 0)");
+        return;
+    }
+    DType t = e->dtype;
+    if (!dtype_is_float(t)) {
+        ex_call_int(em, o, e);
+        return;
+    }
+    bool narrow = cu_narrow_float(t);
+    if (narrow) sb_printf(o, "tl_round_%s(", cu_nf(t));
+    const char *name = intrinsic_cname(fn);
+    if (!strncmp(name, "tl_", 3)) sb_printf(o, "%s_%s(", name, t == DT_FLOAT64 ? "f64" : "f32");
+    else fmath(o, t, name);
+    ex_call_args(em, o, e, t);
+    if (narrow) sb_puts(o, ")");
+}
+
+/* ---- memory ------------------------------------------------------------------------------ */
+/* Index term: global offsets are computed in int64_t (tensors may exceed 2^31 elements);
+ * block and thread buffers are small, their offsets stay in the index's own type. */
+static void ex_index(CuEmit *em, StrBuf *o, const Expr *e, bool wide) {
+    int64_t c;
+    if (ir_is_const_int(e, &c)) {
+        sb_printf(o, "%lld", (long long)c);
+        return;
+    }
+    if (wide && e->dtype != DT_INT64 && e->dtype != DT_UINT64) sb_puts(o, "(int64_t)");
+    cu_ex(em, o, e);
+}
+
+static void ex_offset(CuEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx) {
+    bool wide = b->scope == SCOPE_GLOBAL;
+    if (b->ndim == 0) {
+        sb_puts(o, "0");
+    } else if (b->strides) {
+        for (int d = 0; d < b->ndim; d++) {
+            int64_t c;
+            if (d) sb_puts(o, " + ");
+            ex_index(em, o, idx[d], wide);
+            if (ir_is_const_int(b->strides[d], &c) && c == 1) continue;
+            sb_puts(o, " * ");
+            cu_ex(em, o, b->strides[d]);
+        }
+    } else if (b->ndim == 1) {
+        cu_ex_top(em, o, idx[0], idx[0]->dtype);
+    } else {
+        for (int d = 2; d < b->ndim; d++) sb_puts(o, "(");
+        ex_index(em, o, idx[0], wide);
+        for (int d = 1; d < b->ndim; d++) {
+            sb_puts(o, " * ");
+            cu_ex(em, o, b->shape[d]);
+            sb_puts(o, " + ");
+            cu_ex(em, o, idx[d]);
+            if (d < b->ndim - 1) sb_puts(o, ")");
+        }
+    }
+}
+
+void cu_ex_elem(CuEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx) {
+    sb_printf(o, "%s[", cu_buf(em, b));
+    ex_offset(em, o, b, idx);
+    sb_puts(o, "]");
+}
+
+static void ex_load(CuEmit *em, StrBuf *o, const Expr *e) {
+    const Buffer *b = e->u.load.buf;
+    conv_open(o, b->dtype, e->dtype); /* a load's dtype is normally its buffer's */
+    if (cu_narrow_float(b->dtype)) sb_printf(o, "tl_%s_to_f32(", cu_nf(b->dtype));
+    else if (b->dtype == DT_BOOL) sb_puts(o, "(");
+    cu_ex_elem(em, o, b, e->u.load.idx);
+    if (cu_narrow_float(b->dtype)) sb_puts(o, ")");
+    else if (b->dtype == DT_BOOL) sb_puts(o, " != 0)");
+    conv_close(o, b->dtype, e->dtype);
+}
+
+void cu_ex(CuEmit *em, StrBuf *o, const Expr *e) {
+    switch (e->kind) {
+    case EXPR_INT: lit_int(o, e->u.i, e->dtype); break;
+    case EXPR_FLOAT: lit_float(o, e->u.f, e->dtype); break;
+    case EXPR_VAR: sb_puts(o, cu_var(em, e->u.var)); break;
+    case EXPR_BIN: ex_bin(em, o, e); break;
+    case EXPR_UN: ex_un(em, o, e); break;
+    case EXPR_CALL: ex_call(em, o, e); break;
+    case EXPR_CAST: cu_ex_as(em, o, e->u.cast.value, e->dtype); break;
+    case EXPR_LOAD: ex_load(em, o, e); break;
+    case EXPR_SELECT:
+        sb_puts(o, "(");
+        cu_ex_as(em, o, e->u.select.cond, DT_BOOL);
+        sb_puts(o, " ? ");
+        cu_ex_as(em, o, e->u.select.then, e->dtype);
+        sb_puts(o, " : ");
+        cu_ex_as(em, o, e->u.select.orelse, e->dtype);
+        sb_puts(o, ")");
+        break;
+    default: tl_internal_error(__FILE__, __LINE__, "unknown expression kind");
+    }
+}
+
+const char *cu_ex_str(CuEmit *em, const Expr *e, DType as, bool top) {
+    StrBuf sb = {0};
+    if (top) cu_ex_top(em, &sb, e, as);
+    else cu_ex_as(em, &sb, e, as);
+    char *s = arena_strdup(&em->ctx->arena, sb.buf ? sb.buf : "");
+    sb_free(&sb);
+    return s;
+}
+
+bool cu_expr_has_load(const Expr *e) {
+    switch (e->kind) {
+    case EXPR_LOAD: return true;
+    case EXPR_BIN: return cu_expr_has_load(e->u.bin.a) || cu_expr_has_load(e->u.bin.b);
+    case EXPR_UN: return cu_expr_has_load(e->u.un.a);
+    case EXPR_CAST: return cu_expr_has_load(e->u.cast.value);
+    case EXPR_CALL:
+        return cu_expr_has_load(e->u.call.args[0]) ||
+               (e->u.call.args[1] && cu_expr_has_load(e->u.call.args[1]));
+    case EXPR_SELECT:
+        return cu_expr_has_load(e->u.select.cond) || cu_expr_has_load(e->u.select.then) ||
+               cu_expr_has_load(e->u.select.orelse);
+    default: return false;
+    }
+}
+
+void cu_string(StrBuf *o, const char *s) {
+    sb_putc(o, '"');
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\' || c == '?') sb_printf(o, "\\%c", c);
+        else if (c == '\n') sb_puts(o, "\\n");
+        else if (c < 0x20 || c >= 0x7f) sb_printf(o, "\\%03o", c);
+        else sb_putc(o, (char)c);
+    }
+    sb_putc(o, '"');
+}

@@ -1,0 +1,600 @@
+/* target_cuda.c - the CUDA target's runtime half: NVRTC compile to CUBIN, module load,
+ * launch through the driver API (the lowering and the emitter are in emit_cuda.c; the
+ * launch ABI between both halves is in cuda.h).
+ *
+ * Architecture: $TILEC_CUDA_ARCH (sm_80, sm_90a, ...) if set, else the compute capability
+ * of the current device (the current context's, else device 0), with sm_90 compiled as
+ * sm_90a so that Hopper-only instructions are usable. Building needs NVRTC only, not a
+ * GPU, when the architecture is given. A module lives in the context that was current
+ * when it was loaded (device 0's primary context if none was, which is PyTorch's too);
+ * launches enter that context and queue every kernel on the caller's stream. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "targets/cuda/cuda.h"
+#include "targets/cuda/driver.h"
+
+/* Options of every NVRTC compile besides the architecture and include directory; part of
+ * the toolchain id. No --use_fast_math: results stay IEEE, like the C target's. */
+static const char *const nvrtc_flags[] = {"-default-device", "--std=c++17", "-lineinfo"};
+#define N_NVRTC_FLAGS ((int)(sizeof nvrtc_flags / sizeof nvrtc_flags[0]))
+#define SOURCE_NAME "kernel.cu" /* the name NVRTC's messages give the generated source */
+
+/* ---- availability ------------------------------------------------------------------------ */
+/* Runs here: a driver with a device, and NVRTC to compile for it. */
+static int cuda_available(StrBuf *why) { return cuda_driver(why) && cuda_nvrtc(why); }
+
+/* ---- architecture ------------------------------------------------------------------------ */
+/* "sm_" + 2 or 3 digits + an optional feature letter ("a", "f"). */
+static int arch_valid(const char *s) {
+    if (strncmp(s, "sm_", 3) != 0) return 0;
+    int digits = 0;
+    for (s += 3; *s >= '0' && *s <= '9'; s++) digits++;
+    if (*s >= 'a' && *s <= 'z') s++;
+    return (digits == 2 || digits == 3) && !*s;
+}
+
+/* The device kernels of this thread would run on, without creating a context. */
+static int arch_device(const CudaDriver *d, StrBuf *why) {
+    CuContext c = NULL;
+    CuDevice h = 0;
+    if (CU_CALL(d, why, CtxGetCurrent, (&c))) return -1;
+    if (c && CU_CALL(d, why, CtxGetDevice, (&h))) return -1;
+    return h;
+}
+
+/* "sm_<major><minor>" of device dev, sm_90 as sm_90a. */
+static int device_arch(const CudaDriver *d, int dev, char *out, size_t n, StrBuf *why) {
+    CuDevice h;
+    int major = 0, minor = 0;
+    if (CU_CALL(d, why, DeviceGet, (&h, dev)) ||
+        CU_CALL(d, why, DeviceGetAttribute, (&major, CUDRV_DEV_ATTR_CC_MAJOR, h)) ||
+        CU_CALL(d, why, DeviceGetAttribute, (&minor, CUDRV_DEV_ATTR_CC_MINOR, h)))
+        return -1;
+    snprintf(out, n, "sm_%d%d%s", major, minor, major == 9 && minor == 0 ? "a" : "");
+    return 0;
+}
+
+int cuda_arch(char *out, size_t n, StrBuf *why) {
+    const char *env = getenv("TILEC_CUDA_ARCH");
+    if (env && *env) {
+        if (!arch_valid(env)) {
+            sb_printf(why, "TILEC_CUDA_ARCH='%s' is not a CUDA architecture (expected e.g. "
+                      "sm_80 or sm_90a)", env);
+            return -1;
+        }
+        snprintf(out, n, "%s", env);
+        return 0;
+    }
+    StrBuf w = {0};
+    const CudaDriver *d = cuda_driver(&w);
+    int dev = d ? arch_device(d, &w) : -1;
+    int rc = dev < 0 || device_arch(d, dev, out, n, &w) ? -1 : 0;
+    if (rc)
+        sb_printf(why, "cannot tell which GPU architecture to compile for (%s): set "
+                  "TILEC_CUDA_ARCH, e.g. to sm_80 or sm_90a", w.buf);
+    sb_free(&w);
+    return rc;
+}
+
+/* ---- toolchain ------------------------------------------------------------------------- */
+/* The toolkit's include directory, or NULL: the generated code needs none, but a
+ * kernel may include toolkit headers (cuda_fp16.h, ...). */
+static const char *cuda_include_dir(char *buf, size_t n) {
+    const char *roots[] = {getenv("CUDA_HOME"), getenv("CUDA_PATH"), "/usr/local/cuda"};
+    char probe[1100];
+    for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++) {
+        if (!roots[i] || !*roots[i]) continue;
+        snprintf(probe, sizeof probe, "%s/include/cuda.h", roots[i]);
+        if (access(probe, R_OK) != 0) continue;
+        snprintf(buf, n, "-I%s/include", roots[i]);
+        return buf;
+    }
+    return NULL;
+}
+
+typedef struct NvrtcOpts {
+    char arch[64], include[1100];
+    const char *v[N_NVRTC_FLAGS + 2];
+    int n;
+} NvrtcOpts;
+
+static void opts_make(NvrtcOpts *o, const char *arch) {
+    o->n = 0;
+    snprintf(o->arch, sizeof o->arch, "--gpu-architecture=%s", arch);
+    o->v[o->n++] = o->arch;
+    for (int i = 0; i < N_NVRTC_FLAGS; i++) o->v[o->n++] = nvrtc_flags[i];
+    if (cuda_include_dir(o->include, sizeof o->include)) o->v[o->n++] = o->include;
+}
+
+static const char *cuda_toolchain_id(Arena *a) {
+    const CudaNvrtc *nv = cuda_nvrtc(NULL);
+    StrBuf why = {0}, id = {0};
+    char arch[32];
+    if (cuda_arch(arch, sizeof arch, &why)) snprintf(arch, sizeof arch, "sm_?");
+    NvrtcOpts o;
+    opts_make(&o, arch);
+    if (nv) sb_printf(&id, "nvrtc %d.%d (%s)", nv->major, nv->minor, nv->path);
+    else sb_puts(&id, "nvrtc not found");
+    for (int i = 0; i < o.n; i++) sb_printf(&id, " %s", o.v[i]);
+    const char *s = arena_strdup(a, id.buf);
+    sb_free(&why);
+    sb_free(&id);
+    return s;
+}
+
+/* ---- build ----------------------------------------------------------------------------- */
+/* NVRTC knows the architecture (it lists those it supports since CUDA 11.2). */
+static int arch_supported(const CudaNvrtc *nv, const char *arch, StrBuf *log) {
+    int n = 0, want = atoi(arch + 3);
+    if (!nv->GetNumSupportedArchs || !nv->GetSupportedArchs ||
+        nv->GetNumSupportedArchs(&n) != CUDRV_NVRTC_SUCCESS || n <= 0)
+        return 1; /* cannot tell: let the compile say */
+    int *archs = calloc((size_t)n, sizeof *archs), ok = 0;
+    if (!archs || nv->GetSupportedArchs(archs) != CUDRV_NVRTC_SUCCESS) {
+        free(archs);
+        return 1;
+    }
+    for (int i = 0; i < n; i++) ok |= archs[i] == want;
+    if (!ok)
+        sb_printf(log, "NVRTC %d.%d cannot compile for %s (it supports sm_%d to sm_%d): set "
+                  "TILEC_CUDA_ARCH or use a newer CUDA toolkit\n", nv->major, nv->minor, arch,
+                  archs[0], archs[n - 1]);
+    free(archs);
+    return ok;
+}
+
+/* Line `line` (1-based) of text: pointer and length, or NULL. */
+static const char *text_line(const char *text, int line, int *len) {
+    for (int i = 1; i < line && text; i++) {
+        text = strchr(text, '\n');
+        if (text) text++;
+    }
+    if (!text || !*text || line < 1) return NULL;
+    *len = (int)strcspn(text, "\n");
+    return text;
+}
+
+static int has_py_origin(const char *s, int len) {
+    for (int i = 0; i + 4 < len; i++)
+        if (!strncmp(s + i, ".py:", 4) && s[i + 4] >= '0' && s[i + 4] <= '9') return 1;
+    return 0;
+}
+
+/* Trimmed text of [s, s+len) equals that of [t, t+tlen). */
+static int same_trimmed(const char *s, int len, const char *t, int tlen) {
+    while (len && (*s == ' ' || *s == '\t')) s++, len--;
+    while (tlen && (*t == ' ' || *t == '\t')) t++, tlen--;
+    while (len && (s[len - 1] == ' ' || s[len - 1] == '\r')) len--;
+    while (tlen && (t[tlen - 1] == ' ' || t[tlen - 1] == '\r')) tlen--;
+    return len == tlen && !memcmp(s, t, (size_t)len);
+}
+
+/* After an NVRTC message about generated line `line`: the nearest `// kernel.py:LINE`
+ * comment at or above it (unless the line carries one itself), and the line itself when
+ * NVRTC does not quote it (next: the log's next line). */
+static void annotate_line(const char *source, int line, const char *next, StrBuf *out) {
+    int len, nlen = (int)strcspn(next, "\n");
+    const char *s = text_line(source, line, &len);
+    if (!s) return;
+    for (int l = line - 1; !has_py_origin(s, len) && l >= 1 && l >= line - 200; l--) {
+        int plen;
+        const char *p = text_line(source, l, &plen);
+        int skip = p ? (int)strspn(p, " \t") : 0;
+        if (!p || strncmp(p + skip, "//", 2) != 0 || !has_py_origin(p, plen)) continue;
+        sb_printf(out, "  in code generated from %.*s\n", plen - skip, p + skip);
+        break;
+    }
+    if (!same_trimmed(s, len, next, nlen)) sb_printf(out, "%6d | %.*s\n", line, len, s);
+}
+
+/* The NVRTC log with each diagnostic followed by where it comes from. */
+static void annotate_log(const char *log, const char *source, StrBuf *out) {
+    size_t nlen = strlen(SOURCE_NAME);
+    while (log && *log) {
+        size_t n = strcspn(log, "\n");
+        for (size_t i = 0; i < n; i++) sb_putc(out, log[i]);
+        sb_putc(out, '\n');
+        const char *next = log + n + (log[n] == '\n');
+        int line = 0;
+        if (!strncmp(log, SOURCE_NAME "(", nlen + 1) && sscanf(log + nlen + 1, "%d", &line)
+            == 1)
+            annotate_line(source, line, next, out);
+        log = next;
+    }
+}
+
+/* Compiles source; *cubin (malloc) and *n on success, else the log in log. */
+static int nvrtc_compile(const CudaNvrtc *nv, const char *source, const NvrtcOpts *o,
+                         char **cubin, size_t *n, StrBuf *log) {
+    NvrtcProgram prog = NULL;
+    *cubin = NULL;
+    if (NVRTC_CALL(nv, log, CreateProgram, (&prog, source, SOURCE_NAME, 0, NULL, NULL)))
+        return 1;
+    NvrtcResult cr = nv->CompileProgram(prog, o->n, o->v);
+    size_t lsize = 0;
+    char *text = NULL;
+    int rc = 1;
+    if (NVRTC_CALL(nv, log, GetProgramLogSize, (prog, &lsize))) goto done;
+    if (cr != CUDRV_NVRTC_SUCCESS) {
+        text = calloc(lsize + 1, 1);
+        if (text && !NVRTC_CALL(nv, log, GetProgramLog, (prog, text)))
+            annotate_log(text, source, log);
+        nvrtc_check(cr, "nvrtcCompileProgram", log);
+        sb_putc(log, '\n');
+        goto done;
+    }
+    if (NVRTC_CALL(nv, log, GetCUBINSize, (prog, n))) goto done;
+    *cubin = malloc(*n ? *n : 1);
+    if (!*cubin) sb_puts(log, "out of memory\n");
+    else rc = NVRTC_CALL(nv, log, GetCUBIN, (prog, *cubin)) != 0;
+done:
+    free(text);
+    if (rc) free(*cubin), *cubin = NULL;
+    (void)nv->DestroyProgram(&prog);
+    return rc;
+}
+
+/* Writes data to path through a temporary file and a rename. */
+static int write_atomic(const char *path, const char *data, size_t n, StrBuf *log) {
+    StrBuf tmp = {0};
+    sb_printf(&tmp, "%s.XXXXXX", path);
+    int fd = mkstemp(tmp.buf), rc = -1;
+    if (fd < 0) {
+        sb_printf(log, "cannot create a file next to %s: %s\n", path, strerror(errno));
+        sb_free(&tmp);
+        return -1;
+    }
+    size_t done = 0;
+    while (done < n) {
+        ssize_t k = write(fd, data + done, n - done);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) break;
+        done += (size_t)k;
+    }
+    if (close(fd) != 0 || done != n) sb_printf(log, "cannot write %s: %s\n", tmp.buf,
+                                              strerror(errno));
+    else if (rename(tmp.buf, path) != 0) sb_printf(log, "cannot rename %s to %s: %s\n",
+                                                   tmp.buf, path, strerror(errno));
+    else rc = 0;
+    if (rc) unlink(tmp.buf);
+    sb_free(&tmp);
+    return rc;
+}
+
+static int cuda_build(const char *source, const char *binary_path, StrBuf *log) {
+    StrBuf why = {0};
+    char arch[32];
+    const CudaNvrtc *nv = cuda_nvrtc(&why);
+    if (!nv || cuda_arch(arch, sizeof arch, &why)) {
+        sb_printf(log, "%s\n", why.buf);
+        sb_free(&why);
+        return 1;
+    }
+    if (!arch_supported(nv, arch, log)) return 1;
+    NvrtcOpts o;
+    opts_make(&o, arch);
+    char *cubin;
+    size_t n;
+    int rc = nvrtc_compile(nv, source, &o, &cubin, &n, log);
+    if (!rc) rc = write_atomic(binary_path, cubin, n, log) != 0;
+    free(cubin);
+    return rc;
+}
+
+/* ---- load ------------------------------------------------------------------------------ */
+typedef struct CudaModule {
+    CuContext ctx;
+    int dev;
+    CuModule mod;
+    int max_grid[3], smem_optin, pools; /* device limits; cuMemAllocAsync usable */
+    char dev_name[128];
+    Arena arena; /* the plan */
+    const Func *f;
+    CudaPlan plan;
+    CuFunction *fns;
+    StrBuf bind_err; /* why bind failed; reported by every launch */
+} CudaModule;
+
+static int module_limits(const CudaDriver *d, CudaModule *m, StrBuf *err) {
+    CuDevice h;
+    if (CU_CALL(d, err, DeviceGet, (&h, m->dev))) return -1;
+    static const int grid_attr[3] = {CUDRV_DEV_ATTR_MAX_GRID_DIM_X, CUDRV_DEV_ATTR_MAX_GRID_DIM_Y,
+                                     CUDRV_DEV_ATTR_MAX_GRID_DIM_Z};
+    for (int i = 0; i < 3; i++)
+        if (CU_CALL(d, err, DeviceGetAttribute, (&m->max_grid[i], grid_attr[i], h))) return -1;
+    if (CU_CALL(d, err, DeviceGetAttribute, (&m->smem_optin,
+                                             CUDRV_DEV_ATTR_SMEM_PER_BLOCK_OPTIN, h)))
+        return -1;
+    m->pools = 0; /* stream-ordered allocation needs CUDA 11.2 and device support */
+    if (d->MemAllocAsync && d->MemFreeAsync &&
+        d->DeviceGetAttribute(&m->pools, CUDRV_DEV_ATTR_MEMORY_POOLS_SUPPORTED, h) != 0)
+        m->pools = 0;
+    return CU_CALL(d, err, DeviceGetName, (m->dev_name, (int)sizeof m->dev_name, h));
+}
+
+/* When a module does not load because TILEC_CUDA_ARCH is not this GPU's architecture,
+ * say so. */
+static void load_hint(const CudaDriver *d, int dev, StrBuf *err) {
+    char arch[32];
+    StrBuf why = {0};
+    const char *env = getenv("TILEC_CUDA_ARCH");
+    if (env && *env && !device_arch(d, dev, arch, sizeof arch, &why) && strcmp(env, arch))
+        sb_printf(err, "; the kernel was compiled for TILEC_CUDA_ARCH=%s but GPU %d is %s "
+                  "(unset TILEC_CUDA_ARCH to compile for it)", env, dev, arch);
+    sb_free(&why);
+}
+
+static void *cuda_load(const char *binary_path, StrBuf *err) {
+    const CudaDriver *d = cuda_driver(err);
+    if (!d) return NULL;
+    Arena a = {0};
+    size_t n;
+    char *image = read_file_arena(&a, binary_path, &n);
+    if (!image) {
+        sb_printf(err, "cannot read %s: %s", binary_path, strerror(errno));
+        arena_free(&a);
+        return NULL;
+    }
+    CudaModule *m = calloc(1, sizeof *m);
+    if (!m) {
+        sb_puts(err, "out of memory");
+        arena_free(&a);
+        return NULL;
+    }
+    int rc = cuda_ctx_current(&m->ctx, &m->dev, err);
+    if (!rc && CU_CALL(d, err, ModuleLoadData, (&m->mod, image))) {
+        load_hint(d, m->dev, err);
+        rc = -1;
+    }
+    arena_free(&a);
+    if (!rc && module_limits(d, m, err)) (void)d->ModuleUnload(m->mod), rc = -1;
+    if (rc) free(m), m = NULL;
+    return m;
+}
+
+static void cuda_unload(void *module) {
+    CudaModule *m = module;
+    if (!m) return;
+    StrBuf err = {0};
+    CudaCtxScope s;
+    const CudaDriver *d = cuda_driver(NULL);
+    if (d && cuda_ctx_enter(m->ctx, &s, &err) == 0) {
+        (void)d->ModuleUnload(m->mod); /* a failure here has no one to tell */
+        cuda_ctx_leave(&s);
+    }
+    sb_free(&err);
+    sb_free(&m->bind_err);
+    arena_free(&m->arena);
+    free(m);
+}
+
+int cuda_module_device(const void *module) { return ((const CudaModule *)module)->dev; }
+
+/* ---- bind: functions and their shared memory ---------------------------------------------- */
+static int block_threads(const CudaKernelPlan *k) {
+    int t = 1;
+    for (int i = 0; i < 3; i++) t *= k->block[i] > 0 ? k->block[i] : 1;
+    return t;
+}
+
+/* Kernel i of the module: its function, shared memory and block size against the
+ * device's and the compiled function's limits. */
+static int bind_kernel(const CudaDriver *d, CudaModule *m, int i, StrBuf *err) {
+    const CudaKernelPlan *k = &m->plan.kernels[i];
+    CuFunction fn;
+    int stat = 0, max_threads = 0, regs = 0;
+    if (CU_CALL(d, err, ModuleGetFunction, (&fn, m->mod, k->name)) ||
+        CU_CALL(d, err, FuncGetAttribute, (&stat, CUDRV_FUNC_ATTR_SHARED_SIZE_BYTES, fn)) ||
+        CU_CALL(d, err, FuncGetAttribute, (&max_threads,
+                                           CUDRV_FUNC_ATTR_MAX_THREADS_PER_BLOCK, fn)) ||
+        CU_CALL(d, err, FuncGetAttribute, (&regs, CUDRV_FUNC_ATTR_NUM_REGS, fn)))
+        return -1;
+    m->fns[i] = fn;
+    int64_t smem = k->smem_bytes + stat;
+    if (smem > m->smem_optin) {
+        sb_printf(err, "kernel '%s' (%s) needs %lld bytes of shared memory per block but "
+                  "GPU %d (%s) allows at most %d: use smaller tiles or fewer pipeline "
+                  "stages", m->f->name, k->name, (long long)smem, m->dev, m->dev_name,
+                  m->smem_optin);
+        return -1;
+    }
+    if (block_threads(k) > max_threads) {
+        sb_printf(err, "kernel '%s' (%s) runs %d threads per block but, using %d registers "
+                  "per thread, it can run at most %d on GPU %d (%s)", m->f->name, k->name,
+                  block_threads(k), regs, max_threads, m->dev, m->dev_name);
+        return -1;
+    }
+    if (k->smem_bytes > 48 * 1024 &&
+        CU_CALL(d, err, FuncSetAttribute, (fn, CUDRV_FUNC_ATTR_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                           (int)k->smem_bytes)))
+        return -1;
+    return 0;
+}
+
+static void cuda_bind(void *module, const Func *f) {
+    CudaModule *m = module;
+    const CudaDriver *d = cuda_driver(&m->bind_err);
+    m->f = f;
+    m->plan = cuda_plan(&m->arena, f);
+    m->fns = NEW_ARRAY(&m->arena, CuFunction, m->plan.nkernels + 1);
+    CudaCtxScope s;
+    if (!d || cuda_ctx_enter(m->ctx, &s, &m->bind_err)) return;
+    for (int i = 0; i < m->plan.nkernels; i++)
+        if (bind_kernel(d, m, i, &m->bind_err)) break;
+    cuda_ctx_leave(&s);
+}
+
+/* ---- launch ------------------------------------------------------------------------------ */
+/* One launch: the globals it allocated and the parameter array it passes. */
+typedef struct Launch {
+    const CudaDriver *d;
+    CudaModule *m;
+    CuStream stream;
+    CuDevPtr *globals;
+    void **params;
+} Launch;
+
+/* Bytes of T.alloc_global buffer j for these syms; -1 with err if not computable. */
+static int64_t global_bytes(const Launch *l, int j, const int64_t *syms, StrBuf *err) {
+    const Buffer *b = l->m->plan.globals[j];
+    int64_t n = dtype_bytes(b->dtype), v;
+    for (int dim = 0; dim < b->ndim; dim++) {
+        if (cuda_eval_int(l->m->f, b->shape[dim], syms, &v) != 0 || v < 0 ||
+            (v && n > INT64_MAX / v)) {
+            sb_printf(err, "cannot compute the size of the T.alloc_global buffer '%s' (shape "
+                      "dim %d) for these arguments", b->name, dim);
+            return -1;
+        }
+        n *= v;
+    }
+    return n;
+}
+
+/* Allocates and zero-fills the globals, in stream order when the device has pools. */
+static int globals_alloc(Launch *l, const int64_t *syms, StrBuf *err) {
+    const CudaDriver *d = l->d;
+    for (int j = 0; j < l->m->plan.nglobals; j++) {
+        int64_t n = global_bytes(l, j, syms, err);
+        if (n < 0) return -1;
+        if (n == 0) continue;
+        int rc = l->m->pools ? CU_CALL(d, err, MemAllocAsync, (&l->globals[j], (size_t)n,
+                                                               l->stream))
+                             : CU_CALL(d, err, MemAlloc, (&l->globals[j], (size_t)n));
+        if (!rc) rc = CU_CALL(d, err, MemsetD8Async, (l->globals[j], 0, (size_t)n, l->stream));
+        if (rc) {
+            sb_printf(err, " (allocating %lld bytes for T.alloc_global buffer '%s')",
+                      (long long)n, l->m->plan.globals[j]->name);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Frees the globals after the kernels that use them (stream order, or a sync). */
+static int globals_free(Launch *l, StrBuf *err) {
+    const CudaDriver *d = l->d;
+    int any = 0, rc = 0;
+    for (int j = 0; j < l->m->plan.nglobals; j++) any |= l->globals[j] != 0;
+    if (any && !l->m->pools) rc = CU_CALL(d, err, StreamSynchronize, (l->stream));
+    for (int j = 0; j < l->m->plan.nglobals; j++) {
+        if (!l->globals[j]) continue;
+        CuResult r = l->m->pools ? d->MemFreeAsync(l->globals[j], l->stream)
+                                 : d->MemFree(l->globals[j]);
+        if (!rc) rc = cuda_check(r, l->m->pools ? "cuMemFreeAsync" : "cuMemFree", err);
+        l->globals[j] = 0;
+    }
+    return rc;
+}
+
+/* Grid of kernel i; 0 with the dims (a zero dim: nothing to run), -1 with err. */
+static int kernel_grid(const Launch *l, int i, const int64_t *syms, unsigned g[3],
+                       StrBuf *err) {
+    const CudaKernelPlan *k = &l->m->plan.kernels[i];
+    int64_t v[3] = {1, 1, 1};
+    for (int dim = 0; dim < k->ngrid && dim < 3; dim++)
+        if (cuda_eval_int(l->m->f, k->grid[dim], syms, &v[dim]) != 0) {
+            sb_printf(err, "%s: cannot compute grid dim %d for these arguments (internal "
+                      "error)", k->name, dim);
+            return -1;
+        }
+    for (int dim = 0; dim < 3; dim++)
+        if (v[dim] < 0 || v[dim] > l->m->max_grid[dim]) {
+            sb_printf(err, "%s: grid (%lld, %lld, %lld) is outside GPU %d's limits (0..%d, "
+                      "0..%d, 0..%d)", k->name, (long long)v[0], (long long)v[1],
+                      (long long)v[2], l->m->dev, l->m->max_grid[0], l->m->max_grid[1],
+                      l->m->max_grid[2]);
+            return -1;
+        }
+    for (int dim = 0; dim < 3; dim++) g[dim] = (unsigned)v[dim];
+    return 0;
+}
+
+static int kernel_launch(Launch *l, int i, const int64_t *syms, StrBuf *err) {
+    const CudaKernelPlan *k = &l->m->plan.kernels[i];
+    unsigned g[3], b[3];
+    if (kernel_grid(l, i, syms, g, err)) return -1;
+    if (!g[0] || !g[1] || !g[2]) return 0; /* an empty grid runs nothing */
+    for (int dim = 0; dim < 3; dim++) b[dim] = k->block[dim] > 0 ? (unsigned)k->block[dim] : 1;
+    CuResult r = l->d->LaunchKernel(l->m->fns[i], g[0], g[1], g[2], b[0], b[1], b[2],
+                                    (unsigned)k->smem_bytes, l->stream, l->params, NULL);
+    const char *sync = getenv("TILEC_CUDA_SYNC");
+    if (r == CUDRV_SUCCESS && sync && *sync && strcmp(sync, "0") != 0)
+        r = l->d->StreamSynchronize(l->stream);
+    if (r == CUDRV_SUCCESS) return 0;
+    sb_printf(err, "%s (launch %d of %d, grid (%u, %u, %u), block (%u, %u, %u), %lld bytes "
+              "of shared memory): ", k->name, i + 1, l->m->plan.nkernels, g[0], g[1], g[2],
+              b[0], b[1], b[2], (long long)k->smem_bytes);
+    return cuda_check(r, "cuLaunchKernel", err);
+}
+
+/* The kernel parameter array of the ABI in cuda.h: params, syms, globals. */
+static void params_fill(Launch *l, void *const *args, const int64_t *syms) {
+    const Func *f = l->m->f;
+    int n = 0;
+    for (int i = 0; i < f->params.len; i++)
+        l->params[n++] = f->params.data[i].buf ? (void *)&args[i] : args[i];
+    for (int s = 0; s < f->syms.len; s++) l->params[n++] = (void *)&syms[s];
+    for (int j = 0; j < l->m->plan.nglobals; j++) l->params[n++] = &l->globals[j];
+}
+
+static int launch_all(Launch *l, void *const *args, const int64_t *syms, StrBuf *err) {
+    const Func *f = l->m->f;
+    size_t np = (size_t)(f->params.len + f->syms.len + l->m->plan.nglobals) + 1;
+    l->globals = calloc((size_t)l->m->plan.nglobals + 1, sizeof *l->globals);
+    l->params = calloc(np, sizeof *l->params);
+    int rc = -1;
+    if (!l->globals || !l->params) sb_puts(err, "out of memory");
+    else if (globals_alloc(l, syms, err) == 0) {
+        params_fill(l, args, syms);
+        rc = 0;
+        for (int i = 0; i < l->m->plan.nkernels && !rc; i++) rc = kernel_launch(l, i, syms, err);
+    }
+    if (l->globals) {
+        StrBuf ferr = {0};
+        if (globals_free(l, rc ? &ferr : err)) rc = -1;
+        sb_free(&ferr);
+    }
+    free(l->globals);
+    free(l->params);
+    return rc;
+}
+
+static int cuda_launch(void *module, void *const *args, const int64_t *syms, void *stream,
+                       StrBuf *err) {
+    CudaModule *m = module;
+    if (!m->f) {
+        sb_puts(err, "internal error: the CUDA module was not bound to its kernel");
+        return 1;
+    }
+    if (m->bind_err.len) {
+        sb_puts(err, m->bind_err.buf);
+        return 1;
+    }
+    Launch l = {.d = cuda_driver(err), .m = m, .stream = (CuStream)stream};
+    CudaCtxScope s;
+    if (!l.d || cuda_ctx_enter(m->ctx, &s, err)) return 1;
+    int rc = launch_all(&l, args, syms, err);
+    cuda_ctx_leave(&s);
+    return rc ? 1 : 0;
+}
+
+const Target target_cuda = {
+    .name = "cuda",
+    .source_ext = ".cu",
+    .binary_ext = ".cubin",
+    .available = cuda_available,
+    .toolchain_id = cuda_toolchain_id,
+    .lower = cuda_lower,
+    .emit = cuda_emit,
+    .build = cuda_build,
+    .load = cuda_load,
+    .launch = cuda_launch,
+    .unload = cuda_unload,
+    .bind = cuda_bind,
+};

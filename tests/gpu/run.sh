@@ -1,0 +1,286 @@
+#!/usr/bin/env bash
+# tests/gpu/run.sh - tests the CUDA target on a machine with an NVIDIA GPU, in one go:
+#   1. build (make) and run the unit tests (BUILD/tests/test_*)
+#   2. every example with `tilec run --target cuda --check` (the C target is the
+#      reference) at sizes that divide the tiles and sizes that do not
+#   3. the NumPy-referenced execution tests on the cuda target (TILEC_TARGET=cuda pytest),
+#      when pytest is installed
+#   4. the small cases again under compute-sanitizer --tool memcheck and --tool racecheck,
+#      when compute-sanitizer is installed
+# Prints one line per case (PASS/FAIL/SKIP name) and ends with "N passed, N failed";
+# exits 1 if anything failed. Logs (one file per case, the build, results.txt) go to
+# $OUT/gpu-logs when OUT is set, else BUILD/gpu-logs, and all of them to gpu-logs.tar.gz
+# beside it.
+#
+#   make check-gpu              or   tests/gpu/run.sh [--no-sanitizer] [--no-pytest]
+# Environment: BUILD (default build), JOBS (make -j, default: all cores),
+# COMPUTE_SANITIZER (path of compute-sanitizer), TILEC_CUDA_ARCH (passed through).
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+ROOT=$(pwd)
+BUILD=${BUILD:-build}
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+LOGS=${OUT:-$BUILD}/gpu-logs
+TILEC=$ROOT/$BUILD/tilec
+CASE_TIMEOUT=${CASE_TIMEOUT:-600}
+SANITIZE=1
+PYTEST=1
+for a in "$@"; do
+    case "$a" in
+    --no-sanitizer) SANITIZE=0 ;;
+    --no-pytest) PYTEST=0 ;;
+    *) echo "usage: $0 [--no-sanitizer] [--no-pytest]" >&2; exit 2 ;;
+    esac
+done
+mkdir -p "$LOGS"
+LOGS=$(cd "$LOGS" && pwd) || exit 2
+rm -f "$LOGS/results.txt"
+# A fresh kernel cache: every case compiles what it tests, and the sanitizer runs then
+# load the same kernels from the cache.
+export TILEC_CACHE_DIR=$LOGS/cache
+rm -rf "$TILEC_CACHE_DIR"
+
+passed=0
+failed=0
+fail_names=()
+
+# result NAME STATUS LOG: one line per case, the log's tail on failure.
+result() {
+    if [ "$2" -eq 0 ]; then
+        passed=$((passed + 1))
+        echo "PASS $1" | tee -a "$LOGS/results.txt"
+    else
+        failed=$((failed + 1))
+        fail_names+=("$1")
+        echo "FAIL $1 (exit $2; log: $3)" | tee -a "$LOGS/results.txt"
+        tail -n 15 "$3" | sed 's/^/    | /'
+    fi
+}
+
+# log file name for a case name
+log_of() { echo "$LOGS/$(printf '%s' "$1" | tr -c 'A-Za-z0-9_.-' '_' | tr -s '_').log"; }
+
+# ---- 0. headers the build needs ----------------------------------------------------------
+# The library includes <dlpack/dlpack.h> and <xxhash.h> (libdlpack-dev, libxxhash-dev). A
+# GPU machine without them and without a network often has copies that Python packages
+# ship (DLPack: torch, cupy, cuda-python; xxHash: pyarrow): they are copied to
+# LOGS/compat and xxHash is used header-only (XXH_INLINE_ALL), with an empty stand-in for
+# -lxxhash that --as-needed leaves out of the binaries.
+# shellcheck disable=SC2086  # CFLAGS is a list of words
+compiles() { printf '%s\n' "$1" | cc ${CFLAGS:-} -E -x c - >/dev/null 2>&1; }
+
+# find_header NAME MUST_CONTAIN: the first such file under the Python and /opt prefixes.
+find_header() {
+    local dirs
+    dirs=$(python3 -c 'import site, sys; print("\n".join(site.getsitepackages() + [sys.prefix]))' \
+        2>/dev/null)
+    # shellcheck disable=SC2086  # one directory per word
+    find $dirs /opt /usr/local -name "$1" -type f 2>/dev/null | while read -r f; do
+        if grep -q "$2" "$f" && ! grep -q '#include "arrow' "$f"; then echo "$f"; break; fi
+    done
+}
+
+compat_headers() {
+    local dir=$LOGS/compat h
+    CFLAGS=${CFLAGS:-}
+    LDFLAGS=${LDFLAGS:-}
+    if ! compiles '#include <dlpack/dlpack.h>'; then
+        h=$(find_header dlpack.h kDLCUDA)
+        [ -n "$h" ] || return 1
+        mkdir -p "$dir/include/dlpack" && cp "$h" "$dir/include/dlpack/dlpack.h"
+        CFLAGS="$CFLAGS -I$dir/include"
+        echo "note: using $h as <dlpack/dlpack.h>"
+    fi
+    if ! printf 'int main(void){return 0;}\n' | cc -x c - -lxxhash -o /dev/null 2>/dev/null; then
+        mkdir -p "$dir/lib" && cc -shared -o "$dir/lib/libxxhash.so" -x c /dev/null
+        CFLAGS="$CFLAGS -DXXH_INLINE_ALL"
+        LDFLAGS="$LDFLAGS -L$dir/lib -Wl,--as-needed"
+    fi
+    if ! compiles '#include <xxhash.h>'; then
+        h=$(find_header xxhash.h XXH3_128bits_digest)
+        [ -n "$h" ] || return 1
+        mkdir -p "$dir/include" && cp "$h" "$dir/include/xxhash.h"
+        case "$CFLAGS" in *XXH_INLINE_ALL*) ;; *) CFLAGS="$CFLAGS -DXXH_INLINE_ALL" ;; esac
+        CFLAGS="$CFLAGS -I$dir/include"
+        echo "note: using $h as <xxhash.h> (header-only)"
+    fi
+    export CFLAGS LDFLAGS
+}
+
+# ---- 1. build and unit tests -------------------------------------------------------------
+if ! compat_headers; then
+    echo "FAIL build: <dlpack/dlpack.h> or <xxhash.h> not found: install libdlpack-dev and" \
+        "libxxhash-dev"
+    echo "$passed passed, 1 failed"
+    exit 1
+fi
+echo "== build ($BUILD, -j$JOBS)"
+if ! make -j"$JOBS" BUILD="$BUILD" all >"$LOGS/build.log" 2>&1; then
+    result "build" 1 "$LOGS/build.log"
+    echo "$passed passed, $failed failed"
+    exit 1
+fi
+result "build" 0 "$LOGS/build.log"
+"$TILEC" info | tee "$LOGS/info.txt"
+if ! grep -q "^  cuda  available" "$LOGS/info.txt"; then
+    echo "FAIL the cuda target is not available on this machine (see above)"
+    echo "$passed passed, $((failed + 1)) failed"
+    exit 1
+fi
+
+echo "== unit tests"
+make -k -j"$JOBS" BUILD="$BUILD" unit >"$LOGS/build-unit.log" 2>&1
+for src in tests/unit/test_*.c; do
+    t=$BUILD/tests/$(basename "$src" .c)
+    name="unit $(basename "$t")"
+    log=$(log_of "$name")
+    if [ ! -x "$t" ]; then
+        grep -A5 "$(basename "$src")" "$LOGS/build-unit.log" >"$log"
+        result "$name (does not build)" 1 "$log"
+        continue
+    fi
+    timeout "$CASE_TIMEOUT" "$t" >"$log" 2>&1
+    result "$name" $? "$log"
+done
+
+# ---- 2. examples on the GPU against the C target -----------------------------------------
+# FILE|DEFINES|SMALL (1: also run under the sanitizers). Sizes from tests/exec: the first
+# of each kernel divides its tiles, the others do not (or use other tile shapes).
+CASES=$(cat <<'EOF'
+gemm.py||0
+gemm.py|-D M=128 -D N=128 -D K=64|1
+gemm.py|-D M=100 -D N=72 -D K=50|1
+gemm.py|-D M=100 -D N=72 -D K=50 -D trans_B=True|0
+gemm.py|-D M=128 -D N=64 -D K=96 -D trans_A=True|0
+gemm.py|-D M=70 -D N=100 -D K=40 -D trans_A=True -D trans_B=True|1
+gemm.py|-DM=96 -DN=80 -DK=64 -Dblock_M=32 -Dblock_N=16 -Dblock_K=16 -Dnum_stages=3|0
+gemm.py|-DM=96 -DN=80 -DK=64 -Dblock_M=32 -Dblock_N=16 -Dout_dtype=float32|0
+gemm.py|-D M=1024 -D N=1024 -D K=1024|0
+elementwise_add.py||0
+elementwise_add.py|-D M=128 -D N=256|1
+elementwise_add.py|-D M=100 -D N=130|1
+softmax.py||0
+softmax.py|-D M=100 -D N=256 -D block_M=8|1
+softmax.py|-D M=37 -D N=1024 -D block_M=4|0
+softmax.py|-D M=20 -D N=1000 -D block_M=8|1
+rms_norm.py||0
+rms_norm.py|-D M=102 -D N=256 -D blk_m=4|1
+rms_norm.py|-D M=33 -D N=384 -D blk_m=8|0
+reduce.py||0
+reduce.py|-D M=256 -D N=128 -D op="max" -D dim=0|0
+reduce.py|-D M=100 -D N=72 -D op="sum" -D dim=0|1
+reduce.py|-D M=100 -D N=72 -D op="max" -D dim=1|1
+reduce.py|-D M=100 -D N=72 -D op="min" -D dim=1|0
+reduce.py|-D M=64 -D N=96 -D op="abssum" -D dim=0|0
+reduce.py|-D M=64 -D N=96 -D op="absmax" -D dim=1|0
+cumsum.py||0
+cumsum.py|-D M=128 -D N=128 -D dim=0 -D reverse=True|0
+cumsum.py|-D M=100 -D N=72 -D dim=0|1
+cumsum.py|-D M=100 -D N=72 -D dim=1 -D reverse=True|1
+flash_attention.py||0
+flash_attention.py|-D is_causal=True|1
+flash_attention.py|-D batch=2 -D heads=1 -D seq_len=100 -D dim=32|1
+flash_attention.py|-D batch=2 -D heads=1 -D seq_len=100 -D dim=32 -D is_causal=True|0
+flash_attention.py|-D seq_len=96 -D is_causal=True -D block_M=32 -D block_N=64 -D num_stages=2|0
+mla_decode.py||1
+mla_decode.py|-D num_split=1|0
+mla_decode.py|-D batch=1 -D heads=32 -D seqlen_kv=512 -D block_N=64 -D num_split=4|0
+EOF
+)
+
+# run_case PREFIX FILE DEFINES [WRAPPER...]: [WRAPPER] tilec run --target cuda --check.
+# DEFINES is split on blanks; quotes stay (tilec reads -D op="max" as a Python literal).
+run_case() {
+    local prefix=$1 file=$2 defs=$3
+    shift 3
+    local -a words=()
+    read -ra words <<<"$defs"
+    local name="$prefix $file${defs:+ $defs}" log rc
+    log=$(log_of "$name")
+    local -a cmd=("$@" "$TILEC" run "examples/$file" --target cuda --check
+        ${words[@]+"${words[@]}"})
+    echo "\$ ${cmd[*]}" >"$log"
+    timeout "$CASE_TIMEOUT" "${cmd[@]}" >>"$log" 2>&1
+    rc=$?
+    if [ $rc -eq 0 ] && ! grep -q "^check: OK" "$log"; then rc=99; fi
+    result "$name" $rc "$log"
+}
+
+echo "== examples: --target cuda --check"
+while IFS='|' read -r file defs small; do
+    [ -n "$file" ] || continue
+    run_case "check" "$file" "$defs"
+done <<<"$CASES"
+
+echo "== --bench (timing runs, same kernels)"
+for file in gemm.py softmax.py flash_attention.py; do
+    name="bench $file"
+    log=$(log_of "$name")
+    timeout "$CASE_TIMEOUT" "$TILEC" run "examples/$file" --target cuda --bench >"$log" 2>&1
+    rc=$?
+    if [ $rc -eq 0 ] && ! grep -q "median .* ms" "$log"; then rc=99; fi
+    result "$name" $rc "$log"
+    grep "median" "$log" | sed 's/^/    /'
+done
+
+# ---- 3. NumPy references on the GPU ------------------------------------------------------
+if [ "$PYTEST" -eq 1 ] && python3 -c "import numpy, pytest" 2>/dev/null; then
+    echo "== tests/exec on the cuda target (NumPy references)"
+    xml=$LOGS/pytest-cuda.xml
+    log=$LOGS/pytest-cuda.log
+    TILEC_TARGET=cuda TILEC=$TILEC timeout 3600 python3 -m pytest -q -p no:cacheprovider \
+        --junitxml="$xml" tests/exec/test_examples.py >"$log" 2>&1
+    # one line per test case, from the JUnit XML
+    while IFS='|' read -r status name; do
+        [ -n "$status" ] || continue
+        result "pytest $name" "$status" "$log"
+    done < <(python3 - "$xml" <<'PY'
+import sys
+import xml.etree.ElementTree as ET
+try:
+    root = ET.parse(sys.argv[1]).getroot()
+except Exception as e:  # pytest did not get to write it
+    print("1|tests/exec (no report: %s)" % e)
+    sys.exit(0)
+for case in root.iter("testcase"):
+    bad = case.find("failure") is not None or case.find("error") is not None
+    if case.find("skipped") is not None:
+        continue
+    print("%d|%s" % (1 if bad else 0, case.get("name")))
+PY
+)
+else
+    echo "SKIP tests/exec on the cuda target: python3 with numpy and pytest not found" \
+        "(or --no-pytest)"
+fi
+
+# ---- 4. compute-sanitizer -------------------------------------------------------------------
+SAN=${COMPUTE_SANITIZER:-}
+if [ -z "$SAN" ]; then
+    for c in compute-sanitizer "${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer" \
+        /usr/local/cuda/bin/compute-sanitizer; do
+        if command -v "$c" >/dev/null 2>&1; then SAN=$(command -v "$c"); break; fi
+    done
+fi
+if [ "$SANITIZE" -eq 1 ] && [ -n "$SAN" ]; then
+    for tool in memcheck racecheck; do
+        echo "== compute-sanitizer --tool $tool (small sizes)"
+        while IFS='|' read -r file defs small; do
+            [ "$small" = 1 ] || continue
+            run_case "$tool" "$file" "$defs" "$SAN" --tool "$tool" --error-exitcode 99 \
+                --print-limit 20
+        done <<<"$CASES"
+    done
+else
+    echo "SKIP compute-sanitizer: not found (set COMPUTE_SANITIZER) or --no-sanitizer"
+fi
+
+if [ "$failed" -gt 0 ]; then
+    echo "failed:"
+    printf '  %s\n' "${fail_names[@]}"
+fi
+echo "$passed passed, $failed failed" | tee -a "$LOGS/results.txt"
+# One file that holds every log, for tools that bring back a few files only.
+tar -czf "$LOGS.tar.gz" --exclude=cache --exclude=compat -C "$(dirname "$LOGS")" \
+    "$(basename "$LOGS")" 2>/dev/null
+[ "$failed" -eq 0 ]

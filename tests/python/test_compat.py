@@ -1,0 +1,241 @@
+"""The `tilelang` compatibility layer: its modules, the import hook, the install step,
+a TileLang script run unchanged, and the repository's examples/*.py imported unmodified
+through it (with numpy references; with torch also against each example's own
+ref_program)."""
+from pysupport import pytestmark  # noqa: F401 (the ASan skip); first: sets sys.path
+
+import importlib.util
+import os
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import tilec
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+SCRIPT = HERE / "kernels" / "tl_style.py"
+
+
+def run_py(args, env_extra=None, cwd=None, timeout=120):
+    env = dict(os.environ, TILEC_TARGET="c")
+    env.pop("PYTHONPATH", None)
+    env.update(env_extra or {})
+    return subprocess.run([sys.executable] + [str(a) for a in args], env=env, cwd=cwd,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+# ---- the modules -----------------------------------------------------------------------
+def test_shim_modules():
+    import tilelang
+    import tilelang.language as T
+    from tilelang.autotuner import autotune
+    assert tilec.compat.is_shim(tilelang) and tilelang.language is T
+    assert autotune is tilec.autotune and tilelang.jit is not None
+    assert T.float16 == "float16" and T.float == "float32"
+    assert tilelang.PassConfigKey.TL_ENABLE_FAST_MATH == "TL_ENABLE_FAST_MATH"
+    assert tilelang.TensorSupplyType.Randn is tilec.TensorSupplyType.Randn
+    # Whatever only kernel bodies use is an inert placeholder.
+    shape = (T.dynamic("M") * 2, 64)
+    assert shape and T.Tensor(shape, T.float16) is not None and T.any_new_op(1)[0] is not None
+    assert tilelang.layout.make_swizzled_layout(None) is not None
+    with pytest.raises(AttributeError, match="tilec's TileLang compatibility layer"):
+        tilelang.no_such_thing
+
+
+def test_prim_func_records_factory_arguments():
+    import tilelang.language as T
+    import tl_style
+    func = tl_style.matmul(32, 32, 32, 16, 16, 16)
+    assert isinstance(func, tilec.PrimFunc) and func.factory is tl_style.matmul
+    assert func.factory_args["M"] == 32 and func.factory_args["dtype"] == "float16"
+    with pytest.raises(tilec.TilecError, match="is not called from Python"):
+        func()
+    assert T.macro(len) is len
+
+
+# ---- running a TileLang script unchanged ----------------------------------------------
+def test_tilelang_script_runs_unmodified():
+    proc = run_py(["-m", "tilec.compat", SCRIPT], {"PYTHONPATH": str(ROOT / "python")})
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "All checks pass." in proc.stdout and "Best config: {'block_M'" in proc.stdout
+
+
+def test_import_hook_defers_to_a_real_tilelang(tmp_path):
+    """The .pth hook answers `import tilelang` only when no real TileLang is found, unless
+    TILEC_AS_TILELANG=1."""
+    real = tmp_path / "real" / "tilelang"
+    real.mkdir(parents=True)
+    (real / "__init__.py").write_text("REAL = True\n")
+    code = ("import site, sys; site.addsitedir(%r)\n"
+            "import tilelang\n"
+            "print('real' if getattr(tilelang, 'REAL', False) else 'shim')\n"
+            % str(ROOT / "python"))
+    shim = run_py(["-c", code])
+    assert shim.stdout.strip() == "shim", shim.stderr
+    real_path = {"PYTHONPATH": str(real.parent)}
+    assert run_py(["-c", code], real_path).stdout.strip() == "real"
+    forced = run_py(["-c", code], dict(real_path, TILEC_AS_TILELANG="1"))
+    assert forced.stdout.strip() == "shim", forced.stderr
+    off = run_py(["-c", code], {"TILEC_AS_TILELANG": "0"})
+    assert "No module named 'tilelang'" in off.stderr
+
+
+def test_install_step(tmp_path):
+    """What `pip install ./python` does: setup.py's build step runs make, puts libtilec.so
+    into the package and the .pth hook beside it; the result works from anywhere."""
+    pytest.importorskip("setuptools")
+    lib_dir = tmp_path / "site"
+    env = {k: v for k, v in os.environ.items() if k != "TILEC_LIBRARY"}  # so: make
+    proc = subprocess.run([sys.executable, "setup.py", "-q", "build_py", "--build-lib",
+                           str(lib_dir)], cwd=ROOT / "python", capture_output=True, text=True,
+                          timeout=300, env=env)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert (lib_dir / "tilec" / "libtilec.so").is_file()
+    assert (lib_dir / "tilec-tilelang.pth").is_file()
+    code = ("import site, runpy; site.addsitedir(%r)\n"
+            "import tilec; print(tilec.library_path())\n"
+            "runpy.run_path(%r, run_name='__main__')\n" % (str(lib_dir), str(SCRIPT)))
+    env = {"TILEC_LIBRARY": ""}
+    run = run_py(["-c", code], env, cwd=tmp_path)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.startswith(str(lib_dir / "tilec" / "libtilec.so"))
+    assert "All checks pass." in run.stdout
+
+
+# ---- the repository's examples, imported unmodified --------------------------------------
+def load_example(name):
+    """examples/<name>.py as a module. torch and einops are stubbed when missing: the
+    examples use them only in their references and __main__ blocks."""
+    stubs = {}
+    for mod in ("torch", "torch.nn", "torch.nn.functional", "einops"):
+        try:
+            importlib.import_module(mod)
+        except ImportError:
+            stubs[mod] = types.ModuleType(mod)
+    if "torch" in stubs:
+        stubs["torch"].nn = stubs["torch.nn"]
+        stubs["torch.nn"].functional = stubs["torch.nn.functional"]
+    if "einops" in stubs:
+        stubs["einops"].rearrange = stubs["einops"].einsum = None
+    saved = {k: sys.modules.get(k) for k in stubs}
+    sys.modules.update(stubs)
+    try:
+        spec = importlib.util.spec_from_file_location("example_" + name,
+                                                      ROOT / "examples" / (name + ".py"))
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                sys.modules.pop(k, None)
+            else:
+                sys.modules[k] = v
+    return module
+
+
+def rand(shape, dtype, seed):
+    return np.random.default_rng(seed).uniform(-1, 1, size=shape).astype(dtype)
+
+
+def softmax_ref(x):
+    e = np.exp(x - x.max(-1, keepdims=True))
+    return e / e.sum(-1, keepdims=True)
+
+
+def attention_ref(q, k, v, causal):
+    s = np.einsum("bqhd,bkhd->bhqk", q, k) / np.sqrt(q.shape[-1])
+    if causal:
+        n = q.shape[1]
+        s = np.where(np.tril(np.ones((n, n), bool)), s, -np.inf)
+    return np.einsum("bhqk,bkhd->bqhd", softmax_ref(s), v)
+
+
+def mla_ref(q, q_pe, kv, k_pe):
+    query = np.concatenate([q, q_pe], -1)                  # b h d
+    key = np.concatenate([kv[:, :, 0], k_pe[:, :, 0]], -1)  # b s d
+    s = np.einsum("bhd,bsd->bhs", query, key) / np.sqrt(query.shape[-1])
+    return np.einsum("bhs,bsd->bhd", softmax_ref(s), kv[:, :, 0])
+
+
+def f64(*xs):
+    return [x.astype(np.float64) for x in xs]
+
+
+# name -> (factory attribute, factory args, inputs (seeded), numpy reference,
+#          tolerance: rtol = atol, or (rtol, atol))
+EXAMPLES = {
+    "gemm": ("matmul", dict(M=64, N=48, K=32, block_M=32, block_N=16, block_K=16),
+             lambda: [rand((64, 32), np.float16, 1), rand((32, 48), np.float16, 2)],
+             lambda a, b: a @ b, 2e-3),
+    "elementwise_add": ("elementwise_add", dict(M=64, N=64, block_M=32, block_N=32),
+                        lambda: [rand((64, 64), np.float16, 1), rand((64, 64), np.float16, 2)],
+                        lambda a, b: a + b, 1e-3),
+    "softmax": ("softmax", dict(M=16, N=128, block_M=8),
+                lambda: [rand((16, 128), np.float16, 3)], softmax_ref, (2e-3, 1e-5)),
+    "rms_norm": ("rms_norm", dict(M=8, N=64, blk_m=4),
+                 lambda: [rand((8, 64), np.float32, 4)],
+                 lambda a: a / np.sqrt((a * a).mean(-1, keepdims=True) + 1e-6), 1e-5),
+    "reduce": ("reduce", dict(M=64, N=32, op="absmax", dim=0, block=16),
+               lambda: [rand((64, 32), np.float32, 5)], lambda a: np.abs(a).max(0), 1e-6),
+    "cumsum": ("cumsum", dict(M=32, N=32, block_M=32, block_N=32, dim=1),
+               lambda: [rand((32, 32), np.float32, 6)], lambda a: np.cumsum(a, 1), 1e-5),
+    "flash_attention": ("flashattn", dict(batch=1, heads=2, seq_len=64, dim=32, is_causal=True,
+                                          block_M=32, block_N=32),
+                        lambda: [rand((1, 64, 2, 32), np.float16, s) for s in (7, 8, 9)],
+                        lambda q, k, v: attention_ref(q, k, v, True), 1e-2),
+    "mla_decode": ("flashattn", dict(batch=1, heads=16, kv_head_num=1, seqlen_kv=64, dim=32,
+                                     pe_dim=16, block_N=16, block_H=16, num_split=2),
+                   lambda: [rand((1, 16, 32), np.float16, 10), rand((1, 16, 16), np.float16, 11),
+                            rand((1, 64, 1, 32), np.float16, 12),
+                            rand((1, 64, 1, 16), np.float16, 13),
+                            np.zeros((1, 16, 2), np.float16),
+                            np.zeros((1, 16, 2, 32), np.float16)],
+                   lambda q, qp, kv, kp, g, o: mla_ref(q, qp, kv, kp), 1e-2),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+def test_example_through_compat_numpy(name):
+    factory, args, make, ref, tol = EXAMPLES[name]
+    module = load_example(name)
+    kernel = getattr(module, factory)(**args)
+    assert isinstance(kernel, tilec.Kernel)
+    inputs = make()
+    out = kernel(*inputs)
+    want = ref(*f64(*inputs))
+    rtol, atol = tol if isinstance(tol, tuple) else (tol, tol)
+    assert out.shape == want.shape and np.abs(want).max() > 10 * atol
+    np.testing.assert_allclose(out.astype(np.float64), want, rtol=rtol, atol=atol)
+
+
+TORCH_REFS = {  # example -> how its own ref_program is called on the kernel's inputs
+    "gemm": lambda m, ins: m.ref_program(*ins),
+    "elementwise_add": lambda m, ins: m.ref_program(*ins),
+    "softmax": lambda m, ins: m.ref_program(*ins),
+    "rms_norm": lambda m, ins: m.ref_program(*ins),
+    "reduce": lambda m, ins: m.ref_program(*ins, op="absmax", dim=0),
+    "cumsum": lambda m, ins: m.ref_program(*ins, 32, 32, 1),
+    "flash_attention": lambda m, ins: m.ref_program(*ins, True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TORCH_REFS))
+def test_example_through_compat_torch(name):
+    torch = pytest.importorskip("torch")
+    factory, args, make, _, tol = EXAMPLES[name]
+    rtol, atol = tol if isinstance(tol, tuple) else (tol, tol)
+    module = load_example(name)
+    kernel = getattr(module, factory)(**args)
+    inputs = [torch.from_numpy(x) for x in make()]
+    out = kernel(*inputs)
+    assert isinstance(out, torch.Tensor) and out.device.type == "cpu"
+    want = TORCH_REFS[name](module, [x.float() if x.dtype == torch.float16 else x
+                                     for x in inputs])
+    torch.testing.assert_close(out.float(), want.float(), rtol=rtol, atol=atol)
+    prof = kernel.get_profiler()
+    assert prof.backend == "torch" and prof.do_bench(warmup=1, rep=5) > 0

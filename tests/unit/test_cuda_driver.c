@@ -1,0 +1,419 @@
+/* test_cuda_driver.c - the CUDA target's runtime half on a machine without a GPU (CI):
+ * NVRTC loads and compiles to CUBIN for sm_80 and sm_90a, compile errors point at the
+ * generated line and its kernel.py origin, the target reports why it cannot run, and
+ * every example compiles through the whole pipeline (the CI gate "generated CUDA
+ * compiles through NVRTC for sm_80 and sm_90a", in build-only mode). With a GPU it also
+ * checks device memory, argument checks and a launch against host arithmetic.
+ *
+ * The driver's types, constants and symbol names (driver.h) are checked against the
+ * toolkit's cuda.h when it is installed. Prints SKIP and passes only when NVRTC itself
+ * is missing. */
+#include "rt/rt.h"
+#include "targets/cuda/cuda.h"
+#include "targets/cuda/driver.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int checks, failures;
+
+#define CHECK(cond, ...)                                                                  \
+    do {                                                                                  \
+        checks++;                                                                         \
+        if (!(cond)) {                                                                    \
+            failures++;                                                                   \
+            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);      \
+            fprintf(stderr, __VA_ARGS__);                                                 \
+            fputc('\n', stderr);                                                          \
+        }                                                                                 \
+    } while (0)
+
+static char tmpdir[256];
+
+static void arch_set(const char *arch) {
+    if (arch) setenv("TILEC_CUDA_ARCH", arch, 1);
+    else unsetenv("TILEC_CUDA_ARCH");
+}
+
+/* ---- the toolkit's headers agree with driver.h ------------------------------------------ */
+#if defined(__has_include)
+#if __has_include("/usr/local/cuda/include/cuda.h") && \
+    __has_include("/usr/local/cuda/include/nvrtc.h")
+#define HAVE_CUDA_H 1
+#include "/usr/local/cuda/include/cuda.h"
+#include "/usr/local/cuda/include/nvrtc.h"
+#endif
+#endif
+
+#ifdef HAVE_CUDA_H
+#define XSTR(x) STR(x)
+#define STR(x) #x
+/* API name -> the ABI symbol cuda.h maps it to. */
+static const struct { const char *api, *sym; } header_syms[] = {
+#define H(api) {#api, XSTR(api)}
+    H(cuGetErrorName), H(cuGetErrorString), H(cuInit), H(cuDriverGetVersion),
+    H(cuDeviceGetCount), H(cuDeviceGet), H(cuDeviceGetName), H(cuDeviceGetAttribute),
+    H(cuDeviceTotalMem), H(cuDevicePrimaryCtxRetain), H(cuCtxGetCurrent),
+    H(cuCtxSetCurrent), H(cuCtxPushCurrent), H(cuCtxPopCurrent), H(cuCtxGetDevice),
+    H(cuModuleLoadData), H(cuModuleUnload), H(cuModuleGetFunction), H(cuFuncGetAttribute),
+    H(cuFuncSetAttribute), H(cuLaunchKernel), H(cuMemAlloc), H(cuMemFree),
+    H(cuMemAllocAsync), H(cuMemFreeAsync), H(cuMemsetD8Async), H(cuMemcpyHtoD),
+    H(cuMemcpyDtoH), H(cuMemcpyDtoD), H(cuStreamSynchronize),
+#undef H
+};
+
+static void test_header_agreement(void) {
+    int n = 0;
+    for (const char *const *s = cuda_driver_symbols; *s; s++, n++) {
+        char api[64];
+        snprintf(api, sizeof api, "%s", *s);
+        char *v2 = strstr(api, "_v2");
+        if (v2) *v2 = 0;
+        const char *want = NULL;
+        for (size_t i = 0; i < sizeof header_syms / sizeof header_syms[0]; i++)
+            if (!strcmp(header_syms[i].api, api)) want = header_syms[i].sym;
+        CHECK(want && !strcmp(want, *s), "driver.h resolves %s but cuda.h maps %s to %s", *s,
+              api, want ? want : "(not listed in the test)");
+    }
+    CHECK(n == (int)(sizeof header_syms / sizeof header_syms[0]), "%d symbols", n);
+    static const struct { const char *name; int ours, theirs; } consts[] = {
+#define C(ours, theirs) {#ours, (int)(ours), (int)(theirs)}
+        C(CUDRV_SUCCESS, CUDA_SUCCESS),
+        C(CUDRV_ERROR_NO_DEVICE, CUDA_ERROR_NO_DEVICE),
+        C(CUDRV_ERROR_STUB_LIBRARY, CUDA_ERROR_STUB_LIBRARY),
+        C(CUDRV_DEV_ATTR_MAX_THREADS_PER_BLOCK, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK),
+        C(CUDRV_DEV_ATTR_MAX_GRID_DIM_X, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X),
+        C(CUDRV_DEV_ATTR_MAX_GRID_DIM_Y, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y),
+        C(CUDRV_DEV_ATTR_MAX_GRID_DIM_Z, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z),
+        C(CUDRV_DEV_ATTR_MULTIPROCESSOR_COUNT, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT),
+        C(CUDRV_DEV_ATTR_CC_MAJOR, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
+        C(CUDRV_DEV_ATTR_CC_MINOR, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR),
+        C(CUDRV_DEV_ATTR_SMEM_PER_BLOCK_OPTIN,
+          CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN),
+        C(CUDRV_DEV_ATTR_MEMORY_POOLS_SUPPORTED, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED),
+        C(CUDRV_FUNC_ATTR_MAX_THREADS_PER_BLOCK, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK),
+        C(CUDRV_FUNC_ATTR_SHARED_SIZE_BYTES, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES),
+        C(CUDRV_FUNC_ATTR_NUM_REGS, CU_FUNC_ATTRIBUTE_NUM_REGS),
+        C(CUDRV_FUNC_ATTR_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+          CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES),
+        C(CUDRV_NVRTC_SUCCESS, NVRTC_SUCCESS),
+#undef C
+    };
+    for (size_t i = 0; i < sizeof consts / sizeof consts[0]; i++)
+        CHECK(consts[i].ours == consts[i].theirs, "%s is %d, the header says %d",
+              consts[i].name, consts[i].ours, consts[i].theirs);
+    CHECK(sizeof(CuDevPtr) == sizeof(CUdeviceptr) && sizeof(CuResult) == sizeof(CUresult) &&
+              sizeof(CuDevice) == sizeof(CUdevice), "type sizes");
+}
+#else
+static void test_header_agreement(void) {
+    printf("note: /usr/local/cuda/include/cuda.h not found; driver.h not checked against it\n");
+}
+#endif
+
+/* ---- NVRTC through the target's build ------------------------------------------------ */
+static unsigned char *file_read(const char *path, size_t *n) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *buf = malloc((size_t)len + 1);
+    *n = fread(buf, 1, (size_t)len, f);
+    fclose(f);
+    return buf;
+}
+
+static int dir_entries(const char *dir) {
+    DIR *d = opendir(dir);
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d));) n += e->d_name[0] != '.';
+    if (d) closedir(d);
+    return n;
+}
+
+/* Builds source for arch into a fresh file; returns the build's status, log in log. */
+static int build_for(const char *arch, const char *source, const char *path, StrBuf *log) {
+    arch_set(arch);
+    unlink(path);
+    log->len = 0;
+    sb_puts(log, "");
+    return target_cuda.build(source, path, log);
+}
+
+/* ELF64, machine EM_CUDA (190): an NVIDIA cubin, not PTX text. */
+static int is_cubin(const char *path) {
+    size_t n = 0;
+    unsigned char *b = file_read(path, &n);
+    int ok = b && n > 64 && !memcmp(b, "\x7f" "ELF", 4) && b[4] == 2 &&
+             (b[18] | b[19] << 8) == 190;
+    free(b);
+    return ok;
+}
+
+static const char tiny_kernel[] =
+    "extern \"C\" __global__ void tilec_kernel_0(float *a, long long n) {\n"
+    "    long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
+    "    if (i < n) a[i] = a[i] * 2.0f + 1.0f;\n"
+    "}\n";
+
+/* Compiles only for an architecture with wgmma: shows the arch option is applied. */
+static const char hopper_kernel[] =
+    "extern \"C\" __global__ void tilec_kernel_0(float *a) {\n"
+    "    asm volatile(\"wgmma.fence.sync.aligned;\\n\" ::: \"memory\");\n"
+    "    a[threadIdx.x] = 1.0f;\n"
+    "}\n";
+
+static const char bad_kernel[] =
+    "extern \"C\" __global__ void tilec_kernel_0(float *a) {\n"
+    "    // bad.py:7  T.copy(A, B)\n"
+    "    a[threadIdx.x] = undefined_thing;\n"
+    "}\n";
+
+static void test_build(void) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/k.cubin", tmpdir);
+    StrBuf log = {0};
+    CHECK(build_for("sm_80", tiny_kernel, path, &log) == 0, "sm_80: %s", log.buf);
+    CHECK(is_cubin(path), "sm_80 output is not a cubin");
+    CHECK(dir_entries(tmpdir) == 1, "temporary files left in %s", tmpdir);
+    CHECK(build_for("sm_90a", tiny_kernel, path, &log) == 0, "sm_90a: %s", log.buf);
+    CHECK(is_cubin(path), "sm_90a output is not a cubin");
+    CHECK(build_for("sm_90a", hopper_kernel, path, &log) == 0, "wgmma on sm_90a: %s", log.buf);
+    CHECK(build_for("sm_80", hopper_kernel, path, &log) != 0 && access(path, F_OK) != 0,
+          "wgmma compiled for sm_80: the architecture option is not applied");
+
+    CHECK(build_for("sm_80", bad_kernel, path, &log) != 0, "a compile error was accepted");
+    CHECK(strstr(log.buf, "kernel.cu(3)") && strstr(log.buf, "undefined_thing") &&
+              strstr(log.buf, "a[threadIdx.x] = undefined_thing;") &&
+              strstr(log.buf, "in code generated from // bad.py:7  T.copy(A, B)") &&
+              strstr(log.buf, "NVRTC_ERROR_COMPILATION"),
+          "log without the line and its origin:\n%s", log.buf);
+    CHECK(access(path, F_OK) != 0 && dir_entries(tmpdir) == 0, "failed build left files");
+
+    CHECK(build_for("sm80", tiny_kernel, path, &log) != 0 &&
+              strstr(log.buf, "TILEC_CUDA_ARCH='sm80' is not a CUDA architecture"),
+          "bad arch: %s", log.buf);
+    CHECK(build_for("sm_20", tiny_kernel, path, &log) != 0 &&
+              strstr(log.buf, "cannot compile for sm_20"), "old arch: %s", log.buf);
+    sb_free(&log);
+}
+
+static void test_toolchain_id(const CudaNvrtc *nv) {
+    Arena a = {0};
+    char want[32];
+    snprintf(want, sizeof want, "nvrtc %d.%d", nv->major, nv->minor);
+    arch_set("sm_80");
+    const char *id80 = target_cuda.toolchain_id(&a);
+    arch_set("sm_90a");
+    const char *id90 = target_cuda.toolchain_id(&a);
+    CHECK(strstr(id80, want) && strstr(id80, "--gpu-architecture=sm_80") &&
+              strstr(id80, "--std=c++17") && !strstr(id80, "fast_math"), "%s", id80);
+    CHECK(strstr(id90, "--gpu-architecture=sm_90a") && strcmp(id80, id90) != 0, "%s", id90);
+    arena_free(&a);
+}
+
+/* ---- availability and the API without a GPU --------------------------------------------- */
+static void test_unavailable(void) {
+    StrBuf why = {0};
+    int avail = target_cuda.available(&why);
+    if (avail) {
+        printf("note: a CUDA device is available\n");
+    } else {
+        printf("note: cuda target unavailable here: %s\n", why.buf);
+        CHECK(why.buf && *why.buf, "no reason given");
+        StrBuf log = {0};
+        char path[512];
+        snprintf(path, sizeof path, "%s/k.cubin", tmpdir);
+        CHECK(build_for(NULL, tiny_kernel, path, &log) != 0 &&
+                  strstr(log.buf, "set TILEC_CUDA_ARCH"), "no arch, no GPU: %s", log.buf);
+        sb_free(&log);
+        tl_kernel *k = NULL;
+        tl_options o = tl_options_default();
+        o.target = "cuda";
+        CHECK(tl_compile_file("examples/elementwise_add.py", &o, &k) == TL_ERROR_TOOLCHAIN &&
+                  strstr(tl_last_error(), why.buf), "%s", tl_last_error());
+        CHECK(!k, "kernel returned on failure");
+    }
+    sb_free(&why);
+}
+
+/* ---- every example, build only -------------------------------------------------------- */
+static int example_names(char names[][128], int max) {
+    DIR *d = opendir("examples");
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d)) && n < max;) {
+        size_t len = strlen(e->d_name);
+        if (len > 3 && !strcmp(e->d_name + len - 3, ".py"))
+            snprintf(names[n++], 128, "examples/%s", e->d_name);
+    }
+    if (d) closedir(d);
+    return n;
+}
+
+static void test_examples(void) {
+    char names[64][128];
+    int n = example_names(names, 64);
+    CHECK(n >= 8, "found %d examples (run from the repository root)", n);
+    static const char *const archs[] = {"sm_80", "sm_90a"};
+    for (int a = 0; a < 2; a++) {
+        arch_set(archs[a]);
+        for (int i = 0; i < n; i++) {
+            tl_options o = tl_options_default();
+            o.target = "cuda";
+            o.build = TL_BUILD_ONLY;
+            o.use_cache = 0;
+            tl_kernel *k = NULL;
+            tl_status st = tl_compile_file(names[i], &o, &k);
+            CHECK(st == TL_OK, "%s for %s: %s", names[i], archs[a], tl_last_error());
+            if (st == TL_OK) printf("ok: %s compiles for %s\n", names[i], archs[a]);
+            tl_kernel_destroy(k);
+        }
+    }
+}
+
+/* Build only through the cache: the cubin is cached, the kernel cannot run. */
+static void test_build_only_cache(void) {
+    char cache[300];
+    snprintf(cache, sizeof cache, "%s/cache", tmpdir);
+    arch_set("sm_80");
+    tl_options o = tl_options_default();
+    o.target = "cuda";
+    o.build = TL_BUILD_ONLY;
+    o.cache_dir = cache;
+    tl_kernel *k = NULL;
+    CHECK(tl_compile_file("examples/elementwise_add.py", &o, &k) == TL_OK, "%s",
+          tl_last_error());
+    CHECK(dir_entries(cache) == 1, "%d cache entries", dir_entries(cache));
+    DIR *d = opendir(cache);
+    struct dirent *e = NULL;
+    while (d && (e = readdir(d)) && e->d_name[0] == '.') {
+    }
+    CHECK(e && cache_entry_name(e->d_name) && strstr(e->d_name, ".cuda.cubin"), "%s",
+          e ? e->d_name : "none");
+    if (d) closedir(d);
+    CHECK(k && tl_kernel_launch(k, NULL, 0, NULL) == TL_ERROR_ARGUMENT &&
+              strstr(tl_last_error(), "TL_BUILD_ONLY"), "%s", tl_last_error());
+    tl_kernel_destroy(k);
+    k = NULL;
+    CHECK(tl_compile_file("examples/elementwise_add.py", &o, &k) == TL_OK &&
+              dir_entries(cache) == 1, "second build-only: %s", tl_last_error());
+    tl_kernel_destroy(k);
+    CHECK(tl_cache_clear(&o) == TL_OK && dir_entries(cache) == 0, "cache clear");
+    rmdir(cache);
+    o.build = 7;
+    CHECK(tl_compile_file("examples/elementwise_add.py", &o, &k) == TL_ERROR_ARGUMENT &&
+              strstr(tl_last_error(), "options.build is 7"), "%s", tl_last_error());
+}
+
+/* ---- with a GPU ------------------------------------------------------------------------- */
+static void test_device_memory(void) {
+    DLDevice gpu = {kDLCUDA, 0}, cpu = {kDLCPU, 0};
+    DLDataType f32 = {kDLFloat, 32, 1};
+    int64_t shape[2] = {3, 1000};
+    DLTensor *h = NULL, *g = NULL, *back = NULL;
+    CHECK(tl_tensor_alloc(f32, 2, shape, cpu, &h) == TL_OK, "%s", tl_last_error());
+    CHECK(tl_tensor_alloc(f32, 2, shape, gpu, &g) == TL_OK, "%s", tl_last_error());
+    CHECK(tl_tensor_alloc(f32, 2, shape, cpu, &back) == TL_OK, "%s", tl_last_error());
+    if (!h || !g || !back) return;
+    CHECK(tl_tensor_copy(back, g) == TL_OK, "%s", tl_last_error());
+    int zero = 1;
+    for (int i = 0; i < 3000; i++) zero &= ((float *)back->data)[i] == 0.0f;
+    CHECK(zero, "device tensor not zero-filled");
+    for (int i = 0; i < 3000; i++) ((float *)h->data)[i] = (float)i * 0.5f;
+    CHECK(tl_tensor_copy(g, h) == TL_OK && tl_tensor_copy(back, g) == TL_OK, "%s",
+          tl_last_error());
+    CHECK(!memcmp(h->data, back->data, 3000 * sizeof(float)), "round trip differs");
+    int64_t other[2] = {3, 999};
+    DLTensor *o = NULL;
+    CHECK(tl_tensor_alloc(f32, 2, other, gpu, &o) == TL_OK, "%s", tl_last_error());
+    CHECK(tl_tensor_copy(o, h) == TL_ERROR_ARGUMENT && strstr(tl_last_error(), "(3, 999)"),
+          "%s", tl_last_error());
+    CHECK(tl_device_synchronize(gpu, NULL) == TL_OK, "%s", tl_last_error());
+    tl_tensor_free(o);
+    tl_tensor_free(h);
+    tl_tensor_free(g);
+    tl_tensor_free(back);
+}
+
+/* elementwise_add on the GPU: device inputs, outputs from tl_kernel_call, and a CPU
+ * tensor rejected with the parameter's name. */
+static void test_gpu_launch(void) {
+    tl_options o = tl_options_default();
+    o.target = "cuda";
+    o.use_cache = 0;
+    tl_define defs[2] = {{"M", "100"}, {"N", "130"}};
+    o.defines = defs;
+    o.ndefines = 2;
+    arch_set(NULL);
+    tl_kernel *k = NULL;
+    if (tl_compile_file("examples/elementwise_add.py", &o, &k) != TL_OK) {
+        CHECK(0, "compile: %s", tl_last_error());
+        return;
+    }
+    DLDevice dev = tl_kernel_device(k), cpu = {kDLCPU, 0};
+    CHECK(dev.device_type == kDLCUDA, "kernel device %d", dev.device_type);
+    DLDataType f16 = {kDLFloat, 16, 1};
+    int64_t shape[2] = {100, 130};
+    DLTensor *ha, *hb, *da, *db, *out[1] = {NULL}, *hc;
+    tl_tensor_alloc(f16, 2, shape, cpu, &ha);
+    tl_tensor_alloc(f16, 2, shape, cpu, &hb);
+    tl_tensor_alloc(f16, 2, shape, dev, &da);
+    tl_tensor_alloc(f16, 2, shape, dev, &db);
+    tl_tensor_alloc((DLDataType){kDLFloat, 32, 1}, 2, shape, cpu, &hc);
+    for (int i = 0; i < 13000; i++) {
+        rt_elem_set(DT_FLOAT16, ha->data, (size_t)i, (i % 17) * 0.125);
+        rt_elem_set(DT_FLOAT16, hb->data, (size_t)i, (i % 5) - 2.0);
+    }
+    tl_tensor_copy(da, ha);
+    tl_tensor_copy(db, hb);
+    DLTensor *cpu_in[2] = {ha, db};
+    CHECK(tl_kernel_call(k, cpu_in, 2, out, 1, NULL) == TL_ERROR_ARGUMENT &&
+              strstr(tl_last_error(), "argument 'A'") &&
+              strstr(tl_last_error(), "device is cpu but the 'cuda' target needs CUDA memory"),
+          "%s", tl_last_error());
+    DLTensor *in[2] = {da, db};
+    CHECK(tl_kernel_call(k, in, 2, out, 1, NULL) == TL_OK, "%s", tl_last_error());
+    CHECK(tl_device_synchronize(dev, NULL) == TL_OK, "%s", tl_last_error());
+    if (out[0] && tl_tensor_copy(hc, out[0]) == TL_OK) {
+        int bad = 0;
+        for (int i = 0; i < 13000; i++)
+            bad += ((float *)hc->data)[i] != (float)((i % 17) * 0.125 + (i % 5) - 2.0);
+        CHECK(bad == 0, "%d wrong elements", bad);
+    }
+    DLTensor *list[] = {ha, hb, da, db, out[0], hc};
+    for (int i = 0; i < 6; i++) tl_tensor_free(list[i]);
+    tl_kernel_destroy(k);
+}
+
+int main(void) {
+    StrBuf why = {0};
+    const CudaNvrtc *nv = cuda_nvrtc(&why);
+    if (!nv) {
+        printf("SKIP test_cuda_driver: %s\n", why.buf);
+        sb_free(&why);
+        return 0;
+    }
+    printf("NVRTC %d.%d from %s\n", nv->major, nv->minor, nv->path);
+    snprintf(tmpdir, sizeof tmpdir, "%s/tilec-cuda-XXXXXX",
+             getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(tmpdir)) return perror("mkdtemp"), 1;
+    test_header_agreement();
+    test_build();
+    test_toolchain_id(nv);
+    test_unavailable();
+    test_build_only_cache();
+    test_examples();
+    if (target_cuda.available(NULL)) {
+        test_device_memory();
+        test_gpu_launch();
+    }
+    rmdir(tmpdir);
+    sb_free(&why);
+    printf("%d checks, %d failed\n", checks, failures);
+    return failures != 0;
+}

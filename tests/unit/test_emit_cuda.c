@@ -1,0 +1,1022 @@
+/* test_emit_cuda.c - the CUDA target's lowering and emitter, checked without a GPU:
+ *  1. the portable helpers of runtime/cuda/tl_cuda.h (fp8, double -> narrow rounding,
+ *     integer helpers, float -> int) against runtime/c/tl_c.h, bit for bit;
+ *  2. every example and a set of small kernels lowered and emitted for CUDA, compiled by
+ *     NVRTC with no include path for sm_80 and sm_90a (skipped when NVRTC is absent);
+ *  3. barrier placement: counts on known programs, and never a barrier inside a
+ *     distributed loop or a thread-0-only block (in the IR and in the source text);
+ *  4. semantics: the generated CUDA compiled as host C++ with a simulated block (one
+ *     coroutine per thread; __syncthreads switches threads; between barriers the threads
+ *     run one after the other, first in order and then in reverse, so a missing barrier
+ *     shows as stale data), results compared bit for bit with the C target's on the same
+ *     random inputs. Skipped without a C++ compiler (c++ or $CXX).
+ * Run from the repository root. TEST_EMIT_CUDA_KEEP=1 keeps the temporary directory. */
+#include "compiler.h"
+#include "targets/cuda/cuda.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../runtime/c/tl_c.h"
+#define TL_CUDA_HOST_TEST 1
+#include "../../runtime/cuda/tl_cuda.h"
+
+static int checks, failures;
+
+#define CHECK(cond, ...)                                                                 \
+    do {                                                                                 \
+        checks++;                                                                        \
+        if (!(cond)) {                                                                   \
+            if (++failures <= 40) {                                                      \
+                fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
+                fprintf(stderr, __VA_ARGS__);                                            \
+                fputc('\n', stderr);                                                     \
+            }                                                                            \
+        }                                                                                \
+    } while (0)
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+
+static uint64_t rng(void) { /* splitmix64 */
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static char tmpdir[256];
+
+/* ==== 1. portable helpers against tl_c.h ================================================ */
+static bool same_f32(float a, float b) { return tl_f32_bits(a) == tl_f32_bits(b); }
+
+static void test_fp8(void) {
+    int bad = 0;
+    for (int c = 0; c < 256; c++) {
+        bad += !same_f32(tlcu_e4m3_to_f32((uint8_t)c), tl_e4m3_to_f32((uint8_t)c));
+        bad += !same_f32(tlcu_e5m2_to_f32((uint8_t)c), tl_e5m2_to_f32((uint8_t)c));
+    }
+    CHECK(bad == 0, "fp8 decoding differs from tl_c.h for %d codes", bad);
+    bad = 0;
+    for (uint64_t u = 0; u <= 0xffffffffull; u += 251) { /* every sign, exponent, most mantissas */
+        float f = tl_bits_f32((uint32_t)u);
+        bad += tlcu_f32_to_e4m3(f) != tl_f32_to_e4m3(f);
+        bad += tlcu_f32_to_e5m2(f) != tl_f32_to_e5m2(f);
+    }
+    CHECK(bad == 0, "fp8 encoding differs from tl_c.h for %d floats", bad);
+}
+
+static void test_round_odd(void) {
+    int bad = 0;
+    double specials[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1e300, -1e300, 1e-300, 65504.0,
+                         65520.0, 3.4028235677973366e38, 3.402823669209385e38, 1.0 + 0x1p-30};
+    for (size_t i = 0; i < sizeof specials / sizeof *specials; i++)
+        bad += !same_f32(tlcu_f64_to_f32_odd(specials[i]), tl_f64_to_f32_odd(specials[i]));
+    for (int i = 0; i < 1000000; i++) {
+        uint64_t u = rng();
+        double d;
+        memcpy(&d, &u, sizeof d);
+        if (i & 1) d = ldexp((double)(int64_t)(u >> 11) / 9007199254740992.0, (int)(u % 80) - 40);
+        bad += !same_f32(tlcu_f64_to_f32_odd(d), tl_f64_to_f32_odd(d));
+    }
+    CHECK(bad == 0, "double -> float round-to-odd differs from tl_c.h for %d values", bad);
+}
+
+static int64_t edge_int(int bits, bool sgn) {
+    static const int64_t small[] = {0, 1, -1, 2, -2, 3, 7, -7, 31, 32, 33, 63, 64, 65};
+    uint64_t r = rng();
+    int64_t v;
+    switch (r % 4) {
+    case 0: v = small[(r >> 8) % (sizeof small / sizeof *small)]; break;
+    case 1: v = sgn ? (bits == 64 ? INT64_MIN : INT32_MIN) : -1; break; /* extremes */
+    default: v = (int64_t)rng(); break;
+    }
+    if (bits == 32) v = sgn ? (int64_t)(int32_t)v : (int64_t)(uint32_t)v;
+    return v;
+}
+
+static void test_int_helpers(void) {
+    int bad = 0;
+    for (int i = 0; i < 200000; i++) {
+        int32_t a = (int32_t)edge_int(32, true), b = (int32_t)edge_int(32, true);
+        int64_t c = edge_int(64, true), d = edge_int(64, true);
+        uint32_t e = (uint32_t)edge_int(32, false), g = (uint32_t)edge_int(32, false);
+        uint64_t h = (uint64_t)edge_int(64, false), k = (uint64_t)edge_int(64, false);
+        int32_t sb = (int32_t)(b & 15), sd = (int32_t)(d & 15);
+        bad += tlcu_div_i32(a, b) != tl_div_i32(a, b);
+        bad += tlcu_floordiv_i32(a, b) != tl_floordiv_i32(a, b);
+        bad += tlcu_floormod_i32(a, b) != tl_floormod_i32(a, b);
+        bad += tlcu_shl_i32(a, b) != tl_shl_i32(a, b) || tlcu_shr_i32(a, b) != tl_shr_i32(a, b);
+        bad += tlcu_pow_i32(a, sb) != tl_pow_i32(a, sb) || tlcu_abs_i32(a) != tl_abs_i32(a);
+        bad += tlcu_div_i64(c, d) != tl_div_i64(c, d);
+        bad += tlcu_floordiv_i64(c, d) != tl_floordiv_i64(c, d);
+        bad += tlcu_floormod_i64(c, d) != tl_floormod_i64(c, d);
+        bad += tlcu_shl_i64(c, d) != tl_shl_i64(c, d) || tlcu_shr_i64(c, d) != tl_shr_i64(c, d);
+        bad += tlcu_pow_i64(c, sd) != tl_pow_i64(c, sd) || tlcu_neg_i64(c) != tl_neg_i64(c);
+        bad += tlcu_div_u32(e, g) != tl_div_u32(e, g) || tlcu_floormod_u32(e, g) != tl_floormod_u32(e, g);
+        bad += tlcu_shr_u32(e, g) != tl_shr_u32(e, g) || tlcu_pow_u32(e, g & 15) != tl_pow_u32(e, g & 15);
+        bad += tlcu_div_u64(h, k) != tl_div_u64(h, k) || tlcu_floordiv_u64(h, k) != tl_floordiv_u64(h, k);
+        bad += tlcu_shl_u64(h, k) != tl_shl_u64(h, k) || tlcu_min_u64(h, k) != tl_min_u64(h, k);
+    }
+    CHECK(bad == 0, "integer helpers differ from tl_c.h in %d cases", bad);
+    bad = 0;
+    for (int i = 0; i < 200000; i++) {
+        uint64_t u = rng();
+        double x;
+        if (i % 3 == 0) memcpy(&x, &u, sizeof x);
+        else x = ldexp((double)(int64_t)u, (int)(u % 70) - 66);
+        bad += tlcu_f2i8(x) != tl_f2i8(x) || tlcu_f2i16(x) != tl_f2i16(x);
+        bad += tlcu_f2i32(x) != tl_f2i32(x) || tlcu_f2i64(x) != tl_f2i64(x);
+        bad += tlcu_f2u8(x) != tl_f2u8(x) || tlcu_f2u16(x) != tl_f2u16(x);
+        bad += tlcu_f2u32(x) != tl_f2u32(x) || tlcu_f2u64(x) != tl_f2u64(x);
+    }
+    CHECK(bad == 0, "float -> int conversions differ from tl_c.h in %d cases", bad);
+}
+
+/* ==== compiling a program for CUDA ======================================================= */
+typedef struct Compiled {
+    Ctx ctx;
+    Func *f;
+    char *src;   /* generated CUDA */
+    char *error; /* user error text, or NULL */
+} Compiled;
+
+static Source *make_source(Ctx *ctx, const char *name, const char *text) {
+    Source *s = NEW(&ctx->arena, Source);
+    s->name = arena_strdup(&ctx->arena, name);
+    s->text = arena_strdup(&ctx->arena, text);
+    s->len = strlen(text);
+    return s;
+}
+
+static char *read_text(const char *path) {
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return NULL;
+    fseek(fp, 0, SEEK_END);
+    long n = ftell(fp);
+    rewind(fp);
+    char *s = calloc((size_t)n + 1, 1);
+    if (fread(s, 1, (size_t)n, fp) != (size_t)n) n = 0;
+    fclose(fp);
+    return s;
+}
+
+/* Elaborates text and lowers it with the CUDA pipeline (emit too when emit is set). */
+static Compiled *compile_cuda(const char *name, const char *text, bool emit) {
+    Compiled *c = calloc(1, sizeof *c);
+    jmp_buf jb;
+    if (CTX_TRY(&c->ctx, &jb)) {
+        c->error = strdup(c->ctx.err.buf ? c->ctx.err.buf : "(empty)");
+        c->f = NULL;
+        return c;
+    }
+    Program *p = elaborate(&c->ctx, make_source(&c->ctx, name, text), NULL, NULL, 0, NULL, 0);
+    cuda_lower(&c->ctx, p->func);
+    c->f = p->func;
+    if (emit) c->src = cuda_emit(&c->ctx, p->func);
+    c->ctx.on_error = NULL;
+    return c;
+}
+
+static void compiled_free(Compiled *c) {
+    free(c->error);
+    sb_free(&c->ctx.err);
+    arena_free(&c->ctx.arena);
+    free(c);
+}
+
+/* ==== 2. NVRTC ============================================================================ */
+typedef int (*NvCreate)(void **, const char *, const char *, int, const char *const *,
+                        const char *const *);
+typedef int (*NvCompile)(void *, int, const char *const *);
+typedef int (*NvLogSize)(void *, size_t *);
+typedef int (*NvLog)(void *, char *);
+typedef int (*NvDestroy)(void **);
+
+static struct {
+    void *lib;
+    NvCreate create;
+    NvCompile compile;
+    NvLogSize log_size;
+    NvLog log;
+    NvDestroy destroy;
+} nv;
+
+static bool nvrtc_open(void) {
+    static const char *const names[] = {"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12",
+                                        "/usr/local/cuda/lib64/libnvrtc.so"};
+    if (nv.lib) return true;
+    for (size_t i = 0; i < sizeof names / sizeof *names && !nv.lib; i++)
+        nv.lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    if (!nv.lib) return false;
+    nv.create = (NvCreate)dlsym(nv.lib, "nvrtcCreateProgram");
+    nv.compile = (NvCompile)dlsym(nv.lib, "nvrtcCompileProgram");
+    nv.log_size = (NvLogSize)dlsym(nv.lib, "nvrtcGetProgramLogSize");
+    nv.log = (NvLog)dlsym(nv.lib, "nvrtcGetProgramLog");
+    nv.destroy = (NvDestroy)dlsym(nv.lib, "nvrtcDestroyProgram");
+    return nv.create && nv.compile && nv.log_size && nv.log && nv.destroy;
+}
+
+/* Compiles src for arch with no include path; 0 on success, else the log in *log. */
+static int nvrtc_build(const char *src, const char *arch, char **log) {
+    void *prog = NULL;
+    char opt_arch[64];
+    snprintf(opt_arch, sizeof opt_arch, "--gpu-architecture=%s", arch);
+    const char *opts[] = {opt_arch, "--fmad=false", "--std=c++17"};
+    *log = NULL;
+    if (nv.create(&prog, src, "kernel.cu", 0, NULL, NULL)) return -1;
+    int rc = nv.compile(prog, 3, opts);
+    size_t n = 0;
+    nv.log_size(prog, &n);
+    char *l = calloc(n + 1, 1);
+    nv.log(prog, l);
+    if (rc || strstr(l, "warning")) *log = l; /* the generated code compiles clean */
+    else free(l);
+    nv.destroy(&prog);
+    return rc || *log ? 1 : 0;
+}
+
+static void check_nvrtc(const char *what, const char *src) {
+    if (!nv.lib) return;
+    static const char *const archs[] = {"sm_80", "sm_90a"};
+    for (int i = 0; i < 2; i++) {
+        char *log;
+        int rc = nvrtc_build(src, archs[i], &log);
+        CHECK(rc == 0, "%s: NVRTC %s: %s", what, archs[i], log ? log : "(failed)");
+        if (rc && getenv("TEST_EMIT_CUDA_DUMP")) fprintf(stderr, "%s\n", src);
+        free(log);
+    }
+}
+
+/* ==== 3. barrier placement ================================================================== */
+typedef struct SyncCount {
+    int total, in_dist;
+} SyncCount;
+
+static void count_syncs(const Stmt *s, int dist, SyncCount *c) {
+    if (!s) return;
+    switch (s->kind) {
+    case STMT_SYNC:
+        c->total++;
+        c->in_dist += dist > 0;
+        break;
+    case STMT_SEQ:
+        for (int i = 0; i < s->u.seq.len; i++) count_syncs(s->u.seq.data[i], dist, c);
+        break;
+    case STMT_FOR:
+        count_syncs(s->u.for_.body, dist + (s->u.for_.kind == LOOP_PARALLEL), c);
+        break;
+    case STMT_WHILE: count_syncs(s->u.while_.body, dist, c); break;
+    case STMT_IF:
+        count_syncs(s->u.if_.then, dist, c);
+        count_syncs(s->u.if_.orelse, dist, c);
+        break;
+    case STMT_KERNEL: count_syncs(s->u.kernel.body, dist, c); break;
+    default: break;
+    }
+}
+
+/* In the source: no __syncthreads() inside a block opened by a line that mentions
+ * tl_tid (a distributed loop or a thread-0-only block). Returns the offending count. */
+static int text_syncs_in_thread_blocks(const char *src) {
+    bool stack[256];
+    int depth = 0, bad = 0;
+    const char *k = strstr(src, "// ---- kernels");
+    for (const char *p = k ? k : src; *p;) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        char line[4096];
+        snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), p);
+        bool thread = strstr(line, "tl_tid") && !strstr(line, "const int tl_tid");
+        if (strstr(line, "__syncthreads")) {
+            for (int i = 0; i < depth; i++) bad += stack[i];
+        }
+        for (char *q = line; *q; q++) {
+            if (*q == '{' && depth < 256) stack[depth++] = thread;
+            else if (*q == '}' && depth > 0) depth--;
+        }
+        p = e ? e + 1 : p + n;
+    }
+    return bad;
+}
+
+static void check_syncs(const char *what, const Compiled *c) {
+    SyncCount n = {0};
+    count_syncs(c->f->body, 0, &n);
+    CHECK(n.in_dist == 0, "%s: %d barriers inside distributed loops", what, n.in_dist);
+    if (c->src)
+        CHECK(text_syncs_in_thread_blocks(c->src) == 0, "%s: __syncthreads under tl_tid", what);
+}
+
+static int syncs_of(const Compiled *c) {
+    SyncCount n = {0};
+    if (c->f) count_syncs(c->f->body, 0, &n);
+    return n.total;
+}
+
+/* ==== 4. simulation on the host ============================================================ */
+/* The harness: CUDA built-ins for host C++, threads as ucontext coroutines. Every case's
+ * generated file is included with its kernels renamed (its tl_cuda.h prelude is skipped
+ * by the include guard after the first). */
+static const char sim_prelude[] =
+    "#include <math.h>\n#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n"
+    "#include <string.h>\n#include <ucontext.h>\n"
+    "namespace ref {\n#include \"%s/runtime/c/tl_c.h\"\n}\n"
+    "#define TL_CUDA_SIM 1\n#define __global__\n#define __device__\n#define __host__\n"
+    "#define __shared__\n#define __forceinline__ inline\n#define __launch_bounds__(n)\n"
+    "#define __align__(n) __attribute__((aligned(n)))\n"
+    "struct SimDim { unsigned x, y, z; };\n"
+    "static SimDim threadIdx, blockIdx, blockDim, gridDim;\n"
+    "struct uint4 { unsigned x, y, z, w; };\n"
+    "static inline uint4 make_uint4(unsigned a, unsigned b, unsigned c, unsigned d) {\n"
+    "    uint4 r = {a, b, c, d}; return r; }\n"
+    "static inline unsigned __float_as_uint(float f) { unsigned u; memcpy(&u, &f, 4); return u; }\n"
+    "static inline float __uint_as_float(unsigned u) { float f; memcpy(&f, &u, 4); return f; }\n"
+    "static inline float __int_as_float(int u) { float f; memcpy(&f, &u, 4); return f; }\n"
+    "static inline double __longlong_as_double(long long u) {\n"
+    "    double f; memcpy(&f, &u, 8); return f; }\n"
+    "static inline float tl_f16_to_f32(uint16_t h) { return ref::tl_f16_to_f32(h); }\n"
+    "static inline uint16_t tl_f32_to_f16(float x) { return ref::tl_f32_to_f16(x); }\n"
+    "static inline float tl_bf16_to_f32(uint16_t h) { return ref::tl_bf16_to_f32(h); }\n"
+    "static inline uint16_t tl_f32_to_bf16(float x) { return ref::tl_f32_to_bf16(x); }\n"
+    "template <class T, class U> static T atomicAdd(T *p, U v) {\n"
+    "    T o = *p; *p = (T)(o + (T)v); return o; }\n"
+    "template <class T, class U> static T atomicMax(T *p, U v) {\n"
+    "    T o = *p; if ((T)v > o) *p = (T)v; return o; }\n"
+    "template <class T, class U> static T atomicMin(T *p, U v) {\n"
+    "    T o = *p; if ((T)v < o) *p = (T)v; return o; }\n"
+    "template <class T, class U, class V> static T atomicCAS(T *p, U c, V v) {\n"
+    "    T o = *p; if (o == (T)c) *p = (T)v; return o; }\n"
+    "void __syncthreads(void);\nvoid __trap(void);\n"
+    "alignas(16) unsigned char tl_smem[1 << 18];\n"
+    "typedef void (*SimBody)(void **, const int64_t *, void **);\n";
+
+static const char sim_runner[] =
+    "static ucontext_t sim_sched, *sim_ctx;\n"
+    "static char **sim_stack;\n"
+    "static unsigned char *sim_state; /* 0 ready, 1 at a barrier, 2 done, 3 trapped */\n"
+    "static int sim_cap, sim_cur;\n"
+    "static SimBody sim_body;\n"
+    "static void **sim_a, **sim_g;\n"
+    "static const int64_t *sim_s;\n"
+    "static void sim_entry(void) { sim_body(sim_a, sim_s, sim_g); sim_state[sim_cur] = 2; }\n"
+    "void __syncthreads(void) {\n"
+    "    sim_state[sim_cur] = 1; swapcontext(&sim_ctx[sim_cur], &sim_sched); }\n"
+    "void __trap(void) {\n"
+    "    sim_state[sim_cur] = 3; swapcontext(&sim_ctx[sim_cur], &sim_sched); abort(); }\n"
+    "enum { SIM_STACK = 1 << 17 };\n"
+    "static int sim_block(int n, int reverse, char *msg, int len) {\n"
+    "    for (int t = 0; t < n; t++) {\n"
+    "        getcontext(&sim_ctx[t]);\n"
+    "        sim_ctx[t].uc_stack.ss_sp = sim_stack[t];\n"
+    "        sim_ctx[t].uc_stack.ss_size = SIM_STACK;\n"
+    "        sim_ctx[t].uc_link = &sim_sched;\n"
+    "        makecontext(&sim_ctx[t], sim_entry, 0);\n"
+    "        sim_state[t] = 0;\n"
+    "    }\n"
+    "    for (;;) {\n"
+    "        for (int o = 0; o < n; o++) {\n"
+    "            int t = reverse ? n - 1 - o : o;\n"
+    "            if (sim_state[t] >= 2) continue;\n"
+    "            sim_state[t] = 0, sim_cur = t;\n"
+    "            threadIdx.x = t % blockDim.x;\n"
+    "            threadIdx.y = t / blockDim.x % blockDim.y;\n"
+    "            threadIdx.z = t / (blockDim.x * blockDim.y);\n"
+    "            swapcontext(&sim_sched, &sim_ctx[t]);\n"
+    "            if (sim_state[t] == 3) { snprintf(msg, len, \"__trap in thread %d\", t); return 1; }\n"
+    "        }\n"
+    "        int done = 0;\n"
+    "        for (int t = 0; t < n; t++) done += sim_state[t] == 2;\n"
+    "        if (done == n) return 0;\n"
+    "        if (done) {\n"
+    "            snprintf(msg, len, \"%d threads ended while %d wait at a barrier\", done, n - done);\n"
+    "            return 1;\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "extern \"C\" int sim_launch(int c, int k, void **a, const int64_t *s, void **g,\n"
+    "                           const int64_t *grid, const int *block, int reverse, char *msg,\n"
+    "                           int len) {\n"
+    "    int n = block[0] * block[1] * block[2];\n"
+    "    if (n > sim_cap) {\n"
+    "        sim_ctx = (ucontext_t *)realloc(sim_ctx, sizeof(ucontext_t) * n);\n"
+    "        sim_stack = (char **)realloc(sim_stack, sizeof(char *) * n);\n"
+    "        sim_state = (unsigned char *)realloc(sim_state, n);\n"
+    "        for (int t = sim_cap; t < n; t++) sim_stack[t] = (char *)malloc(SIM_STACK);\n"
+    "        sim_cap = n;\n"
+    "    }\n"
+    "    sim_body = sim_cases[c][k], sim_a = a, sim_s = s, sim_g = g;\n"
+    "    gridDim.x = (unsigned)grid[0], gridDim.y = (unsigned)grid[1], gridDim.z = (unsigned)grid[2];\n"
+    "    blockDim.x = block[0], blockDim.y = block[1], blockDim.z = block[2];\n"
+    "    for (unsigned z = 0; z < gridDim.z; z++)\n"
+    "        for (unsigned y = 0; y < gridDim.y; y++)\n"
+    "            for (unsigned x = 0; x < gridDim.x; x++) {\n"
+    "                blockIdx.x = x, blockIdx.y = y, blockIdx.z = z;\n"
+    "                if (sim_block(n, reverse, msg, len)) return 1;\n"
+    "            }\n"
+    "    return 0;\n"
+    "}\n";
+
+typedef struct SimCase {
+    const char *name;
+    char *text;
+    const int64_t *syms; /* values of f->syms (dynamic shapes), or NULL */
+    Compiled *cu;
+} SimCase;
+
+static const char *storage_type(DType t) {
+    switch (t) {
+    case DT_INT8: return "int8_t";
+    case DT_INT16: return "int16_t";
+    case DT_INT32: return "int32_t";
+    case DT_INT64: return "int64_t";
+    case DT_UINT16: case DT_FLOAT16: case DT_BFLOAT16: return "uint16_t";
+    case DT_UINT32: return "uint32_t";
+    case DT_UINT64: return "uint64_t";
+    case DT_FLOAT32: return "float";
+    case DT_FLOAT64: return "double";
+    default: return "uint8_t";
+    }
+}
+
+/* Writes one shim per kernel of case c: unpacks (args, syms, globals) into the call. */
+static void sim_shims(FILE *fp, int c, const Func *f, const CudaPlan *plan) {
+    for (int k = 0; k < plan->nkernels; k++) {
+        fprintf(fp, "static void sim_%d_call%d(void **a, const int64_t *s, void **g) {\n", c, k);
+        fprintf(fp, "    (void)a; (void)s; (void)g;\n    sim_%d_k%d(", c, k);
+        int n = 0;
+        for (int i = 0; i < f->params.len; i++, n++) {
+            const Param *p = &f->params.data[i];
+            if (p->buf) fprintf(fp, "%s(%s *)a[%d]", n ? ", " : "", storage_type(p->buf->dtype), i);
+            else fprintf(fp, "%s*(const %s *)a[%d]", n ? ", " : "",
+                         dtype_is_float(p->scalar->dtype) ? "double" : "int64_t", i);
+        }
+        for (int i = 0; i < f->syms.len; i++, n++) fprintf(fp, "%ss[%d]", n ? ", " : "", i);
+        for (int i = 0; i < plan->nglobals; i++, n++)
+            fprintf(fp, "%s(%s *)g[%d]", n ? ", " : "", storage_type(plan->globals[i]->dtype), i);
+        fprintf(fp, ");\n}\n");
+    }
+    fprintf(fp, "static SimBody sim_case%d[] = {", c);
+    for (int k = 0; k < plan->nkernels; k++) fprintf(fp, "%ssim_%d_call%d", k ? ", " : "", c, k);
+    fprintf(fp, "%s};\n", plan->nkernels ? "" : "0");
+}
+
+static const char *cxx_compiler(void) {
+    const char *cxx = getenv("CXX");
+    return cxx && *cxx ? cxx : "c++";
+}
+
+/* Builds every case into one shared object; NULL when no C++ compiler works. */
+static void *sim_build(SimCase *cases, int n) {
+    char path[512], cwd[256];
+    if (!getcwd(cwd, sizeof cwd)) return NULL;
+    snprintf(path, sizeof path, "%s/sim.cpp", tmpdir);
+    FILE *fp = fopen(path, "w");
+    if (!fp) return NULL;
+    fprintf(fp, sim_prelude, cwd);
+    for (int c = 0; c < n; c++) {
+        const Func *f = cases[c].cu->f;
+        CudaPlan plan = cuda_plan(&cases[c].cu->ctx.arena, f);
+        for (int k = 0; k < plan.nkernels; k++) fprintf(fp, "#define tilec_kernel_%d sim_%d_k%d\n", k, c, k);
+        fprintf(fp, "#include \"case%d.cu\"\n", c);
+        for (int k = 0; k < plan.nkernels; k++) fprintf(fp, "#undef tilec_kernel_%d\n", k);
+        sim_shims(fp, c, f, &plan);
+        char cu[512];
+        snprintf(cu, sizeof cu, "%s/case%d.cu", tmpdir, c);
+        FILE *cf = fopen(cu, "w");
+        if (cf) fputs(cases[c].cu->src, cf), fclose(cf);
+    }
+    fprintf(fp, "static SimBody *sim_cases[] = {");
+    for (int c = 0; c < n; c++) fprintf(fp, "%ssim_case%d", c ? ", " : "", c);
+    fprintf(fp, "};\n%s", sim_runner);
+    fclose(fp);
+    char cmd[2048], so[512];
+    snprintf(so, sizeof so, "%s/sim.so", tmpdir);
+    snprintf(cmd, sizeof cmd, "%s -std=c++17 -O1 -w -fPIC -shared -ffp-contract=off "
+             "-fno-strict-aliasing -o %s %s 2>%s/sim.log", cxx_compiler(), so, path, tmpdir);
+    if (system(cmd) != 0) {
+        snprintf(cmd, sizeof cmd, "%s --version >/dev/null 2>&1", cxx_compiler());
+        if (system(cmd) != 0) return NULL;
+        snprintf(path, sizeof path, "%s/sim.log", tmpdir);
+        char *log = read_text(path);
+        CHECK(0, "the simulation harness does not compile:\n%.4000s", log ? log : "");
+        free(log);
+        return NULL;
+    }
+    void *dl = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+    CHECK(dl != NULL, "dlopen sim.so: %s", dlerror());
+    return dl;
+}
+
+typedef int (*SimLaunch)(int, int, void **, const int64_t *, void **, const int64_t *,
+                         const int *, int, char *, int);
+
+/* ---- buffers of one case ------------------------------------------------------------------ */
+typedef struct Bufs {
+    int n;
+    void *data[32];
+    size_t bytes[32], elems[32];
+    DType dt[32];
+    union { int64_t i; double f; } scalar[32];
+} Bufs;
+
+static int64_t buf_elems(const Func *f, const Buffer *b, const int64_t *syms) {
+    int64_t n = 1, v;
+    for (int d = 0; d < b->ndim; d++) {
+        if (cuda_eval_int(f, b->shape[d], syms, &v)) return -1;
+        n *= v > 0 ? v : 0;
+    }
+    return n;
+}
+
+static void fill_random(void *p, DType t, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        double r = (double)(rng() % 4096) / 1024.0 - 2.0; /* [-2, 2) in steps of 1/1024 */
+        int64_t k = (int64_t)(rng() % 16) - 8;
+        switch (t) {
+        case DT_FLOAT32: ((float *)p)[i] = (float)r; break;
+        case DT_FLOAT64: ((double *)p)[i] = r; break;
+        case DT_FLOAT16: ((uint16_t *)p)[i] = tl_f32_to_f16((float)r); break;
+        case DT_BFLOAT16: ((uint16_t *)p)[i] = tl_f32_to_bf16((float)r); break;
+        case DT_FLOAT8_E4M3: ((uint8_t *)p)[i] = tl_f32_to_e4m3((float)r); break;
+        case DT_FLOAT8_E5M2: ((uint8_t *)p)[i] = tl_f32_to_e5m2((float)r); break;
+        case DT_BOOL: ((uint8_t *)p)[i] = (uint8_t)(k & 1); break;
+        default: memcpy((char *)p + i * (size_t)dtype_bytes(t), &k, (size_t)dtype_bytes(t));
+        }
+    }
+}
+
+static bool bufs_make(Bufs *b, const Func *f, const int64_t *syms) {
+    memset(b, 0, sizeof *b);
+    b->n = f->params.len;
+    for (int i = 0; i < b->n && i < 32; i++) {
+        const Param *p = &f->params.data[i];
+        if (!p->buf) { /* scalars: 1.5 or 3 */
+            b->data[i] = &b->scalar[i];
+            if (dtype_is_float(p->scalar->dtype)) b->scalar[i].f = 1.5;
+            else b->scalar[i].i = 3;
+            continue;
+        }
+        int64_t n = buf_elems(f, p->buf, syms);
+        if (n < 0) return false;
+        b->dt[i] = p->buf->dtype;
+        b->elems[i] = (size_t)n;
+        b->bytes[i] = (size_t)n * (size_t)dtype_bytes(p->buf->dtype);
+        b->data[i] = calloc(b->bytes[i] + 16, 1);
+        fill_random(b->data[i], p->buf->dtype, (size_t)n);
+    }
+    return true;
+}
+
+static void bufs_copy(Bufs *dst, const Bufs *src) {
+    *dst = *src;
+    for (int i = 0; i < src->n; i++) {
+        if (!src->bytes[i] && src->data[i] == &src->scalar[i]) {
+            dst->data[i] = &dst->scalar[i];
+            continue;
+        }
+        dst->data[i] = malloc(src->bytes[i] + 16);
+        memcpy(dst->data[i], src->data[i], src->bytes[i] + 16);
+    }
+}
+
+static void bufs_free(Bufs *b) {
+    for (int i = 0; i < b->n; i++)
+        if (b->data[i] != &b->scalar[i]) free(b->data[i]);
+}
+
+static double elem_value(const void *p, DType t, size_t i) {
+    switch (t) {
+    case DT_FLOAT32: return ((const float *)p)[i];
+    case DT_FLOAT64: return ((const double *)p)[i];
+    case DT_FLOAT16: return tl_f16_to_f32(((const uint16_t *)p)[i]);
+    case DT_BFLOAT16: return tl_bf16_to_f32(((const uint16_t *)p)[i]);
+    case DT_FLOAT8_E4M3: return tl_e4m3_to_f32(((const uint8_t *)p)[i]);
+    case DT_FLOAT8_E5M2: return tl_e5m2_to_f32(((const uint8_t *)p)[i]);
+    default: {
+        int64_t v = 0;
+        memcpy(&v, (const char *)p + i * (size_t)dtype_bytes(t), (size_t)dtype_bytes(t));
+        return (double)v;
+    }
+    }
+}
+
+/* Every buffer equal (floats by value, NaN equal to NaN; others bit for bit). */
+static void bufs_compare(const char *what, const Func *f, const Bufs *got, const Bufs *ref) {
+    for (int i = 0; i < got->n; i++) {
+        if (!got->bytes[i]) continue;
+        DType t = got->dt[i];
+        size_t bad = 0, first = 0;
+        for (size_t e = 0; e < got->elems[i]; e++) {
+            double g = elem_value(got->data[i], t, e), r = elem_value(ref->data[i], t, e);
+            bool ok = dtype_is_float(t) ? (g == r || (isnan(g) && isnan(r)))
+                      : !memcmp((const char *)got->data[i] + e * (size_t)dtype_bytes(t),
+                                (const char *)ref->data[i] + e * (size_t)dtype_bytes(t),
+                                (size_t)dtype_bytes(t));
+            if (!ok && !bad++) first = e;
+        }
+        CHECK(bad == 0, "%s: %s differs from the C target in %zu of %zu elements (first [%zu]: "
+              "%g, C %g)", what, f->params.data[i].name, bad, got->elems[i], first,
+              elem_value(got->data[i], t, first), elem_value(ref->data[i], t, first));
+    }
+}
+
+/* The C target on the same program: lowered, built, loaded and run on bufs. */
+static bool run_c_target(const SimCase *sc, Bufs *b) {
+    Ctx ctx = {0};
+    jmp_buf jb;
+    volatile bool ok = false;
+    void *volatile m = NULL;
+    char path[512];
+    snprintf(path, sizeof path, "%s/ref_%s.so", tmpdir, sc->name);
+    if (CTX_TRY(&ctx, &jb)) {
+        CHECK(0, "%s: C target: %s", sc->name, ctx.err.buf);
+    } else {
+        Program *p = elaborate(&ctx, make_source(&ctx, sc->name, sc->text), NULL, NULL, 0, NULL, 0);
+        target_c.lower(&ctx, p->func);
+        char *src = target_c.emit(&ctx, p->func);
+        ctx.on_error = NULL;
+        StrBuf log = {0};
+        if (target_c.build(src, path, &log) == 0) m = target_c.load(path, &log);
+        CHECK(m != NULL, "%s: C target build: %s", sc->name, log.buf);
+        if (m) ok = target_c.launch(m, b->data, sc->syms, NULL, &log) == 0;
+        CHECK(!m || ok, "%s: C target run: %s", sc->name, log.buf);
+        if (m) target_c.unload(m);
+        sb_free(&log);
+    }
+    ctx.on_error = NULL;
+    sb_free(&ctx.err);
+    arena_free(&ctx.arena);
+    unlink(path);
+    return ok;
+}
+
+/* The simulated CUDA launch of every kernel, in order; 0 on success. */
+static int run_sim(SimLaunch launch, int c, const SimCase *sc, Bufs *b, int reverse) {
+    const Func *f = sc->cu->f;
+    CudaPlan plan = cuda_plan(&sc->cu->ctx.arena, f);
+    void *globals[16] = {0};
+    int rc = 0;
+    for (int j = 0; j < plan.nglobals && j < 16; j++) {
+        int64_t n = buf_elems(f, plan.globals[j], sc->syms);
+        globals[j] = calloc((size_t)(n > 0 ? n : 1), (size_t)dtype_bytes(plan.globals[j]->dtype));
+    }
+    for (int k = 0; k < plan.nkernels && !rc; k++) {
+        int64_t grid[3] = {1, 1, 1};
+        for (int d = 0; d < plan.kernels[k].ngrid; d++)
+            if (cuda_eval_int(f, plan.kernels[k].grid[d], sc->syms, &grid[d])) rc = -1;
+        CHECK(rc == 0, "%s: grid of kernel %d cannot be evaluated", sc->name, k);
+        char msg[256] = "";
+        if (!rc) rc = launch(c, k, b->data, sc->syms, globals, grid, plan.kernels[k].block,
+                             reverse, msg, sizeof msg);
+        CHECK(rc == 0, "%s: simulated kernel %d (%s order): %s", sc->name, k,
+              reverse ? "reverse" : "forward", msg);
+    }
+    for (int j = 0; j < plan.nglobals && j < 16; j++) free(globals[j]);
+    return rc;
+}
+
+static void sim_check(SimCase *cases, int n) {
+    void *dl = sim_build(cases, n);
+    if (!dl) {
+        fprintf(stderr, "test_emit_cuda: no C++ compiler (%s): simulation skipped\n",
+                cxx_compiler());
+        return;
+    }
+    SimLaunch launch = (SimLaunch)dlsym(dl, "sim_launch");
+    for (int c = 0; c < n && launch; c++) {
+        Bufs init, ref, got;
+        if (!bufs_make(&init, cases[c].cu->f, cases[c].syms)) {
+            CHECK(0, "%s: buffer sizes", cases[c].name);
+            continue;
+        }
+        bufs_copy(&ref, &init);
+        if (run_c_target(&cases[c], &ref)) {
+            for (int reverse = 0; reverse < 2; reverse++) {
+                bufs_copy(&got, &init);
+                char what[128];
+                snprintf(what, sizeof what, "%s (%s order)", cases[c].name,
+                         reverse ? "reverse" : "forward");
+                if (run_sim(launch, c, &cases[c], &got, reverse) == 0)
+                    bufs_compare(what, cases[c].cu->f, &got, &ref);
+                bufs_free(&got);
+            }
+        }
+        bufs_free(&ref);
+        bufs_free(&init);
+    }
+    dlclose(dl);
+}
+
+/* ==== small programs ========================================================================= */
+#define HEAD "import tilelang\nimport tilelang.language as T\n\n"
+
+/* Same nest, same indices: no barrier at all; 2-D threads. */
+static const char src_chain[] = HEAD
+    "def chain(M=48, N=40, dtype=\"float32\"):\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((M, N), dtype), B: T.Tensor((M, N), dtype)):\n"
+    "        with T.Kernel(1, threads=(32, 4)) as bx:\n"
+    "            A_s = T.alloc_shared((M, N), dtype)\n"
+    "            B_s = T.alloc_shared((M, N), dtype)\n"
+    "            T.copy(A, A_s)\n"
+    "            for i, j in T.Parallel(M, N):\n"
+    "                B_s[i, j] = A_s[i, j] * 2.0 + bx\n"
+    "            T.copy(B_s, B)\n"
+    "    return main\n";
+
+/* A transposed read: one barrier. */
+static const char src_transpose[] = HEAD
+    "def transpose(N=40, dtype=\"float16\"):\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((N, N), dtype), B: T.Tensor((N, N), dtype)):\n"
+    "        with T.Kernel(1, threads=64) as bx:\n"
+    "            A_s = T.alloc_shared((N, N), dtype)\n"
+    "            T.copy(A, A_s)\n"
+    "            for i, j in T.Parallel(N, N):\n"
+    "                B[i, j] = A_s[j, i] * A_s[i, j]\n"
+    "    return main\n";
+
+/* Serial code over shared memory: thread 0 stores, everybody reads; a barrier before the
+ * serial loop (not in it) and one after. */
+static const char src_serial[] = HEAD
+    "def serial(dtype=\"float32\"):\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((3, 64), dtype), B: T.Tensor((3, 64), dtype)):\n"
+    "        with T.Kernel(3, threads=32) as bx:\n"
+    "            S = T.alloc_shared((64,), dtype)\n"
+    "            total = T.alloc_fragment((1,), dtype)\n"
+    "            for i in T.Parallel(64):\n"
+    "                S[i] = A[bx, i]\n"
+    "            total[0] = 0.0\n"
+    "            for k in T.serial(64):\n"
+    "                total[0] = total[0] + S[k]\n"
+    "            for i in T.Parallel(64):\n"
+    "                B[bx, i] = S[i] - total[0]\n"
+    "    return main\n";
+
+/* A per-thread var computed redundantly: no barrier; a passing assert. */
+static const char src_var[] = HEAD
+    "def var(dtype=\"float32\"):\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((2, 64), dtype), B: T.Tensor((2, 64), dtype)):\n"
+    "        with T.Kernel(2, threads=32) as bx:\n"
+    "            acc = T.alloc_var(dtype)\n"
+    "            acc = 0\n"
+    "            for k in T.serial(64):\n"
+    "                acc = acc + A[bx, k]\n"
+    "            T.device_assert(acc < 1000.0, \"sum too large\")\n"
+    "            for i in T.Parallel(64):\n"
+    "                B[bx, i] = A[bx, i] - acc\n"
+    "    return main\n";
+
+/* A local flag set inside T.Parallel and read outside: made block-wide. */
+static const char src_flag[] = HEAD
+    "def flag():\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((4, 64), \"float32\"), C: T.Tensor((4,), \"int32\")):\n"
+    "        with T.Kernel(4, threads=32) as bx:\n"
+    "            f = T.alloc_local((1,), \"int32\")\n"
+    "            f[0] = 0\n"
+    "            for i in T.Parallel(64):\n"
+    "                if A[bx, i] > 1.9:\n"
+    "                    f[0] = 1\n"
+    "            C[bx] = f[0]\n"
+    "    return main\n";
+
+static const char src_local_both[] = HEAD
+    "def both():\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((64,), \"float32\"), B: T.Tensor((64,), \"float32\")):\n"
+    "        with T.Kernel(1, threads=32) as bx:\n"
+    "            t = T.alloc_local((1,), \"float32\")\n"
+    "            for i in T.Parallel(64):\n"
+    "                t[0] = A[i]\n"
+    "                B[i] = t[0]\n"
+    "            B[0] = t[0]\n"
+    "    return main\n";
+
+static const char src_sync_in_parallel[] = HEAD
+    "def bad():\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((64,), \"float32\")):\n"
+    "        with T.Kernel(1, threads=32) as bx:\n"
+    "            for i in T.Parallel(64):\n"
+    "                A[i] = 1.0\n"
+    "                T.sync_threads()\n"
+    "    return main\n";
+
+/* continue in a serial loop: the back-edge barrier also goes before the continue. */
+static const char src_continue[] = HEAD
+    "def cont():\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((2, 64), \"float32\"), B: T.Tensor((2, 64), \"float32\")):\n"
+    "        with T.Kernel(2, threads=16) as bx:\n"
+    "            S = T.alloc_shared((64,), \"float32\")\n"
+    "            for k in T.serial(4):\n"
+    "                for i in T.Parallel(64):\n"
+    "                    S[i] = A[bx, i] + k\n"
+    "                if k == 1:\n"
+    "                    continue\n"
+    "                for i in T.Parallel(64):\n"
+    "                    B[bx, i] = B[bx, i] + S[63 - i]\n"
+    "    return main\n";
+
+/* A while loop on a shared value, with break. */
+static const char src_while[] = HEAD
+    "def scan():\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((4, 64), \"float32\"), C: T.Tensor((4,), \"int32\")):\n"
+    "        with T.Kernel(4, threads=32) as bx:\n"
+    "            S = T.alloc_shared((64,), \"float32\")\n"
+    "            n = T.alloc_fragment((1,), \"int32\")\n"
+    "            for i in T.Parallel(64):\n"
+    "                S[i] = A[bx, i]\n"
+    "            n[0] = 0\n"
+    "            while n[0] < 64:\n"
+    "                if S[n[0]] > 1.5:\n"
+    "                    break\n"
+    "                n[0] = n[0] + 1\n"
+    "            C[bx] = n[0]\n"
+    "    return main\n";
+
+/* Atomics: tile-level from T.Parallel, scalar from serial code (one thread), 16-bit. */
+static const char src_atomic[] = HEAD
+    "def atom():\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((4, 64), \"int32\"), S: T.Tensor((8,), \"int32\"),\n"
+    "             Cnt: T.Tensor((1,), \"int32\"), Mx: T.Tensor((1,), \"int64\"),\n"
+    "             H: T.Tensor((4,), \"float16\"), F: T.Tensor((2,), \"float32\")):\n"
+    "        with T.Kernel(4, threads=32) as bx:\n"
+    "            for i in T.Parallel(64):\n"
+    "                T.atomic_add(S[i % 8], A[bx, i])\n"
+    "                T.atomic_add(H[i % 4], 1.0)\n"
+    "            T.atomic_add(Cnt[0], 1)\n"
+    "            T.atomic_max(Mx[0], bx * 3)\n"
+    "            T.atomic_min(F[0], bx * 1.0)\n"
+    "            T.atomic_max(F[1], bx * 1.0)\n"
+    "    return main\n";
+
+/* Conversions to every narrow float, int casts, floordiv/floormod, select. */
+static const char src_convert[] = HEAD
+    "def convert():\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((256,), \"float32\"), B: T.Tensor((256,), \"bfloat16\"),\n"
+    "             C: T.Tensor((256,), \"float8_e4m3\"), D: T.Tensor((256,), \"float8_e5m2\"),\n"
+    "             E: T.Tensor((256,), \"int32\"), F: T.Tensor((256,), \"float16\"),\n"
+    "             G: T.Tensor((256,), \"int8\")):\n"
+    "        with T.Kernel(2, threads=64) as bx:\n"
+    "            for i in T.Parallel(128):\n"
+    "                B[bx * 128 + i] = A[bx * 128 + i] * 3.0\n"
+    "                C[bx * 128 + i] = A[bx * 128 + i] * 100.0\n"
+    "                D[bx * 128 + i] = A[bx * 128 + i] * 1000.0\n"
+    "                E[bx * 128 + i] = T.cast(A[bx * 128 + i] * 10.0, \"int32\") // 3 + i % 7\n"
+    "                F[bx * 128 + i] = T.exp(A[bx * 128 + i]) + T.sigmoid(F[bx * 128 + i])\n"
+    "                G[bx * 128 + i] = T.if_then_else(i % 3 == 0, G[bx * 128 + i] * 20, "
+    "T.cast(A[bx * 128 + i] * 100.0, \"int8\"))\n"
+    "    return main\n";
+
+/* A workspace between two kernels; a dynamic size; a scalar parameter. */
+static const char src_workspace[] = HEAD
+    "def ws(block=32):\n"
+    "    N = T.dynamic(\"N\")\n"
+    "\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((N,), \"float32\"), alpha: T.float32,\n"
+    "             B: T.Tensor((N,), \"float32\")):\n"
+    "        W = T.alloc_global((N,), \"float32\")\n"
+    "        with T.Kernel(T.ceildiv(N, block), threads=32) as bx:\n"
+    "            for i in T.Parallel(block):\n"
+    "                W[bx * block + i] = A[bx * block + i] * alpha\n"
+    "        with T.Kernel(T.ceildiv(N, block), threads=32) as bx:\n"
+    "            for i in T.Parallel(block):\n"
+    "                B[bx * block + i] = W[N - 1 - (bx * block + i)]\n"
+    "    return main\n";
+
+/* T.print in serial code and in T.Parallel (compiled, not run). */
+static const char src_print[] = HEAD
+    "def pr():\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((8,), \"float16\")):\n"
+    "        with T.Kernel(1, threads=32) as bx:\n"
+    "            S = T.alloc_shared((8,), \"float16\")\n"
+    "            T.copy(A, S)\n"
+    "            T.print(S, msg=\"tile\")\n"
+    "            T.print(bx, msg=\"block\")\n"
+    "            for i in T.Parallel(8):\n"
+    "                T.print(S[i])\n"
+    "    return main\n";
+
+static const int64_t ws_syms[] = {100};
+
+static Compiled *check_program(const char *name, const char *text) {
+    Compiled *c = compile_cuda(name, text, true);
+    CHECK(c->f && !c->error, "%s: %s", name, c->error ? c->error : "");
+    if (!c->f) return c;
+    check_syncs(name, c);
+    check_nvrtc(name, c->src);
+    return c;
+}
+
+static void expect_error(const char *name, const char *text, const char *msg) {
+    Compiled *c = compile_cuda(name, text, true);
+    CHECK(c->error && strstr(c->error, msg), "%s: expected an error with '%s', got %s", name,
+          msg, c->error ? c->error : "success");
+    compiled_free(c);
+}
+
+static int list_examples(char names[][128], int max) {
+    DIR *d = opendir("examples");
+    int n = 0;
+    if (!d) return 0;
+    for (struct dirent *e; (e = readdir(d)) && n < max;) {
+        size_t len = strlen(e->d_name);
+        if (len > 3 && !strcmp(e->d_name + len - 3, ".py"))
+            snprintf(names[n++], 128, "examples/%s", e->d_name);
+    }
+    closedir(d);
+    return n;
+}
+
+/* Barrier counts on known programs: never fewer than needed (the simulation checks
+ * that), and not more than these. */
+static void test_sync_counts(Compiled **c, const char *const *names, int n) {
+    static const struct { const char *name; int syncs; } want[] = {
+        {"chain", 0}, {"transpose", 1}, {"serial", 2}, {"var", 0}, {"flag", 2},
+        {"continue", 3}, {"examples/gemm.py", 2}, {"examples/elementwise_add.py", 0},
+    };
+    for (size_t w = 0; w < sizeof want / sizeof *want; w++)
+        for (int i = 0; i < n; i++)
+            if (!strcmp(names[i], want[w].name) && c[i]->f)
+                CHECK(syncs_of(c[i]) == want[w].syncs, "%s: %d barriers, expected %d", names[i],
+                      syncs_of(c[i]), want[w].syncs);
+}
+
+int main(void) {
+    alarm(900); /* a simulated kernel that spins on a value no barrier publishes never ends */
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/tilec_emit_cuda_XXXXXX");
+    if (!mkdtemp(tmpdir)) return 1;
+    test_fp8();
+    test_round_odd();
+    test_int_helpers();
+    if (!nvrtc_open()) fprintf(stderr, "test_emit_cuda: NVRTC not found: compile checks skipped\n");
+
+    static const struct { const char *name, *text; const int64_t *syms; } progs[] = {
+        {"chain", src_chain, NULL}, {"transpose", src_transpose, NULL},
+        {"serial", src_serial, NULL}, {"var", src_var, NULL}, {"flag", src_flag, NULL},
+        {"continue", src_continue, NULL}, {"while", src_while, NULL},
+        {"atomic", src_atomic, NULL}, {"convert", src_convert, NULL},
+        {"workspace", src_workspace, ws_syms},
+    };
+    enum { NPROG = sizeof progs / sizeof *progs, MAXC = 64 };
+    char ex[32][128];
+    int nex = list_examples(ex, 32);
+    CHECK(nex >= 8, "found %d examples (run from the repository root)", nex);
+    SimCase cases[MAXC];
+    Compiled *all[MAXC];
+    const char *names[MAXC];
+    int n = 0;
+    for (int i = 0; i < NPROG; i++) {
+        names[n] = progs[i].name;
+        all[n] = check_program(progs[i].name, progs[i].text);
+        cases[n] = (SimCase){progs[i].name, (char *)progs[i].text, progs[i].syms, all[n]};
+        n++;
+    }
+    for (int i = 0; i < nex && n < MAXC; i++) {
+        names[n] = ex[i];
+        char *text = read_text(ex[i]);
+        all[n] = check_program(ex[i], text ? text : "");
+        const char *base = strrchr(ex[i], '/') + 1;
+        cases[n] = (SimCase){base, text, NULL, all[n]};
+        n++;
+    }
+    Compiled *pr = check_program("print", src_print);
+    CHECK(pr->src && strstr(pr->src, "if (tl_tid == 0) {") && strstr(pr->src, "printf("),
+          "T.print of a buffer in serial code: thread 0 prints");
+    compiled_free(pr);
+    test_sync_counts(all, names, n);
+    expect_error("both", src_local_both, "read both inside it and here");
+    expect_error("sync", src_sync_in_parallel, "T.sync_threads inside a T.Parallel loop");
+
+    SimCase ok[MAXC];
+    int nok = 0;
+    for (int i = 0; i < n; i++)
+        if (all[i]->f && all[i]->src) ok[nok++] = cases[i];
+    sim_check(ok, nok);
+
+    for (int i = 0; i < n; i++) compiled_free(all[i]);
+    for (int i = NPROG; i < n; i++) free(cases[i].text);
+    if (!getenv("TEST_EMIT_CUDA_KEEP")) {
+        char cmd[300];
+        snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+        if (system(cmd)) fprintf(stderr, "could not remove %s\n", tmpdir);
+    } else {
+        fprintf(stderr, "kept %s\n", tmpdir);
+    }
+    printf("test_emit_cuda: %d checks, %d failures\n", checks, failures);
+    return failures != 0;
+}
