@@ -15,8 +15,9 @@
  *
  * Not supported (a clean syntax error, hence AST_BAD_STMT at top level): async, await,
  * yield, walrus (:=), match statements, type parameter lists, complex literals, int
- * literals beyond int64, named escapes \N{...}, strings with a NUL character (\0). f-strings
- * are lexed pre-3.12 style (the first matching quote ends them).
+ * literals beyond int64, named escapes \N{...}, strings with a NUL character (\0).
+ * f-strings nest as in Python 3.12 (PEP 701). Source text is UTF-8; identifiers are not
+ * NFKC-normalized.
  *
  * Locations (1-based line and byte column): every node's loc is its first token. Binary
  * ops, comparisons, boolops, conditional expressions, calls, subscripts, attributes and

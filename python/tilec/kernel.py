@@ -611,7 +611,8 @@ class Kernel:
     # ---- prepared launches (benchmarks) ----------------------------------------------
     def prepare(self, *args, stream=None):
         """A function of no arguments that launches the kernel with these arguments (every
-        parameter), its DLTensors built once: the leanest call, for benchmarks."""
+        parameter), its DLTensors (and the CUDA stream, torch's current one unless given)
+        built once: the leanest call, for benchmarks."""
         if len(args) != self._n:
             raise TilecError(self._count_message(len(args)))
         s = _Scratch(self.params, self._inputs, self.out_idx)
@@ -621,13 +622,12 @@ class Kernel:
             dev = d if d >= 0 else dev
         if stream is None and dev >= 0:
             stream = _torch_stream(dev)
-        fn, h, ptrs, n, keep = self._launch_fn, self._handle, s.ptrs, self._n, (s, args, self)
+        fn, h, ptrs, n = self._launch_fn, self._hv, s.ptrs, self._n
 
-        def run():
+        def run(_keep=(s, args, self)):  # _keep: the arrays and structs stay alive
             st = fn(h, ptrs, n, stream)
             if st:
                 check(st)
-            return keep is None
 
         return run
 

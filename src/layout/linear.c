@@ -9,6 +9,10 @@
 /* ---- small helpers ----------------------------------------------------------------------- */
 static uint32_t mask32(int n) { return n >= 32 ? ~0u : (1u << n) - 1; }
 
+/* Shifts that give 0 for a shift of 32 (a size-1 dim may sit at flat position 32). */
+static uint32_t shl32(uint32_t x, int s) { return s >= 32 ? 0 : x << s; }
+static uint32_t shr32(uint32_t x, int s) { return s >= 32 ? 0 : x >> s; }
+
 /* Extent of a full out dim of 2^log2 (2^32 saturates). */
 static uint32_t full_extent(int log2) { return log2 >= 32 ? ~0u : 1u << log2; }
 
@@ -124,6 +128,7 @@ void ll_add_in(LL *l, LLDim d, int log2) {
 }
 
 void ll_push_basis(LL *l, LLDim in, const LLIdx c) {
+    for (int d = 0; d < LL_NUM_DIMS; d++) TL_ASSERT(c[d] == 0 || out_idx(l, (LLDim)d) >= 0);
     if (in_idx(l, in) < 0) ll_add_in(l, in, 0);
     int i = in_idx(l, in), total = ll_in_bits(l);
     TL_ASSERT(total < LL_MAX_BITS);
@@ -269,7 +274,7 @@ void ll_unpack_out(const LL *l, uint32_t y, LLIdx c) {
 uint32_t ll_out_coord(const LL *l, uint32_t y, LLDim d) {
     int i = out_idx(l, d);
     if (i < 0) return 0;
-    return (y >> out_shift_i(l, i)) & mask32(l->out_log2[i]);
+    return shr32(y, out_shift_i(l, i)) & mask32(l->out_log2[i]);
 }
 
 uint32_t ll_apply(const LL *l, uint32_t x) {
@@ -289,7 +294,7 @@ void ll_apply_idx(const LL *l, const LLIdx in, LLIdx out) {
 static uint32_t dims_bits(const LL *l, unsigned dims) {
     uint32_t m = 0;
     for (int i = 0; i < l->nin; i++)
-        if (dims & LL_BIT(l->in_dim[i])) m |= mask32(l->in_log2[i]) << in_shift_i(l, i);
+        if (dims & LL_BIT(l->in_dim[i])) m |= shl32(mask32(l->in_log2[i]), in_shift_i(l, i));
     return m;
 }
 
@@ -389,7 +394,8 @@ LL ll_product(const LL *a, const LL *b) {
         LLDim d = (LLDim)b->in_dim[i];
         for (int k = 0; k < b->in_log2[i]; k++) {
             get_basis(b, d, k, c);
-            for (int o = 0; o < LL_NUM_DIMS; o++) c[o] <<= ll_out_log2(a, (LLDim)o);
+            for (int o = 0; o < LL_NUM_DIMS; o++)
+                if (c[o]) c[o] <<= ll_out_log2(a, (LLDim)o);
             set_basis(&r, d, ll_in_log2(a, d) + k, c);
         }
     }
@@ -443,7 +449,7 @@ LL ll_not_smaller(const LL *l, const LLIdx shape) {
     for (int d = 0; d < LL_NUM_DIMS; d++)
         if (shape[d] && out_idx(l, (LLDim)d) < 0) order[n++] = (LLDim)d;
     for (int i = 0; i < n; i++) {
-        uint32_t want = shape[order[i]], have = 1u << ll_out_log2(&r, order[i]);
+        uint64_t want = shape[order[i]], have = 1ull << ll_out_log2(&r, order[i]);
         if (!want || want <= have) continue;
         LL rep = ll_identity1d((int)(want / have), LL_REG, order[i]);
         r = ll_product(&r, &rep);
@@ -465,7 +471,7 @@ uint32_t ll_free_mask(const LL *l) {
 uint32_t ll_free_mask_dim(const LL *l, LLDim d) {
     int i = in_idx(l, d);
     if (i < 0) return 0;
-    return (ll_free_mask(l) >> in_shift_i(l, i)) & mask32(l->in_log2[i]);
+    return shr32(ll_free_mask(l), in_shift_i(l, i)) & mask32(l->in_log2[i]);
 }
 
 bool ll_is_injective(const LL *l) { return ll_free_mask(l) == 0; }
@@ -815,7 +821,7 @@ int ll_num_consecutive(const LL *l, LLDim in, LLDim out) {
         if (!pure) break;
         n++;
     }
-    uint32_t lead = in_idx(l, in) < 0 ? 0 : mask32(n) << ll_in_shift(l, in);
+    uint32_t lead = in_idx(l, in) < 0 ? 0 : shl32(mask32(n), ll_in_shift(l, in));
     for (int x = 0; x < ll_in_bits(l); x++) {
         uint32_t v = ll_out_coord(l, l->basis[x], out);
         if ((lead >> x & 1) || !v) continue;

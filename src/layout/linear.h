@@ -14,7 +14,9 @@
  * nothing is allocated. Misuse (mismatched dims, sizes over 32 bits) is a TL_ASSERT;
  * "not possible" results (not invertible, does not divide, not linear) are LLStatus codes.
  * Equality and all binary operations match dims by name, so two layouts with the same
- * map but different packing orders are equal. */
+ * map but different packing orders are equal. Extents (logical, possibly non-power-of-two
+ * sizes of the out dims, for masks) are carried along by the operations that keep an out
+ * dim's size and reset to the full size otherwise; equality ignores them. */
 #ifndef TILEC_LAYOUT_LINEAR_H
 #define TILEC_LAYOUT_LINEAR_H
 
@@ -57,7 +59,6 @@ typedef struct LL {
     uint8_t out_dim[LL_MAX_DIMS], out_log2[LL_MAX_DIMS]; /* packing order, minor first */
     uint32_t basis[LL_MAX_BITS];                         /* basis[flat input bit] */
     uint32_t extent[LL_MAX_DIMS]; /* logical extent of out dim k (<= 1 << out_log2[k]) */
-    uint32_t thread_base;         /* first thread of a warp-specialized range */
 } LL;
 
 /* A value per dim name: index tuples, coordinate tuples, shapes (0 = "not given"). */
@@ -167,7 +168,9 @@ LL ll_permute_in(const LL *l, LLDim d, const uint8_t *perm);
 
 /* ---- 9. reshape / transpose / slice ------------------------------------------------------ */
 LL ll_reorder_outs(const LL *l, int n, const LLDim *order); /* new packing order */
-LL ll_rename_outs(const LL *l, const LLIdx map);            /* map[old] = new name */
+/* map[old] = new name, for every dim of l (identity entries included: a zero entry
+ * means LL_REG); the new names must be distinct. */
+LL ll_rename_outs(const LL *l, const LLIdx map);
 LL ll_rename_ins(const LL *l, const LLIdx map);
 /* Tensor transpose (tt.trans / T.transpose): result dim i = input dim perm[i]. */
 LL ll_transpose(const LL *l, int rank, const int *perm);

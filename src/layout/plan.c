@@ -114,6 +114,9 @@ LLStatus plan_warp_shuffle(const LL *cvt, ShufflePlan *p) {
     p->cvt = *cvt;
     p->lane_bits = ll_in_log2(cvt, LL_LANE);
     TL_ASSERT(p->lane_bits <= 5 && ll_out_log2(cvt, LL_LANE) <= 5);
+    for (int d = 0; d < LL_NUM_DIMS; d++)
+        if (d != LL_REG && d != LL_LANE)
+            TL_ASSERT(ll_in_log2(cvt, (LLDim)d) == 0 && ll_out_log2(cvt, (LLDim)d) == 0);
     ShflSearch s = {.cvt = cvt, .lane_bits = p->lane_bits};
     LLGf2 gm, gmn;
     ll_gf2_init(&gm);

@@ -116,7 +116,7 @@ static void test_usage(void) {
     char saved[256];
     snprintf(saved, sizeof saved, "%s", cc ? cc : "");
     setenv("CC", "/nonexistent/cc", 1);
-    CHECK(tilec_run("run add.py") == 1 && strstr(err, "cannot build kernels here") &&
+    CHECK(tilec_run("run add.py --target c") == 1 && strstr(err, "cannot build kernels here") &&
           strstr(err, "/nonexistent/cc"));
     CHECK(tilec_run("emit add.py") == 0 && strlen(out) > 100);
     if (cc) setenv("CC", saved, 1);
@@ -134,7 +134,7 @@ static void test_in_out(void) {
     double d[4] = {0};
     CHECK(npy_write(path("d.npy"), DT_FLOAT64, 2, (int64_t[]){2, 2}, d, &e) == 0);
     sb_free(&e);
-    CHECK(tilec_run("run add.py:add -D M=64 --in A=a.npy --in B=b.npy --out-dir o1") == 0);
+    CHECK(tilec_run("run add.py:add -D M=64 --in A=a.npy --in B=b.npy --out-dir o1 --target c") == 0);
     CHECK(strstr(out, " (c): ") && strstr(out, " ms\n"));
     NpyArray c;
     CHECK(load(path("o1/C.npy"), &c) == 0);

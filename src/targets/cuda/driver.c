@@ -76,20 +76,21 @@ static void cu_error_text(CuResult r, StrBuf *out) {
     else sb_printf(out, "CUDA driver error %d", r);
 }
 
-/* After cuInit: the devices, and the table of primary contexts. */
+/* cuInit, the devices, and the table of primary contexts. */
 static void drv_init_devices(void) {
     StrBuf e = {0};
     CuResult r = drv.Init(0);
     const char *vis = getenv("CUDA_VISIBLE_DEVICES");
-    if (r == CUDRV_ERROR_NO_DEVICE || (r == CUDRV_SUCCESS && drv.DeviceGetCount(&drv.ndevices)
-                                       == CUDRV_SUCCESS && drv.ndevices < 1)) {
+    if (r == CUDRV_ERROR_STUB_LIBRARY) {
+        drv_fail("no NVIDIA driver (libcuda.so.1 is the CUDA toolkit's stub library)");
+    } else if (r != CUDRV_ERROR_NO_DEVICE &&
+               (cuda_check(r, "cuInit", &e) || CU_CALL(&drv, &e, DeviceGetCount,
+                                                       (&drv.ndevices)) ||
+                CU_CALL(&drv, &e, DriverGetVersion, (&drv.version)))) {
+        drv_fail("%s", e.buf);
+    } else if (r == CUDRV_ERROR_NO_DEVICE || drv.ndevices < 1) {
         drv_fail("no CUDA device%s%s%s", vis ? " (CUDA_VISIBLE_DEVICES=" : "",
                  vis ? vis : "", vis ? ")" : "");
-    } else if (r == CUDRV_ERROR_STUB_LIBRARY) {
-        drv_fail("no NVIDIA driver (libcuda.so.1 is the CUDA toolkit's stub library)");
-    } else if (cuda_check(r, "cuInit", &e) || CU_CALL(&drv, &e, DriverGetVersion,
-                                                      (&drv.version))) {
-        drv_fail("%s", e.buf);
     } else {
         drv_primary = calloc((size_t)drv.ndevices, sizeof *drv_primary);
         drv_ok = drv_primary != NULL;

@@ -183,7 +183,8 @@ static void emit_distributed(CuEmit *em, const Stmt *root) {
         if (k + 1 < n) {
             sb_puts(&idx, " / ");
             if (n - k - 1 > 1 && !constant) sb_puts(&idx, "(");
-            for (int l = k + 1; l < n; l++) sb_printf(&idx, "%s%s", l > k + 1 ? " * " : "", ext[l]);
+            for (int l = k + 1; l < n; l++)
+                sb_printf(&idx, "%s%s", l > k + 1 ? " * " : "", ext[l]);
             if (n - k - 1 > 1 && !constant) sb_puts(&idx, ")");
         }
         if (k > 0) {
@@ -192,7 +193,8 @@ static void emit_distributed(CuEmit *em, const Stmt *root) {
             sb_puts(&idx, k + 1 < n ? q : arena_printf(a, "%s %% %s", t, ext[k]));
         }
         const char *ty = cu_value(v->dtype);
-        if (!strcmp(mins[k], "0")) cu_line(em, "%s %s = (%s)(%s);", ty, cu_var(em, v), ty, idx.buf);
+        if (!strcmp(mins[k], "0"))
+            cu_line(em, "%s %s = (%s)(%s);", ty, cu_var(em, v), ty, idx.buf);
         else cu_line(em, "%s %s = (%s)(%s + %s);", ty, cu_var(em, v), ty, mins[k], idx.buf);
         sb_free(&idx);
         cu_live_add(em, v);
@@ -412,7 +414,7 @@ static void emit_assert(CuEmit *em, const Stmt *s) {
     cu_line(em, "}");
 }
 
-/* ---- statements ------------------------------------------------------------------------------ */
+/* ---- statements ------------------------------------------------------------------------- */
 static bool stmt_emits(const Stmt *s) {
     if (s->kind == STMT_SEQ) return false;
     return s->kind != STMT_ALLOC || s->u.alloc.buf->init;
@@ -538,7 +540,7 @@ static void check_launch_expr(CuEmit *em, const Host *h, Expr *e, Loc loc, const
     }
 }
 
-/* ---- kernels ---------------------------------------------------------------------------------- */
+/* ---- kernels ---------------------------------------------------------------------------- */
 /* Appends ", item" (or the first item), breaking the line before it gets long. */
 static void list_item(StrBuf *o, bool first, const char *item) {
     const char *nl = o->buf ? strrchr(o->buf, '\n') : NULL;
@@ -563,7 +565,8 @@ static void kernel_params(CuEmit *em, StrBuf *o, const Host *h) {
             list_item(o, !n, arena_printf(a, "%s tl_arg%d", dtype_is_float(p->scalar->dtype)
                                                                 ? "double" : "int64_t", i));
     }
-    for (int i = 0; i < f->syms.len; i++, n++) list_item(o, !n, arena_printf(a, "int64_t tl_sym%d", i));
+    for (int i = 0; i < f->syms.len; i++, n++)
+        list_item(o, !n, arena_printf(a, "int64_t tl_sym%d", i));
     for (int i = 0; i < h->globals.len; i++, n++)
         list_item(o, !n, arena_printf(a, "%s *%s", cu_storage(h->globals.data[i]->dtype),
                                       cu_buf(em, h->globals.data[i])));
@@ -587,7 +590,8 @@ static void declare_inputs(CuEmit *em, const Host *h, VarList *vs) {
     host_needs(em, h, vs, need);
     for (int i = 0; i < f->params.len; i++) {
         const Var *v = f->params.data[i].scalar;
-        if (v && vars_has(vs, v)) declare_scalar(em, v, arena_printf(&em->ctx->arena, "tl_arg%d", i));
+        if (v && vars_has(vs, v))
+            declare_scalar(em, v, arena_printf(&em->ctx->arena, "tl_arg%d", i));
     }
     for (int i = 0; i < f->syms.len; i++) {
         const Var *v = f->syms.data[i];
@@ -721,7 +725,7 @@ static void host_let(CuEmit *em, Host *h, const Stmt *s) {
     VEC_PUSH(&em->ctx->arena, h->lets, s);
 }
 
-/* ---- the file -------------------------------------------------------------------------------- */
+/* ---- the file ---------------------------------------------------------------------------- */
 static void emit_kernels(CuEmit *em) {
     const Func *f = em->f;
     Host h = {0};
