@@ -56,7 +56,8 @@ check-gpu:
 	BUILD=$(BUILD) tests/gpu/run.sh
 
 asan:
-	$(MAKE) BUILD=build-asan OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -Wno-format-truncation" \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp $(MAKE) BUILD=build-asan \
+	    OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -Wno-format-truncation" \
 	    LDFLAGS="-fsanitize=address,undefined" test
 
 clean:

@@ -281,6 +281,35 @@ static Value *py_round(Interp *in, CallArgs *a, void *d) {
     return v;
 }
 
+/* dict(), dict(pairs), dict(mapping), dict(**kw) */
+static Value *py_dict(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    Value *r = val_new(in, V_DICT);
+    Arena *ar = &in->ctx->arena;
+    if (a->pos.len > 1) ctx_fail(in->ctx, a->loc, "dict() takes at most one positional argument");
+    if (a->pos.len == 1) {
+        Value *src = a->pos.data[0];
+        if (src->kind == V_DICT) {
+            r->u.dict = src->u.dict;
+        } else if (src->kind == V_LIST || src->kind == V_TUPLE) {
+            for (int i = 0; i < src->u.items.len; i++) {
+                Value *p = src->u.items.data[i];
+                if ((p->kind != V_TUPLE && p->kind != V_LIST) || p->u.items.len != 2)
+                    ctx_fail(in->ctx, a->loc, "dict(): each item must be a (key, value) pair");
+                VEC_PUSH(ar, r->u.dict.keys, p->u.items.data[0]);
+                VEC_PUSH(ar, r->u.dict.values, p->u.items.data[1]);
+            }
+        } else {
+            ctx_fail(in->ctx, a->loc, "dict() of %s is not supported", val_describe(in, src));
+        }
+    }
+    for (int k = 0; k < a->kw.len; k++) {
+        VEC_PUSH(ar, r->u.dict.keys, val_str(in, a->names.data[k]));
+        VEC_PUSH(ar, r->u.dict.values, a->kw.data[k]);
+    }
+    return r;
+}
+
 static Value *py_set(Interp *in, CallArgs *a, void *d) {
     (void)d;
     ctx_fail(in->ctx, a->loc, "set displays and set() are not supported by tilec");
@@ -311,7 +340,7 @@ void builtins_install(Interp *in) {
     install(in, b, "round", py_round, NULL);
     install(in, b, "set", py_set, NULL);
     env_set(in, b, "__name__", val_str(in, "__tilec__"));
-    env_set(in, b, "dict", opaque(in, "dict"));
+    install(in, b, "dict", py_dict, NULL);
 }
 
 /* ---- math ------------------------------------------------------------------------- */
@@ -466,6 +495,11 @@ Value *module_attr(Interp *in, Value *base, const char *attr, Loc loc) {
         if (!strcmp(path, "math")) return math_attr(in, attr, loc);
         if (!strncmp(path, "tilelang", 8)) return tilelang_attr(in, path, attr, loc);
         if (!strcmp(path, "torch")) return torch_attr(in, attr);
+        if (!strcmp(path, "tilec")) { /* the Python package's decorators mean the same */
+            if (!strcmp(attr, "jit")) return builtin_value(in, "tilelang.jit", jit_decorator, NULL);
+            if (!strcmp(attr, "autotune"))
+                return builtin_value(in, "tilelang.autotune", ignore_decorator, NULL);
+        }
     }
     return opaque(in, arena_printf(ar, "%s.%s", path, attr));
 }

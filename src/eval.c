@@ -649,17 +649,25 @@ static Value *make_function(Interp *in, Env *env, Ast *def, const char *name) {
 static void assign_target(Interp *in, Env *env, Ast *target, Value *v, Loc loc);
 static Value *iterate_values(Interp *in, Value *it, Loc loc);
 
-static Value *eval_listcomp(Interp *in, Env *env, Ast *e) {
-    Value *it = iterate_values(in, eval_expr(in, env, e->u.listcomp.iter), e->loc);
-    Env *scope = env_new(in, env);
-    Value *out = val_new(in, V_LIST);
+/* One for-clause (clause 0 is the node itself, then listcomp.more), recursively. */
+static void listcomp_clause(Interp *in, Env *scope, Ast *e, int k, Value *out) {
+    Ast *c = k == 0 ? e : e->u.listcomp.more.data[k - 1];
+    Value *it = iterate_values(in, eval_expr(in, scope, c->u.listcomp.iter), c->loc);
     for (int i = 0; i < it->u.items.len; i++) {
-        assign_target(in, scope, e->u.listcomp.target, it->u.items.data[i], e->loc);
+        assign_target(in, scope, c->u.listcomp.target, it->u.items.data[i], c->loc);
         bool keep = true;
-        for (int k = 0; k < e->u.listcomp.ifs.len && keep; k++)
-            keep = val_truthy(in, eval_expr(in, scope, e->u.listcomp.ifs.data[k]), e->loc);
-        if (keep) VEC_PUSH(&in->ctx->arena, out->u.items, eval_expr(in, scope, e->u.listcomp.elt));
+        for (int f = 0; f < c->u.listcomp.ifs.len && keep; f++)
+            keep = val_truthy(in, eval_expr(in, scope, c->u.listcomp.ifs.data[f]), c->loc);
+        if (!keep) continue;
+        if (k < e->u.listcomp.more.len) listcomp_clause(in, scope, e, k + 1, out);
+        else VEC_PUSH(&in->ctx->arena, out->u.items, eval_expr(in, scope, e->u.listcomp.elt));
     }
+}
+
+/* [elt for ... in ... if ...]; generator expressions are evaluated eagerly as lists. */
+static Value *eval_listcomp(Interp *in, Env *env, Ast *e) {
+    Value *out = val_new(in, V_LIST);
+    listcomp_clause(in, env_new(in, env), e, 0, out);
     return out;
 }
 

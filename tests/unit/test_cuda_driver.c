@@ -13,6 +13,7 @@
 #include "targets/cuda/driver.h"
 
 #include <dirent.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -340,8 +341,34 @@ static void test_device_memory(void) {
     tl_tensor_free(back);
 }
 
-/* elementwise_add on the GPU: device inputs, outputs from tl_kernel_call, and a CPU
- * tensor rejected with the parameter's name. */
+/* tl_kernel_call in a thread, which starts with no current CUDA context. */
+typedef struct CallJob {
+    tl_kernel *k;
+    DLTensor **in, *out[1];
+    tl_status st;
+    char err[512];
+} CallJob;
+
+static void *call_thread(void *p) {
+    CallJob *j = p;
+    j->out[0] = NULL;
+    j->st = tl_kernel_call(j->k, j->in, 2, j->out, 1, NULL);
+    if (j->st == TL_OK) j->st = tl_device_synchronize(tl_kernel_device(j->k), NULL);
+    snprintf(j->err, sizeof j->err, "%s", tl_last_error());
+    return NULL;
+}
+
+/* C == A + B for the 100x130 inputs of test_gpu_launch. */
+static int wrong_sums(DLTensor *dev_c, DLTensor *host_c) {
+    if (!dev_c || tl_tensor_copy(host_c, dev_c) != TL_OK) return -1;
+    int bad = 0;
+    for (int i = 0; i < 13000; i++)
+        bad += ((float *)host_c->data)[i] != (float)((i % 17) * 0.125 + (i % 5) - 2.0);
+    return bad;
+}
+
+/* elementwise_add on the GPU: device inputs, outputs from tl_kernel_call (here and in
+ * another thread), and tensors on the wrong device rejected with the parameter's name. */
 static void test_gpu_launch(void) {
     tl_options o = tl_options_default();
     o.target = "cuda";
@@ -377,16 +404,25 @@ static void test_gpu_launch(void) {
               strstr(tl_last_error(), "device is cpu but the 'cuda' target needs CUDA memory"),
           "%s", tl_last_error());
     DLTensor *in[2] = {da, db};
+    da->device.device_id = dev.device_id + 1;
+    CHECK(tl_kernel_call(k, in, 2, out, 1, NULL) == TL_ERROR_ARGUMENT &&
+              strstr(tl_last_error(), "argument 'A'") &&
+              strstr(tl_last_error(), "but the kernel was loaded on cuda:"),
+          "%s", tl_last_error());
+    da->device.device_id = dev.device_id;
     CHECK(tl_kernel_call(k, in, 2, out, 1, NULL) == TL_OK, "%s", tl_last_error());
     CHECK(tl_device_synchronize(dev, NULL) == TL_OK, "%s", tl_last_error());
-    if (out[0] && tl_tensor_copy(hc, out[0]) == TL_OK) {
-        int bad = 0;
-        for (int i = 0; i < 13000; i++)
-            bad += ((float *)hc->data)[i] != (float)((i % 17) * 0.125 + (i % 5) - 2.0);
-        CHECK(bad == 0, "%d wrong elements", bad);
-    }
-    DLTensor *list[] = {ha, hb, da, db, out[0], hc};
-    for (int i = 0; i < 6; i++) tl_tensor_free(list[i]);
+    int bad = wrong_sums(out[0], hc);
+    CHECK(bad == 0, "%d wrong elements", bad);
+    CallJob job = {.k = k, .in = in};
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, call_thread, &job) == 0 && pthread_join(th, NULL) == 0,
+          "thread");
+    CHECK(job.st == TL_OK, "in a thread: %s", job.err);
+    bad = wrong_sums(job.out[0], hc);
+    CHECK(bad == 0, "in a thread: %d wrong elements", bad);
+    DLTensor *list[] = {ha, hb, da, db, out[0], job.out[0], hc};
+    for (int i = 0; i < 7; i++) tl_tensor_free(list[i]);
     tl_kernel_destroy(k);
 }
 

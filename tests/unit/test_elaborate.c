@@ -188,6 +188,27 @@ static const char *TWO_KERNELS =
     "            T.copy(acc, O)\n"
     "    return main\n";
 
+/* Meta-level Python: comprehensions with several clauses, dict displays, starred ranges. */
+static void test_meta_python(void) {
+    const char *text =
+        "import tilelang.language as T\n"
+        "pairs = [(i, j) for i in range(4) for j in range(i) if j > 0]\n"
+        "sq = {k: k * k for k in [*range(5)]}\n"
+        "cfg = dict(block=16, **{'n': 3})\n"
+        "@T.prim_func\n"
+        "def main(A: T.Tensor((len(pairs), sq[4], cfg['block'] + cfg['n']), \"float32\")):\n"
+        "    with T.Kernel(1) as bx:\n"
+        "        A[0, 0, 0] = 1.0\n";
+    Result *r = run(text, NULL, NULL, 0);
+    CHECK(r->ir, "%s", r->error);
+    if (r->ir) {
+        Buffer *b = r->prog->func->params.data[0].buf;
+        CHECK(b->shape[0]->u.i == 3 && b->shape[1]->u.i == 16 && b->shape[2]->u.i == 19,
+              "%s", r->ir);
+    }
+    done(r);
+}
+
 static void test_two_kernels(void) {
     Result *r = run(TWO_KERNELS, "f", NULL, 0);
     CHECK(r->ir, "%s", r->error);
@@ -259,6 +280,7 @@ int main(void) {
     test_direct_dynamic();
     test_work_per_block();
     test_two_kernels();
+    test_meta_python();
     test_errors();
     test_deferred_errors();
     printf("test_elaborate: %d checks, %d failed\n", checks, failures);

@@ -52,6 +52,7 @@ typedef struct CuEmit {
     const Source *last_src; /* last "// kernel.py:LINE" comment written */
     int last_line;
     const Stmt *kernel;     /* STMT_KERNEL being emitted */
+    const Stmt *swizzle;    /* its T.use_swizzle applied at entry, or NULL */
     int nthreads;           /* threads of the block */
     int dist;               /* > 0 inside a distributed loop */
     int ntmp;

@@ -14,10 +14,19 @@
  *   - shared and fragment buffers sit at fixed offsets of one `extern __shared__`
  *     allocation (cuda_kernel_buffers), zeroed at block start like the C target's
  *     scratch memory; local/var buffers are per-thread arrays, zero-initialized;
- *   - barriers are the STMT_SYNCs placed by pass_insert_sync_threads.
+ *   - barriers are the STMT_SYNCs placed by pass_insert_sync_threads (and T.sync_threads);
+ *   - atomics: tl_atomic_<op>_<dtype> of tl_cuda.h (one thread in serial code); on a
+ *     per-thread buffer a plain update;
+ *   - T.print: printf in the C target's format (thread 0 in serial code, the owning
+ *     thread in a distributed loop); T.device_assert: the message, then __trap(), so the
+ *     launch fails and the CUDA context is unusable afterwards;
+ *   - T.use_swizzle(panel) with a constant panel on a 2-D/3-D grid remaps blockIdx.x/y
+ *     (tl_swizzle_2d, TileLang's row rasterization); otherwise it is ignored (it only
+ *     changes the order of blocks); T.annotate_layout is ignored (no layouts yet).
  * Host-level lets that a kernel uses are recomputed at the top of the kernel (they are
  * functions of parameters and symbols); T.alloc_global buffers are kernel parameters
- * that the runtime allocates (zeroed) for each launch. */
+ * that the runtime allocates (zeroed) for each launch. Lets nothing reads are dropped,
+ * so NVRTC compiles the output without warnings. */
 #include "cuda_emit.h"
 #include "ir_walk.h"
 
@@ -84,6 +93,7 @@ static void emit_serial_for(CuEmit *em, const Stmt *s) {
                                       loop_kind_name(s->u.for_.kind));
     bool kmin = ir_is_const_int(s->u.for_.min, &cmin);
     if (kmin && ir_is_const_int(s->u.for_.extent, &cext)) {
+        if (s->u.for_.kind == LOOP_UNROLL) cu_line(em, "#pragma unroll");
         cu_line(em, "for (%s %s = %lld; %s < %lld; ++%s) {%s", ty, i, (long long)cmin, i,
                 (long long)(cmin + cext), i, kind);
     } else if (cu_expr_has_load(s->u.for_.min) || cu_expr_has_load(s->u.for_.extent)) {
@@ -281,6 +291,9 @@ static void emit_alloc(CuEmit *em, const Stmt *s) {
     Buffer *b = s->u.alloc.buf;
     if (b->scope == SCOPE_GLOBAL)
         ctx_fail(em->ctx, s->loc, "T.alloc_global must be called outside 'with T.Kernel'");
+    if (b->scope == SCOPE_BARRIER)
+        ctx_fail(em->ctx, s->loc, "T.alloc_barrier: mbarriers are not supported by the CUDA "
+                 "target yet");
     if (!b->init) return; /* storage is set up at the top of the kernel */
     Expr *zero[8] = {0};
     TL_ASSERT(b->ndim <= 8);
@@ -457,7 +470,10 @@ static void emit_stmt(CuEmit *em, const Stmt *s) {
         cu_line(em, "/* T.annotate_layout(%s): no layouts in this back end yet */",
                 s->u.annotate.buf->name);
         break;
-    case STMT_SWIZZLE: cu_line(em, "/* T.use_swizzle: applied at kernel entry */"); break;
+    case STMT_SWIZZLE:
+        cu_line(em, s == em->swizzle ? "/* T.use_swizzle: applied at kernel entry */"
+                                     : "/* T.use_swizzle: ignored (block order only) */");
+        break;
     default: tl_internal_error(__FILE__, __LINE__, "tile op reached the CUDA emitter unlowered");
     }
 }
@@ -658,9 +674,9 @@ static void kernel_prologue(CuEmit *em, const Stmt *k, const VarList *vs, int64_
                 "threadIdx.z));", th[0], th[1]);
     else cu_line(em, "const int tl_tid = (int)threadIdx.x;");
     static const char *const dims = "xyz";
-    const Stmt *sw = find_swizzle(k);
+    const Stmt *sw = em->swizzle;
     int64_t panel = 0;
-    bool swz = sw && k->u.kernel.ngrid >= 2 && ir_is_const_int(sw->u.swizzle.panel, &panel);
+    bool swz = sw && ir_is_const_int(sw->u.swizzle.panel, &panel);
     for (int d = 0; d < k->u.kernel.ngrid; d++) {
         const Var *v = k->u.kernel.block[d];
         if (!v || (!vars_has(vs, v) && !(swz && d < 2))) continue;
@@ -668,11 +684,19 @@ static void kernel_prologue(CuEmit *em, const Stmt *k, const VarList *vs, int64_
                 cu_value(v->dtype), dims[d]);
         cu_live_add(em, v);
     }
-    if (swz && k->u.kernel.block[0] && k->u.kernel.block[1] &&
-        k->u.kernel.block[0]->dtype == DT_INT32 && k->u.kernel.block[1]->dtype == DT_INT32)
+    if (swz)
         cu_line(em, "tl_swizzle_2d(%lld, &%s, &%s); /* T.use_swizzle(%lld) */", (long long)panel,
                 cu_var(em, k->u.kernel.block[0]), cu_var(em, k->u.kernel.block[1]),
                 (long long)panel);
+}
+
+/* The T.use_swizzle that kernel_prologue applies (a constant panel on a 2-D or 3-D grid),
+ * or NULL. Other swizzles only change the order of blocks: ignoring them is correct. */
+static const Stmt *applied_swizzle(const Stmt *k) {
+    const Stmt *sw = find_swizzle(k);
+    if (!sw || k->u.kernel.ngrid < 2 || !ir_is_const_int(sw->u.swizzle.panel, NULL)) return NULL;
+    const Var *x = k->u.kernel.block[0], *y = k->u.kernel.block[1];
+    return x && y && x->dtype == DT_INT32 && y->dtype == DT_INT32 ? sw : NULL;
 }
 
 static void emit_kernel(CuEmit *em, const Stmt *k, int id, const Host *h) {
@@ -691,7 +715,7 @@ static void emit_kernel(CuEmit *em, const Stmt *k, int id, const Host *h) {
     cuda_kernel_buffers(&em->ctx->arena, k, &bufs);
     StrBuf *o = em->out;
     em->kernel = k, em->nthreads = (int)nthreads, em->dist = 0, em->live.len = 0;
-    em->last_src = NULL;
+    em->last_src = NULL, em->swizzle = applied_swizzle(k);
     /* the body first, into its own buffer: the prologue declares only what it uses */
     em->out = &em->body, em->indent = 1;
     emit_stmt(em, k->u.kernel.body);

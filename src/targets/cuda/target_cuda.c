@@ -21,7 +21,9 @@
 
 /* Options of every NVRTC compile besides the architecture and include directory; part of
  * the toolchain id. No --use_fast_math: results stay IEEE, like the C target's. */
-static const char *const nvrtc_flags[] = {"-default-device", "--std=c++17", "-lineinfo"};
+/* --fmad=false: no fused multiply-add, so float results match the C target bit for bit. */
+static const char *const nvrtc_flags[] = {"-default-device", "--std=c++17", "-lineinfo",
+                                          "--fmad=false"};
 #define N_NVRTC_FLAGS ((int)(sizeof nvrtc_flags / sizeof nvrtc_flags[0]))
 #define SOURCE_NAME "kernel.cu" /* the name NVRTC's messages give the generated source */
 
