@@ -57,11 +57,23 @@ static void flatten(const Expr *e, int64_t scale, Linear *L) {
         const Expr *a = e->u.bin.a, *b = e->u.bin.b;
         int64_t k;
         switch (e->u.bin.op) {
-        case OP_ADD: flatten(a, scale, L); flatten(b, scale, L); return;
-        case OP_SUB: flatten(a, scale, L); flatten(b, -scale, L); return;
+        case OP_ADD:
+            flatten(a, scale, L);
+            flatten(b, scale, L);
+            return;
+        case OP_SUB:
+            flatten(a, scale, L);
+            flatten(b, -scale, L);
+            return;
         case OP_MUL:
-            if (ir_is_const_int(b, &k)) { flatten(a, scale * k, L); return; }
-            if (ir_is_const_int(a, &k)) { flatten(b, scale * k, L); return; }
+            if (ir_is_const_int(b, &k)) {
+                flatten(a, scale * k, L);
+                return;
+            }
+            if (ir_is_const_int(a, &k)) {
+                flatten(b, scale * k, L);
+                return;
+            }
             break;
         default: break;
         }
@@ -83,7 +95,8 @@ Expr *arith_simplify(Ctx *ctx, Expr *e) {
         if (!L.t[i].coef) continue;
         Expr *atom = (Expr *)L.t[i].atom;
         Expr *term = L.t[i].coef == 1 ? atom
-                     : ir_bin(ctx, OP_MUL, atom, ir_int(ctx, L.t[i].coef, e->dtype, e->loc), e->loc);
+                                      : ir_bin(ctx, OP_MUL, atom,
+                                               ir_int(ctx, L.t[i].coef, e->dtype, e->loc), e->loc);
         r = r ? ir_bin(ctx, OP_ADD, r, term, e->loc) : term;
     }
     Expr *c = ir_int(ctx, L.c, e->dtype, e->loc);

@@ -91,8 +91,8 @@ static Value *py_range(Interp *in, CallArgs *a, void *data) {
         return r;
     }
     Expr *mn = index_expr(in, lo, a->loc, "range() start");
-    Expr *ext = arith_simplify(ctx, ir_bin(ctx, OP_SUB, index_expr(in, hi, a->loc, "range() stop"),
-                                          mn, a->loc));
+    Expr *ext = arith_simplify(
+        ctx, ir_bin(ctx, OP_SUB, index_expr(in, hi, a->loc, "range() stop"), mn, a->loc));
     return loop_value(in, LOOP_SERIAL, 1, &mn, &ext, "range");
 }
 
@@ -100,7 +100,8 @@ static Value *py_len(Interp *in, CallArgs *a, void *data) {
     (void)data;
     Value *v = one_arg(in, a, "len");
     switch (v->kind) {
-    case V_TUPLE: case V_LIST: return val_int(in, v->u.items.len);
+    case V_TUPLE:
+    case V_LIST: return val_int(in, v->u.items.len);
     case V_DICT: return val_int(in, v->u.dict.keys.len);
     case V_STR: return val_int(in, (int64_t)strlen(v->u.s));
     case V_BUFFER: {
@@ -119,12 +120,14 @@ static Value *minmax(Interp *in, CallArgs *a, bool is_max, const char *fname) {
     Value *acc = items.data[0];
     for (int i = 1; i < items.len; i++) {
         Value *b = items.data[i];
-        if (acc->kind == V_EXPR || b->kind == V_EXPR ||
-            (acc->kind == V_BUFFER) || (b->kind == V_BUFFER)) {
+        if (acc->kind == V_EXPR || b->kind == V_EXPR || (acc->kind == V_BUFFER) ||
+            (b->kind == V_BUFFER)) {
             Expr *x = val_to_expr(in, acc, a->loc, "argument");
             Expr *y = val_to_expr(in, b, a->loc, "argument");
-            if (y->kind == EXPR_INT || y->kind == EXPR_FLOAT) y = ir_cast(in->ctx, x->dtype, y, a->loc);
-            else if (x->kind == EXPR_INT || x->kind == EXPR_FLOAT) x = ir_cast(in->ctx, y->dtype, x, a->loc);
+            if (y->kind == EXPR_INT || y->kind == EXPR_FLOAT)
+                y = ir_cast(in->ctx, x->dtype, y, a->loc);
+            else if (x->kind == EXPR_INT || x->kind == EXPR_FLOAT)
+                x = ir_cast(in->ctx, y->dtype, x, a->loc);
             acc = val_expr(in, ir_bin(in->ctx, is_max ? OP_MAX : OP_MIN, x, y, a->loc));
         } else {
             Value *gt = eval_binop(in, ">", b, acc, a->loc);
@@ -134,16 +137,22 @@ static Value *minmax(Interp *in, CallArgs *a, bool is_max, const char *fname) {
     return acc;
 }
 
-static Value *py_min(Interp *in, CallArgs *a, void *d) { (void)d; return minmax(in, a, false, "min"); }
-static Value *py_max(Interp *in, CallArgs *a, void *d) { (void)d; return minmax(in, a, true, "max"); }
+static Value *py_min(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    return minmax(in, a, false, "min");
+}
+static Value *py_max(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    return minmax(in, a, true, "max");
+}
 
 static Value *py_abs(Interp *in, CallArgs *a, void *d) {
     (void)d;
     Value *v = one_arg(in, a, "abs");
     if (v->kind == V_INT) return val_int(in, v->u.i < 0 ? -v->u.i : v->u.i);
     if (v->kind == V_FLOAT) return val_float(in, fabs(v->u.f));
-    return val_expr(in, ir_call(in->ctx, FN_ABS, val_to_expr(in, v, a->loc, "abs() argument"),
-                                NULL, a->loc));
+    return val_expr(
+        in, ir_call(in->ctx, FN_ABS, val_to_expr(in, v, a->loc, "abs() argument"), NULL, a->loc));
 }
 
 static Value *py_int(Interp *in, CallArgs *a, void *d) {
@@ -185,7 +194,8 @@ static Value *py_str(Interp *in, CallArgs *a, void *d) {
     (void)d;
     Value *v = one_arg(in, a, "str");
     if (v->kind == V_STR) return v;
-    if (v->kind == V_INT) return val_str(in, arena_printf(&in->ctx->arena, "%lld", (long long)v->u.i));
+    if (v->kind == V_INT)
+        return val_str(in, arena_printf(&in->ctx->arena, "%lld", (long long)v->u.i));
     if (v->kind == V_DTYPE) return val_str(in, dtype_name(v->u.dtype));
     return val_str(in, val_describe(in, v));
 }
@@ -196,7 +206,8 @@ static Value *py_seq(Interp *in, CallArgs *a, void *d) {
     if (a->pos.len == 0) return r;
     Value *v = one_arg(in, a, k == V_TUPLE ? "tuple" : "list");
     if (v->kind == V_TUPLE || v->kind == V_LIST) {
-        for (int i = 0; i < v->u.items.len; i++) VEC_PUSH(&in->ctx->arena, r->u.items, v->u.items.data[i]);
+        for (int i = 0; i < v->u.items.len; i++)
+            VEC_PUSH(&in->ctx->arena, r->u.items, v->u.items.data[i]);
         return r;
     }
     if (v->kind == V_LOOP) { /* list(range(n)) */
@@ -269,7 +280,8 @@ static Value *py_sum(Interp *in, CallArgs *a, void *d) {
     if (!v || (v->kind != V_TUPLE && v->kind != V_LIST))
         ctx_fail(in->ctx, a->loc, "sum() needs a tuple or list");
     Value *acc = a->pos.len > 1 ? a->pos.data[1] : val_int(in, 0);
-    for (int i = 0; i < v->u.items.len; i++) acc = eval_binop(in, "+", acc, v->u.items.data[i], a->loc);
+    for (int i = 0; i < v->u.items.len; i++)
+        acc = eval_binop(in, "+", acc, v->u.items.data[i], a->loc);
     return acc;
 }
 
@@ -347,10 +359,14 @@ void builtins_install(Interp *in) {
 static Value *math_fn(Interp *in, CallArgs *a, void *d) {
     const char *name = d;
     int n = a->pos.len;
-    double x = n > 0 ? (a->pos.data[0]->kind == V_FLOAT ? a->pos.data[0]->u.f
-                        : (double)val_to_int(in, a->pos.data[0], a->loc, "argument")) : 0;
-    double y = n > 1 ? (a->pos.data[1]->kind == V_FLOAT ? a->pos.data[1]->u.f
-                        : (double)val_to_int(in, a->pos.data[1], a->loc, "argument")) : 0;
+    double x = n > 0 ? (a->pos.data[0]->kind == V_FLOAT
+                            ? a->pos.data[0]->u.f
+                            : (double)val_to_int(in, a->pos.data[0], a->loc, "argument"))
+                     : 0;
+    double y = n > 1 ? (a->pos.data[1]->kind == V_FLOAT
+                            ? a->pos.data[1]->u.f
+                            : (double)val_to_int(in, a->pos.data[1], a->loc, "argument"))
+                     : 0;
     if (!strcmp(name, "log2")) return val_float(in, log2(x));
     if (!strcmp(name, "log")) return val_float(in, n > 1 ? log(x) / log(y) : log(x));
     if (!strcmp(name, "log10")) return val_float(in, log10(x));
@@ -363,7 +379,11 @@ static Value *math_fn(Interp *in, CallArgs *a, void *d) {
     if (!strcmp(name, "gcd") || !strcmp(name, "lcm")) {
         int64_t p = (int64_t)x, q = (int64_t)y, g;
         int64_t u = p < 0 ? -p : p, w = q < 0 ? -q : q;
-        while (w) { int64_t t = u % w; u = w; w = t; }
+        while (w) {
+            int64_t t = u % w;
+            u = w;
+            w = t;
+        }
         g = u;
         if (name[0] == 'g') return val_int(in, g);
         return val_int(in, g ? (p / g) * q : 0);
@@ -375,8 +395,8 @@ static Value *math_attr(Interp *in, const char *attr, Loc loc) {
     if (!strcmp(attr, "pi")) return val_float(in, M_PI);
     if (!strcmp(attr, "e")) return val_float(in, M_E);
     if (!strcmp(attr, "inf")) return val_float(in, INFINITY);
-    static const char *const fns[] = {"log2", "log", "log10", "exp", "sqrt", "pow", "ceil",
-                                      "floor", "isqrt", "gcd", "lcm"};
+    static const char *const fns[] = {"log2", "log",   "log10", "exp", "sqrt", "pow",
+                                      "ceil", "floor", "isqrt", "gcd", "lcm"};
     for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
         if (!strcmp(attr, fns[i]))
             return builtin_value(in, arena_printf(&in->ctx->arena, "math.%s", attr), math_fn,
@@ -427,12 +447,27 @@ static Value *tilelang_attr(Interp *in, const char *path, const char *attr, Loc 
 
 /* torch.float16 and friends are dtypes; everything else of torch is opaque. */
 static Value *torch_attr(Interp *in, const char *attr) {
-    static const struct { const char *name; DType t; } map[] = {
-        {"float16", DT_FLOAT16}, {"half", DT_FLOAT16}, {"bfloat16", DT_BFLOAT16},
-        {"float32", DT_FLOAT32}, {"float", DT_FLOAT32}, {"float64", DT_FLOAT64},
-        {"double", DT_FLOAT64}, {"int8", DT_INT8}, {"int16", DT_INT16}, {"int32", DT_INT32},
-        {"int", DT_INT32}, {"int64", DT_INT64}, {"long", DT_INT64}, {"uint8", DT_UINT8},
-        {"bool", DT_BOOL}, {"float8_e4m3fn", DT_FLOAT8_E4M3}, {"float8_e5m2", DT_FLOAT8_E5M2},
+    static const struct {
+        const char *name;
+        DType t;
+    } map[] = {
+        {"float16", DT_FLOAT16},
+        {"half", DT_FLOAT16},
+        {"bfloat16", DT_BFLOAT16},
+        {"float32", DT_FLOAT32},
+        {"float", DT_FLOAT32},
+        {"float64", DT_FLOAT64},
+        {"double", DT_FLOAT64},
+        {"int8", DT_INT8},
+        {"int16", DT_INT16},
+        {"int32", DT_INT32},
+        {"int", DT_INT32},
+        {"int64", DT_INT64},
+        {"long", DT_INT64},
+        {"uint8", DT_UINT8},
+        {"bool", DT_BOOL},
+        {"float8_e4m3fn", DT_FLOAT8_E4M3},
+        {"float8_e5m2", DT_FLOAT8_E5M2},
     };
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
         if (!strcmp(attr, map[i].name)) return val_dtype(in, map[i].t);
@@ -457,8 +492,9 @@ static Value *call_method(Interp *in, CallArgs *a, void *d) {
         Value *r = val_new(in, V_LIST);
         for (int i = 0; i < self->u.dict.keys.len; i++) {
             Value *pair[2] = {self->u.dict.keys.data[i], self->u.dict.values.data[i]};
-            Value *item = !strcmp(m->name, "keys") ? pair[0]
-                          : !strcmp(m->name, "values") ? pair[1] : tuple_of(in, 2, pair);
+            Value *item = !strcmp(m->name, "keys")     ? pair[0]
+                          : !strcmp(m->name, "values") ? pair[1]
+                                                       : tuple_of(in, 2, pair);
             VEC_PUSH(ar, r->u.items, item);
         }
         return r;
@@ -488,8 +524,10 @@ Value *module_attr(Interp *in, Value *base, const char *attr, Loc loc) {
     if (!strcmp(attr, "__call__")) {
         if (!strncmp(path, "tilelang", 8)) /* e.g. layout helpers: kept as opaque text */
             return opaque(in, arena_printf(ar, "%s(...)", path));
-        ctx_fail(in->ctx, loc, "'%s' cannot be evaluated at compile time (tilec evaluates only "
-                 "the kernel's meta level; torch and other libraries are not available)", path);
+        ctx_fail(in->ctx, loc,
+                 "'%s' cannot be evaluated at compile time (tilec evaluates only "
+                 "the kernel's meta level; torch and other libraries are not available)",
+                 path);
     }
     if (base->kind == V_MODULE) {
         if (!strcmp(path, "math")) return math_attr(in, attr, loc);
@@ -519,7 +557,8 @@ void exec_import(Interp *in, Env *env, Ast *s) {
                 env_set(in, env, al->asname, import_module(in, al->name));
             } else { /* `import a.b` binds `a` */
                 const char *dot = strchr(al->name, '.');
-                const char *top = dot ? arena_strndup(ar, al->name, (size_t)(dot - al->name)) : al->name;
+                const char *top =
+                    dot ? arena_strndup(ar, al->name, (size_t)(dot - al->name)) : al->name;
                 env_set(in, env, top, import_module(in, top));
             }
             continue;
@@ -565,8 +604,10 @@ void exec_def(Interp *in, Env *env, Ast *s) {
         Value *d = try_eval(in, env, s->u.def.decorators.data[i]);
         if (!d || d->kind != V_BUILTIN) continue;
         const char *name = d->u.builtin->name;
-        if (!strcmp(name, "T.prim_func")) f->is_prim_func = true;
-        else if (!strcmp(name, "T.macro")) f->is_macro = true;
+        if (!strcmp(name, "T.prim_func"))
+            f->is_prim_func = true;
+        else if (!strcmp(name, "T.macro"))
+            f->is_macro = true;
         else if (!strcmp(name, "tilelang.jit")) {
             f->jit.is_jit = true;
             if (d->u.builtin->data) f->jit.out_idx = ((JitInfo *)d->u.builtin->data)->out_idx;
@@ -597,11 +638,12 @@ void exec_with(Interp *in, Env *env, Ast *s) {
     ScopeMark mark = scope_begin(in, env);
     static const char *const default_names[] = {"bx", "by", "bz"};
     Ast *target = s->u.with.targets.len ? s->u.with.targets.data[0] : NULL;
-    int ntargets = !target ? 0 : (target->kind == AST_TUPLE || target->kind == AST_LIST)
-                                     ? target->u.elts.len : 1;
+    int ntargets = !target                                                   ? 0
+                   : (target->kind == AST_TUPLE || target->kind == AST_LIST) ? target->u.elts.len
+                                                                             : 1;
     if (target && ntargets != K->ngrid)
-        ctx_fail(ctx, target->loc, "T.Kernel has %d grid dimension%s but %d name%s given",
-                 K->ngrid, K->ngrid == 1 ? "" : "s", ntargets, ntargets == 1 ? " is" : "s are");
+        ctx_fail(ctx, target->loc, "T.Kernel has %d grid dimension%s but %d name%s given", K->ngrid,
+                 K->ngrid == 1 ? "" : "s", ntargets, ntargets == 1 ? " is" : "s are");
     for (int d = 0; d < K->ngrid; d++) {
         Ast *nm = ntargets == 1 ? target : ntargets ? target->u.elts.data[d] : NULL;
         if (nm && nm->kind != AST_NAME) ctx_fail(ctx, nm->loc, "T.Kernel binds names only");

@@ -22,14 +22,16 @@ static void stmt_binds(Interp *in, Ast *s, NameList *out) {
         for (int i = 0; i < s->u.assign.targets.len; i++)
             collect_target_names(in, s->u.assign.targets.data[i], out);
         break;
-    case AST_ANNASSIGN: case AST_AUGASSIGN:
-        collect_target_names(in, s->kind == AST_ANNASSIGN ? s->u.annassign.target
-                                                          : s->u.augassign.target, out);
+    case AST_ANNASSIGN:
+    case AST_AUGASSIGN:
+        collect_target_names(
+            in, s->kind == AST_ANNASSIGN ? s->u.annassign.target : s->u.augassign.target, out);
         break;
     case AST_DEF: VEC_PUSH(&in->ctx->arena, *out, s->u.def.name); break;
     case AST_CLASS: VEC_PUSH(&in->ctx->arena, *out, s->u.class_.name); break;
     case AST_FOR: collect_target_names(in, s->u.for_.target, out); break;
-    case AST_IMPORT: case AST_IMPORT_FROM:
+    case AST_IMPORT:
+    case AST_IMPORT_FROM:
         for (int i = 0; i < s->u.import.names.len; i++) {
             AstAlias *a = &s->u.import.names.data[i];
             const char *n = a->asname ? a->asname : a->name;
@@ -39,7 +41,8 @@ static void stmt_binds(Interp *in, Ast *s, NameList *out) {
         }
         break;
     case AST_BAD_STMT:
-        for (int i = 0; i < s->u.bad.binds.len; i++) VEC_PUSH(&in->ctx->arena, *out, s->u.bad.binds.data[i]);
+        for (int i = 0; i < s->u.bad.binds.len; i++)
+            VEC_PUSH(&in->ctx->arena, *out, s->u.bad.binds.data[i]);
         break;
     default: break;
     }
@@ -136,7 +139,9 @@ static Value *pick_kernel(Interp *in, const char *factory) {
     Env *g = in->globals;
     if (factory) {
         Value *v = env_get(g, factory);
-        if (!v) ctx_fail_noloc(in->ctx, "%s: no function named '%s' in this file", in->src->name, factory);
+        if (!v)
+            ctx_fail_noloc(in->ctx, "%s: no function named '%s' in this file", in->src->name,
+                           factory);
         if (v->kind == V_ERROR) {
             sb_free(&in->ctx->err);
             sb_puts(&in->ctx->err, v->u.error.text);
@@ -156,7 +161,8 @@ static Value *pick_kernel(Interp *in, const char *factory) {
     if (best) return best;
     for (int i = 0; i < g->vars.len; i++) {
         Value *v = g->vars.data[i].value;
-        if (v->kind == V_FUNC && v->u.func->def->kind == AST_DEF && body_defines_prim_func(v->u.func->def))
+        if (v->kind == V_FUNC && v->u.func->def->kind == AST_DEF &&
+            body_defines_prim_func(v->u.func->def))
             best = v;
     }
     if (best) return best;
@@ -170,8 +176,10 @@ static Value *pick_kernel(Interp *in, const char *factory) {
             longjmp(*in->ctx->on_error, 1);
         }
     }
-    ctx_fail_noloc(in->ctx, "%s: no kernel found: define a @T.prim_func, or a factory "
-                   "function that returns one", in->src->name);
+    ctx_fail_noloc(in->ctx,
+                   "%s: no kernel found: define a @T.prim_func, or a factory "
+                   "function that returns one",
+                   in->src->name);
 }
 
 /* Calls the factory with the defines that name its parameters. */
@@ -182,7 +190,8 @@ static Value *call_factory(Interp *in, Value *fv) {
             ctx_fail(in->ctx, f->def->u.def.params.data[i].loc,
                      "'%s' looks like an eager-style kernel (typed parameters, T.const sizes), "
                      "which tilec does not support yet: write a factory that returns a "
-                     "@T.prim_func", f->name);
+                     "@T.prim_func",
+                     f->name);
     CallArgs args = {.loc = f->def->loc};
     AstArgList *params = &f->def->u.def.params;
     for (int i = 0; i < params->len; i++) {
@@ -204,8 +213,10 @@ static void add_sym(Interp *in, Func *f, Expr *e, const char *pname, Loc loc) {
     int64_t c;
     if (ir_is_const_int(e, &c)) return;
     if (e->kind != EXPR_VAR)
-        ctx_fail(in->ctx, loc, "each dimension of parameter '%s' must be an integer or a "
-                 "T.dynamic symbol", pname);
+        ctx_fail(in->ctx, loc,
+                 "each dimension of parameter '%s' must be an integer or a "
+                 "T.dynamic symbol",
+                 pname);
     for (int i = 0; i < f->syms.len; i++)
         if (f->syms.data[i] == e->u.var) return;
     VEC_PUSH(&in->ctx->arena, f->syms, e->u.var);
@@ -217,8 +228,10 @@ static void elaborate_params(Interp *in, Function *pf, Func *f, Env *body_env) {
         AstArg *p = &params->data[i];
         if (p->star) ctx_fail(in->ctx, p->loc, "*args and **kwargs are not allowed in a prim_func");
         if (!p->annotation)
-            ctx_fail(in->ctx, p->loc, "parameter '%s' needs a type: T.Tensor((M, N), dtype) or a "
-                     "scalar dtype such as T.int32", p->name);
+            ctx_fail(in->ctx, p->loc,
+                     "parameter '%s' needs a type: T.Tensor((M, N), dtype) or a "
+                     "scalar dtype such as T.int32",
+                     p->name);
         Value *t = eval_expr(in, pf->closure, p->annotation);
         Param prm = {.name = p->name};
         if (t->kind == V_TENSOR_TYPE) {
@@ -241,8 +254,9 @@ static void elaborate_params(Interp *in, Function *pf, Func *f, Env *body_env) {
             prm.scalar = ir_var(in->ctx, p->name, dt);
             env_set(in, body_env, p->name, val_expr(in, ir_varref(in->ctx, prm.scalar, p->loc)));
         } else {
-            ctx_fail(in->ctx, p->annotation->loc, "parameter '%s': %s is not a tensor type or dtype",
-                     p->name, val_describe(in, t));
+            ctx_fail(in->ctx, p->annotation->loc,
+                     "parameter '%s': %s is not a tensor type or dtype", p->name,
+                     val_describe(in, t));
         }
         VEC_PUSH(&in->ctx->arena, f->params, prm);
     }
@@ -264,10 +278,13 @@ static void mark_outputs(Interp *in, Func *f, Value *out_idx, const int *ovr, in
     for (int i = 0; i < k; i++) {
         int j = idx[i] < 0 ? idx[i] + n : idx[i];
         if (j < 0 || j >= n)
-            ctx_fail(in->ctx, loc, "out_idx %d is out of range: the kernel has %d parameters", idx[i], n);
+            ctx_fail(in->ctx, loc, "out_idx %d is out of range: the kernel has %d parameters",
+                     idx[i], n);
         if (!f->params.data[j].buf)
-            ctx_fail(in->ctx, loc, "out_idx %d names the scalar parameter '%s'; outputs must be "
-                     "tensors", idx[i], f->params.data[j].name);
+            ctx_fail(in->ctx, loc,
+                     "out_idx %d names the scalar parameter '%s'; outputs must be "
+                     "tensors",
+                     idx[i], f->params.data[j].name);
         f->params.data[j].is_output = true;
     }
 }
@@ -278,31 +295,38 @@ static void check_top_level(Interp *in, Func *f, Loc loc) {
     StmtList *seq = &f->body->u.seq;
     for (int i = 0; i < seq->len; i++) {
         Stmt *s = seq->data[i];
-        if (s->kind == STMT_KERNEL) kernels++;
-        else if (s->kind != STMT_LET && !(s->kind == STMT_ALLOC && s->u.alloc.buf->scope == SCOPE_GLOBAL))
+        if (s->kind == STMT_KERNEL)
+            kernels++;
+        else if (s->kind != STMT_LET &&
+                 !(s->kind == STMT_ALLOC && s->u.alloc.buf->scope == SCOPE_GLOBAL))
             ctx_fail(in->ctx, s->loc, "this statement must be inside a 'with T.Kernel(...)' block");
     }
     if (!kernels)
-        ctx_fail(in->ctx, loc, "the prim_func '%s' launches no kernel: add a 'with T.Kernel(...)' "
-                 "block", f->name);
+        ctx_fail(in->ctx, loc,
+                 "the prim_func '%s' launches no kernel: add a 'with T.Kernel(...)' "
+                 "block",
+                 f->name);
 }
 
 static void check_defines_used(Interp *in, Func *f, const char *factory_name) {
     for (int i = 0; i < in->ndefs; i++) {
         if (in->def_used[i]) continue;
         bool is_sym = false;
-        for (int k = 0; k < f->syms.len; k++) is_sym |= !strcmp(f->syms.data[k]->name, in->defs[i].name);
+        for (int k = 0; k < f->syms.len; k++)
+            is_sym |= !strcmp(f->syms.data[k]->name, in->defs[i].name);
         if (is_sym) continue;
         if (factory_name)
-            ctx_fail_noloc(in->ctx, "-D %s: the factory '%s' has no parameter '%s'", in->defs[i].name,
-                           factory_name, in->defs[i].name);
-        ctx_fail_noloc(in->ctx, "-D %s: the file has no module-level constant or T.dynamic size "
-                       "named '%s'", in->defs[i].name, in->defs[i].name);
+            ctx_fail_noloc(in->ctx, "-D %s: the factory '%s' has no parameter '%s'",
+                           in->defs[i].name, factory_name, in->defs[i].name);
+        ctx_fail_noloc(in->ctx,
+                       "-D %s: the file has no module-level constant or T.dynamic size "
+                       "named '%s'",
+                       in->defs[i].name, in->defs[i].name);
     }
 }
 
-Program *elaborate(Ctx *ctx, const Source *src, const char *factory, const Define *defs,
-                   int ndefs, const int *ovr, int novr) {
+Program *elaborate(Ctx *ctx, const Source *src, const char *factory, const Define *defs, int ndefs,
+                   const int *ovr, int novr) {
     for (int i = 0; i < ndefs; i++)
         if (!defs[i].name || !*defs[i].name || !defs[i].value)
             ctx_fail_noloc(ctx, "-D needs NAME=VALUE");

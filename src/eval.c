@@ -109,8 +109,10 @@ int64_t val_to_int(Interp *in, Value *v, Loc loc, const char *what) {
     if (v->kind == V_FLOAT && v->u.f == floor(v->u.f) && fabs(v->u.f) < 9e18)
         return (int64_t)v->u.f;
     if (v->kind == V_EXPR)
-        ctx_fail(in->ctx, loc, "%s must be a compile-time integer, but it depends on run-time "
-                 "values", what);
+        ctx_fail(in->ctx, loc,
+                 "%s must be a compile-time integer, but it depends on run-time "
+                 "values",
+                 what);
     ctx_fail(in->ctx, loc, "%s must be an integer, got %s", what, val_describe(in, v));
 }
 
@@ -130,8 +132,10 @@ Expr *val_to_expr(Interp *in, Value *v, Loc loc, const char *what) {
             idx[0] = ir_int(ctx, 0, DT_INT32, loc);
             return ir_load(ctx, v->u.buf, idx, loc);
         }
-        ctx_fail(ctx, loc, "%s must be a scalar, but buffer '%s' is a whole %s buffer; index it "
-                 "(%s[i])", what, v->u.buf->name, scope_name(v->u.buf->scope), v->u.buf->name);
+        ctx_fail(ctx, loc,
+                 "%s must be a scalar, but buffer '%s' is a whole %s buffer; index it "
+                 "(%s[i])",
+                 what, v->u.buf->name, scope_name(v->u.buf->scope), v->u.buf->name);
     default:
         ctx_fail(ctx, loc, "%s must be a number or an expression, got %s", what,
                  val_describe(in, v));
@@ -157,11 +161,13 @@ bool val_truthy(Interp *in, Value *v, Loc loc) {
     case V_INT: return v->u.i != 0;
     case V_FLOAT: return v->u.f != 0;
     case V_STR: return v->u.s[0] != 0;
-    case V_TUPLE: case V_LIST: return v->u.items.len != 0;
+    case V_TUPLE:
+    case V_LIST: return v->u.items.len != 0;
     case V_DICT: return v->u.dict.keys.len != 0;
     case V_EXPR:
         if (v->u.expr->kind == EXPR_INT) return v->u.expr->u.i != 0;
-        ctx_fail(in->ctx, loc, "this condition depends on run-time values; it cannot be "
+        ctx_fail(in->ctx, loc,
+                 "this condition depends on run-time values; it cannot be "
                  "decided at compile time here");
     case V_ERROR: fail_error_value(in, v, loc);
     default: return true;
@@ -206,7 +212,6 @@ void emit_stmt(Interp *in, Stmt *s) {
         ctx_fail(in->ctx, s->loc, "this statement is only allowed inside a @T.prim_func body");
     ir_seq_push(in->ctx, in->builder, s);
 }
-
 
 /* ---- binary and unary operators --------------------------------------------------- */
 static int64_t py_floordiv(int64_t a, int64_t b) {
@@ -293,11 +298,14 @@ static Value *meta_float_binop(Interp *in, const char *op, double x, double y, L
 }
 
 static BinOp binop_of(const char *op) {
-    static const struct { const char *s; BinOp op; } t[] = {
-        {"+", OP_ADD}, {"-", OP_SUB}, {"*", OP_MUL}, {"/", OP_DIV}, {"//", OP_FLOORDIV},
-        {"%", OP_FLOORMOD}, {"**", OP_POW}, {"<", OP_LT}, {"<=", OP_LE}, {">", OP_GT},
-        {">=", OP_GE}, {"==", OP_EQ}, {"!=", OP_NE}, {"&", OP_BITAND}, {"|", OP_BITOR},
-        {"^", OP_BITXOR}, {"<<", OP_SHL}, {">>", OP_SHR}, {"and", OP_AND}, {"or", OP_OR},
+    static const struct {
+        const char *s;
+        BinOp op;
+    } t[] = {
+        {"+", OP_ADD},      {"-", OP_SUB},  {"*", OP_MUL},  {"/", OP_DIV},    {"//", OP_FLOORDIV},
+        {"%", OP_FLOORMOD}, {"**", OP_POW}, {"<", OP_LT},   {"<=", OP_LE},    {">", OP_GT},
+        {">=", OP_GE},      {"==", OP_EQ},  {"!=", OP_NE},  {"&", OP_BITAND}, {"|", OP_BITOR},
+        {"^", OP_BITXOR},   {"<<", OP_SHL}, {">>", OP_SHR}, {"and", OP_AND},  {"or", OP_OR},
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
         if (!strcmp(t[i].s, op)) return t[i].op;
@@ -356,8 +364,8 @@ static Value *seq_binop(Interp *in, const char *op, Value *a, Value *b, Loc loc)
     }
     if (!strcmp(op, "+") && a->kind == V_STR && b->kind == V_STR)
         return val_str(in, arena_printf(ar, "%s%s", a->u.s, b->u.s));
-    ctx_fail(in->ctx, loc, "unsupported operand types for %s: %s and %s", op,
-             val_describe(in, a), val_describe(in, b));
+    ctx_fail(in->ctx, loc, "unsupported operand types for %s: %s and %s", op, val_describe(in, a),
+             val_describe(in, b));
 }
 
 static bool values_equal(Interp *in, Value *a, Value *b);
@@ -365,8 +373,10 @@ static bool values_equal(Interp *in, Value *a, Value *b);
 Value *eval_binop(Interp *in, const char *op, Value *a, Value *b, Loc loc) {
     if (a->kind == V_ERROR) fail_error_value(in, a, loc);
     if (b->kind == V_ERROR) fail_error_value(in, b, loc);
-    if (a->kind == V_BUFFER && a->u.buf->scope == SCOPE_VAR) a = val_expr(in, val_to_expr(in, a, loc, ""));
-    if (b->kind == V_BUFFER && b->u.buf->scope == SCOPE_VAR) b = val_expr(in, val_to_expr(in, b, loc, ""));
+    if (a->kind == V_BUFFER && a->u.buf->scope == SCOPE_VAR)
+        a = val_expr(in, val_to_expr(in, a, loc, ""));
+    if (b->kind == V_BUFFER && b->u.buf->scope == SCOPE_VAR)
+        b = val_expr(in, val_to_expr(in, b, loc, ""));
     if (is_num(a) && is_num(b)) {
         if (a->kind != V_FLOAT && b->kind != V_FLOAT) {
             Value *r = meta_int_binop(in, op, num_i(a), num_i(b), loc);
@@ -391,15 +401,23 @@ Value *eval_binop(Interp *in, const char *op, Value *a, Value *b, Loc loc) {
 static bool values_equal(Interp *in, Value *a, Value *b) {
     if (is_num(a) && is_num(b)) return num_f(a) == num_f(b);
     if (a->kind == V_DTYPE || b->kind == V_DTYPE) {
-        DType x = a->kind == V_DTYPE ? a->u.dtype : a->kind == V_STR ? dtype_parse(a->u.s) : DT_INVALID;
-        DType y = b->kind == V_DTYPE ? b->u.dtype : b->kind == V_STR ? dtype_parse(b->u.s) : DT_INVALID;
+        DType x = a->kind == V_DTYPE ? a->u.dtype
+                  : a->kind == V_STR ? dtype_parse(a->u.s)
+                                     : DT_INVALID;
+        DType y = b->kind == V_DTYPE ? b->u.dtype
+                  : b->kind == V_STR ? dtype_parse(b->u.s)
+                                     : DT_INVALID;
         return x != DT_INVALID && x == y;
     }
     if (a->kind != b->kind) return false;
     switch (a->kind) {
     case V_NONE: return true;
-    case V_STR: case V_ATOM: case V_MODULE: case V_OPAQUE: return !strcmp(a->u.s, b->u.s);
-    case V_TUPLE: case V_LIST:
+    case V_STR:
+    case V_ATOM:
+    case V_MODULE:
+    case V_OPAQUE: return !strcmp(a->u.s, b->u.s);
+    case V_TUPLE:
+    case V_LIST:
         if (a->u.items.len != b->u.items.len) return false;
         for (int i = 0; i < a->u.items.len; i++)
             if (!values_equal(in, a->u.items.data[i], b->u.items.data[i])) return false;
@@ -412,7 +430,8 @@ static bool values_equal(Interp *in, Value *a, Value *b) {
 
 static Value *eval_unary(Interp *in, const char *op, Value *v, Loc loc) {
     Ctx *ctx = in->ctx;
-    if (v->kind == V_BUFFER && v->u.buf->scope == SCOPE_VAR) v = val_expr(in, val_to_expr(in, v, loc, ""));
+    if (v->kind == V_BUFFER && v->u.buf->scope == SCOPE_VAR)
+        v = val_expr(in, val_to_expr(in, v, loc, ""));
     if (!strcmp(op, "not")) {
         if (v->kind == V_EXPR) return val_expr(in, ir_un(ctx, OP_NOT, v->u.expr, loc));
         return val_bool(in, !val_truthy(in, v, loc));
@@ -484,12 +503,14 @@ static Value *subscript_seq(Interp *in, Value *seq, Value *idx, Loc loc) {
     int n = seq->u.items.len;
     if (idx->kind == V_SLICE) {
         int64_t step = idx->u.slice.step && idx->u.slice.step->kind != V_NONE
-                           ? val_to_int(in, idx->u.slice.step, loc, "slice step") : 1;
+                           ? val_to_int(in, idx->u.slice.step, loc, "slice step")
+                           : 1;
         if (step != 1) ctx_fail(in->ctx, loc, "slices with a step are not supported here");
         int64_t lo = slice_bound(in, idx->u.slice.lower, n, 0, loc);
         int64_t hi = slice_bound(in, idx->u.slice.upper, n, n, loc);
         Value *r = val_new(in, seq->kind);
-        for (int64_t i = lo; i < hi; i++) VEC_PUSH(&in->ctx->arena, r->u.items, seq->u.items.data[i]);
+        for (int64_t i = lo; i < hi; i++)
+            VEC_PUSH(&in->ctx->arena, r->u.items, seq->u.items.data[i]);
         return r;
     }
     int64_t i = norm_index(in, val_to_int(in, idx, loc, "index"), n, loc);
@@ -502,7 +523,8 @@ static Value *eval_subscript(Interp *in, Env *env, Ast *e) {
     Value *idx = eval_expr(in, env, e->u.subscript.index);
     switch (base->kind) {
     case V_BUFFER: return buffer_subscript(in, base->u.buf, idx, loc);
-    case V_TUPLE: case V_LIST: return subscript_seq(in, base, idx, loc);
+    case V_TUPLE:
+    case V_LIST: return subscript_seq(in, base, idx, loc);
     case V_DICT: {
         Value *v = dict_get(in, base, idx);
         if (!v) ctx_fail(in->ctx, loc, "key %s not found", val_describe(in, idx));
@@ -513,17 +535,20 @@ static Value *eval_subscript(Interp *in, Env *env, Ast *e) {
         int64_t i = norm_index(in, val_to_int(in, idx, loc, "index"), n, loc);
         return val_str(in, arena_strndup(&in->ctx->arena, base->u.s + i, 1));
     }
-    case V_BUILTIN: case V_MODULE: case V_OPAQUE:
+    case V_BUILTIN:
+    case V_MODULE:
+    case V_OPAQUE:
         /* T.Tensor[(M, N), dtype] and typing generics: call with the index items */
         if (base->kind == V_BUILTIN) {
             CallArgs a = {.loc = loc};
-            if (idx->kind == V_TUPLE) a.pos = idx->u.items;
-            else VEC_PUSH(&in->ctx->arena, a.pos, idx);
+            if (idx->kind == V_TUPLE)
+                a.pos = idx->u.items;
+            else
+                VEC_PUSH(&in->ctx->arena, a.pos, idx);
             return call_value(in, base, &a);
         }
         return base;
-    default:
-        ctx_fail(in->ctx, loc, "%s is not subscriptable", val_describe(in, base));
+    default: ctx_fail(in->ctx, loc, "%s is not subscriptable", val_describe(in, base));
     }
 }
 
@@ -540,7 +565,9 @@ static Value *eval_attr(Interp *in, Env *env, Ast *e) {
     const char *attr = e->u.attr.attr;
     Loc loc = e->loc;
     switch (base->kind) {
-    case V_MODULE: case V_OPAQUE: case V_ATOM: return module_attr(in, base, attr, loc);
+    case V_MODULE:
+    case V_OPAQUE:
+    case V_ATOM: return module_attr(in, base, attr, loc);
     case V_BUFFER:
         if (!strcmp(attr, "shape")) {
             Value *t = val_new(in, V_TUPLE);
@@ -559,7 +586,9 @@ static Value *eval_attr(Interp *in, Env *env, Ast *e) {
         if (!strcmp(attr, "bits")) return val_int(in, dtype_bits(base->u.dtype));
         if (!strcmp(attr, "itemsize")) return val_int(in, dtype_bytes(base->u.dtype));
         break;
-    case V_DICT: case V_LIST: case V_STR:
+    case V_DICT:
+    case V_LIST:
+    case V_STR:
         return module_attr(in, base, attr, loc); /* methods: items, keys, append, format... */
     case V_ERROR: fail_error_value(in, base, loc);
     default: break;
@@ -659,8 +688,10 @@ static void listcomp_clause(Interp *in, Env *scope, Ast *e, int k, Value *out) {
         for (int f = 0; f < c->u.listcomp.ifs.len && keep; f++)
             keep = val_truthy(in, eval_expr(in, scope, c->u.listcomp.ifs.data[f]), c->loc);
         if (!keep) continue;
-        if (k < e->u.listcomp.more.len) listcomp_clause(in, scope, e, k + 1, out);
-        else VEC_PUSH(&in->ctx->arena, out->u.items, eval_expr(in, scope, e->u.listcomp.elt));
+        if (k < e->u.listcomp.more.len)
+            listcomp_clause(in, scope, e, k + 1, out);
+        else
+            VEC_PUSH(&in->ctx->arena, out->u.items, eval_expr(in, scope, e->u.listcomp.elt));
     }
 }
 
@@ -724,7 +755,8 @@ Value *eval_expr(Interp *in, Env *env, Ast *e) {
     case AST_CALL: return eval_call(in, env, e);
     case AST_SUBSCRIPT: return eval_subscript(in, env, e);
     case AST_SLICE: return eval_slice(in, env, e);
-    case AST_UNARY: return eval_unary(in, e->u.unary.op, eval_expr(in, env, e->u.unary.operand), e->loc);
+    case AST_UNARY:
+        return eval_unary(in, e->u.unary.op, eval_expr(in, env, e->u.unary.operand), e->loc);
     case AST_BINARY:
         return eval_binop(in, e->u.binary.op, eval_expr(in, env, e->u.binary.left),
                           eval_expr(in, env, e->u.binary.right), e->loc);
@@ -762,8 +794,10 @@ void args_bind(Interp *in, CallArgs *args, const char *fname, const char *spec, 
     int npos = args->pos.len;
     int maxpos = rest >= 0 ? 1 << 20 : n;
     if (npos > maxpos)
-        ctx_fail(in->ctx, args->loc, "%s() takes at most %d positional argument%s but %d were "
-                 "given", fname, n, n == 1 ? "" : "s", npos);
+        ctx_fail(in->ctx, args->loc,
+                 "%s() takes at most %d positional argument%s but %d were "
+                 "given",
+                 fname, n, n == 1 ? "" : "s", npos);
     for (int i = 0; i < npos && i < n && names[i][0] != '*'; i++) out[i] = args->pos.data[i];
     for (int k = 0; k < args->kw.len; k++) {
         const char *kn = args->names.data[k];
@@ -772,8 +806,8 @@ void args_bind(Interp *in, CallArgs *args, const char *fname, const char *spec, 
             if (!strcmp(names[i], kn)) idx = i;
         if (idx < 0)
             ctx_fail(in->ctx, args->loc, "%s() got an unexpected keyword argument '%s'", fname, kn);
-        if (out[idx]) ctx_fail(in->ctx, args->loc, "%s() got multiple values for argument '%s'",
-                               fname, kn);
+        if (out[idx])
+            ctx_fail(in->ctx, args->loc, "%s() got multiple values for argument '%s'", fname, kn);
         out[idx] = args->kw.data[k];
     }
     for (int i = 0; i < nreq; i++)
@@ -790,7 +824,8 @@ static void bind_params(Interp *in, Function *f, Env *scope, CallArgs *args) {
         AstArg *p = &params->data[i];
         if (p->star == 1) {
             Value *t = val_new(in, V_TUPLE);
-            while (used_pos < npos) VEC_PUSH(&in->ctx->arena, t->u.items, args->pos.data[used_pos++]);
+            while (used_pos < npos)
+                VEC_PUSH(&in->ctx->arena, t->u.items, args->pos.data[used_pos++]);
             if (p->name) env_set(in, scope, p->name, t);
             continue;
         }
@@ -809,13 +844,15 @@ static void bind_params(Interp *in, Function *f, Env *scope, CallArgs *args) {
         if (used_pos < npos) v = args->pos.data[used_pos++];
         for (int k = 0; k < args->kw.len; k++)
             if (!kw_used[k] && !strcmp(args->names.data[k], p->name)) {
-                if (v) ctx_fail(in->ctx, args->loc, "%s() got multiple values for argument '%s'",
-                                f->name, p->name);
+                if (v)
+                    ctx_fail(in->ctx, args->loc, "%s() got multiple values for argument '%s'",
+                             f->name, p->name);
                 v = args->kw.data[k];
                 kw_used[k] = true;
             }
         if (!v && p->value) v = eval_expr(in, f->closure, p->value);
-        if (!v) ctx_fail(in->ctx, args->loc, "%s() missing required argument '%s'", f->name, p->name);
+        if (!v)
+            ctx_fail(in->ctx, args->loc, "%s() missing required argument '%s'", f->name, p->name);
         env_set(in, scope, p->name, v);
     }
     if (used_pos < npos)
@@ -829,7 +866,8 @@ static void bind_params(Interp *in, Function *f, Env *scope, CallArgs *args) {
 
 static Value *call_function(Interp *in, Function *f, CallArgs *args) {
     if (f->is_prim_func)
-        ctx_fail(in->ctx, args->loc, "calling a @T.prim_func from another kernel is not "
+        ctx_fail(in->ctx, args->loc,
+                 "calling a @T.prim_func from another kernel is not "
                  "supported; use @T.macro for helpers");
     if (++in->depth > 200) ctx_fail(in->ctx, args->loc, "recursion too deep");
     Env *scope = env_new(in, f->closure);
@@ -853,22 +891,20 @@ Value *call_value(Interp *in, Value *fn, CallArgs *args) {
     switch (fn->kind) {
     case V_FUNC: return call_function(in, fn->u.func, args);
     case V_BUILTIN: return fn->u.builtin->fn(in, args, fn->u.builtin->data);
-    case V_DTYPE: { /* T.float32(x): a cast */
+    case V_DTYPE: { /* T.float32(x): a cast; a Python number becomes a typed constant */
+        DType t = fn->u.dtype;
         if (args->pos.len != 1 || args->kw.len)
-            ctx_fail(in->ctx, args->loc, "%s() takes exactly one argument",
-                     dtype_name(fn->u.dtype));
+            ctx_fail(in->ctx, args->loc, "%s() takes exactly one argument", dtype_name(t));
         Value *x = args->pos.data[0];
-        Expr *e = val_to_expr(in, x, args->loc, "argument");
-        if (x->kind == V_INT || x->kind == V_FLOAT || x->kind == V_BOOL) {
-            if (dtype_is_float(fn->u.dtype)) e = ir_float(in->ctx, x->kind == V_FLOAT ? x->u.f : (double)num_i(x), fn->u.dtype, args->loc);
-        }
-        return val_expr(in, ir_cast(in->ctx, fn->u.dtype, e, args->loc));
+        if (is_num(x) && dtype_is_float(t))
+            return val_expr(in, ir_float(in->ctx, num_f(x), t, args->loc));
+        return val_expr(in,
+                        ir_cast(in->ctx, t, val_to_expr(in, x, args->loc, "argument"), args->loc));
     }
-    case V_OPAQUE: case V_MODULE:
-        return module_attr(in, fn, "__call__", args->loc);
+    case V_OPAQUE:
+    case V_MODULE: return module_attr(in, fn, "__call__", args->loc);
     case V_ERROR: fail_error_value(in, fn, args->loc);
-    default:
-        ctx_fail(in->ctx, args->loc, "%s is not callable", val_describe(in, fn));
+    default: ctx_fail(in->ctx, args->loc, "%s is not callable", val_describe(in, fn));
     }
 }
 
@@ -883,16 +919,19 @@ static Value *iterate_values(Interp *in, Value *it, Loc loc) {
     if (it->kind == V_STR) {
         Value *r = val_new(in, V_LIST);
         for (const char *p = it->u.s; *p; p++)
-            VEC_PUSH(&in->ctx->arena, r->u.items, val_str(in, arena_strndup(&in->ctx->arena, p, 1)));
+            VEC_PUSH(&in->ctx->arena, r->u.items,
+                     val_str(in, arena_strndup(&in->ctx->arena, p, 1)));
         return r;
     }
     if (it->kind == V_LOOP && it->u.loop->kind == LOOP_SERIAL && it->u.loop->n == 1 &&
         it->u.loop->annot && !strcmp(it->u.loop->annot, "range")) {
         int64_t lo, n;
-        if (ir_is_const_int(it->u.loop->min[0], &lo) && ir_is_const_int(it->u.loop->extent[0], &n)) {
+        if (ir_is_const_int(it->u.loop->min[0], &lo) &&
+            ir_is_const_int(it->u.loop->extent[0], &n)) {
             if (n > 1000000) ctx_fail(in->ctx, loc, "range too long to unroll at compile time");
             Value *r = val_new(in, V_LIST);
-            for (int64_t i = 0; i < n; i++) VEC_PUSH(&in->ctx->arena, r->u.items, val_int(in, lo + i));
+            for (int64_t i = 0; i < n; i++)
+                VEC_PUSH(&in->ctx->arena, r->u.items, val_int(in, lo + i));
             return r;
         }
     }
@@ -940,13 +979,14 @@ static void assign_name(Interp *in, Env *env, const char *name, Value *v, Loc lo
 static void assign_target(Interp *in, Env *env, Ast *target, Value *v, Loc loc) {
     switch (target->kind) {
     case AST_NAME: assign_name(in, env, target->u.name, v, loc); return;
-    case AST_TUPLE: case AST_LIST: {
+    case AST_TUPLE:
+    case AST_LIST: {
         if (v->kind != V_TUPLE && v->kind != V_LIST)
             ctx_fail(in->ctx, target->loc, "cannot unpack %s into %d names", val_describe(in, v),
                      target->u.elts.len);
         if (v->u.items.len != target->u.elts.len)
-            ctx_fail(in->ctx, target->loc, "cannot unpack %d values into %d names",
-                     v->u.items.len, target->u.elts.len);
+            ctx_fail(in->ctx, target->loc, "cannot unpack %d values into %d names", v->u.items.len,
+                     target->u.elts.len);
         for (int i = 0; i < target->u.elts.len; i++)
             assign_target(in, env, target->u.elts.data[i], v->u.items.data[i], loc);
         return;
@@ -975,10 +1015,8 @@ static void assign_target(Interp *in, Env *env, Ast *target, Value *v, Loc loc) 
         }
         ctx_fail(in->ctx, target->loc, "cannot assign to an item of %s", val_describe(in, base));
     }
-    case AST_ATTR:
-        ctx_fail(in->ctx, target->loc, "assigning to attributes is not supported");
-    default:
-        ctx_fail(in->ctx, target->loc, "cannot assign to this expression");
+    case AST_ATTR: ctx_fail(in->ctx, target->loc, "assigning to attributes is not supported");
+    default: ctx_fail(in->ctx, target->loc, "cannot assign to this expression");
     }
 }
 
@@ -1022,11 +1060,12 @@ void scope_end(Interp *in, Env *env, ScopeMark m, Loc loc, const char *what) {
         Value *v = env->vars.data[i].value;
         if ((i < m.len && v == m.vals[i]) || !is_scoped_value(v)) continue;
         Value *e = val_new(in, V_ERROR);
-        e->u.error.use_msg = arena_printf(&in->ctx->arena, "'%s' is not available here: it was "
+        e->u.error.use_msg = arena_printf(&in->ctx->arena,
+                                          "'%s' is not available here: it was "
                                           "defined inside a kernel %s that has ended",
                                           env->vars.data[i].name, what);
-        e->u.error.note = arena_printf(&in->ctx->arena, "the %s that defines '%s'", what,
-                                       env->vars.data[i].name);
+        e->u.error.note =
+            arena_printf(&in->ctx->arena, "the %s that defines '%s'", what, env->vars.data[i].name);
         e->u.error.loc = loc;
         env->vars.data[i].value = e;
     }
@@ -1070,8 +1109,10 @@ static void exec_for_ir(Interp *in, Env *env, Ast *s, LoopSpec *L) {
         f->u.for_.kind = L->kind;
         f->u.for_.num_stages = L->num_stages;
         f->u.for_.annot = L->annot && strcmp(L->annot, "range") ? L->annot : NULL;
-        if (!outer) outer = f;
-        else inner_parent->u.for_.body = f;
+        if (!outer)
+            outer = f;
+        else
+            inner_parent->u.for_.body = f;
         inner_parent = f;
     }
     inner_parent->u.for_.body = exec_into_seq(in, env, &s->u.for_.body, s->loc);
@@ -1124,11 +1165,14 @@ static void exec_if(Interp *in, Env *env, Ast *s) {
         ScopeMark mark = scope_begin(in, env);
         st->u.if_.then = exec_into_seq(in, env, &s->u.if_.body, s->loc);
         scope_end(in, env, mark, s->loc, "'if' body");
-        if (in->flow == FLOW_RETURN) ctx_fail(in->ctx, s->loc, "'return' under a run-time condition");
+        if (in->flow == FLOW_RETURN)
+            ctx_fail(in->ctx, s->loc, "'return' under a run-time condition");
         mark = scope_begin(in, env);
-        if (s->u.if_.orelse.len) st->u.if_.orelse = exec_into_seq(in, env, &s->u.if_.orelse, s->loc);
+        if (s->u.if_.orelse.len)
+            st->u.if_.orelse = exec_into_seq(in, env, &s->u.if_.orelse, s->loc);
         scope_end(in, env, mark, s->loc, "'else' body");
-        if (in->flow == FLOW_RETURN) ctx_fail(in->ctx, s->loc, "'return' under a run-time condition");
+        if (in->flow == FLOW_RETURN)
+            ctx_fail(in->ctx, s->loc, "'return' under a run-time condition");
         emit_stmt(in, st);
         return;
     }
@@ -1160,7 +1204,7 @@ static void exec_while(Interp *in, Env *env, Ast *s) {
     }
 }
 
-void exec_with(Interp *in, Env *env, Ast *s); /* builtins.c: T.Kernel */
+void exec_with(Interp *in, Env *env, Ast *s);   /* builtins.c: T.Kernel */
 void exec_import(Interp *in, Env *env, Ast *s); /* builtins.c */
 void exec_def(Interp *in, Env *env, Ast *s);    /* builtins.c: decorators */
 
@@ -1193,9 +1237,16 @@ static void exec_assert(Interp *in, Env *env, Ast *s) {
 
 /* Python statements that have no meaning inside a kernel body. */
 static void reject_in_kernel(Interp *in, Ast *s) {
-    static const struct { AstKind k; const char *what; } bad[] = {
-        {AST_CLASS, "'class'"}, {AST_DEL, "'del'"}, {AST_GLOBAL, "'global'/'nonlocal'"},
-        {AST_TRY, "'try'"}, {AST_RAISE, "'raise'"}, {AST_IMPORT, "'import'"},
+    static const struct {
+        AstKind k;
+        const char *what;
+    } bad[] = {
+        {AST_CLASS, "'class'"},
+        {AST_DEL, "'del'"},
+        {AST_GLOBAL, "'global'/'nonlocal'"},
+        {AST_TRY, "'try'"},
+        {AST_RAISE, "'raise'"},
+        {AST_IMPORT, "'import'"},
         {AST_IMPORT_FROM, "'import'"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
@@ -1206,11 +1257,7 @@ static void reject_in_kernel(Interp *in, Ast *s) {
 static void exec_stmt(Interp *in, Env *env, Ast *s) {
     if (in->builder) reject_in_kernel(in, s);
     switch (s->kind) {
-    case AST_EXPR_STMT: {
-        Value *v = eval_expr(in, env, s->u.expr_stmt.value);
-        (void)v;
-        return;
-    }
+    case AST_EXPR_STMT: eval_expr(in, env, s->u.expr_stmt.value); return;
     case AST_ASSIGN: {
         Value *v = eval_expr(in, env, s->u.assign.value);
         for (int i = 0; i < s->u.assign.targets.len; i++)
@@ -1220,8 +1267,8 @@ static void exec_stmt(Interp *in, Env *env, Ast *s) {
     case AST_AUGASSIGN: exec_augassign(in, env, s); return;
     case AST_ANNASSIGN:
         if (s->u.annassign.value)
-            assign_target(in, env, s->u.annassign.target,
-                          eval_expr(in, env, s->u.annassign.value), s->loc);
+            assign_target(in, env, s->u.annassign.target, eval_expr(in, env, s->u.annassign.value),
+                          s->loc);
         return;
     case AST_DEF: exec_def(in, env, s); return;
     case AST_RETURN:
@@ -1234,9 +1281,12 @@ static void exec_stmt(Interp *in, Env *env, Ast *s) {
     case AST_WITH: exec_with(in, env, s); return;
     case AST_BREAK: exec_loop_jump(in, s, FLOW_BREAK); return;
     case AST_CONTINUE: exec_loop_jump(in, s, FLOW_CONTINUE); return;
-    case AST_PASS: case AST_GLOBAL: case AST_DEL: return;
+    case AST_PASS:
+    case AST_GLOBAL:
+    case AST_DEL: return;
     case AST_ASSERT: exec_assert(in, env, s); return;
-    case AST_IMPORT: case AST_IMPORT_FROM: exec_import(in, env, s); return;
+    case AST_IMPORT:
+    case AST_IMPORT_FROM: exec_import(in, env, s); return;
     case AST_TRY: exec_block(in, env, &s->u.body); return;
     case AST_RAISE: ctx_fail(in->ctx, s->loc, "the program raised an exception here");
     case AST_CLASS: {
@@ -1256,5 +1306,6 @@ static void exec_stmt(Interp *in, Env *env, Ast *s) {
 }
 
 void exec_block(Interp *in, Env *env, AstList *body) {
-    for (int i = 0; i < body->len && in->flow == FLOW_NORMAL; i++) exec_stmt(in, env, body->data[i]);
+    for (int i = 0; i < body->len && in->flow == FLOW_NORMAL; i++)
+        exec_stmt(in, env, body->data[i]);
 }

@@ -10,6 +10,7 @@
 
 #include "compiler.h"
 
+// clang-format off
 #define TL_VALUE_KINDS(X)                                                                \
     X(V_NONE, "None") X(V_BOOL, "bool") X(V_INT, "int") X(V_FLOAT, "float")             \
     X(V_STR, "str") X(V_TUPLE, "tuple") X(V_LIST, "list") X(V_DICT, "dict")             \
@@ -18,6 +19,7 @@
     X(V_EXPR, "expression") X(V_BUFFER, "buffer") X(V_REGION, "buffer region")           \
     X(V_ATOM, "constant") X(V_LOOP, "loop range") X(V_KERNEL, "T.Kernel")                 \
     X(V_TENSOR_TYPE, "tensor type") X(V_ERROR, "unavailable value") X(V_ELLIPSIS, "...")
+// clang-format on
 
 typedef enum ValueKind {
 #define X(e, s) e,
@@ -35,8 +37,8 @@ typedef struct CallArgs {
     ValueList pos;
     Vec(const char *) names; /* keyword names, parallel to kw */
     ValueList kw;
-    Loc loc;                 /* the call */
-    Vec(Loc) pos_loc;        /* location of each positional argument */
+    Loc loc;          /* the call */
+    Vec(Loc) pos_loc; /* location of each positional argument */
 } CallArgs;
 
 typedef Value *(*BuiltinFn)(Interp *in, CallArgs *args, void *data);
@@ -54,7 +56,7 @@ typedef struct JitInfo {
 } JitInfo;
 
 typedef struct Function {
-    Ast *def;            /* AST_DEF or AST_LAMBDA */
+    Ast *def; /* AST_DEF or AST_LAMBDA */
     Env *closure;
     const char *name;
     bool is_prim_func, is_macro;
@@ -63,7 +65,7 @@ typedef struct Function {
 
 typedef struct LoopSpec {
     LoopKind kind;
-    int n;               /* number of nested loops (T.Parallel(M, N) -> 2) */
+    int n; /* number of nested loops (T.Parallel(M, N) -> 2) */
     Expr *min[8], *extent[8];
     int num_stages;
     const char *annot;
@@ -88,10 +90,14 @@ struct Value {
         bool b;
         int64_t i;
         double f;
-        const char *s;        /* STR; MODULE/OPAQUE: dotted path; ATOM: "GemmWarpPolicy.Square" */
-        ValueList items;      /* TUPLE, LIST */
-        struct { ValueList keys, values; } dict;
-        struct { Value *lower, *upper, *step; } slice;
+        const char *s;   /* STR; MODULE/OPAQUE: dotted path; ATOM: "GemmWarpPolicy.Square" */
+        ValueList items; /* TUPLE, LIST */
+        struct {
+            ValueList keys, values;
+        } dict;
+        struct {
+            Value *lower, *upper, *step;
+        } slice;
         DType dtype;
         Function *func;
         const Builtin *builtin;
@@ -103,7 +109,11 @@ struct Value {
         TensorType *tensor;
         /* ERROR: a deferred error: formatted `text` (a module statement that failed), or
          * `use_msg` reported where the value is used, with a note at `loc`. */
-        struct { const char *text; Loc loc; const char *use_msg, *note; } error;
+        struct {
+            const char *text;
+            Loc loc;
+            const char *use_msg, *note;
+        } error;
     } u;
 };
 
@@ -131,7 +141,7 @@ struct Interp {
     const Define *defs;
     int ndefs;
     bool *def_used;
-    int depth;           /* call depth, to stop runaway recursion */
+    int depth; /* call depth, to stop runaway recursion */
     /* control flow signals of the statement executor */
     enum { FLOW_NORMAL, FLOW_RETURN, FLOW_BREAK, FLOW_CONTINUE } flow;
     Value *retval;
@@ -189,7 +199,7 @@ void scope_end(Interp *in, Env *env, ScopeMark m, Loc loc, const char *what);
 void emit_stmt(Interp *in, Stmt *s);
 
 /* builtins.c */
-void builtins_install(Interp *in);            /* Python builtins into in->builtins */
+void builtins_install(Interp *in); /* Python builtins into in->builtins */
 Value *module_attr(Interp *in, Value *module, const char *attr, Loc loc);
 
 /* Subscript a buffer: all scalar indices -> LOAD; any slice -> region. */

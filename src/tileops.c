@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#define ARENA (&in->ctx->arena)
+#define ARENA       (&in->ctx->arena)
 #define ANON_PREFIX "__tmp"
 
 static Value *bval(Interp *in, const char *name, BuiltinFn fn, void *data) {
@@ -37,8 +37,10 @@ static Expr *dim_expr(Interp *in, Value *v, Loc loc, const char *what) {
 /* A shape given as an int, a tuple or a list. */
 static int shape_of(Interp *in, Value *v, Loc loc, const char *what, Expr ***out) {
     ValueList items = {0};
-    if (v->kind == V_TUPLE || v->kind == V_LIST) items = v->u.items;
-    else VEC_PUSH(ARENA, items, v);
+    if (v->kind == V_TUPLE || v->kind == V_LIST)
+        items = v->u.items;
+    else
+        VEC_PUSH(ARENA, items, v);
     if (items.len > 8) ctx_fail(in->ctx, loc, "%s has more than 8 dimensions", what);
     Expr **dims = NEW_ARRAY(ARENA, Expr *, items.len + 1);
     for (int i = 0; i < items.len; i++) dims[i] = dim_expr(in, items.data[i], loc, what);
@@ -55,8 +57,10 @@ static Value *buffer_value(Interp *in, Buffer *b) {
 static Value *alloc_buffer(Interp *in, CallArgs *a, Scope scope, const char *fname) {
     Value *av[3];
     args_bind(in, a, fname, "shape, dtype=, scope=", av, 3);
-    if (scope != SCOPE_GLOBAL) need_kernel(in, a->loc, fname);
-    else if (!in->builder) ctx_fail(in->ctx, a->loc, "%s is only allowed inside a @T.prim_func", fname);
+    if (scope != SCOPE_GLOBAL)
+        need_kernel(in, a->loc, fname);
+    else if (!in->builder)
+        ctx_fail(in->ctx, a->loc, "%s is only allowed inside a @T.prim_func", fname);
     DType dt = av[1] ? val_to_dtype(in, av[1], a->loc, "dtype") : DT_FLOAT32;
     Expr **shape;
     int nd = shape_of(in, av[0], a->loc, "buffer shape", &shape);
@@ -66,8 +70,8 @@ static Value *alloc_buffer(Interp *in, CallArgs *a, Scope scope, const char *fna
             if (!ir_is_const_int(shape[d], &c))
                 ctx_fail(in->ctx, a->loc, "%s: shape must be compile-time constants", fname);
         }
-    Buffer *b = ir_buffer(in->ctx, arena_printf(ARENA, ANON_PREFIX "%d", in->ctx->next_id),
-                          dt, scope, nd, a->loc);
+    Buffer *b = ir_buffer(in->ctx, arena_printf(ARENA, ANON_PREFIX "%d", in->ctx->next_id), dt,
+                          scope, nd, a->loc);
     for (int d = 0; d < nd; d++) b->shape[d] = shape[d];
     Stmt *s = ir_stmt(in->ctx, STMT_ALLOC, a->loc);
     s->u.alloc.buf = b;
@@ -114,8 +118,10 @@ static Value *t_alloc_var(Interp *in, CallArgs *a, void *d) {
 static Value *t_tensor(Interp *in, CallArgs *a, void *d) {
     bool strided = d != NULL;
     Value *av[4];
-    if (strided) args_bind(in, a, "T.StridedTensor", "shape, strides, dtype=, scope=", av, 4);
-    else args_bind(in, a, "T.Tensor", "shape, dtype=, data=, scope=", av, 4);
+    if (strided)
+        args_bind(in, a, "T.StridedTensor", "shape, strides, dtype=, scope=", av, 4);
+    else
+        args_bind(in, a, "T.Tensor", "shape, dtype=, data=, scope=", av, 4);
     TensorType *t = NEW(ARENA, TensorType);
     t->ndim = shape_of(in, av[0], a->loc, "tensor shape", &t->shape);
     Value *dt = strided ? av[2] : av[1];
@@ -139,7 +145,8 @@ static Value *t_dynamic(Interp *in, CallArgs *a, void *d) {
     args_bind(in, a, "T.dynamic", "name, dtype=", av, 2);
     if (av[0]->kind != V_STR) ctx_fail(in->ctx, a->loc, "T.dynamic: the name must be a string");
     DType dt = av[1] ? val_to_dtype(in, av[1], a->loc, "dtype") : DT_INT32;
-    if (!dtype_is_int(dt)) ctx_fail(in->ctx, a->loc, "T.dynamic: the dtype must be an integer type");
+    if (!dtype_is_int(dt))
+        ctx_fail(in->ctx, a->loc, "T.dynamic: the dtype must be an integer type");
     for (int i = 0; i < in->dyn_syms.len; i++)
         if (!strcmp(in->dyn_syms.data[i]->name, av[0]->u.s))
             return val_expr(in, ir_varref(in->ctx, in->dyn_syms.data[i], a->loc));
@@ -152,14 +159,17 @@ static Value *t_dynamic(Interp *in, CallArgs *a, void *d) {
 static Expr *idx_expr(Interp *in, Value *v, Loc loc) {
     Expr *e = val_to_expr(in, v, loc, "index");
     if (!dtype_is_int(e->dtype) || e->dtype == DT_BOOL)
-        ctx_fail(in->ctx, loc, "buffer index must be an integer, got a %s value", dtype_name(e->dtype));
+        ctx_fail(in->ctx, loc, "buffer index must be an integer, got a %s value",
+                 dtype_name(e->dtype));
     return e;
 }
 
 static ValueList index_items(Interp *in, Buffer *buf, Value *index, Loc loc) {
     ValueList items = {0};
-    if (index->kind == V_TUPLE) items = index->u.items;
-    else VEC_PUSH(ARENA, items, index);
+    if (index->kind == V_TUPLE)
+        items = index->u.items;
+    else
+        VEC_PUSH(ARENA, items, index);
     for (int i = 0; i < items.len; i++)
         if (items.data[i]->kind == V_ELLIPSIS) { /* A[..., 0]: fill with full slices */
             ValueList full = {0};
@@ -206,7 +216,8 @@ Value *buffer_subscript(Interp *in, Buffer *buf, Value *index, Loc loc) {
                 ctx_fail(ctx, loc, "buffer slices with a step are not supported");
         }
         Value *lo = it->u.slice.lower, *hi = it->u.slice.upper;
-        r->start[d] = lo && lo->kind != V_NONE ? idx_expr(in, lo, loc) : ir_int(ctx, 0, DT_INT32, loc);
+        r->start[d] =
+            lo && lo->kind != V_NONE ? idx_expr(in, lo, loc) : ir_int(ctx, 0, DT_INT32, loc);
         Expr *stop = hi && hi->kind != V_NONE ? idx_expr(in, hi, loc) : buf->shape[d];
         r->extent[d] = arith_simplify(ctx, ir_bin(ctx, OP_SUB, stop, r->start[d], loc));
         int64_t c;
@@ -225,7 +236,8 @@ void buffer_store(Interp *in, Buffer *buf, Value *index, Value *v, Loc loc) {
     Expr **idx = NEW_ARRAY(ARENA, Expr *, items.len + 1);
     for (int i = 0; i < items.len; i++) {
         if (items.data[i]->kind == V_SLICE)
-            ctx_fail(ctx, loc, "assigning to a slice is not supported; use T.copy or T.fill, or "
+            ctx_fail(ctx, loc,
+                     "assigning to a slice is not supported; use T.copy or T.fill, or "
                      "a T.Parallel loop");
         idx[i] = idx_expr(in, items.data[i], loc);
     }
@@ -233,14 +245,17 @@ void buffer_store(Interp *in, Buffer *buf, Value *index, Value *v, Loc loc) {
     s->u.store.buf = buf;
     s->u.store.idx = idx;
     Expr *e;
-    if (v->kind == V_FLOAT && dtype_is_float(buf->dtype)) e = ir_float(ctx, v->u.f, buf->dtype, loc);
-    else e = val_to_expr(in, v, loc, "stored value");
+    if (v->kind == V_FLOAT && dtype_is_float(buf->dtype))
+        e = ir_float(ctx, v->u.f, buf->dtype, loc);
+    else
+        e = val_to_expr(in, v, loc, "stored value");
     s->u.store.value = ir_cast(ctx, buf->dtype, e, loc);
     emit_stmt(in, s);
 }
 
 static Region full_region(Interp *in, Buffer *b) {
-    Region r = {b, b->ndim, NEW_ARRAY(ARENA, Expr *, b->ndim + 1), NEW_ARRAY(ARENA, Expr *, b->ndim + 1)};
+    Region r = {b, b->ndim, NEW_ARRAY(ARENA, Expr *, b->ndim + 1),
+                NEW_ARRAY(ARENA, Expr *, b->ndim + 1)};
     for (int d = 0; d < b->ndim; d++) {
         r.start[d] = ir_int(in->ctx, 0, DT_INT32, b->loc);
         r.extent[d] = b->shape[d];
@@ -256,8 +271,10 @@ Region value_to_region(Interp *in, Value *v, const Region *like, Loc loc, const 
         Buffer *b = ld->u.load.buf;
         Region r = {b, b->ndim, ld->u.load.idx, NEW_ARRAY(ARENA, Expr *, b->ndim + 1)};
         if (!like)
-            ctx_fail(in->ctx, loc, "%s: cannot tell the size of the region starting at %s[...]; "
-                     "give a whole buffer or a slice", what, b->name);
+            ctx_fail(in->ctx, loc,
+                     "%s: cannot tell the size of the region starting at %s[...]; "
+                     "give a whole buffer or a slice",
+                     what, b->name);
         /* align the other side's extents to the trailing dims, dropping its unit dims */
         int m = like->ndim, skip = 0;
         while (m - skip > b->ndim) {
@@ -285,8 +302,10 @@ static void two_regions(Interp *in, Value *x, Value *y, Loc loc, const char *fna
     const char *wx = arena_printf(ARENA, "%s source", fname);
     const char *wy = arena_printf(ARENA, "%s destination", fname);
     if (is_head_address(x) && is_head_address(y))
-        ctx_fail(in->ctx, loc, "%s: both sides are single elements; give a whole buffer or a "
-                 "slice on one side so the size of the copy is known", fname);
+        ctx_fail(in->ctx, loc,
+                 "%s: both sides are single elements; give a whole buffer or a "
+                 "slice on one side so the size of the copy is known",
+                 fname);
     if (is_head_address(x)) {
         *ry = value_to_region(in, y, NULL, loc, wy);
         *rx = value_to_region(in, x, ry, loc, wx);
@@ -300,8 +319,10 @@ static void two_regions(Interp *in, Value *x, Value *y, Loc loc, const char *fna
 static Value *t_copy(Interp *in, CallArgs *a, void *d) {
     (void)d;
     Value *av[8];
-    args_bind(in, a, "T.copy", "src, dst, coalesced_width=, disable_tma=, eviction_policy=, "
-              "loop_layout=, annotations=, force_async_copy=", av, 8);
+    args_bind(in, a, "T.copy",
+              "src, dst, coalesced_width=, disable_tma=, eviction_policy=, "
+              "loop_layout=, annotations=, force_async_copy=",
+              av, 8);
     need_kernel(in, a->loc, "T.copy");
     Stmt *s = ir_stmt(in->ctx, STMT_COPY, a->loc);
     two_regions(in, av[0], av[1], a->loc, "T.copy", &s->u.copy.src, &s->u.copy.dst);
@@ -312,15 +333,17 @@ static Value *t_copy(Interp *in, CallArgs *a, void *d) {
 static Value *t_fill(Interp *in, CallArgs *a, void *d) {
     bool clear = d != NULL;
     Value *av[2];
-    if (clear) args_bind(in, a, "T.clear", "buffer", av, 1);
-    else args_bind(in, a, "T.fill", "buffer, value", av, 2);
+    if (clear)
+        args_bind(in, a, "T.clear", "buffer", av, 1);
+    else
+        args_bind(in, a, "T.fill", "buffer, value", av, 2);
     need_kernel(in, a->loc, clear ? "T.clear" : "T.fill");
     Stmt *s = ir_stmt(in->ctx, STMT_FILL, a->loc);
     s->u.fill.dst = value_to_region(in, av[0], NULL, a->loc, clear ? "T.clear" : "T.fill");
     DType dt = s->u.fill.dst.buf->dtype;
     Value *v = clear ? val_int(in, 0) : av[1];
     Expr *e = v->kind == V_FLOAT && dtype_is_float(dt) ? ir_float(in->ctx, v->u.f, dt, a->loc)
-                                                         : val_to_expr(in, v, a->loc, "fill value");
+                                                       : val_to_expr(in, v, a->loc, "fill value");
     s->u.fill.value = ir_cast(in->ctx, dt, e, a->loc);
     emit_stmt(in, s);
     return val_none(in);
@@ -343,8 +366,10 @@ static GemmPolicy policy_of(Interp *in, Value *v, Loc loc) {
 static Value *t_gemm(Interp *in, CallArgs *a, void *d) {
     (void)d;
     Value *av[10];
-    args_bind(in, a, "T.gemm", "A, B, C, transpose_A=, transpose_B=, policy=, clear_accum=, "
-              "k_pack=, wg_wait=, mbar=", av, 10);
+    args_bind(in, a, "T.gemm",
+              "A, B, C, transpose_A=, transpose_B=, policy=, clear_accum=, "
+              "k_pack=, wg_wait=, mbar=",
+              av, 10);
     need_kernel(in, a->loc, "T.gemm");
     Stmt *s = ir_stmt(in->ctx, STMT_GEMM, a->loc);
     s->u.gemm.a = value_to_region(in, av[0], NULL, a->loc, "T.gemm A");
@@ -424,8 +449,10 @@ static Value *t_atomic(Interp *in, CallArgs *a, void *d) {
         s->u.atomic.value = ir_cast(in->ctx, b->dtype, e, a->loc);
     } else {
         if (!val_is_tile && !is_head_address(val))
-            ctx_fail(in->ctx, a->loc, "%s: a whole-buffer destination needs a buffer or region "
-                     "value", fname);
+            ctx_fail(in->ctx, a->loc,
+                     "%s: a whole-buffer destination needs a buffer or region "
+                     "value",
+                     fname);
         two_regions(in, val, dst, a->loc, fname, &s->u.atomic.src, &s->u.atomic.dst);
     }
     emit_stmt(in, s);
@@ -452,8 +479,8 @@ static Value *t_parallel(Interp *in, CallArgs *a, void *d) {
     if (a->pos.len < 1 || a->pos.len > 8)
         ctx_fail(in->ctx, a->loc, "T.Parallel takes 1 to 8 extents");
     for (int k = 0; k < a->kw.len; k++)
-        if (strcmp(a->names.data[k], "coalesced_width") && strcmp(a->names.data[k], "loop_layout") &&
-            strcmp(a->names.data[k], "prefer_async"))
+        if (strcmp(a->names.data[k], "coalesced_width") &&
+            strcmp(a->names.data[k], "loop_layout") && strcmp(a->names.data[k], "prefer_async"))
             ctx_fail(in->ctx, a->loc, "T.Parallel() got an unexpected keyword argument '%s'",
                      a->names.data[k]);
     Expr *mn[8], *ext[8];
@@ -467,11 +494,11 @@ static Value *t_parallel(Interp *in, CallArgs *a, void *d) {
 /* T.serial / T.unroll / T.vectorized (start, stop) or (stop); T.Pipelined adds stages. */
 static Value *t_range_loop(Interp *in, CallArgs *a, void *d) {
     LoopKind kind = (LoopKind)(intptr_t)d;
-    const char *fname = arena_printf(ARENA, "T.%s", kind == LOOP_PIPELINED ? "Pipelined"
-                                                   : loop_kind_name(kind));
+    const char *fname =
+        arena_printf(ARENA, "T.%s", kind == LOOP_PIPELINED ? "Pipelined" : loop_kind_name(kind));
     Value *av[8];
-    args_bind(in, a, fname, "start, stop=, step=, num_stages=, order=, stage=, group=, *rest",
-              av, 8);
+    args_bind(in, a, fname, "start, stop=, step=, num_stages=, order=, stage=, group=, *rest", av,
+              8);
     Expr *mn, *ext;
     Value *lo = av[1] ? av[0] : val_int(in, 0), *hi = av[1] ? av[1] : av[0];
     if (av[2] && av[2]->kind != V_NONE) {
@@ -480,13 +507,13 @@ static Value *t_range_loop(Interp *in, CallArgs *a, void *d) {
             ctx_fail(in->ctx, a->loc, "%s: a step other than 1 is not supported", fname);
     }
     mn = dim_expr(in, lo, a->loc, "loop start");
-    ext = arith_simplify(in->ctx, ir_bin(in->ctx, OP_SUB, dim_expr(in, hi, a->loc, "loop stop"),
-                                         mn, a->loc));
-    int stages = av[3] && av[3]->kind != V_NONE ? (int)val_to_int(in, av[3], a->loc, "num_stages") : 0;
+    ext = arith_simplify(
+        in->ctx, ir_bin(in->ctx, OP_SUB, dim_expr(in, hi, a->loc, "loop stop"), mn, a->loc));
+    int stages =
+        av[3] && av[3]->kind != V_NONE ? (int)val_to_int(in, av[3], a->loc, "num_stages") : 0;
     if (stages < 0) ctx_fail(in->ctx, a->loc, "%s: num_stages must not be negative", fname);
     Value *v = loop_of(in, kind, 1, &mn, &ext, stages);
-    if (av[4] || av[5] || av[6])
-        v->u.loop->annot = "order/stage/group given";
+    if (av[4] || av[5] || av[6]) v->u.loop->annot = "order/stage/group given";
     return v;
 }
 
@@ -512,7 +539,8 @@ static Value *t_kernel(Interp *in, CallArgs *a, void *d) {
         K->grid[i] = ir_int(ctx, 1, DT_INT32, a->loc);
         K->threads[i] = 1;
     }
-    for (int i = 0; i < a->pos.len; i++) K->grid[i] = dim_expr(in, a->pos.data[i], a->loc, "grid extent");
+    for (int i = 0; i < a->pos.len; i++)
+        K->grid[i] = dim_expr(in, a->pos.data[i], a->loc, "grid extent");
     K->threads[0] = 128;
     K->nthreads_dims = 1;
     for (int k = 0; k < a->kw.len; k++) {
@@ -520,8 +548,10 @@ static Value *t_kernel(Interp *in, CallArgs *a, void *d) {
         Value *v = a->kw.data[k];
         if (!strcmp(n, "threads")) {
             ValueList items = {0};
-            if (v->kind == V_TUPLE || v->kind == V_LIST) items = v->u.items;
-            else VEC_PUSH(ARENA, items, v);
+            if (v->kind == V_TUPLE || v->kind == V_LIST)
+                items = v->u.items;
+            else
+                VEC_PUSH(ARENA, items, v);
             if (items.len < 1 || items.len > 3)
                 ctx_fail(ctx, a->loc, "T.Kernel: threads must be an int or 1 to 3 ints");
             K->nthreads_dims = items.len;
@@ -553,8 +583,10 @@ static Value *t_intrinsic(Interp *in, CallArgs *a, void *d) {
     if (a->pos.len != n || a->kw.len)
         ctx_fail(in->ctx, a->loc, "%s() takes %d argument%s", fname, n, n == 1 ? "" : "s");
     Expr *x, *y = NULL;
-    if (fn == FN_ABS) x = val_to_expr(in, a->pos.data[0], a->loc, fname);
-    else x = float_operand(in, a->pos.data[0], a->loc, fname);
+    if (fn == FN_ABS)
+        x = val_to_expr(in, a->pos.data[0], a->loc, fname);
+    else
+        x = float_operand(in, a->pos.data[0], a->loc, fname);
     if (n == 2) {
         y = float_operand(in, a->pos.data[1], a->loc, fname);
         if (x->kind == EXPR_FLOAT) x = ir_cast(in->ctx, y->dtype, x, a->loc);
@@ -568,11 +600,14 @@ static Value *t_minmax(Interp *in, CallArgs *a, void *d) {
     if (a->pos.len != 2) ctx_fail(in->ctx, a->loc, "T.%s() takes 2 arguments", binop_name(op));
     Value *x = a->pos.data[0], *y = a->pos.data[1];
     int64_t cx, cy;
-    if (val_is_const_int(x, &cx) && val_is_const_int(y, &cy) && x->kind != V_EXPR && y->kind != V_EXPR)
+    if (val_is_const_int(x, &cx) && val_is_const_int(y, &cy) && x->kind != V_EXPR &&
+        y->kind != V_EXPR)
         return val_int(in, op == OP_MAX ? (cx > cy ? cx : cy) : (cx < cy ? cx : cy));
     Expr *ex = val_to_expr(in, x, a->loc, "argument"), *ey = val_to_expr(in, y, a->loc, "argument");
-    if (ey->kind == EXPR_INT || ey->kind == EXPR_FLOAT) ey = ir_cast(in->ctx, ex->dtype, ey, a->loc);
-    else if (ex->kind == EXPR_INT || ex->kind == EXPR_FLOAT) ex = ir_cast(in->ctx, ey->dtype, ex, a->loc);
+    if (ey->kind == EXPR_INT || ey->kind == EXPR_FLOAT)
+        ey = ir_cast(in->ctx, ex->dtype, ey, a->loc);
+    else if (ex->kind == EXPR_INT || ex->kind == EXPR_FLOAT)
+        ex = ir_cast(in->ctx, ey->dtype, ex, a->loc);
     return val_expr(in, ir_bin(in->ctx, op, ex, ey, a->loc));
 }
 
@@ -632,9 +667,12 @@ static Value *t_limit(Interp *in, CallArgs *a, void *d) {
         if (which == 0) ctx_fail(ctx, a->loc, "T.infinity: %s has no infinity", dtype_name(dt));
         int bits = dtype_bits(dt);
         int64_t mx, mn;
-        if (dt == DT_BOOL) mx = 1, mn = 0;
-        else if (dtype_is_signed(dt)) mx = bits == 64 ? INT64_MAX : (INT64_C(1) << (bits - 1)) - 1, mn = -mx - 1;
-        else mx = bits == 64 ? -1 : (INT64_C(1) << bits) - 1, mn = 0;
+        if (dt == DT_BOOL)
+            mx = 1, mn = 0;
+        else if (dtype_is_signed(dt))
+            mx = bits == 64 ? INT64_MAX : (INT64_C(1) << (bits - 1)) - 1, mn = -mx - 1;
+        else
+            mx = bits == 64 ? -1 : (INT64_C(1) << bits) - 1, mn = 0;
         return val_expr(in, ir_int(ctx, which == 1 ? mx : mn, dt, a->loc));
     }
     double big;
@@ -672,10 +710,12 @@ static Value *t_annotate_layout(Interp *in, CallArgs *a, void *d) {
     Value *av[1];
     args_bind(in, a, "T.annotate_layout", "layout_map", av, 1);
     need_kernel(in, a->loc, "T.annotate_layout");
-    if (av[0]->kind != V_DICT) ctx_fail(in->ctx, a->loc, "T.annotate_layout takes a dict {buffer: layout}");
+    if (av[0]->kind != V_DICT)
+        ctx_fail(in->ctx, a->loc, "T.annotate_layout takes a dict {buffer: layout}");
     for (int i = 0; i < av[0]->u.dict.keys.len; i++) {
         Value *k = av[0]->u.dict.keys.data[i], *v = av[0]->u.dict.values.data[i];
-        if (k->kind != V_BUFFER) ctx_fail(in->ctx, a->loc, "T.annotate_layout: keys must be buffers");
+        if (k->kind != V_BUFFER)
+            ctx_fail(in->ctx, a->loc, "T.annotate_layout: keys must be buffers");
         Stmt *s = ir_stmt(in->ctx, STMT_ANNOTATE_LAYOUT, a->loc);
         s->u.annotate.buf = k->u.buf;
         s->u.annotate.layout = val_describe(in, v);
@@ -691,9 +731,11 @@ static Value *t_annotate_safe_value(Interp *in, CallArgs *a, void *d) {
     if (av[0]->kind != V_DICT) ctx_fail(in->ctx, a->loc, "T.annotate_safe_value takes a dict");
     for (int i = 0; i < av[0]->u.dict.keys.len; i++) {
         Value *k = av[0]->u.dict.keys.data[i];
-        if (k->kind != V_BUFFER) ctx_fail(in->ctx, a->loc, "T.annotate_safe_value: keys must be buffers");
-        k->u.buf->safe_value = ir_cast(in->ctx, k->u.buf->dtype,
-            val_to_expr(in, av[0]->u.dict.values.data[i], a->loc, "safe value"), a->loc);
+        if (k->kind != V_BUFFER)
+            ctx_fail(in->ctx, a->loc, "T.annotate_safe_value: keys must be buffers");
+        k->u.buf->safe_value =
+            ir_cast(in->ctx, k->u.buf->dtype,
+                    val_to_expr(in, av[0]->u.dict.values.data[i], a->loc, "safe value"), a->loc);
     }
     return val_none(in);
 }
@@ -740,9 +782,12 @@ static Value *t_unsupported(Interp *in, CallArgs *a, void *d) {
 static Value *t_decorator_mark(Interp *in, CallArgs *a, void *d) {
     /* T.prim_func / T.macro applied as a plain call: mark and return the function */
     Value *f = a->pos.len == 1 ? a->pos.data[0] : NULL;
-    if (!f || f->kind != V_FUNC) ctx_fail(in->ctx, a->loc, "%s must decorate a function", (const char *)d);
-    if (!strcmp(d, "T.prim_func")) f->u.func->is_prim_func = true;
-    else f->u.func->is_macro = true;
+    if (!f || f->kind != V_FUNC)
+        ctx_fail(in->ctx, a->loc, "%s must decorate a function", (const char *)d);
+    if (!strcmp(d, "T.prim_func"))
+        f->u.func->is_prim_func = true;
+    else
+        f->u.func->is_macro = true;
     return f;
 }
 
@@ -756,28 +801,53 @@ typedef struct TEntry {
 #define I(x) ((intptr_t)(x))
 static const TEntry t_entries[] = {
     {"Kernel", t_kernel, 0},
-    {"Tensor", t_tensor, 0}, {"Buffer", t_tensor, 0}, {"StridedTensor", t_tensor, 1},
-    {"alloc_shared", t_alloc_shared, 0}, {"alloc_fragment", t_alloc_fragment, 0},
-    {"alloc_local", t_alloc_local, 0}, {"alloc_var", t_alloc_var, 0},
+    {"Tensor", t_tensor, 0},
+    {"Buffer", t_tensor, 0},
+    {"StridedTensor", t_tensor, 1},
+    {"alloc_shared", t_alloc_shared, 0},
+    {"alloc_fragment", t_alloc_fragment, 0},
+    {"alloc_local", t_alloc_local, 0},
+    {"alloc_var", t_alloc_var, 0},
     {"alloc_global", t_alloc_global, 0},
-    {"copy", t_copy, 0}, {"gemm", t_gemm, 0}, {"fill", t_fill, 0}, {"clear", t_fill, 1},
-    {"reduce_sum", t_reduce, I(RED_SUM)}, {"reduce_max", t_reduce, I(RED_MAX)},
-    {"reduce_min", t_reduce, I(RED_MIN)}, {"reduce_abssum", t_reduce, I(RED_ABSSUM)},
-    {"reduce_absmax", t_reduce, I(RED_ABSMAX)}, {"cumsum", t_cumsum, 0},
-    {"atomic_add", t_atomic, I(ATOMIC_ADD)}, {"atomic_max", t_atomic, I(ATOMIC_MAX)},
+    {"copy", t_copy, 0},
+    {"gemm", t_gemm, 0},
+    {"fill", t_fill, 0},
+    {"clear", t_fill, 1},
+    {"reduce_sum", t_reduce, I(RED_SUM)},
+    {"reduce_max", t_reduce, I(RED_MAX)},
+    {"reduce_min", t_reduce, I(RED_MIN)},
+    {"reduce_abssum", t_reduce, I(RED_ABSSUM)},
+    {"reduce_absmax", t_reduce, I(RED_ABSMAX)},
+    {"cumsum", t_cumsum, 0},
+    {"atomic_add", t_atomic, I(ATOMIC_ADD)},
+    {"atomic_max", t_atomic, I(ATOMIC_MAX)},
     {"atomic_min", t_atomic, I(ATOMIC_MIN)},
-    {"Parallel", t_parallel, 0}, {"Pipelined", t_range_loop, I(LOOP_PIPELINED)},
-    {"serial", t_range_loop, I(LOOP_SERIAL)}, {"unroll", t_range_loop, I(LOOP_UNROLL)},
-    {"vectorized", t_range_loop, I(LOOP_VECTORIZED)}, {"grid", t_grid, 0},
-    {"ceildiv", t_ceildiv, 0}, {"floordiv", t_binop, I("//")}, {"floormod", t_binop, I("%")},
-    {"max", t_minmax, I(OP_MAX)}, {"min", t_minmax, I(OP_MIN)},
-    {"if_then_else", t_if_then_else, 0}, {"cast", t_cast, 0}, {"Cast", t_cast, 1},
-    {"infinity", t_limit, 0}, {"max_value", t_limit, 1}, {"min_value", t_limit, 2},
-    {"use_swizzle", t_use_swizzle, 0}, {"annotate_layout", t_annotate_layout, 0},
+    {"Parallel", t_parallel, 0},
+    {"Pipelined", t_range_loop, I(LOOP_PIPELINED)},
+    {"serial", t_range_loop, I(LOOP_SERIAL)},
+    {"unroll", t_range_loop, I(LOOP_UNROLL)},
+    {"vectorized", t_range_loop, I(LOOP_VECTORIZED)},
+    {"grid", t_grid, 0},
+    {"ceildiv", t_ceildiv, 0},
+    {"floordiv", t_binop, I("//")},
+    {"floormod", t_binop, I("%")},
+    {"max", t_minmax, I(OP_MAX)},
+    {"min", t_minmax, I(OP_MIN)},
+    {"if_then_else", t_if_then_else, 0},
+    {"cast", t_cast, 0},
+    {"Cast", t_cast, 1},
+    {"infinity", t_limit, 0},
+    {"max_value", t_limit, 1},
+    {"min_value", t_limit, 2},
+    {"use_swizzle", t_use_swizzle, 0},
+    {"annotate_layout", t_annotate_layout, 0},
     {"annotate_safe_value", t_annotate_safe_value, 0},
-    {"dynamic", t_dynamic, 0}, {"symbolic", t_dynamic, 0},
-    {"print", t_print, 0}, {"device_assert", t_device_assert, 0},
-    {"sync_threads", t_sync, 0}, {"prim_func", t_decorator_mark, I("T.prim_func")},
+    {"dynamic", t_dynamic, 0},
+    {"symbolic", t_dynamic, 0},
+    {"print", t_print, 0},
+    {"device_assert", t_device_assert, 0},
+    {"sync_threads", t_sync, 0},
+    {"prim_func", t_decorator_mark, I("T.prim_func")},
     {"macro", t_decorator_mark, I("T.macro")},
     {"get_thread_binding", t_unsupported, I("T.get_thread_binding")},
     {"alloc_barrier", t_unsupported, I("T.alloc_barrier (Hopper)")},

@@ -25,7 +25,10 @@ static int eval_bin(const Expr *e, const Bindings *env, int64_t *out) {
     case OP_ADD: *out = a + b; return 0;
     case OP_SUB: *out = a - b; return 0;
     case OP_MUL: *out = a * b; return 0;
-    case OP_DIV: if (!b) return -1; *out = a / b; return 0;
+    case OP_DIV:
+        if (!b) return -1;
+        *out = a / b;
+        return 0;
     case OP_FLOORDIV:
         if (!b) return -1;
         *out = a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
@@ -197,7 +200,8 @@ static double kernel_flops(const KernelWork *kw, Bindings env) {
 double work_flops(const Work *w, const Func *f, const int64_t *syms) {
     if (!w) return 0;
     Bindings env = {0};
-    for (int i = 0; i < f->syms.len && i < 12; i++) env.b[env.n++] = (Binding){f->syms.data[i], syms[i]};
+    for (int i = 0; i < f->syms.len && i < 12; i++)
+        env.b[env.n++] = (Binding){f->syms.data[i], syms[i]};
     double total = 0;
     for (int i = 0; i < w->kernels.len; i++) {
         double x = kernel_flops(&w->kernels.data[i], env);
