@@ -1,5 +1,6 @@
-/* tl_c.h - prelude of every C file that tilec generates (the C target), and the
- * reference definition of the scalar semantics the other targets are checked against.
+/* tl_c.h - the scalar semantics of the code tilec generates: the whole prelude of every
+ * C file (the C target, the reference the other targets are checked against), and the
+ * first part of every CUDA file (the CUDA target pastes it before runtime/cuda/tl_cuda.h).
  *
  * Value model: float16, bfloat16 and the fp8 formats are stored as their bit patterns
  * (uint16_t / uint8_t) and handled in expressions as a C `float` that holds a value
@@ -20,14 +21,59 @@
  * double -> narrow float rounds once: the double is first rounded to float with
  * round-to-odd, which makes the following RNE step exact (float keeps >= p+2 bits).
  *
- * Integers: arithmetic wraps (the generated code is compiled with -fwrapv). Division
+ * Integers: arithmetic wraps (the generated C is compiled with -fwrapv). Division
  * and modulo by zero are defined to give 0 (C would trap); INT_MIN / -1 wraps. floordiv
  * and floormod follow Python (the remainder has the sign of the divisor). Shift counts
  * are masked to the width of the operand. float -> int conversions truncate and
- * saturate at the type's limits, NaN gives 0 (as CUDA's cvt.rzi.sat does). */
+ * saturate at the type's limits, NaN gives 0 (as CUDA's cvt.rzi.sat does).
+ *
+ * Compiled as C11 (the C target; the compiler itself includes it to fold constants), as
+ * CUDA C++ by NVRTC (no include path: nothing is included under __CUDACC_RTC__) or nvcc,
+ * and as host C++ by the CUDA unit test's simulation (TL_CUDA_SIM). In the CUDA cases
+ * (TL_CUDA_FILE) every function is __host__ __device__ (TL_FN), a device compile leaves
+ * the f16/bf16 conversions to tl_cuda.h's PTX instructions (TL_F16_PTX: same values; a
+ * NaN may get another payload), and the C target's runtime (CPU atomics, block scratch
+ * memory, assert messages) is left out. */
 #ifndef TILEC_TL_C_H
 #define TILEC_TL_C_H
 
+#if defined(__CUDACC__) || defined(TL_CUDA_SIM)
+#define TL_CUDA_FILE 1
+#endif
+#ifdef __CUDACC__
+#define TL_HOSTDEV __host__ __device__
+#define TL_FN __forceinline__ TL_HOSTDEV /* not static: NVRTC warns on unused static ones */
+#define TL_F16_PTX 1
+#else
+#define TL_HOSTDEV
+#define TL_FN static inline
+#endif
+
+#ifdef __CUDACC_RTC__ /* NVRTC: no headers; what they would define */
+typedef signed char int8_t;
+typedef short int16_t;
+typedef int int32_t;
+typedef long long int64_t;
+typedef unsigned char uint8_t;
+typedef unsigned short uint16_t;
+typedef unsigned int uint32_t;
+typedef unsigned long long uint64_t;
+typedef unsigned long long uintptr_t;
+#define INT8_MIN (-128)
+#define INT8_MAX 127
+#define INT16_MIN (-32768)
+#define INT16_MAX 32767
+#define INT32_MIN (-2147483647 - 1)
+#define INT32_MAX 2147483647
+#define INT64_MAX 9223372036854775807LL
+#define INT64_MIN (-INT64_MAX - 1)
+#define UINT8_MAX 255
+#define UINT16_MAX 65535
+#define UINT32_MAX 4294967295u
+#define UINT64_MAX 18446744073709551615ull
+#define INT64_C(x) x##LL
+#define UINT64_C(x) x##ULL
+#else
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -35,33 +81,38 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#endif
 
-/* ---- bit casts -------------------------------------------------------------------- */
-static inline uint32_t tl_f32_bits(float f) {
+/* Special values as the generated code spells them (NVRTC has no <math.h>). */
+#ifdef __CUDACC__
+#define TL_INFF (__int_as_float(0x7f800000))
+#define TL_NANF (__int_as_float(0x7fc00000))
+#define TL_INF (__longlong_as_double(0x7ff0000000000000LL))
+#define TL_NAN (__longlong_as_double(0x7ff8000000000000LL))
+#else
+#define TL_INFF INFINITY
+#define TL_NANF NAN
+#define TL_INF ((double)INFINITY)
+#define TL_NAN ((double)NAN)
+#endif
+
+/* ---- bit casts (a 4-byte memcpy compiles to a register move, on the device too) -------- */
+TL_FN uint32_t tl_f32_bits(float f) {
     uint32_t u;
     memcpy(&u, &f, sizeof u);
     return u;
 }
 
-static inline float tl_bits_f32(uint32_t u) {
+TL_FN float tl_bits_f32(uint32_t u) {
     float f;
     memcpy(&f, &u, sizeof f);
     return f;
 }
 
-/* ---- float16 ----------------------------------------------------------------------- */
-static inline float tl_f16_to_f32(uint16_t h) {
-    uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
-    uint32_t exp = (h >> 10) & 0x1fu, man = h & 0x3ffu;
-    if (exp == 0x1f) return tl_bits_f32(sign | 0x7f800000u | (man << 13)); /* inf, NaN */
-    if (exp != 0) return tl_bits_f32(sign | ((exp + 112) << 23) | (man << 13));
-    float sub = (float)man * 0x1p-24f; /* subnormal (or zero): man * 2^-24, exact */
-    return sign ? -sub : sub;
-}
-
+/* ---- encoding into a narrow format ------------------------------------------------- */
 /* Round the 24-bit significand m (implicit bit included) right by s bits, to nearest,
  * ties to even. 1 <= s <= 31. */
-static inline uint32_t tl_rshift_rne(uint32_t m, int s) {
+TL_FN uint32_t tl_rshift_rne(uint32_t m, int s) {
     if (s >= 32) return 0;
     uint32_t q = m >> s, rem = m & ((1u << s) - 1), half = 1u << (s - 1);
     if (rem > half || (rem == half && (q & 1))) q++;
@@ -72,7 +123,7 @@ static inline uint32_t tl_rshift_rne(uint32_t m, int s) {
  * cleared), rounded to nearest-even in a format with mbits mantissa bits and the given
  * exponent bias, subnormals included. No overflow handling: a result past the format's
  * largest finite code is returned as is and the caller saturates. */
-static inline uint32_t tl_encode_small(uint32_t ax, int mbits, int bias) {
+TL_FN uint32_t tl_encode_small(uint32_t ax, int mbits, int bias) {
     int e = (int)(ax >> 23) - 127, emin = 1 - bias;
     if (ax < 0x00800000u) return 0; /* float32 subnormals are far below any target's */
     if (e >= emin) {
@@ -86,7 +137,18 @@ static inline uint32_t tl_encode_small(uint32_t ax, int mbits, int bias) {
     return tl_rshift_rne(m, 23 - mbits + (emin - e));
 }
 
-static inline uint16_t tl_f32_to_f16(float f) {
+#ifndef TL_F16_PTX /* a device compile takes tl_cuda.h's single instructions instead */
+/* ---- float16 ----------------------------------------------------------------------- */
+TL_FN float tl_f16_to_f32(uint16_t h) {
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+    uint32_t exp = (h >> 10) & 0x1fu, man = h & 0x3ffu;
+    if (exp == 0x1f) return tl_bits_f32(sign | 0x7f800000u | (man << 13)); /* inf, NaN */
+    if (exp != 0) return tl_bits_f32(sign | ((exp + 112) << 23) | (man << 13));
+    float sub = (float)man * 0x1p-24f; /* subnormal (or zero): man * 2^-24, exact */
+    return sign ? -sub : sub;
+}
+
+TL_FN uint16_t tl_f32_to_f16(float f) {
     uint32_t x = tl_f32_bits(f), ax = x & 0x7fffffffu;
     uint16_t sign = (uint16_t)((x >> 16) & 0x8000u);
     if (ax > 0x7f800000u) return (uint16_t)(sign | 0x7e00u | ((ax >> 13) & 0x3ffu)); /* NaN */
@@ -95,95 +157,95 @@ static inline uint16_t tl_f32_to_f16(float f) {
 }
 
 /* ---- bfloat16 ---------------------------------------------------------------------- */
-static inline float tl_bf16_to_f32(uint16_t h) { return tl_bits_f32((uint32_t)h << 16); }
+TL_FN float tl_bf16_to_f32(uint16_t h) { return tl_bits_f32((uint32_t)h << 16); }
 
-static inline uint16_t tl_f32_to_bf16(float f) {
+TL_FN uint16_t tl_f32_to_bf16(float f) {
     uint32_t x = tl_f32_bits(f);
     if ((x & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((x >> 16) | 0x0040u); /* quiet NaN */
     x += 0x7fffu + ((x >> 16) & 1); /* RNE; a carry into the exponent is correct */
     return (uint16_t)(x >> 16);
 }
+#endif
 
-/* ---- fp8 e4m3fn ------------------------------------------------------------------- */
-static inline float tl_e4m3_to_f32(uint8_t v) {
+/* ---- fp8: e4m3fn (1.4.3, bias 7) and e5m2 (1.5.2, bias 15) ---------------------------- */
+/* The value of the fp8 code v with mbits mantissa bits and the given bias. ieee: the
+ * all-ones exponent holds inf and NaN (e5m2); else only S.1111.111 is NaN (e4m3fn). */
+TL_FN float tl_fp8_to_f32(uint8_t v, int mbits, int bias, bool ieee) {
     uint32_t sign = (uint32_t)(v & 0x80u) << 24;
-    uint32_t exp = (v >> 3) & 0xfu, man = v & 7u;
-    if (exp == 0xf && man == 7) return tl_bits_f32(sign | 0x7fc00000u); /* NaN */
-    if (exp != 0) return tl_bits_f32(sign | ((exp + 120) << 23) | (man << 20));
-    float sub = (float)man * 0x1p-9f;
+    uint32_t exp = (v & 0x7fu) >> mbits, man = v & ((1u << mbits) - 1);
+    if (ieee && exp == 0x7fu >> mbits) /* inf, NaN */
+        return tl_bits_f32(sign | 0x7f800000u | (man << (23 - mbits)));
+    if (!ieee && (v & 0x7fu) == 0x7fu) return tl_bits_f32(sign | 0x7fc00000u); /* NaN */
+    if (exp != 0) return tl_bits_f32(sign | ((exp + 127 - bias) << 23) | (man << (23 - mbits)));
+    /* subnormal (or zero): man * 2^(1 - bias - mbits), exact */
+    float sub = (float)man * tl_bits_f32((uint32_t)(128 - bias - mbits) << 23);
     return sign ? -sub : sub;
 }
 
-static inline uint8_t tl_f32_to_e4m3(float f) {
+/* The fp8 code of f, rounded to nearest-even: NaN gives 0x7f; a magnitude from the
+ * largest finite value up (max_bits: its float32 bits), infinity included, saturates to
+ * that value's code max_code. */
+TL_FN uint8_t tl_f32_to_fp8(float f, int mbits, int bias, uint32_t max_bits,
+                            uint32_t max_code) {
     uint32_t x = tl_f32_bits(f), ax = x & 0x7fffffffu;
     uint8_t sign = (uint8_t)((x >> 24) & 0x80u);
-    if (ax > 0x7f800000u) return 0x7f;                 /* NaN */
-    if (ax >= 0x43e00000u) return (uint8_t)(sign | 0x7eu); /* >= 448 (and inf): saturate */
-    uint32_t code = tl_encode_small(ax, 3, 7);
-    return (uint8_t)(sign | (code > 0x7eu ? 0x7eu : code));
+    if (ax > 0x7f800000u) return 0x7f;
+    if (ax >= max_bits) return (uint8_t)(sign | max_code);
+    uint32_t code = tl_encode_small(ax, mbits, bias);
+    return (uint8_t)(sign | (code > max_code ? max_code : code));
 }
 
-/* ---- fp8 e5m2 ---------------------------------------------------------------------- */
-static inline float tl_e5m2_to_f32(uint8_t v) {
-    uint32_t sign = (uint32_t)(v & 0x80u) << 24;
-    uint32_t exp = (v >> 2) & 0x1fu, man = v & 3u;
-    if (exp == 0x1f) return tl_bits_f32(sign | 0x7f800000u | (man << 21)); /* inf, NaN */
-    if (exp != 0) return tl_bits_f32(sign | ((exp + 112) << 23) | (man << 21));
-    float sub = (float)man * 0x1p-16f;
-    return sign ? -sub : sub;
-}
-
-static inline uint8_t tl_f32_to_e5m2(float f) {
-    uint32_t x = tl_f32_bits(f), ax = x & 0x7fffffffu;
-    uint8_t sign = (uint8_t)((x >> 24) & 0x80u);
-    if (ax > 0x7f800000u) return 0x7f;                 /* NaN */
-    if (ax >= 0x47600000u) return (uint8_t)(sign | 0x7bu); /* >= 57344 (and inf): saturate */
-    uint32_t code = tl_encode_small(ax, 2, 15);
-    return (uint8_t)(sign | (code > 0x7bu ? 0x7bu : code));
-}
+TL_FN float tl_e4m3_to_f32(uint8_t v) { return tl_fp8_to_f32(v, 3, 7, false); }
+TL_FN float tl_e5m2_to_f32(uint8_t v) { return tl_fp8_to_f32(v, 2, 15, true); }
+/* e4m3fn saturates at 448 (0x43e00000), e5m2 at 57344 (0x47600000) */
+TL_FN uint8_t tl_f32_to_e4m3(float f) { return tl_f32_to_fp8(f, 3, 7, 0x43e00000u, 0x7eu); }
+TL_FN uint8_t tl_f32_to_e5m2(float f) { return tl_f32_to_fp8(f, 2, 15, 0x47600000u, 0x7bu); }
 
 /* ---- rounding a float (or double) to a narrow dtype's value ----------------------------- */
 /* double -> float rounded to odd: truncate, then set the last bit if inexact. */
-static inline float tl_f64_to_f32_odd(double d) {
+TL_FN float tl_f64_to_f32_odd(double d) {
     float f = (float)d;
     if (isnan(d) || (double)f == d) return f;
     if (fabs((double)f) > fabs(d)) f = nextafterf(f, 0.0f);
     return tl_bits_f32(tl_f32_bits(f) | 1u);
 }
 
-static inline float tl_round_f16(float x) { return tl_f16_to_f32(tl_f32_to_f16(x)); }
-static inline float tl_round_bf16(float x) { return tl_bf16_to_f32(tl_f32_to_bf16(x)); }
-static inline float tl_round_e4m3(float x) { return tl_e4m3_to_f32(tl_f32_to_e4m3(x)); }
-static inline float tl_round_e5m2(float x) { return tl_e5m2_to_f32(tl_f32_to_e5m2(x)); }
-static inline float tl_round64_f16(double x) { return tl_round_f16(tl_f64_to_f32_odd(x)); }
-static inline float tl_round64_bf16(double x) { return tl_round_bf16(tl_f64_to_f32_odd(x)); }
-static inline float tl_round64_e4m3(double x) { return tl_round_e4m3(tl_f64_to_f32_odd(x)); }
-static inline float tl_round64_e5m2(double x) { return tl_round_e5m2(tl_f64_to_f32_odd(x)); }
+/* tl_round_S(float) and tl_round64_S(double) for the narrow float S, declared with the
+ * specifiers SPEC (tl_cuda.h instantiates f16/bf16 over its device-only conversions). */
+#define TL_ROUNDING(SPEC, S)                                                               \
+    SPEC float tl_round_##S(float x) { return tl_##S##_to_f32(tl_f32_to_##S(x)); }         \
+    SPEC float tl_round64_##S(double x) { return tl_round_##S(tl_f64_to_f32_odd(x)); }
+#ifndef TL_F16_PTX
+TL_ROUNDING(TL_FN, f16)
+TL_ROUNDING(TL_FN, bf16)
+#endif
+TL_ROUNDING(TL_FN, e4m3)
+TL_ROUNDING(TL_FN, e5m2)
 
 /* ---- integer helpers: S = i32, i64 (signed), u32, u64 (unsigned) ------------------- */
 #define TL_SIGNED_HELPERS(S, T, UT, BITS)                                                   \
-    static inline T tl_neg_##S(T a) { return (T)(0u - (UT)a); }                             \
-    static inline T tl_div_##S(T a, T b) {                                                  \
+    TL_FN T tl_neg_##S(T a) { return (T)(0u - (UT)a); }                                     \
+    TL_FN T tl_div_##S(T a, T b) {                                                          \
         if (b == 0) return 0;                                                               \
         return b == -1 ? tl_neg_##S(a) : a / b;                                             \
     }                                                                                       \
-    static inline T tl_floordiv_##S(T a, T b) {                                             \
+    TL_FN T tl_floordiv_##S(T a, T b) {                                                     \
         if (b == 0) return 0;                                                               \
         if (b == -1) return tl_neg_##S(a);                                                  \
         T q = a / b;                                                                        \
         return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;                            \
     }                                                                                       \
-    static inline T tl_floormod_##S(T a, T b) {                                             \
+    TL_FN T tl_floormod_##S(T a, T b) {                                                     \
         if (b == 0 || b == -1) return 0;                                                    \
         T r = a % b;                                                                        \
         return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;                                \
     }                                                                                       \
-    static inline T tl_min_##S(T a, T b) { return a < b ? a : b; }                          \
-    static inline T tl_max_##S(T a, T b) { return a > b ? a : b; }                          \
-    static inline T tl_abs_##S(T a) { return a < 0 ? tl_neg_##S(a) : a; }                  \
-    static inline T tl_shl_##S(T a, T b) { return (T)((UT)a << ((UT)b & (BITS - 1))); }     \
-    static inline T tl_shr_##S(T a, T b) { return a >> ((UT)b & (BITS - 1)); }              \
-    static inline T tl_pow_##S(T a, T b) {                                                  \
+    TL_FN T tl_min_##S(T a, T b) { return a < b ? a : b; }                                  \
+    TL_FN T tl_max_##S(T a, T b) { return a > b ? a : b; }                                  \
+    TL_FN T tl_abs_##S(T a) { return a < 0 ? tl_neg_##S(a) : a; }                           \
+    TL_FN T tl_shl_##S(T a, T b) { return (T)((UT)a << ((UT)b & (BITS - 1))); }             \
+    TL_FN T tl_shr_##S(T a, T b) { return a >> ((UT)b & (BITS - 1)); }                      \
+    TL_FN T tl_pow_##S(T a, T b) {                                                          \
         if (b < 0) return a == 1 ? 1 : a == -1 ? ((b & 1) ? -1 : 1) : 0;                    \
         UT r = 1, x = (UT)a;                                                                \
         for (; b; b >>= 1, x *= x)                                                          \
@@ -192,15 +254,15 @@ static inline float tl_round64_e5m2(double x) { return tl_round_e5m2(tl_f64_to_f
     }
 
 #define TL_UNSIGNED_HELPERS(S, T, BITS)                                                     \
-    static inline T tl_div_##S(T a, T b) { return b == 0 ? 0 : a / b; }                     \
-    static inline T tl_floordiv_##S(T a, T b) { return b == 0 ? 0 : a / b; }                \
-    static inline T tl_floormod_##S(T a, T b) { return b == 0 ? 0 : a % b; }                \
-    static inline T tl_min_##S(T a, T b) { return a < b ? a : b; }                          \
-    static inline T tl_max_##S(T a, T b) { return a > b ? a : b; }                          \
-    static inline T tl_abs_##S(T a) { return a; }                                           \
-    static inline T tl_shl_##S(T a, T b) { return (T)(a << (b & (BITS - 1))); }             \
-    static inline T tl_shr_##S(T a, T b) { return (T)(a >> (b & (BITS - 1))); }             \
-    static inline T tl_pow_##S(T a, T b) {                                                  \
+    TL_FN T tl_div_##S(T a, T b) { return b == 0 ? 0 : a / b; }                             \
+    TL_FN T tl_floordiv_##S(T a, T b) { return b == 0 ? 0 : a / b; }                        \
+    TL_FN T tl_floormod_##S(T a, T b) { return b == 0 ? 0 : a % b; }                        \
+    TL_FN T tl_min_##S(T a, T b) { return a < b ? a : b; }                                  \
+    TL_FN T tl_max_##S(T a, T b) { return a > b ? a : b; }                                  \
+    TL_FN T tl_abs_##S(T a) { return a; }                                                   \
+    TL_FN T tl_shl_##S(T a, T b) { return (T)(a << (b & (BITS - 1))); }                     \
+    TL_FN T tl_shr_##S(T a, T b) { return (T)(a >> (b & (BITS - 1))); }                     \
+    TL_FN T tl_pow_##S(T a, T b) {                                                          \
         T r = 1;                                                                            \
         for (; b; b >>= 1, a *= a)                                                          \
             if (b & 1) r *= a;                                                              \
@@ -214,7 +276,7 @@ TL_UNSIGNED_HELPERS(u64, uint64_t, 64)
 
 /* float -> int: truncate toward zero, saturate, NaN -> 0. */
 #define TL_F2I(S, T, LO, HI)                                                                \
-    static inline T tl_f2##S(double x) {                                                    \
+    TL_FN T tl_f2##S(double x) {                                                            \
         if (x != x) return 0;                                                               \
         if (x <= (double)(LO)) return (LO);                                                 \
         if (x >= (double)(HI)) return (HI);                                                 \
@@ -229,14 +291,19 @@ TL_F2I(u16, uint16_t, 0, UINT16_MAX)
 TL_F2I(u32, uint32_t, 0, UINT32_MAX)
 TL_F2I(u64, uint64_t, 0, UINT64_MAX)
 
-/* ---- float helpers ------------------------------------------------------------------ */
-static inline float tl_floormod_f32(float a, float b) { return a - floorf(a / b) * b; }
-static inline double tl_floormod_f64(double a, double b) { return a - floor(a / b) * b; }
-static inline float tl_sigmoid_f32(float x) { return 1.0f / (1.0f + expf(-x)); }
-static inline double tl_sigmoid_f64(double x) { return 1.0 / (1.0 + exp(-x)); }
-static inline float tl_rsqrt_f32(float x) { return 1.0f / sqrtf(x); }
-static inline double tl_rsqrt_f64(double x) { return 1.0 / sqrt(x); }
+/* ---- float helpers (IEEE: 1/sqrt, not an approximate rsqrt) -------------------------- */
+TL_FN float tl_floormod_f32(float a, float b) { return a - floorf(a / b) * b; }
+TL_FN double tl_floormod_f64(double a, double b) { return a - floor(a / b) * b; }
+TL_FN float tl_sigmoid_f32(float x) { return 1.0f / (1.0f + expf(-x)); }
+TL_FN double tl_sigmoid_f64(double x) { return 1.0 / (1.0 + exp(-x)); }
+TL_FN float tl_rsqrt_f32(float x) { return 1.0f / sqrtf(x); }
+TL_FN double tl_rsqrt_f64(double x) { return 1.0 / sqrt(x); }
 
+/* Operations the atomics apply (tl_atomic_<op>_<dtype> here and in tl_cuda.h). */
+#define TL_ID(x) (x)
+#define TL_ADD(a, b) ((a) + (b))
+
+#ifndef TL_CUDA_FILE /* ==== the C target's runtime ==================================== */
 /* ---- atomics (lock-free compare-and-swap loops on the storage word) -------------------
  * tl_atomic_<op>_<dtype>(storage pointer, value): *p = round(op(*p, v)). Scalar atomic
  * adds of int32/int64/uint32/uint64/float/double are emitted as `#pragma omp atomic`. */
@@ -250,8 +317,6 @@ static inline double tl_rsqrt_f64(double x) { return 1.0 / sqrt(x); }
         } while (!__atomic_compare_exchange(p, &old, &nw, 1, __ATOMIC_RELAXED,              \
                                             __ATOMIC_RELAXED));                             \
     }
-#define TL_ID(x) (x)
-#define TL_ADD(a, b) ((a) + (b))
 #define TL_ATOMIC_FLOAT(S, ST, VT, DEC, ENC, MAXF, MINF)                                    \
     TL_ATOMIC_CAS(tl_atomic_add_##S, ST, VT, DEC, ENC, TL_ADD)                              \
     TL_ATOMIC_CAS(tl_atomic_max_##S, ST, VT, DEC, ENC, MAXF)                                \
@@ -282,10 +347,12 @@ static inline char *tl_scratch_alloc(size_t size) {
     return size ? (char *)aligned_alloc(64, (size + 63) / 64 * 64) : NULL;
 }
 
+/* The message of a failed T.device_assert (tl_cuda.h has the device's, same text). */
 static inline void tl_assert_fail(const char *where, const char *msg, long long bx,
                                   long long by, long long bz) {
     fprintf(stderr, "%s: device assert failed: %s (block (%lld, %lld, %lld))\n", where, msg,
             bx, by, bz);
 }
+#endif /* TL_CUDA_FILE */
 
 #endif

@@ -12,17 +12,8 @@
 #include <unistd.h>
 #include <utime.h>
 
-static int checks, failures;
-
-#define CHECK(cond)                                                                   \
-    do {                                                                              \
-        checks++;                                                                     \
-        if (!(cond)) {                                                                \
-            failures++;                                                               \
-            fprintf(stderr, "%s:%d: check failed: %s\n  last error: %s\n", __FILE__,  \
-                    __LINE__, #cond, tl_last_error());                                \
-        }                                                                             \
-    } while (0)
+#define CHECK_CONTEXT() fprintf(stderr, "  last error: %s\n", tl_last_error())
+#include "check.h"
 
 #define CHECK_ERR(expr, status, ...)                                                  \
     do {                                                                              \

@@ -13,18 +13,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int checks, failures;
-static char tilec[4096], tmp[64], out[1 << 16], err[1 << 16];
+#define CHECK_CONTEXT() fprintf(stderr, "  stdout: %s\n  stderr: %s\n", out, err)
+#include "check.h"
 
-#define CHECK(cond)                                                                        \
-    do {                                                                                   \
-        checks++;                                                                          \
-        if (!(cond)) {                                                                     \
-            failures++;                                                                    \
-            fprintf(stderr, "%s:%d: check failed: %s\n  stdout: %s\n  stderr: %s\n",       \
-                    __FILE__, __LINE__, #cond, out, err);                                  \
-        }                                                                                  \
-    } while (0)
+static char tilec[4096], tmp[64], out[1 << 16], err[1 << 16];
 
 static const char add_src[] =
     "import tilelang\n"

@@ -20,18 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int checks, failures;
-
-#define CHECK(cond, ...)                                                                  \
-    do {                                                                                  \
-        checks++;                                                                         \
-        if (!(cond)) {                                                                    \
-            failures++;                                                                   \
-            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);      \
-            fprintf(stderr, __VA_ARGS__);                                                 \
-            fputc('\n', stderr);                                                          \
-        }                                                                                 \
-    } while (0)
+#include "check.h"
 
 static char tmpdir[256];
 

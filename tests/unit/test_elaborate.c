@@ -7,18 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int checks, failures;
-
-#define CHECK(cond, ...)                                                      \
-    do {                                                                      \
-        checks++;                                                             \
-        if (!(cond)) {                                                        \
-            failures++;                                                       \
-            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                                     \
-            fputc('\n', stderr);                                              \
-        }                                                                     \
-    } while (0)
+#include "check.h"
 
 typedef struct Result {
     Ctx ctx;

@@ -7,25 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int checks, failures;
-
-#define CHECK(cond)                                                               \
-    do {                                                                          \
-        checks++;                                                                 \
-        if (!(cond)) {                                                            \
-            failures++;                                                           \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-        }                                                                         \
-    } while (0)
-
-static void check_str(const char *file, int line, const char *got, const char *want) {
-    checks++;
-    if (strcmp(got ? got : "(null)", want)) {
-        failures++;
-        fprintf(stderr, "%s:%d: got\n%s\n---- want\n%s\n----\n", file, line, got, want);
-    }
-}
-#define CHECK_STR(got, want) check_str(__FILE__, __LINE__, got, want)
+#include "check.h"
 
 static Ctx ctx;
 static Loc L0;

@@ -14,30 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int checks, failures;
-
-#define CHECK(cond)                                                                   \
-    do {                                                                              \
-        checks++;                                                                     \
-        if (!(cond)) {                                                                \
-            failures++;                                                               \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);  \
-        }                                                                             \
-    } while (0)
-
-static void check_str(int line, const char *got, const char *want) {
-    checks++;
-    if (strcmp(got, want)) {
-        failures++;
-        fprintf(stderr, "%s:%d: got\n%s\n---- want\n%s\n----\n", __FILE__, line, got, want);
-    }
-}
+#include "check.h"
 
 static void check_print(int line, const LL *l, const char *want) {
     StrBuf sb = {0};
     ll_check(l);
     ll_print(&sb, l);
-    check_str(line, sb.buf, want);
+    check_str(__FILE__, line, sb.buf, want);
     sb_free(&sb);
 }
 #define CHECK_PRINT(l, want) check_print(__LINE__, l, want)

@@ -9,16 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static int checks, failures;
-
-#define CHECK(cond)                                                               \
-    do {                                                                          \
-        checks++;                                                                 \
-        if (!(cond)) {                                                            \
-            failures++;                                                           \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-        }                                                                         \
-    } while (0)
+#include "check.h"
 
 static char tmpdir[64];
 

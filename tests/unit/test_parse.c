@@ -17,18 +17,7 @@
 
 #include "ast.h"
 
-static int checks, failures;
-
-#define CHECK(cond, ...)                                                        \
-    do {                                                                        \
-        checks++;                                                               \
-        if (!(cond)) {                                                          \
-            failures++;                                                         \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                \
-            fprintf(stderr, __VA_ARGS__);                                       \
-            fputc('\n', stderr);                                                \
-        }                                                                       \
-    } while (0)
+#include "check.h"
 
 /* ---- dumper: one S-expression per node --------------------------------------------- */
 

@@ -10,16 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int checks, failures;
-
-#define CHECK(cond)                                                                  \
-    do {                                                                             \
-        checks++;                                                                    \
-        if (!(cond)) {                                                               \
-            failures++;                                                              \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-        }                                                                            \
-    } while (0)
+#include "check.h"
 
 static Ctx ctx;
 static Loc L0;

@@ -15,19 +15,8 @@
 
 #include "../../runtime/c/tl_c.h"
 
-static int checks, failures;
-
-#define CHECK(cond, ...)                                                             \
-    do {                                                                             \
-        checks++;                                                                    \
-        if (!(cond)) {                                                               \
-            if (++failures <= 30) {                                                  \
-                fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
-                fprintf(stderr, __VA_ARGS__);                                        \
-                fputc('\n', stderr);                                                 \
-            }                                                                        \
-        }                                                                            \
-    } while (0)
+#define CHECK_MAX_REPORTS 30
+#include "check.h"
 
 /* Counts a whole sweep as one check, reporting the first few mismatches. */
 #define SWEEP_BEGIN int sweep_bad_ = 0

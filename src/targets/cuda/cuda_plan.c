@@ -4,6 +4,8 @@
  * cuda_kernel_buffers, so the offsets in the source and smem_bytes always agree. */
 #include "cuda_emit.h"
 
+#include "../../../runtime/c/tl_c.h" /* the integer helpers of the generated code */
+
 /* ---- buffers of a kernel ------------------------------------------------------------------ */
 static int64_t buffer_elems(const Buffer *b) {
     int64_t n = 1, c;
@@ -129,28 +131,17 @@ static int eval_var(Eval *E, const Var *v, int64_t *out) {
     return -1;
 }
 
-static int64_t floordiv64(int64_t a, int64_t b) {
-    if (b == 0) return 0;
-    if (b == -1) return (int64_t)(0 - (uint64_t)a);
-    int64_t q = a / b;
-    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-
-static int64_t floormod64(int64_t a, int64_t b) {
-    if (b == 0 || b == -1) return 0;
-    int64_t r = a % b;
-    return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
-}
-
+/* a op b in int64_t with the generated code's semantics (tl_c.h: wrapping, division by
+ * zero gives 0, floor division and modulo as in Python, masked shift counts). */
 static int eval_bin(BinOp op, int64_t a, int64_t b, int64_t *out) {
     uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
     switch (op) {
     case OP_ADD: *out = (int64_t)(ua + ub); return 0;
     case OP_SUB: *out = (int64_t)(ua - ub); return 0;
     case OP_MUL: *out = (int64_t)(ua * ub); return 0;
-    case OP_DIV: *out = b == 0 ? 0 : b == -1 ? (int64_t)(0 - ua) : a / b; return 0;
-    case OP_FLOORDIV: *out = floordiv64(a, b); return 0;
-    case OP_FLOORMOD: *out = floormod64(a, b); return 0;
+    case OP_DIV: *out = tl_div_i64(a, b); return 0;
+    case OP_FLOORDIV: *out = tl_floordiv_i64(a, b); return 0;
+    case OP_FLOORMOD: *out = tl_floormod_i64(a, b); return 0;
     case OP_MIN: *out = a < b ? a : b; return 0;
     case OP_MAX: *out = a > b ? a : b; return 0;
     case OP_LT: *out = a < b; return 0;
@@ -164,8 +155,8 @@ static int eval_bin(BinOp op, int64_t a, int64_t b, int64_t *out) {
     case OP_BITAND: *out = a & b; return 0;
     case OP_BITOR: *out = a | b; return 0;
     case OP_BITXOR: *out = a ^ b; return 0;
-    case OP_SHL: *out = (int64_t)(ua << (ub & 63)); return 0;
-    case OP_SHR: *out = a >> (ub & 63); return 0;
+    case OP_SHL: *out = tl_shl_i64(a, b); return 0;
+    case OP_SHR: *out = tl_shr_i64(a, b); return 0;
     default: return -1;
     }
 }

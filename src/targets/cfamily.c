@@ -1,20 +1,17 @@
-/* cuda_expr.c - names, dtypes and expressions of the CUDA emitter.
- *
- * Expressions follow the C target's value rules exactly (emit_c.c; runtime/c/tl_c.h is
- * the reference): narrow floats are `float` values rounded back after every arithmetic
- * result (tl_round_*), integer division/modulo/shifts/pow go through the tl_* helpers
- * of runtime/cuda/tl_cuda.h (same definitions as tl_c.h), float -> int conversions
- * saturate, narrow integers wrap. Only the spelling of special values differs (TL_INFF,
- * TL_NAN: NVRTC has no <math.h>). */
-#include "cuda_emit.h"
+/* cfamily.c - the C-family printer shared by the C and CUDA emitters (cfamily.h). */
+#include "cfamily.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "../../../runtime/c/tl_c.h" /* rounding of literals at compile time */
+#include "../../runtime/c/tl_c.h" /* rounding of literals at compile time */
 
-/* ---- names ----------------------------------------------------------------------------- */
+void cf_init(CfEmit *em, Ctx *ctx, const Func *f, const CfHooks *hooks) {
+    em->ctx = ctx, em->f = f, em->hooks = hooks, em->names.a = &ctx->arena;
+}
+
+/* ---- name tables ---------------------------------------------------------------------- */
 static uint64_t hash_ptr(const void *p) {
     return ((uint64_t)(uintptr_t)p >> 4) * 0x9e3779b97f4a7c15ull;
 }
@@ -25,13 +22,13 @@ static uint64_t hash_str(const char *s) {
     return h;
 }
 
-static const char *names_lookup(const CuNames *n, const void *key) {
+static const char *names_lookup(const CfNames *n, const void *key) {
     if (!n->cap) return NULL;
     for (uint64_t i = hash_ptr(key) & (uint64_t)(n->cap - 1);; i = (i + 1) & (n->cap - 1))
         if (!n->keys[i] || n->keys[i] == key) return n->keys[i] ? n->vals[i] : NULL;
 }
 
-static bool names_used(const CuNames *n, const char *s) {
+static bool names_used(const CfNames *n, const char *s) {
     if (!n->scap) return false;
     for (uint64_t i = hash_str(s) & (uint64_t)(n->scap - 1);; i = (i + 1) & (n->scap - 1))
         if (!n->set[i] || !strcmp(n->set[i], s)) return n->set[i] != NULL;
@@ -43,7 +40,7 @@ static void put_str(const char **set, int cap, const char *s) {
     set[i] = s;
 }
 
-void cu_name_reserve(CuNames *n, const char *s) {
+static void names_add(CfNames *n, const char *s) {
     if (2 * (n->slen + 1) > n->scap) {
         int ncap = n->scap ? 2 * n->scap : 256;
         const char **nset = NEW_ARRAY(n->a, const char *, ncap);
@@ -62,7 +59,7 @@ static void put_ptr(const void **keys, const char **vals, int cap, const void *k
     keys[i] = k, vals[i] = v;
 }
 
-static void names_bind(CuNames *n, const void *key, const char *name) {
+static void names_bind(CfNames *n, const void *key, const char *name) {
     if (2 * (n->len + 1) > n->cap) {
         int ncap = n->cap ? 2 * n->cap : 256;
         const void **nk = NEW_ARRAY(n->a, const void *, ncap);
@@ -73,42 +70,37 @@ static void names_bind(CuNames *n, const void *key, const char *name) {
     }
     put_ptr(n->keys, n->vals, n->cap, key, name);
     n->len++;
-    cu_name_reserve(n, name);
+    names_add(n, name);
 }
 
-void cu_name_bind(CuNames *n, const void *key, const char *name) { names_bind(n, key, name); }
-
-/* C++ keywords, CUDA built-ins and the library names the generated code uses. */
-static const char *const reserved_words[] = {
-    "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break",
-    "case", "catch", "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept",
-    "const", "consteval", "constexpr", "constinit", "const_cast", "continue", "co_await",
-    "co_return", "co_yield", "decltype", "default", "delete", "do", "double", "dynamic_cast",
-    "else", "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto",
-    "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
-    "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register",
-    "reinterpret_cast", "requires", "return", "short", "signed", "sizeof", "static",
-    "static_assert", "static_cast", "struct", "switch", "template", "this", "thread_local",
-    "throw", "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using",
-    "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq", "restrict", "NULL",
-    "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t",
-    "uintptr_t", "size_t", "INT64_C", "UINT64_C", "INT64_MIN", "INT64_MAX", "threadIdx",
-    "blockIdx", "blockDim", "gridDim", "warpSize", "printf", "memcpy", "memset", "min", "max",
+/* ---- user names ------------------------------------------------------------------------ */
+/* Keywords of C (and C++) and the library names every target's source uses. */
+static const char *const common_reserved[] = {
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
+    "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
+    "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch",
+    "typedef", "union", "unsigned", "void", "volatile", "while", "bool", "true", "false",
+    "NULL", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t",
+    "uint64_t", "size_t", "INT64_C", "UINT64_C", "INT64_MIN", "main", "printf", "memset",
     "abs", "assert", "isinf", "isnan", "exp", "exp2", "log", "log2", "log10", "sqrt", "fabs",
     "floor", "ceil", "round", "trunc", "tanh", "sin", "cos", "tan", "erf", "log1p", "expm1",
-    "pow", "fmod", "atan2", "fmin", "fmax", "nextafter", "signbit", "uint4", "make_uint4",
-    "dim3", "atomicAdd", "atomicCAS", "atomicMax", "atomicMin", "main", "std", "cuda",
+    "pow", "fmod", "atan2", "fmin", "fmax", "nextafter", "signbit", NULL,
 };
 
-static bool name_reserved(const char *s) {
+/* s is w, or w + "f" (the float32 version of a libm name). */
+static bool in_list(const char *const *list, const char *s) {
     size_t n = strlen(s);
-    for (size_t i = 0; i < sizeof reserved_words / sizeof *reserved_words; i++) {
-        const char *w = reserved_words[i];
-        size_t wn = strlen(w);
-        if (!strcmp(s, w)) return true;
-        if (n == wn + 1 && s[wn] == 'f' && !strncmp(s, w, wn)) return true; /* expf ... */
+    for (; list && *list; list++) {
+        size_t wn = strlen(*list);
+        if (!strcmp(s, *list)) return true;
+        if (n == wn + 1 && s[wn] == 'f' && !strncmp(s, *list, wn)) return true; /* expf */
     }
     return false;
+}
+
+static bool name_reserved(const CfHooks *h, const char *s) {
+    return in_list(common_reserved, s) || in_list(h->reserved, s) ||
+           (h->reserved_name && h->reserved_name(s));
 }
 
 /* A valid identifier close to the user's name; never starts with tl_, TL_, tilec_ or _
@@ -130,11 +122,12 @@ static char *name_sanitize(Arena *a, const char *user) {
     return s;
 }
 
-const char *cu_name(CuNames *n, const void *key, const char *user, int id) {
+static const char *name_get(CfEmit *em, const void *key, const char *user, int id) {
+    CfNames *n = &em->names;
     const char *got = names_lookup(n, key);
     if (got) return got;
     char *c = name_sanitize(n->a, user);
-    if (name_reserved(c) || names_used(n, c)) {
+    if (name_reserved(em->hooks, c) || names_used(n, c)) {
         char *base = c;
         c = arena_printf(n->a, "%s_%d", base, id);
         for (int k = 2; names_used(n, c); k++) c = arena_printf(n->a, "%s_%d_%d", base, id, k);
@@ -143,19 +136,31 @@ const char *cu_name(CuNames *n, const void *key, const char *user, int id) {
     return c;
 }
 
-const char *cu_var(CuEmit *em, const Var *v) { return cu_name(&em->names, v, v->name, v->id); }
+const char *cf_var(CfEmit *em, const Var *v) { return name_get(em, v, v->name, v->id); }
 
-const char *cu_buf(CuEmit *em, const Buffer *b) {
-    return cu_name(&em->names, b, b->name, b->id);
+const char *cf_buf(CfEmit *em, const Buffer *b) { return name_get(em, b, b->name, b->id); }
+
+void cf_reserve_params(CfEmit *em) {
+    for (int i = 0; i < em->f->params.len; i++) {
+        const Param *p = &em->f->params.data[i];
+        if (p->buf) cf_buf(em, p->buf);
+        else if (p->scalar) cf_var(em, p->scalar);
+    }
+    for (int i = 0; i < em->f->syms.len; i++) cf_var(em, em->f->syms.data[i]);
 }
 
-const char *cu_tmp(CuEmit *em, const char *base) {
+const char *cf_tmp(CfEmit *em, const char *base) {
     const char *s = arena_printf(&em->ctx->arena, "tl_%s%d", base, em->ntmp++);
-    cu_name_reserve(&em->names, s);
+    names_add(&em->names, s);
     return s;
 }
 
-void cu_line(CuEmit *em, const char *fmt, ...) {
+void cf_bind(CfEmit *em, const void *key, const char *name) {
+    names_bind(&em->names, key, name);
+}
+
+/* ---- output ---------------------------------------------------------------------------- */
+void cf_line(CfEmit *em, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     sb_indent(em->out, em->indent);
@@ -164,20 +169,62 @@ void cu_line(CuEmit *em, const char *fmt, ...) {
     va_end(ap);
 }
 
-bool cu_live_has(const CuEmit *em, const Var *v) {
+bool cf_live_has(const CfEmit *em, const Var *v) {
     for (int i = 0; i < em->live.len; i++)
         if (em->live.data[i] == v) return true;
     return false;
 }
 
-void cu_live_add(CuEmit *em, const Var *v) { VEC_PUSH(&em->ctx->arena, em->live, v); }
+void cf_live_add(CfEmit *em, const Var *v) { VEC_PUSH(&em->ctx->arena, em->live, v); }
+
+const char *cf_loc_where(CfEmit *em, Loc loc) {
+    if (!loc.src || !loc.src->name) return "kernel";
+    const char *base = strrchr(loc.src->name, '/');
+    return arena_printf(&em->ctx->arena, "%s:%d", base ? base + 1 : loc.src->name, loc.line);
+}
+
+void cf_loc_comment(CfEmit *em, Loc loc) {
+    if (!loc.src || (loc.src == em->last_src && loc.line == em->last_line)) return;
+    em->last_src = loc.src, em->last_line = loc.line;
+    cf_line(em, "// %s", cf_loc_where(em, loc));
+}
+
+void cf_string(StrBuf *o, const char *s) {
+    sb_putc(o, '"');
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\' || c == '?') sb_printf(o, "\\%c", c);
+        else if (c == '\n') sb_puts(o, "\\n");
+        else if (c < 0x20 || c >= 0x7f) sb_printf(o, "\\%03o", c);
+        else sb_putc(o, (char)c);
+    }
+    sb_putc(o, '"');
+}
+
+/* Start of the line that holds o[at] (o nonempty). */
+static size_t line_start(const StrBuf *o, size_t at) {
+    while (at > 0 && o->buf[at - 1] != '\n') at--;
+    return at;
+}
+
+void cf_list_item(StrBuf *o, bool first, const char *item) {
+    size_t start = o->len ? line_start(o, o->len) : 0, head = start;
+    if (!first && o->len - start + strlen(item) + 2 > 96) {
+        /* continuation lines (the lines before end with ',') sit 8 beyond the first line */
+        while (head >= 2 && o->buf[head - 2] == ',') head = line_start(o, head - 1);
+        sb_printf(o, ",\n%*s", (int)strspn(o->buf + head, " ") + 8, "");
+    } else if (!first) {
+        sb_puts(o, ", ");
+    }
+    sb_puts(o, item);
+}
 
 /* ---- dtypes ------------------------------------------------------------------------------ */
-bool cu_narrow_float(DType t) {
+bool cf_narrow_float(DType t) {
     return t == DT_FLOAT16 || t == DT_BFLOAT16 || t == DT_FLOAT8_E4M3 || t == DT_FLOAT8_E5M2;
 }
 
-const char *cu_nf(DType t) {
+const char *cf_nf(DType t) {
     switch (t) {
     case DT_FLOAT16: return "f16";
     case DT_BFLOAT16: return "bf16";
@@ -186,7 +233,7 @@ const char *cu_nf(DType t) {
     }
 }
 
-const char *cu_value(DType t) {
+const char *cf_value(DType t) {
     switch (t) {
     case DT_BOOL: return "bool";
     case DT_INT8: return "int8_t";
@@ -202,10 +249,10 @@ const char *cu_value(DType t) {
     }
 }
 
-const char *cu_storage(DType t) {
+const char *cf_storage(DType t) {
     if (t == DT_BOOL || t == DT_FLOAT8_E4M3 || t == DT_FLOAT8_E5M2) return "uint8_t";
     if (t == DT_FLOAT16 || t == DT_BFLOAT16) return "uint16_t";
-    return cu_value(t);
+    return cf_value(t);
 }
 
 /* Helper class of an integer dtype: narrow ints compute in the 32-bit helpers. */
@@ -217,7 +264,7 @@ static const char *icls(DType t) {
 
 static bool int_narrow(DType t) { return dtype_is_int(t) && dtype_bits(t) < 32; }
 
-const char *cu_short(DType t) {
+const char *cf_short(DType t) {
     switch (t) {
     case DT_INT8: return "i8";
     case DT_INT16: return "i16";
@@ -229,23 +276,25 @@ const char *cu_short(DType t) {
     case DT_UINT64: return "u64";
     case DT_FLOAT32: return "f32";
     case DT_FLOAT64: return "f64";
-    default: return cu_nf(t);
+    default: return cf_nf(t);
     }
 }
 
 /* ---- conversions and literals ------------------------------------------------------------ */
+/* The conversion of a value from `from` to `to`, around the text that the caller writes
+ * between conv_open and conv_close. */
 static void conv_open(StrBuf *o, DType from, DType to) {
     if (from == to) return;
     if (to == DT_BOOL) sb_puts(o, "(");
-    else if (dtype_is_int(to) && dtype_is_float(from)) sb_printf(o, "tl_f2%s(", cu_short(to));
-    else if (dtype_is_int(to) || to == DT_FLOAT64) sb_printf(o, "((%s)", cu_value(to));
-    else if (to == DT_FLOAT32) sb_puts(o, cu_narrow_float(from) ? "" : "((float)");
-    else if (from == DT_FLOAT32 || cu_narrow_float(from)) sb_printf(o, "tl_round_%s(", cu_nf(to));
-    else sb_printf(o, "tl_round64_%s(", cu_nf(to));
+    else if (dtype_is_int(to) && dtype_is_float(from)) sb_printf(o, "tl_f2%s(", cf_short(to));
+    else if (dtype_is_int(to) || to == DT_FLOAT64) sb_printf(o, "((%s)", cf_value(to));
+    else if (to == DT_FLOAT32) sb_puts(o, cf_narrow_float(from) ? "" : "((float)");
+    else if (from == DT_FLOAT32 || cf_narrow_float(from)) sb_printf(o, "tl_round_%s(", cf_nf(to));
+    else sb_printf(o, "tl_round64_%s(", cf_nf(to));
 }
 
 static void conv_close(StrBuf *o, DType from, DType to) {
-    if (from == to || (to == DT_FLOAT32 && cu_narrow_float(from))) return;
+    if (from == to || (to == DT_FLOAT32 && cf_narrow_float(from))) return;
     sb_puts(o, to == DT_BOOL ? " != 0)" : ")");
 }
 
@@ -259,33 +308,34 @@ static void lit_int(StrBuf *o, int64_t v, DType t) {
     else sb_printf(o, "%lld", (long long)v);
 }
 
-void cu_ex_as(CuEmit *em, StrBuf *o, const Expr *e, DType to) {
+void cf_ex_as(CfEmit *em, StrBuf *o, const Expr *e, DType to) {
     bool lit = e->kind == EXPR_INT && dtype_is_int(e->dtype) && e->dtype != DT_BOOL;
     if (lit && (to == DT_INT64 || (to == DT_INT32 && e->u.i == (int32_t)e->u.i))) {
-        lit_int(o, e->u.i, to);
+        lit_int(o, e->u.i, to); /* a literal needs no conversion code */
         return;
     }
     conv_open(o, e->dtype, to);
-    cu_ex(em, o, e);
+    cf_ex(em, o, e);
     conv_close(o, e->dtype, to);
 }
 
-void cu_ex_top(CuEmit *em, StrBuf *o, const Expr *e, DType to) {
+void cf_ex_top(CfEmit *em, StrBuf *o, const Expr *e, DType to) {
     StrBuf t = {0};
-    cu_ex_as(em, &t, e, to);
+    cf_ex_as(em, &t, e, to);
     const char *s = t.buf ? t.buf : "";
     size_t n = strlen(s);
     bool strip = n >= 2 && s[0] == '(' && s[n - 1] == ')';
     for (size_t i = 0, depth = 0; strip && i + 1 < n; i++) {
         depth += s[i] == '(';
         depth -= s[i] == ')';
-        if (depth == 0) strip = false;
+        if (depth == 0) strip = false; /* the first '(' closes before the end */
     }
     if (strip) sb_printf(o, "%.*s", (int)(n - 2), s + 1);
     else sb_puts(o, s);
     sb_free(&t);
 }
 
+/* Append ".0" when a printed number would read as an integer. */
 static void lit_number(StrBuf *o, const char *fmt, double v, const char *suffix) {
     char tmp[64];
     snprintf(tmp, sizeof tmp, fmt, v);
@@ -297,6 +347,8 @@ static void lit_number(StrBuf *o, const char *fmt, double v, const char *suffix)
     sb_puts(o, neg ? ")" : "");
 }
 
+/* A float literal of dtype t, rounded to t's values; infinities and NaN as tl_c.h's
+ * TL_INFF/TL_INF/TL_NANF/TL_NAN. */
 static void lit_float(StrBuf *o, double v, DType t) {
     if (dtype_is_int(t)) {
         lit_int(o, (int64_t)v, t);
@@ -316,38 +368,38 @@ static void lit_float(StrBuf *o, double v, DType t) {
 }
 
 /* ---- operators ------------------------------------------------------------------------------ */
-/* Device math function for a float dtype: "exp" -> "expf" unless float64. */
+/* Name of the math function for a float dtype: "exp" -> "expf" unless float64. */
 static void fmath(StrBuf *o, DType t, const char *fn) {
     sb_printf(o, "%s%s(", fn, t == DT_FLOAT64 ? "" : "f");
 }
 
-static void ex_bin_float(CuEmit *em, StrBuf *o, const Expr *e) {
+static void ex_bin_float(CfEmit *em, StrBuf *o, const Expr *e) {
     DType t = e->dtype;
     BinOp op = e->u.bin.op;
-    bool narrow = cu_narrow_float(t);
-    if (narrow && op != OP_MIN && op != OP_MAX) sb_printf(o, "tl_round_%s(", cu_nf(t));
+    bool narrow = cf_narrow_float(t);
+    if (narrow && op != OP_MIN && op != OP_MAX) sb_printf(o, "tl_round_%s(", cf_nf(t));
     const char *infix = op == OP_ADD ? " + " : op == OP_SUB ? " - " : op == OP_MUL ? " * "
                         : op == OP_DIV ? " / " : NULL;
     if (infix) sb_puts(o, "(");
     else if (op == OP_FLOORDIV) {
         fmath(o, t, "floor");
-        if (narrow) sb_printf(o, "tl_round_%s(", cu_nf(t));
+        if (narrow) sb_printf(o, "tl_round_%s(", cf_nf(t));
         sb_puts(o, "(");
         infix = " / ";
     } else if (op == OP_FLOORMOD) sb_printf(o, "tl_floormod_%s(", t == DT_FLOAT64 ? "f64" : "f32");
     else if (op == OP_MIN) fmath(o, t, "fmin");
     else if (op == OP_MAX) fmath(o, t, "fmax");
     else if (op == OP_POW) fmath(o, t, "pow");
-    else tl_internal_error(__FILE__, __LINE__, "bit operation on a float in the CUDA emitter");
-    cu_ex_as(em, o, e->u.bin.a, t);
+    else tl_internal_error(__FILE__, __LINE__, "bit operation on a float in the emitter");
+    cf_ex_as(em, o, e->u.bin.a, t);
     sb_puts(o, infix ? infix : ", ");
-    cu_ex_as(em, o, e->u.bin.b, t);
+    cf_ex_as(em, o, e->u.bin.b, t);
     sb_puts(o, ")");
     if (op == OP_FLOORDIV) sb_puts(o, narrow ? "))" : ")");
     if (narrow && op != OP_MIN && op != OP_MAX) sb_puts(o, ")");
 }
 
-static void ex_bin_int(CuEmit *em, StrBuf *o, const Expr *e) {
+static void ex_bin_int(CfEmit *em, StrBuf *o, const Expr *e) {
     static const char *const helper[BINOP_COUNT] = {
         [OP_DIV] = "div", [OP_FLOORDIV] = "floordiv", [OP_FLOORMOD] = "floormod",
         [OP_MIN] = "min", [OP_MAX] = "max", [OP_POW] = "pow", [OP_SHL] = "shl",
@@ -361,57 +413,54 @@ static void ex_bin_int(CuEmit *em, StrBuf *o, const Expr *e) {
     BinOp op = e->u.bin.op;
     bool wrap = int_narrow(t);
     TL_ASSERT(helper[op] || infix[op]);
-    if (wrap) sb_printf(o, "((%s)", cu_value(t));
+    if (wrap) sb_printf(o, "((%s)", cf_value(t));
     if (helper[op]) sb_printf(o, "tl_%s_%s(", helper[op], icls(t));
     else sb_puts(o, "(");
-    cu_ex_as(em, o, e->u.bin.a, t);
+    cf_ex_as(em, o, e->u.bin.a, t);
     sb_puts(o, helper[op] ? ", " : infix[op]);
-    cu_ex_as(em, o, e->u.bin.b, t);
+    cf_ex_as(em, o, e->u.bin.b, t);
     sb_puts(o, wrap ? "))" : ")");
 }
 
-static void ex_bin(CuEmit *em, StrBuf *o, const Expr *e) {
-    BinOp op = e->u.bin.op;
-    const Expr *a = e->u.bin.a, *b = e->u.bin.b;
-    if (op >= OP_LT && op <= OP_NE) {
-        static const char *const cmp[] = {" < ", " <= ", " > ", " >= ", " == ", " != "};
-        DType pt = dtype_promote(a->dtype, b->dtype);
-        sb_puts(o, "(");
-        cu_ex_as(em, o, a, pt);
-        sb_puts(o, cmp[op - OP_LT]);
-        cu_ex_as(em, o, b, pt);
-        sb_puts(o, ")");
-    } else if (op == OP_AND || op == OP_OR) {
-        sb_puts(o, "(");
-        cu_ex_as(em, o, a, DT_BOOL);
-        sb_puts(o, op == OP_AND ? " && " : " || ");
-        cu_ex_as(em, o, b, DT_BOOL);
-        sb_puts(o, ")");
-    } else if (dtype_is_float(e->dtype)) {
-        ex_bin_float(em, o, e);
-    } else {
-        ex_bin_int(em, o, e);
-    }
+/* "(a OP b)" with both sides as dtype t. */
+static void ex_infix(CfEmit *em, StrBuf *o, const Expr *e, DType t, const char *op) {
+    sb_puts(o, "(");
+    cf_ex_as(em, o, e->u.bin.a, t);
+    sb_puts(o, op);
+    cf_ex_as(em, o, e->u.bin.b, t);
+    sb_puts(o, ")");
 }
 
-static void ex_un(CuEmit *em, StrBuf *o, const Expr *e) {
+static void ex_bin(CfEmit *em, StrBuf *o, const Expr *e) {
+    static const char *const cmp[] = {" < ", " <= ", " > ", " >= ", " == ", " != "};
+    BinOp op = e->u.bin.op;
+    if (op >= OP_LT && op <= OP_NE)
+        ex_infix(em, o, e, dtype_promote(e->u.bin.a->dtype, e->u.bin.b->dtype), cmp[op - OP_LT]);
+    else if (op == OP_AND || op == OP_OR)
+        ex_infix(em, o, e, DT_BOOL, op == OP_AND ? " && " : " || ");
+    else if (dtype_is_float(e->dtype)) ex_bin_float(em, o, e);
+    else ex_bin_int(em, o, e);
+}
+
+static void ex_un(CfEmit *em, StrBuf *o, const Expr *e) {
     DType t = e->dtype;
     bool wrap = int_narrow(t) && t != DT_BOOL;
     if (e->u.un.op == OP_NOT) {
         sb_puts(o, "(!");
-        cu_ex(em, o, e->u.un.a);
+        cf_ex(em, o, e->u.un.a);
         sb_puts(o, ")");
         return;
     }
-    if (wrap) sb_printf(o, "((%s)", cu_value(t));
+    if (wrap) sb_printf(o, "((%s)", cf_value(t));
     if (e->u.un.op == OP_NEG && dtype_is_signed(t) && !dtype_is_float(t))
         sb_printf(o, "tl_neg_%s(", icls(t));
     else sb_puts(o, e->u.un.op == OP_NEG ? "(-" : "(~");
-    cu_ex_as(em, o, e->u.un.a, t);
+    cf_ex_as(em, o, e->u.un.a, t);
     sb_puts(o, wrap ? "))" : ")");
 }
 
 /* ---- intrinsics ------------------------------------------------------------------------ */
+/* Float intrinsics: math library name (f-suffixed for float32) or a tl_c.h helper. */
 static const char *intrinsic_cname(Intrinsic fn) {
     switch (fn) {
     case FN_ABS: return "fabs";
@@ -421,33 +470,33 @@ static const char *intrinsic_cname(Intrinsic fn) {
     }
 }
 
-static void ex_call_args(CuEmit *em, StrBuf *o, const Expr *e, DType t) {
+static void ex_call_args(CfEmit *em, StrBuf *o, const Expr *e, DType t) {
     int n = intrinsic_nargs(e->u.call.fn);
     for (int i = 0; i < n; i++) {
         if (i) sb_puts(o, ", ");
-        cu_ex_as(em, o, e->u.call.args[i], t);
+        cf_ex_as(em, o, e->u.call.args[i], t);
     }
     sb_puts(o, ")");
 }
 
-static void ex_call_int(CuEmit *em, StrBuf *o, const Expr *e) {
+static void ex_call_int(CfEmit *em, StrBuf *o, const Expr *e) {
     DType t = e->dtype;
     Intrinsic fn = e->u.call.fn;
     bool wrap = int_narrow(t);
     if (fn == FN_FLOOR || fn == FN_CEIL || fn == FN_ROUND || fn == FN_TRUNC) {
-        cu_ex_as(em, o, e->u.call.args[0], t); /* integral already */
+        cf_ex_as(em, o, e->u.call.args[0], t); /* integral already */
         return;
     }
     if (fn != FN_ABS && fn != FN_POW)
         ctx_fail(em->ctx, e->loc, "T.%s needs a floating-point argument, got %s",
                  intrinsic_name(fn), dtype_name(t));
-    if (wrap) sb_printf(o, "((%s)", cu_value(t));
+    if (wrap) sb_printf(o, "((%s)", cf_value(t));
     sb_printf(o, "tl_%s_%s(", fn == FN_ABS ? "abs" : "pow", icls(t));
     ex_call_args(em, o, e, t);
     if (wrap) sb_puts(o, ")");
 }
 
-static void ex_call(CuEmit *em, StrBuf *o, const Expr *e) {
+static void ex_call(CfEmit *em, StrBuf *o, const Expr *e) {
     Intrinsic fn = e->u.call.fn;
     const Expr *arg = e->u.call.args[0];
     if (fn == FN_ISINF || fn == FN_ISNAN) {
@@ -456,7 +505,7 @@ static void ex_call(CuEmit *em, StrBuf *o, const Expr *e) {
             return;
         }
         sb_printf(o, "(%s(", fn == FN_ISINF ? "isinf" : "isnan");
-        cu_ex(em, o, arg);
+        cf_ex(em, o, arg);
         sb_puts(o, ") != 0)");
         return;
     }
@@ -465,8 +514,8 @@ static void ex_call(CuEmit *em, StrBuf *o, const Expr *e) {
         ex_call_int(em, o, e);
         return;
     }
-    bool narrow = cu_narrow_float(t);
-    if (narrow) sb_printf(o, "tl_round_%s(", cu_nf(t));
+    bool narrow = cf_narrow_float(t);
+    if (narrow) sb_printf(o, "tl_round_%s(", cf_nf(t));
     const char *name = intrinsic_cname(fn);
     if (!strncmp(name, "tl_", 3)) sb_printf(o, "%s_%s(", name, t == DT_FLOAT64 ? "f64" : "f32");
     else fmath(o, t, name);
@@ -475,119 +524,109 @@ static void ex_call(CuEmit *em, StrBuf *o, const Expr *e) {
 }
 
 /* ---- memory ------------------------------------------------------------------------------ */
-/* Index term: global offsets are computed in int64_t (tensors may exceed 2^31 elements);
- * block and thread buffers are small, their offsets stay in the index's own type. */
-static void ex_index(CuEmit *em, StrBuf *o, const Expr *e, bool wide) {
+void cf_ex_index(CfEmit *em, StrBuf *o, const Expr *e, bool wide) {
     int64_t c;
     if (ir_is_const_int(e, &c)) {
         sb_printf(o, "%lld", (long long)c);
         return;
     }
     if (wide && e->dtype != DT_INT64 && e->dtype != DT_UINT64) sb_puts(o, "(int64_t)");
-    cu_ex(em, o, e);
+    cf_ex(em, o, e);
 }
 
-static void ex_offset(CuEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx) {
-    bool wide = b->scope == SCOPE_GLOBAL;
+/* The element offset of b at idx. Global offsets are computed in int64_t (tensors may
+ * exceed 2^31 elements); others too when the target asks (wide_local_index). */
+static void ex_offset(CfEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx) {
+    bool wide = b->scope == SCOPE_GLOBAL || em->hooks->wide_local_index;
     if (b->ndim == 0) {
         sb_puts(o, "0");
     } else if (b->strides) {
         for (int d = 0; d < b->ndim; d++) {
             int64_t c;
             if (d) sb_puts(o, " + ");
-            ex_index(em, o, idx[d], wide);
+            cf_ex_index(em, o, idx[d], wide);
             if (ir_is_const_int(b->strides[d], &c) && c == 1) continue;
             sb_puts(o, " * ");
-            cu_ex(em, o, b->strides[d]);
+            cf_ex(em, o, b->strides[d]);
         }
     } else if (b->ndim == 1) {
-        cu_ex_top(em, o, idx[0], idx[0]->dtype);
+        cf_ex_top(em, o, idx[0], idx[0]->dtype);
     } else {
         for (int d = 2; d < b->ndim; d++) sb_puts(o, "(");
-        ex_index(em, o, idx[0], wide);
+        cf_ex_index(em, o, idx[0], wide);
         for (int d = 1; d < b->ndim; d++) {
             sb_puts(o, " * ");
-            cu_ex(em, o, b->shape[d]);
+            cf_ex(em, o, b->shape[d]);
             sb_puts(o, " + ");
-            cu_ex(em, o, idx[d]);
+            cf_ex(em, o, idx[d]);
             if (d < b->ndim - 1) sb_puts(o, ")");
         }
     }
 }
 
-void cu_ex_elem(CuEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx) {
-    sb_printf(o, "%s[", cu_buf(em, b));
+void cf_ex_elem(CfEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx) {
+    sb_printf(o, "%s[", cf_buf(em, b));
     ex_offset(em, o, b, idx);
     sb_puts(o, "]");
 }
 
-static void ex_load(CuEmit *em, StrBuf *o, const Expr *e) {
+static void ex_load(CfEmit *em, StrBuf *o, const Expr *e) {
     const Buffer *b = e->u.load.buf;
     conv_open(o, b->dtype, e->dtype); /* a load's dtype is normally its buffer's */
-    if (cu_narrow_float(b->dtype)) sb_printf(o, "tl_%s_to_f32(", cu_nf(b->dtype));
+    if (cf_narrow_float(b->dtype)) sb_printf(o, "tl_%s_to_f32(", cf_nf(b->dtype));
     else if (b->dtype == DT_BOOL) sb_puts(o, "(");
-    cu_ex_elem(em, o, b, e->u.load.idx);
-    if (cu_narrow_float(b->dtype)) sb_puts(o, ")");
+    cf_ex_elem(em, o, b, e->u.load.idx);
+    if (cf_narrow_float(b->dtype)) sb_puts(o, ")");
     else if (b->dtype == DT_BOOL) sb_puts(o, " != 0)");
     conv_close(o, b->dtype, e->dtype);
 }
 
-void cu_ex(CuEmit *em, StrBuf *o, const Expr *e) {
+static void ex_select(CfEmit *em, StrBuf *o, const Expr *e) {
+    sb_puts(o, "(");
+    cf_ex_as(em, o, e->u.select.cond, DT_BOOL);
+    sb_puts(o, " ? ");
+    cf_ex_as(em, o, e->u.select.then, e->dtype);
+    sb_puts(o, " : ");
+    cf_ex_as(em, o, e->u.select.orelse, e->dtype);
+    sb_puts(o, ")");
+}
+
+void cf_ex(CfEmit *em, StrBuf *o, const Expr *e) {
     switch (e->kind) {
     case EXPR_INT: lit_int(o, e->u.i, e->dtype); break;
     case EXPR_FLOAT: lit_float(o, e->u.f, e->dtype); break;
-    case EXPR_VAR: sb_puts(o, cu_var(em, e->u.var)); break;
+    case EXPR_VAR: sb_puts(o, cf_var(em, e->u.var)); break;
     case EXPR_BIN: ex_bin(em, o, e); break;
     case EXPR_UN: ex_un(em, o, e); break;
     case EXPR_CALL: ex_call(em, o, e); break;
-    case EXPR_CAST: cu_ex_as(em, o, e->u.cast.value, e->dtype); break;
+    case EXPR_CAST: cf_ex_as(em, o, e->u.cast.value, e->dtype); break;
     case EXPR_LOAD: ex_load(em, o, e); break;
-    case EXPR_SELECT:
-        sb_puts(o, "(");
-        cu_ex_as(em, o, e->u.select.cond, DT_BOOL);
-        sb_puts(o, " ? ");
-        cu_ex_as(em, o, e->u.select.then, e->dtype);
-        sb_puts(o, " : ");
-        cu_ex_as(em, o, e->u.select.orelse, e->dtype);
-        sb_puts(o, ")");
-        break;
+    case EXPR_SELECT: ex_select(em, o, e); break;
     default: tl_internal_error(__FILE__, __LINE__, "unknown expression kind");
     }
 }
 
-const char *cu_ex_str(CuEmit *em, const Expr *e, DType as, bool top) {
+const char *cf_ex_str(CfEmit *em, const Expr *e, DType as, bool top) {
     StrBuf sb = {0};
-    if (top) cu_ex_top(em, &sb, e, as);
-    else cu_ex_as(em, &sb, e, as);
+    if (top) cf_ex_top(em, &sb, e, as);
+    else cf_ex_as(em, &sb, e, as);
     char *s = arena_strdup(&em->ctx->arena, sb.buf ? sb.buf : "");
     sb_free(&sb);
     return s;
 }
 
-bool cu_expr_has_load(const Expr *e) {
+bool cf_expr_has_load(const Expr *e) {
     switch (e->kind) {
     case EXPR_LOAD: return true;
-    case EXPR_BIN: return cu_expr_has_load(e->u.bin.a) || cu_expr_has_load(e->u.bin.b);
-    case EXPR_UN: return cu_expr_has_load(e->u.un.a);
-    case EXPR_CAST: return cu_expr_has_load(e->u.cast.value);
+    case EXPR_BIN: return cf_expr_has_load(e->u.bin.a) || cf_expr_has_load(e->u.bin.b);
+    case EXPR_UN: return cf_expr_has_load(e->u.un.a);
+    case EXPR_CAST: return cf_expr_has_load(e->u.cast.value);
     case EXPR_CALL:
-        return cu_expr_has_load(e->u.call.args[0]) ||
-               (e->u.call.args[1] && cu_expr_has_load(e->u.call.args[1]));
+        return cf_expr_has_load(e->u.call.args[0]) ||
+               (e->u.call.args[1] && cf_expr_has_load(e->u.call.args[1]));
     case EXPR_SELECT:
-        return cu_expr_has_load(e->u.select.cond) || cu_expr_has_load(e->u.select.then) ||
-               cu_expr_has_load(e->u.select.orelse);
+        return cf_expr_has_load(e->u.select.cond) || cf_expr_has_load(e->u.select.then) ||
+               cf_expr_has_load(e->u.select.orelse);
     default: return false;
     }
-}
-
-void cu_string(StrBuf *o, const char *s) {
-    sb_putc(o, '"');
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\' || c == '?') sb_printf(o, "\\%c", c);
-        else if (c == '\n') sb_puts(o, "\\n");
-        else if (c < 0x20 || c >= 0x7f) sb_printf(o, "\\%03o", c);
-        else sb_putc(o, (char)c);
-    }
-    sb_putc(o, '"');
 }
