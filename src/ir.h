@@ -208,6 +208,13 @@ void ir_seq_push(Ctx *ctx, Stmt *seq, Stmt *s);
 /* Deep copy of an expression, replacing Var `from` by `to` (to may be NULL: plain copy). */
 Expr *ir_subst(Ctx *ctx, const Expr *e, const Var *from, Expr *to);
 
+/* ---- evaluating (ir_eval.c) ------------------------------------------------------------ */
+/* The value of a variable: 0 and *out, or -1 when it is unknown. */
+typedef int (*IrLookup)(void *env, const Var *v, int64_t *out);
+/* Evaluates an integer expression with the generated code's semantics (runtime/c/tl_c.h).
+ * 0 and *out, or -1 when it needs anything unknown (a load, a float, an unbound var). */
+int ir_eval_int(const Expr *e, IrLookup lookup, void *env, int64_t *out);
+
 /* ---- printing, verifying ----------------------------------------------------------- */
 void ir_print_func(StrBuf *sb, const Func *f);
 void ir_print_expr(StrBuf *sb, const Expr *e);

@@ -16,56 +16,15 @@ typedef struct Bindings {
     int n;
 } Bindings;
 
-static int eval_int(const Expr *e, const Bindings *env, int64_t *out);
-
-static int eval_bin(const Expr *e, const Bindings *env, int64_t *out) {
-    int64_t a, b;
-    if (eval_int(e->u.bin.a, env, &a) || eval_int(e->u.bin.b, env, &b)) return -1;
-    switch (e->u.bin.op) {
-    case OP_ADD: *out = a + b; return 0;
-    case OP_SUB: *out = a - b; return 0;
-    case OP_MUL: *out = a * b; return 0;
-    case OP_DIV:
-        if (!b) return -1;
-        *out = a / b;
-        return 0;
-    case OP_FLOORDIV:
-        if (!b) return -1;
-        *out = a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
-        return 0;
-    case OP_FLOORMOD:
-        if (!b) return -1;
-        *out = a % b;
-        if (*out && ((*out < 0) != (b < 0))) *out += b;
-        return 0;
-    case OP_MIN: *out = a < b ? a : b; return 0;
-    case OP_MAX: *out = a > b ? a : b; return 0;
-    case OP_LT: *out = a < b; return 0;
-    case OP_LE: *out = a <= b; return 0;
-    case OP_GT: *out = a > b; return 0;
-    case OP_GE: *out = a >= b; return 0;
-    case OP_EQ: *out = a == b; return 0;
-    case OP_NE: *out = a != b; return 0;
-    default: return -1;
-    }
+static int lookup_binding(void *env, const Var *v, int64_t *out) {
+    const Bindings *b = env;
+    for (int i = 0; i < b->n; i++)
+        if (b->b[i].var == v) return *out = b->b[i].value, 0;
+    return -1;
 }
 
-static int eval_int(const Expr *e, const Bindings *env, int64_t *out) {
-    switch (e->kind) {
-    case EXPR_INT: *out = e->u.i; return 0;
-    case EXPR_VAR:
-        for (int i = 0; i < env->n; i++)
-            if (env->b[i].var == e->u.var) return *out = env->b[i].value, 0;
-        return -1;
-    case EXPR_CAST: return dtype_is_int(e->dtype) ? eval_int(e->u.cast.value, env, out) : -1;
-    case EXPR_BIN: return eval_bin(e, env, out);
-    case EXPR_SELECT: {
-        int64_t c;
-        if (eval_int(e->u.select.cond, env, &c)) return -1;
-        return eval_int(c ? e->u.select.then : e->u.select.orelse, env, out);
-    }
-    default: return -1;
-    }
+static int eval_int(const Expr *e, Bindings *env, int64_t *out) {
+    return ir_eval_int(e, lookup_binding, env, out);
 }
 
 /* Let-bound values in scope, substituted into loop bounds (`loop_range = T.min(...)`). */

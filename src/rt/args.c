@@ -78,49 +78,27 @@ static int bare_sym(const Func *f, const Expr *e) {
     return e->kind == EXPR_VAR ? sym_index(f, e->u.var) : -1;
 }
 
-int args_eval(const Expr *e, const SymEnv *env, int64_t *out, int *unbound) {
-    int64_t a = 0, b = 0;
-    *unbound = -1;
-    switch (e->kind) {
-    case EXPR_INT: *out = e->u.i; return 0;
-    case EXPR_VAR: {
-        int k = sym_index(env->f, e->u.var);
-        if (k < 0 || env->bound_by[k] == -1) return *unbound = k, -1;
-        *out = env->val[k];
-        return 0;
-    }
-    case EXPR_CAST: return args_eval(e->u.cast.value, env, out, unbound);
-    case EXPR_UN:
-        if (e->u.un.op != OP_NEG || args_eval(e->u.un.a, env, &a, unbound)) return -1;
-        *out = -a;
-        return 0;
-    case EXPR_BIN: break;
-    default: return -1;
-    }
-    if (args_eval(e->u.bin.a, env, &a, unbound) || args_eval(e->u.bin.b, env, &b, unbound))
+typedef struct SymLookup {
+    const SymEnv *env;
+    int unbound; /* the first sym found unbound, or -1 */
+} SymLookup;
+
+static int lookup_sym(void *p, const Var *v, int64_t *out) {
+    SymLookup *L = p;
+    int k = sym_index(L->env->f, v);
+    if (k < 0 || L->env->bound_by[k] == -1) {
+        if (L->unbound < 0) L->unbound = k;
         return -1;
-    switch (e->u.bin.op) {
-    case OP_ADD: *out = a + b; return 0;
-    case OP_SUB: *out = a - b; return 0;
-    case OP_MUL: *out = a * b; return 0;
-    case OP_MIN: *out = a < b ? a : b; return 0;
-    case OP_MAX: *out = a > b ? a : b; return 0;
-    case OP_DIV: if (!b) return -1; *out = a / b; return 0;
-    case OP_FLOORDIV:
-        if (!b) return -1;
-        *out = a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
-        return 0;
-    case OP_FLOORMOD:
-        if (!b) return -1;
-        *out = ((a % b) + b) % b;
-        return 0;
-    case OP_SHL: *out = a << b; return 0;
-    case OP_SHR: *out = a >> b; return 0;
-    case OP_BITAND: *out = a & b; return 0;
-    case OP_BITOR: *out = a | b; return 0;
-    case OP_BITXOR: *out = a ^ b; return 0;
-    default: return -1;
     }
+    *out = L->env->val[k];
+    return 0;
+}
+
+int args_eval(const Expr *e, const SymEnv *env, int64_t *out, int *unbound) {
+    SymLookup L = {env, -1};
+    int rc = ir_eval_int(e, lookup_sym, &L, out);
+    *unbound = L.unbound;
+    return rc;
 }
 
 void args_shape_text(const Buffer *b, StrBuf *out) {

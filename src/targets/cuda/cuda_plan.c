@@ -98,19 +98,8 @@ typedef struct Eval {
     int depth;
 } Eval;
 
-static int eval(Eval *E, const Expr *e, int64_t *out);
-
-/* Wraps v to the width and signedness of an integer dtype (bool: != 0). */
-static int64_t wrap_int(int64_t v, DType t) {
-    int bits = dtype_bits(t);
-    if (t == DT_BOOL) return v != 0;
-    if (bits >= 64) return v;
-    uint64_t m = ((uint64_t)1 << bits) - 1, u = (uint64_t)v & m;
-    if (dtype_is_signed(t) && (u >> (bits - 1))) u |= ~m;
-    return (int64_t)u;
-}
-
-static int eval_var(Eval *E, const Var *v, int64_t *out) {
+static int eval_var(void *env, const Var *v, int64_t *out) {
+    Eval *E = env;
     for (int i = 0; i < E->f->syms.len; i++)
         if (E->f->syms.data[i] == v) {
             *out = E->syms[i];
@@ -122,79 +111,18 @@ static int eval_var(Eval *E, const Var *v, int64_t *out) {
         const Stmt *s = body->u.seq.data[i];
         if (s->kind == STMT_LET && s->u.let.var == v) {
             E->depth++;
-            int rc = eval(E, s->u.let.value, out);
+            int rc = ir_eval_int(s->u.let.value, eval_var, E, out);
             E->depth--;
-            if (!rc) *out = wrap_int(*out, v->dtype);
             return rc;
         }
     }
     return -1;
 }
 
-/* a op b in int64_t with the generated code's semantics (tl_c.h: wrapping, division by
- * zero gives 0, floor division and modulo as in Python, masked shift counts). */
-static int eval_bin(BinOp op, int64_t a, int64_t b, int64_t *out) {
-    uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
-    switch (op) {
-    case OP_ADD: *out = (int64_t)(ua + ub); return 0;
-    case OP_SUB: *out = (int64_t)(ua - ub); return 0;
-    case OP_MUL: *out = (int64_t)(ua * ub); return 0;
-    case OP_DIV: *out = tl_div_i64(a, b); return 0;
-    case OP_FLOORDIV: *out = tl_floordiv_i64(a, b); return 0;
-    case OP_FLOORMOD: *out = tl_floormod_i64(a, b); return 0;
-    case OP_MIN: *out = a < b ? a : b; return 0;
-    case OP_MAX: *out = a > b ? a : b; return 0;
-    case OP_LT: *out = a < b; return 0;
-    case OP_LE: *out = a <= b; return 0;
-    case OP_GT: *out = a > b; return 0;
-    case OP_GE: *out = a >= b; return 0;
-    case OP_EQ: *out = a == b; return 0;
-    case OP_NE: *out = a != b; return 0;
-    case OP_AND: *out = a && b; return 0;
-    case OP_OR: *out = a || b; return 0;
-    case OP_BITAND: *out = a & b; return 0;
-    case OP_BITOR: *out = a | b; return 0;
-    case OP_BITXOR: *out = a ^ b; return 0;
-    case OP_SHL: *out = tl_shl_i64(a, b); return 0;
-    case OP_SHR: *out = tl_shr_i64(a, b); return 0;
-    default: return -1;
-    }
-}
-
-static int eval(Eval *E, const Expr *e, int64_t *out) {
-    int64_t a, b, c;
-    if (!e || (!dtype_is_int(e->dtype) && e->kind != EXPR_CAST)) return -1;
-    switch (e->kind) {
-    case EXPR_INT: *out = e->u.i; return 0;
-    case EXPR_VAR: return eval_var(E, e->u.var, out);
-    case EXPR_CAST:
-        if (!dtype_is_int(e->dtype) || eval(E, e->u.cast.value, &a)) return -1;
-        *out = wrap_int(a, e->dtype);
-        return 0;
-    case EXPR_UN:
-        if (eval(E, e->u.un.a, &a)) return -1;
-        a = e->u.un.op == OP_NEG ? (int64_t)(0 - (uint64_t)a) : e->u.un.op == OP_NOT ? !a : ~a;
-        *out = wrap_int(a, e->dtype);
-        return 0;
-    case EXPR_BIN:
-        if (eval(E, e->u.bin.a, &a) || eval(E, e->u.bin.b, &b)) return -1;
-        if (!dtype_is_signed(e->dtype) && e->dtype == DT_UINT64 &&
-            (e->u.bin.op == OP_DIV || e->u.bin.op == OP_FLOORDIV || e->u.bin.op == OP_FLOORMOD))
-            return -1; /* unsigned 64-bit division: not needed for sizes */
-        if (eval_bin(e->u.bin.op, a, b, &c)) return -1;
-        *out = wrap_int(c, e->dtype);
-        return 0;
-    case EXPR_SELECT:
-        if (eval(E, e->u.select.cond, &a)) return -1;
-        return eval(E, a ? e->u.select.then : e->u.select.orelse, out);
-    default: return -1;
-    }
-}
-
 int cuda_eval_int(const Func *f, const Expr *e, const int64_t *syms, int64_t *out) {
     Eval E = {f, syms, 0};
     int64_t v;
-    if (eval(&E, e, &v)) return -1;
+    if (ir_eval_int(e, eval_var, &E, &v)) return -1;
     *out = v;
     return 0;
 }
