@@ -217,7 +217,7 @@ def count_junit(xml, res):
 
 # ---- fuzz ----------------------------------------------------------------------------
 def run_fuzz(tilec, build, res, env, quick):
-    count = 300 if quick else 2000
+    count = 300 if quick else 5000
     out = build / "fuzz-failures"
     cmd = [sys.executable, "tests/fuzz/fuzz.py", "--tilec", str(tilec), "--count",
            str(count), "--seed", "1", "--jobs", "2", "--save", str(out)]

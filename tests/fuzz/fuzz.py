@@ -140,13 +140,14 @@ def make_mutant(sources, seed, i):
 
 def check_one(tilec, path, timeout, modes):
     """"ok0" or "ok1" if every run of tilec on path is acceptable (exit 0, or exit 1 with
-    an error message), else (status text, output). modes: "ir" (`emit --ir`: front end)
-    and/or "source" (`emit --source --target c`: the passes and the C emitter too)."""
+    an error message), else (status text, output). modes: "ir" (`emit --ir`: front end),
+    "source" (`emit --source --target c`: the passes and the C emitter too) and/or "cuda"
+    (`emit --source --target cuda`: the CUDA passes and emitter; no GPU needed)."""
     result = "ok0"
     for mode in modes:
-        cmd = [tilec, "emit", str(path), "--" + mode]
-        if mode == "source":
-            cmd += ["--target", "c"]
+        cmd = [tilec, "emit", str(path), "--ir" if mode == "ir" else "--source"]
+        if mode != "ir":
+            cmd += ["--target", "cuda" if mode == "cuda" else "c"]
         r = check_cmd(cmd, timeout)
         if r != "ok0":
             result = r
@@ -183,8 +184,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=int, default=5)
-    ap.add_argument("--modes", default="ir,source",
-                    help="comma-separated emit modes to run per mutant (ir, source)")
+    ap.add_argument("--modes", default="ir,source,cuda",
+                    help="comma-separated emit modes to run per mutant (ir, source, cuda)")
     ap.add_argument("--save", default=str(ROOT / "build" / "fuzz-failures"),
                     help="directory for failing mutants")
     ap.add_argument("--only", type=int, help="run only mutant number ONLY")
