@@ -152,38 +152,25 @@ static int64_t floormod_i(int64_t a, int64_t b) {
     return r;
 }
 
+/* A comparison given the ordering c of its operands (-1, 0, 1). */
+static bool cmp_order(BinOp op, int c) {
+    switch (op) {
+    case OP_LT: return c < 0;
+    case OP_LE: return c <= 0;
+    case OP_GT: return c > 0;
+    case OP_GE: return c >= 0;
+    case OP_EQ: return c == 0;
+    default: return c != 0;
+    }
+}
+
 static bool cmp_d(BinOp op, double a, double b) {
-    switch (op) {
-    case OP_LT: return a < b;
-    case OP_LE: return a <= b;
-    case OP_GT: return a > b;
-    case OP_GE: return a >= b;
-    case OP_EQ: return a == b;
-    default: return a != b;
-    }
+    if (a != a || b != b) return op == OP_NE; /* NaN is unordered: only != holds */
+    return cmp_order(op, (a > b) - (a < b));
 }
 
-static bool cmp_i(BinOp op, int64_t a, int64_t b) {
-    switch (op) {
-    case OP_LT: return a < b;
-    case OP_LE: return a <= b;
-    case OP_GT: return a > b;
-    case OP_GE: return a >= b;
-    case OP_EQ: return a == b;
-    default: return a != b;
-    }
-}
-
-static bool cmp_u(BinOp op, uint64_t a, uint64_t b) {
-    switch (op) {
-    case OP_LT: return a < b;
-    case OP_LE: return a <= b;
-    case OP_GT: return a > b;
-    case OP_GE: return a >= b;
-    case OP_EQ: return a == b;
-    default: return a != b;
-    }
-}
+static bool cmp_i(BinOp op, int64_t a, int64_t b) { return cmp_order(op, (a > b) - (a < b)); }
+static bool cmp_u(BinOp op, uint64_t a, uint64_t b) { return cmp_order(op, (a > b) - (a < b)); }
 
 static bool fold_div_int(BinOp op, bool u64, int64_t a, int64_t b, int64_t *r) {
     uint64_t ua = (uint64_t)a, ub = (uint64_t)b;

@@ -89,29 +89,26 @@ _np_codes = {}
 _torch_codes = {}
 
 
-def numpy_code(dt):
-    """DLPack (code, bits) of a numpy dtype; TilecError if tilec has no such dtype."""
+def _dl_code(cache, dt, library):
     try:
-        return _np_codes[dt]
+        return cache[dt]
     except KeyError:
         pass
     name = dtype_name(dt)
     if name is None:
-        raise TilecError("numpy dtype %s has no tilec equivalent" % dt)
-    _np_codes[dt] = DL_CODES[name]
-    return _np_codes[dt]
+        raise TilecError("%s dtype %s has no tilec equivalent" % (library, dt))
+    cache[dt] = DL_CODES[name]
+    return cache[dt]
+
+
+def numpy_code(dt):
+    """DLPack (code, bits) of a numpy dtype; TilecError if tilec has no such dtype."""
+    return _dl_code(_np_codes, dt, "numpy")
 
 
 def torch_code(dt):
-    try:
-        return _torch_codes[dt]
-    except KeyError:
-        pass
-    name = dtype_name(dt)
-    if name is None:
-        raise TilecError("torch dtype %s has no tilec equivalent" % dt)
-    _torch_codes[dt] = DL_CODES[name]
-    return _torch_codes[dt]
+    """DLPack (code, bits) of a torch dtype; TilecError if tilec has no such dtype."""
+    return _dl_code(_torch_codes, dt, "torch")
 
 
 def is_torch_tensor(x):
