@@ -33,16 +33,28 @@ void pass_run(Ctx *ctx, Func *f, const char *name, PassFn fn);
 
 void pass_check_tile_ops(Ctx *ctx, Func *f);     /* user errors for shape/dtype mismatches */
 void pass_lower_tile_ops(Ctx *ctx, Func *f);     /* copy/fill/gemm/reduce/cumsum/atomic -> loops */
+/* The same, leaving the tile ops for which keep returns true; and one op lowered alone
+ * (the op itself when it is not a tile op). */
+void lower_tile_ops_keeping(Ctx *ctx, Func *f, bool (*keep)(const Stmt *s));
+Stmt *lower_tile_op(Ctx *ctx, Stmt *s);
+/* A reduction's start value in dtype t, and acc combined with x (|x| for the abs ops). */
+Expr *reduce_init_value(Ctx *ctx, ReduceOp op, DType t, Loc loc);
+Expr *reduce_combine_value(Ctx *ctx, ReduceOp op, Expr *acc, Expr *x, Loc loc);
 void pass_safe_memory_access(Ctx *ctx, Func *f); /* guard global loads (-> 0) and stores */
 void pass_simplify(Ctx *ctx, Func *f);           /* constant folding, trivial loops */
 /* CUDA (SIMT model, see src/passes/map_threads.c): thread-distributed loops, barriers. */
 void pass_map_threads(Ctx *ctx, Func *f);         /* which loops the block's threads share */
 void pass_insert_sync_threads(Ctx *ctx, Func *f); /* __syncthreads from memory hazards */
+/* CUDA: tensor-core gemms and fragment reductions kept as tile ops (cuda_keep_tile_op);
+ * register fragments, their layouts and the loops' thread mappings (infer_layouts.c). */
+bool cuda_keep_tile_op(const Stmt *s);
+void pass_infer_layouts(Ctx *ctx, Func *f);
 /* After pass_map_threads: the loops of the distributed nest rooted at LOOP_PARALLEL loop
  * `root` (root, then each LOOP_PARALLEL loop that is the only statement of the previous
  * one's body), at most max; returns their number. */
 int simt_parallel_nest(Stmt *root, Stmt **loops, int max);
-/* Whether b is block-wide in the SIMT model (global, shared, fragment), not per-thread. */
+/* Whether b is block-wide in the SIMT model (global, shared, or a fragment without a
+ * register layout), not per-thread. */
 bool simt_block_wide(const Buffer *b);
 
 /* ---- targets ------------------------------------------------------------------------ */

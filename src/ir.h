@@ -110,6 +110,11 @@ struct Buffer {
     Loc loc;           /* where it was declared */
     Expr *init;        /* SCOPE_VAR: initial value or NULL */
     Expr *safe_value;  /* T.annotate_safe_value for out-of-bounds loads, or NULL (= 0) */
+    /* CUDA (pass_infer_layouts): a fragment held in registers with this layout (else
+     * NULL: block-wide memory); a shared buffer swizzled for rows of this many bytes
+     * (tl_swizzle of runtime/cuda/tl_cuda.h; 0: row-major). */
+    const struct Frag *layout;
+    int swizzle;
 };
 
 struct Expr {
@@ -147,6 +152,8 @@ struct Stmt {
         struct { Var *var; Expr *min, *extent; LoopKind kind; Stmt *body;
                  int num_stages;     /* PIPELINED: stages (0 if not given) */
                  const char *annot;  /* other annotations as printed text, or NULL */
+                 const struct Frag *layout; /* CUDA: the T.Parallel nest rooted here runs
+                                               by this layout (pass_infer_layouts) */
         } for_;
         struct { Expr *cond; Stmt *body; } while_;
         struct { Expr *cond; Stmt *then, *orelse; } if_;     /* orelse may be NULL */
@@ -158,8 +165,10 @@ struct Stmt {
         struct { Region src, dst; } copy;                    /* with dtype conversion */
         struct { Region dst; Expr *value; } fill;
         struct { Region a, b, c; bool trans_a, trans_b, clear_accum; GemmPolicy policy;
-                 int k_pack, wg_wait; } gemm;
-        struct { ReduceOp op; Region src, dst; int dim; bool clear; } reduce;
+                 int k_pack, wg_wait;
+                 int warp_m, warp_n; /* CUDA: kept for tensor cores over these warps */ } gemm;
+        struct { ReduceOp op; Region src, dst; int dim; bool clear;
+                 Buffer *workspace; /* CUDA: shared scratch for a cross-warp combine */ } reduce;
         struct { Region src, dst; int dim; bool reverse; } cumsum;
         /* ATOMIC: dst op= src elementwise (src region) or dst op= value (scalar, dst extent 1) */
         struct { AtomicOp op; Region dst; Region src; Expr *value; } atomic;

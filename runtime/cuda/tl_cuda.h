@@ -17,6 +17,8 @@
  *     atomicMax/Min for int32/uint32; compare-and-swap loops for the rest (16-bit types
  *     with the 16-bit atomicCAS, 8-bit types through their aligned 32-bit word).
  *   - Block-level helpers: shared memory zeroing, T.use_swizzle, T.device_assert.
+ *   - Tensor cores (sm_80+): the shared-memory swizzle, cp.async copies, and T.gemm on
+ *     one block tile with ldmatrix + mma.sync (A and B in shared memory, or A in registers).
  * Simulation mode (TL_CUDA_SIM): tests/unit/test_emit_cuda.c compiles whole generated
  * files as host C++, with the CUDA built-ins defined by its harness. */
 #ifndef TILEC_TL_CUDA_H
@@ -172,5 +174,287 @@ TL_DEV void tl_assert_fail(const char *where, const char *msg, long long bx, lon
     printf("%s: device assert failed: %s (block (%lld, %lld, %lld))\n", where, msg, bx, by,
            bz);
 }
+
+/* ---- tensor cores: swizzled shared tiles, cp.async, mma.sync GEMM ----------------------- */
+/* T.gemm on sm_80+: A and B tiles in shared memory (or A in registers), read with ldmatrix
+ * and multiplied with mma.sync.m16n8k16 (f16 or bf16 in, f32 accumulate). Element types
+ * are the storage ones: f16 and bf16 as uint16_t. Under TL_CUDA_SIM (host simulation) the
+ * same functions are plain C++ with the same contracts: the copies are immediate, the
+ * GEMMs scalar loops over each thread's accumulator elements. */
+
+/* log2 of a power of two, at compile time. */
+TL_HOSTDEV constexpr int tl_ilog2(int n) { return n > 1 ? 1 + tl_ilog2(n >> 1) : 0; }
+
+/* Physical element offset of logical element offset o (elements of ES bytes) in a
+ * 128-byte-aligned shared buffer with rows of ROW_BYTES: with byte offset a = o * ES and
+ * S = max(log2(ROW_BYTES), 7), a ^ (((a >> S) & 7) << 4). It XORs the 16-byte chunk index
+ * inside each 128-byte line with row bits, so that ldmatrix reads of 8 rows at one column
+ * hit distinct banks; for 128-byte rows it is the TMA/wgmma 128B swizzle. A bijection on
+ * every aligned 1024 bytes that keeps each 16-byte chunk whole. */
+template <int ROW_BYTES, int ES> TL_DEV int tl_swizzle(int o) {
+    static_assert(ROW_BYTES >= 16 && (ROW_BYTES & (ROW_BYTES - 1)) == 0,
+                  "tl_swizzle: rows are a power of two of at least 16 bytes");
+    static_assert(ES > 0 && 16 % ES == 0, "tl_swizzle: elements do not straddle 16 bytes");
+    constexpr int S = tl_ilog2(ROW_BYTES) > 7 ? tl_ilog2(ROW_BYTES) : 7;
+    int a = o * ES;
+    return (a ^ (((a >> S) & 7) << 4)) / ES;
+}
+
+/* Element offset of logical element (i, j) of an I x J shared tile of 16-bit elements
+ * stored [I][J] ([J][I] when TRANS), swizzled by tl_swizzle on the flat offset when SWZ,
+ * else plain. */
+template <int I, int J, bool TRANS, bool SWZ> TL_DEV int tl_tile_off(int i, int j) {
+    const int o = TRANS ? j * I + i : i * J + j;
+    if constexpr (SWZ)
+        return tl_swizzle<(TRANS ? I : J) * 2, 2>(o);
+    else
+        return o;
+}
+
+/* The tile contract that tl_gemm_ss and tl_gemm_rs share. */
+template <int M, int N, int K, int WARP_M, int WARP_N> TL_DEV void tl_gemm_check() {
+    static_assert(M % (16 * WARP_M) == 0, "tl_gemm: M is a multiple of 16 * WARP_M");
+    static_assert(N % (8 * WARP_N) == 0, "tl_gemm: N is a multiple of 8 * WARP_N");
+    static_assert(K % 16 == 0, "tl_gemm: K is a multiple of 16");
+}
+
+#ifndef TL_CUDA_SIM
+/* Shared-window address of a generic pointer into shared memory (ldmatrix, cp.async). */
+TL_DEV uint32_t tl_smem_addr(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
+
+/* Asynchronous 16/8/4-byte copies global -> shared (both aligned to the size): with
+ * valid false they write zeros and do not read gmem at all (src-size 0), so gmem may
+ * point anywhere. Complete after tl_cp_async_commit and tl_cp_async_wait (then a
+ * barrier before other threads read them). */
+TL_DEV void tl_cp_async16(void *smem, const void *gmem, bool valid) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(tl_smem_addr(smem)),
+                 "l"(gmem), "r"(valid ? 16 : 0)
+                 : "memory");
+}
+
+TL_DEV void tl_cp_async8(void *smem, const void *gmem, bool valid) {
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(tl_smem_addr(smem)),
+                 "l"(gmem), "r"(valid ? 8 : 0)
+                 : "memory");
+}
+
+TL_DEV void tl_cp_async4(void *smem, const void *gmem, bool valid) {
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(tl_smem_addr(smem)),
+                 "l"(gmem), "r"(valid ? 4 : 0)
+                 : "memory");
+}
+
+/* Closes the group of this thread's copies issued since the last commit. */
+TL_DEV void tl_cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+
+/* Waits until at most N of this thread's committed groups are still in flight. */
+template <int N> TL_DEV void tl_cp_async_wait() {
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+}
+
+/* ldmatrix .x4 / .x2 (.trans): lane l gives the shared address of row l % 8 of matrix
+ * l / 8 (16 contiguous bytes); register i gets matrix i, lane l its row l / 4, elements
+ * 2 (l % 4) and 2 (l % 4) + 1 (.trans: of the transposed matrix). */
+template <bool TRANS> TL_DEV void tl_ldsm_x4(uint32_t *r, uint32_t addr) {
+    if constexpr (TRANS)
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                     : "r"(addr));
+    else
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                     : "r"(addr));
+}
+
+template <bool TRANS> TL_DEV void tl_ldsm_x2(uint32_t *r, uint32_t addr) {
+    if constexpr (TRANS)
+        asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];\n"
+                     : "=r"(r[0]), "=r"(r[1])
+                     : "r"(addr));
+    else
+        asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];\n"
+                     : "=r"(r[0]), "=r"(r[1])
+                     : "r"(addr));
+}
+
+/* c[0..3] += A (16x16, registers a[0..3]) * B (16x8, b[0..1]), the mma.sync fragments:
+ * with g = lane / 4, t = lane % 4: a0 = (row g, k 2t..2t+1), a1 = (g + 8, 2t),
+ * a2 = (g, 8 + 2t), a3 = (g + 8, 8 + 2t); b0 = (k 2t..2t+1, n g), b1 = (k 8 + 2t, n g);
+ * c0, c1 = (row g, n 2t, 2t + 1), c2, c3 = (row g + 8, the same). */
+template <bool BF16> TL_DEV void tl_mma_16816(float *c, const uint32_t *a, const uint32_t *b) {
+    if constexpr (BF16)
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, "
+                     "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+                     : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+    else
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, "
+                     "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+                     : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+/* The B fragments b[ni][0..1] (ni < NT) of k-step k0 for the warp's columns n0.. of the
+ * shared B tile ([K][N], or [N][K] when TRANS_B): ldmatrix.x4 for each pair of n8 tiles
+ * (matrices (n, k0), (n, k0 + 8), (n + 8, k0), (n + 8, k0 + 8)), .x2 for an odd last one.
+ * [N][K] rows are the fragment's n, so it is read as is; [K][N] is read transposed. */
+template <int N, int K, int NT, bool TRANS_B, bool SWZ_B>
+TL_DEV void tl_gemm_load_b(uint32_t (*b)[2], uint32_t sb, int n0, int k0, int lane) {
+#pragma unroll
+    for (int ni = 0; ni < NT; ni += 2) {
+        const bool pair = ni + 1 < NT;
+        const int r = lane % 8, j = lane / 8;
+        const int n = n0 + ni * 8 + (pair ? 8 * (j / 2) : 0), k = k0 + 8 * (j % 2);
+        const uint32_t addr =
+            sb + 2 * tl_tile_off<K, N, TRANS_B, SWZ_B>(TRANS_B ? k : k + r, TRANS_B ? n + r : n);
+        if (pair) {
+            uint32_t q[4];
+            tl_ldsm_x4<!TRANS_B>(q, addr);
+            b[ni][0] = q[0], b[ni][1] = q[1], b[ni + 1][0] = q[2], b[ni + 1][1] = q[3];
+        } else {
+            tl_ldsm_x2<!TRANS_B>(b[ni], addr);
+        }
+    }
+}
+
+/* C += A * B for one block tile on tensor cores; every thread of the block calls it
+ * (tid in [0, 32 * WARP_M * WARP_N)), after a barrier that makes A and B visible.
+ * A: shared [M][K] ([K][M] when TRANS_A); B: shared [K][N] ([N][K] when TRANS_B); rows as
+ * long as the last dim, swizzled with tl_swizzle<row bytes, 2> on the flat element offset
+ * when SWZ_A / SWZ_B, else plain; 128-byte aligned (1024 when swizzled). fp16, or bf16
+ * when BF16; fp32 accumulation.
+ * Warp w = tid / 32 computes rows warp_m * (M / WARP_M) .. and columns
+ * warp_n * (N / WARP_N) .. (warp_m = w / WARP_N, warp_n = w % WARP_N): MT = M / WARP_M / 16
+ * by NT = N / WARP_N / 8 mma tiles. C is the thread's MT * NT * 4 floats: C[(mi * NT + ni)
+ * * 4 + c] is element (warp_m * (M / WARP_M) + mi * 16 + lane / 4 + 8 * (c / 2),
+ * warp_n * (N / WARP_N) + ni * 8 + 2 * (lane % 4) + c % 2), lane = tid % 32. */
+template <int M, int N, int K, int WARP_M, int WARP_N, bool TRANS_A, bool TRANS_B, bool BF16,
+          bool SWZ_A, bool SWZ_B>
+TL_DEV void tl_gemm_ss(const uint16_t *A, const uint16_t *B, float *C, int tid) {
+    tl_gemm_check<M, N, K, WARP_M, WARP_N>();
+    constexpr int MT = M / WARP_M / 16, NT = N / WARP_N / 8;
+    const int lane = tid % 32, warp = tid / 32;
+    const int m0 = warp / WARP_N * (M / WARP_M), n0 = warp % WARP_N * (N / WARP_N);
+    const uint32_t sa = tl_smem_addr(A), sb = tl_smem_addr(B);
+    /* A matrices a0..a3 = (m, k0), (m + 8, k0), (m, k0 + 8), (m + 8, k0 + 8): lane l
+     * addresses row l % 8 of matrix j = l / 8; [K][M] is read transposed. */
+    const int r = lane % 8, dm = 8 * (lane / 8 % 2), dk = 8 * (lane / 16);
+#pragma unroll
+    for (int k0 = 0; k0 < K; k0 += 16) {
+        uint32_t a[MT][4], b[NT][2];
+#pragma unroll
+        for (int mi = 0; mi < MT; mi++) {
+            const int m = m0 + mi * 16 + dm, k = k0 + dk;
+            tl_ldsm_x4<TRANS_A>(a[mi], sa + 2 * tl_tile_off<M, K, TRANS_A, SWZ_A>(
+                                                    TRANS_A ? m : m + r, TRANS_A ? k + r : k));
+        }
+        tl_gemm_load_b<N, K, NT, TRANS_B, SWZ_B>(b, sb, n0, k0, lane);
+#pragma unroll
+        for (int mi = 0; mi < MT; mi++)
+#pragma unroll
+            for (int ni = 0; ni < NT; ni++) tl_mma_16816<BF16>(C + (mi * NT + ni) * 4, a[mi], b[ni]);
+    }
+}
+
+/* tl_gemm_ss with A in registers: A is the thread's (M / WARP_M / 16) * (K / 8) * 4
+ * 16-bit values of the M x K tile in the accumulator layout without the warp_n split:
+ * A[(mi * (K / 8) + ki) * 4 + c] is element (warp_m * (M / WARP_M) + mi * 16 + lane / 4 +
+ * 8 * (c / 2), ki * 8 + 2 * (lane % 4) + c % 2), the same in every warp_n (how flash
+ * attention feeds P = softmax(Q K^T) to P V). The mma A registers of k-step kk are the
+ * pairs (c0, c1), (c2, c3) of ki = 2 kk, then of ki = 2 kk + 1. */
+template <int M, int N, int K, int WARP_M, int WARP_N, bool TRANS_B, bool BF16, bool SWZ_B>
+TL_DEV void tl_gemm_rs(const uint16_t *A, const uint16_t *B, float *C, int tid) {
+    tl_gemm_check<M, N, K, WARP_M, WARP_N>();
+    constexpr int MT = M / WARP_M / 16, NT = N / WARP_N / 8;
+    const int lane = tid % 32, warp = tid / 32;
+    const int n0 = warp % WARP_N * (N / WARP_N);
+    const uint32_t sb = tl_smem_addr(B);
+#pragma unroll
+    for (int k0 = 0; k0 < K; k0 += 16) {
+        uint32_t a[MT][4], b[NT][2];
+#pragma unroll
+        for (int mi = 0; mi < MT; mi++)
+#pragma unroll
+            for (int i = 0; i < 4; i++) {
+                const int l = (mi * (K / 8) + k0 / 8 + i / 2) * 4 + i % 2 * 2;
+                a[mi][i] = (uint32_t)A[l] | (uint32_t)A[l + 1] << 16;
+            }
+        tl_gemm_load_b<N, K, NT, TRANS_B, SWZ_B>(b, sb, n0, k0, lane);
+#pragma unroll
+        for (int mi = 0; mi < MT; mi++)
+#pragma unroll
+            for (int ni = 0; ni < NT; ni++) tl_mma_16816<BF16>(C + (mi * NT + ni) * 4, a[mi], b[ni]);
+    }
+}
+#else  /* TL_CUDA_SIM: the same contracts in host C++ */
+TL_DEV void tl_cp_async_sim(void *smem, const void *gmem, bool valid, int bytes) {
+    if (valid)
+        memcpy(smem, gmem, bytes);
+    else
+        memset(smem, 0, bytes);
+}
+TL_DEV void tl_cp_async16(void *smem, const void *gmem, bool valid) {
+    tl_cp_async_sim(smem, gmem, valid, 16);
+}
+TL_DEV void tl_cp_async8(void *smem, const void *gmem, bool valid) {
+    tl_cp_async_sim(smem, gmem, valid, 8);
+}
+TL_DEV void tl_cp_async4(void *smem, const void *gmem, bool valid) {
+    tl_cp_async_sim(smem, gmem, valid, 4);
+}
+TL_DEV void tl_cp_async_commit() {}
+template <int N> TL_DEV void tl_cp_async_wait() {}
+
+template <bool BF16> TL_DEV float tl_gemm_in(uint16_t v) {
+    return BF16 ? tl_bf16_to_f32(v) : tl_f16_to_f32(v);
+}
+
+/* C += A * B for this thread's accumulator elements, k in order; a(row, k) and b(k, col)
+ * give the inputs as float. */
+template <int M, int N, int WARP_M, int WARP_N, int K, class FA, class FB>
+TL_DEV void tl_gemm_sim(FA a, FB b, float *C, int tid) {
+    constexpr int MT = M / WARP_M / 16, NT = N / WARP_N / 8;
+    const int lane = tid % 32, warp = tid / 32;
+    const int m0 = warp / WARP_N * (M / WARP_M), n0 = warp % WARP_N * (N / WARP_N);
+    for (int mi = 0; mi < MT; mi++)
+        for (int ni = 0; ni < NT; ni++)
+            for (int c = 0; c < 4; c++) {
+                int row = m0 + mi * 16 + lane / 4 + 8 * (c / 2);
+                int col = n0 + ni * 8 + 2 * (lane % 4) + c % 2;
+                float *acc = &C[(mi * NT + ni) * 4 + c];
+                for (int k = 0; k < K; k++) *acc += a(row, k) * b(k, col);
+            }
+}
+
+template <int M, int N, int K, int WARP_M, int WARP_N, bool TRANS_A, bool TRANS_B, bool BF16,
+          bool SWZ_A, bool SWZ_B>
+TL_DEV void tl_gemm_ss(const uint16_t *A, const uint16_t *B, float *C, int tid) {
+    tl_gemm_check<M, N, K, WARP_M, WARP_N>();
+    tl_gemm_sim<M, N, WARP_M, WARP_N, K>(
+        [A](int m, int k) { return tl_gemm_in<BF16>(A[tl_tile_off<M, K, TRANS_A, SWZ_A>(m, k)]); },
+        [B](int k, int n) { return tl_gemm_in<BF16>(B[tl_tile_off<K, N, TRANS_B, SWZ_B>(k, n)]); },
+        C, tid);
+}
+
+/* Every thread's registers hold part of A: they meet in a block-wide copy of the tile
+ * between two barriers (every thread of the block calls it, as on the device). */
+template <int M, int N, int K, int WARP_M, int WARP_N, bool TRANS_B, bool BF16, bool SWZ_B>
+TL_DEV void tl_gemm_rs(const uint16_t *A, const uint16_t *B, float *C, int tid) {
+    tl_gemm_check<M, N, K, WARP_M, WARP_N>();
+    static float tile[M][K];
+    const int lane = tid % 32, m0 = tid / 32 / WARP_N * (M / WARP_M);
+    for (int mi = 0; mi < M / WARP_M / 16; mi++)
+        for (int ki = 0; ki < K / 8; ki++)
+            for (int c = 0; c < 4; c++)
+                tile[m0 + mi * 16 + lane / 4 + 8 * (c / 2)][ki * 8 + 2 * (lane % 4) + c % 2] =
+                    tl_gemm_in<BF16>(A[(mi * (K / 8) + ki) * 4 + c]);
+    __syncthreads();
+    tl_gemm_sim<M, N, WARP_M, WARP_N, K>(
+        [](int m, int k) { return tile[m][k]; },
+        [B](int k, int n) { return tl_gemm_in<BF16>(B[tl_tile_off<K, N, TRANS_B, SWZ_B>(k, n)]); },
+        C, tid);
+    __syncthreads();
+}
+#endif
 
 #endif

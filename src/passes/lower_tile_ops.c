@@ -38,6 +38,7 @@ enum { MAX_DIMS = 8 };
 typedef struct Lower {
     Ctx *ctx;
     Loc loc;
+    bool (*keep)(const Stmt *s); /* tile ops to leave as they are, or NULL */
 } Lower;
 
 static const char *const loop_names[MAX_DIMS] = {"i", "j", "k", "l", "p", "q", "r", "s"};
@@ -181,10 +182,10 @@ static Stmt *lower_gemm(Lower *L, const Stmt *s) {
 }
 
 /* ---- reduce -------------------------------------------------------------------------- */
-static Expr *reduce_init(Lower *L, ReduceOp op, DType t) {
+Expr *reduce_init_value(Ctx *ctx, ReduceOp op, DType t, Loc loc) {
     bool want_max = op == RED_MIN; /* min starts at the largest value, max at the smallest */
-    if (op != RED_MAX && op != RED_MIN) return ir_cast(L->ctx, t, cint(L, 0), L->loc);
-    if (dtype_is_float(t)) return ir_float(L->ctx, want_max ? INFINITY : -INFINITY, t, L->loc);
+    if (op != RED_MAX && op != RED_MIN) return ir_cast(ctx, t, ir_int(ctx, 0, DT_INT32, loc), loc);
+    if (dtype_is_float(t)) return ir_float(ctx, want_max ? INFINITY : -INFINITY, t, loc);
     int bits = dtype_bits(t);
     int64_t lo, hi;
     if (t == DT_BOOL) lo = 0, hi = 1;
@@ -195,14 +196,22 @@ static Expr *reduce_init(Lower *L, ReduceOp op, DType t) {
         lo = 0;
         hi = bits >= 64 ? -1 : (int64_t)(((uint64_t)1 << bits) - 1);
     }
-    return ir_int(L->ctx, want_max ? hi : lo, t, L->loc);
+    return ir_int(ctx, want_max ? hi : lo, t, loc);
+}
+
+Expr *reduce_combine_value(Ctx *ctx, ReduceOp op, Expr *acc, Expr *x, Loc loc) {
+    x = ir_cast(ctx, acc->dtype, x, loc);
+    if (op == RED_ABSSUM || op == RED_ABSMAX) x = ir_call(ctx, FN_ABS, x, NULL, loc);
+    BinOp b = (op == RED_SUM || op == RED_ABSSUM) ? OP_ADD : op == RED_MIN ? OP_MIN : OP_MAX;
+    return ir_bin(ctx, b, acc, x, loc);
+}
+
+static Expr *reduce_init(Lower *L, ReduceOp op, DType t) {
+    return reduce_init_value(L->ctx, op, t, L->loc);
 }
 
 static Expr *reduce_combine(Lower *L, ReduceOp op, Expr *acc, Expr *x) {
-    x = ir_cast(L->ctx, acc->dtype, x, L->loc);
-    if (op == RED_ABSSUM || op == RED_ABSMAX) x = ir_call(L->ctx, FN_ABS, x, NULL, L->loc);
-    BinOp b = (op == RED_SUM || op == RED_ABSSUM) ? OP_ADD : op == RED_MIN ? OP_MIN : OP_MAX;
-    return ir_bin(L->ctx, b, acc, x, L->loc);
+    return reduce_combine_value(L->ctx, op, acc, x, L->loc);
 }
 
 static Stmt *lower_reduce(Lower *L, const Stmt *s) {
@@ -375,10 +384,17 @@ static void lower_slot(Stmt **slot, void *ud) {
     Stmt *s = *slot;
     ir_stmt_children(s, lower_slot, L);
     L->loc = s->loc;
-    *slot = lower_one(L, s);
+    if (!L->keep || !L->keep(s)) *slot = lower_one(L, s);
 }
 
-void pass_lower_tile_ops(Ctx *ctx, Func *f) {
-    Lower L = {ctx, f->loc};
+void lower_tile_ops_keeping(Ctx *ctx, Func *f, bool (*keep)(const Stmt *s)) {
+    Lower L = {ctx, f->loc, keep};
     if (f->body) lower_slot(&f->body, &L);
+}
+
+void pass_lower_tile_ops(Ctx *ctx, Func *f) { lower_tile_ops_keeping(ctx, f, NULL); }
+
+Stmt *lower_tile_op(Ctx *ctx, Stmt *s) {
+    Lower L = {ctx, s->loc, NULL};
+    return lower_one(&L, s);
 }

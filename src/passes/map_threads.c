@@ -190,5 +190,6 @@ void pass_map_threads(Ctx *ctx, Func *f) {
 }
 
 bool simt_block_wide(const Buffer *b) {
-    return b->scope == SCOPE_GLOBAL || b->scope == SCOPE_SHARED || b->scope == SCOPE_FRAGMENT;
+    return b->scope == SCOPE_GLOBAL || b->scope == SCOPE_SHARED ||
+           (b->scope == SCOPE_FRAGMENT && !b->layout);
 }

@@ -29,6 +29,7 @@
  * its `continue`s. */
 #include "compiler.h"
 #include "ir_walk.h"
+#include "layout/frag.h"
 
 enum { MAX_DIMS = 8, MAX_NEST = 16 };
 
@@ -57,9 +58,14 @@ typedef struct Sync {
 } Sync;
 
 /* ---- access sets ----------------------------------------------------------------------- */
+/* Same iteration, same thread: nests of one shape mapped alike (both by the flat SIMT
+ * split, or by equal register layouts without replicas). */
 static bool nest_shape_equal(const Stmt *a, const Stmt *b) {
     Stmt *la[MAX_NEST], *lb[MAX_NEST];
+    const Frag *fa = a->u.for_.layout, *fb = b->u.for_.layout;
+    if ((fa && frag_replicated(fa)) || (fb && frag_replicated(fb))) return false;
     if (a == b) return true;
+    if (!fa != !fb || (fa && !frag_equal(fa, fb))) return false;
     int n = simt_parallel_nest((Stmt *)a, la, MAX_NEST);
     if (n != simt_parallel_nest((Stmt *)b, lb, MAX_NEST)) return false;
     for (int i = 0; i < n; i++) {
@@ -225,6 +231,15 @@ static void collect_stmt(Collect *C, Stmt *s) {
         break;
     case STMT_ALLOC:
         if (s->u.alloc.buf->init) add_access(C, s->u.alloc.buf, true, NULL);
+        break;
+    case STMT_GEMM: /* kept for tensor cores: every thread reads A and B */
+        add_access(C, s->u.gemm.a.buf, false, NULL);
+        add_access(C, s->u.gemm.b.buf, false, NULL);
+        add_access(C, s->u.gemm.c.buf, true, NULL);
+        break;
+    case STMT_REDUCE: /* kept: register fragments, its own barriers around its workspace */
+        add_access(C, s->u.reduce.src.buf, false, NULL);
+        add_access(C, s->u.reduce.dst.buf, true, NULL);
         break;
     default: break;
     }

@@ -536,7 +536,7 @@ void cf_ex_index(CfEmit *em, StrBuf *o, const Expr *e, bool wide) {
 
 /* The element offset of b at idx. Global offsets are computed in int64_t (tensors may
  * exceed 2^31 elements); others too when the target asks (wide_local_index). */
-static void ex_offset(CfEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx) {
+void cf_ex_offset(CfEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx) {
     bool wide = b->scope == SCOPE_GLOBAL || em->hooks->wide_local_index;
     if (b->ndim == 0) {
         sb_puts(o, "0");
@@ -565,8 +565,9 @@ static void ex_offset(CfEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx) 
 }
 
 void cf_ex_elem(CfEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx) {
+    if (em->hooks->elem && em->hooks->elem(em, o, b, idx)) return;
     sb_printf(o, "%s[", cf_buf(em, b));
-    ex_offset(em, o, b, idx);
+    cf_ex_offset(em, o, b, idx);
     sb_puts(o, "]");
 }
 

@@ -41,6 +41,9 @@ typedef struct CfHooks {
     /* Lines before and after the loops that print a region (T.print of a buffer). */
     void (*print_region_begin)(CfEmit *em);
     void (*print_region_end)(CfEmit *em);
+    /* Writes the element reference `name[offset]` of b at idx its own way and returns
+     * true (register fragments, swizzled shared tiles), or false; may be NULL. */
+    bool (*elem)(CfEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx);
     /* Lines after tl_assert_fail(...) in a failed T.device_assert: stop the block. */
     void (*assert_exit)(CfEmit *em);
 } CfHooks;
@@ -107,8 +110,10 @@ void cf_ex_top(CfEmit *em, StrBuf *o, const Expr *e, DType to);
 const char *cf_ex_str(CfEmit *em, const Expr *e, DType as, bool top);
 /* An index term; wide: widened to int64_t. */
 void cf_ex_index(CfEmit *em, StrBuf *o, const Expr *e, bool wide);
-/* name[offset] of element idx of b. */
+/* name[offset] of element idx of b (CfHooks.elem first); the offset alone (row-major or
+ * by b's strides). */
 void cf_ex_elem(CfEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx);
+void cf_ex_offset(CfEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx);
 bool cf_expr_has_load(const Expr *e);
 
 /* ---- statements -------------------------------------------------------------------------- */

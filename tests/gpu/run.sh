@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/gpu/run.sh - tests the CUDA target on a machine with an NVIDIA GPU, in one go:
-#   1. build (make) and run the unit tests (BUILD/tests/test_*)
+#   1. build (make) and run the unit tests (BUILD/tests/test_*), and build (nvcc) and run
+#      tests/gpu/gemm_template_test.cu (tl_cuda.h's tensor-core GEMM and cp.async)
 #   2. every example with `tilec run --target cuda --check` (the C target is the
 #      reference) at sizes that divide the tiles and sizes that do not
 #   3. the NumPy-referenced execution tests on the cuda target (TILEC_TARGET=cuda pytest),
@@ -14,7 +15,8 @@
 #
 #   make check-gpu              or   tests/gpu/run.sh [--no-sanitizer] [--no-pytest]
 # Environment: BUILD (default build), JOBS (make -j, default: all cores),
-# COMPUTE_SANITIZER (path of compute-sanitizer), TILEC_CUDA_ARCH (passed through).
+# COMPUTE_SANITIZER (path of compute-sanitizer), NVCC (path of nvcc), TILEC_CUDA_ARCH
+# (passed through; also nvcc's -arch, default sm_90a).
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 ROOT=$(pwd)
@@ -142,6 +144,27 @@ for src in tests/unit/test_*.c; do
     timeout "$CASE_TIMEOUT" "$t" >"$log" 2>&1
     result "$name" $? "$log"
 done
+
+# ---- 1b. tl_cuda.h's tensor-core templates (tl_gemm_ss/rs, cp.async), built by nvcc ------
+NVCC=${NVCC:-}
+if [ -z "$NVCC" ]; then
+    for c in nvcc "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" /usr/local/cuda/bin/nvcc; do
+        if command -v "$c" >/dev/null 2>&1; then NVCC=$(command -v "$c"); break; fi
+    done
+fi
+if [ -n "$NVCC" ]; then
+    echo "== tensor-core GEMM templates (tests/gpu/gemm_template_test.cu)"
+    name="gemm_template_test"
+    log=$(log_of "$name")
+    bin=$LOGS/gemm_template_test
+    { "$NVCC" -arch="${TILEC_CUDA_ARCH:-sm_90a}" -O2 -o "$bin" tests/gpu/gemm_template_test.cu &&
+        timeout "$CASE_TIMEOUT" "$bin"; } >"$log" 2>&1
+    rc=$?
+    if [ $rc -eq 0 ] && ! grep -q "^[0-9]* passed, 0 failed$" "$log"; then rc=99; fi
+    result "$name" $rc "$log"
+else
+    echo "SKIP tests/gpu/gemm_template_test.cu: nvcc not found (set NVCC)"
+fi
 
 # ---- 2. examples on the GPU against the C target -----------------------------------------
 # FILE|DEFINES|SMALL (1: also run under the sanitizers). Sizes from tests/exec: the first

@@ -7,10 +7,11 @@
 #include "cuda.h"
 
 /* ---- buffers of one kernel (cuda_plan.c) ---------------------------------------------- */
-/* Block-wide buffers (shared, fragment, and per-thread ones made block-wide by
- * pass_map_threads) get fixed 16-byte aligned offsets in one dynamic shared allocation,
- * in the order of their T.alloc; per-thread buffers (local, var) become arrays in each
- * thread. No lifetime reuse yet. */
+/* Block-wide buffers (shared, fragments without a register layout, and per-thread ones
+ * made block-wide by pass_map_threads) get fixed 16-byte aligned offsets (1024 for
+ * swizzled tiles) in one dynamic shared allocation, in the order of their T.alloc;
+ * per-thread buffers (local, var) and register fragments (layout->nlocal elements)
+ * become arrays in each thread. No lifetime reuse yet. */
 typedef struct CudaSlot {
     Buffer *buf;
     int64_t offset; /* in the dynamic shared memory; -1 for per-thread buffers */
@@ -23,5 +24,44 @@ typedef struct CudaBuffers {
 } CudaBuffers;
 
 void cuda_kernel_buffers(Arena *a, const Stmt *kernel, CudaBuffers *out);
+
+/* ---- the emitter's state (emit_cuda.c) and its tile parts (emit_tiles.c) ------------ */
+#include "targets/cfamily.h"
+#include "layout/frag.h"
+
+/* The layout loop being emitted: its nest variables (dimension k of lay) and the name of
+ * its local-index variable. */
+typedef struct CuLoop {
+    const Frag *lay;
+    const Var *vars[FRAG_MAX_DIMS];
+    int n;
+    const char *l;
+} CuLoop;
+
+typedef struct CuEmit {
+    CfEmit cf;              /* first: the hooks get &cf */
+    StrBuf body;            /* the body of the kernel being emitted */
+    const Stmt *swizzle;    /* its T.use_swizzle applied at entry, or NULL */
+    int nthreads;           /* threads of the block */
+    int dist;               /* > 0 inside a distributed loop */
+    CfVarVec used;          /* vars the kernel being emitted reads */
+    const CuLoop *loop;     /* the layout loop being emitted, or NULL */
+} CuEmit;
+
+static inline CuEmit *cu_of(CfEmit *em) { return (CuEmit *)em; }
+
+/* A T.Parallel nest with a register layout (For.layout): each thread runs the iterations
+ * it owns, one per local index, in an unrolled loop. */
+void cu_layout_nest(CfEmit *em, const Stmt *root);
+/* CfHooks.elem: register fragments (local index from the layout loop) and swizzled
+ * shared tiles. */
+bool cu_elem(CfEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx);
+/* Inside a layout loop whose layout has replicas: the condition that picks one thread
+ * per element ("tl_tid == ..."), else NULL. */
+const char *cu_primary_replica(CfEmit *em);
+/* Kept tile ops: T.gemm on tensor cores (tl_gemm_ss / tl_gemm_rs), T.reduce over
+ * register fragments (per thread, then warp shuffles, then shared memory across warps). */
+void cu_gemm(CfEmit *em, const Stmt *s);
+void cu_reduce(CfEmit *em, const Stmt *s);
 
 #endif

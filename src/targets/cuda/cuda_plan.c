@@ -3,6 +3,7 @@
  * cuda_plan derive the shared-memory layout from the lowered IR with
  * cuda_kernel_buffers, so the offsets in the source and smem_bytes always agree. */
 #include "cuda_emit.h"
+#include "layout/frag.h"
 
 #include "../../../runtime/c/tl_c.h" /* the integer helpers of the generated code */
 
@@ -27,11 +28,14 @@ static void bufs_stmt(BufWalk *w, const Stmt *s);
 static void bufs_alloc(BufWalk *w, Buffer *b) {
     CudaSlot slot = {.buf = b, .offset = -1, .elems = buffer_elems(b)};
     if (b->scope == SCOPE_GLOBAL || b->scope == SCOPE_BARRIER) return;
-    if (b->scope == SCOPE_LOCAL || b->scope == SCOPE_VAR) {
+    if (b->scope == SCOPE_LOCAL || b->scope == SCOPE_VAR || b->layout) {
+        if (b->layout) slot.elems = b->layout->nlocal;
         VEC_PUSH(w->a, w->out->regs, slot);
         return;
     }
     int64_t bytes = slot.elems > 0 ? slot.elems * dtype_bytes(b->dtype) : 0;
+    if (b->swizzle) /* swizzled tiles: 1024-byte aligned (a whole swizzle pattern) */
+        w->out->smem_bytes = (w->out->smem_bytes + 1023) / 1024 * 1024;
     slot.offset = w->out->smem_bytes;
     w->out->smem_bytes += (bytes + 15) / 16 * 16;
     VEC_PUSH(w->a, w->out->smem, slot);

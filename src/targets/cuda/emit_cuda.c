@@ -46,26 +46,19 @@
 enum { MAX_NEST = 16, MAX_THREADS = 1024 };
 
 /* ---- the pipeline --------------------------------------------------------------------- */
+static void cuda_lower_tile_ops(Ctx *ctx, Func *f) {
+    lower_tile_ops_keeping(ctx, f, cuda_keep_tile_op);
+}
+
 void cuda_lower(Ctx *ctx, Func *f) {
     pass_run(ctx, f, "check_tile_ops", pass_check_tile_ops);
-    pass_run(ctx, f, "lower_tile_ops", pass_lower_tile_ops);
+    pass_run(ctx, f, "lower_tile_ops", cuda_lower_tile_ops);
     pass_run(ctx, f, "safe_memory_access", pass_safe_memory_access);
     pass_run(ctx, f, "simplify", pass_simplify);
+    pass_run(ctx, f, "infer_layouts", pass_infer_layouts);
     pass_run(ctx, f, "map_threads", pass_map_threads);
     pass_run(ctx, f, "insert_sync_threads", pass_insert_sync_threads);
 }
-
-/* ---- emitter state --------------------------------------------------------------------- */
-typedef struct CuEmit {
-    CfEmit cf;              /* first: the hooks get &cf */
-    StrBuf body;            /* the body of the kernel being emitted */
-    const Stmt *swizzle;    /* its T.use_swizzle applied at entry, or NULL */
-    int nthreads;           /* threads of the block */
-    int dist;               /* > 0 inside a distributed loop */
-    CfVarVec used;          /* vars the kernel being emitted reads */
-} CuEmit;
-
-static CuEmit *cu_of(CfEmit *em) { return (CuEmit *)em; }
 
 static void emit_distributed(CfEmit *em, const Stmt *root);
 
@@ -88,7 +81,10 @@ static const char *const cu_reserved[] = {
 /* CfHooks.once: serial code runs in every thread; a side effect on block-wide memory or
  * on output is done by thread 0 alone. */
 static const char *cu_once(CfEmit *em, const Buffer *b) {
-    return !cu_of(em)->dist && (!b || simt_block_wide(b)) ? "if (tl_tid == 0) " : "";
+    if (b && !simt_block_wide(b)) return "";
+    const char *rep = cu_primary_replica(em);
+    if (rep) return arena_printf(&em->ctx->arena, "if (%s) ", rep);
+    return !cu_of(em)->dist ? "if (tl_tid == 0) " : "";
 }
 
 static bool used_var(CfEmit *em, const Var *v) {
@@ -129,8 +125,11 @@ static bool cu_stmt(CfEmit *em, const Stmt *s) {
     case STMT_FOR:
         if (s->u.for_.kind != LOOP_PARALLEL || cu_of(em)->dist) return false;
         cf_loc_comment(em, s->loc);
-        emit_distributed(em, s);
+        if (s->u.for_.layout) cu_layout_nest(em, s);
+        else emit_distributed(em, s);
         return true;
+    case STMT_GEMM: cf_loc_comment(em, s->loc); cu_gemm(em, s); return true;
+    case STMT_REDUCE: cf_loc_comment(em, s->loc); cu_reduce(em, s); return true;
     case STMT_ALLOC: emit_alloc(em, s); return true;
     case STMT_KERNEL: case STMT_SYNC: case STMT_ANNOTATE_LAYOUT: case STMT_SWIZZLE:
         cf_loc_comment(em, s->loc);
@@ -178,6 +177,7 @@ static const CfHooks cu_hooks = {
     .atomic = cu_atomic,
     .print_region_begin = cu_print_begin,
     .print_region_end = cu_print_end,
+    .elem = cu_elem,
     .assert_exit = cu_assert_exit,
 };
 

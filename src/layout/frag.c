@@ -1,0 +1,236 @@
+/* frag.c - register-fragment layouts (frag.h). */
+#include "layout/frag.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static Frag *frag_new(Arena *a, int ndim, const int64_t *shape, int nthreads,
+                      const char *origin) {
+    Frag *f = NEW(a, Frag);
+    f->ndim = ndim;
+    for (int d = 0; d < ndim; d++) f->shape[d] = shape[d];
+    f->nthreads = nthreads;
+    f->nlocal = 1;
+    f->origin = origin;
+    return f;
+}
+
+static bool add_digit(Frag *f, int dim, int64_t stride, int64_t extent, bool thread,
+                      int64_t step) {
+    if (extent == 1) return true;
+    if (f->ndig == FRAG_MAX_DIGITS) return false;
+    f->dig[f->ndig++] = (FragDigit){dim, stride, extent, thread, step};
+    if (!thread) f->nlocal *= extent;
+    return true;
+}
+
+/* ---- the mma.sync accumulator and A operand ------------------------------------------- */
+/* Rows: g = lane / 4, the half h, the m16 tile mi, the warp row. */
+static void mma_rows(Frag *f, int64_t mt, int wm, int wn, int64_t mi_step) {
+    add_digit(f, 0, 1, 8, true, 4);
+    add_digit(f, 0, 8, 2, false, 2);
+    add_digit(f, 0, 16, mt, false, mi_step);
+    add_digit(f, 0, 16 * mt, wm, true, 32 * (int64_t)wn);
+}
+
+Frag *frag_mma_acc(Arena *a, int64_t M, int64_t N, int wm, int wn, int nthreads) {
+    if (wm < 1 || wn < 1 || M % (16 * wm) || N % (8 * wn) || nthreads % (32 * wm * wn)) return NULL;
+    int64_t shape[2] = {M, N}, mt = M / wm / 16, nt = N / wn / 8;
+    Frag *f = frag_new(a, 2, shape, nthreads, "mma accumulator");
+    mma_rows(f, mt, wm, wn, 4 * nt);
+    add_digit(f, 1, 1, 2, false, 1);           /* c % 2 */
+    add_digit(f, 1, 2, 4, true, 1);            /* lane % 4 */
+    add_digit(f, 1, 8, nt, false, 4);          /* n8 tile */
+    add_digit(f, 1, 8 * nt, wn, true, 32);     /* warp column */
+    return f;
+}
+
+Frag *frag_mma_a(Arena *a, int64_t M, int64_t K, int wm, int wn, int nthreads) {
+    if (wm < 1 || wn < 1 || M % (16 * wm) || K % 16 || nthreads % (32 * wm * wn)) return NULL;
+    int64_t shape[2] = {M, K}, mt = M / wm / 16, kt = K / 8;
+    Frag *f = frag_new(a, 2, shape, nthreads, "mma A operand");
+    mma_rows(f, mt, wm, wn, 4 * kt);
+    add_digit(f, 1, 1, 2, false, 1);
+    add_digit(f, 1, 2, 4, true, 1);
+    add_digit(f, 1, 8, kt, false, 4);
+    return f;
+}
+
+/* ---- blocked ----------------------------------------------------------------------------- */
+/* Places a digit of `extent` over the row-major flattening of the shape, starting at the
+ * current position (dimension *dim, radix so far *used): split at dimension boundaries.
+ * The pieces read (value / step) % extent with consecutive steps. False if it does not
+ * split evenly. */
+static bool place(Frag *f, int *dim, int64_t *used, int64_t extent, bool thread, int64_t step) {
+    while (extent > 1) {
+        if (*dim < 0) return false;
+        int64_t rest = f->shape[*dim] / *used;
+        if (rest == 1) {
+            (*dim)--, *used = 1;
+            continue;
+        }
+        int64_t g = rest < extent ? rest : extent;
+        if (rest % g || extent % g) return false;
+        if (!add_digit(f, *dim, *used, g, thread, step)) return false;
+        *used *= g, extent /= g, step *= g;
+    }
+    return true;
+}
+
+static Frag *try_blocked(Arena *a, int ndim, const int64_t *shape, int nthreads, int used_threads,
+                         int64_t vec, int64_t total) {
+    Frag *f = frag_new(a, ndim, shape, nthreads, "blocked");
+    int dim = ndim - 1;
+    int64_t used = 1;
+    int64_t rest = total / vec / used_threads;
+    if (!place(f, &dim, &used, vec, false, 1) || !place(f, &dim, &used, used_threads, true, 1) ||
+        !place(f, &dim, &used, rest, false, vec))
+        return NULL;
+    return f;
+}
+
+Frag *frag_blocked(Arena *a, int ndim, const int64_t *shape, int nthreads, int vec) {
+    int64_t total = 1;
+    if (ndim < 1 || ndim > FRAG_MAX_DIMS || nthreads < 1) return NULL;
+    for (int d = 0; d < ndim; d++) {
+        if (shape[d] <= 0 || __builtin_mul_overflow(total, shape[d], &total)) return NULL;
+    }
+    for (int64_t v = vec; v >= 1; v /= 2) {
+        if (total % v) continue;
+        for (int t = nthreads; t >= 1; t--) {
+            if (nthreads % t || (total / v) % t) continue;
+            Frag *f = try_blocked(a, ndim, shape, nthreads, t, v, total);
+            if (f) return f;
+        }
+    }
+    return NULL;
+}
+
+/* ---- projection and comparison ------------------------------------------------------------ */
+Frag *frag_project(Arena *a, const Frag *f, int n, const int *dims) {
+    int64_t shape[FRAG_MAX_DIMS];
+    for (int k = 0; k < n; k++) shape[k] = dims[k] < 0 ? 1 : f->shape[dims[k]];
+    Frag *p = frag_new(a, n, shape, f->nthreads, f->origin);
+    int64_t step = 1, last = 0;
+    for (;;) { /* f's kept local digits in the order of their steps, renumbered densely */
+        int next = -1;
+        for (int i = 0; i < f->ndig; i++) {
+            const FragDigit *d = &f->dig[i];
+            bool kept = false;
+            for (int k = 0; k < n; k++) kept |= dims[k] == d->dim;
+            if (kept && !d->thread && d->step > last && (next < 0 || d->step < f->dig[next].step))
+                next = i;
+        }
+        if (next < 0) break;
+        const FragDigit *d = &f->dig[next];
+        int k = 0;
+        while (dims[k] != d->dim) k++;
+        add_digit(p, k, d->stride, d->extent, false, step);
+        step *= d->extent, last = d->step;
+    }
+    for (int i = 0; i < f->ndig; i++) {
+        const FragDigit *d = &f->dig[i];
+        for (int k = 0; k < n; k++)
+            if (d->thread && dims[k] == d->dim) add_digit(p, k, d->stride, d->extent, true, d->step);
+    }
+    return p;
+}
+
+static bool digit_same(const FragDigit *x, const FragDigit *y, bool steps) {
+    return x->dim == y->dim && x->stride == y->stride && x->extent == y->extent &&
+           x->thread == y->thread && (!steps || x->step == y->step);
+}
+
+bool frag_equal(const Frag *f, const Frag *g) {
+    if (f->ndim != g->ndim || f->ndig != g->ndig || f->nthreads != g->nthreads) return false;
+    for (int d = 0; d < f->ndim; d++)
+        if (f->shape[d] != g->shape[d]) return false;
+    for (int i = 0; i < f->ndig; i++) {
+        bool found = false;
+        for (int j = 0; j < g->ndig && !found; j++) found = digit_same(&f->dig[i], &g->dig[j], true);
+        if (!found) return false;
+    }
+    return true;
+}
+
+/* The digit of loop that sub's digit d (on sub's dimension d->dim) corresponds to, or -1. */
+static int loop_digit(const Frag *loop, const FragDigit *d, const int *dims) {
+    for (int j = 0; j < loop->ndig; j++) {
+        const FragDigit *e = &loop->dig[j];
+        if (e->dim == dims[d->dim] && e->stride == d->stride && e->extent == d->extent &&
+            e->thread == d->thread && (!d->thread || e->step == d->step))
+            return j;
+    }
+    return -1;
+}
+
+bool frag_consistent(const Frag *loop, const Frag *sub, int n, const int *dims) {
+    if (sub->ndim != n || sub->nthreads != loop->nthreads) return false;
+    for (int k = 0; k < n; k++)
+        if (sub->shape[k] != (dims[k] < 0 ? 1 : loop->shape[dims[k]])) return false;
+    int count = 0; /* loop's digits on the projected dimensions, all matched once */
+    for (int j = 0; j < loop->ndig; j++)
+        for (int k = 0; k < n; k++) count += dims[k] >= 0 && loop->dig[j].dim == dims[k];
+    if (count != sub->ndig) return false;
+    for (int i = 0; i < sub->ndig; i++)
+        if (loop_digit(loop, &sub->dig[i], dims) < 0) return false;
+    return true;
+}
+
+void frag_local_map(const Frag *loop, const Frag *sub, int n, const int *dims, int *out) {
+    (void)n;
+    for (int i = 0; i < sub->ndig; i++)
+        out[i] = sub->dig[i].thread ? -1 : loop_digit(loop, &sub->dig[i], dims);
+}
+
+bool frag_replicated(const Frag *f) {
+    int64_t covered = 1;
+    for (int i = 0; i < f->ndig; i++)
+        if (f->dig[i].thread) covered *= f->dig[i].extent;
+    return covered < f->nthreads;
+}
+
+/* ---- checking and printing ----------------------------------------------------------------- */
+static int64_t digit_value(const FragDigit *d, int64_t tid, int64_t l) {
+    return ((d->thread ? tid : l) / d->step) % d->extent;
+}
+
+bool frag_valid(const Frag *f) {
+    int64_t total = 1;
+    for (int d = 0; d < f->ndim; d++) total *= f->shape[d];
+    if (total > (1 << 22)) return false;
+    unsigned char *seen = calloc((size_t)total, 1);
+    bool ok = seen != NULL;
+    int64_t count = 0;
+    for (int64_t tid = 0; ok && tid < f->nthreads; tid++) {
+        int64_t back = 0; /* tid rebuilt from its digits: equal for the primary replica */
+        for (int i = 0; i < f->ndig; i++)
+            if (f->dig[i].thread) back += digit_value(&f->dig[i], tid, 0) * f->dig[i].step;
+        if (back != tid) continue;
+        for (int64_t l = 0; ok && l < f->nlocal; l++) {
+            int64_t idx[FRAG_MAX_DIMS] = {0}, flat = 0;
+            for (int i = 0; i < f->ndig; i++)
+                idx[f->dig[i].dim] += digit_value(&f->dig[i], tid, l) * f->dig[i].stride;
+            for (int d = 0; d < f->ndim && ok; d++) {
+                ok = idx[d] < f->shape[d];
+                flat = flat * f->shape[d] + idx[d];
+            }
+            ok = ok && !seen[flat]++;
+            count++;
+        }
+    }
+    ok = ok && count == total;
+    free(seen);
+    return ok;
+}
+
+void frag_print(StrBuf *sb, const Frag *f) {
+    sb_printf(sb, "%s [", f->origin);
+    for (int d = 0; d < f->ndim; d++) sb_printf(sb, "%s%lld", d ? ", " : "", (long long)f->shape[d]);
+    sb_printf(sb, "] over %d threads, %lld registers:", f->nthreads, (long long)f->nlocal);
+    for (int i = 0; i < f->ndig; i++) {
+        const FragDigit *d = &f->dig[i];
+        sb_printf(sb, " d%d+=%lld*((%s/%lld)%%%lld)", d->dim, (long long)d->stride,
+                  d->thread ? "tid" : "l", (long long)d->step, (long long)d->extent);
+    }
+}

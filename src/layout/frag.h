@@ -1,0 +1,74 @@
+/* frag.h - register-fragment layouts: which thread of the block holds which element of a
+ * fragment (or runs which iteration of a T.Parallel nest), and where in its registers.
+ *
+ * A layout of an n-D shape is a list of mixed-radix digits. Each digit belongs to one
+ * dimension: index[dim] = sum over its digits of value * stride, value in [0, extent).
+ * A digit's value is read either from the thread index (thread digit: (tid / step) %
+ * extent) or from the thread's local register index (local digit: (l / step) % extent).
+ * The digits of a dimension cover it exactly (their strides and extents form a mixed
+ * radix whose product is the extent). Threads whose tid differs only in bits no thread
+ * digit reads are replicas: they hold the same elements (a row vector reduced from a
+ * tile is held by every thread of its row). Layouts are built for constant shapes.
+ *
+ * Non-power-of-two shapes are handled (the radix is mixed); the GF(2) linear layouts of
+ * linear.h are the analysis tool for the power-of-two hardware layouts, this is the form
+ * the CUDA emitter prints. */
+#ifndef TILEC_LAYOUT_FRAG_H
+#define TILEC_LAYOUT_FRAG_H
+
+#include "base.h"
+
+enum { FRAG_MAX_DIMS = 4, FRAG_MAX_DIGITS = 16 };
+
+typedef struct FragDigit {
+    int dim;
+    int64_t stride, extent; /* in elements of dimension dim */
+    bool thread;            /* value from tid (else from the local index) */
+    int64_t step;           /* divisor of tid or of the local index */
+} FragDigit;
+
+typedef struct Frag {
+    int ndim;
+    int64_t shape[FRAG_MAX_DIMS];
+    int ndig;
+    FragDigit dig[FRAG_MAX_DIGITS];
+    int nthreads;       /* threads of the block */
+    int64_t nlocal;     /* registers per thread: product of the local extents */
+    const char *origin; /* "mma accumulator", "blocked", ... for printing */
+} Frag;
+
+/* The mma.sync m16n8k16 accumulator of an M x N tile over WM x WN warps (warp = warp_m *
+ * WN + warp_n), local index (mi * NT + ni) * 4 + c, as runtime/cuda/tl_cuda.h's
+ * tl_gemm_ss, in a block of nthreads (a multiple of 32 WM WN: further warps are
+ * replicas). NULL if M % (16 WM) or N % (8 WN) is not 0. */
+Frag *frag_mma_acc(Arena *a, int64_t M, int64_t N, int wm, int wn, int nthreads);
+/* The register A operand of tl_gemm_rs: an M x K tile in the accumulator layout with the
+ * warp_n split dropped (replicated over warp_n). */
+Frag *frag_mma_a(Arena *a, int64_t M, int64_t K, int wm, int wn, int nthreads);
+/* A layout for element-wise work: vec consecutive elements of the last dimension per
+ * thread, threads next, then more registers. Uses fewer threads (the rest replicas) when
+ * the shape does not split evenly; NULL only for a non-positive or too large shape. */
+Frag *frag_blocked(Arena *a, int ndim, const int64_t *shape, int nthreads, int vec);
+/* The layout of a sub-shape: dimension k of the result is dimension dims[k] of f, or of
+ * extent 1 when dims[k] is -1 (so in frag_consistent and frag_local_map). Local
+ * digits are renumbered densely (innermost first); thread digits keep their steps, so
+ * the result is consistent with f for every thread. */
+Frag *frag_project(Arena *a, const Frag *f, int n, const int *dims);
+/* f and g lay out the same shape identically (digits, steps, threads). */
+bool frag_equal(const Frag *f, const Frag *g);
+/* Whether sub, a layout of dimensions dims[] of loop, is consistent with it: the same
+ * digits on those dimensions, thread digits with the same steps. Then an element of sub
+ * is held by the thread that runs its iteration of loop, at a local index that depends
+ * on loop's local index only (frag_local_map). */
+bool frag_consistent(const Frag *loop, const Frag *sub, int n, const int *dims);
+/* For consistent (loop, sub, dims): for each local digit k of sub, the index of loop's
+ * digit it matches (out[k], -1 for a thread digit). */
+void frag_local_map(const Frag *loop, const Frag *sub, int n, const int *dims, int *out);
+/* Whether some threads are replicas (tid bits that no thread digit reads). */
+bool frag_replicated(const Frag *f);
+/* Checks the invariants by enumeration (each thread class holds each element exactly
+ * once); false if broken. For tests and assertions. */
+bool frag_valid(const Frag *f);
+void frag_print(StrBuf *sb, const Frag *f);
+
+#endif

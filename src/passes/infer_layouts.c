@@ -1,0 +1,528 @@
+/* infer_layouts.c - layout inference for the CUDA target: which fragments live in
+ * registers, with which layout (src/layout/frag.h), how each T.Parallel nest is mapped to
+ * threads, which shared tiles are swizzled, and how kept tile ops run.
+ *
+ * Requires: lower_tile_ops_keeping(cuda_keep_tile_op), pass_safe_memory_access,
+ * pass_simplify. Runs before pass_map_threads.
+ *
+ * Per kernel, over its constraints, to a fixed point:
+ *  - a kept T.gemm (tensor cores) fixes its accumulator's layout (the mma.sync one over
+ *    the warps its GemmWarpPolicy picks) and, for an A operand in a fragment, A's;
+ *  - a kept T.reduce gives its destination the projection of its source's layout;
+ *  - a T.Parallel nest (the outermost parallel loops) of constant extents that indexes a
+ *    fragment with distinct nest variables, one per dimension, is mapped like a
+ *    fragment it indexes with every nest variable (whose layout is known), and then
+ *    gives the projection of that mapping to each fragment it touches. A nest with no
+ *    such known fragment but an unknown one gets a blocked layout (16-byte runs of the
+ *    last dimension per thread, threads next).
+ * A fragment that meets two layouts that disagree, or is touched anywhere else (serial
+ * code, a computed index, a nest of run-time extent), stays block-wide: the SIMT model
+ * of map_threads.c, correct but slow. A kept op with such an operand is lowered to
+ * loops and the inference starts over. So every program compiles; layouts only make it
+ * faster. `tilec emit --ir` shows the decisions.
+ *
+ * Provides: Buffer.layout on register fragments, For.layout on the nests that touch
+ * them (and on no others), Buffer.swizzle on the shared operands of kept gemms whose
+ * rows allow it, Stmt.gemm.warp_m/warp_n, Stmt.reduce.workspace (a shared buffer
+ * allocated at the top of the kernel) when the reduced dimension spans warps. Every
+ * register-fragment access sits in a nest with a layout consistent with the fragment's
+ * (frag_consistent), indexed by the nest variables; no register fragment is accessed
+ * anywhere else except by the kept ops. */
+#include "compiler.h"
+#include "ir_walk.h"
+#include "layout/frag.h"
+
+#include <stdlib.h>
+
+enum { MAX_NEST = 16, MAX_REGS = 1024 };
+
+typedef struct Access {
+    Buffer *buf;
+    int n;                   /* the buffer's dimensions */
+    int dims[FRAG_MAX_DIMS]; /* nest position of each, -1 for one of extent 1 (index 0) */
+    int covered;             /* nest variables used */
+} Access;
+
+typedef struct Nest {
+    Stmt *root;
+    int n;
+    int64_t ext[MAX_NEST];
+    Var *vars[MAX_NEST];
+    int min_bytes; /* smallest element size the nest touches */
+    Vec(Access) acc;
+} Nest;
+
+typedef struct Infer {
+    Ctx *ctx;
+    Stmt *kernel;
+    int nthreads;
+    Vec(Buffer *) demoted;   /* kept across restarts */
+    Vec(Nest *) nests;
+    Vec(Stmt *) ops;         /* kept gemms and reduces */
+    Nest *cur;               /* the nest being walked, or NULL */
+    bool changed;
+} Infer;
+
+/* ---- candidates ------------------------------------------------------------------------- */
+static bool demoted(Infer *I, const Buffer *b) {
+    for (int i = 0; i < I->demoted.len; i++)
+        if (I->demoted.data[i] == b) return true;
+    return false;
+}
+
+static void demote(Infer *I, Buffer *b) {
+    if (demoted(I, b)) return;
+    VEC_PUSH(&I->ctx->arena, I->demoted, b);
+    b->layout = NULL;
+    I->changed = true;
+}
+
+static bool const_shape(const Buffer *b, int64_t *shape) {
+    if (b->ndim < 1 || b->ndim > FRAG_MAX_DIMS || b->strides) return false;
+    for (int d = 0; d < b->ndim; d++)
+        if (!ir_is_const_int(b->shape[d], &shape[d]) || shape[d] <= 0) return false;
+    return true;
+}
+
+/* A fragment that may still get a register layout. */
+static bool candidate(Infer *I, const Buffer *b) {
+    int64_t shape[FRAG_MAX_DIMS];
+    return b->scope == SCOPE_FRAGMENT && !demoted(I, b) && const_shape(b, shape) &&
+           b->dtype != DT_BOOL;
+}
+
+/* ---- collecting accesses ------------------------------------------------------------------ */
+static void note_access(Infer *I, Buffer *b, Expr *const *idx) {
+    if (!candidate(I, b)) return;
+    Nest *N = I->cur;
+    if (!N) {
+        demote(I, b);
+        return;
+    }
+    Access a = {.buf = b, .n = b->ndim};
+    unsigned used = 0;
+    for (int d = 0; d < b->ndim; d++) {
+        int p = -1;
+        int64_t c, i;
+        ir_is_const_int(b->shape[d], &c);
+        if (c == 1 && ir_is_const_int(idx[d], &i) && i == 0) {
+            a.dims[d] = -1;
+            continue;
+        }
+        if (idx[d]->kind == EXPR_VAR)
+            for (int k = 0; k < N->n; k++)
+                if (N->vars[k] == idx[d]->u.var) p = k;
+        if (p < 0 || (used >> p & 1) || c != N->ext[p]) {
+            demote(I, b);
+            return;
+        }
+        used |= 1u << p;
+        a.dims[d] = p;
+        a.covered++;
+    }
+    for (int i = 0; i < N->acc.len; i++) { /* one entry per (buffer, map) */
+        const Access *o = &N->acc.data[i];
+        bool same = o->buf == b;
+        for (int d = 0; same && d < b->ndim; d++) same = o->dims[d] == a.dims[d];
+        if (same) return;
+    }
+    VEC_PUSH(&I->ctx->arena, N->acc, a);
+}
+
+static void note_bytes(Infer *I, const Buffer *b) {
+    int bytes = dtype_bytes(b->dtype);
+    if (I->cur && bytes > 0 && bytes < I->cur->min_bytes) I->cur->min_bytes = bytes;
+}
+
+static void walk_expr(Infer *I, Expr *e);
+static void walk_expr_slot(Expr **slot, void *ud) { walk_expr(ud, *slot); }
+
+static void walk_expr(Infer *I, Expr *e) {
+    if (!e) return;
+    if (e->kind == EXPR_LOAD) {
+        note_bytes(I, e->u.load.buf);
+        note_access(I, e->u.load.buf, e->u.load.idx);
+    }
+    ir_expr_children(e, walk_expr_slot, I);
+}
+
+static void walk_stmt(Infer *I, Stmt *s);
+static void walk_child(Stmt **slot, void *ud) { walk_stmt(ud, *slot); }
+
+static Stmt *only_stmt(Stmt *s) {
+    while (s && s->kind == STMT_SEQ && s->u.seq.len == 1) s = s->u.seq.data[0];
+    return s;
+}
+
+/* A new nest rooted at parallel loop s (outside any other), walked. */
+static void walk_nest(Infer *I, Stmt *s) {
+    Nest *N = NEW(&I->ctx->arena, Nest);
+    N->root = s;
+    N->min_bytes = 16;
+    s->u.for_.layout = NULL;
+    bool constant = true;
+    Stmt *inner = s;
+    for (Stmt *l = s; l && l->kind == STMT_FOR && l->u.for_.kind == LOOP_PARALLEL &&
+                      N->n < MAX_NEST;
+         l = only_stmt(l->u.for_.body)) {
+        int64_t lo, ext;
+        if (!ir_is_const_int(l->u.for_.min, &lo) || lo != 0 ||
+            !ir_is_const_int(l->u.for_.extent, &ext) || ext <= 0)
+            constant = false;
+        N->vars[N->n] = l->u.for_.var;
+        N->ext[N->n++] = constant ? ext : 0;
+        walk_expr(I, l->u.for_.min);
+        walk_expr(I, l->u.for_.extent);
+        inner = l;
+    }
+    if (constant && N->n <= FRAG_MAX_DIMS) {
+        VEC_PUSH(&I->ctx->arena, I->nests, N);
+        I->cur = N;
+    }
+    walk_stmt(I, inner->u.for_.body);
+    I->cur = NULL;
+}
+
+static void walk_stmt(Infer *I, Stmt *s) {
+    if (!s) return;
+    switch (s->kind) {
+    case STMT_FOR:
+        if (!I->cur && s->u.for_.kind == LOOP_PARALLEL) {
+            walk_nest(I, s);
+            return;
+        }
+        break;
+    case STMT_STORE:
+        note_bytes(I, s->u.store.buf);
+        note_access(I, s->u.store.buf, s->u.store.idx);
+        break;
+    case STMT_ATOMIC:
+        if (candidate(I, s->u.atomic.dst.buf)) demote(I, s->u.atomic.dst.buf);
+        break;
+    case STMT_PRINT:
+        if (s->u.print.region.buf && candidate(I, s->u.print.region.buf))
+            demote(I, s->u.print.region.buf);
+        break;
+    case STMT_GEMM: case STMT_REDUCE:
+        if (I->cur) { /* inside a parallel loop: not a block-wide op, lowered */
+            demote(I, s->kind == STMT_GEMM ? s->u.gemm.c.buf : s->u.reduce.src.buf);
+            break;
+        }
+        VEC_PUSH(&I->ctx->arena, I->ops, s);
+        break;
+    case STMT_ALLOC:
+        if (s->u.alloc.buf->init && candidate(I, s->u.alloc.buf)) demote(I, s->u.alloc.buf);
+        break;
+    default: break;
+    }
+    ir_stmt_exprs(s, walk_expr_slot, I);
+    ir_stmt_children(s, walk_child, I);
+}
+
+/* ---- constraints -------------------------------------------------------------------------- */
+/* b must have layout f (exactly, for a kept op). */
+static void require_exact(Infer *I, Buffer *b, const Frag *f) {
+    if (!candidate(I, b)) return;
+    if (!f || f->nlocal > MAX_REGS) demote(I, b);
+    else if (!b->layout) b->layout = f, I->changed = true;
+    else if (!frag_equal(b->layout, f)) demote(I, b);
+}
+
+/* Warps (wm x wn = nwarps) for an M x N accumulator under the policy, or false. */
+static bool split_warps(GemmPolicy policy, int64_t M, int64_t N, int nwarps, int *wm, int *wn) {
+    if (policy == POLICY_FULL_ROW && M % (16 * nwarps) == 0) return *wm = nwarps, *wn = 1, true;
+    if (policy == POLICY_FULL_COL && N % (8 * nwarps) == 0) return *wm = 1, *wn = nwarps, true;
+    double best = -1;
+    for (int m = 1; m <= nwarps; m++) {
+        if (nwarps % m || M % (16 * m) || N % (8 * (nwarps / m))) continue;
+        double d = (double)M / m - (double)N / (nwarps / m);
+        if (d < 0) d = -d;
+        if ((N / (nwarps / m) / 8) % 2) d += 0.5; /* odd n8 tiles: half-width ldmatrix */
+        if (best < 0 || d < best) best = d, *wm = m, *wn = nwarps / m;
+    }
+    return best >= 0;
+}
+
+/* The most warps (a divisor of the block's) that split the tile; the other warps are
+ * replicas of these (a tile too small for the block). */
+static bool pick_warps(GemmPolicy policy, int64_t M, int64_t N, int nwarps, int *wm, int *wn) {
+    for (int use = nwarps; use >= 1; use--)
+        if (nwarps % use == 0 && split_warps(policy, M, N, use, wm, wn)) return true;
+    return false;
+}
+
+static void gemm_constraints(Infer *I, Stmt *s) {
+    Buffer *A = s->u.gemm.a.buf, *C = s->u.gemm.c.buf;
+    int64_t M, N, K, c0, c1;
+    M = ir_is_const_int(C->shape[0], &c0) ? c0 : 0;
+    N = ir_is_const_int(C->shape[1], &c1) ? c1 : 0;
+    ir_is_const_int(A->shape[s->u.gemm.trans_a ? 0 : 1], &K);
+    int wm = 0, wn = 0;
+    if (I->nthreads % 32 || !pick_warps(s->u.gemm.policy, M, N, I->nthreads / 32, &wm, &wn)) {
+        demote(I, C); /* no warp split: the op is lowered to loops */
+        return;
+    }
+    s->u.gemm.warp_m = wm, s->u.gemm.warp_n = wn;
+    require_exact(I, C, frag_mma_acc(&I->ctx->arena, M, N, wm, wn, I->nthreads));
+    if (A->scope == SCOPE_FRAGMENT)
+        require_exact(I, A, frag_mma_a(&I->ctx->arena, M, K, wm, wn, I->nthreads));
+}
+
+static void reduce_constraints(Infer *I, Stmt *s) {
+    Buffer *src = s->u.reduce.src.buf, *dst = s->u.reduce.dst.buf;
+    if (!src->layout) return;
+    int dims[FRAG_MAX_DIMS], n = 0, dim = s->u.reduce.dim;
+    if (dim < 0) s->u.reduce.dim = dim += src->ndim;
+    for (int d = 0; d < src->ndim; d++)
+        if (d != dim) dims[n++] = d;
+    if (dst->ndim != n) { /* a reduce that keeps the dimension as extent 1 */
+        demote(I, dst);
+        return;
+    }
+    require_exact(I, dst, frag_project(&I->ctx->arena, src->layout, n, dims));
+}
+
+/* The nest's mapping from a fragment it indexes with all its variables. */
+static const Frag *nest_from(Infer *I, const Nest *N, const Access *a) {
+    const Frag *f = a->buf->layout;
+    Frag *g = NEW(&I->ctx->arena, Frag);
+    *g = *f;
+    g->ndim = N->n;
+    for (int d = 0; d < a->n; d++)
+        if (a->dims[d] >= 0) g->shape[a->dims[d]] = f->shape[d];
+    for (int i = 0; i < g->ndig; i++) g->dig[i].dim = a->dims[f->dig[i].dim];
+    return g;
+}
+
+static void nest_constraints(Infer *I, Nest *N) {
+    Frag *L = (Frag *)N->root->u.for_.layout;
+    for (int i = 0; !L && i < N->acc.len; i++) {
+        const Access *a = &N->acc.data[i];
+        if (a->covered == N->n && a->buf->layout && !demoted(I, a->buf))
+            L = (Frag *)nest_from(I, N, a);
+    }
+    if (!L) return;
+    if (N->root->u.for_.layout != L) N->root->u.for_.layout = L, I->changed = true;
+    for (int i = 0; i < N->acc.len; i++) {
+        const Access *a = &N->acc.data[i];
+        Buffer *b = a->buf;
+        if (!candidate(I, b)) continue;
+        if (!b->layout) {
+            Frag *p = frag_project(&I->ctx->arena, L, a->n, a->dims);
+            if (p->nlocal > MAX_REGS) demote(I, b);
+            else b->layout = p, I->changed = true;
+        } else if (!frag_consistent(L, b->layout, a->n, a->dims)) {
+            demote(I, b);
+        }
+    }
+}
+
+/* The first nest without a mapping that indexes an unknown fragment with all its
+ * variables gets a blocked one. */
+static bool seed_blocked(Infer *I) {
+    for (int i = 0; i < I->nests.len; i++) {
+        Nest *N = I->nests.data[i];
+        if (N->root->u.for_.layout) continue;
+        for (int k = 0; k < N->acc.len; k++) {
+            const Access *a = &N->acc.data[k];
+            if (a->covered != N->n || a->buf->layout || !candidate(I, a->buf)) continue;
+            Frag *L = frag_blocked(&I->ctx->arena, N->n, N->ext, I->nthreads,
+                                   16 / (N->min_bytes > 0 ? N->min_bytes : 1));
+            if (!L || L->nlocal > MAX_REGS) {
+                demote(I, a->buf);
+                return true;
+            }
+            N->root->u.for_.layout = L;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A nest left without a mapping cannot touch register fragments: they are demoted. */
+static bool demote_unmapped(Infer *I) {
+    bool any = false;
+    for (int i = 0; i < I->nests.len; i++) {
+        Nest *N = I->nests.data[i];
+        if (N->root->u.for_.layout) continue;
+        for (int k = 0; k < N->acc.len; k++)
+            if (N->acc.data[k].buf->layout) demote(I, N->acc.data[k].buf), any = true;
+    }
+    return any;
+}
+
+/* ---- after the fixed point ------------------------------------------------------------------ */
+static bool op_ready(const Stmt *s) {
+    if (s->kind == STMT_GEMM) {
+        const Buffer *A = s->u.gemm.a.buf, *C = s->u.gemm.c.buf;
+        return C->layout && (A->scope != SCOPE_FRAGMENT || A->layout);
+    }
+    return s->u.reduce.src.buf->layout && s->u.reduce.dst.buf->layout;
+}
+
+/* Replaces a kept op that cannot run as kept by its loops; true if any. */
+static bool lower_unready(Infer *I, Stmt **slot);
+static void lower_slot(Stmt **slot, void *ud) {
+    Infer *I = ud;
+    if (lower_unready(I, slot)) I->changed = true;
+}
+
+static bool lower_unready(Infer *I, Stmt **slot) {
+    Stmt *s = *slot;
+    if ((s->kind == STMT_GEMM || s->kind == STMT_REDUCE) && !op_ready(s)) {
+        *slot = lower_tile_op(I->ctx, s);
+        return true;
+    }
+    ir_stmt_children(s, lower_slot, I);
+    return false;
+}
+
+/* Shared rows of a power of two of 16 bytes or more, in whole 1024-byte tiles, are
+ * swizzled (tl_swizzle): the gemm's ldmatrix reads are then free of bank conflicts. */
+static void swizzle_operand(const Buffer *b_const) {
+    Buffer *b = (Buffer *)b_const;
+    int64_t shape[FRAG_MAX_DIMS];
+    if (b->scope != SCOPE_SHARED || !const_shape(b, shape)) return;
+    int64_t row = shape[b->ndim - 1] * dtype_bytes(b->dtype), total = row;
+    for (int d = 0; d < b->ndim - 1; d++) total *= shape[d];
+    int shift = 7;
+    while ((1ll << shift) < row) shift++;
+    if (row >= 16 && (row & (row - 1)) == 0 && total % (8ll << shift) == 0) b->swizzle = (int)row;
+}
+
+/* The reduction's cross-thread part spans warps: a shared scratch of one value per
+ * thread and destination register. */
+static void reduce_workspace(Infer *I, Stmt *s, StmtList *allocs) {
+    const Frag *src = s->u.reduce.src.buf->layout, *dst = s->u.reduce.dst.buf->layout;
+    bool cross = false;
+    for (int i = 0; i < src->ndig; i++) {
+        const FragDigit *d = &src->dig[i];
+        if (d->thread && d->dim == s->u.reduce.dim &&
+            (d->step * d->extent > 32 || (d->extent & (d->extent - 1)) || (d->step & (d->step - 1))))
+            cross = true;
+    }
+    if (!cross) return;
+    Buffer *w = ir_buffer(I->ctx, "red_buf", s->u.reduce.dst.buf->dtype, SCOPE_SHARED, 1, s->loc);
+    w->shape[0] = ir_int(I->ctx, (int64_t)I->nthreads * dst->nlocal, DT_INT32, s->loc);
+    s->u.reduce.workspace = w;
+    Stmt *a = ir_stmt(I->ctx, STMT_ALLOC, s->loc);
+    a->u.alloc.buf = w;
+    VEC_PUSH(&I->ctx->arena, *allocs, a);
+}
+
+static void finish(Infer *I) {
+    StmtList allocs = {0};
+    for (int i = 0; i < I->ops.len; i++) {
+        Stmt *s = I->ops.data[i];
+        if (s->kind == STMT_GEMM) {
+            swizzle_operand(s->u.gemm.a.buf);
+            swizzle_operand(s->u.gemm.b.buf);
+        } else {
+            reduce_workspace(I, s, &allocs);
+        }
+    }
+    if (!allocs.len) return;
+    Stmt *body = I->kernel->u.kernel.body, *seq = ir_seq(I->ctx, body->loc);
+    for (int i = 0; i < allocs.len; i++) ir_seq_push(I->ctx, seq, allocs.data[i]);
+    ir_seq_push(I->ctx, seq, body);
+    I->kernel->u.kernel.body = seq;
+}
+
+static void clear_layouts(Stmt *s);
+static void clear_slot(Stmt **slot, void *ud) {
+    (void)ud;
+    clear_layouts(*slot);
+}
+
+/* Forgets the decisions of a previous round (kept: the demoted set). */
+static void clear_layouts(Stmt *s) {
+    if (s->kind == STMT_FOR) s->u.for_.layout = NULL;
+    if (s->kind == STMT_ALLOC) s->u.alloc.buf->layout = NULL;
+    ir_stmt_children(s, clear_slot, NULL);
+}
+
+static void infer_kernel(Infer *I, Stmt *k) {
+    const int *th = k->u.kernel.threads;
+    I->kernel = k;
+    I->nthreads = th[0] * th[1] * th[2];
+    for (;;) {
+        clear_layouts(k->u.kernel.body);
+        I->nests.len = 0, I->ops.len = 0, I->cur = NULL;
+        walk_stmt(I, k->u.kernel.body);
+        do {
+            do {
+                I->changed = false;
+                for (int i = 0; i < I->ops.len; i++) {
+                    Stmt *s = I->ops.data[i];
+                    if (s->kind == STMT_GEMM) gemm_constraints(I, s);
+                    else reduce_constraints(I, s);
+                }
+                for (int i = 0; i < I->nests.len; i++) nest_constraints(I, I->nests.data[i]);
+            } while (I->changed);
+        } while (seed_blocked(I) || demote_unmapped(I));
+        I->changed = false;
+        lower_unready(I, &k->u.kernel.body);
+        if (!I->changed) break; /* else: new loops from lowered ops; start over */
+    }
+    for (int i = 0; i < I->nests.len; i++) { /* nests that touch no register fragment */
+        Nest *N = I->nests.data[i];
+        bool any = false;
+        for (int a = 0; a < N->acc.len; a++) any |= N->acc.data[a].buf->layout != NULL;
+        if (!any) N->root->u.for_.layout = NULL;
+    }
+    finish(I);
+}
+
+static void infer_stmt(Infer *I, Stmt *s);
+static void infer_slot(Stmt **slot, void *ud) { infer_stmt(ud, *slot); }
+
+static void infer_stmt(Infer *I, Stmt *s) {
+    if (s->kind == STMT_KERNEL) infer_kernel(I, s);
+    else ir_stmt_children(s, infer_slot, I);
+}
+
+void pass_infer_layouts(Ctx *ctx, Func *f) {
+    Infer I = {.ctx = ctx};
+    if (f->body) infer_stmt(&I, f->body);
+}
+
+/* ---- which tile ops the CUDA target keeps -------------------------------------------------- */
+static bool whole(const Region *r) {
+    for (int d = 0; d < r->ndim; d++) {
+        int64_t s, e, n;
+        if (r->ndim != r->buf->ndim || !ir_is_const_int(r->start[d], &s) || s != 0 ||
+            !ir_is_const_int(r->extent[d], &e) || !ir_is_const_int(r->buf->shape[d], &n) ||
+            e != n)
+            return false;
+    }
+    return true;
+}
+
+static bool mma_input(DType t) { return t == DT_FLOAT16 || t == DT_BFLOAT16; }
+
+bool cuda_keep_tile_op(const Stmt *s) {
+    if (s->kind == STMT_GEMM) {
+        const Buffer *A = s->u.gemm.a.buf, *B = s->u.gemm.b.buf, *C = s->u.gemm.c.buf;
+        int64_t shape[FRAG_MAX_DIMS];
+        if (A->dtype != B->dtype || !mma_input(A->dtype) || C->dtype != DT_FLOAT32 ||
+            C->scope != SCOPE_FRAGMENT || B->scope != SCOPE_SHARED ||
+            (A->scope != SCOPE_SHARED && A->scope != SCOPE_FRAGMENT) ||
+            (A->scope == SCOPE_FRAGMENT && s->u.gemm.trans_a) || A->ndim != 2 || B->ndim != 2 ||
+            C->ndim != 2 || !whole(&s->u.gemm.a) || !whole(&s->u.gemm.b) ||
+            !whole(&s->u.gemm.c) || !const_shape(A, shape) || shape[0] % 16 || shape[1] % 16 ||
+            !const_shape(B, shape) || !const_shape(C, shape))
+            return false;
+        return true;
+    }
+    if (s->kind == STMT_REDUCE) {
+        const Buffer *src = s->u.reduce.src.buf, *dst = s->u.reduce.dst.buf;
+        int64_t shape[FRAG_MAX_DIMS];
+        DType t = dst->dtype; /* partial results shuffled as 32/64-bit values */
+        bool wide = t == DT_FLOAT32 || t == DT_FLOAT64 || t == DT_FLOAT16 || t == DT_BFLOAT16 ||
+                    t == DT_INT32 || t == DT_INT64 || t == DT_UINT32 || t == DT_UINT64;
+        return src->scope == SCOPE_FRAGMENT && dst->scope == SCOPE_FRAGMENT && wide &&
+               whole(&s->u.reduce.src) && whole(&s->u.reduce.dst) && const_shape(src, shape) &&
+               const_shape(dst, shape) && src->dtype != DT_BOOL;
+    }
+    return false;
+}

@@ -1,0 +1,384 @@
+/* emit_tiles.c - the layout-driven parts of the CUDA emitter: T.Parallel nests mapped by
+ * a register layout, register-fragment and swizzled-shared element references, and the
+ * kept tile ops (tensor-core T.gemm, register T.reduce). Decisions come from
+ * pass_infer_layouts (src/passes/infer_layouts.c); the device side is
+ * runtime/cuda/tl_cuda.h (tl_gemm_ss, tl_gemm_rs, tl_swizzle).
+ *
+ * A layout nest is printed as
+ *     for (int tl_l = 0; tl_l < nlocal; ++tl_l) {   // unrolled
+ *         const int i = <digits of dimension 0 from tl_tid and tl_l>; ...
+ *         body
+ *     }
+ * so that, once unrolled, every register index is a constant and the fragments stay in
+ * registers. A register fragment F indexed by the nest variables is F[<its local digits,
+ * read from tl_l>] (frag_local_map). */
+#include "cuda_emit.h"
+#include "ir_walk.h"
+
+#include <string.h>
+
+/* ---- digits ------------------------------------------------------------------------------- */
+/* "((src / step) % extent) * stride", without the parts that do nothing; top is the
+ * range of src (so "% extent" goes when step * extent covers it). */
+static void digit_term(StrBuf *o, const FragDigit *d, const char *src, int64_t top,
+                       int64_t mult) {
+    bool div = d->step != 1, mod = d->step * d->extent < top;
+    sb_puts(o, div && mod ? "(" : "");
+    sb_puts(o, src);
+    if (div) sb_printf(o, " / %lld", (long long)d->step);
+    if (div && mod) sb_puts(o, ")");
+    if (mod) sb_printf(o, " %% %lld", (long long)d->extent);
+    if (mult != 1) sb_printf(o, " * %lld", (long long)mult);
+}
+
+static void sum_term(StrBuf *o, bool *first) {
+    if (!*first) sb_puts(o, " + ");
+    *first = false;
+}
+
+/* The index along dimension dim of f for thread tl_tid and local index `l`. */
+static const char *dim_index(CfEmit *em, const Frag *f, int dim, const char *l) {
+    StrBuf o = {0};
+    bool first = true;
+    for (int i = 0; i < f->ndig; i++) {
+        const FragDigit *d = &f->dig[i];
+        if (d->dim != dim) continue;
+        sum_term(&o, &first);
+        sb_puts(&o, "(");
+        digit_term(&o, d, d->thread ? "tl_tid" : l, d->thread ? f->nthreads : f->nlocal,
+                   d->stride);
+        sb_puts(&o, ")");
+    }
+    const char *r = arena_strdup(&em->ctx->arena, first ? "0" : o.buf);
+    sb_free(&o);
+    return r;
+}
+
+const char *cu_primary_replica(CfEmit *em) {
+    const CuLoop *lp = cu_of(em)->loop;
+    if (!lp || !frag_replicated(lp->lay)) return NULL;
+    StrBuf o = {0};
+    bool first = true;
+    sb_puts(&o, "tl_tid == ");
+    for (int i = 0; i < lp->lay->ndig; i++) {
+        const FragDigit *d = &lp->lay->dig[i];
+        if (!d->thread) continue;
+        sum_term(&o, &first);
+        sb_puts(&o, "(");
+        digit_term(&o, d, "tl_tid", lp->lay->nthreads, d->step);
+        sb_puts(&o, ")");
+    }
+    if (first) sb_puts(&o, "0");
+    const char *r = arena_strdup(&em->ctx->arena, o.buf);
+    sb_free(&o);
+    return r;
+}
+
+/* ---- layout nests ------------------------------------------------------------------------ */
+typedef struct Uses {
+    const Var *v;
+    bool found;
+} Uses;
+
+static void uses_expr(Expr **slot, void *ud) {
+    Uses *u = ud;
+    const Expr *e = *slot;
+    if (e->kind == EXPR_VAR && e->u.var == u->v) u->found = true;
+    if (e->kind == EXPR_LOAD && e->u.load.buf->layout) return; /* register index: by tl_l */
+    ir_expr_children((Expr *)e, uses_expr, ud);
+}
+
+static void uses_stmt(Stmt **slot, void *ud) {
+    const Stmt *s = *slot;
+    if (s->kind == STMT_STORE && s->u.store.buf->layout) { /* the index is by tl_l */
+        uses_expr(&((Stmt *)s)->u.store.value, ud);
+        return;
+    }
+    ir_stmt_exprs((Stmt *)s, uses_expr, ud);
+    ir_stmt_children((Stmt *)s, uses_stmt, ud);
+}
+
+/* Whether the printed body reads v (register-fragment indices do not). */
+static bool stmt_uses_var(Stmt *body, const Var *v) {
+    Uses u = {v, false};
+    uses_stmt(&body, &u);
+    return u.found;
+}
+
+void cu_layout_nest(CfEmit *em, const Stmt *root) {
+    CuEmit *cu = cu_of(em);
+    CuLoop lp = {.lay = root->u.for_.layout};
+    const Stmt *s = root;
+    for (int k = 0; k < lp.lay->ndim; k++) {
+        TL_ASSERT(s->kind == STMT_FOR && s->u.for_.kind == LOOP_PARALLEL);
+        lp.vars[lp.n++] = s->u.for_.var;
+        if (k + 1 < lp.lay->ndim) {
+            s = s->u.for_.body;
+            while (s->kind == STMT_SEQ && s->u.seq.len == 1) s = s->u.seq.data[0];
+        }
+    }
+    lp.l = cf_tmp(em, "l");
+    StrBuf names = {0}, desc = {0};
+    for (int k = 0; k < lp.n; k++) sb_printf(&names, "%s%s", k ? ", " : "", cf_var(em, lp.vars[k]));
+    sb_printf(&desc, "%s layout, %lld registers per thread", lp.lay->origin,
+              (long long)lp.lay->nlocal);
+    cf_line(em, "#pragma unroll");
+    cf_line(em, "for (int %s = 0; %s < %lld; ++%s) {  /* parallel %s: %s */", lp.l, lp.l,
+            (long long)lp.lay->nlocal, lp.l, names.buf, desc.buf);
+    sb_free(&names);
+    sb_free(&desc);
+    int mark = em->live.len;
+    em->indent++;
+    for (int k = 0; k < lp.n; k++) {
+        const char *ty = cf_value(lp.vars[k]->dtype);
+        if (!stmt_uses_var(s->u.for_.body, lp.vars[k])) continue;
+        cf_line(em, "const %s %s = (%s)(%s);", ty, cf_var(em, lp.vars[k]), ty,
+                dim_index(em, lp.lay, k, lp.l));
+        cf_live_add(em, lp.vars[k]);
+    }
+    const CuLoop *saved = cu->loop;
+    cu->loop = &lp;
+    cu->dist++;
+    cf_stmt(em, s->u.for_.body);
+    cu->dist--;
+    cu->loop = saved;
+    em->indent--;
+    em->live.len = mark;
+    cf_line(em, "}");
+}
+
+/* ---- element references ------------------------------------------------------------------- */
+/* F[local index] of register fragment b in the current layout loop. */
+static void reg_elem(CfEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx) {
+    const CuLoop *lp = cu_of(em)->loop;
+    int dims[FRAG_MAX_DIMS], map[FRAG_MAX_DIGITS];
+    if (!lp) tl_internal_error(__FILE__, __LINE__, "register fragment outside a layout loop");
+    for (int d = 0; d < b->ndim; d++) { /* a nest variable, or 0 for a dimension of 1 */
+        int64_t c;
+        dims[d] = -1;
+        for (int k = 0; k < lp->n && idx[d]->kind == EXPR_VAR; k++)
+            if (lp->vars[k] == idx[d]->u.var) dims[d] = k;
+        if (dims[d] < 0 && (!ir_is_const_int(idx[d], &c) || c != 0))
+            tl_internal_error(__FILE__, __LINE__, "register fragment index");
+    }
+    if (!frag_consistent(lp->lay, b->layout, b->ndim, dims))
+        tl_internal_error(__FILE__, __LINE__, "register fragment layout mismatch");
+    frag_local_map(lp->lay, b->layout, b->ndim, dims, map);
+    sb_printf(o, "%s[", cf_buf(em, b));
+    if (b->layout->nlocal == lp->lay->nlocal) { /* the same local digits: the same index */
+        bool same = true;
+        for (int i = 0; i < b->layout->ndig; i++)
+            same &= b->layout->dig[i].thread || b->layout->dig[i].step == lp->lay->dig[map[i]].step;
+        if (same) {
+            sb_printf(o, "%s]", lp->l);
+            return;
+        }
+    }
+    bool first = true;
+    for (int i = 0; i < b->layout->ndig; i++) {
+        const FragDigit *d = &b->layout->dig[i];
+        if (d->thread) continue;
+        sum_term(o, &first);
+        digit_term(o, &lp->lay->dig[map[i]], lp->l, lp->lay->nlocal, d->step);
+    }
+    sb_puts(o, first ? "0]" : "]");
+}
+
+bool cu_elem(CfEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx) {
+    if (b->layout) {
+        reg_elem(em, o, b, idx);
+        return true;
+    }
+    if (!b->swizzle) return false;
+    sb_printf(o, "%s[tl_swizzle<%d, %d>(", cf_buf(em, b), b->swizzle, dtype_bytes(b->dtype));
+    cf_ex_offset(em, o, b, idx);
+    sb_puts(o, ")]");
+    return true;
+}
+
+/* ---- T.gemm on tensor cores ------------------------------------------------------------------ */
+static int64_t dim_of(const Buffer *b, int d) {
+    int64_t c = 0;
+    ir_is_const_int(b->shape[d], &c);
+    return c;
+}
+
+void cu_gemm(CfEmit *em, const Stmt *s) {
+    const Buffer *A = s->u.gemm.a.buf, *B = s->u.gemm.b.buf, *C = s->u.gemm.c.buf;
+    bool ta = s->u.gemm.trans_a, tb = s->u.gemm.trans_b, bf16 = A->dtype == DT_BFLOAT16;
+    int64_t M = dim_of(C, 0), N = dim_of(C, 1), K = dim_of(A, ta ? 0 : 1);
+    int used = 32 * s->u.gemm.warp_m * s->u.gemm.warp_n; /* further warps: replicas */
+    const char *tid = used == cu_of(em)->nthreads ? "tl_tid"
+                      : arena_printf(&em->ctx->arena, "tl_tid %% %d", used);
+    if (s->u.gemm.clear_accum)
+        cf_line(em, "for (int tl_c = 0; tl_c < %lld; ++tl_c) %s[tl_c] = 0.0f;",
+                (long long)C->layout->nlocal, cf_buf(em, C));
+    if (A->layout)
+        cf_line(em, "tl_gemm_rs<%lld, %lld, %lld, %d, %d, %s, %s, %s>(%s, %s, %s, %s);",
+                (long long)M, (long long)N, (long long)K, s->u.gemm.warp_m, s->u.gemm.warp_n,
+                tb ? "true" : "false", bf16 ? "true" : "false", B->swizzle ? "true" : "false",
+                cf_buf(em, A), cf_buf(em, B), cf_buf(em, C), tid);
+    else
+        cf_line(em, "tl_gemm_ss<%lld, %lld, %lld, %d, %d, %s, %s, %s, %s, %s>(%s, %s, %s, %s);", (long long)M, (long long)N, (long long)K, s->u.gemm.warp_m,
+                s->u.gemm.warp_n, ta ? "true" : "false", tb ? "true" : "false",
+                bf16 ? "true" : "false", A->swizzle ? "true" : "false",
+                B->swizzle ? "true" : "false", cf_buf(em, A), cf_buf(em, B), cf_buf(em, C), tid);
+}
+
+/* ---- T.reduce over register fragments -------------------------------------------------------- */
+/* A nest of fresh parallel loops over b's shape, mapped by `lay`, around body(vars). */
+typedef Stmt *(*NestBody)(CfEmit *em, Expr **vars, void *ud);
+
+static void layout_nest(CfEmit *em, const Buffer *shape_of, const Frag *lay, NestBody body,
+                        void *ud, Loc loc) {
+    Ctx *ctx = em->ctx;
+    Expr *vars[FRAG_MAX_DIMS];
+    Var *v[FRAG_MAX_DIMS];
+    static const char *const names[FRAG_MAX_DIMS] = {"i", "j", "k", "q"};
+    for (int d = 0; d < lay->ndim; d++) {
+        v[d] = ir_var(ctx, names[d], DT_INT32);
+        vars[d] = ir_varref(ctx, v[d], loc);
+    }
+    Stmt *s = body(em, vars, ud);
+    for (int d = lay->ndim - 1; d >= 0; d--) {
+        Stmt *f = ir_stmt(ctx, STMT_FOR, loc);
+        f->u.for_.var = v[d];
+        f->u.for_.min = ir_int(ctx, 0, DT_INT32, loc);
+        f->u.for_.extent = ir_int(ctx, dim_of(shape_of, d), DT_INT32, loc);
+        f->u.for_.kind = LOOP_PARALLEL;
+        f->u.for_.body = s;
+        f->u.for_.layout = lay;
+        s = f;
+    }
+    cu_layout_nest(em, s);
+}
+
+typedef struct Red {
+    const Stmt *s;
+    Buffer *acc; /* the per-thread partial results, laid out like dst */
+    int dim;
+} Red;
+
+static Stmt *store(Ctx *ctx, Buffer *b, Expr **idx, Expr *value, Loc loc) {
+    Stmt *s = ir_stmt(ctx, STMT_STORE, loc);
+    s->u.store.buf = b;
+    s->u.store.idx = NEW_ARRAY(&ctx->arena, Expr *, b->ndim);
+    for (int d = 0; d < b->ndim; d++) s->u.store.idx[d] = idx[d];
+    s->u.store.value = ir_cast(ctx, b->dtype, value, loc);
+    return s;
+}
+
+static Stmt *red_init(CfEmit *em, Expr **vars, void *ud) {
+    Red *R = ud;
+    return store(em->ctx, R->acc, vars, reduce_init_value(em->ctx, R->s->u.reduce.op,
+                                                          R->acc->dtype, R->s->loc), R->s->loc);
+}
+
+static Stmt *red_local(CfEmit *em, Expr **vars, void *ud) {
+    Red *R = ud;
+    Ctx *ctx = em->ctx;
+    Loc loc = R->s->loc;
+    Expr *kept[FRAG_MAX_DIMS];
+    for (int d = 0, n = 0; d < R->s->u.reduce.src.buf->ndim; d++)
+        if (d != R->dim) kept[n++] = vars[d];
+    Expr *x = ir_load(ctx, R->s->u.reduce.src.buf, vars, loc);
+    Expr *acc = ir_load(ctx, R->acc, kept, loc);
+    return store(ctx, R->acc, kept, reduce_combine_value(ctx, R->s->u.reduce.op, acc, x, loc),
+                 loc);
+}
+
+static Stmt *red_final(CfEmit *em, Expr **vars, void *ud) {
+    Red *R = ud;
+    Ctx *ctx = em->ctx;
+    Buffer *dst = R->s->u.reduce.dst.buf;
+    Expr *v = ir_load(ctx, R->acc, vars, R->s->loc);
+    if (!R->s->u.reduce.clear) { /* dst = dst op reduce(src): abs applies to src only */
+        ReduceOp op = R->s->u.reduce.op;
+        op = op == RED_ABSSUM ? RED_SUM : op == RED_ABSMAX ? RED_MAX : op;
+        Expr *old = ir_cast(ctx, R->acc->dtype, ir_load(ctx, dst, vars, R->s->loc), R->s->loc);
+        v = reduce_combine_value(ctx, op, old, v, R->s->loc);
+    }
+    return store(ctx, dst, vars, v, R->s->loc);
+}
+
+/* The combine of two partial results a and b as C source (the dtypes cuda_keep_tile_op
+ * keeps: 32- and 64-bit floats and ints). */
+static const char *combine_text(CfEmit *em, ReduceOp op, DType t, const char *a, const char *b) {
+    Arena *ar = &em->ctx->arena;
+    if (op == RED_SUM || op == RED_ABSSUM) return arena_printf(ar, "%s + %s", a, b);
+    const char *f = op == RED_MIN ? "min" : "max";
+    if (dtype_is_float(t)) return arena_printf(ar, "f%s%s(%s, %s)", f, t == DT_FLOAT64 ? "" : "f", a, b);
+    return arena_printf(ar, "tl_%s_%s(%s, %s)", f, cf_short(t), a, b);
+}
+
+/* Partial results of threads whose tid differs in digit (step, extent) combined: through
+ * the shared workspace (a round of write, barrier, read, barrier). */
+static void red_workspace(CfEmit *em, const Red *R, const char *acc, int64_t nacc, int64_t step,
+                          int64_t extent) {
+    const Stmt *s = R->s;
+    ReduceOp op = s->u.reduce.op;
+    DType t = R->acc->dtype;
+    Arena *a = &em->ctx->arena;
+    const char *ws = cf_buf(em, s->u.reduce.workspace);
+    long long st = step, ex = extent, na = nacc;
+    cf_line(em, "__syncthreads();");
+    cf_line(em, "for (int tl_r = 0; tl_r < %lld; ++tl_r) %s[tl_tid * %lld + tl_r] = %s[tl_r];", na,
+            ws, na, acc);
+    cf_line(em, "__syncthreads();");
+    cf_line(em, "for (int tl_r = 0; tl_r < %lld; ++tl_r) {", na);
+    em->indent++;
+    cf_line(em, "const int tl_base = tl_tid - (tl_tid / %lld %% %lld) * %lld;", st, ex, st);
+    cf_line(em, "%s tl_v = %s[tl_base * %lld + tl_r];", cf_value(t), ws, na);
+    cf_line(em, "for (int tl_k = 1; tl_k < %lld; ++tl_k)", ex);
+    cf_line(em, "    tl_v = %s;", combine_text(em, op, t, "tl_v", arena_printf(a,
+                "%s[(tl_base + tl_k * %lld) * %lld + tl_r]", ws, st, na)));
+    cf_line(em, "%s[tl_r] = tl_v;", acc);
+    em->indent--;
+    cf_line(em, "}");
+    cf_line(em, "__syncthreads();");
+}
+
+/* Partial results of threads that differ in the reduced dimension's thread digits: warp
+ * shuffles for the power-of-two part inside a warp, the shared workspace for the rest. */
+static void red_threads(CfEmit *em, const Red *R, const char *acc, int64_t nacc) {
+    const Frag *src = R->s->u.reduce.src.buf->layout;
+    ReduceOp op = R->s->u.reduce.op;
+    DType t = R->acc->dtype;
+    Arena *a = &em->ctx->arena;
+    for (int i = 0; i < src->ndig; i++) {
+        const FragDigit *d = &src->dig[i];
+        if (!d->thread || d->dim != R->dim) continue;
+        bool pow2 = !(d->extent & (d->extent - 1)) && !(d->step & (d->step - 1));
+        int64_t lanes = 1; /* the part of the digit inside a warp */
+        while (pow2 && lanes < d->extent && d->step * lanes < 32) lanes *= 2;
+        for (int64_t m = d->step; m < d->step * lanes; m *= 2)
+            cf_line(em, "for (int tl_r = 0; tl_r < %lld; ++tl_r) %s[tl_r] = %s;", (long long)nacc,
+                    acc, combine_text(em, op, t, arena_printf(a, "%s[tl_r]", acc),
+                                      arena_printf(a, "__shfl_xor_sync(0xffffffffu, %s[tl_r], %lld)",
+                                                   acc, (long long)m)));
+        if (lanes < d->extent)
+            red_workspace(em, R, acc, nacc, d->step * lanes, d->extent / lanes);
+    }
+}
+
+void cu_reduce(CfEmit *em, const Stmt *s) {
+    Ctx *ctx = em->ctx;
+    Buffer *src = s->u.reduce.src.buf, *dst = s->u.reduce.dst.buf;
+    /* partial results in the value type: float for narrow floats */
+    DType at = cf_narrow_float(dst->dtype) ? DT_FLOAT32 : dst->dtype;
+    Buffer *acc = ir_buffer(ctx, "red_acc", at, SCOPE_FRAGMENT, dst->ndim, s->loc);
+    for (int d = 0; d < dst->ndim; d++) acc->shape[d] = dst->shape[d];
+    acc->layout = dst->layout;
+    Red R = {s, acc, s->u.reduce.dim};
+    const char *name = cf_buf(em, acc);
+    cf_line(em, "{  /* T.reduce_%s(%s -> %s, dim=%d) */", reduce_op_name(s->u.reduce.op),
+            src->name, dst->name, R.dim);
+    em->indent++;
+    cf_line(em, "%s %s[%lld];", cf_storage(at), name, (long long)dst->layout->nlocal);
+    layout_nest(em, dst, dst->layout, red_init, &R, s->loc);
+    layout_nest(em, src, src->layout, red_local, &R, s->loc);
+    red_threads(em, &R, name, dst->layout->nlocal);
+    layout_nest(em, dst, dst->layout, red_final, &R, s->loc);
+    em->indent--;
+    cf_line(em, "}");
+}
