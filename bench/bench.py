@@ -2,23 +2,55 @@
 timer (triton.testing.do_bench, median). Prints a table and writes bench/results.csv.
 
     PYTHONPATH=python TILEC_LIBRARY=build/libtilec.so python3 bench/bench.py [--quick]
+        [--only gemm|rowwise|copy ...] [--gemm-config bM,bN,bK,stages,threads |
+        --gemm-configs-sweep] [--time-limit S]
 
 Peers (../shared/PERF.md): cuBLAS through torch.matmul, torch's softmax, an RMSNorm
-written in torch, and the device-copy bandwidth ceiling."""
+written in torch, and the device-copy bandwidth ceiling.
+
+GEMM (issues 3 and 4): C = A @ B, A (M,K) and B (K,N) row-major, fp16 and bf16 in and out,
+fp32 accumulation; tilec runs examples/gemm.py's matmul. The full run measures 4096^3,
+8192^3, 4096x7168x2048 and TileLang's M0-M7 shapes; --quick measures 4096^3. Each shape's
+error is relative to a float32 reference; a shape that fails to compile or run is recorded
+with tilec 0 and its message, and the run goes on. The table ends with the geometric mean
+of tilec / cuBLAS per dtype (row "gemm geomean <dtype>", over the shapes tilec ran)."""
 import argparse
+import concurrent.futures
 import csv
 import datetime
 import importlib.util
+import math
 import os
+import statistics
 import sys
+import time
 
 os.environ.setdefault("TILEC_AS_TILELANG", "1")  # examples `import tilelang`: use tilec's
-import torch  # noqa: E402
-from triton.testing import do_bench  # noqa: E402
-
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python"))
-import tilec.compat.tilelang_shim  # noqa: E402,F401
+torch = do_bench = None  # imported by load_gpu_modules() once the arguments parse (--help
+# needs neither torch nor triton)
+
+# GEMM shapes (M, N, K). TileLang's M0-M7 are the last eight, less M5 (8192^3, listed first).
+GEMM_QUICK = [(4096, 4096, 4096)]
+GEMM_FULL = [(4096, 4096, 4096), (8192, 8192, 8192), (4096, 7168, 2048),
+             (4096, 1024, 8192), (4096, 8192, 8192), (4096, 28672, 8192), (4096, 8192, 28672),
+             (8192, 1024, 8192), (8192, 28672, 8192), (8192, 8192, 28672)]
+# tilec GEMM configs (block_M, block_N, block_K, num_stages, threads): TileLang's sm80 default
+# and what --gemm-configs-sweep tries.
+GEMM_DEFAULT = (128, 128, 32, 3, 128)
+GEMM_SWEEP = [(128, 128, 32, 3, 128), (128, 256, 32, 3, 256), (256, 128, 32, 3, 256),
+              (128, 128, 64, 2, 128)]
+GEMM_DTYPES = ("float16", "bfloat16")
+SWEEP_MAX_ERR = 2e-2  # a swept config whose relative error exceeds this is not chosen
+GPU_BUDGET_MS = 900.0  # GPU time one GEMM measurement aims to stay under
+
+
+def load_gpu_modules():
+    global torch, do_bench
+    import torch
+    from triton.testing import do_bench
+    import tilec.compat.tilelang_shim  # noqa: F401
 
 
 def example(name):
@@ -29,36 +61,199 @@ def example(name):
 
 
 class Rows(list):
-    """Results, each printed as it is measured (a cut-off run still reports)."""
+    """Results, each printed as it is measured (a cut-off run still reports), and the
+    failures (work, first line of the message), listed again after the table."""
+
+    def __init__(self):
+        super().__init__()
+        self.failures = []
 
     def append(self, r):
         super().append(r)
         print("measured:", r, flush=True)
+
+    def fail(self, work, what, e):
+        text = str(e).strip()
+        print("FAILED %s (%s): %s: %s" % (work, what, type(e).__name__, text[:4000]),
+              flush=True)
+        lines = text.splitlines() or [""]
+        first = next((ln.strip() for ln in lines if "error" in ln.lower()), lines[0].strip())
+        self.failures.append((work, "%s: %s: %s" % (what, type(e).__name__, first)))
 
 
 def bench(fn, rep):
     return do_bench(fn, warmup=max(rep // 4, 1), rep=rep, return_mode="median")
 
 
-def gemm_rows(rows, quick):
+def event_ms(fn):
+    """(GPU milliseconds of one call of fn, what it returned)."""
+    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    s.record()
+    out = fn()
+    e.record()
+    e.synchronize()
+    return s.elapsed_time(e), out
+
+
+def timed_ms(fn):
+    """Median milliseconds per call of fn (run at least once already), within about
+    GPU_BUDGET_MS of GPU time. do_bench calls fn about six times before its warm-up and
+    repetitions, so it is used only when a call takes under GPU_BUDGET_MS / 8; a slower fn
+    is timed by up to three single calls."""
+    t = event_ms(fn)[0]
+    if 8 * t <= GPU_BUDGET_MS:
+        return do_bench(fn, warmup=25, rep=200, return_mode="median")
+    times = [t]
+    while len(times) < 3 and sum(times) + t <= GPU_BUDGET_MS:
+        times.append(event_ms(fn)[0])
+    return statistics.median(times)
+
+
+# ---- GEMM ----------------------------------------------------------------------------------
+def gemm_config(text):
+    """--gemm-config's value: five ints bM,bN,bK,stages,threads."""
+    try:
+        cfg = tuple(int(v) for v in text.split(","))
+    except ValueError:
+        cfg = ()
+    if len(cfg) != 5 or min(cfg) <= 0:
+        raise argparse.ArgumentTypeError("expected five positive ints bM,bN,bK,stages,threads, "
+                                         "got %r" % text)
+    return cfg
+
+
+def cfg_name(cfg):
+    return "%dx%dx%d/%d/%d" % cfg
+
+
+def compile_gemms(mod, jobs):
+    """{(shape, dtype, cfg): future of the tilec kernel} for jobs [(shape, dtype, cfg)],
+    compiled in parallel (libtilec compiles are thread-safe; the autotuner does the same);
+    returns when all are done, so compiling does not load the CPU while the GPU is timed."""
+    def build(shape, dtype, cfg):
+        (m, n, k), (bm, bn, bk, stages, threads) = shape, cfg
+        return mod.matmul(M=m, N=n, K=k, block_M=bm, block_N=bn, block_K=bk, trans_A=False,
+                          trans_B=False, in_dtype=dtype, out_dtype=dtype, accum_dtype="float",
+                          num_stages=stages, threads=threads)
+
+    jobs = list(dict.fromkeys(jobs))
+    t0 = time.monotonic()
+    workers = max(1, min(len(jobs), (os.cpu_count() or 2) - 1))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
+        futs = {j: pool.submit(build, *j) for j in jobs}
+        concurrent.futures.wait(futs.values())
+    print("compiled %d tilec GEMM kernels in %.1f s" % (len(jobs), time.monotonic() - t0),
+          flush=True)
+    return futs
+
+
+def gemm_inputs(shape, dtype):
+    m, n, k = shape
+    tdt = getattr(torch, dtype)
+    return (torch.randn(m, k, device="cuda", dtype=tdt),
+            torch.randn(k, n, device="cuda", dtype=tdt))
+
+
+def rel_err(c, a, b):
+    """max |c - A@B| / max |A@B|, A@B in float32 (no TF32)."""
+    ref = a.float() @ b.float()
+    return ((c.float() - ref).abs().max() / ref.abs().max()).item()
+
+
+def run_tilec(kern, a, b):
+    """(milliseconds per call, relative error) of a tilec GEMM kernel on a, b. The first
+    call (which also loads the module) is the measurement when it alone is over budget."""
+    first, c = event_ms(lambda: kern(a, b))
+    err = rel_err(c, a, b)
+    del c
+    return (first if first > GPU_BUDGET_MS else timed_ms(lambda: kern(a, b))), err
+
+
+def sweep_gemm_configs(rows, mod):
+    """{dtype: fastest config of GEMM_SWEEP on GEMM_QUICK[0]} (the default when none runs
+    correctly)."""
+    shape = GEMM_QUICK[0]
+    flops = 2.0 * math.prod(shape)
+    futs = compile_gemms(mod, [(shape, d, c) for d in GEMM_DTYPES for c in GEMM_SWEEP])
+    chosen = {}
+    for dtype in GEMM_DTYPES:
+        a, b = gemm_inputs(shape, dtype)
+        best = None
+        for cfg in GEMM_SWEEP:
+            what = "sweep %s %s" % (dtype, cfg_name(cfg))
+            try:
+                ms, err = run_tilec(futs[(shape, dtype, cfg)].result(), a, b)
+            except Exception as e:  # noqa: BLE001 (a config that fails is skipped)
+                rows.fail("gemm %s %dx%dx%d" % ((dtype,) + shape), what, e)
+                continue
+            ok = err <= SWEEP_MAX_ERR
+            print("%s: %.4g TFLOP/s, err %.3g%s" % (what, flops / ms / 1e9, err,
+                                                   "" if ok else " (error too large)"),
+                  flush=True)
+            if ok and (best is None or ms < best[0]):
+                best = (ms, cfg)
+        chosen[dtype] = best[1] if best else GEMM_DEFAULT
+        print("gemm config for %s: %s%s" % (dtype, cfg_name(chosen[dtype]),
+                                            "" if best else " (default: no config ran)"),
+              flush=True)
+        del a, b
+    return chosen
+
+
+def gemm_row(rows, fut, shape, dtype, deadline):
+    """One row: cuBLAS first (its number survives a tilec fault that breaks the CUDA
+    context), then tilec unless the run is past its deadline."""
+    m, n, k = shape
+    work = "gemm %s %dx%dx%d" % (dtype, m, n, k)
+    flops = 2.0 * m * n * k
+    tl = peer = 0.0
+    err = float("nan")
+    try:
+        a, b = gemm_inputs(shape, dtype)
+    except Exception as e:  # noqa: BLE001
+        rows.fail(work, "inputs", e)
+        rows.append((work, "cuBLAS", tl, peer, "TFLOP/s", err))
+        return
+    try:
+        a @ b
+        peer = flops / timed_ms(lambda: a @ b) / 1e9
+    except Exception as e:  # noqa: BLE001
+        rows.fail(work, "cuBLAS", e)
+    try:
+        if time.monotonic() > deadline:
+            raise TimeoutError("skipped: the run is past --time-limit")
+        ms, err = run_tilec(fut.result(), a, b)
+        tl = flops / ms / 1e9
+    except Exception as e:  # noqa: BLE001 (one shape never stops the run)
+        rows.fail(work, "tilec", e)
+    rows.append((work, "cuBLAS", tl, peer, "TFLOP/s", err))
+
+
+def gemm_rows(rows, quick, cfg, sweep, deadline):
+    torch.backends.cuda.matmul.allow_tf32 = False  # the reference is true float32
     mod = example("gemm")
-    shapes = [(2048, 2048, 2048)] if quick else [(2048, 2048, 2048), (4096, 4096, 4096)]
-    for dtype, tdt in (("float16", torch.float16), ("bfloat16", torch.bfloat16)):
-        for m, n, k in shapes:
-            a = torch.randn(m, k, device="cuda", dtype=tdt)
-            b = torch.randn(k, n, device="cuda", dtype=tdt)
-            kern = mod.matmul(M=m, N=n, K=k, in_dtype=dtype, out_dtype=dtype)
-            c = kern(a, b)
-            ref = a.float() @ b.float()
-            err = (c.float() - ref).abs().max().item() / ref.abs().max().item()
-            rep = 2000 if m * n * k <= 2048 ** 3 else 8000
-            t_tl = bench(lambda: kern(a, b), rep)
-            t_peer = bench(lambda: a @ b, 200)
-            flops = 2.0 * m * n * k
-            rows.append(("gemm %s %dx%dx%d" % (dtype, m, n, k), "cuBLAS",
-                         flops / t_tl / 1e9, flops / t_peer / 1e9, "TFLOP/s", err))
+    shapes = GEMM_QUICK if quick else GEMM_FULL
+    cfgs = sweep_gemm_configs(rows, mod) if sweep else {d: cfg for d in GEMM_DTYPES}
+    for d in GEMM_DTYPES:
+        print("gemm %s: tilec config %s (bM x bN x bK / stages / threads)"
+              % (d, cfg_name(cfgs[d])), flush=True)
+    futs = compile_gemms(mod, [(s, d, cfgs[d]) for d in GEMM_DTYPES for s in shapes])
+    for dtype in GEMM_DTYPES:
+        done = []
+        for shape in shapes:
+            gemm_row(rows, futs[(shape, dtype, cfgs[dtype])], shape, dtype, deadline)
+            done.append(rows[-1])
+        ran = [r for r in done if r[2] > 0 and r[3] > 0]
+        # geometric means over the shapes both ran: their ratio is the geomean of the ratios
+        gm = [math.exp(statistics.fmean(math.log(r[i]) for r in ran)) if ran else 0.0
+              for i in (2, 3)]
+        worst = max((r[5] for r in ran), default=float("nan"),
+                    key=lambda e: math.inf if math.isnan(e) else e)
+        rows.append(("gemm geomean %s" % dtype, "cuBLAS (%d of %d shapes)" % (len(ran), len(done)),
+                     gm[0], gm[1], "TFLOP/s", worst))
 
 
+# ---- row-wise and copy -------------------------------------------------------------------
 def rowwise_rows(rows, quick):
     m, n = (8192, 4096) if quick else (16384, 8192)
     x = torch.randn(m, n, device="cuda", dtype=torch.float16)
@@ -90,17 +285,37 @@ def copy_row(rows):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true")
+    start = time.monotonic()
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="smaller sizes; GEMM 4096^3 only")
+    ap.add_argument("--only", action="append", choices=("gemm", "rowwise", "copy"),
+                    help="run only this group (repeatable; default: all)")
+    g = ap.add_mutually_exclusive_group()
+    g.add_argument("--gemm-config", type=gemm_config, default=GEMM_DEFAULT,
+                   metavar="bM,bN,bK,STAGES,THREADS",
+                   help="tilec GEMM config (default %s)" % ",".join(map(str, GEMM_DEFAULT)))
+    g.add_argument("--gemm-configs-sweep", action="store_true",
+                   help="time %s on %s per dtype first and keep the fastest"
+                   % (", ".join(map(cfg_name, GEMM_SWEEP)), "x".join(map(str, GEMM_QUICK[0]))))
+    ap.add_argument("--time-limit", type=float, default=330.0, metavar="S",
+                    help="seconds after which the remaining tilec GEMMs are skipped (recorded "
+                    "as 0; cuBLAS is still measured); default %(default)s")
     ap.add_argument("--csv", default=os.path.join(ROOT, "bench", "results.csv"))
     args = ap.parse_args()
+    only = set(args.only or ("gemm", "rowwise", "copy"))
+    load_gpu_modules()
     torch.manual_seed(0)
-    rows = Rows()
-    copy_row(rows)
-    rowwise_rows(rows, args.quick)
-    gemm_rows(rows, args.quick)
-    date = datetime.date.today().isoformat()
     dev = torch.cuda.get_device_name(0)
+    rows = Rows()
+    if "copy" in only:
+        copy_row(rows)
+    if "rowwise" in only:
+        rowwise_rows(rows, args.quick)
+    if "gemm" in only:
+        gemm_rows(rows, args.quick, args.gemm_config, args.gemm_configs_sweep,
+                  start + args.time_limit)
+    date = datetime.date.today().isoformat()
     with open(args.csv, "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["date", "device", "work", "peer", "tilec", "peer_value", "unit", "ratio",
@@ -109,13 +324,15 @@ def main():
             ratio = r[2] / r[3] if r[3] and r[2] else 0.0
             w.writerow([date, dev, r[0], r[1], "%.4g" % r[2], "%.4g" % r[3], r[4],
                         "%.4f" % ratio, "%.3g" % r[5]])
-    print("%s, %s" % (date, dev))
+    print("%s, %s (%.0f s)" % (date, dev, time.monotonic() - start))
     print("| work | peer | tilec | peer | unit | ratio | max err |")
     print("|---|---|---|---|---|---|---|")
     for r in rows:
         ratio = r[2] / r[3] if r[3] and r[2] else 0.0
         print("| %s | %s | %.4g | %.4g | %s | %.4f | %.3g |" % (r[0], r[1], r[2], r[3], r[4],
                                                               ratio, r[5]))
+    for work, msg in rows.failures:
+        print("failed: %s: %s" % (work, msg))
 
 
 if __name__ == "__main__":

@@ -49,6 +49,10 @@ void pass_insert_sync_threads(Ctx *ctx, Func *f); /* __syncthreads from memory h
  * register fragments, their layouts and the loops' thread mappings (infer_layouts.c). */
 bool cuda_keep_tile_op(const Stmt *s);
 void pass_infer_layouts(Ctx *ctx, Func *f);
+/* CUDA: elements per vector of a T.copy between global and shared that runs as a vector
+ * copy, else 0; cp.async software pipelining of T.Pipelined loops (pipeline_async.c). */
+int cuda_copy_vector(const Stmt *s);
+void pass_pipeline_async(Ctx *ctx, Func *f);
 /* After pass_map_threads: the loops of the distributed nest rooted at LOOP_PARALLEL loop
  * `root` (root, then each LOOP_PARALLEL loop that is the only statement of the previous
  * one's body), at most max; returns their number. */

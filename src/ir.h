@@ -62,7 +62,8 @@
     X(STMT_SEQ) X(STMT_FOR) X(STMT_WHILE) X(STMT_IF) X(STMT_BREAK) X(STMT_CONTINUE)       \
     X(STMT_STORE) X(STMT_LET) X(STMT_ALLOC) X(STMT_KERNEL) X(STMT_COPY) X(STMT_FILL)      \
     X(STMT_GEMM) X(STMT_REDUCE) X(STMT_CUMSUM) X(STMT_ATOMIC) X(STMT_PRINT)               \
-    X(STMT_ASSERT) X(STMT_SYNC) X(STMT_ANNOTATE_LAYOUT) X(STMT_SWIZZLE)
+    X(STMT_ASSERT) X(STMT_SYNC) X(STMT_ANNOTATE_LAYOUT) X(STMT_SWIZZLE)                  \
+    X(STMT_ASYNC) /* CUDA: cp.async commit / wait (pass_pipeline_async) */
 
 #define X2_ENUM(e, ...) e,
 typedef enum Scope { TL_SCOPES(X2_ENUM) SCOPE_COUNT } Scope;
@@ -162,7 +163,8 @@ struct Stmt {
         struct { Buffer *buf; } alloc;                       /* declares a non-global buffer */
         struct { int ngrid; Expr *grid[3]; Var *block[3]; int threads[3]; int nthreads_dims;
                  Stmt *body; } kernel;
-        struct { Region src, dst; } copy;                    /* with dtype conversion */
+        struct { Region src, dst;                            /* with dtype conversion */
+                 bool async; /* CUDA: issued with cp.async (pass_pipeline_async) */ } copy;
         struct { Region dst; Expr *value; } fill;
         struct { Region a, b, c; bool trans_a, trans_b, clear_accum; GemmPolicy policy;
                  int k_pack, wg_wait;
@@ -176,6 +178,8 @@ struct Stmt {
         struct { Expr *cond; const char *msg; } assert_;
         struct { Buffer *buf; const char *layout; } annotate; /* layout: source text, kept */
         struct { Expr *panel; bool enable; } swizzle;
+        struct { bool commit; int wait; } async_; /* commit the group, or wait until at most
+                                                     `wait` groups are in flight */
     } u;
 };
 

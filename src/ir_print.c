@@ -548,7 +548,7 @@ static void print_simple(Printer *p, const Stmt *s) {
         break;
     case STMT_ALLOC: print_alloc(p, s); break;
     case STMT_COPY:
-        sb_puts(sb, "copy ");
+        sb_puts(sb, s->u.copy.async ? "copy_async " : "copy ");
         print_region(p, &s->u.copy.src, false);
         sb_puts(sb, " -> ");
         print_region(p, &s->u.copy.dst, false);
@@ -580,6 +580,10 @@ static void print_simple(Printer *p, const Stmt *s) {
         }
         break;
     case STMT_SYNC: sb_puts(sb, "sync_threads"); break;
+    case STMT_ASYNC:
+        if (s->u.async_.commit) sb_puts(sb, "async_commit");
+        else sb_printf(sb, "async_wait(%d)", s->u.async_.wait);
+        break;
     case STMT_ANNOTATE_LAYOUT:
         sb_printf(sb, "annotate_layout %s: %s", buf_name(p, s->u.annotate.buf),
                   s->u.annotate.layout ? s->u.annotate.layout : "?");

@@ -287,7 +287,7 @@ static void check_stmt(Verifier *v, const Stmt *s) {
     case STMT_SWIZZLE:
         if (s->u.swizzle.panel) check_expr(v, s->u.swizzle.panel);
         break;
-    case STMT_SYNC: break;
+    case STMT_SYNC: case STMT_ASYNC: break;
     default:
         if ((unsigned)s->kind >= STMT_KIND_COUNT) fail_at(v, NULL, "bad statement kind");
         check_tile(v, s);

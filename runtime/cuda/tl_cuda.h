@@ -352,7 +352,8 @@ TL_DEV void tl_gemm_ss(const uint16_t *A, const uint16_t *B, float *C, int tid) 
 #pragma unroll
         for (int mi = 0; mi < MT; mi++)
 #pragma unroll
-            for (int ni = 0; ni < NT; ni++) tl_mma_16816<BF16>(C + (mi * NT + ni) * 4, a[mi], b[ni]);
+            for (int ni = 0; ni < NT; ni++)
+                tl_mma_16816<BF16>(C + (mi * NT + ni) * 4, a[mi], b[ni]);
     }
 }
 
@@ -383,10 +384,11 @@ TL_DEV void tl_gemm_rs(const uint16_t *A, const uint16_t *B, float *C, int tid) 
 #pragma unroll
         for (int mi = 0; mi < MT; mi++)
 #pragma unroll
-            for (int ni = 0; ni < NT; ni++) tl_mma_16816<BF16>(C + (mi * NT + ni) * 4, a[mi], b[ni]);
+            for (int ni = 0; ni < NT; ni++)
+                tl_mma_16816<BF16>(C + (mi * NT + ni) * 4, a[mi], b[ni]);
     }
 }
-#else  /* TL_CUDA_SIM: the same contracts in host C++ */
+#else /* TL_CUDA_SIM: the same contracts in host C++ */
 TL_DEV void tl_cp_async_sim(void *smem, const void *gmem, bool valid, int bytes) {
     if (valid)
         memcpy(smem, gmem, bytes);

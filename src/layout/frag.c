@@ -95,10 +95,10 @@ Frag *frag_blocked(Arena *a, int ndim, const int64_t *shape, int nthreads, int v
     for (int d = 0; d < ndim; d++) {
         if (shape[d] <= 0 || __builtin_mul_overflow(total, shape[d], &total)) return NULL;
     }
-    for (int64_t v = vec; v >= 1; v /= 2) {
-        if (total % v) continue;
-        for (int t = nthreads; t >= 1; t--) {
-            if (nthreads % t || (total / v) % t) continue;
+    for (int t = nthreads; t >= 1; t--) { /* threads first: a narrower vector costs less */
+        if (nthreads % t) continue;
+        for (int64_t v = vec > 0 ? vec : 1; v >= 1; v /= 2) {
+            if (total % v || (total / v) % t) continue;
             Frag *f = try_blocked(a, ndim, shape, nthreads, t, v, total);
             if (f) return f;
         }

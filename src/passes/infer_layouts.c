@@ -501,6 +501,7 @@ static bool whole(const Region *r) {
 static bool mma_input(DType t) { return t == DT_FLOAT16 || t == DT_BFLOAT16; }
 
 bool cuda_keep_tile_op(const Stmt *s) {
+    if (s->kind == STMT_COPY) return cuda_copy_vector(s) > 0;
     if (s->kind == STMT_GEMM) {
         const Buffer *A = s->u.gemm.a.buf, *B = s->u.gemm.b.buf, *C = s->u.gemm.c.buf;
         int64_t shape[FRAG_MAX_DIMS];

@@ -232,6 +232,12 @@ static void collect_stmt(Collect *C, Stmt *s) {
     case STMT_ALLOC:
         if (s->u.alloc.buf->init) add_access(C, s->u.alloc.buf, true, NULL);
         break;
+    case STMT_COPY: /* kept vector copy, by every thread; async ones are ordered by the
+                       pipeline's own wait and barrier (pipeline_async.c) */
+        if (s->u.copy.async) break;
+        add_access(C, s->u.copy.src.buf, false, NULL);
+        add_access(C, s->u.copy.dst.buf, true, NULL);
+        break;
     case STMT_GEMM: /* kept for tensor cores: every thread reads A and B */
         add_access(C, s->u.gemm.a.buf, false, NULL);
         add_access(C, s->u.gemm.b.buf, false, NULL);

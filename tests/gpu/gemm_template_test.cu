@@ -22,8 +22,8 @@
 /* One configuration: the GEMM C[M][N] += A * B on one block of 32 * WM * WN threads.
  * RS: A from registers (tl_gemm_rs; A then stored [M][K]), else from shared memory.
  * CP: bytes per cp.async (16, 8 or 4). */
-template <int M, int N, int K, int WM, int WN, bool TA, bool TB, bool BF, bool SA, bool SB,
-          bool RS, int CP>
+template <int M, int N, int K, int WM, int WN, bool TA, bool TB, bool BF, bool SA, bool SB, bool RS,
+          int CP>
 struct Cfg {
     static constexpr int M_ = M, N_ = N, K_ = K, WM_ = WM, WN_ = WN, CP_ = CP;
     static constexpr bool TA_ = TA, TB_ = TB, BF_ = BF, SA_ = SA, SB_ = SB, RS_ = RS;
@@ -119,8 +119,8 @@ static bool cuda_ok(cudaError_t e, const char *what, char *why, size_t n) {
     return false;
 }
 
-template <int M, int N, int K, int WM, int WN, bool TA, bool TB, bool BF, bool SA, bool SB,
-          bool RS, int CP>
+template <int M, int N, int K, int WM, int WN, bool TA, bool TB, bool BF, bool SA, bool SB, bool RS,
+          int CP>
 static void run() {
     typedef Cfg<M, N, K, WM, WN, TA, TB, BF, SA, SB, RS, CP> C;
     std::vector<double> a(M * K), b(K * N), c0(M * N); /* logical A[m][k], B[k][n] */
@@ -141,32 +141,33 @@ static void run() {
     for (int i = 0; i < M * N; i++) hC0[i] = (float)(c0[i] = rnd(4));
 
     char name[160], why[200] = "";
-    snprintf(name, sizeof name, "%s %dx%dx%d warps %dx%d trans_A=%d trans_B=%d %s swz_A=%d "
-             "swz_B=%d cp.async%d", RS ? "gemm_rs" : "gemm_ss", M, N, K, WM, WN, TA, TB,
-             BF ? "bf16" : "f16", SA, SB, CP);
+    snprintf(name, sizeof name,
+             "%s %dx%dx%d warps %dx%d trans_A=%d trans_B=%d %s swz_A=%d "
+             "swz_B=%d cp.async%d",
+             RS ? "gemm_rs" : "gemm_ss", M, N, K, WM, WN, TA, TB, BF ? "bf16" : "f16", SA, SB, CP);
     uint16_t *dA = nullptr, *dB = nullptr;
     float *dC0 = nullptr, *dC = nullptr;
     auto kern = gemm_kernel<C>;
-    bool ok = cuda_ok(cudaMalloc(&dA, hA.size() * 2), "cudaMalloc", why, sizeof why) &&
-              cuda_ok(cudaMalloc(&dB, hB.size() * 2), "cudaMalloc", why, sizeof why) &&
-              cuda_ok(cudaMalloc(&dC0, hC0.size() * 4), "cudaMalloc", why, sizeof why) &&
-              cuda_ok(cudaMalloc(&dC, hC.size() * 4), "cudaMalloc", why, sizeof why) &&
-              cuda_ok(cudaMemcpy(dA, hA.data(), hA.size() * 2, cudaMemcpyHostToDevice),
-                      "cudaMemcpy", why, sizeof why) &&
-              cuda_ok(cudaMemcpy(dB, hB.data(), hB.size() * 2, cudaMemcpyHostToDevice),
-                      "cudaMemcpy", why, sizeof why) &&
-              cuda_ok(cudaMemcpy(dC0, hC0.data(), hC0.size() * 4, cudaMemcpyHostToDevice),
-                      "cudaMemcpy", why, sizeof why) &&
-              cuda_ok(cudaMemset(dC, 0xff, hC.size() * 4), "cudaMemset", why, sizeof why) &&
-              cuda_ok(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           C::SMEM),
-                      "cudaFuncSetAttribute", why, sizeof why);
+    bool ok =
+        cuda_ok(cudaMalloc(&dA, hA.size() * 2), "cudaMalloc", why, sizeof why) &&
+        cuda_ok(cudaMalloc(&dB, hB.size() * 2), "cudaMalloc", why, sizeof why) &&
+        cuda_ok(cudaMalloc(&dC0, hC0.size() * 4), "cudaMalloc", why, sizeof why) &&
+        cuda_ok(cudaMalloc(&dC, hC.size() * 4), "cudaMalloc", why, sizeof why) &&
+        cuda_ok(cudaMemcpy(dA, hA.data(), hA.size() * 2, cudaMemcpyHostToDevice), "cudaMemcpy", why,
+                sizeof why) &&
+        cuda_ok(cudaMemcpy(dB, hB.data(), hB.size() * 2, cudaMemcpyHostToDevice), "cudaMemcpy", why,
+                sizeof why) &&
+        cuda_ok(cudaMemcpy(dC0, hC0.data(), hC0.size() * 4, cudaMemcpyHostToDevice), "cudaMemcpy",
+                why, sizeof why) &&
+        cuda_ok(cudaMemset(dC, 0xff, hC.size() * 4), "cudaMemset", why, sizeof why) &&
+        cuda_ok(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, C::SMEM),
+                "cudaFuncSetAttribute", why, sizeof why);
     if (ok) {
         kern<<<1, C::THREADS, C::SMEM>>>(dA, dB, dC0, dC);
         ok = cuda_ok(cudaGetLastError(), "launch", why, sizeof why) &&
              cuda_ok(cudaDeviceSynchronize(), "kernel", why, sizeof why) &&
-             cuda_ok(cudaMemcpy(hC.data(), dC, hC.size() * 4, cudaMemcpyDeviceToHost),
-                     "cudaMemcpy", why, sizeof why);
+             cuda_ok(cudaMemcpy(hC.data(), dC, hC.size() * 4, cudaMemcpyDeviceToHost), "cudaMemcpy",
+                     why, sizeof why);
     }
     cudaFree(dA), cudaFree(dB), cudaFree(dC0), cudaFree(dC);
 
@@ -196,10 +197,10 @@ static void run() {
 
 int main() {
     /* 64x64x32, 2x2 warps: every TRANS_A/TRANS_B, fp16/bf16, swizzled or not */
-#define ALL_TRANS(BF, S)                                                                    \
-    run<64, 64, 32, 2, 2, false, false, BF, S, S, false, 16>();                             \
-    run<64, 64, 32, 2, 2, false, true, BF, S, S, false, 16>();                              \
-    run<64, 64, 32, 2, 2, true, false, BF, S, S, false, 16>();                              \
+#define ALL_TRANS(BF, S)                                                                           \
+    run<64, 64, 32, 2, 2, false, false, BF, S, S, false, 16>();                                    \
+    run<64, 64, 32, 2, 2, false, true, BF, S, S, false, 16>();                                     \
+    run<64, 64, 32, 2, 2, true, false, BF, S, S, false, 16>();                                     \
     run<64, 64, 32, 2, 2, true, true, BF, S, S, false, 16>();
     ALL_TRANS(false, false)
     ALL_TRANS(false, true)

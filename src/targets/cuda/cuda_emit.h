@@ -62,6 +62,9 @@ const char *cu_primary_replica(CfEmit *em);
 /* Kept tile ops: T.gemm on tensor cores (tl_gemm_ss / tl_gemm_rs), T.reduce over
  * register fragments (per thread, then warp shuffles, then shared memory across warps). */
 void cu_gemm(CfEmit *em, const Stmt *s);
+/* A kept T.copy between global and shared: vectors spread over the threads, cp.async
+ * when Stmt.copy.async. */
+void cu_copy(CfEmit *em, const Stmt *s);
 void cu_reduce(CfEmit *em, const Stmt *s);
 
 #endif

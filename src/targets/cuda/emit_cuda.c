@@ -56,6 +56,7 @@ void cuda_lower(Ctx *ctx, Func *f) {
     pass_run(ctx, f, "safe_memory_access", pass_safe_memory_access);
     pass_run(ctx, f, "simplify", pass_simplify);
     pass_run(ctx, f, "infer_layouts", pass_infer_layouts);
+    pass_run(ctx, f, "pipeline_async", pass_pipeline_async);
     pass_run(ctx, f, "map_threads", pass_map_threads);
     pass_run(ctx, f, "insert_sync_threads", pass_insert_sync_threads);
 }
@@ -130,6 +131,11 @@ static bool cu_stmt(CfEmit *em, const Stmt *s) {
         return true;
     case STMT_GEMM: cf_loc_comment(em, s->loc); cu_gemm(em, s); return true;
     case STMT_REDUCE: cf_loc_comment(em, s->loc); cu_reduce(em, s); return true;
+    case STMT_COPY: cf_loc_comment(em, s->loc); cu_copy(em, s); return true;
+    case STMT_ASYNC:
+        if (s->u.async_.commit) cf_line(em, "tl_cp_async_commit();");
+        else cf_line(em, "tl_cp_async_wait<%d>();", s->u.async_.wait);
+        return true;
     case STMT_ALLOC: emit_alloc(em, s); return true;
     case STMT_KERNEL: case STMT_SYNC: case STMT_ANNOTATE_LAYOUT: case STMT_SWIZZLE:
         cf_loc_comment(em, s->loc);

@@ -203,10 +203,23 @@ static int64_t dim_of(const Buffer *b, int d) {
     return c;
 }
 
+/* The tile of a gemm operand in shared memory: its pointer (the stage's tile of a
+ * multi-buffered one, pass_pipeline_async) and its rows and columns as stored. */
+static const char *operand(CfEmit *em, const Region *r, int64_t *rows, int64_t *cols) {
+    const Buffer *b = r->buf;
+    *rows = dim_of(b, b->ndim - 2), *cols = dim_of(b, b->ndim - 1);
+    if (b->ndim == 2) return cf_buf(em, b);
+    return arena_printf(&em->ctx->arena, "%s + (%s) * %lld", cf_buf(em, b),
+                        cf_ex_str(em, r->start[0], DT_INT32, true), (long long)(*rows * *cols));
+}
+
 void cu_gemm(CfEmit *em, const Stmt *s) {
     const Buffer *A = s->u.gemm.a.buf, *B = s->u.gemm.b.buf, *C = s->u.gemm.c.buf;
     bool ta = s->u.gemm.trans_a, tb = s->u.gemm.trans_b, bf16 = A->dtype == DT_BFLOAT16;
-    int64_t M = dim_of(C, 0), N = dim_of(C, 1), K = dim_of(A, ta ? 0 : 1);
+    int64_t ar, ac, br, bc, M = dim_of(C, 0), N = dim_of(C, 1);
+    const char *pa = A->layout ? cf_buf(em, A) : operand(em, &s->u.gemm.a, &ar, &ac);
+    const char *pb = operand(em, &s->u.gemm.b, &br, &bc);
+    int64_t K = tb ? bc : br;
     int used = 32 * s->u.gemm.warp_m * s->u.gemm.warp_n; /* further warps: replicas */
     const char *tid = used == cu_of(em)->nthreads ? "tl_tid"
                       : arena_printf(&em->ctx->arena, "tl_tid %% %d", used);
@@ -216,13 +229,97 @@ void cu_gemm(CfEmit *em, const Stmt *s) {
     if (A->layout)
         cf_line(em, "tl_gemm_rs<%lld, %lld, %lld, %d, %d, %s, %s, %s>(%s, %s, %s, %s);",
                 (long long)M, (long long)N, (long long)K, s->u.gemm.warp_m, s->u.gemm.warp_n,
-                tb ? "true" : "false", bf16 ? "true" : "false", B->swizzle ? "true" : "false",
-                cf_buf(em, A), cf_buf(em, B), cf_buf(em, C), tid);
+                tb ? "true" : "false", bf16 ? "true" : "false", B->swizzle ? "true" : "false", pa,
+                pb, cf_buf(em, C), tid);
     else
-        cf_line(em, "tl_gemm_ss<%lld, %lld, %lld, %d, %d, %s, %s, %s, %s, %s>(%s, %s, %s, %s);", (long long)M, (long long)N, (long long)K, s->u.gemm.warp_m,
-                s->u.gemm.warp_n, ta ? "true" : "false", tb ? "true" : "false",
-                bf16 ? "true" : "false", A->swizzle ? "true" : "false",
-                B->swizzle ? "true" : "false", cf_buf(em, A), cf_buf(em, B), cf_buf(em, C), tid);
+        cf_line(em, "tl_gemm_ss<%lld, %lld, %lld, %d, %d, %s, %s, %s, %s, %s>(%s, %s, %s, %s);",
+                (long long)M, (long long)N, (long long)K, s->u.gemm.warp_m, s->u.gemm.warp_n,
+                ta ? "true" : "false", tb ? "true" : "false", bf16 ? "true" : "false",
+                A->swizzle ? "true" : "false", B->swizzle ? "true" : "false", pa, pb,
+                cf_buf(em, C), tid);
+}
+
+/* ---- T.copy between global and shared, in vectors ---------------------------------------------- */
+/* "(uint64_t)(idx) < (uint64_t)(extent)" for every dimension of r's global buffer. */
+static const char *in_bounds(CfEmit *em, const Buffer *b, Expr *const *idx) {
+    StrBuf o = {0};
+    for (int d = 0; d < b->ndim; d++)
+        sb_printf(&o, "%s(uint64_t)(%s) < (uint64_t)(%s)", d ? " && " : "",
+                  cf_ex_str(em, idx[d], DT_INT64, true), cf_ex_str(em, b->shape[d], DT_INT64, true));
+    const char *r = arena_strdup(&em->ctx->arena, o.buf ? o.buf : "true");
+    sb_free(&o);
+    return r;
+}
+
+/* Indices of region r: start + the nest variable for its squeezed dimensions. */
+static Expr **region_idx(CfEmit *em, const Region *r, const int *dims, int n, Var *const *vars) {
+    Expr **idx = NEW_ARRAY(&em->ctx->arena, Expr *, r->ndim);
+    for (int d = 0; d < r->ndim; d++) idx[d] = r->start[d];
+    for (int k = 0; k < n; k++) {
+        Loc loc = r->start[dims[k]]->loc;
+        idx[dims[k]] = ir_bin(em->ctx, OP_ADD, ir_subst(em->ctx, r->start[dims[k]], NULL, NULL),
+                              ir_varref(em->ctx, vars[k], loc), loc);
+    }
+    return idx;
+}
+
+static const char *elem_text(CfEmit *em, const Buffer *b, Expr *const *idx) {
+    StrBuf o = {0};
+    cf_ex_elem(em, &o, b, idx);
+    const char *r = arena_strdup(&em->ctx->arena, o.buf);
+    sb_free(&o);
+    return r;
+}
+
+void cu_copy(CfEmit *em, const Stmt *s) {
+    enum { MAXD = 8 };
+    const Region *src = &s->u.copy.src, *dst = &s->u.copy.dst;
+    int v = cuda_copy_vector(s), ds[MAXD], dd[MAXD];
+    int n = ir_region_squeeze(src, ds);
+    TL_ASSERT(v > 0 && n == ir_region_squeeze(dst, dd) && n <= MAXD);
+    int64_t ext[MAXD], total = 1;
+    for (int k = 0; k < n; k++) {
+        ir_is_const_int(src->extent[ds[k]], &ext[k]);
+        total *= ext[k];
+    }
+    int bytes = v * dtype_bytes(src->buf->dtype);
+    const char *vt = bytes == 16 ? "uint4" : bytes == 8 ? "uint2" : "unsigned";
+    const char *t = cf_tmp(em, "v");
+    int nthreads = cu_of(em)->nthreads;
+    cf_line(em, "for (int %s = tl_tid; %s < %lld; %s += %d) {  /* %d-byte vectors%s */", t, t,
+            (long long)(total / v), t, nthreads, bytes, s->u.copy.async ? ", cp.async" : "");
+    int mark = em->live.len;
+    em->indent++;
+    Var *vars[MAXD];
+    int64_t below = 1; /* vectors per step of dimension k */
+    for (int k = n - 1; k >= 0; k--) {
+        static const char *const names[] = {"i", "j", "k", "l", "p", "q", "r", "s"};
+        vars[k] = ir_var(em->ctx, names[k], DT_INT32);
+        int64_t e = k == n - 1 ? ext[k] / v : ext[k];
+        StrBuf o = {0};
+        sb_printf(&o, "%s", t);
+        if (below > 1) sb_printf(&o, " / %lld", (long long)below);
+        if (k > 0) sb_printf(&o, " %% %lld", (long long)e);
+        cf_line(em, "const int32_t %s = (%s)%s;", cf_var(em, vars[k]), o.buf,
+                k == n - 1 && v > 1 ? arena_printf(&em->ctx->arena, " * %d", v) : "");
+        sb_free(&o);
+        cf_live_add(em, vars[k]);
+        below *= e;
+    }
+    Expr **si = region_idx(em, src, ds, n, vars), **di = region_idx(em, dst, dd, n, vars);
+    bool down = src->buf->scope == SCOPE_GLOBAL;
+    const char *ok = down ? in_bounds(em, src->buf, si) : in_bounds(em, dst->buf, di);
+    const char *se = elem_text(em, src->buf, si), *de = elem_text(em, dst->buf, di);
+    if (s->u.copy.async)
+        cf_line(em, "tl_cp_async%d(&%s, &%s, %s);", bytes, de, se, ok);
+    else if (down)
+        cf_line(em, "*(%s *)&%s = %s ? *(const %s *)&%s : %s;", vt, de, ok, vt, se,
+                bytes == 16 ? "make_uint4(0, 0, 0, 0)" : bytes == 8 ? "make_uint2(0, 0)" : "0u");
+    else
+        cf_line(em, "if (%s) *(%s *)&%s = *(const %s *)&%s;", ok, vt, de, vt, se);
+    em->indent--;
+    em->live.len = mark;
+    cf_line(em, "}");
 }
 
 /* ---- T.reduce over register fragments -------------------------------------------------------- */

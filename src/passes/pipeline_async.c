@@ -1,0 +1,341 @@
+/* pipeline_async.c - the CUDA target's tile copies between global and shared memory:
+ * which run as vector copies (cuda_copy_vector), and software pipelining of T.Pipelined
+ * loops with cp.async (pass_pipeline_async).
+ *
+ * A kept T.copy moves whole 4-, 8- or 16-byte vectors: the regions' last dimensions are
+ * their buffers' contiguous ones, and every vector is provably aligned (the extents, the
+ * row lengths and the starts of the last dimension are multiples of the vector). A
+ * vector lies wholly inside or wholly outside the global tensor, so one bounds check
+ * per vector keeps T.copy's semantics (zeros read outside, nothing written outside).
+ *
+ * Pipelining. A T.Pipelined(n, num_stages=S), 2 <= S <= 8, loop whose body begins with kept
+ * copies global -> shared, into shared buffers that nothing else in the kernel writes and
+ * nothing outside the loop reads, becomes (stage(k) = (k - min) % S):
+ *     for s in 0 .. S-2:  if s < n: copies of iteration min+s into stage s;  commit
+ *     for k in loop:
+ *         wait(S-2); sync            -- iteration k's tiles landed, stage(k-1) is free
+ *         if k+S-1 < min+n: copies of iteration k+S-1 into stage(k+S-1);  commit
+ *         rest of the body, reading stage(k)
+ *     wait(0)
+ * Each such buffer gets a leading dimension of S (multi-buffering). The copies become
+ * cp.async (Stmt.copy.async); groups are committed even when empty, so wait(S-2) at
+ * iteration k always means "iteration k's group is complete". The barrier at the top
+ * both publishes iteration k's tiles and ends every read of the stage the iteration
+ * refills, so pass_insert_sync_threads ignores async copies.
+ *
+ * Requires: pass_infer_layouts (runs after it: swizzles are chosen on the 2-D tiles;
+ * tl_swizzle of a stacked tile is the tile's, as a tile is a whole number of swizzle
+ * patterns). Provides: STMT_ASYNC statements, async copies only in the shape above. */
+#include "compiler.h"
+#include "ir_walk.h"
+
+enum { MAX_DIMS = 8, MAX_STAGES = 8 /* deeper loops run unpipelined */ };
+
+/* ---- vector copies ---------------------------------------------------------------------- */
+/* Whether e is provably a multiple of m (m > 0). */
+static bool multiple_of(const Expr *e, int64_t m) {
+    int64_t c;
+    if (ir_is_const_int(e, &c)) return c % m == 0;
+    if (e->kind == EXPR_CAST) return dtype_is_int(e->dtype) && multiple_of(e->u.cast.value, m);
+    if (e->kind != EXPR_BIN) return false;
+    const Expr *a = e->u.bin.a, *b = e->u.bin.b;
+    switch (e->u.bin.op) {
+    case OP_ADD: case OP_SUB: return multiple_of(a, m) && multiple_of(b, m);
+    case OP_MUL: return multiple_of(a, m) || multiple_of(b, m);
+    default: return false;
+    }
+}
+
+/* The last dimension of r is its buffer's last, contiguous one, and non-unit. */
+static bool last_contiguous(const Region *r, const int *dims, int n) {
+    return n > 0 && dims[n - 1] == r->ndim - 1 && r->ndim == r->buf->ndim && !r->buf->strides;
+}
+
+static bool vector_fits(const Region *r, int last, int64_t v) {
+    int64_t e, row;
+    return ir_is_const_int(r->extent[last], &e) && e % v == 0 &&
+           ir_is_const_int(r->buf->shape[last], &row) && row % v == 0 &&
+           multiple_of(r->start[last], v);
+}
+
+int cuda_copy_vector(const Stmt *s) {
+    if (s->kind != STMT_COPY) return 0;
+    const Region *src = &s->u.copy.src, *dst = &s->u.copy.dst;
+    const Buffer *sb = src->buf, *db = dst->buf;
+    bool down = sb->scope == SCOPE_GLOBAL && db->scope == SCOPE_SHARED;
+    bool up = sb->scope == SCOPE_SHARED && db->scope == SCOPE_GLOBAL;
+    int es = dtype_bytes(sb->dtype);
+    if ((!down && !up) || sb->dtype != db->dtype || sb->dtype == DT_BOOL || es <= 0 || es > 16 ||
+        sb->safe_value || db->safe_value ||
+        src->ndim > MAX_DIMS || dst->ndim > MAX_DIMS)
+        return 0;
+    int ds[MAX_DIMS], dd[MAX_DIMS];
+    int ns = ir_region_squeeze(src, ds), nd = ir_region_squeeze(dst, dd);
+    if (ns != nd || !last_contiguous(src, ds, ns) || !last_contiguous(dst, dd, nd)) return 0;
+    for (int k = 0; k < ns; k++) {
+        int64_t a, b;
+        if (!ir_is_const_int(src->extent[ds[k]], &a) || !ir_is_const_int(dst->extent[dd[k]], &b) ||
+            a != b)
+            return 0;
+    }
+    for (int64_t v = 16 / es; v * es >= 4; v /= 2)
+        if (vector_fits(src, ds[ns - 1], v) && vector_fits(dst, dd[nd - 1], v)) return (int)v;
+    return 0;
+}
+
+/* ---- pipelining ---------------------------------------------------------------------------- */
+typedef struct Pipe {
+    Ctx *ctx;
+    Stmt *kernel;
+} Pipe;
+
+/* Counts the statements of s (outside `skip`) that touch b: writes (stores, atomics,
+ * copies into it) and reads (loads, copies and gemms from it). */
+typedef struct Touch {
+    const Buffer *b;
+    const Stmt *skip;
+    int writes, reads;
+} Touch;
+
+static void touch_expr(Expr **slot, void *ud) {
+    Touch *t = ud;
+    const Expr *e = *slot;
+    if (e->kind == EXPR_LOAD && e->u.load.buf == t->b) t->reads++;
+    ir_expr_children((Expr *)e, touch_expr, ud);
+}
+
+static void touch_stmt(Stmt **slot, void *ud) {
+    Touch *t = ud;
+    Stmt *s = *slot;
+    if (s == t->skip) return;
+    switch (s->kind) {
+    case STMT_STORE: t->writes += s->u.store.buf == t->b; break;
+    case STMT_ATOMIC: t->writes += s->u.atomic.dst.buf == t->b; break;
+    case STMT_COPY:
+        t->writes += s->u.copy.dst.buf == t->b;
+        t->reads += s->u.copy.src.buf == t->b;
+        break;
+    case STMT_GEMM:
+        t->reads += s->u.gemm.a.buf == t->b || s->u.gemm.b.buf == t->b;
+        t->writes += s->u.gemm.c.buf == t->b;
+        break;
+    case STMT_REDUCE: case STMT_CUMSUM: case STMT_FILL: case STMT_PRINT:
+        t->reads++, t->writes++; /* not expected on a pipelined tile: refuse */
+        break;
+    default: break;
+    }
+    ir_stmt_exprs(s, touch_expr, ud);
+    ir_stmt_children(s, touch_stmt, ud);
+}
+
+static bool whole_region(const Region *r) {
+    for (int d = 0; d < r->ndim; d++) {
+        int64_t s, e, n;
+        if (r->ndim != r->buf->ndim || !ir_is_const_int(r->start[d], &s) || s ||
+            !ir_is_const_int(r->extent[d], &e) || !ir_is_const_int(r->buf->shape[d], &n) || e != n)
+            return false;
+    }
+    return true;
+}
+
+/* The number of leading copies of loop L's body that can be pipelined (0: none). */
+static int producer_count(Pipe *P, Stmt *L) {
+    Stmt *body = L->u.for_.body;
+    if (body->kind != STMT_SEQ) return 0;
+    int n = 0;
+    for (; n < body->u.seq.len; n++) {
+        Stmt *c = body->u.seq.data[n];
+        if (c->kind != STMT_COPY || c->u.copy.src.buf->scope != SCOPE_GLOBAL ||
+            !cuda_copy_vector(c) || !whole_region(&c->u.copy.dst))
+            break;
+        const Buffer *b = c->u.copy.dst.buf;
+        Touch in = {b, c, 0, 0}, all = {b, L, 0, 0};
+        touch_stmt(&L->u.for_.body, &in);
+        touch_stmt(&P->kernel->u.kernel.body, &all);
+        if (in.writes || all.reads || all.writes) break;
+        for (int k = 0; k < n; k++)
+            if (body->u.seq.data[k]->u.copy.dst.buf == b) return k;
+    }
+    return n;
+}
+
+static Stmt *async_stmt(Ctx *ctx, bool commit, int wait, Loc loc) {
+    Stmt *s = ir_stmt(ctx, STMT_ASYNC, loc);
+    s->u.async_.commit = commit;
+    s->u.async_.wait = wait;
+    return s;
+}
+
+static Expr *stage_of(Ctx *ctx, Expr *k, const Stmt *L, int stages) {
+    Loc loc = L->loc;
+    Expr *rel = ir_bin(ctx, OP_SUB, k, ir_subst(ctx, L->u.for_.min, NULL, NULL), loc);
+    return ir_bin(ctx, OP_FLOORMOD, rel, ir_int(ctx, stages, k->dtype, loc), loc);
+}
+
+/* Region r of a stacked buffer: the stage first. */
+static void region_stage(Ctx *ctx, Region *r, Expr *stage) {
+    Expr **start = NEW_ARRAY(&ctx->arena, Expr *, r->ndim + 1);
+    Expr **ext = NEW_ARRAY(&ctx->arena, Expr *, r->ndim + 1);
+    start[0] = stage;
+    ext[0] = ir_int(ctx, 1, DT_INT32, stage->loc);
+    for (int d = 0; d < r->ndim; d++) start[d + 1] = r->start[d], ext[d + 1] = r->extent[d];
+    r->ndim++, r->start = start, r->extent = ext;
+}
+
+/* A producer copy of iteration k (an expression) into its stage, guarded when it may be
+ * past the end. */
+static Stmt *produce(Pipe *P, const Stmt *c, const Stmt *L, Expr *k, Expr *guard, int stages) {
+    Ctx *ctx = P->ctx;
+    Stmt *s = ir_stmt(ctx, STMT_COPY, c->loc);
+    s->u.copy = c->u.copy;
+    s->u.copy.async = true;
+    Region *src = &s->u.copy.src;
+    Expr **start = NEW_ARRAY(&ctx->arena, Expr *, src->ndim);
+    for (int d = 0; d < src->ndim; d++)
+        start[d] = ir_subst(ctx, c->u.copy.src.start[d], L->u.for_.var, k);
+    src->start = start;
+    Expr **sext = NEW_ARRAY(&ctx->arena, Expr *, src->ndim);
+    for (int d = 0; d < src->ndim; d++) sext[d] = ir_subst(ctx, c->u.copy.src.extent[d], NULL, NULL);
+    src->extent = sext;
+    Region dst = c->u.copy.dst;
+    Expr **dstart = NEW_ARRAY(&ctx->arena, Expr *, dst.ndim);
+    Expr **dext = NEW_ARRAY(&ctx->arena, Expr *, dst.ndim);
+    for (int d = 0; d < dst.ndim; d++) {
+        dstart[d] = ir_subst(ctx, dst.start[d], NULL, NULL);
+        dext[d] = ir_subst(ctx, dst.extent[d], NULL, NULL);
+    }
+    dst.start = dstart, dst.extent = dext;
+    region_stage(ctx, &dst, stage_of(ctx, ir_subst(ctx, k, NULL, NULL), L, stages));
+    s->u.copy.dst = dst;
+    int64_t always;
+    if (!guard || (ir_is_const_int(guard, &always) && always)) return s;
+    Stmt *g = ir_stmt(ctx, STMT_IF, c->loc);
+    g->u.if_.cond = guard;
+    g->u.if_.then = s;
+    return g;
+}
+
+/* Rewrites the rest of the body: accesses of stacked buffers read stage(k). */
+typedef struct Restage {
+    Ctx *ctx;
+    Buffer *const *bufs;
+    int n;
+    const Stmt *L;
+    int stages;
+} Restage;
+
+static bool stacked(const Restage *R, const Buffer *b) {
+    for (int i = 0; i < R->n; i++)
+        if (R->bufs[i] == b) return true;
+    return false;
+}
+
+static Expr *stage_now(const Restage *R, Loc loc) {
+    return stage_of(R->ctx, ir_varref(R->ctx, R->L->u.for_.var, loc), R->L, R->stages);
+}
+
+static Expr **idx_stage(const Restage *R, Expr **idx, int ndim, Loc loc) {
+    Expr **n = NEW_ARRAY(&R->ctx->arena, Expr *, ndim + 1);
+    n[0] = stage_now(R, loc);
+    for (int d = 0; d < ndim; d++) n[d + 1] = idx[d];
+    return n;
+}
+
+static void restage_expr(Expr **slot, void *ud) {
+    Restage *R = ud;
+    Expr *e = *slot;
+    ir_expr_children(e, restage_expr, ud);
+    if (e->kind == EXPR_LOAD && stacked(R, e->u.load.buf))
+        e->u.load.idx = idx_stage(R, e->u.load.idx, e->u.load.buf->ndim, e->loc); /* stacked after */
+}
+
+static void restage_stmt(Stmt **slot, void *ud) {
+    Restage *R = ud;
+    Stmt *s = *slot;
+    ir_stmt_exprs(s, restage_expr, ud);
+    ir_stmt_children(s, restage_stmt, ud);
+    if (s->kind == STMT_GEMM) {
+        if (stacked(R, s->u.gemm.a.buf)) region_stage(R->ctx, &s->u.gemm.a, stage_now(R, s->loc));
+        if (stacked(R, s->u.gemm.b.buf)) region_stage(R->ctx, &s->u.gemm.b, stage_now(R, s->loc));
+    } else if (s->kind == STMT_COPY && stacked(R, s->u.copy.src.buf)) {
+        region_stage(R->ctx, &s->u.copy.src, stage_now(R, s->loc));
+    }
+}
+
+static void stack_buffer(Ctx *ctx, Buffer *b, int stages) {
+    Expr **shape = NEW_ARRAY(&ctx->arena, Expr *, b->ndim + 1);
+    shape[0] = ir_int(ctx, stages, DT_INT32, b->loc);
+    for (int d = 0; d < b->ndim; d++) shape[d + 1] = b->shape[d];
+    b->shape = shape;
+    b->ndim++;
+}
+
+static Stmt *pipeline(Pipe *P, Stmt *L, int nprod) {
+    Ctx *ctx = P->ctx;
+    Loc loc = L->loc;
+    int S = L->u.for_.num_stages;
+    Stmt *body = L->u.for_.body;
+    Buffer *bufs[16];
+    const Stmt *prods[16];
+    for (int i = 0; i < nprod; i++) {
+        prods[i] = body->u.seq.data[i];
+        bufs[i] = prods[i]->u.copy.dst.buf;
+    }
+    Stmt *out = ir_seq(ctx, loc);
+    Expr *min = L->u.for_.min, *n = L->u.for_.extent;
+    /* prologue */
+    for (int s = 0; s < S - 1; s++) {
+        Expr *k = ir_bin(ctx, OP_ADD, ir_subst(ctx, min, NULL, NULL), ir_int(ctx, s, min->dtype, loc),
+                         loc);
+        Expr *guard = ir_bin(ctx, OP_LT, ir_int(ctx, s, n->dtype, loc), ir_subst(ctx, n, NULL, NULL),
+                             loc);
+        for (int i = 0; i < nprod; i++)
+            ir_seq_push(ctx, out, produce(P, prods[i], L, k, ir_subst(ctx, guard, NULL, NULL), S));
+        ir_seq_push(ctx, out, async_stmt(ctx, true, 0, loc));
+    }
+    /* the loop: wait, sync, refill stage(k + S - 1), the rest */
+    Stmt *nb = ir_seq(ctx, body->loc);
+    ir_seq_push(ctx, nb, async_stmt(ctx, false, S - 2, loc));
+    ir_seq_push(ctx, nb, ir_stmt(ctx, STMT_SYNC, loc));
+    Expr *kv = ir_varref(ctx, L->u.for_.var, loc);
+    Expr *ahead = ir_bin(ctx, OP_ADD, kv, ir_int(ctx, S - 1, kv->dtype, loc), loc);
+    Expr *guard = ir_bin(ctx, OP_LT, ir_bin(ctx, OP_SUB, ir_subst(ctx, ahead, NULL, NULL),
+                                            ir_subst(ctx, min, NULL, NULL), loc),
+                         ir_subst(ctx, n, NULL, NULL), loc);
+    for (int i = 0; i < nprod; i++)
+        ir_seq_push(ctx, nb, produce(P, prods[i], L, ahead, ir_subst(ctx, guard, NULL, NULL), S));
+    ir_seq_push(ctx, nb, async_stmt(ctx, true, 0, loc));
+    Restage R = {ctx, bufs, nprod, L, S};
+    for (int i = nprod; i < body->u.seq.len; i++) {
+        Stmt *s = body->u.seq.data[i];
+        restage_stmt(&s, &R);
+        ir_seq_push(ctx, nb, s);
+    }
+    for (int i = 0; i < nprod; i++) stack_buffer(ctx, bufs[i], S);
+    L->u.for_.body = nb;
+    L->u.for_.kind = LOOP_SERIAL;
+    ir_seq_push(ctx, out, L);
+    ir_seq_push(ctx, out, async_stmt(ctx, false, 0, loc));
+    return out;
+}
+
+static void pipe_slot(Stmt **slot, void *ud);
+
+static void pipe_stmt(Pipe *P, Stmt **slot) {
+    Stmt *s = *slot;
+    if (s->kind == STMT_KERNEL) P->kernel = s;
+    if (s->kind == STMT_FOR && s->u.for_.kind == LOOP_PARALLEL) return; /* not inside nests */
+    ir_stmt_children(s, pipe_slot, P);
+    if (s->kind == STMT_FOR && s->u.for_.kind == LOOP_PIPELINED && s->u.for_.num_stages >= 2 &&
+        s->u.for_.num_stages <= MAX_STAGES && P->kernel) {
+        int n = producer_count(P, s);
+        if (n > 0 && n <= 16) *slot = pipeline(P, s, n);
+    }
+}
+
+static void pipe_slot(Stmt **slot, void *ud) { pipe_stmt(ud, slot); }
+
+void pass_pipeline_async(Ctx *ctx, Func *f) {
+    Pipe P = {ctx, NULL};
+    if (f->body) pipe_stmt(&P, &f->body);
+}
