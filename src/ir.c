@@ -490,3 +490,17 @@ Expr *ir_subst(Ctx *ctx, const Expr *e, const Var *from, Expr *to) {
     }
     return c;
 }
+
+/* Whether e is provably a multiple of m (m > 0). */
+bool ir_multiple_of(const Expr *e, int64_t m) {
+    int64_t c;
+    if (ir_is_const_int(e, &c)) return c % m == 0;
+    if (e->kind == EXPR_CAST) return dtype_is_int(e->dtype) && ir_multiple_of(e->u.cast.value, m);
+    if (e->kind != EXPR_BIN) return false;
+    const Expr *a = e->u.bin.a, *b = e->u.bin.b;
+    switch (e->u.bin.op) {
+    case OP_ADD: case OP_SUB: return ir_multiple_of(a, m) && ir_multiple_of(b, m);
+    case OP_MUL: return ir_multiple_of(a, m) || ir_multiple_of(b, m);
+    default: return false;
+    }
+}

@@ -215,6 +215,8 @@ Expr *ir_cast(Ctx *ctx, DType to, Expr *a, Loc loc); /* no-op if same dtype; fol
 Expr *ir_load(Ctx *ctx, Buffer *buf, Expr **idx, Loc loc);
 Expr *ir_select(Ctx *ctx, Expr *cond, Expr *t, Expr *f, Loc loc);
 bool ir_is_const_int(const Expr *e, int64_t *out);
+/* Whether integer e is provably a multiple of m (m > 0): constants, sums, products. */
+bool ir_multiple_of(const Expr *e, int64_t m);
 Stmt *ir_stmt(Ctx *ctx, StmtKind kind, Loc loc);
 Stmt *ir_seq(Ctx *ctx, Loc loc);
 void ir_seq_push(Ctx *ctx, Stmt *seq, Stmt *s);

@@ -277,21 +277,22 @@ template <bool TRANS> TL_DEV void tl_ldsm_x2(uint32_t *r, uint32_t addr) {
                      : "r"(addr));
 }
 
-/* c[0..3] += A (16x16, registers a[0..3]) * B (16x8, b[0..1]), the mma.sync fragments:
+/* c[0..3] += A (16x16, registers a[0..3]) * B (16x8, b[0..1]), the mma.sync fragments
+ * (not volatile: no memory effects, so the compiler may interleave it with the loads):
  * with g = lane / 4, t = lane % 4: a0 = (row g, k 2t..2t+1), a1 = (g + 8, 2t),
  * a2 = (g, 8 + 2t), a3 = (g + 8, 8 + 2t); b0 = (k 2t..2t+1, n g), b1 = (k 8 + 2t, n g);
  * c0, c1 = (row g, n 2t, 2t + 1), c2, c3 = (row g + 8, the same). */
 template <bool BF16> TL_DEV void tl_mma_16816(float *c, const uint32_t *a, const uint32_t *b) {
     if constexpr (BF16)
-        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, "
-                     "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
-                     : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+        asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, "
+            "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+            : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
     else
-        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, "
-                     "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
-                     : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+        asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, "
+            "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+            : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
 /* The B fragments b[ni][0..1] (ni < NT) of k-step k0 for the warp's columns n0.. of the
@@ -339,9 +340,7 @@ TL_DEV void tl_gemm_ss(const uint16_t *A, const uint16_t *B, float *C, int tid) 
     /* A matrices a0..a3 = (m, k0), (m + 8, k0), (m, k0 + 8), (m + 8, k0 + 8): lane l
      * addresses row l % 8 of matrix j = l / 8; [K][M] is read transposed. */
     const int r = lane % 8, dm = 8 * (lane / 8 % 2), dk = 8 * (lane / 16);
-#pragma unroll
-    for (int k0 = 0; k0 < K; k0 += 16) {
-        uint32_t a[MT][4], b[NT][2];
+    auto load = [&](uint32_t (*a)[4], uint32_t (*b)[2], int k0) {
 #pragma unroll
         for (int mi = 0; mi < MT; mi++) {
             const int m = m0 + mi * 16 + dm, k = k0 + dk;
@@ -349,14 +348,22 @@ TL_DEV void tl_gemm_ss(const uint16_t *A, const uint16_t *B, float *C, int tid) 
                                                     TRANS_A ? m : m + r, TRANS_A ? k + r : k));
         }
         tl_gemm_load_b<N, K, NT, TRANS_B, SWZ_B>(b, sb, n0, k0, lane);
+    };
+    /* fragments double-buffered: the loads of k-step s + 1 are issued before the mmas of
+     * k-step s, so their latency hides behind MT * NT mmas (the asm is volatile: issue
+     * order is program order) */
+    uint32_t a[2][MT][4], b[2][NT][2];
+    load(a[0], b[0], 0);
+#pragma unroll
+    for (int s = 0; s < K / 16; s++) {
+        if (s + 1 < K / 16) load(a[(s + 1) % 2], b[(s + 1) % 2], (s + 1) * 16);
 #pragma unroll
         for (int mi = 0; mi < MT; mi++)
 #pragma unroll
             for (int ni = 0; ni < NT; ni++)
-                tl_mma_16816<BF16>(C + (mi * NT + ni) * 4, a[mi], b[ni]);
+                tl_mma_16816<BF16>(C + (mi * NT + ni) * 4, a[s % 2][mi], b[s % 2][ni]);
     }
 }
-
 /* tl_gemm_ss with A in registers: A is the thread's (M / WARP_M / 16) * (K / 8) * 4
  * 16-bit values of the M x K tile in the accumulator layout without the warp_n split:
  * A[(mi * (K / 8) + ki) * 4 + c] is element (warp_m * (M / WARP_M) + mi * 16 + lane / 4 +
@@ -370,22 +377,25 @@ TL_DEV void tl_gemm_rs(const uint16_t *A, const uint16_t *B, float *C, int tid) 
     const int lane = tid % 32, warp = tid / 32;
     const int n0 = warp % WARP_N * (N / WARP_N);
     const uint32_t sb = tl_smem_addr(B);
+    uint32_t b[2][NT][2]; /* double-buffered as in tl_gemm_ss */
+    tl_gemm_load_b<N, K, NT, TRANS_B, SWZ_B>(b[0], sb, n0, 0, lane);
 #pragma unroll
-    for (int k0 = 0; k0 < K; k0 += 16) {
-        uint32_t a[MT][4], b[NT][2];
+    for (int s = 0; s < K / 16; s++) {
+        if (s + 1 < K / 16)
+            tl_gemm_load_b<N, K, NT, TRANS_B, SWZ_B>(b[(s + 1) % 2], sb, n0, (s + 1) * 16, lane);
+        uint32_t a[MT][4];
 #pragma unroll
         for (int mi = 0; mi < MT; mi++)
 #pragma unroll
             for (int i = 0; i < 4; i++) {
-                const int l = (mi * (K / 8) + k0 / 8 + i / 2) * 4 + i % 2 * 2;
+                const int l = (mi * (K / 8) + 2 * s + i / 2) * 4 + i % 2 * 2;
                 a[mi][i] = (uint32_t)A[l] | (uint32_t)A[l + 1] << 16;
             }
-        tl_gemm_load_b<N, K, NT, TRANS_B, SWZ_B>(b, sb, n0, k0, lane);
 #pragma unroll
         for (int mi = 0; mi < MT; mi++)
 #pragma unroll
             for (int ni = 0; ni < NT; ni++)
-                tl_mma_16816<BF16>(C + (mi * NT + ni) * 4, a[mi], b[ni]);
+                tl_mma_16816<BF16>(C + (mi * NT + ni) * 4, a[mi], b[s % 2][ni]);
     }
 }
 #else /* TL_CUDA_SIM: the same contracts in host C++ */

@@ -32,20 +32,6 @@
 enum { MAX_DIMS = 8, MAX_STAGES = 8 /* deeper loops run unpipelined */ };
 
 /* ---- vector copies ---------------------------------------------------------------------- */
-/* Whether e is provably a multiple of m (m > 0). */
-static bool multiple_of(const Expr *e, int64_t m) {
-    int64_t c;
-    if (ir_is_const_int(e, &c)) return c % m == 0;
-    if (e->kind == EXPR_CAST) return dtype_is_int(e->dtype) && multiple_of(e->u.cast.value, m);
-    if (e->kind != EXPR_BIN) return false;
-    const Expr *a = e->u.bin.a, *b = e->u.bin.b;
-    switch (e->u.bin.op) {
-    case OP_ADD: case OP_SUB: return multiple_of(a, m) && multiple_of(b, m);
-    case OP_MUL: return multiple_of(a, m) || multiple_of(b, m);
-    default: return false;
-    }
-}
-
 /* The last dimension of r is its buffer's last, contiguous one, and non-unit. */
 static bool last_contiguous(const Region *r, const int *dims, int n) {
     return n > 0 && dims[n - 1] == r->ndim - 1 && r->ndim == r->buf->ndim && !r->buf->strides;
@@ -55,7 +41,7 @@ static bool vector_fits(const Region *r, int last, int64_t v) {
     int64_t e, row;
     return ir_is_const_int(r->extent[last], &e) && e % v == 0 &&
            ir_is_const_int(r->buf->shape[last], &row) && row % v == 0 &&
-           multiple_of(r->start[last], v);
+           ir_multiple_of(r->start[last], v);
 }
 
 int cuda_copy_vector(const Stmt *s) {

@@ -29,13 +29,27 @@ void cuda_kernel_buffers(Arena *a, const Stmt *kernel, CudaBuffers *out);
 #include "targets/cfamily.h"
 #include "layout/frag.h"
 
-/* The layout loop being emitted: its nest variables (dimension k of lay) and the name of
- * its local-index variable. */
+/* A global or shared access of a layout loop done as one vector per V elements: the
+ * element reference (idx, by identity) reads or writes element tl_e of the temporary. */
+typedef struct CuVecAccess {
+    const Buffer *buf;
+    Expr *const *idx;
+    const char *tmp;
+    const char *storage; /* element type of the buffer */
+} CuVecAccess;
+
+enum { CU_MAX_VEC = 16 };
+
+/* The layout loop being emitted: its nest variables (dimension k of lay), the name of its
+ * local-index variable, and its vector accesses (e: the element within the vector). */
 typedef struct CuLoop {
     const Frag *lay;
     const Var *vars[FRAG_MAX_DIMS];
     int n;
     const char *l;
+    const char *e;
+    CuVecAccess vec[CU_MAX_VEC];
+    int nvec;
 } CuLoop;
 
 typedef struct CuEmit {

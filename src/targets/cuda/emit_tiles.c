@@ -78,19 +78,28 @@ const char *cu_primary_replica(CfEmit *em) {
 typedef struct Uses {
     const Var *v;
     bool found;
+    const CuLoop *lp; /* its vector accesses are printed without their indices; or NULL */
 } Uses;
+
+/* Whether an element reference is printed without its index expressions: register
+ * fragments (by tl_l) and vector accesses (by tl_e). */
+static bool index_free(const Uses *u, const Buffer *b, Expr *const *idx) {
+    for (int i = 0; u->lp && i < u->lp->nvec; i++)
+        if (u->lp->vec[i].idx == idx) return true;
+    return b->layout != NULL;
+}
 
 static void uses_expr(Expr **slot, void *ud) {
     Uses *u = ud;
     const Expr *e = *slot;
     if (e->kind == EXPR_VAR && e->u.var == u->v) u->found = true;
-    if (e->kind == EXPR_LOAD && e->u.load.buf->layout) return; /* register index: by tl_l */
+    if (e->kind == EXPR_LOAD && index_free(u, e->u.load.buf, e->u.load.idx)) return;
     ir_expr_children((Expr *)e, uses_expr, ud);
 }
 
 static void uses_stmt(Stmt **slot, void *ud) {
     const Stmt *s = *slot;
-    if (s->kind == STMT_STORE && s->u.store.buf->layout) { /* the index is by tl_l */
+    if (s->kind == STMT_STORE && index_free(ud, s->u.store.buf, s->u.store.idx)) {
         uses_expr(&((Stmt *)s)->u.store.value, ud);
         return;
     }
@@ -98,15 +107,203 @@ static void uses_stmt(Stmt **slot, void *ud) {
     ir_stmt_children((Stmt *)s, uses_stmt, ud);
 }
 
-/* Whether the printed body reads v (register-fragment indices do not). */
-static bool stmt_uses_var(Stmt *body, const Var *v) {
-    Uses u = {v, false};
+/* Whether the printed body reads v (register-fragment and lp's vector references do not;
+ * lp may be NULL). */
+static bool stmt_uses_var(Stmt *body, const Var *v, const CuLoop *lp) {
+    Uses u = {v, false, lp};
     uses_stmt(&body, &u);
     return u.found;
 }
 
-void cu_layout_nest(CfEmit *em, const Stmt *root) {
+/* ---- vectors ------------------------------------------------------------------------------ */
+/* The vector digit of a layout: local, step 1, stride 1, with every other digit of its
+ * dimension at a stride that is a multiple of its extent (so each run of extent
+ * elements starts aligned). -1 if none. */
+static int vector_digit(const Frag *f) {
+    for (int i = 0; i < f->ndig; i++) {
+        const FragDigit *d = &f->dig[i];
+        if (d->thread || d->step != 1 || d->stride != 1 || d->extent < 2) continue;
+        for (int j = 0; j < f->ndig; j++)
+            if (j != i && f->dig[j].dim == d->dim && f->dig[j].stride % d->extent) return -1;
+        return i;
+    }
+    return -1;
+}
+
+static bool uses(const Expr *e, const Var *v) {
+    Uses u = {v, false, NULL};
+    Expr *x = (Expr *)e;
+    uses_expr(&x, &u);
+    return u.found;
+}
+
+/* Whether b[idx] is one vector of V elements per run of the vector variable vl: global or
+ * shared, contiguous, aligned, every index but the last free of vl, the last vl plus a
+ * multiple of V. */
+static bool vector_access(const Buffer *b, Expr *const *idx, const Var *vl, int64_t V) {
+    int64_t row, bytes = V * dtype_bytes(b->dtype);
+    int last = b->ndim - 1;
+    if (b->layout || b->strides || b->ndim < 1 || b->dtype == DT_BOOL ||
+        (b->scope != SCOPE_GLOBAL && b->scope != SCOPE_SHARED) ||
+        (bytes != 4 && bytes != 8 && bytes != 16) || !ir_is_const_int(b->shape[last], &row) ||
+        row % V)
+        return false;
+    for (int d = 0; d < last; d++)
+        if (uses(idx[d], vl)) return false;
+    const Expr *e = idx[last];
+    if (e->kind == EXPR_VAR) return e->u.var == vl;
+    if (e->kind != EXPR_BIN || e->u.bin.op != OP_ADD) return false;
+    const Expr *a = e->u.bin.a, *c = e->u.bin.b;
+    if (!(a->kind == EXPR_VAR && a->u.var == vl)) {
+        const Expr *t = a;
+        a = c, c = t;
+    }
+    return a->kind == EXPR_VAR && a->u.var == vl && !uses(c, vl) && ir_multiple_of(c, V);
+}
+
+static const char *vector_type(int64_t bytes) {
+    return bytes == 16 ? "uint4" : bytes == 8 ? "uint2" : "unsigned";
+}
+
+typedef struct VecScan {
+    CfEmit *em;
+    CuLoop *lp;
+    const Var *vl;
+    int64_t V;
+} VecScan;
+
+static void add_vec(VecScan *w, const Buffer *b, Expr *const *idx, const char *base) {
+    CuLoop *lp = w->lp;
+    for (int i = 0; i < lp->nvec; i++)
+        if (lp->vec[i].idx == idx) return;
+    if (lp->nvec == CU_MAX_VEC || !vector_access(b, idx, w->vl, w->V)) return;
+    lp->vec[lp->nvec++] = (CuVecAccess){b, idx, cf_tmp(w->em, base), cf_storage(b->dtype)};
+}
+
+/* The loads every iteration makes (not under a select, &&, || or a branch). */
+static void scan_loads(VecScan *w, const Expr *e) {
+    if (e->kind == EXPR_SELECT) {
+        scan_loads(w, e->u.select.cond);
+        return;
+    }
+    if (e->kind == EXPR_BIN && (e->u.bin.op == OP_AND || e->u.bin.op == OP_OR)) {
+        scan_loads(w, e->u.bin.a);
+        return;
+    }
+    if (e->kind == EXPR_LOAD) add_vec(w, e->u.load.buf, e->u.load.idx, "vld");
+    for (int i = 0; e->kind == EXPR_LOAD && i < e->u.load.buf->ndim; i++) scan_loads(w, e->u.load.idx[i]);
+    if (e->kind == EXPR_BIN) scan_loads(w, e->u.bin.a), scan_loads(w, e->u.bin.b);
+    if (e->kind == EXPR_UN) scan_loads(w, e->u.un.a);
+    if (e->kind == EXPR_CAST) scan_loads(w, e->u.cast.value);
+    for (int i = 0; e->kind == EXPR_CALL && i < intrinsic_nargs(e->u.call.fn); i++)
+        scan_loads(w, e->u.call.args[i]);
+}
+
+/* Vector loads of the body's unconditional stores and lets; the store itself when it is
+ * the whole body. Returns the vector store's index in lp->vec, or -1. */
+static int scan_body(VecScan *w, const Stmt *body) {
+    while (body->kind == STMT_SEQ && body->u.seq.len == 1) body = body->u.seq.data[0];
+    int n = body->kind == STMT_SEQ ? body->u.seq.len : 1;
+    for (int i = 0; i < n; i++) {
+        const Stmt *s = body->kind == STMT_SEQ ? body->u.seq.data[i] : body;
+        if (s->kind == STMT_LET) scan_loads(w, s->u.let.value);
+        if (s->kind != STMT_STORE) continue;
+        scan_loads(w, s->u.store.value);
+        for (int d = 0; d < s->u.store.buf->ndim; d++) scan_loads(w, s->u.store.idx[d]);
+    }
+    if (body->kind != STMT_STORE) return -1;
+    int before = w->lp->nvec;
+    add_vec(w, body->u.store.buf, body->u.store.idx, "vst");
+    return w->lp->nvec > before ? before : -1;
+}
+
+/* The element reference of a vector access at the vector's start: the nest variables
+ * replaced by their values at element 0 (base[k]). */
+static const char *vector_elem(CfEmit *em, const CuLoop *lp, const Buffer *b, Expr *const *idx,
+                               Var *const *base) {
+    Expr **at = NEW_ARRAY(&em->ctx->arena, Expr *, b->ndim);
+    for (int d = 0; d < b->ndim; d++) {
+        at[d] = idx[d];
+        for (int k = 0; k < lp->n; k++)
+            at[d] = ir_subst(em->ctx, at[d], lp->vars[k], ir_varref(em->ctx, base[k], at[d]->loc));
+    }
+    StrBuf o = {0};
+    cf_ex_elem(em, &o, b, at);
+    const char *r = arena_strdup(&em->ctx->arena, o.buf);
+    sb_free(&o);
+    return r;
+}
+
+/* ---- layout nests ------------------------------------------------------------------------ */
+/* The nest variables that `body` uses, from local index l. */
+static void declare_nest_vars(CfEmit *em, const CuLoop *lp, const Stmt *body, const char *l) {
+    for (int k = 0; k < lp->n; k++) {
+        const char *ty = cf_value(lp->vars[k]->dtype);
+        if (!stmt_uses_var((Stmt *)body, lp->vars[k], lp)) continue;
+        cf_line(em, "const %s %s = (%s)(%s);", ty, cf_var(em, lp->vars[k]), ty,
+                dim_index(em, lp->lay, k, l));
+        cf_live_add(em, lp->vars[k]);
+    }
+}
+
+static void emit_body(CfEmit *em, CuLoop *lp, const Stmt *body) {
     CuEmit *cu = cu_of(em);
+    const CuLoop *saved = cu->loop;
+    cu->loop = lp;
+    cu->dist++;
+    cf_stmt(em, body);
+    cu->dist--;
+    cu->loop = saved;
+}
+
+/* The vectorized form: for each run of V elements (the vector digit), the vector loads,
+ * the V elements in an unrolled loop, the vector store. */
+static void emit_vector_nest(CfEmit *em, CuLoop *lp, const Stmt *body, int64_t V, int store) {
+    Arena *a = &em->ctx->arena;
+    Var *base[FRAG_MAX_DIMS];
+    for (int k = 0; k < lp->n; k++) { /* the nest variables at the vector's first element */
+        base[k] = ir_var(em->ctx, arena_printf(a, "%s0", lp->vars[k]->name), DT_INT32);
+        bool used = false;
+        for (int i = 0; i < lp->nvec; i++)
+            for (int d = 0; d < lp->vec[i].buf->ndim; d++) used |= uses(lp->vec[i].idx[d], lp->vars[k]);
+        if (used)
+            cf_line(em, "const int32_t %s = %s;", cf_var(em, base[k]), dim_index(em, lp->lay, k, lp->l));
+    }
+    for (int i = 0; i < lp->nvec; i++) {
+        const CuVecAccess *v = &lp->vec[i];
+        const char *vt = vector_type(V * dtype_bytes(v->buf->dtype));
+        if (i == store) cf_line(em, "%s %s;", vt, v->tmp);
+        else
+            cf_line(em, "const %s %s = *(const %s *)&%s;", vt, v->tmp, vt,
+                    vector_elem(em, lp, v->buf, v->idx, base));
+    }
+    lp->e = cf_tmp(em, "e");
+    const char *outer = lp->l;
+    cf_line(em, "#pragma unroll");
+    cf_line(em, "for (int %s = 0; %s < %lld; ++%s) {", lp->e, lp->e, (long long)V, lp->e);
+    em->indent++;
+    lp->l = cf_tmp(em, "l");
+    cf_line(em, "const int %s = %s + %s;", lp->l, outer, lp->e);
+    int mark = em->live.len;
+    declare_nest_vars(em, lp, body, lp->l);
+    emit_body(em, lp, body);
+    em->live.len = mark;
+    em->indent--;
+    cf_line(em, "}");
+    if (store >= 0) {
+        const CuVecAccess *v = &lp->vec[store];
+        const CuLoop *saved = cu_of(em)->loop;
+        cu_of(em)->loop = lp; /* replicas: one thread stores */
+        const char *rep = cu_primary_replica(em);
+        cu_of(em)->loop = saved;
+        const char *vt = vector_type(V * dtype_bytes(v->buf->dtype));
+        cf_line(em, "%s*(%s *)&%s = %s;", rep ? arena_printf(a, "if (%s) ", rep) : "", vt,
+                vector_elem(em, lp, v->buf, v->idx, base), v->tmp);
+    }
+    lp->l = outer;
+}
+
+void cu_layout_nest(CfEmit *em, const Stmt *root) {
     CuLoop lp = {.lay = root->u.for_.layout};
     const Stmt *s = root;
     for (int k = 0; k < lp.lay->ndim; k++) {
@@ -117,31 +314,33 @@ void cu_layout_nest(CfEmit *em, const Stmt *root) {
             while (s->kind == STMT_SEQ && s->u.seq.len == 1) s = s->u.seq.data[0];
         }
     }
+    const Stmt *body = s->u.for_.body;
+    int vd = vector_digit(lp.lay), store = -1;
+    int64_t V = vd >= 0 ? lp.lay->dig[vd].extent : 1;
+    if (vd >= 0) {
+        VecScan w = {em, &lp, lp.vars[lp.lay->dig[vd].dim], V};
+        store = scan_body(&w, body);
+    }
     lp.l = cf_tmp(em, "l");
-    StrBuf names = {0}, desc = {0};
+    StrBuf names = {0};
     for (int k = 0; k < lp.n; k++) sb_printf(&names, "%s%s", k ? ", " : "", cf_var(em, lp.vars[k]));
-    sb_printf(&desc, "%s layout, %lld registers per thread", lp.lay->origin,
-              (long long)lp.lay->nlocal);
+    int64_t step = lp.nvec ? V : 1;
     cf_line(em, "#pragma unroll");
-    cf_line(em, "for (int %s = 0; %s < %lld; ++%s) {  /* parallel %s: %s */", lp.l, lp.l,
-            (long long)lp.lay->nlocal, lp.l, names.buf, desc.buf);
+    cf_line(em, "for (int %s = 0; %s < %lld; %s) {  /* parallel %s: %s layout, %lld registers "
+            "per thread%s */", lp.l, lp.l, (long long)lp.lay->nlocal,
+            step > 1 ? arena_printf(&em->ctx->arena, "%s += %lld", lp.l, (long long)step)
+                     : arena_printf(&em->ctx->arena, "++%s", lp.l),
+            names.buf, lp.lay->origin, (long long)lp.lay->nlocal,
+            lp.nvec ? arena_printf(&em->ctx->arena, "; %lld-element vectors", (long long)V) : "");
     sb_free(&names);
-    sb_free(&desc);
     int mark = em->live.len;
     em->indent++;
-    for (int k = 0; k < lp.n; k++) {
-        const char *ty = cf_value(lp.vars[k]->dtype);
-        if (!stmt_uses_var(s->u.for_.body, lp.vars[k])) continue;
-        cf_line(em, "const %s %s = (%s)(%s);", ty, cf_var(em, lp.vars[k]), ty,
-                dim_index(em, lp.lay, k, lp.l));
-        cf_live_add(em, lp.vars[k]);
+    if (lp.nvec) {
+        emit_vector_nest(em, &lp, body, V, store);
+    } else {
+        declare_nest_vars(em, &lp, body, lp.l);
+        emit_body(em, &lp, body);
     }
-    const CuLoop *saved = cu->loop;
-    cu->loop = &lp;
-    cu->dist++;
-    cf_stmt(em, s->u.for_.body);
-    cu->dist--;
-    cu->loop = saved;
     em->indent--;
     em->live.len = mark;
     cf_line(em, "}");
@@ -185,6 +384,12 @@ static void reg_elem(CfEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx) {
 }
 
 bool cu_elem(CfEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx) {
+    const CuLoop *lp = cu_of(em)->loop;
+    for (int i = 0; lp && lp->e && i < lp->nvec; i++)
+        if (lp->vec[i].idx == idx) { /* element e of a vector temporary */
+            sb_printf(o, "((%s *)&%s)[%s]", lp->vec[i].storage, lp->vec[i].tmp, lp->e);
+            return true;
+        }
     if (b->layout) {
         reg_elem(em, o, b, idx);
         return true;
