@@ -21,7 +21,8 @@ def matmul(M=256,
            out_dtype="float16",
            accum_dtype="float",
            num_stages=2,
-           threads=128):
+           threads=128,
+           enable_rasterization=True):
     A_shape = (K, M) if trans_A else (M, K)
     B_shape = (N, K) if trans_B else (K, N)
     A_shared_shape = (block_K, block_M) if trans_A else (block_M, block_K)
@@ -38,6 +39,8 @@ def matmul(M=256,
             B_shared = T.alloc_shared(B_shared_shape, in_dtype)
             C_local = T.alloc_fragment((block_M, block_N), accum_dtype)
 
+            # blocks in panels of 10 columns: neighbours share A and B tiles in L2
+            T.use_swizzle(panel_size=10, enable=enable_rasterization)
             T.clear(C_local)
             for k in T.Pipelined(T.ceildiv(K, block_K), num_stages=num_stages):
                 if trans_A:

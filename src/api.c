@@ -182,6 +182,13 @@ static void compile_to_source(tl_kernel *k, const Source *src, const tl_options 
     params_describe(k);
     k->work = work_model(ctx, k->func);
     k->target->lower(ctx, k->func);
+    if (k->func->remarks.len) {
+        StrBuf w = {0};
+        sb_puts(&w, k->warnings);
+        for (int i = 0; i < k->func->remarks.len; i++) sb_printf(&w, "%s\n", k->func->remarks.data[i]);
+        k->warnings = arena_strdup(&ctx->arena, w.buf);
+        sb_free(&w);
+    }
     k->source = k->target->emit(ctx, k->func);
 }
 

@@ -116,6 +116,8 @@ struct Buffer {
      * (tl_swizzle of runtime/cuda/tl_cuda.h; 0: row-major). */
     const struct Frag *layout;
     int swizzle;
+    bool overwritten; /* CUDA: every element is written before it is read (pipelined
+                         stages): the block does not zero it at entry */
 };
 
 struct Expr {
@@ -198,6 +200,8 @@ typedef struct Func {
     Vec(Var *) syms; /* symbolic sizes/strides, bound from tensors at launch */
     Stmt *body;
     const char *flops;  /* optional work declarations, as IR text for reporting (may be NULL) */
+    Vec(const char *) remarks; /* lowering's notes on slower choices ("file:line: note: ..."),
+                                  added to the compilation's warnings */
 } Func;
 
 /* ---- construction helpers (ir.c) --------------------------------------------------- */

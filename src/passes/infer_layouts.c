@@ -33,6 +33,7 @@
 #include "layout/frag.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 enum { MAX_NEST = 16, MAX_REGS = 1024 };
 
@@ -52,8 +53,17 @@ typedef struct Nest {
     Vec(Access) acc;
 } Nest;
 
+/* Where a fragment's layout came from (for the remark when another use disagrees). */
+typedef struct Origin {
+    const Buffer *buf;
+    Loc loc;
+    const char *what;
+} Origin;
+
 typedef struct Infer {
     Ctx *ctx;
+    Func *f;
+    Vec(Origin) origins;
     Stmt *kernel;
     int nthreads;
     Vec(Buffer *) demoted;   /* kept across restarts */
@@ -220,12 +230,41 @@ static void walk_stmt(Infer *I, Stmt *s) {
 }
 
 /* ---- constraints -------------------------------------------------------------------------- */
+static const char *where(Infer *I, Loc loc) {
+    return arena_printf(&I->ctx->arena, "%s:%d", loc.src && loc.src->name ? loc.src->name
+                                                                         : "<source>", loc.line);
+}
+
+/* b gets layout f, set by `what` at loc. */
+static void assign(Infer *I, Buffer *b, const Frag *f, Loc loc, const char *what) {
+    b->layout = f;
+    I->changed = true;
+    for (int i = 0; i < I->origins.len; i++)
+        if (I->origins.data[i].buf == b) return;
+    VEC_PUSH(&I->ctx->arena, I->origins, ((Origin){b, loc, what}));
+}
+
+/* Two uses of b want different layouts: b stays block-wide (slow but correct), and a
+ * remark with both places goes to the compilation's warnings. */
+static void conflict(Infer *I, Buffer *b, Loc loc, const char *what) {
+    const char *from = "?";
+    for (int i = 0; i < I->origins.len; i++)
+        if (I->origins.data[i].buf == b)
+            from = arena_printf(&I->ctx->arena, "%s at %s", I->origins.data[i].what,
+                                where(I, I->origins.data[i].loc));
+    VEC_PUSH(&I->ctx->arena, I->f->remarks,
+             arena_printf(&I->ctx->arena, "%s: note: fragment '%s' is kept in shared memory "
+                          "(slower): the register layout the %s gives it does not fit this %s",
+                          where(I, loc), b->name, from, what));
+    demote(I, b);
+}
+
 /* b must have layout f (exactly, for a kept op). */
-static void require_exact(Infer *I, Buffer *b, const Frag *f) {
+static void require_exact(Infer *I, Buffer *b, const Frag *f, Loc loc, const char *what) {
     if (!candidate(I, b)) return;
     if (!f || f->nlocal > MAX_REGS) demote(I, b);
-    else if (!b->layout) b->layout = f, I->changed = true;
-    else if (!frag_equal(b->layout, f)) demote(I, b);
+    else if (!b->layout) assign(I, b, f, loc, what);
+    else if (!frag_equal(b->layout, f)) conflict(I, b, loc, what);
 }
 
 /* Warps (wm x wn = nwarps) for an M x N accumulator under the policy, or false. */
@@ -263,9 +302,10 @@ static void gemm_constraints(Infer *I, Stmt *s) {
         return;
     }
     s->u.gemm.warp_m = wm, s->u.gemm.warp_n = wn;
-    require_exact(I, C, frag_mma_acc(&I->ctx->arena, M, N, wm, wn, I->nthreads));
+    require_exact(I, C, frag_mma_acc(&I->ctx->arena, M, N, wm, wn, I->nthreads), s->loc, "T.gemm");
     if (A->scope == SCOPE_FRAGMENT)
-        require_exact(I, A, frag_mma_a(&I->ctx->arena, M, K, wm, wn, I->nthreads));
+        require_exact(I, A, frag_mma_a(&I->ctx->arena, M, K, wm, wn, I->nthreads), s->loc,
+                      "T.gemm");
 }
 
 static void reduce_constraints(Infer *I, Stmt *s) {
@@ -279,7 +319,7 @@ static void reduce_constraints(Infer *I, Stmt *s) {
         demote(I, dst);
         return;
     }
-    require_exact(I, dst, frag_project(&I->ctx->arena, src->layout, n, dims));
+    require_exact(I, dst, frag_project(&I->ctx->arena, src->layout, n, dims), s->loc, "T.reduce");
 }
 
 /* The nest's mapping from a fragment it indexes with all its variables. */
@@ -310,9 +350,9 @@ static void nest_constraints(Infer *I, Nest *N) {
         if (!b->layout) {
             Frag *p = frag_project(&I->ctx->arena, L, a->n, a->dims);
             if (p->nlocal > MAX_REGS) demote(I, b);
-            else b->layout = p, I->changed = true;
+            else assign(I, b, p, N->root->loc, "T.Parallel loop");
         } else if (!frag_consistent(L, b->layout, a->n, a->dims)) {
-            demote(I, b);
+            conflict(I, b, N->root->loc, "T.Parallel loop");
         }
     }
 }
@@ -410,8 +450,25 @@ static void reduce_workspace(Infer *I, Stmt *s, StmtList *allocs) {
     VEC_PUSH(&I->ctx->arena, *allocs, a);
 }
 
+/* T.annotate_layout of a shared buffer with a swizzled layout (make_swizzled_layout):
+ * the buffer gets this target's swizzle where its shape allows. Other annotations are
+ * hints that inference does not need (its own layouts are used). */
+static void annotated_swizzles(Stmt *s);
+static void annotated_slot(Stmt **slot, void *ud) {
+    (void)ud;
+    annotated_swizzles(*slot);
+}
+
+static void annotated_swizzles(Stmt *s) {
+    if (s->kind == STMT_ANNOTATE_LAYOUT && s->u.annotate.layout &&
+        strstr(s->u.annotate.layout, "swizzle"))
+        swizzle_operand(s->u.annotate.buf);
+    ir_stmt_children(s, annotated_slot, NULL);
+}
+
 static void finish(Infer *I) {
     StmtList allocs = {0};
+    annotated_swizzles(I->kernel->u.kernel.body);
     for (int i = 0; i < I->ops.len; i++) {
         Stmt *s = I->ops.data[i];
         if (s->kind == STMT_GEMM) {
@@ -482,7 +539,7 @@ static void infer_stmt(Infer *I, Stmt *s) {
 }
 
 void pass_infer_layouts(Ctx *ctx, Func *f) {
-    Infer I = {.ctx = ctx};
+    Infer I = {.ctx = ctx, .f = f};
     if (f->body) infer_stmt(&I, f->body);
 }
 

@@ -297,7 +297,10 @@ static Stmt *pipeline(Pipe *P, Stmt *L, int nprod) {
         restage_stmt(&s, &R);
         ir_seq_push(ctx, nb, s);
     }
-    for (int i = 0; i < nprod; i++) stack_buffer(ctx, bufs[i], S);
+    for (int i = 0; i < nprod; i++) {
+        stack_buffer(ctx, bufs[i], S);
+        bufs[i]->overwritten = true; /* each stage is filled before it is read */
+    }
     L->u.for_.body = nb;
     L->u.for_.kind = LOOP_SERIAL;
     ir_seq_push(ctx, out, L);

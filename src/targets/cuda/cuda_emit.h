@@ -9,7 +9,8 @@
 /* ---- buffers of one kernel (cuda_plan.c) ---------------------------------------------- */
 /* Block-wide buffers (shared, fragments without a register layout, and per-thread ones
  * made block-wide by pass_map_threads) get fixed 16-byte aligned offsets (1024 for
- * swizzled tiles) in one dynamic shared allocation, in the order of their T.alloc;
+ * swizzled tiles) in one dynamic shared allocation, in the order of their T.alloc
+ * (Buffer.overwritten ones last: the block zeroes the others at entry);
  * per-thread buffers (local, var) and register fragments (layout->nlocal elements)
  * become arrays in each thread. No lifetime reuse yet. */
 typedef struct CudaSlot {
@@ -21,6 +22,7 @@ typedef struct CudaSlot {
 typedef struct CudaBuffers {
     Vec(CudaSlot) smem, regs;
     int64_t smem_bytes; /* multiple of 16 */
+    int64_t zero_bytes; /* the prefix zeroed at entry (overwritten buffers come after) */
 } CudaBuffers;
 
 void cuda_kernel_buffers(Arena *a, const Stmt *kernel, CudaBuffers *out);

@@ -21,6 +21,7 @@ static int64_t buffer_elems(const Buffer *b) {
 typedef struct BufWalk {
     Arena *a;
     CudaBuffers *out;
+    int pass; /* 0: buffers zeroed at entry, 1: overwritten ones (after them) */
 } BufWalk;
 
 static void bufs_stmt(BufWalk *w, const Stmt *s);
@@ -30,9 +31,10 @@ static void bufs_alloc(BufWalk *w, Buffer *b) {
     if (b->scope == SCOPE_GLOBAL || b->scope == SCOPE_BARRIER) return;
     if (b->scope == SCOPE_LOCAL || b->scope == SCOPE_VAR || b->layout) {
         if (b->layout) slot.elems = b->layout->nlocal;
-        VEC_PUSH(w->a, w->out->regs, slot);
+        if (w->pass == 0) VEC_PUSH(w->a, w->out->regs, slot);
         return;
     }
+    if (w->pass != (b->overwritten ? 1 : 0)) return;
     int64_t bytes = slot.elems > 0 ? slot.elems * dtype_bytes(b->dtype) : 0;
     if (b->swizzle) /* swizzled tiles: 1024-byte aligned (a whole swizzle pattern) */
         w->out->smem_bytes = (w->out->smem_bytes + 1023) / 1024 * 1024;
@@ -59,8 +61,11 @@ static void bufs_stmt(BufWalk *w, const Stmt *s) {
 }
 
 void cuda_kernel_buffers(Arena *a, const Stmt *kernel, CudaBuffers *out) {
-    BufWalk w = {a, out};
+    BufWalk w = {a, out, 0};
     *out = (CudaBuffers){0};
+    bufs_stmt(&w, kernel->u.kernel.body);
+    out->zero_bytes = out->smem_bytes;
+    w.pass = 1;
     bufs_stmt(&w, kernel->u.kernel.body);
 }
 

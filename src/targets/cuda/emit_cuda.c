@@ -112,8 +112,9 @@ static void emit_simple(CfEmit *em, const Stmt *s) {
     if (s->kind == STMT_KERNEL) ctx_fail(em->ctx, s->loc, "T.Kernel inside T.Kernel");
     if (s->kind == STMT_SYNC) cf_line(em, "__syncthreads();");
     else if (s->kind == STMT_ANNOTATE_LAYOUT)
-        cf_line(em, "/* T.annotate_layout(%s): no layouts in this back end yet */",
-                s->u.annotate.buf->name);
+        cf_line(em, "/* T.annotate_layout(%s): %s */", s->u.annotate.buf->name,
+                s->u.annotate.buf->swizzle ? "swizzled (tl_swizzle)"
+                                           : "layouts are inferred; the hint is not needed");
     else if (s == cu_of(em)->swizzle) cf_line(em, "/* T.use_swizzle: applied at kernel entry */");
     else cf_line(em, "/* T.use_swizzle: ignored (block order only) */");
 }
@@ -519,8 +520,8 @@ static void emit_kernel(CfEmit *em, const Stmt *k, int id, const Host *h) {
     kernel_prologue(em, k, &vs, bufs.smem_bytes, tid);
     declare_inputs(em, h, &vs);
     declare_buffers(em, &bufs);
-    if (bufs.smem_bytes) {
-        cf_line(em, "tl_smem_zero(tl_smem, %lld, tl_tid, %lld);", (long long)bufs.smem_bytes,
+    if (bufs.zero_bytes) {
+        cf_line(em, "tl_smem_zero(tl_smem, %lld, tl_tid, %lld);", (long long)bufs.zero_bytes,
                 (long long)nthreads);
         cf_line(em, "__syncthreads();");
     }
