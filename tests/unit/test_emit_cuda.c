@@ -910,6 +910,39 @@ static void expect_error(const char *name, const char *text, const char *msg) {
     compiled_free(c);
 }
 
+/* Two uses that want different register layouts for one fragment (acc by the gemm and
+ * transposed by the loop): it stays in shared memory, the result is still right (the
+ * simulation checks "conflict"), and a remark names both lines (16 and 17). */
+static const char src_conflict[] = HEAD
+    "def conflict(M=32, dtype=\"float16\"):\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((M, M), dtype), B: T.Tensor((M, M), dtype),\n"
+    "             C: T.Tensor((M, M), \"float32\")):\n"
+    "        with T.Kernel(1, threads=128) as bx:\n"
+    "            A_s = T.alloc_shared((M, M), dtype)\n"
+    "            B_s = T.alloc_shared((M, M), dtype)\n"
+    "            acc = T.alloc_fragment((M, M), \"float32\")\n"
+    "            sym = T.alloc_fragment((M, M), \"float32\")\n"
+    "            T.copy(A, A_s)\n"
+    "            T.copy(B, B_s)\n"
+    "            T.clear(acc)\n"
+    "            T.gemm(A_s, B_s, acc)\n"
+    "            for i, j in T.Parallel(M, M):\n"
+    "                sym[i, j] = acc[i, j] + acc[j, i]\n"
+    "            T.copy(sym, C)\n"
+    "    return main\n";
+
+static void test_conflict_remark(void) {
+    Compiled *c = compile_cuda("conflict.py", src_conflict, false);
+    CHECK(c->f && c->f->remarks.len == 1, "conflict: %d remarks", c->f ? c->f->remarks.len : -1);
+    if (c->f && c->f->remarks.len == 1) {
+        const char *r = c->f->remarks.data[0];
+        CHECK(strstr(r, "conflict.py:17: note: fragment 'acc'") && strstr(r, "conflict.py:16"),
+              "conflict remark: %s", r);
+    }
+    compiled_free(c);
+}
+
 static int list_examples(char names[][128], int max) {
     DIR *d = opendir("examples");
     int n = 0;
@@ -954,6 +987,7 @@ int main(void) {
         {"chain", src_chain, NULL}, {"transpose", src_transpose, NULL},
         {"serial", src_serial, NULL}, {"var", src_var, NULL}, {"flag", src_flag, NULL},
         {"continue", src_continue, NULL}, {"while", src_while, NULL},
+        {"conflict", src_conflict, NULL},
         {"atomic", src_atomic, NULL}, {"convert", src_convert, NULL},
         {"workspace", src_workspace, ws_syms}, {"dynamic", src_dynamic, dyn_syms},
     };
@@ -984,6 +1018,7 @@ int main(void) {
           "T.print of a buffer in serial code: thread 0 prints");
     compiled_free(pr);
     test_sync_counts(all, names, n);
+    test_conflict_remark();
     expect_error("both", src_local_both, "read both inside it and here");
     expect_error("sync", src_sync_in_parallel, "T.sync_threads inside a T.Parallel loop");
     expect_error("grid", src_grid_scalar, "the T.Kernel grid uses 'n'");
