@@ -48,6 +48,8 @@ void pass_insert_sync_threads(Ctx *ctx, Func *f); /* __syncthreads from memory h
 /* CUDA: tensor-core gemms and fragment reductions kept as tile ops (cuda_keep_tile_op);
  * register fragments, their layouts and the loops' thread mappings (infer_layouts.c). */
 bool cuda_keep_tile_op(const Stmt *s);
+/* Whether kernels are compiled for sm_90 (wgmma) and TILEC_NO_WGMMA is not set. */
+bool cuda_lowering_wgmma(void);
 void pass_infer_layouts(Ctx *ctx, Func *f);
 /* CUDA: elements per vector of a T.copy between global and shared that runs as a vector
  * copy, else 0; cp.async software pipelining of T.Pipelined loops (pipeline_async.c). */

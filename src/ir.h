@@ -116,6 +116,8 @@ struct Buffer {
      * (tl_swizzle of runtime/cuda/tl_cuda.h; 0: row-major). */
     const struct Frag *layout;
     int swizzle;
+    int panel; /* CUDA: stored as column panels of this many elements ([C/panel][R][panel],
+                  each swizzled: tl_panel_swizzle, the MN-major wgmma operand), or 0 */
     bool overwritten; /* CUDA: every element is written before it is read (pipelined
                          stages): the block does not zero it at entry */
 };
@@ -170,7 +172,8 @@ struct Stmt {
         struct { Region dst; Expr *value; } fill;
         struct { Region a, b, c; bool trans_a, trans_b, clear_accum; GemmPolicy policy;
                  int k_pack, wg_wait;
-                 int warp_m, warp_n; /* CUDA: kept for tensor cores over these warps */ } gemm;
+                 int warp_m, warp_n; /* CUDA: kept for tensor cores over these warps */
+                 int wgmma;          /* CUDA sm_90a: > 0: wgmma over this many warpgroups */ } gemm;
         struct { ReduceOp op; Region src, dst; int dim; bool clear;
                  Buffer *workspace; /* CUDA: shared scratch for a cross-warp combine */ } reduce;
         struct { Region src, dst; int dim; bool reverse; } cumsum;

@@ -45,6 +45,21 @@ Frag *frag_mma_acc(Arena *a, int64_t M, int64_t N, int wm, int wn, int nthreads)
     return f;
 }
 
+Frag *frag_wgmma_acc(Arena *a, int64_t M, int64_t N, int nwg, int nthreads) {
+    if (nwg < 1 || M % (64 * nwg) || N % 8 || nthreads % (128 * nwg)) return NULL;
+    int64_t shape[2] = {M, N}, mt = M / nwg / 64, nt = N / 8;
+    Frag *f = frag_new(a, 2, shape, nthreads, "wgmma accumulator");
+    add_digit(f, 0, 1, 8, true, 4);              /* lane / 4 */
+    add_digit(f, 0, 8, 2, false, 2);             /* c / 2 */
+    add_digit(f, 0, 16, 4, true, 32);            /* warp in the warpgroup */
+    add_digit(f, 0, 64, mt, false, 4 * nt);      /* m64 slice */
+    add_digit(f, 0, 64 * mt, nwg, true, 128);    /* warpgroup */
+    add_digit(f, 1, 1, 2, false, 1);             /* c % 2 */
+    add_digit(f, 1, 2, 4, true, 1);              /* lane % 4 */
+    add_digit(f, 1, 8, nt, false, 4);            /* n8 chunk */
+    return f;
+}
+
 Frag *frag_mma_a(Arena *a, int64_t M, int64_t K, int wm, int wn, int nthreads) {
     if (wm < 1 || wn < 1 || M % (16 * wm) || K % 16 || nthreads % (32 * wm * wn)) return NULL;
     int64_t shape[2] = {M, K}, mt = M / wm / 16, kt = K / 8;

@@ -63,6 +63,7 @@ typedef struct Origin {
 typedef struct Infer {
     Ctx *ctx;
     Func *f;
+    bool wgmma;              /* sm_90a: gemms may use wgmma */
     Vec(Origin) origins;
     Stmt *kernel;
     int nthreads;
@@ -290,12 +291,44 @@ static bool pick_warps(GemmPolicy policy, int64_t M, int64_t N, int nwarps, int 
     return false;
 }
 
+/* The number of kept gemms of the kernel that read b. */
+static int gemm_readers(const Infer *I, const Buffer *b) {
+    int n = 0;
+    for (int i = 0; i < I->ops.len; i++) {
+        const Stmt *s = I->ops.data[i];
+        n += s->kind == STMT_GEMM && (s->u.gemm.a.buf == b || s->u.gemm.b.buf == b);
+    }
+    return n;
+}
+
+/* Warpgroups for a wgmma gemm (sm_90a), or 0 for mma.sync: A in shared memory [M][K]
+ * (K-major, K = 64 or 32: rows of 128 or 64 bytes), B [N][K] or [K][N] (N >= 64), each
+ * read by this gemm only, N one of the wgmma widths, M a multiple of 64; as many
+ * warpgroups as split M, the rest replicas. */
+static int wgmma_groups(const Infer *I, const Stmt *s, int64_t M, int64_t N, int64_t K) {
+    const Buffer *A = s->u.gemm.a.buf, *B = s->u.gemm.b.buf;
+    if (!I->wgmma || A->scope != SCOPE_SHARED || s->u.gemm.trans_a || (K != 64 && K != 32) ||
+        M % 64 || (N != 16 && N != 32 && N != 64 && N != 128 && N != 256) ||
+        (!s->u.gemm.trans_b && N < 64) || I->nthreads % 128 ||
+        gemm_readers(I, A) != 1 || gemm_readers(I, B) != 1 || A == B)
+        return 0;
+    for (int g = I->nthreads / 128; g >= 1; g--)
+        if ((I->nthreads / 128) % g == 0 && M % (64 * g) == 0) return g;
+    return 0;
+}
+
 static void gemm_constraints(Infer *I, Stmt *s) {
     Buffer *A = s->u.gemm.a.buf, *C = s->u.gemm.c.buf;
     int64_t M, N, K, c0, c1;
     M = ir_is_const_int(C->shape[0], &c0) ? c0 : 0;
     N = ir_is_const_int(C->shape[1], &c1) ? c1 : 0;
     ir_is_const_int(A->shape[s->u.gemm.trans_a ? 0 : 1], &K);
+    s->u.gemm.wgmma = wgmma_groups(I, s, M, N, K);
+    if (s->u.gemm.wgmma) {
+        require_exact(I, C, frag_wgmma_acc(&I->ctx->arena, M, N, s->u.gemm.wgmma, I->nthreads),
+                      s->loc, "T.gemm");
+        return;
+    }
     int wm = 0, wn = 0;
     if (I->nthreads % 32 || !pick_warps(s->u.gemm.policy, M, N, I->nthreads / 32, &wm, &wn)) {
         demote(I, C); /* no warp split: the op is lowered to loops */
@@ -471,7 +504,15 @@ static void finish(Infer *I) {
     annotated_swizzles(I->kernel->u.kernel.body);
     for (int i = 0; i < I->ops.len; i++) {
         Stmt *s = I->ops.data[i];
-        if (s->kind == STMT_GEMM) {
+        if (s->kind == STMT_GEMM && s->u.gemm.wgmma) { /* the 128B-swizzled wgmma tiles */
+            Buffer *A = s->u.gemm.a.buf, *B = s->u.gemm.b.buf;
+            int64_t n = 0, k = 0;
+            ir_is_const_int(B->shape[1], &n);
+            ir_is_const_int(A->shape[1], &k);
+            A->swizzle = (int)k * 2; /* the 128B or 64B pattern of tl_swizzle */
+            B->swizzle = s->u.gemm.trans_b ? (int)k * 2 : 128;
+            if (!s->u.gemm.trans_b && n > 64) B->panel = 64;
+        } else if (s->kind == STMT_GEMM) {
             swizzle_operand(s->u.gemm.a.buf);
             swizzle_operand(s->u.gemm.b.buf);
         } else {
@@ -539,7 +580,7 @@ static void infer_stmt(Infer *I, Stmt *s) {
 }
 
 void pass_infer_layouts(Ctx *ctx, Func *f) {
-    Infer I = {.ctx = ctx, .f = f};
+    Infer I = {.ctx = ctx, .f = f, .wgmma = cuda_lowering_wgmma()};
     if (f->body) infer_stmt(&I, f->body);
 }
 

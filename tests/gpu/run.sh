@@ -179,6 +179,10 @@ gemm.py|-D M=70 -D N=100 -D K=40 -D trans_A=True -D trans_B=True|1
 gemm.py|-DM=96 -DN=80 -DK=64 -Dblock_M=32 -Dblock_N=16 -Dblock_K=16 -Dnum_stages=3|0
 gemm.py|-DM=96 -DN=80 -DK=64 -Dblock_M=32 -Dblock_N=16 -Dout_dtype=float32|0
 gemm.py|-D M=1024 -D N=1024 -D K=1024|0
+gemm.py|-D M=512 -D N=384 -D K=320 -D block_M=128 -D block_N=128 -D block_K=64 -D num_stages=3|1
+gemm.py|-D M=200 -D N=256 -D K=192 -D block_M=128 -D block_N=256 -D block_K=64 -D threads=256|0
+gemm.py|-D M=256 -D N=128 -D K=160 -D block_M=128 -D block_N=64 -D block_K=32 -D trans_B=True -D in_dtype="bfloat16" -D out_dtype="bfloat16"|1
+gemm.py|-D M=192 -D N=128 -D K=128 -D block_M=64 -D block_N=128 -D block_K=64 -D trans_B=True -D threads=256|0
 elementwise_add.py||0
 elementwise_add.py|-D M=128 -D N=256|1
 elementwise_add.py|-D M=100 -D N=130|1
@@ -233,6 +237,14 @@ echo "== examples: --target cuda --check"
 while IFS='|' read -r file defs small; do
     [ -n "$file" ] || continue
     run_case "check" "$file" "$defs"
+done <<<"$CASES"
+
+# The mma.sync path where sm_90a would take wgmma (TILEC_NO_WGMMA=1).
+echo "== examples: --target cuda --check, mma.sync instead of wgmma"
+while IFS='|' read -r file defs small; do
+    case "$file" in gemm.py | flash_attention.py) ;; *) continue ;; esac
+    [ "$small" = 1 ] || continue
+    run_case "check-mma" "$file" "$defs" env TILEC_NO_WGMMA=1
 done <<<"$CASES"
 
 echo "== --bench (timing runs, same kernels)"

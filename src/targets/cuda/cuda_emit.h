@@ -62,6 +62,7 @@ typedef struct CuEmit {
     int dist;               /* > 0 inside a distributed loop */
     CfVarVec used;          /* vars the kernel being emitted reads */
     const CuLoop *loop;     /* the layout loop being emitted, or NULL */
+    bool wgmma;             /* the kernel has wgmma gemms: barriers fence the async proxy */
 } CuEmit;
 
 static inline CuEmit *cu_of(CfEmit *em) { return (CuEmit *)em; }

@@ -32,10 +32,12 @@
  * that the runtime allocates (zeroed) for each launch. Lets nothing reads are dropped,
  * so NVRTC compiles the output without warnings. */
 #include "cuda_emit.h"
+#include "driver.h"
 #include "ir_walk.h"
 #include "targets/cfamily.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #pragma GCC diagnostic push
@@ -46,6 +48,15 @@
 enum { MAX_NEST = 16, MAX_THREADS = 1024 };
 
 /* ---- the pipeline --------------------------------------------------------------------- */
+bool cuda_lowering_wgmma(void) {
+    char arch[32];
+    StrBuf why = {0};
+    const char *off = getenv("TILEC_NO_WGMMA");
+    bool sm90 = !cuda_arch(arch, sizeof arch, &why) && !strncmp(arch, "sm_90", 5);
+    sb_free(&why);
+    return sm90 && !(off && *off && strcmp(off, "0"));
+}
+
 static void cuda_lower_tile_ops(Ctx *ctx, Func *f) {
     lower_tile_ops_keeping(ctx, f, cuda_keep_tile_op);
 }
@@ -110,7 +121,12 @@ static void emit_alloc(CfEmit *em, const Stmt *s) {
 /* The one-line statements of CUDA (after the location comment). */
 static void emit_simple(CfEmit *em, const Stmt *s) {
     if (s->kind == STMT_KERNEL) ctx_fail(em->ctx, s->loc, "T.Kernel inside T.Kernel");
-    if (s->kind == STMT_SYNC) cf_line(em, "__syncthreads();");
+    if (s->kind == STMT_SYNC) {
+        /* wgmma reads shared memory through the async proxy: each thread's earlier
+         * stores and cp.async writes are fenced before the barrier */
+        if (cu_of(em)->wgmma) cf_line(em, "tl_fence_proxy_async();");
+        cf_line(em, "__syncthreads();");
+    }
     else if (s->kind == STMT_ANNOTATE_LAYOUT)
         cf_line(em, "/* T.annotate_layout(%s): %s */", s->u.annotate.buf->name,
                 s->u.annotate.buf->swizzle ? "swizzled (tl_swizzle)"
@@ -455,7 +471,8 @@ static const Stmt *find_swizzle(const Stmt *k) {
 static void kernel_prologue(CfEmit *em, const Stmt *k, const VarList *vs, int64_t smem,
                             bool tid) {
     const int *th = k->u.kernel.threads;
-    if (smem) cf_line(em, "extern __shared__ __align__(16) unsigned char tl_smem[];");
+    if (smem) /* 1024: swizzled tiles follow the hardware pattern of absolute addresses */
+        cf_line(em, "extern __shared__ __align__(1024) unsigned char tl_smem[];");
     if (!tid) {
     } else if (th[1] * th[2] > 1)
         cf_line(em, "const int tl_tid = (int)(threadIdx.x + %d * (threadIdx.y + %d * "
@@ -487,6 +504,16 @@ static const Stmt *applied_swizzle(const Stmt *k) {
     return x && y && x->dtype == DT_INT32 && y->dtype == DT_INT32 ? sw : NULL;
 }
 
+static bool has_wgmma(const Stmt *s);
+static void wgmma_child(Stmt **slot, void *ud) { *(bool *)ud |= has_wgmma(*slot); }
+
+static bool has_wgmma(const Stmt *s) {
+    if (s->kind == STMT_GEMM) return s->u.gemm.wgmma > 0;
+    bool any = false;
+    ir_stmt_children((Stmt *)s, wgmma_child, &any);
+    return any;
+}
+
 static void emit_kernel(CfEmit *em, const Stmt *k, int id, const Host *h) {
     const int *th = k->u.kernel.threads;
     int64_t nthreads = (int64_t)th[0] * th[1] * th[2];
@@ -500,6 +527,7 @@ static void emit_kernel(CfEmit *em, const Stmt *k, int id, const Host *h) {
     vars_stmt(&w, k->u.kernel.body);
     CuEmit *cu = cu_of(em);
     cu->used = vs;
+    cu->wgmma = has_wgmma(k->u.kernel.body);
     CudaBuffers bufs;
     cuda_kernel_buffers(&em->ctx->arena, k, &bufs);
     StrBuf *o = em->out;

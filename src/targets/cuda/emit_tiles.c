@@ -17,6 +17,12 @@
 
 #include <string.h>
 
+static int64_t dim_of(const Buffer *b, int d) {
+    int64_t c = 0;
+    ir_is_const_int(b->shape[d], &c);
+    return c;
+}
+
 /* ---- digits ------------------------------------------------------------------------------- */
 /* "((src / step) % extent) * stride", without the parts that do nothing; top is the
  * range of src (so "% extent" goes when step * extent covers it). */
@@ -394,6 +400,13 @@ bool cu_elem(CfEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx) {
         reg_elem(em, o, b, idx);
         return true;
     }
+    if (b->panel) {
+        sb_printf(o, "%s[tl_panel_swizzle<%lld, %lld>(", cf_buf(em, b),
+                  (long long)dim_of(b, b->ndim - 2), (long long)dim_of(b, b->ndim - 1));
+        cf_ex_offset(em, o, b, idx);
+        sb_puts(o, ")]");
+        return true;
+    }
     if (!b->swizzle) return false;
     sb_printf(o, "%s[tl_swizzle<%d, %d>(", cf_buf(em, b), b->swizzle, dtype_bytes(b->dtype));
     cf_ex_offset(em, o, b, idx);
@@ -402,12 +415,6 @@ bool cu_elem(CfEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx) {
 }
 
 /* ---- T.gemm on tensor cores ------------------------------------------------------------------ */
-static int64_t dim_of(const Buffer *b, int d) {
-    int64_t c = 0;
-    ir_is_const_int(b->shape[d], &c);
-    return c;
-}
-
 /* The tile of a gemm operand in shared memory: its pointer (the stage's tile of a
  * multi-buffered one, pass_pipeline_async) and its rows and columns as stored. */
 static const char *operand(CfEmit *em, const Region *r, int64_t *rows, int64_t *cols) {
@@ -425,6 +432,18 @@ void cu_gemm(CfEmit *em, const Stmt *s) {
     const char *pa = A->layout ? cf_buf(em, A) : operand(em, &s->u.gemm.a, &ar, &ac);
     const char *pb = operand(em, &s->u.gemm.b, &br, &bc);
     int64_t K = tb ? bc : br;
+    if (s->u.gemm.wgmma) {
+        int used = 128 * s->u.gemm.wgmma; /* further warpgroups: replicas */
+        if (s->u.gemm.clear_accum)
+            cf_line(em, "for (int tl_c = 0; tl_c < %lld; ++tl_c) %s[tl_c] = 0.0f;",
+                    (long long)C->layout->nlocal, cf_buf(em, C));
+        cf_line(em, "tl_wgmma_ss<%lld, %lld, %lld, %d, %s, %s>(%s, %s, %s, %s);", (long long)M,
+                (long long)N, (long long)K, s->u.gemm.wgmma, tb ? "true" : "false",
+                bf16 ? "true" : "false", pa, pb, cf_buf(em, C),
+                used == cu_of(em)->nthreads ? "tl_tid"
+                                            : arena_printf(&em->ctx->arena, "tl_tid %% %d", used));
+        return;
+    }
     int used = 32 * s->u.gemm.warp_m * s->u.gemm.warp_n; /* further warps: replicas */
     const char *tid = used == cu_of(em)->nthreads ? "tl_tid"
                       : arena_printf(&em->ctx->arena, "tl_tid %% %d", used);
