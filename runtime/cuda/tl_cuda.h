@@ -921,6 +921,27 @@ TL_DEV void tl_gemm_rs(const uint16_t *A, const uint16_t *B, float *C, int tid) 
         C, tid);
     __syncthreads();
 }
+/* tl_wgmma_ss's contract: element (row, col) of the accumulator as its layout says, the
+ * operands read through their swizzled (and paneled) shared layouts. */
+template <int M, int N, int K, int NWG, bool TRANS_B, bool BF16>
+TL_DEV void tl_wgmma_ss(const uint16_t *A, const uint16_t *B, float *C, int tid) {
+    constexpr int MT = M / NWG / 64;
+    const int wg = tid / 128, q = tid / 32 % 4, lane = tid % 32;
+    for (int mi = 0; mi < MT; mi++)
+        for (int ni = 0; ni < N / 8; ni++)
+            for (int c = 0; c < 4; c++) {
+                int row = wg * (M / NWG) + mi * 64 + 16 * q + lane / 4 + 8 * (c / 2);
+                int col = ni * 8 + 2 * (lane % 4) + c % 2;
+                float *acc = &C[(mi * N / 8 + ni) * 4 + c];
+                for (int k = 0; k < K; k++) {
+                    uint16_t b;
+                    if constexpr (TRANS_B) b = B[tl_swizzle<2 * K, 2>(col * K + k)];
+                    else b = B[tl_panel_swizzle<K, N>(k * N + col)];
+                    *acc += tl_gemm_in<BF16>(A[tl_swizzle<2 * K, 2>(row * K + k)]) *
+                            tl_gemm_in<BF16>(b);
+                }
+            }
+}
 #endif
 
 #endif

@@ -38,6 +38,9 @@ static uint64_t rng(void) { /* splitmix64 */
 static char tmpdir[256];
 
 /* ==== compiling a program for CUDA ======================================================= */
+/* The architecture the lowering targets (TILEC_CUDA_ARCH): sm_80 (mma.sync; the source
+ * compiles for sm_80 and sm_90a) or sm_90a (wgmma; compiles for sm_90a only). */
+static const char *lower_arch = "sm_80";
 typedef struct Compiled {
     Ctx ctx;
     Func *f;
@@ -75,6 +78,7 @@ static Compiled *compile_cuda(const char *name, const char *text, bool emit) {
         return c;
     }
     Program *p = elaborate(&c->ctx, make_source(&c->ctx, name, text), NULL, NULL, 0, NULL, 0);
+    setenv("TILEC_CUDA_ARCH", lower_arch, 1);
     cuda_lower(&c->ctx, p->func);
     c->f = p->func;
     if (emit) c->src = cuda_emit(&c->ctx, p->func);
@@ -161,7 +165,7 @@ static int nvcc_build(const char *src, const char *arch, char **log) {
 static void check_nvrtc(const char *what, const char *src) {
     if (!nv.lib && !have_nvcc) return;
     static const char *const archs[] = {"sm_80", "sm_90a"};
-    for (int i = 0; i < 2; i++) {
+    for (int i = strcmp(lower_arch, "sm_80") ? 1 : 0; i < 2; i++) {
         char *log;
         int rc = nv.lib ? nvrtc_build(src, archs[i], &log) : nvcc_build(src, archs[i], &log);
         CHECK(rc == 0, "%s: NVRTC %s: %s", what, archs[i], log ? log : "(failed)");
@@ -932,6 +936,25 @@ static const char src_conflict[] = HEAD
     "            T.copy(sym, C)\n"
     "    return main\n";
 
+/* wgmma (sm_90a): a pipelined 128 x 128 x 64 tile, B row-major (MN-major: two 64-column
+ * panels), two warpgroups. */
+static const char src_wgmma[] = HEAD
+    "def wgmma(M=256, N=256, K=192, dtype=\"bfloat16\"):\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype),\n"
+    "             C: T.Tensor((M, N), dtype)):\n"
+    "        with T.Kernel(N // 128, M // 128, threads=256) as (bx, by):\n"
+    "            A_s = T.alloc_shared((128, 64), dtype)\n"
+    "            B_s = T.alloc_shared((64, 128), dtype)\n"
+    "            acc = T.alloc_fragment((128, 128), \"float32\")\n"
+    "            T.clear(acc)\n"
+    "            for k in T.Pipelined(K // 64, num_stages=3):\n"
+    "                T.copy(A[by * 128, k * 64], A_s)\n"
+    "                T.copy(B[k * 64, bx * 128], B_s)\n"
+    "                T.gemm(A_s, B_s, acc)\n"
+    "            T.copy(acc, C[by * 128, bx * 128])\n"
+    "    return main\n";
+
 static void test_conflict_remark(void) {
     Compiled *c = compile_cuda("conflict.py", src_conflict, false);
     CHECK(c->f && c->f->remarks.len == 1, "conflict: %d remarks", c->f ? c->f->remarks.len : -1);
@@ -1023,6 +1046,24 @@ int main(void) {
     expect_error("sync", src_sync_in_parallel, "T.sync_threads inside a T.Parallel loop");
     expect_error("grid", src_grid_scalar, "the T.Kernel grid uses 'n'");
 
+    /* the same examples lowered for sm_90a (wgmma where it applies), and a wgmma tile */
+    lower_arch = "sm_90a";
+    static char names90[32][144]; /* "sm90_gemm.py": also a file name */
+    for (int i = 0; i < nex && n < MAXC; i++) {
+        snprintf(names90[i], sizeof names90[i], "sm90_%.120s", strrchr(ex[i], '/') + 1);
+        char *text = read_text(ex[i]);
+        all[n] = check_program(names90[i], text ? text : "");
+        cases[n] = (SimCase){names90[i], text, NULL, all[n]};
+        names[n++] = names90[i];
+    }
+    all[n] = check_program("wgmma", src_wgmma);
+    CHECK(all[n]->src && strstr(all[n]->src, "tl_wgmma_ss<128, 128, 64, 2, false, true>") &&
+              strstr(all[n]->src, "tl_panel_swizzle<64, 128>"),
+          "wgmma: a 2-warpgroup wgmma on paneled B tiles");
+    cases[n] = (SimCase){"wgmma", (char *)src_wgmma, NULL, all[n]};
+    names[n++] = "wgmma";
+    lower_arch = "sm_80";
+
     SimCase ok[MAXC];
     int nok = 0;
     for (int i = 0; i < n; i++)
@@ -1030,7 +1071,7 @@ int main(void) {
     sim_check(ok, nok);
 
     for (int i = 0; i < n; i++) compiled_free(all[i]);
-    for (int i = NPROG; i < n; i++) free(cases[i].text);
+    for (int i = NPROG; i < n - 1; i++) free(cases[i].text); /* the last: src_wgmma */
     if (!getenv("TEST_EMIT_CUDA_KEEP")) {
         char cmd[300];
         snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
