@@ -39,9 +39,9 @@ GEMM_FULL = [(4096, 4096, 4096), (8192, 8192, 8192), (4096, 7168, 2048),
 # tilec GEMM configs (block_M, block_N, block_K, num_stages, threads): TileLang's sm80 default
 # and what --gemm-configs-sweep tries.
 GEMM_DEFAULT = (128, 128, 64, 3, 128)
-GEMM_SWEEP = [(128, 128, 32, 3, 128), (128, 128, 64, 2, 128), (128, 128, 64, 3, 128),
-              (128, 128, 64, 3, 256), (128, 256, 64, 3, 256), (256, 128, 64, 3, 256),
-              (128, 128, 32, 4, 128)]
+GEMM_SWEEP = [(128, 128, 64, 2, 128), (128, 128, 64, 3, 128), (128, 128, 64, 4, 128),
+              (128, 128, 32, 4, 128), (128, 256, 64, 3, 256), (128, 256, 64, 4, 256),
+              (256, 128, 64, 4, 256)]
 GEMM_DTYPES = ("float16", "bfloat16")
 SWEEP_MAX_ERR = 2e-2  # a swept config whose relative error exceeds this is not chosen
 GPU_BUDGET_MS = 900.0  # GPU time one GEMM measurement aims to stay under

@@ -173,7 +173,9 @@ struct Stmt {
         struct { Region a, b, c; bool trans_a, trans_b, clear_accum; GemmPolicy policy;
                  int k_pack, wg_wait;
                  int warp_m, warp_n; /* CUDA: kept for tensor cores over these warps */
-                 int wgmma;          /* CUDA sm_90a: > 0: wgmma over this many warpgroups */ } gemm;
+                 int wgmma;          /* CUDA sm_90a: > 0: wgmma over this many warpgroups */
+                 bool inflight;      /* wgmma: return with its group still running
+                                        (pass_pipeline_async waits for it) */ } gemm;
         struct { ReduceOp op; Region src, dst; int dim; bool clear;
                  Buffer *workspace; /* CUDA: shared scratch for a cross-warp combine */ } reduce;
         struct { Region src, dst; int dim; bool reverse; } cumsum;
@@ -183,8 +185,9 @@ struct Stmt {
         struct { Expr *cond; const char *msg; } assert_;
         struct { Buffer *buf; const char *layout; } annotate; /* layout: source text, kept */
         struct { Expr *panel; bool enable; } swizzle;
-        struct { bool commit; int wait; } async_; /* commit the group, or wait until at most
-                                                     `wait` groups are in flight */
+        struct { bool commit; int wait; bool wgmma; } async_; /* commit the cp.async group, or
+                                 wait until at most `wait` groups (wgmma groups when
+                                 wgmma) are in flight */
     } u;
 };
 

@@ -582,7 +582,8 @@ static void print_simple(Printer *p, const Stmt *s) {
     case STMT_SYNC: sb_puts(sb, "sync_threads"); break;
     case STMT_ASYNC:
         if (s->u.async_.commit) sb_puts(sb, "async_commit");
-        else sb_printf(sb, "async_wait(%d)", s->u.async_.wait);
+        else sb_printf(sb, "%s(%d)", s->u.async_.wgmma ? "wgmma_wait" : "async_wait",
+                       s->u.async_.wait);
         break;
     case STMT_ANNOTATE_LAYOUT:
         sb_printf(sb, "annotate_layout %s: %s", buf_name(p, s->u.annotate.buf),

@@ -432,6 +432,11 @@ TL_DEV uint64_t tl_wgmma_desc(uint32_t addr, uint32_t lbo, uint32_t sbo, uint64_
            (uint64_t)(sbo >> 4) << 32 | mode << 62;
 }
 
+/* Waits until at most N wgmma groups of this warpgroup are running. */
+template <int N> TL_DEV void tl_wgmma_wait() {
+    asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
+}
+
 /* Keeps the compiler from moving accesses of the accumulators across the asynchronous
  * window (CUTLASS's warpgroup_fence_operand). */
 TL_DEV void tl_wgmma_fence_operand(float &r) { asm volatile("" : "+f"(r)::"memory"); }
@@ -820,9 +825,11 @@ template <int N, bool BF16, bool MN_B> TL_DEV void tl_wgmma_one(float *d, uint64
  * K = 64 or 32 (rows of 128 or 64 bytes: the 128B or 64B swizzle); B: [N][K] likewise
  * (TRANS_B), or [K][N] in 64-column panels (N >= 64). C: the thread's
  * MT * N / 2 floats, C[(mi * N / 8 + ni) * 4 + c] = element (w * (M / NWG) + mi * 64 +
- * 16 * (warp % 4) + lane / 4 + 8 * (c / 2), ni * 8 + 2 * (lane % 4) + c % 2). Waits for
- * its wgmmas before returning (the tiles may then be overwritten). */
-template <int M, int N, int K, int NWG, bool TRANS_B, bool BF16>
+ * 16 * (warp % 4) + lane / 4 + 8 * (c / 2), ni * 8 + 2 * (lane % 4) + c % 2). Returns
+ * with at most WAIT of its wgmma groups (one per call) still running: with WAIT = 1 the
+ * previous call's wgmmas are done, this call's may still read A, B and write C (the
+ * caller waits, tl_wgmma_wait, before it touches them). */
+template <int M, int N, int K, int NWG, bool TRANS_B, bool BF16, int WAIT>
 TL_DEV void tl_wgmma_ss(const uint16_t *A, const uint16_t *B, float *C, int tid) {
     static_assert((K == 64 || K == 32) && M % (64 * NWG) == 0 && N % 8 == 0 && N <= 256 &&
                       (TRANS_B || N % 64 == 0),
@@ -846,7 +853,7 @@ TL_DEV void tl_wgmma_ss(const uint16_t *A, const uint16_t *B, float *C, int tid)
                 C + mi * (N / 2), tl_wgmma_desc(sa + mi * 64 * ROW + 32 * s, 16, 8 * ROW, MODE), db);
     }
     asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+    tl_wgmma_wait<WAIT>();
 #pragma unroll
     for (int i = 0; i < R; i++) tl_wgmma_fence_operand(C[i]);
 }
@@ -923,7 +930,9 @@ TL_DEV void tl_gemm_rs(const uint16_t *A, const uint16_t *B, float *C, int tid) 
 }
 /* tl_wgmma_ss's contract: element (row, col) of the accumulator as its layout says, the
  * operands read through their swizzled (and paneled) shared layouts. */
-template <int M, int N, int K, int NWG, bool TRANS_B, bool BF16>
+template <int N> TL_DEV void tl_wgmma_wait() {}
+
+template <int M, int N, int K, int NWG, bool TRANS_B, bool BF16, int WAIT>
 TL_DEV void tl_wgmma_ss(const uint16_t *A, const uint16_t *B, float *C, int tid) {
     constexpr int MT = M / NWG / 64;
     const int wg = tid / 128, q = tid / 32 % 4, lane = tid % 32;

@@ -17,7 +17,11 @@
  *         if k+S-1 < min+n: copies of iteration k+S-1 into stage(k+S-1);  commit
  *         rest of the body, reading stage(k)
  *     wait(0)
- * Each such buffer gets a leading dimension of S (multi-buffering). The copies become
+ * A wgmma gemm of the body on the pipelined tiles whose accumulator nothing else in the
+ * loop touches stays in flight into the next iteration (Stmt.gemm.inflight: each call
+ * waits for the previous one); loads then run S - 2 iterations ahead instead of S - 1,
+ * so a refill never hits the stage the running wgmma reads, and a wgmma wait follows
+ * the loop. Each such buffer gets a leading dimension of S (multi-buffering). The copies become
  * cp.async (Stmt.copy.async); groups are committed even when empty, so wait(S-2) at
  * iteration k always means "iteration k's group is complete". The barrier at the top
  * both publishes iteration k's tiles and ends every read of the stage the iteration
@@ -256,6 +260,25 @@ static void stack_buffer(Ctx *ctx, Buffer *b, int stages) {
     b->ndim++;
 }
 
+/* The body's wgmma gemm that can stay in flight into the next iteration: its operands
+ * are pipelined tiles and nothing else in the body touches its accumulator (the wait for
+ * it is then at the top of the next iteration's gemm, or after the loop). NULL if none. */
+static Stmt *inflight_gemm(Stmt *body, int nprod, Buffer *const *bufs) {
+    Stmt *g = NULL;
+    for (int i = nprod; i < body->u.seq.len; i++) {
+        Stmt *s = body->u.seq.data[i];
+        if (s->kind != STMT_GEMM || !s->u.gemm.wgmma) continue;
+        if (g) return NULL;
+        g = s;
+    }
+    if (!g) return NULL;
+    bool a = false, b = false;
+    for (int i = 0; i < nprod; i++) a |= bufs[i] == g->u.gemm.a.buf, b |= bufs[i] == g->u.gemm.b.buf;
+    Touch t = {g->u.gemm.c.buf, g, 0, 0};
+    for (int i = nprod; i < body->u.seq.len; i++) touch_stmt(&body->u.seq.data[i], &t);
+    return a && b && !t.reads && !t.writes ? g : NULL;
+}
+
 static Stmt *pipeline(Pipe *P, Stmt *L, int nprod) {
     Ctx *ctx = P->ctx;
     Loc loc = L->loc;
@@ -267,10 +290,15 @@ static Stmt *pipeline(Pipe *P, Stmt *L, int nprod) {
         prods[i] = body->u.seq.data[i];
         bufs[i] = prods[i]->u.copy.dst.buf;
     }
+    /* Loads run D iterations ahead: S - 1, or S - 2 when the gemm of iteration k - 1 may
+     * still read its stage while iteration k refills (a wgmma left in flight). */
+    Stmt *gemm = S >= 3 ? inflight_gemm(body, nprod, bufs) : NULL;
+    int D = gemm ? S - 2 : S - 1;
+    if (gemm) gemm->u.gemm.inflight = true;
     Stmt *out = ir_seq(ctx, loc);
     Expr *min = L->u.for_.min, *n = L->u.for_.extent;
     /* prologue */
-    for (int s = 0; s < S - 1; s++) {
+    for (int s = 0; s < D; s++) {
         Expr *k = ir_bin(ctx, OP_ADD, ir_subst(ctx, min, NULL, NULL), ir_int(ctx, s, min->dtype, loc),
                          loc);
         Expr *guard = ir_bin(ctx, OP_LT, ir_int(ctx, s, n->dtype, loc), ir_subst(ctx, n, NULL, NULL),
@@ -279,12 +307,12 @@ static Stmt *pipeline(Pipe *P, Stmt *L, int nprod) {
             ir_seq_push(ctx, out, produce(P, prods[i], L, k, ir_subst(ctx, guard, NULL, NULL), S));
         ir_seq_push(ctx, out, async_stmt(ctx, true, 0, loc));
     }
-    /* the loop: wait, sync, refill stage(k + S - 1), the rest */
+    /* the loop: wait, sync, refill stage(k + D), the rest */
     Stmt *nb = ir_seq(ctx, body->loc);
-    ir_seq_push(ctx, nb, async_stmt(ctx, false, S - 2, loc));
+    ir_seq_push(ctx, nb, async_stmt(ctx, false, D - 1, loc));
     ir_seq_push(ctx, nb, ir_stmt(ctx, STMT_SYNC, loc));
     Expr *kv = ir_varref(ctx, L->u.for_.var, loc);
-    Expr *ahead = ir_bin(ctx, OP_ADD, kv, ir_int(ctx, S - 1, kv->dtype, loc), loc);
+    Expr *ahead = ir_bin(ctx, OP_ADD, kv, ir_int(ctx, D, kv->dtype, loc), loc);
     Expr *guard = ir_bin(ctx, OP_LT, ir_bin(ctx, OP_SUB, ir_subst(ctx, ahead, NULL, NULL),
                                             ir_subst(ctx, min, NULL, NULL), loc),
                          ir_subst(ctx, n, NULL, NULL), loc);
@@ -305,6 +333,11 @@ static Stmt *pipeline(Pipe *P, Stmt *L, int nprod) {
     L->u.for_.kind = LOOP_SERIAL;
     ir_seq_push(ctx, out, L);
     ir_seq_push(ctx, out, async_stmt(ctx, false, 0, loc));
+    if (gemm) {
+        Stmt *w = async_stmt(ctx, false, 0, loc);
+        w->u.async_.wgmma = true;
+        ir_seq_push(ctx, out, w);
+    }
     return out;
 }
 

@@ -1057,9 +1057,9 @@ int main(void) {
         names[n++] = names90[i];
     }
     all[n] = check_program("wgmma", src_wgmma);
-    CHECK(all[n]->src && strstr(all[n]->src, "tl_wgmma_ss<128, 128, 64, 2, false, true>") &&
+    CHECK(all[n]->src && strstr(all[n]->src, "tl_wgmma_ss<128, 128, 64, 2, false, true, 1>") &&
               strstr(all[n]->src, "tl_panel_swizzle<64, 128>"),
-          "wgmma: a 2-warpgroup wgmma on paneled B tiles");
+          "wgmma: a 2-warpgroup wgmma on paneled B tiles, left in flight");
     cases[n] = (SimCase){"wgmma", (char *)src_wgmma, NULL, all[n]};
     names[n++] = "wgmma";
     lower_arch = "sm_80";

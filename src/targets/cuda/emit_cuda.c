@@ -151,7 +151,8 @@ static bool cu_stmt(CfEmit *em, const Stmt *s) {
     case STMT_COPY: cf_loc_comment(em, s->loc); cu_copy(em, s); return true;
     case STMT_ASYNC:
         if (s->u.async_.commit) cf_line(em, "tl_cp_async_commit();");
-        else cf_line(em, "tl_cp_async_wait<%d>();", s->u.async_.wait);
+        else cf_line(em, "tl_%s_wait<%d>();", s->u.async_.wgmma ? "wgmma" : "cp_async",
+                     s->u.async_.wait);
         return true;
     case STMT_ALLOC: emit_alloc(em, s); return true;
     case STMT_KERNEL: case STMT_SYNC: case STMT_ANNOTATE_LAYOUT: case STMT_SWIZZLE:

@@ -437,9 +437,9 @@ void cu_gemm(CfEmit *em, const Stmt *s) {
         if (s->u.gemm.clear_accum)
             cf_line(em, "for (int tl_c = 0; tl_c < %lld; ++tl_c) %s[tl_c] = 0.0f;",
                     (long long)C->layout->nlocal, cf_buf(em, C));
-        cf_line(em, "tl_wgmma_ss<%lld, %lld, %lld, %d, %s, %s>(%s, %s, %s, %s);", (long long)M,
+        cf_line(em, "tl_wgmma_ss<%lld, %lld, %lld, %d, %s, %s, %d>(%s, %s, %s, %s);", (long long)M,
                 (long long)N, (long long)K, s->u.gemm.wgmma, tb ? "true" : "false",
-                bf16 ? "true" : "false", pa, pb, cf_buf(em, C),
+                bf16 ? "true" : "false", s->u.gemm.inflight ? 1 : 0, pa, pb, cf_buf(em, C),
                 used == cu_of(em)->nthreads ? "tl_tid"
                                             : arena_printf(&em->ctx->arena, "tl_tid %% %d", used));
         return;
