@@ -191,6 +191,45 @@ static void check_a(Arena *a, int64_t M, int64_t K, int wm, int wn, int nthreads
     check_mma_formula(what, f, a_ref, wm, wn);
 }
 
+/* PTX wgmma m64nNk16 accumulator (HOPPER-NOTES 1.4), tiled: warpgroup g = tid / 128 (mod
+ * nwg) holds rows g * M / nwg .. in slices of 64; register i of slice mi is
+ * (mi * N / 8 + i / 4) * 4 + i % 4 in the thread's array. Passed as (nwg, unused). */
+static Idx wgmma_ref(int64_t M, int64_t N, int nwg, int unused, int64_t tid, int64_t l) {
+    (void)unused;
+    int64_t NT = N / 8, g = tid / 128 % nwg, w = tid / 32 % 4, lane = tid % 32;
+    int64_t c = l % 4, ni = l / 4 % NT, mi = l / 4 / NT;
+    Idx e = {{0}};
+    e.i[0] = g * (M / nwg) + mi * 64 + 16 * w + lane / 4 + 8 * (c / 2);
+    e.i[1] = ni * 8 + 2 * (lane % 4) + c % 2;
+    return e;
+}
+
+static void check_wgmma(Arena *a, int64_t M, int64_t N, int nwg, int nthreads) {
+    char what[96];
+    snprintf(what, sizeof what, "wgmma acc %lldx%lld %d warpgroups %d threads", (long long)M,
+             (long long)N, nwg, nthreads);
+    Frag *f = frag_wgmma_acc(a, M, N, nwg, nthreads);
+    CHECK(f != NULL, "%s", what);
+    if (!f) return;
+    CHECK(frag_valid(f), "%s", what);
+    CHECK(f->nlocal == M * N / (128 * nwg), "%s: nlocal %lld", what, (long long)f->nlocal);
+    CHECK(frag_replicated(f) == (nthreads > 128 * nwg), "%s", what);
+    check_mma_formula(what, f, wgmma_ref, nwg, 0);
+}
+
+static void test_wgmma_acc(void) {
+    Arena a = {0};
+    check_wgmma(&a, 64, 128, 1, 128);
+    check_wgmma(&a, 128, 128, 1, 128); /* two m64 slices per warpgroup */
+    check_wgmma(&a, 128, 256, 2, 256);
+    check_wgmma(&a, 256, 64, 2, 256);
+    check_wgmma(&a, 64, 16, 1, 256); /* a replica warpgroup */
+    CHECK(!frag_wgmma_acc(&a, 96, 64, 1, 128), "wgmma: M not a multiple of 64");
+    CHECK(!frag_wgmma_acc(&a, 64, 60, 1, 128), "wgmma: N not a multiple of 8");
+    CHECK(!frag_wgmma_acc(&a, 128, 64, 2, 128), "wgmma: too few threads");
+    arena_free(&a);
+}
+
 static void test_mma_a(void) {
     Arena a = {0};
     check_a(&a, 64, 32, 2, 2, 128); /* replicated over warp_n */
@@ -438,6 +477,7 @@ static void test_print(void) {
 
 int main(void) {
     test_mma_acc();
+    test_wgmma_acc();
     test_mma_a();
     test_blocked();
     test_project();
