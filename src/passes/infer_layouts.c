@@ -6,8 +6,9 @@
  * pass_simplify. Runs before pass_map_threads.
  *
  * Per kernel, over its constraints, to a fixed point:
- *  - a kept T.gemm (tensor cores) fixes its accumulator's layout (the mma.sync one over
- *    the warps its GemmWarpPolicy picks) and, for an A operand in a fragment, A's;
+ *  - a kept T.gemm (tensor cores) fixes its accumulator's layout: wgmma's over the
+ *    warpgroups on sm_90a when its tiles allow (wgmma_groups), else mma.sync's over the
+ *    warps its GemmWarpPolicy picks and, for an A operand in a fragment, A's;
  *  - a kept T.reduce gives its destination the projection of its source's layout;
  *  - a T.Parallel nest (the outermost parallel loops) of constant extents that indexes a
  *    fragment with distinct nest variables, one per dimension, is mapped like a
@@ -19,11 +20,13 @@
  * code, a computed index, a nest of run-time extent), stays block-wide: the SIMT model
  * of map_threads.c, correct but slow. A kept op with such an operand is lowered to
  * loops and the inference starts over. So every program compiles; layouts only make it
- * faster. `tilec emit --ir` shows the decisions.
+ * faster. The generated source shows the decisions (a comment on each layout loop and
+ * register array), and conflicts become remarks (Func.remarks) naming both lines.
  *
  * Provides: Buffer.layout on register fragments, For.layout on the nests that touch
  * them (and on no others), Buffer.swizzle on the shared operands of kept gemms whose
- * rows allow it, Stmt.gemm.warp_m/warp_n, Stmt.reduce.workspace (a shared buffer
+ * rows allow it (Buffer.panel too for wgmma's MN-major B), Stmt.gemm.warp_m/warp_n or
+ * Stmt.gemm.wgmma, Stmt.reduce.workspace (a shared buffer
  * allocated at the top of the kernel) when the reduced dimension spans warps. Every
  * register-fragment access sits in a nest with a layout consistent with the fragment's
  * (frag_consistent), indexed by the nest variables; no register fragment is accessed
