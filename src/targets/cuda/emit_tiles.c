@@ -642,7 +642,8 @@ static void red_workspace(CfEmit *em, const Red *R, const char *acc, int64_t nac
     Arena *a = &em->ctx->arena;
     const char *ws = cf_buf(em, s->u.reduce.workspace);
     long long st = step, ex = extent, na = nacc;
-    cf_line(em, "__syncthreads();");
+    /* no barrier before the writes: the workspace is this reduction's own, and the
+     * barrier that ends each round orders a repeated round (in a loop) after it */
     cf_line(em, "for (int tl_r = 0; tl_r < %lld; ++tl_r) %s[tl_tid * %lld + tl_r] = %s[tl_r];", na,
             ws, na, acc);
     cf_line(em, "__syncthreads();");
