@@ -120,6 +120,8 @@ struct Buffer {
                   each swizzled: tl_panel_swizzle, the MN-major wgmma operand), or 0 */
     bool overwritten; /* CUDA: every element is written before it is read (pipelined
                          stages): the block does not zero it at entry */
+    int align;        /* CUDA: bytes the generated code's vector accesses need the data of
+                         this (global) buffer aligned to, set by the emitter; 0: none */
 };
 
 struct Expr {

@@ -247,6 +247,34 @@ while IFS='|' read -r file defs small; do
     run_case "check-mma" "$file" "$defs" env TILEC_NO_WGMMA=1
 done <<<"$CASES"
 
+# A view that does not start on a 16-byte boundary, passed to a kernel that reads its
+# tensors in 16-byte vectors: an argument error naming the parameter, not a fault.
+if python3 -c "import torch" 2>/dev/null; then
+    echo "== misaligned tensor view"
+    name="misaligned view"
+    log=$(log_of "$name")
+    PYTHONPATH=python TILEC_LIBRARY=$ROOT/$BUILD/libtilec.so TILEC_AS_TILELANG=1 \
+        timeout "$CASE_TIMEOUT" python3 - >"$log" 2>&1 <<'PY'
+import importlib.util, torch
+import tilec.compat.tilelang_shim  # noqa: F401  (examples import tilelang)
+spec = importlib.util.spec_from_file_location("ea", "examples/elementwise_add.py")
+ea = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(ea)
+k = ea.elementwise_add(M=64, N=64)
+a = torch.randn(64 * 64 + 1, device="cuda", dtype=torch.float16)
+b = torch.randn(64, 64, device="cuda", dtype=torch.float16)
+k(a[:4096].view(64, 64), b)  # aligned: runs
+try:
+    k(a[1:].view(64, 64), b)
+except Exception as e:
+    assert "not 16-byte aligned" in str(e) and "'A'" in str(e), e
+    print("ok:", e)
+else:
+    raise SystemExit("a misaligned view was accepted")
+PY
+    result "$name" $? "$log"
+fi
+
 echo "== --bench (timing runs, same kernels)"
 for file in gemm.py softmax.py flash_attention.py; do
     name="bench $file"

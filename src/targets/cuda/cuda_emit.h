@@ -34,7 +34,7 @@ void cuda_kernel_buffers(Arena *a, const Stmt *kernel, CudaBuffers *out);
 /* A global or shared access of a layout loop done as one vector per V elements: the
  * element reference (idx, by identity) reads or writes element tl_e of the temporary. */
 typedef struct CuVecAccess {
-    const Buffer *buf;
+    Buffer *buf;
     Expr *const *idx;
     const char *tmp;
     const char *storage; /* element type of the buffer */

@@ -23,6 +23,12 @@ static int64_t dim_of(const Buffer *b, int d) {
     return c;
 }
 
+/* A global buffer read or written in vectors of `bytes`: the launch checks its alignment
+ * (Buffer.align), so that a misaligned view is an argument error, not a fault. */
+static void need_alignment(Buffer *b, int bytes) {
+    if (b->scope == SCOPE_GLOBAL && b->align < bytes) b->align = bytes;
+}
+
 /* ---- digits ------------------------------------------------------------------------------- */
 /* "((src / step) % extent) * stride", without the parts that do nothing; top is the
  * range of src (so "% extent" goes when step * extent covers it). */
@@ -178,7 +184,7 @@ typedef struct VecScan {
     int64_t V;
 } VecScan;
 
-static void add_vec(VecScan *w, const Buffer *b, Expr *const *idx, const char *base) {
+static void add_vec(VecScan *w, Buffer *b, Expr *const *idx, const char *base) {
     CuLoop *lp = w->lp;
     for (int i = 0; i < lp->nvec; i++)
         if (lp->vec[i].idx == idx) return;
@@ -278,6 +284,7 @@ static void emit_vector_nest(CfEmit *em, CuLoop *lp, const Stmt *body, int64_t V
     for (int i = 0; i < lp->nvec; i++) {
         const CuVecAccess *v = &lp->vec[i];
         const char *vt = vector_type(V * dtype_bytes(v->buf->dtype));
+        need_alignment(v->buf, (int)V * dtype_bytes(v->buf->dtype));
         if (i == store) cf_line(em, "%s %s;", vt, v->tmp);
         else
             cf_line(em, "const %s %s = *(const %s *)&%s;", vt, v->tmp, vt,
@@ -508,6 +515,8 @@ void cu_copy(CfEmit *em, const Stmt *s) {
     }
     int bytes = v * dtype_bytes(src->buf->dtype);
     const char *vt = bytes == 16 ? "uint4" : bytes == 8 ? "uint2" : "unsigned";
+    need_alignment(src->buf, bytes);
+    need_alignment(dst->buf, bytes);
     const char *t = cf_tmp(em, "v");
     int nthreads = cu_of(em)->nthreads;
     cf_line(em, "for (int %s = tl_tid; %s < %lld; %s += %d) {  /* %d-byte vectors%s */", t, t,

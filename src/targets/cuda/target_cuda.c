@@ -578,6 +578,17 @@ static int cuda_launch(void *module, void *const *args, const int64_t *syms, voi
         sb_puts(err, m->bind_err.buf);
         return 1;
     }
+    const Func *f = m->f;
+    for (int i = 0; i < f->params.len; i++) { /* vector accesses need aligned tensors */
+        const Buffer *b = f->params.data[i].buf;
+        if (b && b->align > 1 && (uintptr_t)args[i] % (uintptr_t)b->align) {
+            sb_printf(err, "argument '%s' (param %d): its data pointer %p is not %d-byte "
+                      "aligned, and the CUDA kernel reads and writes it in %d-byte vectors "
+                      "(a view that starts inside a tensor?): pass a copy (.clone())",
+                      f->params.data[i].name, i, args[i], b->align, b->align);
+            return 1;
+        }
+    }
     Launch l = {.d = cuda_driver(err), .m = m, .stream = (CuStream)stream};
     CudaCtxScope s;
     if (!l.d || cuda_ctx_enter(m->ctx, &s, err)) return 1;
