@@ -51,6 +51,13 @@ bool cuda_keep_tile_op(const Stmt *s);
 /* Whether kernels are compiled for sm_90 (wgmma) and TILEC_NO_WGMMA is not set. */
 bool cuda_lowering_wgmma(void);
 void pass_infer_layouts(Ctx *ctx, Func *f);
+/* CUDA (cuda_plan.c): the shared-memory bytes [lo, hi) of each block-wide buffer of a
+ * kernel; buffers whose lifetimes do not meet may share bytes. Returns the count. */
+typedef struct SmemRange {
+    const Buffer *buf;
+    int64_t lo, hi;
+} SmemRange;
+int cuda_smem_ranges(Arena *a, const Stmt *kernel, SmemRange **out);
 /* CUDA: elements per vector of a T.copy between global and shared that runs as a vector
  * copy, else 0; cp.async software pipelining of T.Pipelined loops (pipeline_async.c). */
 int cuda_copy_vector(const Stmt *s);

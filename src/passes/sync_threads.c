@@ -8,6 +8,10 @@
  * inserted STMT_SYNC sits in serial code (never inside a distributed loop; serial `if`
  * and loop conditions are uniform, so every thread reaches it).
  *
+ * Two different shared buffers conflict too when their bytes overlap: the placement
+ * (cuda_smem_ranges) lets a buffer reuse the bytes of one whose lifetime has ended, and
+ * other threads may still be reading the old one.
+ *
  * Who makes an access: in serial code, a statement that writes block-wide memory (store,
  * atomic, alloc init) or prints runs in thread 0 alone (ONE); other serial accesses are
  * made by every thread (ALL); accesses inside a distributed loop by the thread owning the
@@ -55,6 +59,8 @@ typedef struct LoopCtx {
 typedef struct Sync {
     Ctx *ctx;
     LoopCtx *loop;
+    SmemRange *ranges; /* the kernel's shared-memory placement (cuda_smem_ranges) */
+    int nranges;
 } Sync;
 
 /* ---- access sets ----------------------------------------------------------------------- */
@@ -87,14 +93,27 @@ static bool same_thread(const Access *a, const Access *b) {
     return true;
 }
 
-static bool access_conflict(const Access *a, const Access *b) {
-    return a->buf == b->buf && (a->write || b->write) && !same_thread(a, b);
+/* Two buffers whose shared-memory bytes overlap (lifetime reuse: one is dead before the
+ * other is written, but other threads may still be reading it). */
+static bool aliased(const Sync *S, const Buffer *a, const Buffer *b) {
+    const SmemRange *ra = NULL, *rb = NULL;
+    for (int i = 0; i < S->nranges; i++) {
+        if (S->ranges[i].buf == a) ra = &S->ranges[i];
+        if (S->ranges[i].buf == b) rb = &S->ranges[i];
+    }
+    return ra && rb && ra->lo < rb->hi && rb->lo < ra->hi;
 }
 
-static bool set_conflict(const AccSet *p, const AccSet *a) {
+static bool access_conflict(const Sync *S, const Access *a, const Access *b) {
+    if (!a->write && !b->write) return false;
+    if (a->buf == b->buf) return !same_thread(a, b);
+    return aliased(S, a->buf, b->buf) && !(a->who == WHO_ONE && b->who == WHO_ONE);
+}
+
+static bool set_conflict(const Sync *S, const AccSet *p, const AccSet *a) {
     for (int i = 0; i < p->len; i++)
         for (int j = 0; j < a->len; j++)
-            if (access_conflict(&p->data[i], &a->data[j])) return true;
+            if (access_conflict(S, &p->data[i], &a->data[j])) return true;
     return false;
 }
 
@@ -342,7 +361,7 @@ static AccSet visit_block(Sync *S, Stmt **slot, AccSet P);
 
 /* A barrier before the statement about to be pushed to out when it conflicts with P. */
 static void sync_if_conflict(Sync *S, StmtList *out, AccSet *P, const AccSet *A, Loc loc) {
-    if (!set_conflict(P, A)) return;
+    if (!set_conflict(S, P, A)) return;
     VEC_PUSH(&S->ctx->arena, *out, new_sync(S, loc));
     P->len = 0;
 }
@@ -392,7 +411,7 @@ static AccSet visit_loop(Sync *S, Stmt *c, Stmt **body, AccSet P, const AccSet *
     sync_if_conflict(S, out, &P, &AF, c->loc);
     const AccSet *head = is_while ? A : &none;
     AccSet back = set_union(S, &end, &lc.cont), next = set_union(S, head, &F);
-    bool appended = set_conflict(&back, &next);
+    bool appended = set_conflict(S, &back, &next);
     if (appended) { /* the back edges: the end of the body and each continue */
         ensure_seq(S, body);
         ir_seq_push(S->ctx, *body, new_sync(S, c->loc));
@@ -475,6 +494,7 @@ void pass_insert_sync_threads(Ctx *ctx, Func *f) {
         Stmt *k = f->body->u.seq.data[i];
         if (k->kind != STMT_KERNEL) continue;
         AccSet none = {0};
+        S.nranges = cuda_smem_ranges(&ctx->arena, k, &S.ranges);
         visit_block(&S, &k->u.kernel.body, none); /* blocks start after a barrier */
     }
 }

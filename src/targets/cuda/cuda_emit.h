@@ -8,9 +8,11 @@
 
 /* ---- buffers of one kernel (cuda_plan.c) ---------------------------------------------- */
 /* Block-wide buffers (shared, fragments without a register layout, and per-thread ones
- * made block-wide by pass_map_threads) get fixed 16-byte aligned offsets (1024 for
- * swizzled tiles) in one dynamic shared allocation, in the order of their T.alloc
- * (Buffer.overwritten ones last: the block zeroes the others at entry);
+ * made block-wide by pass_map_threads) get 16-byte aligned offsets (1024 for swizzled
+ * tiles) in one dynamic shared allocation. Those a program may read before writing come
+ * first, in the order of their T.alloc, and are zeroed at block entry; the others (whose
+ * first use writes all of them, or Buffer.overwritten) follow, and one may reuse the
+ * bytes of another whose lifetime has ended;
  * per-thread buffers (local, var) and register fragments (layout->nlocal elements)
  * become arrays in each thread. No lifetime reuse yet. */
 typedef struct CudaSlot {

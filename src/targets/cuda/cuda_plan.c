@@ -1,8 +1,10 @@
 /* cuda_plan.c - where a kernel's buffers live, the launch plan of a lowered Func, and the
- * evaluation of grid and size expressions at launch (cuda.h). Both the emitter and
- * cuda_plan derive the shared-memory layout from the lowered IR with
- * cuda_kernel_buffers, so the offsets in the source and smem_bytes always agree. */
+ * evaluation of grid and size expressions at launch (cuda.h). The emitter, cuda_plan and
+ * pass_insert_sync_threads (which must see two buffers sharing bytes as one) derive the
+ * shared-memory layout from the lowered IR with cuda_kernel_buffers, so the offsets in
+ * the source, smem_bytes and the barriers always agree. */
 #include "cuda_emit.h"
+#include "ir_walk.h"
 #include "layout/frag.h"
 
 #include "../../../runtime/c/tl_c.h" /* the integer helpers of the generated code */
@@ -18,55 +20,253 @@ static int64_t buffer_elems(const Buffer *b) {
     return n;
 }
 
+/* ---- lifetimes ------------------------------------------------------------------------------ */
+/* The kernel body's statements in order, nested sequences flattened: a buffer is live
+ * from the first to the last of them that touches it (a loop touches what its body
+ * does, so a buffer used in a loop lives through all of it). */
+typedef struct Life {
+    Buffer *buf;
+    int first, last; /* statement indices, -1 when never touched */
+    bool fresh;      /* the first statement writes all of it before any read */
+} Life;
+
+typedef Vec(Stmt *) StmtOrder;
+
+typedef struct LifeWalk {
+    Vec(Life) lives;
+    int at; /* index of the statement being walked */
+} LifeWalk;
+
+static Life *life_of(LifeWalk *w, const Buffer *b) {
+    for (int i = 0; i < w->lives.len; i++)
+        if (w->lives.data[i].buf == b) return &w->lives.data[i];
+    return NULL;
+}
+
+static void life_touch(LifeWalk *w, const Buffer *b) {
+    Life *l = b ? life_of(w, b) : NULL;
+    if (!l) return;
+    if (l->first < 0) l->first = w->at;
+    l->last = w->at;
+}
+
+static void life_expr(Expr **slot, void *ud) {
+    const Expr *e = *slot;
+    if (e->kind == EXPR_LOAD) life_touch(ud, e->u.load.buf);
+    ir_expr_children((Expr *)e, life_expr, ud);
+}
+
+static void life_stmt(Stmt **slot, void *ud) {
+    LifeWalk *w = ud;
+    const Stmt *s = *slot;
+    switch (s->kind) {
+    case STMT_STORE: life_touch(w, s->u.store.buf); break;
+    case STMT_ATOMIC: life_touch(w, s->u.atomic.dst.buf); life_touch(w, s->u.atomic.src.buf); break;
+    case STMT_PRINT: life_touch(w, s->u.print.region.buf); break;
+    case STMT_COPY: life_touch(w, s->u.copy.src.buf); life_touch(w, s->u.copy.dst.buf); break;
+    case STMT_GEMM:
+        life_touch(w, s->u.gemm.a.buf), life_touch(w, s->u.gemm.b.buf);
+        life_touch(w, s->u.gemm.c.buf);
+        break;
+    case STMT_REDUCE:
+        life_touch(w, s->u.reduce.src.buf), life_touch(w, s->u.reduce.dst.buf);
+        life_touch(w, s->u.reduce.workspace);
+        break;
+    case STMT_CUMSUM: life_touch(w, s->u.cumsum.src.buf); life_touch(w, s->u.cumsum.dst.buf); break;
+    case STMT_FILL: life_touch(w, s->u.fill.dst.buf); break;
+    case STMT_ANNOTATE_LAYOUT: case STMT_ALLOC: return; /* not a use */
+    default: break;
+    }
+    ir_stmt_exprs((Stmt *)s, life_expr, ud);
+    ir_stmt_children((Stmt *)s, life_stmt, ud);
+}
+
+static bool whole(const Region *r) {
+    for (int d = 0; d < r->ndim; d++) {
+        int64_t s, e, n;
+        if (r->ndim != r->buf->ndim || !ir_is_const_int(r->start[d], &s) || s ||
+            !ir_is_const_int(r->extent[d], &e) || !ir_is_const_int(r->buf->shape[d], &n) || e != n)
+            return false;
+    }
+    return true;
+}
+
+static bool loads_buf(const Expr *e, const Buffer *b) {
+    if (e->kind == EXPR_LOAD && e->u.load.buf == b) return true;
+    switch (e->kind) {
+    case EXPR_BIN: return loads_buf(e->u.bin.a, b) || loads_buf(e->u.bin.b, b);
+    case EXPR_UN: return loads_buf(e->u.un.a, b);
+    case EXPR_CAST: return loads_buf(e->u.cast.value, b);
+    case EXPR_CALL:
+        for (int i = 0; i < intrinsic_nargs(e->u.call.fn); i++)
+            if (loads_buf(e->u.call.args[i], b)) return true;
+        return false;
+    case EXPR_SELECT:
+        return loads_buf(e->u.select.cond, b) || loads_buf(e->u.select.then, b) ||
+               loads_buf(e->u.select.orelse, b);
+    case EXPR_LOAD:
+        for (int d = 0; d < e->u.load.buf->ndim; d++)
+            if (loads_buf(e->u.load.idx[d], b)) return true;
+        return false;
+    default: return false;
+    }
+}
+
+static const Stmt *only(const Stmt *s) {
+    while (s && s->kind == STMT_SEQ && s->u.seq.len == 1) s = s->u.seq.data[0];
+    return s;
+}
+
+/* Whether statement s writes every element of b before anything reads it: a whole-
+ * buffer copy into it, a reduction's workspace, or a parallel nest whose only statement
+ * stores b at its loop variables over all of b, without reading b. */
+static bool writes_whole(const Stmt *s, const Buffer *b) {
+    s = only(s);
+    if (s->kind == STMT_COPY)
+        return s->u.copy.dst.buf == b && s->u.copy.src.buf != b && whole(&s->u.copy.dst);
+    if (s->kind == STMT_REDUCE) return s->u.reduce.workspace == b;
+    if (s->kind != STMT_FOR || s->u.for_.kind != LOOP_PARALLEL || b->ndim > 8) return false;
+    const Var *vars[8];
+    int n = 0;
+    for (; s->kind == STMT_FOR && s->u.for_.kind == LOOP_PARALLEL && n < b->ndim;
+         s = only(s->u.for_.body)) {
+        int64_t lo, ext, dim;
+        if (!ir_is_const_int(s->u.for_.min, &lo) || lo || !ir_is_const_int(s->u.for_.extent, &ext) ||
+            !ir_is_const_int(b->shape[n], &dim) || ext != dim)
+            return false;
+        vars[n++] = s->u.for_.var;
+    }
+    if (n != b->ndim || s->kind != STMT_STORE || s->u.store.buf != b ||
+        loads_buf(s->u.store.value, b))
+        return false;
+    for (int d = 0; d < n; d++)
+        if (s->u.store.idx[d]->kind != EXPR_VAR || s->u.store.idx[d]->u.var != vars[d])
+            return false;
+    return true;
+}
+
+/* Numbers the kernel body's statements (sequences flattened) and records lifetimes. */
+static void lives_seq(LifeWalk *w, Stmt *s, StmtOrder *order, Arena *a) {
+    if (s->kind == STMT_SEQ) {
+        for (int i = 0; i < s->u.seq.len; i++) lives_seq(w, s->u.seq.data[i], order, a);
+        return;
+    }
+    w->at = order->len;
+    VEC_PUSH(a, *order, s);
+    Stmt *slot = s;
+    life_stmt(&slot, w);
+}
+
+/* ---- placement -------------------------------------------------------------------------------- */
+static bool shared_slot(const Buffer *b) {
+    return b->scope != SCOPE_GLOBAL && b->scope != SCOPE_BARRIER && b->scope != SCOPE_LOCAL &&
+           b->scope != SCOPE_VAR && !b->layout;
+}
+
 typedef struct BufWalk {
     Arena *a;
     CudaBuffers *out;
-    int pass; /* 0: buffers zeroed at entry, 1: overwritten ones (after them) */
+    LifeWalk lw;
 } BufWalk;
 
-static void bufs_stmt(BufWalk *w, const Stmt *s);
-
-static void bufs_alloc(BufWalk *w, Buffer *b) {
-    CudaSlot slot = {.buf = b, .offset = -1, .elems = buffer_elems(b)};
-    if (b->scope == SCOPE_GLOBAL || b->scope == SCOPE_BARRIER) return;
-    if (b->scope == SCOPE_LOCAL || b->scope == SCOPE_VAR || b->layout) {
-        if (b->layout) slot.elems = b->layout->nlocal;
-        if (w->pass == 0) VEC_PUSH(w->a, w->out->regs, slot);
-        return;
-    }
-    if (w->pass != (b->overwritten ? 1 : 0)) return;
-    int64_t bytes = slot.elems > 0 ? slot.elems * dtype_bytes(b->dtype) : 0;
-    if (b->swizzle) /* swizzled tiles: 1024-byte aligned (a whole swizzle pattern) */
-        w->out->smem_bytes = (w->out->smem_bytes + 1023) / 1024 * 1024;
-    slot.offset = w->out->smem_bytes;
-    w->out->smem_bytes += (bytes + 15) / 16 * 16;
-    VEC_PUSH(w->a, w->out->smem, slot);
-}
-
-static void bufs_stmt(BufWalk *w, const Stmt *s) {
+static void collect_allocs(BufWalk *w, const Stmt *s) {
     if (!s) return;
     switch (s->kind) {
     case STMT_SEQ:
-        for (int i = 0; i < s->u.seq.len; i++) bufs_stmt(w, s->u.seq.data[i]);
+        for (int i = 0; i < s->u.seq.len; i++) collect_allocs(w, s->u.seq.data[i]);
         break;
-    case STMT_FOR: bufs_stmt(w, s->u.for_.body); break;
-    case STMT_WHILE: bufs_stmt(w, s->u.while_.body); break;
+    case STMT_FOR: collect_allocs(w, s->u.for_.body); break;
+    case STMT_WHILE: collect_allocs(w, s->u.while_.body); break;
     case STMT_IF:
-        bufs_stmt(w, s->u.if_.then);
-        bufs_stmt(w, s->u.if_.orelse);
+        collect_allocs(w, s->u.if_.then);
+        collect_allocs(w, s->u.if_.orelse);
         break;
-    case STMT_ALLOC: bufs_alloc(w, s->u.alloc.buf); break;
+    case STMT_ALLOC: {
+        Buffer *b = s->u.alloc.buf;
+        CudaSlot slot = {.buf = b, .offset = -1, .elems = buffer_elems(b)};
+        if (b->scope == SCOPE_GLOBAL || b->scope == SCOPE_BARRIER) break;
+        if (!shared_slot(b)) {
+            if (b->layout) slot.elems = b->layout->nlocal;
+            VEC_PUSH(w->a, w->out->regs, slot);
+        } else {
+            VEC_PUSH(w->a, w->lw.lives, ((Life){b, -1, -1, false}));
+        }
+        break;
+    }
     default: break;
     }
 }
 
+static int64_t slot_bytes(const Buffer *b) {
+    int64_t n = buffer_elems(b);
+    return ((n > 0 ? n * dtype_bytes(b->dtype) : 0) + 15) / 16 * 16;
+}
+
+static int64_t align_up(int64_t x, const Buffer *b) {
+    int64_t a = b->swizzle ? 1024 : 16; /* swizzled tiles: a whole swizzle pattern */
+    return (x + a - 1) / a * a;
+}
+
+/* The lowest offset >= base for l whose bytes overlap no placed buffer live at the same
+ * time. */
+static int64_t first_fit(const CudaBuffers *out, const Life *lives, int n, const Life *l,
+                         int64_t base) {
+    int64_t at = align_up(base, l->buf), size = slot_bytes(l->buf);
+    for (bool moved = true; moved;) {
+        moved = false;
+        for (int i = 0; i < out->smem.len; i++) {
+            const CudaSlot *s = &out->smem.data[i];
+            const Life *o = NULL;
+            for (int k = 0; k < n && !o; k++)
+                if (lives[k].buf == s->buf) o = &lives[k];
+            bool apart = o && o->fresh && (o->last < l->first || l->last < o->first);
+            int64_t end = s->offset + slot_bytes(s->buf);
+            if (apart || at >= end || at + size <= s->offset) continue;
+            at = align_up(end, l->buf), moved = true;
+        }
+    }
+    return at;
+}
+
 void cuda_kernel_buffers(Arena *a, const Stmt *kernel, CudaBuffers *out) {
-    BufWalk w = {a, out, 0};
+    BufWalk w = {.a = a, .out = out};
     *out = (CudaBuffers){0};
-    bufs_stmt(&w, kernel->u.kernel.body);
+    collect_allocs(&w, kernel->u.kernel.body);
+    StmtOrder order = {0};
+    lives_seq(&w.lw, kernel->u.kernel.body, &order, a);
+    Life *lives = w.lw.lives.data;
+    int n = w.lw.lives.len;
+    for (int i = 0; i < n; i++)
+        lives[i].fresh = lives[i].first >= 0 &&
+                         (lives[i].buf->overwritten ||
+                          writes_whole(order.data[lives[i].first], lives[i].buf));
+    /* zeroed at entry, in allocation order: the buffers a program may read first */
+    for (int i = 0; i < n; i++) {
+        if (lives[i].fresh) continue;
+        int64_t at = align_up(out->smem_bytes, lives[i].buf);
+        VEC_PUSH(a, out->smem, ((CudaSlot){lives[i].buf, at, buffer_elems(lives[i].buf)}));
+        out->smem_bytes = at + slot_bytes(lives[i].buf);
+    }
     out->zero_bytes = out->smem_bytes;
-    w.pass = 1;
-    bufs_stmt(&w, kernel->u.kernel.body);
+    /* then the ones written before read: a buffer may reuse the bytes of one that is dead
+     * before it is first written (disjoint lifetimes) */
+    for (int i = 0; i < n; i++) {
+        if (!lives[i].fresh) continue;
+        int64_t at = first_fit(out, lives, n, &lives[i], out->zero_bytes);
+        VEC_PUSH(a, out->smem, ((CudaSlot){lives[i].buf, at, buffer_elems(lives[i].buf)}));
+        if (at + slot_bytes(lives[i].buf) > out->smem_bytes)
+            out->smem_bytes = at + slot_bytes(lives[i].buf);
+    }
+}
+
+int cuda_smem_ranges(Arena *a, const Stmt *kernel, SmemRange **out) {
+    CudaBuffers b;
+    cuda_kernel_buffers(a, kernel, &b);
+    *out = NEW_ARRAY(a, SmemRange, b.smem.len + 1);
+    for (int i = 0; i < b.smem.len; i++)
+        (*out)[i] = (SmemRange){b.smem.data[i].buf, b.smem.data[i].offset,
+                                b.smem.data[i].offset + slot_bytes(b.smem.data[i].buf)};
+    return b.smem.len;
 }
 
 /* ---- launch plan --------------------------------------------------------------------------- */
