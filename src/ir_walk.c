@@ -210,3 +210,14 @@ int ir_region_squeeze(const Region *r, int *dims) {
     }
     return n;
 }
+
+bool ir_region_whole(const Region *r) {
+    if (r->ndim != r->buf->ndim) return false;
+    for (int d = 0; d < r->ndim; d++) {
+        int64_t s, e, n;
+        if (!ir_is_const_int(r->start[d], &s) || s || !ir_is_const_int(r->extent[d], &e) ||
+            !ir_is_const_int(r->buf->shape[d], &n) || e != n)
+            return false;
+    }
+    return true;
+}

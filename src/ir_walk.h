@@ -34,6 +34,9 @@ void ir_stmt_subst(Ctx *ctx, Stmt *s, const Var *from, Expr *to);
 void ir_print_region_user(StrBuf *sb, const Region *r);
 /* Dims of r whose extent is not the constant 1, in order; returns their count. */
 int ir_region_squeeze(const Region *r, int *dims);
+/* Whether r is all of its buffer: every start the constant 0, every extent the (constant)
+ * dimension. */
+bool ir_region_whole(const Region *r);
 
 /* The verifier without the abort: returns true when f is valid, else false with the
  * first violation described in msg (used by ir_verify and by the unit tests). */

@@ -26,13 +26,13 @@ def wrapper(n, dt, tb):
         '    asm volatile("{\\n.reg .pred p;\\nsetp.ne.b32 p, %%%d, 0;\\n"' % (regs + 2),
         pad + '"wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s {"' % (n, dt, dt),
     ]
-    for i in range(0, regs, 16):  # the accumulators, 16 per string literal
-        names = ", ".join("%%%d" % r for r in range(i, min(i + 16, regs)))
-        lines.append(pad + '"%s%s"' % (names, ", " if i + 16 < regs else "}, "))
+    for i in range(0, regs, 12):  # the accumulators, 12 per string literal
+        names = ", ".join("%%%d" % r for r in range(i, min(i + 12, regs)))
+        lines.append(pad + '"%s%s"' % (names, ", " if i + 12 < regs else "}, "))
     lines.append(pad + '"%%%d, %%%d, p, 1, 1, 0, %d;\\n}\\n"' % (regs, regs + 1, tb))
-    for i in range(0, regs, 6):
-        outs = ", ".join('"+f"(d[%d])' % r for r in range(i, min(i + 6, regs)))
-        lines.append(pad + (": " if i == 0 else "  ") + outs + ("," if i + 6 < regs else ""))
+    for i in range(0, regs, 5):
+        outs = ", ".join('"+f"(d[%d])' % r for r in range(i, min(i + 5, regs)))
+        lines.append(pad + (": " if i == 0 else "  ") + outs + ("," if i + 5 < regs else ""))
     lines.append(pad + ': "l"(a), "l"(b), "r"(1));')
     lines.append("}")
     return "\n".join(lines)

@@ -4,8 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static Frag *frag_new(Arena *a, int ndim, const int64_t *shape, int nthreads,
-                      const char *origin) {
+static Frag *frag_new(Arena *a, int ndim, const int64_t *shape, int nthreads, const char *origin) {
     Frag *f = NEW(a, Frag);
     f->ndim = ndim;
     for (int d = 0; d < ndim; d++) f->shape[d] = shape[d];
@@ -15,8 +14,7 @@ static Frag *frag_new(Arena *a, int ndim, const int64_t *shape, int nthreads,
     return f;
 }
 
-static bool add_digit(Frag *f, int dim, int64_t stride, int64_t extent, bool thread,
-                      int64_t step) {
+static bool add_digit(Frag *f, int dim, int64_t stride, int64_t extent, bool thread, int64_t step) {
     if (extent == 1) return true;
     if (f->ndig == FRAG_MAX_DIGITS) return false;
     f->dig[f->ndig++] = (FragDigit){dim, stride, extent, thread, step};
@@ -38,10 +36,10 @@ Frag *frag_mma_acc(Arena *a, int64_t M, int64_t N, int wm, int wn, int nthreads)
     int64_t shape[2] = {M, N}, mt = M / wm / 16, nt = N / wn / 8;
     Frag *f = frag_new(a, 2, shape, nthreads, "mma accumulator");
     mma_rows(f, mt, wm, wn, 4 * nt);
-    add_digit(f, 1, 1, 2, false, 1);           /* c % 2 */
-    add_digit(f, 1, 2, 4, true, 1);            /* lane % 4 */
-    add_digit(f, 1, 8, nt, false, 4);          /* n8 tile */
-    add_digit(f, 1, 8 * nt, wn, true, 32);     /* warp column */
+    add_digit(f, 1, 1, 2, false, 1);       /* c % 2 */
+    add_digit(f, 1, 2, 4, true, 1);        /* lane % 4 */
+    add_digit(f, 1, 8, nt, false, 4);      /* n8 tile */
+    add_digit(f, 1, 8 * nt, wn, true, 32); /* warp column */
     return f;
 }
 
@@ -49,14 +47,14 @@ Frag *frag_wgmma_acc(Arena *a, int64_t M, int64_t N, int nwg, int nthreads) {
     if (nwg < 1 || M % (64 * nwg) || N % 8 || nthreads % (128 * nwg)) return NULL;
     int64_t shape[2] = {M, N}, mt = M / nwg / 64, nt = N / 8;
     Frag *f = frag_new(a, 2, shape, nthreads, "wgmma accumulator");
-    add_digit(f, 0, 1, 8, true, 4);              /* lane / 4 */
-    add_digit(f, 0, 8, 2, false, 2);             /* c / 2 */
-    add_digit(f, 0, 16, 4, true, 32);            /* warp in the warpgroup */
-    add_digit(f, 0, 64, mt, false, 4 * nt);      /* m64 slice */
-    add_digit(f, 0, 64 * mt, nwg, true, 128);    /* warpgroup */
-    add_digit(f, 1, 1, 2, false, 1);             /* c % 2 */
-    add_digit(f, 1, 2, 4, true, 1);              /* lane % 4 */
-    add_digit(f, 1, 8, nt, false, 4);            /* n8 chunk */
+    add_digit(f, 0, 1, 8, true, 4);           /* lane / 4 */
+    add_digit(f, 0, 8, 2, false, 2);          /* c / 2 */
+    add_digit(f, 0, 16, 4, true, 32);         /* warp in the warpgroup */
+    add_digit(f, 0, 64, mt, false, 4 * nt);   /* m64 slice */
+    add_digit(f, 0, 64 * mt, nwg, true, 128); /* warpgroup */
+    add_digit(f, 1, 1, 2, false, 1);          /* c % 2 */
+    add_digit(f, 1, 2, 4, true, 1);           /* lane % 4 */
+    add_digit(f, 1, 8, nt, false, 4);         /* n8 chunk */
     return f;
 }
 
@@ -146,7 +144,8 @@ Frag *frag_project(Arena *a, const Frag *f, int n, const int *dims) {
     for (int i = 0; i < f->ndig; i++) {
         const FragDigit *d = &f->dig[i];
         for (int k = 0; k < n; k++)
-            if (d->thread && dims[k] == d->dim) add_digit(p, k, d->stride, d->extent, true, d->step);
+            if (d->thread && dims[k] == d->dim)
+                add_digit(p, k, d->stride, d->extent, true, d->step);
     }
     return p;
 }
@@ -162,7 +161,8 @@ bool frag_equal(const Frag *f, const Frag *g) {
         if (f->shape[d] != g->shape[d]) return false;
     for (int i = 0; i < f->ndig; i++) {
         bool found = false;
-        for (int j = 0; j < g->ndig && !found; j++) found = digit_same(&f->dig[i], &g->dig[j], true);
+        for (int j = 0; j < g->ndig && !found; j++)
+            found = digit_same(&f->dig[i], &g->dig[j], true);
         if (!found) return false;
     }
     return true;
@@ -241,7 +241,8 @@ bool frag_valid(const Frag *f) {
 
 void frag_print(StrBuf *sb, const Frag *f) {
     sb_printf(sb, "%s [", f->origin);
-    for (int d = 0; d < f->ndim; d++) sb_printf(sb, "%s%lld", d ? ", " : "", (long long)f->shape[d]);
+    for (int d = 0; d < f->ndim; d++)
+        sb_printf(sb, "%s%lld", d ? ", " : "", (long long)f->shape[d]);
     sb_printf(sb, "] over %d threads, %lld registers:", f->nthreads, (long long)f->nlocal);
     for (int i = 0; i < f->ndig; i++) {
         const FragDigit *d = &f->dig[i];

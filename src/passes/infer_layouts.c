@@ -66,14 +66,14 @@ typedef struct Origin {
 typedef struct Infer {
     Ctx *ctx;
     Func *f;
-    bool wgmma;              /* sm_90a: gemms may use wgmma */
+    bool wgmma; /* sm_90a: gemms may use wgmma */
     Vec(Origin) origins;
     Stmt *kernel;
     int nthreads;
-    Vec(Buffer *) demoted;   /* kept across restarts */
+    Vec(Buffer *) demoted; /* kept across restarts */
     Vec(Nest *) nests;
-    Vec(Stmt *) ops;         /* kept gemms and reduces */
-    Nest *cur;               /* the nest being walked, or NULL */
+    Vec(Stmt *) ops; /* kept gemms and reduces */
+    Nest *cur;       /* the nest being walked, or NULL */
     bool changed;
 } Infer;
 
@@ -176,8 +176,8 @@ static void walk_nest(Infer *I, Stmt *s) {
     s->u.for_.layout = NULL;
     bool constant = true;
     Stmt *inner = s;
-    for (Stmt *l = s; l && l->kind == STMT_FOR && l->u.for_.kind == LOOP_PARALLEL &&
-                      N->n < MAX_NEST;
+    for (Stmt *l = s;
+         l && l->kind == STMT_FOR && l->u.for_.kind == LOOP_PARALLEL && N->n < MAX_NEST;
          l = only_stmt(l->u.for_.body)) {
         int64_t lo, ext;
         if (!ir_is_const_int(l->u.for_.min, &lo) || lo != 0 ||
@@ -217,7 +217,8 @@ static void walk_stmt(Infer *I, Stmt *s) {
         if (s->u.print.region.buf && candidate(I, s->u.print.region.buf))
             demote(I, s->u.print.region.buf);
         break;
-    case STMT_GEMM: case STMT_REDUCE:
+    case STMT_GEMM:
+    case STMT_REDUCE:
         if (I->cur) { /* inside a parallel loop: not a block-wide op, lowered */
             demote(I, s->kind == STMT_GEMM ? s->u.gemm.c.buf : s->u.reduce.src.buf);
             break;
@@ -235,8 +236,8 @@ static void walk_stmt(Infer *I, Stmt *s) {
 
 /* ---- constraints -------------------------------------------------------------------------- */
 static const char *where(Infer *I, Loc loc) {
-    return arena_printf(&I->ctx->arena, "%s:%d", loc.src && loc.src->name ? loc.src->name
-                                                                         : "<source>", loc.line);
+    return arena_printf(&I->ctx->arena, "%s:%d",
+                        loc.src && loc.src->name ? loc.src->name : "<source>", loc.line);
 }
 
 /* b gets layout f, set by `what` at loc. */
@@ -257,7 +258,8 @@ static void conflict(Infer *I, Buffer *b, Loc loc, const char *what) {
             from = arena_printf(&I->ctx->arena, "%s at %s", I->origins.data[i].what,
                                 where(I, I->origins.data[i].loc));
     VEC_PUSH(&I->ctx->arena, I->f->remarks,
-             arena_printf(&I->ctx->arena, "%s: note: fragment '%s' is kept in shared memory "
+             arena_printf(&I->ctx->arena,
+                          "%s: note: fragment '%s' is kept in shared memory "
                           "(slower): the register layout the %s gives it does not fit this %s",
                           where(I, loc), b->name, from, what));
     demote(I, b);
@@ -266,9 +268,12 @@ static void conflict(Infer *I, Buffer *b, Loc loc, const char *what) {
 /* b must have layout f (exactly, for a kept op). */
 static void require_exact(Infer *I, Buffer *b, const Frag *f, Loc loc, const char *what) {
     if (!candidate(I, b)) return;
-    if (!f || f->nlocal > MAX_REGS) demote(I, b);
-    else if (!b->layout) assign(I, b, f, loc, what);
-    else if (!frag_equal(b->layout, f)) conflict(I, b, loc, what);
+    if (!f || f->nlocal > MAX_REGS)
+        demote(I, b);
+    else if (!b->layout)
+        assign(I, b, f, loc, what);
+    else if (!frag_equal(b->layout, f))
+        conflict(I, b, loc, what);
 }
 
 /* Warps (wm x wn = nwarps) for an M x N accumulator under the policy, or false. */
@@ -312,8 +317,8 @@ static int wgmma_groups(const Infer *I, const Stmt *s, int64_t M, int64_t N, int
     const Buffer *A = s->u.gemm.a.buf, *B = s->u.gemm.b.buf;
     if (!I->wgmma || A->scope != SCOPE_SHARED || s->u.gemm.trans_a || (K != 64 && K != 32) ||
         M % 64 || (N != 16 && N != 32 && N != 64 && N != 128 && N != 256) ||
-        (!s->u.gemm.trans_b && N < 64) || I->nthreads % 128 ||
-        gemm_readers(I, A) != 1 || gemm_readers(I, B) != 1 || A == B)
+        (!s->u.gemm.trans_b && N < 64) || I->nthreads % 128 || gemm_readers(I, A) != 1 ||
+        gemm_readers(I, B) != 1 || A == B)
         return 0;
     for (int g = I->nthreads / 128; g >= 1; g--)
         if ((I->nthreads / 128) % g == 0 && M % (64 * g) == 0) return g;
@@ -385,8 +390,10 @@ static void nest_constraints(Infer *I, Nest *N) {
         if (!candidate(I, b)) continue;
         if (!b->layout) {
             Frag *p = frag_project(&I->ctx->arena, L, a->n, a->dims);
-            if (p->nlocal > MAX_REGS) demote(I, b);
-            else assign(I, b, p, N->root->loc, "T.Parallel loop");
+            if (p->nlocal > MAX_REGS)
+                demote(I, b);
+            else
+                assign(I, b, p, N->root->loc, "T.Parallel loop");
         } else if (!frag_consistent(L, b->layout, a->n, a->dims)) {
             conflict(I, b, N->root->loc, "T.Parallel loop");
         }
@@ -474,7 +481,8 @@ static void reduce_workspace(Infer *I, Stmt *s, StmtList *allocs) {
     for (int i = 0; i < src->ndig; i++) {
         const FragDigit *d = &src->dig[i];
         if (d->thread && d->dim == s->u.reduce.dim &&
-            (d->step * d->extent > 32 || (d->extent & (d->extent - 1)) || (d->step & (d->step - 1))))
+            (d->step * d->extent > 32 || (d->extent & (d->extent - 1)) ||
+             (d->step & (d->step - 1))))
             cross = true;
     }
     if (!cross) return;
@@ -555,8 +563,10 @@ static void infer_kernel(Infer *I, Stmt *k) {
                 I->changed = false;
                 for (int i = 0; i < I->ops.len; i++) {
                     Stmt *s = I->ops.data[i];
-                    if (s->kind == STMT_GEMM) gemm_constraints(I, s);
-                    else reduce_constraints(I, s);
+                    if (s->kind == STMT_GEMM)
+                        gemm_constraints(I, s);
+                    else
+                        reduce_constraints(I, s);
                 }
                 for (int i = 0; i < I->nests.len; i++) nest_constraints(I, I->nests.data[i]);
             } while (I->changed);
@@ -578,8 +588,10 @@ static void infer_stmt(Infer *I, Stmt *s);
 static void infer_slot(Stmt **slot, void *ud) { infer_stmt(ud, *slot); }
 
 static void infer_stmt(Infer *I, Stmt *s) {
-    if (s->kind == STMT_KERNEL) infer_kernel(I, s);
-    else ir_stmt_children(s, infer_slot, I);
+    if (s->kind == STMT_KERNEL)
+        infer_kernel(I, s);
+    else
+        ir_stmt_children(s, infer_slot, I);
 }
 
 void pass_infer_layouts(Ctx *ctx, Func *f) {
@@ -588,17 +600,6 @@ void pass_infer_layouts(Ctx *ctx, Func *f) {
 }
 
 /* ---- which tile ops the CUDA target keeps -------------------------------------------------- */
-static bool whole(const Region *r) {
-    for (int d = 0; d < r->ndim; d++) {
-        int64_t s, e, n;
-        if (r->ndim != r->buf->ndim || !ir_is_const_int(r->start[d], &s) || s != 0 ||
-            !ir_is_const_int(r->extent[d], &e) || !ir_is_const_int(r->buf->shape[d], &n) ||
-            e != n)
-            return false;
-    }
-    return true;
-}
-
 static bool mma_input(DType t) { return t == DT_FLOAT16 || t == DT_BFLOAT16; }
 
 bool cuda_keep_tile_op(const Stmt *s) {
@@ -610,9 +611,9 @@ bool cuda_keep_tile_op(const Stmt *s) {
             C->scope != SCOPE_FRAGMENT || B->scope != SCOPE_SHARED ||
             (A->scope != SCOPE_SHARED && A->scope != SCOPE_FRAGMENT) ||
             (A->scope == SCOPE_FRAGMENT && s->u.gemm.trans_a) || A->ndim != 2 || B->ndim != 2 ||
-            C->ndim != 2 || !whole(&s->u.gemm.a) || !whole(&s->u.gemm.b) ||
-            !whole(&s->u.gemm.c) || !const_shape(A, shape) || shape[0] % 16 || shape[1] % 16 ||
-            !const_shape(B, shape) || !const_shape(C, shape))
+            C->ndim != 2 || !ir_region_whole(&s->u.gemm.a) || !ir_region_whole(&s->u.gemm.b) ||
+            !ir_region_whole(&s->u.gemm.c) || !const_shape(A, shape) || shape[0] % 16 ||
+            shape[1] % 16 || !const_shape(B, shape) || !const_shape(C, shape))
             return false;
         return true;
     }
@@ -623,8 +624,8 @@ bool cuda_keep_tile_op(const Stmt *s) {
         bool wide = t == DT_FLOAT32 || t == DT_FLOAT64 || t == DT_FLOAT16 || t == DT_BFLOAT16 ||
                     t == DT_INT32 || t == DT_INT64 || t == DT_UINT32 || t == DT_UINT64;
         return src->scope == SCOPE_FRAGMENT && dst->scope == SCOPE_FRAGMENT && wide &&
-               whole(&s->u.reduce.src) && whole(&s->u.reduce.dst) && const_shape(src, shape) &&
-               const_shape(dst, shape) && src->dtype != DT_BOOL;
+               ir_region_whole(&s->u.reduce.src) && ir_region_whole(&s->u.reduce.dst) &&
+               const_shape(src, shape) && const_shape(dst, shape) && src->dtype != DT_BOOL;
     }
     return false;
 }

@@ -56,8 +56,7 @@ int cuda_copy_vector(const Stmt *s) {
     bool up = sb->scope == SCOPE_SHARED && db->scope == SCOPE_GLOBAL;
     int es = dtype_bytes(sb->dtype);
     if ((!down && !up) || sb->dtype != db->dtype || sb->dtype == DT_BOOL || es <= 0 || es > 16 ||
-        sb->safe_value || db->safe_value ||
-        src->ndim > MAX_DIMS || dst->ndim > MAX_DIMS)
+        sb->safe_value || db->safe_value || src->ndim > MAX_DIMS || dst->ndim > MAX_DIMS)
         return 0;
     int ds[MAX_DIMS], dd[MAX_DIMS];
     int ns = ir_region_squeeze(src, ds), nd = ir_region_squeeze(dst, dd);
@@ -109,23 +108,16 @@ static void touch_stmt(Stmt **slot, void *ud) {
         t->reads += s->u.gemm.a.buf == t->b || s->u.gemm.b.buf == t->b;
         t->writes += s->u.gemm.c.buf == t->b;
         break;
-    case STMT_REDUCE: case STMT_CUMSUM: case STMT_FILL: case STMT_PRINT:
+    case STMT_REDUCE:
+    case STMT_CUMSUM:
+    case STMT_FILL:
+    case STMT_PRINT:
         t->reads++, t->writes++; /* not expected on a pipelined tile: refuse */
         break;
     default: break;
     }
     ir_stmt_exprs(s, touch_expr, ud);
     ir_stmt_children(s, touch_stmt, ud);
-}
-
-static bool whole_region(const Region *r) {
-    for (int d = 0; d < r->ndim; d++) {
-        int64_t s, e, n;
-        if (r->ndim != r->buf->ndim || !ir_is_const_int(r->start[d], &s) || s ||
-            !ir_is_const_int(r->extent[d], &e) || !ir_is_const_int(r->buf->shape[d], &n) || e != n)
-            return false;
-    }
-    return true;
 }
 
 /* The number of leading copies of loop L's body that can be pipelined (0: none). */
@@ -136,7 +128,7 @@ static int producer_count(Pipe *P, Stmt *L) {
     for (; n < body->u.seq.len; n++) {
         Stmt *c = body->u.seq.data[n];
         if (c->kind != STMT_COPY || c->u.copy.src.buf->scope != SCOPE_GLOBAL ||
-            !cuda_copy_vector(c) || !whole_region(&c->u.copy.dst))
+            !cuda_copy_vector(c) || !ir_region_whole(&c->u.copy.dst))
             break;
         const Buffer *b = c->u.copy.dst.buf;
         Touch in = {b, c, 0, 0}, all = {b, L, 0, 0};
@@ -185,7 +177,8 @@ static Stmt *produce(Pipe *P, const Stmt *c, const Stmt *L, Expr *k, Expr *guard
         start[d] = ir_subst(ctx, c->u.copy.src.start[d], L->u.for_.var, k);
     src->start = start;
     Expr **sext = NEW_ARRAY(&ctx->arena, Expr *, src->ndim);
-    for (int d = 0; d < src->ndim; d++) sext[d] = ir_subst(ctx, c->u.copy.src.extent[d], NULL, NULL);
+    for (int d = 0; d < src->ndim; d++)
+        sext[d] = ir_subst(ctx, c->u.copy.src.extent[d], NULL, NULL);
     src->extent = sext;
     Region dst = c->u.copy.dst;
     Expr **dstart = NEW_ARRAY(&ctx->arena, Expr *, dst.ndim);
@@ -236,7 +229,8 @@ static void restage_expr(Expr **slot, void *ud) {
     Expr *e = *slot;
     ir_expr_children(e, restage_expr, ud);
     if (e->kind == EXPR_LOAD && stacked(R, e->u.load.buf))
-        e->u.load.idx = idx_stage(R, e->u.load.idx, e->u.load.buf->ndim, e->loc); /* stacked after */
+        e->u.load.idx =
+            idx_stage(R, e->u.load.idx, e->u.load.buf->ndim, e->loc); /* stacked after */
 }
 
 static void restage_stmt(Stmt **slot, void *ud) {
@@ -273,7 +267,8 @@ static Stmt *inflight_gemm(Stmt *body, int nprod, Buffer *const *bufs) {
     }
     if (!g) return NULL;
     bool a = false, b = false;
-    for (int i = 0; i < nprod; i++) a |= bufs[i] == g->u.gemm.a.buf, b |= bufs[i] == g->u.gemm.b.buf;
+    for (int i = 0; i < nprod; i++)
+        a |= bufs[i] == g->u.gemm.a.buf, b |= bufs[i] == g->u.gemm.b.buf;
     Touch t = {g->u.gemm.c.buf, g, 0, 0};
     for (int i = nprod; i < body->u.seq.len; i++) touch_stmt(&body->u.seq.data[i], &t);
     return a && b && !t.reads && !t.writes ? g : NULL;
@@ -299,10 +294,10 @@ static Stmt *pipeline(Pipe *P, Stmt *L, int nprod) {
     Expr *min = L->u.for_.min, *n = L->u.for_.extent;
     /* prologue */
     for (int s = 0; s < D; s++) {
-        Expr *k = ir_bin(ctx, OP_ADD, ir_subst(ctx, min, NULL, NULL), ir_int(ctx, s, min->dtype, loc),
-                         loc);
-        Expr *guard = ir_bin(ctx, OP_LT, ir_int(ctx, s, n->dtype, loc), ir_subst(ctx, n, NULL, NULL),
-                             loc);
+        Expr *k = ir_bin(ctx, OP_ADD, ir_subst(ctx, min, NULL, NULL),
+                         ir_int(ctx, s, min->dtype, loc), loc);
+        Expr *guard =
+            ir_bin(ctx, OP_LT, ir_int(ctx, s, n->dtype, loc), ir_subst(ctx, n, NULL, NULL), loc);
         for (int i = 0; i < nprod; i++)
             ir_seq_push(ctx, out, produce(P, prods[i], L, k, ir_subst(ctx, guard, NULL, NULL), S));
         ir_seq_push(ctx, out, async_stmt(ctx, true, 0, loc));
@@ -313,9 +308,10 @@ static Stmt *pipeline(Pipe *P, Stmt *L, int nprod) {
     ir_seq_push(ctx, nb, ir_stmt(ctx, STMT_SYNC, loc));
     Expr *kv = ir_varref(ctx, L->u.for_.var, loc);
     Expr *ahead = ir_bin(ctx, OP_ADD, kv, ir_int(ctx, D, kv->dtype, loc), loc);
-    Expr *guard = ir_bin(ctx, OP_LT, ir_bin(ctx, OP_SUB, ir_subst(ctx, ahead, NULL, NULL),
-                                            ir_subst(ctx, min, NULL, NULL), loc),
-                         ir_subst(ctx, n, NULL, NULL), loc);
+    Expr *guard = ir_bin(
+        ctx, OP_LT,
+        ir_bin(ctx, OP_SUB, ir_subst(ctx, ahead, NULL, NULL), ir_subst(ctx, min, NULL, NULL), loc),
+        ir_subst(ctx, n, NULL, NULL), loc);
     for (int i = 0; i < nprod; i++)
         ir_seq_push(ctx, nb, produce(P, prods[i], L, ahead, ir_subst(ctx, guard, NULL, NULL), S));
     ir_seq_push(ctx, nb, async_stmt(ctx, true, 0, loc));

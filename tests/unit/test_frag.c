@@ -69,16 +69,16 @@ static int owner_classes(const Frag *f, const char *what) {
         int rep = owner[mine[0]];
         if (rep >= 0) { /* a replica of rep, register for register */
             if (memcmp(mine, list + rep * nl, sizeof(int64_t) * (size_t)nl)) {
-                fprintf(stderr, "%s: tid %d overlaps tid %d but is not its replica\n", what,
-                        tid, rep);
+                fprintf(stderr, "%s: tid %d overlaps tid %d but is not its replica\n", what, tid,
+                        rep);
                 classes = -1;
             }
             continue;
         }
         for (int64_t l = 0; l < nl && classes >= 0; l++) {
             if (owner[mine[l]] >= 0) {
-                fprintf(stderr, "%s: tid %d register %lld: element %lld already held by %d\n",
-                        what, tid, (long long)l, (long long)mine[l], owner[mine[l]]);
+                fprintf(stderr, "%s: tid %d register %lld: element %lld already held by %d\n", what,
+                        tid, (long long)l, (long long)mine[l], owner[mine[l]]);
                 classes = -1;
             }
             owner[mine[l]] = tid;
@@ -139,8 +139,8 @@ static void check_mma_formula(const char *what, const Frag *f, MmaRef ref, int w
 
 static void check_acc(Arena *a, int64_t M, int64_t N, int wm, int wn, int nthreads) {
     char what[96];
-    snprintf(what, sizeof what, "acc %lldx%lld %dx%d warps %d threads", (long long)M,
-             (long long)N, wm, wn, nthreads);
+    snprintf(what, sizeof what, "acc %lldx%lld %dx%d warps %d threads", (long long)M, (long long)N,
+             wm, wn, nthreads);
     Frag *f = frag_mma_acc(a, M, N, wm, wn, nthreads);
     CHECK(f != NULL, "%s", what);
     if (!f) return;
@@ -178,8 +178,8 @@ static void test_mma_acc(void) {
 /* ---- the mma A operand -------------------------------------------------------------------- */
 static void check_a(Arena *a, int64_t M, int64_t K, int wm, int wn, int nthreads) {
     char what[96];
-    snprintf(what, sizeof what, "A %lldx%lld %dx%d warps %d threads", (long long)M,
-             (long long)K, wm, wn, nthreads);
+    snprintf(what, sizeof what, "A %lldx%lld %dx%d warps %d threads", (long long)M, (long long)K,
+             wm, wn, nthreads);
     Frag *f = frag_mma_a(a, M, K, wm, wn, nthreads);
     CHECK(f != NULL, "%s", what);
     if (!f) return;
@@ -265,8 +265,8 @@ static void check_blocked(Arena *a, int ndim, const int64_t *shape, int nthreads
     CHECK(frag_valid(f), "%s", what);
     int used = owner_classes(f, what);
     CHECK(used >= 1, "%s", what);
-    CHECK(f->nlocal * used == total, "%s: %lld registers x %d threads", what,
-          (long long)f->nlocal, used);
+    CHECK(f->nlocal * used == total, "%s: %lld registers x %d threads", what, (long long)f->nlocal,
+          used);
     CHECK(frag_replicated(f) == (used < nthreads), "%s", what);
     if (!pow2) return;
     CHECK(used == nthreads, "%s: %d threads used", what, used);
@@ -324,8 +324,9 @@ static Frag *check_project(Arena *a, const char *what, const Frag *loop, int n, 
     frag_local_map(loop, p, n, dims, map);
     bool map_ok = true;
     for (int i = 0; i < p->ndig; i++)
-        map_ok &= p->dig[i].thread ? map[i] == -1
-                                   : map[i] >= 0 && map[i] < loop->ndig && !loop->dig[map[i]].thread;
+        map_ok &= p->dig[i].thread
+                      ? map[i] == -1
+                      : map[i] >= 0 && map[i] < loop->ndig && !loop->dig[map[i]].thread;
     CHECK(map_ok, "%s: local map", what);
     if (!map_ok) return p;
     int64_t bad = 0;
@@ -341,9 +342,10 @@ static Frag *check_project(Arena *a, const char *what, const Frag *loop, int n, 
             bool ok = pl < p->nlocal;
             for (int k = 0; k < n; k++) ok &= pe.i[k] == (dims[k] < 0 ? 0 : le.i[dims[k]]);
             if (!ok && !bad++)
-                fprintf(stderr, "%s: tid %lld loop register %lld -> projected register %lld "
-                        "holds the wrong element\n", what, (long long)tid, (long long)l,
-                        (long long)pl);
+                fprintf(stderr,
+                        "%s: tid %lld loop register %lld -> projected register %lld "
+                        "holds the wrong element\n",
+                        what, (long long)tid, (long long)l, (long long)pl);
         }
     CHECK(bad == 0, "%s: %lld wrong registers", what, (long long)bad);
     return p;

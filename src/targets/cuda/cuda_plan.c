@@ -61,9 +61,15 @@ static void life_stmt(Stmt **slot, void *ud) {
     const Stmt *s = *slot;
     switch (s->kind) {
     case STMT_STORE: life_touch(w, s->u.store.buf); break;
-    case STMT_ATOMIC: life_touch(w, s->u.atomic.dst.buf); life_touch(w, s->u.atomic.src.buf); break;
+    case STMT_ATOMIC:
+        life_touch(w, s->u.atomic.dst.buf);
+        life_touch(w, s->u.atomic.src.buf);
+        break;
     case STMT_PRINT: life_touch(w, s->u.print.region.buf); break;
-    case STMT_COPY: life_touch(w, s->u.copy.src.buf); life_touch(w, s->u.copy.dst.buf); break;
+    case STMT_COPY:
+        life_touch(w, s->u.copy.src.buf);
+        life_touch(w, s->u.copy.dst.buf);
+        break;
     case STMT_GEMM:
         life_touch(w, s->u.gemm.a.buf), life_touch(w, s->u.gemm.b.buf);
         life_touch(w, s->u.gemm.c.buf);
@@ -72,23 +78,17 @@ static void life_stmt(Stmt **slot, void *ud) {
         life_touch(w, s->u.reduce.src.buf), life_touch(w, s->u.reduce.dst.buf);
         life_touch(w, s->u.reduce.workspace);
         break;
-    case STMT_CUMSUM: life_touch(w, s->u.cumsum.src.buf); life_touch(w, s->u.cumsum.dst.buf); break;
+    case STMT_CUMSUM:
+        life_touch(w, s->u.cumsum.src.buf);
+        life_touch(w, s->u.cumsum.dst.buf);
+        break;
     case STMT_FILL: life_touch(w, s->u.fill.dst.buf); break;
-    case STMT_ANNOTATE_LAYOUT: case STMT_ALLOC: return; /* not a use */
+    case STMT_ANNOTATE_LAYOUT:
+    case STMT_ALLOC: return; /* not a use */
     default: break;
     }
     ir_stmt_exprs((Stmt *)s, life_expr, ud);
     ir_stmt_children((Stmt *)s, life_stmt, ud);
-}
-
-static bool whole(const Region *r) {
-    for (int d = 0; d < r->ndim; d++) {
-        int64_t s, e, n;
-        if (r->ndim != r->buf->ndim || !ir_is_const_int(r->start[d], &s) || s ||
-            !ir_is_const_int(r->extent[d], &e) || !ir_is_const_int(r->buf->shape[d], &n) || e != n)
-            return false;
-    }
-    return true;
 }
 
 static bool loads_buf(const Expr *e, const Buffer *b) {
@@ -123,7 +123,7 @@ static const Stmt *only(const Stmt *s) {
 static bool writes_whole(const Stmt *s, const Buffer *b) {
     s = only(s);
     if (s->kind == STMT_COPY)
-        return s->u.copy.dst.buf == b && s->u.copy.src.buf != b && whole(&s->u.copy.dst);
+        return s->u.copy.dst.buf == b && s->u.copy.src.buf != b && ir_region_whole(&s->u.copy.dst);
     if (s->kind == STMT_REDUCE) return s->u.reduce.workspace == b;
     if (s->kind != STMT_FOR || s->u.for_.kind != LOOP_PARALLEL || b->ndim > 8) return false;
     const Var *vars[8];
@@ -131,8 +131,9 @@ static bool writes_whole(const Stmt *s, const Buffer *b) {
     for (; s->kind == STMT_FOR && s->u.for_.kind == LOOP_PARALLEL && n < b->ndim;
          s = only(s->u.for_.body)) {
         int64_t lo, ext, dim;
-        if (!ir_is_const_int(s->u.for_.min, &lo) || lo || !ir_is_const_int(s->u.for_.extent, &ext) ||
-            !ir_is_const_int(b->shape[n], &dim) || ext != dim)
+        if (!ir_is_const_int(s->u.for_.min, &lo) || lo ||
+            !ir_is_const_int(s->u.for_.extent, &ext) || !ir_is_const_int(b->shape[n], &dim) ||
+            ext != dim)
             return false;
         vars[n++] = s->u.for_.var;
     }
@@ -157,7 +158,7 @@ static void lives_seq(LifeWalk *w, Stmt *s, StmtOrder *order, Arena *a) {
     life_stmt(&slot, w);
 }
 
-/* ---- placement -------------------------------------------------------------------------------- */
+/* ---- placement ------------------------------------------------------------------------------ */
 static bool shared_slot(const Buffer *b) {
     return b->scope != SCOPE_GLOBAL && b->scope != SCOPE_BARRIER && b->scope != SCOPE_LOCAL &&
            b->scope != SCOPE_VAR && !b->layout;
@@ -237,9 +238,9 @@ void cuda_kernel_buffers(Arena *a, const Stmt *kernel, CudaBuffers *out) {
     Life *lives = w.lw.lives.data;
     int n = w.lw.lives.len;
     for (int i = 0; i < n; i++)
-        lives[i].fresh = lives[i].first >= 0 &&
-                         (lives[i].buf->overwritten ||
-                          writes_whole(order.data[lives[i].first], lives[i].buf));
+        lives[i].fresh =
+            lives[i].first >= 0 &&
+            (lives[i].buf->overwritten || writes_whole(order.data[lives[i].first], lives[i].buf));
     /* zeroed at entry, in allocation order: the buffers a program may read first */
     for (int i = 0; i < n; i++) {
         if (lives[i].fresh) continue;
@@ -274,8 +275,8 @@ CudaPlan cuda_plan(Arena *a, const Func *f) {
     CudaPlan p = {0};
     const Stmt *body = f->body;
     int n = body && body->kind == STMT_SEQ ? body->u.seq.len : body ? 1 : 0;
-    const Stmt *const *items = (const Stmt *const *)(body && body->kind == STMT_SEQ
-                                                         ? body->u.seq.data : &f->body);
+    const Stmt *const *items =
+        (const Stmt *const *)(body && body->kind == STMT_SEQ ? body->u.seq.data : &f->body);
     p.kernels = NEW_ARRAY(a, CudaKernelPlan, n + 1);
     p.globals = NEW_ARRAY(a, const Buffer *, n + 1);
     for (int i = 0; i < n; i++) {

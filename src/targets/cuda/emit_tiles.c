@@ -32,8 +32,7 @@ static void need_alignment(Buffer *b, int bytes) {
 /* ---- digits ------------------------------------------------------------------------------- */
 /* "((src / step) % extent) * stride", without the parts that do nothing; top is the
  * range of src (so "% extent" goes when step * extent covers it). */
-static void digit_term(StrBuf *o, const FragDigit *d, const char *src, int64_t top,
-                       int64_t mult) {
+static void digit_term(StrBuf *o, const FragDigit *d, const char *src, int64_t top, int64_t mult) {
     bool div = d->step != 1, mod = d->step * d->extent < top;
     sb_puts(o, div && mod ? "(" : "");
     sb_puts(o, src);
@@ -57,8 +56,7 @@ static const char *dim_index(CfEmit *em, const Frag *f, int dim, const char *l) 
         if (d->dim != dim) continue;
         sum_term(&o, &first);
         sb_puts(&o, "(");
-        digit_term(&o, d, d->thread ? "tl_tid" : l, d->thread ? f->nthreads : f->nlocal,
-                   d->stride);
+        digit_term(&o, d, d->thread ? "tl_tid" : l, d->thread ? f->nthreads : f->nlocal, d->stride);
         sb_puts(&o, ")");
     }
     const char *r = arena_strdup(&em->ctx->arena, first ? "0" : o.buf);
@@ -203,7 +201,8 @@ static void scan_loads(VecScan *w, const Expr *e) {
         return;
     }
     if (e->kind == EXPR_LOAD) add_vec(w, e->u.load.buf, e->u.load.idx, "vld");
-    for (int i = 0; e->kind == EXPR_LOAD && i < e->u.load.buf->ndim; i++) scan_loads(w, e->u.load.idx[i]);
+    for (int i = 0; e->kind == EXPR_LOAD && i < e->u.load.buf->ndim; i++)
+        scan_loads(w, e->u.load.idx[i]);
     if (e->kind == EXPR_BIN) scan_loads(w, e->u.bin.a), scan_loads(w, e->u.bin.b);
     if (e->kind == EXPR_UN) scan_loads(w, e->u.un.a);
     if (e->kind == EXPR_CAST) scan_loads(w, e->u.cast.value);
@@ -277,15 +276,18 @@ static void emit_vector_nest(CfEmit *em, CuLoop *lp, const Stmt *body, int64_t V
         base[k] = ir_var(em->ctx, arena_printf(a, "%s0", lp->vars[k]->name), DT_INT32);
         bool used = false;
         for (int i = 0; i < lp->nvec; i++)
-            for (int d = 0; d < lp->vec[i].buf->ndim; d++) used |= uses(lp->vec[i].idx[d], lp->vars[k]);
+            for (int d = 0; d < lp->vec[i].buf->ndim; d++)
+                used |= uses(lp->vec[i].idx[d], lp->vars[k]);
         if (used)
-            cf_line(em, "const int32_t %s = %s;", cf_var(em, base[k]), dim_index(em, lp->lay, k, lp->l));
+            cf_line(em, "const int32_t %s = %s;", cf_var(em, base[k]),
+                    dim_index(em, lp->lay, k, lp->l));
     }
     for (int i = 0; i < lp->nvec; i++) {
         const CuVecAccess *v = &lp->vec[i];
         const char *vt = vector_type(V * dtype_bytes(v->buf->dtype));
         need_alignment(v->buf, (int)V * dtype_bytes(v->buf->dtype));
-        if (i == store) cf_line(em, "%s %s;", vt, v->tmp);
+        if (i == store)
+            cf_line(em, "%s %s;", vt, v->tmp);
         else
             cf_line(em, "const %s %s = *(const %s *)&%s;", vt, v->tmp, vt,
                     vector_elem(em, lp, v->buf, v->idx, base));
@@ -339,8 +341,10 @@ void cu_layout_nest(CfEmit *em, const Stmt *root) {
     for (int k = 0; k < lp.n; k++) sb_printf(&names, "%s%s", k ? ", " : "", cf_var(em, lp.vars[k]));
     int64_t step = lp.nvec ? V : 1;
     cf_line(em, "#pragma unroll");
-    cf_line(em, "for (int %s = 0; %s < %lld; %s) {  /* parallel %s: %s layout, %lld registers "
-            "per thread%s */", lp.l, lp.l, (long long)lp.lay->nlocal,
+    cf_line(em,
+            "for (int %s = 0; %s < %lld; %s) {  /* parallel %s: %s layout, %lld registers "
+            "per thread%s */",
+            lp.l, lp.l, (long long)lp.lay->nlocal,
             step > 1 ? arena_printf(&em->ctx->arena, "%s += %lld", lp.l, (long long)step)
                      : arena_printf(&em->ctx->arena, "++%s", lp.l),
             names.buf, lp.lay->origin, (long long)lp.lay->nlocal,
@@ -452,8 +456,9 @@ void cu_gemm(CfEmit *em, const Stmt *s) {
         return;
     }
     int used = 32 * s->u.gemm.warp_m * s->u.gemm.warp_n; /* further warps: replicas */
-    const char *tid = used == cu_of(em)->nthreads ? "tl_tid"
-                      : arena_printf(&em->ctx->arena, "tl_tid %% %d", used);
+    const char *tid = used == cu_of(em)->nthreads
+                          ? "tl_tid"
+                          : arena_printf(&em->ctx->arena, "tl_tid %% %d", used);
     if (s->u.gemm.clear_accum)
         cf_line(em, "for (int tl_c = 0; tl_c < %lld; ++tl_c) %s[tl_c] = 0.0f;",
                 (long long)C->layout->nlocal, cf_buf(em, C));
@@ -466,17 +471,18 @@ void cu_gemm(CfEmit *em, const Stmt *s) {
         cf_line(em, "tl_gemm_ss<%lld, %lld, %lld, %d, %d, %s, %s, %s, %s, %s>(%s, %s, %s, %s);",
                 (long long)M, (long long)N, (long long)K, s->u.gemm.warp_m, s->u.gemm.warp_n,
                 ta ? "true" : "false", tb ? "true" : "false", bf16 ? "true" : "false",
-                A->swizzle ? "true" : "false", B->swizzle ? "true" : "false", pa, pb,
-                cf_buf(em, C), tid);
+                A->swizzle ? "true" : "false", B->swizzle ? "true" : "false", pa, pb, cf_buf(em, C),
+                tid);
 }
 
-/* ---- T.copy between global and shared, in vectors ---------------------------------------------- */
+/* ---- T.copy between global and shared, in vectors -------------------------------------------- */
 /* "(uint64_t)(idx) < (uint64_t)(extent)" for every dimension of r's global buffer. */
 static const char *in_bounds(CfEmit *em, const Buffer *b, Expr *const *idx) {
     StrBuf o = {0};
     for (int d = 0; d < b->ndim; d++)
         sb_printf(&o, "%s(uint64_t)(%s) < (uint64_t)(%s)", d ? " && " : "",
-                  cf_ex_str(em, idx[d], DT_INT64, true), cf_ex_str(em, b->shape[d], DT_INT64, true));
+                  cf_ex_str(em, idx[d], DT_INT64, true),
+                  cf_ex_str(em, b->shape[d], DT_INT64, true));
     const char *r = arena_strdup(&em->ctx->arena, o.buf ? o.buf : "true");
     sb_free(&o);
     return r;
@@ -547,7 +553,9 @@ void cu_copy(CfEmit *em, const Stmt *s) {
         cf_line(em, "tl_cp_async%d(&%s, &%s, %s);", bytes, de, se, ok);
     else if (down)
         cf_line(em, "*(%s *)&%s = %s ? *(const %s *)&%s : %s;", vt, de, ok, vt, se,
-                bytes == 16 ? "make_uint4(0, 0, 0, 0)" : bytes == 8 ? "make_uint2(0, 0)" : "0u");
+                bytes == 16  ? "make_uint4(0, 0, 0, 0)"
+                : bytes == 8 ? "make_uint2(0, 0)"
+                             : "0u");
     else
         cf_line(em, "if (%s) *(%s *)&%s = *(const %s *)&%s;", ok, vt, de, vt, se);
     em->indent--;
@@ -600,8 +608,9 @@ static Stmt *store(Ctx *ctx, Buffer *b, Expr **idx, Expr *value, Loc loc) {
 
 static Stmt *red_init(CfEmit *em, Expr **vars, void *ud) {
     Red *R = ud;
-    return store(em->ctx, R->acc, vars, reduce_init_value(em->ctx, R->s->u.reduce.op,
-                                                          R->acc->dtype, R->s->loc), R->s->loc);
+    return store(em->ctx, R->acc, vars,
+                 reduce_init_value(em->ctx, R->s->u.reduce.op, R->acc->dtype, R->s->loc),
+                 R->s->loc);
 }
 
 static Stmt *red_local(CfEmit *em, Expr **vars, void *ud) {
@@ -613,8 +622,7 @@ static Stmt *red_local(CfEmit *em, Expr **vars, void *ud) {
         if (d != R->dim) kept[n++] = vars[d];
     Expr *x = ir_load(ctx, R->s->u.reduce.src.buf, vars, loc);
     Expr *acc = ir_load(ctx, R->acc, kept, loc);
-    return store(ctx, R->acc, kept, reduce_combine_value(ctx, R->s->u.reduce.op, acc, x, loc),
-                 loc);
+    return store(ctx, R->acc, kept, reduce_combine_value(ctx, R->s->u.reduce.op, acc, x, loc), loc);
 }
 
 static Stmt *red_final(CfEmit *em, Expr **vars, void *ud) {
@@ -637,7 +645,8 @@ static const char *combine_text(CfEmit *em, ReduceOp op, DType t, const char *a,
     Arena *ar = &em->ctx->arena;
     if (op == RED_SUM || op == RED_ABSSUM) return arena_printf(ar, "%s + %s", a, b);
     const char *f = op == RED_MIN ? "min" : "max";
-    if (dtype_is_float(t)) return arena_printf(ar, "f%s%s(%s, %s)", f, t == DT_FLOAT64 ? "" : "f", a, b);
+    if (dtype_is_float(t))
+        return arena_printf(ar, "f%s%s(%s, %s)", f, t == DT_FLOAT64 ? "" : "f", a, b);
     return arena_printf(ar, "tl_%s_%s(%s, %s)", f, cf_short(t), a, b);
 }
 
@@ -661,8 +670,9 @@ static void red_workspace(CfEmit *em, const Red *R, const char *acc, int64_t nac
     cf_line(em, "const int tl_base = tl_tid - (tl_tid / %lld %% %lld) * %lld;", st, ex, st);
     cf_line(em, "%s tl_v = %s[tl_base * %lld + tl_r];", cf_value(t), ws, na);
     cf_line(em, "for (int tl_k = 1; tl_k < %lld; ++tl_k)", ex);
-    cf_line(em, "    tl_v = %s;", combine_text(em, op, t, "tl_v", arena_printf(a,
-                "%s[(tl_base + tl_k * %lld) * %lld + tl_r]", ws, st, na)));
+    cf_line(em, "    tl_v = %s;",
+            combine_text(em, op, t, "tl_v",
+                         arena_printf(a, "%s[(tl_base + tl_k * %lld) * %lld + tl_r]", ws, st, na)));
     cf_line(em, "%s[tl_r] = tl_v;", acc);
     em->indent--;
     cf_line(em, "}");
@@ -684,11 +694,11 @@ static void red_threads(CfEmit *em, const Red *R, const char *acc, int64_t nacc)
         while (pow2 && lanes < d->extent && d->step * lanes < 32) lanes *= 2;
         for (int64_t m = d->step; m < d->step * lanes; m *= 2)
             cf_line(em, "for (int tl_r = 0; tl_r < %lld; ++tl_r) %s[tl_r] = %s;", (long long)nacc,
-                    acc, combine_text(em, op, t, arena_printf(a, "%s[tl_r]", acc),
-                                      arena_printf(a, "__shfl_xor_sync(0xffffffffu, %s[tl_r], %lld)",
-                                                   acc, (long long)m)));
-        if (lanes < d->extent)
-            red_workspace(em, R, acc, nacc, d->step * lanes, d->extent / lanes);
+                    acc,
+                    combine_text(em, op, t, arena_printf(a, "%s[tl_r]", acc),
+                                 arena_printf(a, "__shfl_xor_sync(0xffffffffu, %s[tl_r], %lld)",
+                                              acc, (long long)m)));
+        if (lanes < d->extent) red_workspace(em, R, acc, nacc, d->step * lanes, d->extent / lanes);
     }
 }
 
@@ -702,8 +712,8 @@ void cu_reduce(CfEmit *em, const Stmt *s) {
     acc->layout = dst->layout;
     Red R = {s, acc, s->u.reduce.dim};
     const char *name = cf_buf(em, acc);
-    cf_line(em, "{  /* T.reduce_%s(%s -> %s, dim=%d) */", reduce_op_name(s->u.reduce.op),
-            src->name, dst->name, R.dim);
+    cf_line(em, "{  /* T.reduce_%s(%s -> %s, dim=%d) */", reduce_op_name(s->u.reduce.op), src->name,
+            dst->name, R.dim);
     em->indent++;
     cf_line(em, "%s %s[%lld];", cf_storage(at), name, (long long)dst->layout->nlocal);
     layout_nest(em, dst, dst->layout, red_init, &R, s->loc);
