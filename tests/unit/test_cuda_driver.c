@@ -5,6 +5,9 @@
  * compiles through NVRTC for sm_80 and sm_90a", in build-only mode). With a GPU it also
  * checks device memory, argument checks and a launch against host arithmetic.
  *
+ * The SASS of the tensor-core GEMM is checked with cuobjdump when one is found: HGMMA
+ * (wgmma) for sm_90a, HMMA (mma.sync) for sm_80, and no local memory (spills).
+ *
  * The driver's types, constants and symbol names (driver.h) are checked against the
  * toolkit's cuda.h when it is installed. Prints SKIP and passes only when NVRTC itself
  * is missing. */
@@ -300,6 +303,72 @@ static void test_build_only_cache(void) {
               strstr(tl_last_error(), "options.build is 7"), "%s", tl_last_error());
 }
 
+/* ---- SASS of the tensor-core GEMM (no GPU) ---------------------------------------------- */
+/* cuobjdump: $CUOBJDUMP, else on PATH or in the toolkit, else the one of the
+ * nvidia-cuda-cuobjdump wheel (.ci/run installs it with nvidia-cuda-nvdisasm). */
+static bool find_cuobjdump(char *out, size_t n) {
+    const char *env = getenv("CUOBJDUMP");
+    if (env && *env) return snprintf(out, n, "%s", env), true;
+    FILE *p = popen("command -v cuobjdump || ls /usr/local/cuda/bin/cuobjdump 2>/dev/null || "
+                    "python3 -c 'import nvidia, os; [print(os.path.join(d, \"cu13/bin/cuobjdump\"))"
+                    " for d in nvidia.__path__ if os.path.exists(os.path.join(d, "
+                    "\"cu13/bin/cuobjdump\"))]' 2>/dev/null", "r");
+    if (!p) return false;
+    bool ok = fgets(out, (int)n, p) != NULL;
+    pclose(p);
+    if (ok) out[strcspn(out, "\n")] = 0;
+    return ok && *out;
+}
+
+/* The SASS of examples/gemm.py built for arch (defines: a tile that takes the tensor-core
+ * path) has `want` and no local memory (LDL/STL: spills). */
+static void check_gemm_sass(const char *tool, const char *arch, const char *want) {
+    char cache[300], cmd[1400], line[512];
+    snprintf(cache, sizeof cache, "%s/sass-%s", tmpdir, arch);
+    arch_set(arch);
+    static const tl_define defs[] = {{"M", "512"}, {"N", "512"}, {"K", "512"},
+                                     {"block_M", "128"}, {"block_N", "128"},
+                                     {"block_K", "64"}, {"num_stages", "3"}};
+    tl_options o = tl_options_default();
+    o.target = "cuda";
+    o.build = TL_BUILD_ONLY;
+    o.cache_dir = cache;
+    o.defines = defs;
+    o.ndefines = (int)(sizeof defs / sizeof *defs);
+    tl_kernel *k = NULL;
+    CHECK(tl_compile_file("examples/gemm.py", &o, &k) == TL_OK, "%s", tl_last_error());
+    tl_kernel_destroy(k);
+    snprintf(cmd, sizeof cmd, "PATH=\"$(dirname '%s')\":$PATH '%s' -sass %s/*.cubin 2>&1", tool,
+             tool, cache);
+    FILE *p = popen(cmd, "r");
+    int found = 0, local = 0, lines = 0;
+    while (p && fgets(line, sizeof line, p)) {
+        lines++;
+        found += strstr(line, want) != NULL;
+        local += strstr(line, " LDL") != NULL || strstr(line, " STL") != NULL;
+    }
+    if (p) pclose(p);
+    CHECK(found > 0 && local == 0, "gemm for %s: %d %s, %d local-memory instructions in %d "
+          "lines of SASS", arch, found, want, local, lines);
+    if (found > 0 && local == 0) printf("ok: gemm for %s: %d %s, no local memory\n", arch,
+                                        found, want);
+    o.build = TL_BUILD_ONLY;
+    tl_cache_clear(&o);
+    rmdir(cache);
+}
+
+static void test_gemm_sass(void) {
+    char tool[512];
+    if (!find_cuobjdump(tool, sizeof tool)) {
+        printf("SKIP SASS checks: no cuobjdump (set CUOBJDUMP, or pip install "
+               "nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm)\n");
+        return;
+    }
+    check_gemm_sass(tool, "sm_90a", "HGMMA"); /* wgmma */
+    check_gemm_sass(tool, "sm_80", "HMMA");   /* mma.sync */
+    arch_set(NULL);
+}
+
 /* ---- with a GPU ------------------------------------------------------------------------- */
 static void test_device_memory(void) {
     DLDevice gpu = {kDLCUDA, 0}, cpu = {kDLCPU, 0};
@@ -433,6 +502,7 @@ int main(void) {
     test_unavailable();
     test_build_only_cache();
     test_examples();
+    test_gemm_sass();
     if (target_cuda.available(NULL)) {
         test_device_memory();
         test_gpu_launch();
