@@ -1,5 +1,5 @@
-/* map_threads.c - the SIMT execution model of the CUDA target (first version: no layout
- * inference), made explicit enough in the IR for pass_insert_sync_threads and the emitter.
+/* map_threads.c - the SIMT execution model of the CUDA target, made explicit enough in
+ * the IR for pass_insert_sync_threads and the emitter.
  *
  * Model (one CUDA block runs one T.Kernel block with its `threads` threads):
  *  - Serial code, i.e. everything outside a distributed loop, is executed by every thread
@@ -9,11 +9,15 @@
  *    fragment) are performed by thread 0 alone; stores to per-thread buffers (local, var)
  *    by every thread, each keeping an identical copy.
  *  - A LOOP_PARALLEL loop that is not inside another is *distributed*: its nest (see
- *    simt_parallel_nest) is flattened and iteration t runs on thread t % nthreads.
- *    Everything inside runs in the thread that owns the iteration.
- *  - Fragments are block-wide and live in shared memory, like shared buffers.
+ *    simt_parallel_nest) is flattened and iteration t runs on thread t % nthreads, or,
+ *    when pass_infer_layouts gave it a register layout (For.layout), each thread runs
+ *    the iterations its layout assigns it. Everything inside runs in the thread that
+ *    owns the iteration.
+ *  - Fragments with a register layout are per-thread; the others are block-wide and
+ *    live in shared memory, like shared buffers.
  *
- * Requires: pass_lower_tile_ops (tile ops are loops of scalar statements).
+ * Requires: pass_lower_tile_ops (tile ops are loops of scalar statements, except the
+ * kept ones that run block-wide), pass_infer_layouts.
  * Provides:
  *  - every LOOP_PARALLEL loop inside a distributed nest but not one of its nest loops is
  *    LOOP_SERIAL (the owning thread runs it);
@@ -22,9 +26,7 @@
  *  - a local/var buffer written inside a distributed loop and read in serial code is made
  *    block-wide (scope shared): serial code must see every iteration's write, as on the C
  *    target. If it is also read inside a distributed loop (a per-iteration temporary
- *    too), that is a user error: one buffer cannot be both.
- * Later work (layout inference) replaces this pass: fragments in registers, loops mapped
- * by the layouts of the buffers they touch. */
+ *    too), that is a user error: one buffer cannot be both. */
 #include "compiler.h"
 #include "ir_walk.h"
 

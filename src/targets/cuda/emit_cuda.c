@@ -1,21 +1,27 @@
-/* emit_cuda.c - the CUDA target's pass pipeline and its CUDA C++ code generation (first,
- * SIMT version: correct for every construct the C target runs; speed comes from later
- * layout inference, mma/wgmma and cp.async pipelining, which replace pieces of this).
+/* emit_cuda.c - the CUDA target's pass pipeline and its CUDA C++ code generation: the
+ * kernel frame and the SIMT model for what has no register layout; the layout-driven
+ * parts (register fragments, vector accesses, tensor cores, cp.async) are emit_tiles.c's.
  *
  * Requires: a Func lowered by cuda_lower. Provides: one source file, compiled by NVRTC
  * with no include path: the prelude (runtime/c/tl_c.h, the scalar semantics shared with
  * the C target, then runtime/cuda/tl_cuda.h, the device's own part), then per top-level
  * STMT_KERNEL i an `extern "C" __global__ tilec_kernel_<i>` with the launch ABI of
  * cuda.h. One CUDA block runs one block of the T.Kernel (blockIdx.x/y/z = its block
- * variables in order); the execution model (which thread runs what) is the one stated
- * in src/passes/map_threads.c:
+ * variables in order); which thread runs what:
  *   - serial statements run in every thread; their stores, atomics and prints to
- *     block-wide memory are guarded by `if (tl_tid == 0)`;
- *   - a distributed loop nest is flattened: `for (t = tl_tid; t < N; t += nthreads)`;
- *   - shared and fragment buffers sit at fixed offsets of one `extern __shared__`
- *     allocation (cuda_kernel_buffers), zeroed at block start like the C target's
- *     scratch memory; local/var buffers are per-thread arrays, zero-initialized;
- *   - barriers are the STMT_SYNCs placed by pass_insert_sync_threads (and T.sync_threads);
+ *     block-wide memory are guarded by `if (tl_tid == 0)` (src/passes/map_threads.c);
+ *   - a T.Parallel nest with a register layout (pass_infer_layouts) runs each thread's
+ *     own iterations (cu_layout_nest); any other nest is flattened:
+ *     `for (t = tl_tid; t < N; t += nthreads)`;
+ *   - register fragments are per-thread arrays; shared buffers and fragments without a
+ *     layout sit at offsets of one `extern __shared__` allocation (cuda_kernel_buffers:
+ *     those read before written are zeroed at block start like the C target's scratch
+ *     memory, the others may share bytes); local/var buffers are per-thread arrays,
+ *     zero-initialized;
+ *   - kept tile ops (T.gemm on tensor cores, register T.reduce, vector T.copy, cp.async
+ *     commit/wait) are emit_tiles.c's;
+ *   - barriers are the STMT_SYNCs placed by pass_insert_sync_threads (and T.sync_threads),
+ *     with fence.proxy.async before them in kernels that use wgmma;
  *   - atomics: tl_atomic_<op>_<dtype> of tl_cuda.h (one thread in serial code); on a
  *     per-thread buffer a plain update;
  *   - T.print: printf in the C target's format (thread 0 in serial code, the owning
@@ -24,7 +30,8 @@
  *     afterwards;
  *   - T.use_swizzle(panel) with a constant panel on a 2-D/3-D grid remaps blockIdx.x/y
  *     (tl_swizzle_2d, TileLang's row rasterization); otherwise it is ignored (it only
- *     changes the order of blocks); T.annotate_layout is ignored (no layouts yet).
+ *     changes the order of blocks); T.annotate_layout asks for a swizzled shared buffer
+ *     (pass_infer_layouts) and is otherwise a hint the inference does not need.
  * Expressions and the statements both C-family targets write alike are the shared
  * printer's (src/targets/cfamily.h); the CfHooks below supply the thread-dependent parts.
  * Host-level lets that a kernel uses are recomputed at the top of the kernel (they are
