@@ -155,7 +155,8 @@ static bool vector_access(const Buffer *b, Expr *const *idx, const Var *vl, int6
     int last = b->ndim - 1;
     if (b->layout || b->strides || b->ndim < 1 || b->dtype == DT_BOOL ||
         (b->scope != SCOPE_GLOBAL && b->scope != SCOPE_SHARED) ||
-        (bytes != 4 && bytes != 8 && bytes != 16) || !ir_is_const_int(b->shape[last], &row) ||
+        (bytes != 4 && bytes != 8 && bytes != 16 && bytes != 32 && bytes != 64) ||
+        !ir_is_const_int(b->shape[last], &row) ||
         row % V)
         return false;
     for (int d = 0; d < last; d++)
@@ -171,8 +172,9 @@ static bool vector_access(const Buffer *b, Expr *const *idx, const Var *vl, int6
     return a->kind == EXPR_VAR && a->u.var == vl && !uses(c, vl) && ir_multiple_of(c, V);
 }
 
+/* The type of one access of a run of `bytes` (16-byte pieces for longer runs). */
 static const char *vector_type(int64_t bytes) {
-    return bytes == 16 ? "uint4" : bytes == 8 ? "uint2" : "unsigned";
+    return bytes >= 16 ? "uint4" : bytes == 8 ? "uint2" : "unsigned";
 }
 
 typedef struct VecScan {
@@ -228,16 +230,20 @@ static int scan_body(VecScan *w, const Stmt *body) {
     return w->lp->nvec > before ? before : -1;
 }
 
-/* The element reference of a vector access at the vector's start: the nest variables
- * replaced by their values at element 0 (base[k]). */
+/* The element reference of a vector access at element `plus` of the run: the nest
+ * variables replaced by their values at element 0 (base[k]), plus added to the last
+ * index (each 16-byte piece is addressed on its own: a swizzle moves pieces apart). */
 static const char *vector_elem(CfEmit *em, const CuLoop *lp, const Buffer *b, Expr *const *idx,
-                               Var *const *base) {
+                               Var *const *base, int64_t plus) {
     Expr **at = NEW_ARRAY(&em->ctx->arena, Expr *, b->ndim);
     for (int d = 0; d < b->ndim; d++) {
         at[d] = idx[d];
         for (int k = 0; k < lp->n; k++)
             at[d] = ir_subst(em->ctx, at[d], lp->vars[k], ir_varref(em->ctx, base[k], at[d]->loc));
     }
+    Expr *last = at[b->ndim - 1];
+    if (plus) at[b->ndim - 1] = ir_bin(em->ctx, OP_ADD, last, ir_int(em->ctx, plus, last->dtype,
+                                                                       last->loc), last->loc);
     StrBuf o = {0};
     cf_ex_elem(em, &o, b, at);
     const char *r = arena_strdup(&em->ctx->arena, o.buf);
@@ -282,15 +288,21 @@ static void emit_vector_nest(CfEmit *em, CuLoop *lp, const Stmt *body, int64_t V
             cf_line(em, "const int32_t %s = %s;", cf_var(em, base[k]),
                     dim_index(em, lp->lay, k, lp->l));
     }
-    for (int i = 0; i < lp->nvec; i++) {
+    for (int i = 0; i < lp->nvec; i++) { /* runs over 16 bytes: several 16-byte pieces */
         const CuVecAccess *v = &lp->vec[i];
-        const char *vt = vector_type(V * dtype_bytes(v->buf->dtype));
-        need_alignment(v->buf, (int)V * dtype_bytes(v->buf->dtype));
-        if (i == store)
-            cf_line(em, "%s %s;", vt, v->tmp);
-        else
-            cf_line(em, "const %s %s = *(const %s *)&%s;", vt, v->tmp, vt,
-                    vector_elem(em, lp, v->buf, v->idx, base));
+        int64_t bytes = V * dtype_bytes(v->buf->dtype), pieces = bytes > 16 ? bytes / 16 : 1;
+        const char *vt = vector_type(bytes);
+        need_alignment(v->buf, bytes > 16 ? 16 : (int)bytes);
+        if (i == store) {
+            cf_line(em, "%s %s[%lld];", vt, v->tmp, (long long)pieces);
+            continue;
+        }
+        StrBuf init = {0};
+        for (int64_t p = 0; p < pieces; p++)
+            sb_printf(&init, "%s*(const %s *)&%s", p ? ", " : "", vt,
+                      vector_elem(em, lp, v->buf, v->idx, base, p * V / pieces));
+        cf_line(em, "const %s %s[%lld] = {%s};", vt, v->tmp, (long long)pieces, init.buf);
+        sb_free(&init);
     }
     lp->e = cf_tmp(em, "e");
     const char *outer = lp->l;
@@ -311,9 +323,12 @@ static void emit_vector_nest(CfEmit *em, CuLoop *lp, const Stmt *body, int64_t V
         cu_of(em)->loop = lp; /* replicas: one thread stores */
         const char *rep = cu_primary_replica(em);
         cu_of(em)->loop = saved;
-        const char *vt = vector_type(V * dtype_bytes(v->buf->dtype));
-        cf_line(em, "%s*(%s *)&%s = %s;", rep ? arena_printf(a, "if (%s) ", rep) : "", vt,
-                vector_elem(em, lp, v->buf, v->idx, base), v->tmp);
+        int64_t bytes = V * dtype_bytes(v->buf->dtype), pieces = bytes > 16 ? bytes / 16 : 1;
+        const char *vt = vector_type(bytes);
+        for (int64_t p = 0; p < pieces; p++)
+            cf_line(em, "%s*(%s *)&%s = %s[%lld];", rep ? arena_printf(a, "if (%s) ", rep) : "",
+                    vt, vector_elem(em, lp, v->buf, v->idx, base, p * V / pieces), v->tmp,
+                    (long long)p);
     }
     lp->l = outer;
 }
