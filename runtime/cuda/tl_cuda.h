@@ -921,11 +921,40 @@ TL_DEV void tl_wgmma_ss(const uint16_t *A, const uint16_t *B, float *C, int tid)
 #endif
 
 #else /* TL_CUDA_SIM: the same contracts in host C++ */
+/* Asynchronous work happens at the extremes the hardware allows, so that a missing wait
+ * or barrier shows as wrong data: a wgmma left in flight computes when tl_wgmma_wait
+ * retires it (reading shared memory then, as late as possible); a cp.async lands either
+ * when a wait retires its group (as late as possible: a read before the wait sees stale
+ * data) or at once (as early as possible: it overwrites what a running wgmma still
+ * reads), as the harness's sim_early_copies() says (it alternates between runs). The
+ * source is read at issue. Per simulated thread (sim_thread()), in order. */
+enum { TL_SIM_THREADS = 1024 };
+typedef struct TlSimCopy {
+    void *dst;
+    unsigned char data[16];
+    int bytes, group;
+} TlSimCopy;
+typedef struct TlSimQueue {
+    TlSimCopy *copies;
+    int len, cap, group; /* group: the number of commits so far */
+    void (*gemm[8])(const uint16_t *, const uint16_t *, float *, int);
+    const uint16_t *ga[8], *gb[8];
+    float *gc[8];
+    int gtid[8], ngemm;
+} TlSimQueue;
+static TlSimQueue tl_sim_queues[TL_SIM_THREADS];
+
 TL_DEV void tl_cp_async_sim(void *smem, const void *gmem, bool valid, int bytes) {
-    if (valid)
-        memcpy(smem, gmem, bytes);
-    else
-        memset(smem, 0, bytes);
+    TlSimQueue *q = &tl_sim_queues[sim_thread()];
+    if (q->len == q->cap) {
+        q->cap = q->cap ? 2 * q->cap : 64;
+        q->copies = (TlSimCopy *)realloc(q->copies, sizeof(TlSimCopy) * q->cap);
+    }
+    TlSimCopy *c = &q->copies[q->len++];
+    c->dst = smem, c->bytes = bytes, c->group = q->group;
+    if (valid) memcpy(c->data, gmem, bytes);
+    else memset(c->data, 0, bytes);
+    if (sim_early_copies()) memcpy(smem, c->data, bytes), q->len--;
 }
 TL_DEV void tl_cp_async16(void *smem, const void *gmem, bool valid) {
     tl_cp_async_sim(smem, gmem, valid, 16);
@@ -936,8 +965,18 @@ TL_DEV void tl_cp_async8(void *smem, const void *gmem, bool valid) {
 TL_DEV void tl_cp_async4(void *smem, const void *gmem, bool valid) {
     tl_cp_async_sim(smem, gmem, valid, 4);
 }
-TL_DEV void tl_cp_async_commit() {}
-template <int N> TL_DEV void tl_cp_async_wait() {}
+TL_DEV void tl_cp_async_commit() { tl_sim_queues[sim_thread()].group++; }
+/* Lands every copy of the groups older than the newest N (uncommitted ones stay). */
+template <int N> TL_DEV void tl_cp_async_wait() {
+    TlSimQueue *q = &tl_sim_queues[sim_thread()];
+    int keep = 0;
+    for (int i = 0; i < q->len; i++) {
+        TlSimCopy *c = &q->copies[i];
+        if (c->group < q->group - N) memcpy(c->dst, c->data, c->bytes);
+        else q->copies[keep++] = *c;
+    }
+    q->len = keep;
+}
 
 template <bool BF16> TL_DEV float tl_gemm_in(uint16_t v) {
     return BF16 ? tl_bf16_to_f32(v) : tl_f16_to_f32(v);
@@ -991,10 +1030,23 @@ TL_DEV void tl_gemm_rs(const uint16_t *A, const uint16_t *B, float *C, int tid) 
 }
 /* tl_wgmma_ss's contract: element (row, col) of the accumulator as its layout says, the
  * operands read through their swizzled (and paneled) shared layouts. */
-template <int N> TL_DEV void tl_wgmma_wait() {}
+/* Runs the wgmmas left in flight but the newest N. */
+template <int N> TL_DEV void tl_wgmma_wait() {
+    TlSimQueue *q = &tl_sim_queues[sim_thread()];
+    int run = q->ngemm - N;
+    for (int i = 0; i < q->ngemm; i++) {
+        if (i < run) q->gemm[i](q->ga[i], q->gb[i], q->gc[i], q->gtid[i]);
+        else {
+            int j = i - (run > 0 ? run : 0);
+            q->gemm[j] = q->gemm[i], q->ga[j] = q->ga[i], q->gb[j] = q->gb[i];
+            q->gc[j] = q->gc[i], q->gtid[j] = q->gtid[i];
+        }
+    }
+    if (run > 0) q->ngemm -= run;
+}
 
-template <int M, int N, int K, int NWG, bool TRANS_B, bool BF16, int WAIT>
-TL_DEV void tl_wgmma_ss(const uint16_t *A, const uint16_t *B, float *C, int tid) {
+template <int M, int N, int K, int NWG, bool TRANS_B, bool BF16>
+TL_DEV void tl_wgmma_sim(const uint16_t *A, const uint16_t *B, float *C, int tid) {
     constexpr int MT = M / NWG / 64;
     const int wg = tid / 128, q = tid / 32 % 4, lane = tid % 32;
     for (int mi = 0; mi < MT; mi++)
@@ -1011,6 +1063,16 @@ TL_DEV void tl_wgmma_ss(const uint16_t *A, const uint16_t *B, float *C, int tid)
                             tl_gemm_in<BF16>(b);
                 }
             }
+}
+
+/* Queued, then run by tl_wgmma_wait<WAIT> (at once when WAIT is 0). */
+template <int M, int N, int K, int NWG, bool TRANS_B, bool BF16, int WAIT>
+TL_DEV void tl_wgmma_ss(const uint16_t *A, const uint16_t *B, float *C, int tid) {
+    TlSimQueue *q = &tl_sim_queues[sim_thread()];
+    int i = q->ngemm++;
+    q->gemm[i] = tl_wgmma_sim<M, N, K, NWG, TRANS_B, BF16>;
+    q->ga[i] = A, q->gb[i] = B, q->gc[i] = C, q->gtid[i] = tid;
+    tl_wgmma_wait<WAIT>();
 }
 #endif
 

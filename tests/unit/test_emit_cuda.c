@@ -272,6 +272,7 @@ static const char sim_prelude[] =
     "template <class T, class U, class V> static T atomicCAS(T *p, U c, V v) {\n"
     "    T o = *p; if (o == (T)c) *p = (T)v; return o; }\n"
     "void __syncthreads(void);\nvoid __trap(void);\nint sim_thread(void);\n"
+    "int sim_early_copies(void);\n"
     "template <class T> static T __shfl_xor_sync(unsigned, T v, int m) {\n"
     "    static T slot[1024]; int t = sim_thread(); slot[t] = v; __syncthreads();\n"
     "    T r = slot[t ^ m]; __syncthreads(); return r; }\n"
@@ -290,10 +291,13 @@ static const char sim_runner[] =
     "void __syncthreads(void) {\n"
     "    sim_state[sim_cur] = 1; swapcontext(&sim_ctx[sim_cur], &sim_sched); }\n"
     "int sim_thread(void) { return sim_cur; }\n"
+    "static int sim_reverse;\n"
+    "int sim_early_copies(void) { return sim_reverse; }\n"
     "void __trap(void) {\n"
     "    sim_state[sim_cur] = 3; swapcontext(&sim_ctx[sim_cur], &sim_sched); abort(); }\n"
     "enum { SIM_STACK = 1 << 17 };\n"
     "static int sim_block(int n, int reverse, char *msg, int len) {\n"
+    "    sim_reverse = reverse;\n"
     "    for (int t = 0; t < n; t++) {\n"
     "        getcontext(&sim_ctx[t]);\n"
     "        sim_ctx[t].uc_stack.ss_sp = sim_stack[t];\n"
@@ -939,7 +943,7 @@ static const char src_conflict[] = HEAD
 /* wgmma (sm_90a): a pipelined 128 x 128 x 64 tile, B row-major (MN-major: two 64-column
  * panels), two warpgroups. */
 static const char src_wgmma[] = HEAD
-    "def wgmma(M=256, N=256, K=192, dtype=\"bfloat16\"):\n"
+    "def wgmma(M=256, N=256, K=512, dtype=\"bfloat16\"):\n"
     "    @T.prim_func\n"
     "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype),\n"
     "             C: T.Tensor((M, N), dtype)):\n"
