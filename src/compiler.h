@@ -33,8 +33,9 @@ void pass_run(Ctx *ctx, Func *f, const char *name, PassFn fn);
 
 void pass_check_tile_ops(Ctx *ctx, Func *f);     /* user errors for shape/dtype mismatches */
 void pass_lower_tile_ops(Ctx *ctx, Func *f);     /* copy/fill/gemm/reduce/cumsum/atomic -> loops */
-/* The same, leaving the tile ops for which keep returns true; and one op lowered alone
- * (the op itself when it is not a tile op). */
+/* The same, leaving the tile ops for which keep returns true (block-wide ones: none
+ * inside a T.Parallel loop); and one op lowered alone (the op itself when it is not a
+ * tile op). */
 void lower_tile_ops_keeping(Ctx *ctx, Func *f, bool (*keep)(const Stmt *s));
 Stmt *lower_tile_op(Ctx *ctx, Stmt *s);
 /* A reduction's start value in dtype t, and acc combined with x (|x| for the abs ops). */

@@ -187,9 +187,10 @@ struct Stmt {
         struct { Expr *cond; const char *msg; } assert_;
         struct { Buffer *buf; const char *layout; } annotate; /* layout: source text, kept */
         struct { Expr *panel; bool enable; } swizzle;
-        struct { bool commit; int wait; bool wgmma; } async_; /* commit the cp.async group, or
-                                 wait until at most `wait` groups (wgmma groups when
-                                 wgmma) are in flight */
+        struct { bool commit; int wait; bool wgmma; Buffer *acc; } async_; /* commit the
+                                 cp.async group, or wait until at most `wait` groups
+                                 (wgmma groups when wgmma; then acc, its accumulator, is
+                                 fenced for the compiler) are in flight */
     } u;
 };
 

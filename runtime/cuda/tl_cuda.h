@@ -1030,6 +1030,8 @@ TL_DEV void tl_gemm_rs(const uint16_t *A, const uint16_t *B, float *C, int tid) 
 }
 /* tl_wgmma_ss's contract: element (row, col) of the accumulator as its layout says, the
  * operands read through their swizzled (and paneled) shared layouts. */
+TL_DEV void tl_wgmma_fence_operand(float &) {}
+
 /* Runs the wgmmas left in flight but the newest N. */
 template <int N> TL_DEV void tl_wgmma_wait() {
     TlSimQueue *q = &tl_sim_queues[sim_thread()];

@@ -42,6 +42,7 @@ enum { MAX_NEST = 16, MAX_REGS = 1024 };
 
 typedef struct Access {
     Buffer *buf;
+    bool write;
     int n;                   /* the buffer's dimensions */
     int dims[FRAG_MAX_DIMS]; /* nest position of each, -1 for one of extent 1 (index 0) */
     int covered;             /* nest variables used */
@@ -74,6 +75,7 @@ typedef struct Infer {
     Vec(Nest *) nests;
     Vec(Stmt *) ops; /* kept gemms and reduces */
     Nest *cur;       /* the nest being walked, or NULL */
+    int in_other;    /* > 0 inside a parallel nest that gets no layout */
     bool changed;
 } Infer;
 
@@ -106,14 +108,14 @@ static bool candidate(Infer *I, const Buffer *b) {
 }
 
 /* ---- collecting accesses ------------------------------------------------------------------ */
-static void note_access(Infer *I, Buffer *b, Expr *const *idx) {
+static void note_access(Infer *I, Buffer *b, Expr *const *idx, bool write) {
     if (!candidate(I, b)) return;
     Nest *N = I->cur;
     if (!N) {
         demote(I, b);
         return;
     }
-    Access a = {.buf = b, .n = b->ndim};
+    Access a = {.buf = b, .write = write, .n = b->ndim};
     unsigned used = 0;
     for (int d = 0; d < b->ndim; d++) {
         int p = -1;
@@ -138,7 +140,10 @@ static void note_access(Infer *I, Buffer *b, Expr *const *idx) {
         const Access *o = &N->acc.data[i];
         bool same = o->buf == b;
         for (int d = 0; same && d < b->ndim; d++) same = o->dims[d] == a.dims[d];
-        if (same) return;
+        if (same) {
+            N->acc.data[i].write |= write;
+            return;
+        }
     }
     VEC_PUSH(&I->ctx->arena, N->acc, a);
 }
@@ -155,7 +160,7 @@ static void walk_expr(Infer *I, Expr *e) {
     if (!e) return;
     if (e->kind == EXPR_LOAD) {
         note_bytes(I, e->u.load.buf);
-        note_access(I, e->u.load.buf, e->u.load.idx);
+        note_access(I, e->u.load.buf, e->u.load.idx, false);
     }
     ir_expr_children(e, walk_expr_slot, I);
 }
@@ -189,11 +194,14 @@ static void walk_nest(Infer *I, Stmt *s) {
         walk_expr(I, l->u.for_.extent);
         inner = l;
     }
-    if (constant && N->n <= FRAG_MAX_DIMS) {
+    bool laid = constant && N->n <= FRAG_MAX_DIMS;
+    if (laid) {
         VEC_PUSH(&I->ctx->arena, I->nests, N);
         I->cur = N;
     }
+    I->in_other += !laid; /* inner parallel loops are part of it: no nests of their own */
     walk_stmt(I, inner->u.for_.body);
+    I->in_other -= !laid;
     I->cur = NULL;
 }
 
@@ -201,14 +209,14 @@ static void walk_stmt(Infer *I, Stmt *s) {
     if (!s) return;
     switch (s->kind) {
     case STMT_FOR:
-        if (!I->cur && s->u.for_.kind == LOOP_PARALLEL) {
+        if (!I->cur && !I->in_other && s->u.for_.kind == LOOP_PARALLEL) {
             walk_nest(I, s);
             return;
         }
         break;
     case STMT_STORE:
         note_bytes(I, s->u.store.buf);
-        note_access(I, s->u.store.buf, s->u.store.idx);
+        note_access(I, s->u.store.buf, s->u.store.idx, true);
         break;
     case STMT_ATOMIC:
         if (candidate(I, s->u.atomic.dst.buf)) demote(I, s->u.atomic.dst.buf);
@@ -388,6 +396,10 @@ static void nest_constraints(Infer *I, Nest *N) {
         const Access *a = &N->acc.data[i];
         Buffer *b = a->buf;
         if (!candidate(I, b)) continue;
+        if (a->write && a->covered < N->n) { /* written by some of the threads that hold it */
+            demote(I, b);
+            continue;
+        }
         if (!b->layout) {
             Frag *p = frag_project(&I->ctx->arena, L, a->n, a->dims);
             if (p->nlocal > MAX_REGS)

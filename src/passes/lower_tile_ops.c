@@ -39,6 +39,7 @@ typedef struct Lower {
     Ctx *ctx;
     Loc loc;
     bool (*keep)(const Stmt *s); /* tile ops to leave as they are, or NULL */
+    int par;                     /* > 0 inside a T.Parallel loop: nothing is kept there */
 } Lower;
 
 static const char *const loop_names[MAX_DIMS] = {"i", "j", "k", "l", "p", "q", "r", "s"};
@@ -382,19 +383,22 @@ static Stmt *lower_one(Lower *L, Stmt *s) {
 static void lower_slot(Stmt **slot, void *ud) {
     Lower *L = ud;
     Stmt *s = *slot;
+    bool par = s->kind == STMT_FOR && s->u.for_.kind == LOOP_PARALLEL;
+    L->par += par;
     ir_stmt_children(s, lower_slot, L);
+    L->par -= par;
     L->loc = s->loc;
-    if (!L->keep || !L->keep(s)) *slot = lower_one(L, s);
+    if (!L->keep || L->par || !L->keep(s)) *slot = lower_one(L, s);
 }
 
 void lower_tile_ops_keeping(Ctx *ctx, Func *f, bool (*keep)(const Stmt *s)) {
-    Lower L = {ctx, f->loc, keep};
+    Lower L = {ctx, f->loc, keep, 0};
     if (f->body) lower_slot(&f->body, &L);
 }
 
 void pass_lower_tile_ops(Ctx *ctx, Func *f) { lower_tile_ops_keeping(ctx, f, NULL); }
 
 Stmt *lower_tile_op(Ctx *ctx, Stmt *s) {
-    Lower L = {ctx, s->loc, NULL};
+    Lower L = {ctx, s->loc, NULL, 0};
     return lower_one(&L, s);
 }

@@ -11,6 +11,7 @@
  * Pipelining. A T.Pipelined(n, num_stages=S), 2 <= S <= 8, loop whose body begins with kept
  * copies global -> shared, into shared buffers that nothing else in the kernel writes and
  * nothing outside the loop reads, becomes (stage(k) = (k - min) % S):
+ *     sync
  *     for s in 0 .. S-2:  if s < n: copies of iteration min+s into stage s;  commit
  *     for k in loop:
  *         wait(S-2); sync            -- iteration k's tiles landed, stage(k-1) is free
@@ -18,7 +19,7 @@
  *         rest of the body, reading stage(k)
  *     wait(0)
  * A wgmma gemm of the body on the pipelined tiles whose accumulator nothing else in the
- * loop touches stays in flight into the next iteration (Stmt.gemm.inflight: each call
+ * loop touches (nor clears: clear_accum) stays in flight into the next iteration (Stmt.gemm.inflight: each call
  * waits for the previous one); loads then run S - 2 iterations ahead instead of S - 1,
  * so a refill never hits the stage the running wgmma reads, and a wgmma wait follows
  * the loop. Each such buffer gets a leading dimension of S (multi-buffering). The copies become
@@ -271,7 +272,7 @@ static Stmt *inflight_gemm(Stmt *body, int nprod, Buffer *const *bufs) {
         a |= bufs[i] == g->u.gemm.a.buf, b |= bufs[i] == g->u.gemm.b.buf;
     Touch t = {g->u.gemm.c.buf, g, 0, 0};
     for (int i = nprod; i < body->u.seq.len; i++) touch_stmt(&body->u.seq.data[i], &t);
-    return a && b && !t.reads && !t.writes ? g : NULL;
+    return a && b && !t.reads && !t.writes && !g->u.gemm.clear_accum ? g : NULL;
 }
 
 static Stmt *pipeline(Pipe *P, Stmt *L, int nprod) {
@@ -292,7 +293,10 @@ static Stmt *pipeline(Pipe *P, Stmt *L, int nprod) {
     if (gemm) gemm->u.gemm.inflight = true;
     Stmt *out = ir_seq(ctx, loc);
     Expr *min = L->u.for_.min, *n = L->u.for_.extent;
-    /* prologue */
+    /* prologue, after a barrier: the stages' bytes may have been read just before (by
+     * the previous run of an enclosing loop, or by a buffer they reuse), and
+     * pass_insert_sync_threads does not see async copies */
+    ir_seq_push(ctx, out, ir_stmt(ctx, STMT_SYNC, loc));
     for (int s = 0; s < D; s++) {
         Expr *k = ir_bin(ctx, OP_ADD, ir_subst(ctx, min, NULL, NULL),
                          ir_int(ctx, s, min->dtype, loc), loc);
@@ -332,6 +336,7 @@ static Stmt *pipeline(Pipe *P, Stmt *L, int nprod) {
     if (gemm) {
         Stmt *w = async_stmt(ctx, false, 0, loc);
         w->u.async_.wgmma = true;
+        w->u.async_.acc = gemm->u.gemm.c.buf;
         ir_seq_push(ctx, out, w);
     }
     return out;

@@ -262,9 +262,12 @@ static void collect_stmt(Collect *C, Stmt *s) {
         add_access(C, s->u.gemm.b.buf, false, NULL);
         add_access(C, s->u.gemm.c.buf, true, NULL);
         break;
-    case STMT_REDUCE: /* kept: register fragments, its own barriers around its workspace */
+    case STMT_REDUCE: /* kept: register fragments, its own barriers inside its workspace
+                         use; the workspace's first write may follow other buffers' reads
+                         of the same bytes */
         add_access(C, s->u.reduce.src.buf, false, NULL);
         add_access(C, s->u.reduce.dst.buf, true, NULL);
+        if (s->u.reduce.workspace) add_access(C, s->u.reduce.workspace, true, NULL);
         break;
     default: break;
     }

@@ -160,6 +160,9 @@ static bool cu_stmt(CfEmit *em, const Stmt *s) {
         if (s->u.async_.commit) cf_line(em, "tl_cp_async_commit();");
         else cf_line(em, "tl_%s_wait<%d>();", s->u.async_.wgmma ? "wgmma" : "cp_async",
                      s->u.async_.wait);
+        if (s->u.async_.acc) /* its registers are read next: not before the wait */
+            cf_line(em, "for (int tl_c = 0; tl_c < %lld; ++tl_c) tl_wgmma_fence_operand(%s[tl_c]);",
+                    (long long)s->u.async_.acc->layout->nlocal, cf_buf(em, s->u.async_.acc));
         return true;
     case STMT_ALLOC: emit_alloc(em, s); return true;
     case STMT_KERNEL: case STMT_SYNC: case STMT_ANNOTATE_LAYOUT: case STMT_SWIZZLE:

@@ -182,12 +182,24 @@ typedef struct VecScan {
     CuLoop *lp;
     const Var *vl;
     int64_t V;
+    Vec(const Buffer *) stored; /* buffers the body writes, when it is more than one store */
 } VecScan;
+
+/* Records in w->stored the buffers s writes. */
+static void scan_stores(Stmt **slot, void *ud) {
+    VecScan *w = ud;
+    const Stmt *s = *slot;
+    if (s->kind == STMT_STORE) VEC_PUSH(&w->em->ctx->arena, w->stored, s->u.store.buf);
+    if (s->kind == STMT_ATOMIC) VEC_PUSH(&w->em->ctx->arena, w->stored, s->u.atomic.dst.buf);
+    ir_stmt_children((Stmt *)s, scan_stores, ud);
+}
 
 static void add_vec(VecScan *w, Buffer *b, Expr *const *idx, const char *base) {
     CuLoop *lp = w->lp;
     for (int i = 0; i < lp->nvec; i++)
         if (lp->vec[i].idx == idx) return;
+    for (int i = 0; i < w->stored.len; i++) /* a load hoisted above an earlier store */
+        if (w->stored.data[i] == b) return;
     if (lp->nvec == CU_MAX_VEC || !vector_access(b, idx, w->vl, w->V)) return;
     lp->vec[lp->nvec++] = (CuVecAccess){b, idx, cf_tmp(w->em, base), cf_storage(b->dtype)};
 }
@@ -216,6 +228,10 @@ static void scan_loads(VecScan *w, const Expr *e) {
  * the whole body. Returns the vector store's index in lp->vec, or -1. */
 static int scan_body(VecScan *w, const Stmt *body) {
     while (body->kind == STMT_SEQ && body->u.seq.len == 1) body = body->u.seq.data[0];
+    if (body->kind != STMT_STORE) { /* the vector loads go before all of the body */
+        Stmt *b = (Stmt *)body;
+        scan_stores(&b, w);
+    }
     int n = body->kind == STMT_SEQ ? body->u.seq.len : 1;
     for (int i = 0; i < n; i++) {
         const Stmt *s = body->kind == STMT_SEQ ? body->u.seq.data[i] : body;
@@ -348,7 +364,7 @@ void cu_layout_nest(CfEmit *em, const Stmt *root) {
     int vd = vector_digit(lp.lay), store = -1;
     int64_t V = vd >= 0 ? lp.lay->dig[vd].extent : 1;
     if (vd >= 0) {
-        VecScan w = {em, &lp, lp.vars[lp.lay->dig[vd].dim], V};
+        VecScan w = {.em = em, .lp = &lp, .vl = lp.vars[lp.lay->dig[vd].dim], .V = V};
         store = scan_body(&w, body);
     }
     lp.l = cf_tmp(em, "l");
