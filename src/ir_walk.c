@@ -221,3 +221,8 @@ bool ir_region_whole(const Region *r) {
     }
     return true;
 }
+
+Stmt *ir_only_stmt(Stmt *s) {
+    while (s && s->kind == STMT_SEQ && s->u.seq.len == 1) s = s->u.seq.data[0];
+    return s;
+}

@@ -23,6 +23,8 @@ void ir_stmt_exprs(Stmt *s, ExprSlotFn fn, void *ud);
 void ir_stmt_children(Stmt *s, StmtSlotFn fn, void *ud);
 /* Regions of a tile statement (copy, fill, gemm, reduce, cumsum, atomic, print). */
 void ir_stmt_regions(Stmt *s, RegionFn fn, void *ud);
+/* s with sequences of one statement unwrapped (NULL stays NULL). */
+Stmt *ir_only_stmt(Stmt *s);
 
 /* Structural equality of two expressions (same vars by identity). */
 bool ir_expr_equal(const Expr *a, const Expr *b);

@@ -168,11 +168,6 @@ static void walk_expr(Infer *I, Expr *e) {
 static void walk_stmt(Infer *I, Stmt *s);
 static void walk_child(Stmt **slot, void *ud) { walk_stmt(ud, *slot); }
 
-static Stmt *only_stmt(Stmt *s) {
-    while (s && s->kind == STMT_SEQ && s->u.seq.len == 1) s = s->u.seq.data[0];
-    return s;
-}
-
 /* A new nest rooted at parallel loop s (outside any other), walked. */
 static void walk_nest(Infer *I, Stmt *s) {
     Nest *N = NEW(&I->ctx->arena, Nest);
@@ -183,7 +178,7 @@ static void walk_nest(Infer *I, Stmt *s) {
     Stmt *inner = s;
     for (Stmt *l = s;
          l && l->kind == STMT_FOR && l->u.for_.kind == LOOP_PARALLEL && N->n < MAX_NEST;
-         l = only_stmt(l->u.for_.body)) {
+         l = ir_only_stmt(l->u.for_.body)) {
         int64_t lo, ext;
         if (!ir_is_const_int(l->u.for_.min, &lo) || lo != 0 ||
             !ir_is_const_int(l->u.for_.extent, &ext) || ext <= 0)

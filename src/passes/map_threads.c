@@ -32,15 +32,10 @@
 
 enum { MAX_NEST = 16 };
 
-static Stmt *only_stmt(Stmt *s) {
-    while (s && s->kind == STMT_SEQ && s->u.seq.len == 1) s = s->u.seq.data[0];
-    return s;
-}
-
 int simt_parallel_nest(Stmt *root, Stmt **loops, int max) {
     int n = 0;
     for (Stmt *s = root; s && s->kind == STMT_FOR && s->u.for_.kind == LOOP_PARALLEL && n < max;
-         s = only_stmt(s->u.for_.body))
+         s = ir_only_stmt(s->u.for_.body))
         loops[n++] = s;
     return n;
 }

@@ -56,72 +56,41 @@ static void life_expr(Expr **slot, void *ud) {
     ir_expr_children((Expr *)e, life_expr, ud);
 }
 
+static void life_region(Region *r, void *ud) { life_touch(ud, r->buf); }
+
 static void life_stmt(Stmt **slot, void *ud) {
     LifeWalk *w = ud;
-    const Stmt *s = *slot;
-    switch (s->kind) {
-    case STMT_STORE: life_touch(w, s->u.store.buf); break;
-    case STMT_ATOMIC:
-        life_touch(w, s->u.atomic.dst.buf);
-        life_touch(w, s->u.atomic.src.buf);
-        break;
-    case STMT_PRINT: life_touch(w, s->u.print.region.buf); break;
-    case STMT_COPY:
-        life_touch(w, s->u.copy.src.buf);
-        life_touch(w, s->u.copy.dst.buf);
-        break;
-    case STMT_GEMM:
-        life_touch(w, s->u.gemm.a.buf), life_touch(w, s->u.gemm.b.buf);
-        life_touch(w, s->u.gemm.c.buf);
-        break;
-    case STMT_REDUCE:
-        life_touch(w, s->u.reduce.src.buf), life_touch(w, s->u.reduce.dst.buf);
-        life_touch(w, s->u.reduce.workspace);
-        break;
-    case STMT_CUMSUM:
-        life_touch(w, s->u.cumsum.src.buf);
-        life_touch(w, s->u.cumsum.dst.buf);
-        break;
-    case STMT_FILL: life_touch(w, s->u.fill.dst.buf); break;
-    case STMT_ANNOTATE_LAYOUT:
-    case STMT_ALLOC: return; /* not a use */
-    default: break;
-    }
-    ir_stmt_exprs((Stmt *)s, life_expr, ud);
-    ir_stmt_children((Stmt *)s, life_stmt, ud);
+    Stmt *s = *slot;
+    if (s->kind == STMT_ALLOC || s->kind == STMT_ANNOTATE_LAYOUT) return; /* not a use */
+    if (s->kind == STMT_STORE) life_touch(w, s->u.store.buf);
+    if (s->kind == STMT_REDUCE) life_touch(w, s->u.reduce.workspace);
+    ir_stmt_regions(s, life_region, ud);
+    ir_stmt_exprs(s, life_expr, ud);
+    ir_stmt_children(s, life_stmt, ud);
 }
 
-static bool loads_buf(const Expr *e, const Buffer *b) {
-    if (e->kind == EXPR_LOAD && e->u.load.buf == b) return true;
-    switch (e->kind) {
-    case EXPR_BIN: return loads_buf(e->u.bin.a, b) || loads_buf(e->u.bin.b, b);
-    case EXPR_UN: return loads_buf(e->u.un.a, b);
-    case EXPR_CAST: return loads_buf(e->u.cast.value, b);
-    case EXPR_CALL:
-        for (int i = 0; i < intrinsic_nargs(e->u.call.fn); i++)
-            if (loads_buf(e->u.call.args[i], b)) return true;
-        return false;
-    case EXPR_SELECT:
-        return loads_buf(e->u.select.cond, b) || loads_buf(e->u.select.then, b) ||
-               loads_buf(e->u.select.orelse, b);
-    case EXPR_LOAD:
-        for (int d = 0; d < e->u.load.buf->ndim; d++)
-            if (loads_buf(e->u.load.idx[d], b)) return true;
-        return false;
-    default: return false;
-    }
+typedef struct LoadOf {
+    const Buffer *b;
+    bool found;
+} LoadOf;
+
+static void load_of(Expr **slot, void *ud) {
+    LoadOf *l = ud;
+    if ((*slot)->kind == EXPR_LOAD && (*slot)->u.load.buf == l->b) l->found = true;
+    ir_expr_children(*slot, load_of, ud);
 }
 
-static const Stmt *only(const Stmt *s) {
-    while (s && s->kind == STMT_SEQ && s->u.seq.len == 1) s = s->u.seq.data[0];
-    return s;
+static bool loads_buf(Expr *e, const Buffer *b) {
+    LoadOf l = {b, false};
+    load_of(&e, &l);
+    return l.found;
 }
 
 /* Whether statement s writes every element of b before anything reads it: a whole-
  * buffer copy into it, a reduction's workspace, or a parallel nest whose only statement
  * stores b at its loop variables over all of b, without reading b. */
 static bool writes_whole(const Stmt *s, const Buffer *b) {
-    s = only(s);
+    s = ir_only_stmt((Stmt *)s);
     if (s->kind == STMT_COPY)
         return s->u.copy.dst.buf == b && s->u.copy.src.buf != b && ir_region_whole(&s->u.copy.dst);
     if (s->kind == STMT_REDUCE) return s->u.reduce.workspace == b;
@@ -129,7 +98,7 @@ static bool writes_whole(const Stmt *s, const Buffer *b) {
     const Var *vars[8];
     int n = 0;
     for (; s->kind == STMT_FOR && s->u.for_.kind == LOOP_PARALLEL && n < b->ndim;
-         s = only(s->u.for_.body)) {
+         s = ir_only_stmt(s->u.for_.body)) {
         int64_t lo, ext, dim;
         if (!ir_is_const_int(s->u.for_.min, &lo) || lo ||
             !ir_is_const_int(s->u.for_.extent, &ext) || !ir_is_const_int(b->shape[n], &dim) ||

@@ -227,7 +227,7 @@ static void scan_loads(VecScan *w, const Expr *e) {
 /* Vector loads of the body's unconditional stores and lets; the store itself when it is
  * the whole body. Returns the vector store's index in lp->vec, or -1. */
 static int scan_body(VecScan *w, const Stmt *body) {
-    while (body->kind == STMT_SEQ && body->u.seq.len == 1) body = body->u.seq.data[0];
+    body = ir_only_stmt((Stmt *)body);
     if (body->kind != STMT_STORE) { /* the vector loads go before all of the body */
         Stmt *b = (Stmt *)body;
         scan_stores(&b, w);
@@ -356,8 +356,7 @@ void cu_layout_nest(CfEmit *em, const Stmt *root) {
         TL_ASSERT(s->kind == STMT_FOR && s->u.for_.kind == LOOP_PARALLEL);
         lp.vars[lp.n++] = s->u.for_.var;
         if (k + 1 < lp.lay->ndim) {
-            s = s->u.for_.body;
-            while (s->kind == STMT_SEQ && s->u.seq.len == 1) s = s->u.seq.data[0];
+            s = ir_only_stmt(s->u.for_.body);
         }
     }
     const Stmt *body = s->u.for_.body;
