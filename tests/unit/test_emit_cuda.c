@@ -1073,6 +1073,27 @@ static const char src_nested[] =
     "                    Y[i, j] = x[j]\n"
     "    return main\n";
 
+/* A pipelined loop whose body reads the multi-buffered tile with plain loads (each load
+ * gets the stage index). */
+static const char src_pipe_read[] =
+    "import tilelang\n"
+    "import tilelang.language as T\n"
+    "\n"
+    "@tilelang.jit(out_idx=[-1])\n"
+    "def k(M=64, N=64, K=256, stages=2):\n"
+    "    @T.prim_func\n"
+    "    def main(X: T.Tensor((K, N), \"float32\"), Y: T.Tensor((M, N), \"float32\")):\n"
+    "        with T.Kernel(1, threads=128) as bx:\n"
+    "            S = T.alloc_shared((16, N), \"float32\")\n"
+    "            acc = T.alloc_fragment((M, N), \"float32\")\n"
+    "            T.clear(acc)\n"
+    "            for k in T.Pipelined(K // 16, num_stages=stages):\n"
+    "                T.copy(X[k * 16, 0], S)\n"
+    "                for i, j in T.Parallel(M, N):\n"
+    "                    acc[i, j] += S[i % 16, j] * (k + 1)\n"
+    "            T.copy(acc, Y)\n"
+    "    return main\n";
+
 /* wgmma (sm_90a): a pipelined 128 x 128 x 64 tile, B row-major (MN-major: two 64-column
  * panels), two warpgroups. */
 static const char src_wgmma[] = HEAD
@@ -1091,6 +1112,20 @@ static const char src_wgmma[] = HEAD
     "                T.gemm(A_s, B_s, acc)\n"
     "            T.copy(acc, C[by * 128, bx * 128])\n"
     "    return main\n";
+
+/* num_stages far beyond any shared memory: the loop runs unpipelined (the fuzzer once
+ * made the compiler build a billion-copy prologue). */
+static void test_huge_stages(void) {
+    char *text = strdup(src_pipe_read);
+    char *at = strstr(text, "stages=2");
+    memcpy(at, "stages=9", 8);
+    Compiled *c = compile_cuda("huge.py", text, true);
+    const char *kernels = c->src ? strstr(c->src, "// ---- kernels ----") : NULL;
+    CHECK(kernels && !strstr(kernels, "tl_cp_async"), "num_stages=9: %s",
+          c->error ? c->error : "pipelined anyway");
+    compiled_free(c);
+    free(text);
+}
 
 static void test_conflict_remark(void) {
     Compiled *c = compile_cuda("conflict.py", src_conflict, false);
@@ -1151,6 +1186,7 @@ int main(void) {
         {"conflict", src_conflict, NULL}, {"proj_write", src_proj_write, NULL},
         {"vec_raw", src_vec_raw, NULL}, {"ws_alias", src_ws_alias, NULL},
         {"pipe_outer2", src_pipe_outer2, NULL}, {"pipe_alias", src_pipe_alias, NULL},
+        {"pipe_read", src_pipe_read, NULL},
         {"atomic", src_atomic, NULL}, {"convert", src_convert, NULL},
         {"workspace", src_workspace, ws_syms}, {"dynamic", src_dynamic, dyn_syms},
     };
@@ -1183,6 +1219,7 @@ int main(void) {
     test_sync_counts(all, names, n);
     test_conflict_remark();
     compiled_free(check_program("nested", src_nested));
+    test_huge_stages();
     expect_error("both", src_local_both, "read both inside it and here");
     expect_error("sync", src_sync_in_parallel, "T.sync_threads inside a T.Parallel loop");
     expect_error("grid", src_grid_scalar, "the T.Kernel grid uses 'n'");
