@@ -51,6 +51,10 @@
 
 #define TL_ATOMIC_OPS(X) X(ATOMIC_ADD, "add") X(ATOMIC_MAX, "max") X(ATOMIC_MIN, "min")
 
+#define TL_MBAR_OPS(X) \
+    X(MBAR_INIT, "init") X(MBAR_ARRIVE, "arrive") X(MBAR_EXPECT_TX, "arrive_expect_tx") \
+    X(MBAR_WAIT, "wait")
+
 #define TL_GEMM_POLICIES(X) \
     X(POLICY_SQUARE, "Square") X(POLICY_FULL_ROW, "FullRow") X(POLICY_FULL_COL, "FullCol")
 
@@ -63,7 +67,9 @@
     X(STMT_STORE) X(STMT_LET) X(STMT_ALLOC) X(STMT_KERNEL) X(STMT_COPY) X(STMT_FILL)      \
     X(STMT_GEMM) X(STMT_REDUCE) X(STMT_CUMSUM) X(STMT_ATOMIC) X(STMT_PRINT)               \
     X(STMT_ASSERT) X(STMT_SYNC) X(STMT_ANNOTATE_LAYOUT) X(STMT_SWIZZLE)                  \
-    X(STMT_ASYNC) /* CUDA: cp.async commit / wait (pass_pipeline_async) */
+    X(STMT_ASYNC) /* CUDA: cp.async commit / wait (pass_pipeline_async) */             \
+    X(STMT_WS)    /* CUDA sm_90: producer / consumer warp groups (pass_pipeline_async) */ \
+    X(STMT_MBAR)  /* CUDA sm_90: an mbarrier operation */
 
 #define X2_ENUM(e, ...) e,
 typedef enum Scope { TL_SCOPES(X2_ENUM) SCOPE_COUNT } Scope;
@@ -74,6 +80,7 @@ typedef enum LoopKind { TL_LOOP_KINDS(X2_ENUM) LOOP_KIND_COUNT } LoopKind;
 typedef enum ReduceOp { TL_REDUCE_OPS(X2_ENUM) REDUCE_OP_COUNT } ReduceOp;
 typedef enum AtomicOp { TL_ATOMIC_OPS(X2_ENUM) ATOMIC_OP_COUNT } AtomicOp;
 typedef enum GemmPolicy { TL_GEMM_POLICIES(X2_ENUM) GEMM_POLICY_COUNT } GemmPolicy;
+typedef enum MbarOp { TL_MBAR_OPS(X2_ENUM) MBAR_OP_COUNT } MbarOp;
 typedef enum ExprKind { TL_EXPR_KINDS(X2_ENUM) EXPR_KIND_COUNT } ExprKind;
 typedef enum StmtKind { TL_STMT_KINDS(X2_ENUM) STMT_KIND_COUNT } StmtKind;
 #undef X2_ENUM
@@ -87,6 +94,7 @@ const char *loop_kind_name(LoopKind k);
 const char *reduce_op_name(ReduceOp op);
 const char *atomic_op_name(AtomicOp op);
 const char *gemm_policy_name(GemmPolicy p);
+const char *mbar_op_name(MbarOp op);
 
 /* ---- nodes ------------------------------------------------------------------------ */
 typedef struct Expr Expr;
@@ -120,8 +128,10 @@ struct Buffer {
                   each swizzled: tl_panel_swizzle, the MN-major wgmma operand), or 0 */
     bool overwritten; /* CUDA: every element is written before it is read (pipelined
                          stages): the block does not zero it at entry */
-    int align;        /* CUDA: bytes the generated code's vector accesses need the data of
-                         this (global) buffer aligned to, set by the emitter; 0: none */
+    int align;        /* CUDA: bytes the generated code's vector accesses (and TMA) need
+                         the data of this global buffer aligned to (checked at launch);
+                         for a shared buffer, the alignment of its offset (a TMA
+                         destination: 128); 0: none */
 };
 
 struct Expr {
@@ -151,6 +161,23 @@ typedef struct Region {
 
 typedef Vec(Stmt *) StmtList;
 
+/* CUDA sm_90 (pass_pipeline_async): a TMA tensor map over a global buffer (the whole
+ * tensor, its dims innermost first), encoded by the runtime at each launch from the
+ * argument's shape and passed as a kernel parameter (cuda.h). */
+enum { TMA_MAX_RANK = 5 };
+typedef struct TmaMap {
+    Buffer *buf;           /* a global parameter, contiguous */
+    int rank;              /* buf->ndim */
+    int box[TMA_MAX_RANK]; /* box extents, innermost first */
+    int swizzle;           /* 0 (none), 32, 64 or 128: the hardware's byte swizzle */
+    /* One copy is npanel x nchunk boxes: box (p, c) starts p * box[0] further in dim 0
+     * and c * box[outer] further in dim `outer` (innermost-first numbering), and lands
+     * p * panel_step + c * chunk_step elements into the tile. */
+    int npanel, nchunk, outer;
+    int64_t panel_step, chunk_step;
+    int64_t bytes; /* of one copy (the whole tile, zeros outside the tensor included) */
+} TmaMap;
+
 struct Stmt {
     StmtKind kind;
     Loc loc;
@@ -168,9 +195,15 @@ struct Stmt {
         struct { Var *var; Expr *value; } let;               /* var = value until end of the enclosing SEQ */
         struct { Buffer *buf; } alloc;                       /* declares a non-global buffer */
         struct { int ngrid; Expr *grid[3]; Var *block[3]; int threads[3]; int nthreads_dims;
-                 Stmt *body; } kernel;
+                 Stmt *body;
+                 int producer_threads; /* CUDA: a producer warp group launched after the
+                                          threads (STMT_WS), or 0 */
+                 TmaMap **tmaps; int ntmaps; /* CUDA: its TMA tensor maps */ } kernel;
         struct { Region src, dst;                            /* with dtype conversion */
-                 bool async; /* CUDA: issued with cp.async (pass_pipeline_async) */ } copy;
+                 bool async; /* CUDA: issued with cp.async (pass_pipeline_async) */
+                 int tma;    /* CUDA: > 0: by one thread through tensor map tma - 1 of
+                                the kernel, completing on mbarrier bar[bar_idx] */
+                 Buffer *bar; Expr *bar_idx; } copy;
         struct { Region dst; Expr *value; } fill;
         struct { Region a, b, c; bool trans_a, trans_b, clear_accum; GemmPolicy policy;
                  int k_pack, wg_wait;
@@ -191,6 +224,13 @@ struct Stmt {
                                  cp.async group, or wait until at most `wait` groups
                                  (wgmma groups when wgmma; then acc, its accumulator, is
                                  fenced for the compiler) are in flight */
+        /* WS: the producer runs in one thread of an extra warp group, the consumer (the
+           rest of the kernel) in the block's threads; they meet only at mbarriers */
+        struct { Stmt *producer, *consumer; } ws;
+        /* MBAR on bar[idx]: INIT (every entry, count arg, by one thread), ARRIVE (each
+           executing thread), EXPECT_TX (one thread: arrive, expect arg bytes), WAIT
+           (until the phase of parity arg has completed) */
+        struct { MbarOp op; Buffer *bar; Expr *idx, *arg; } mbar;
     } u;
 };
 

@@ -168,6 +168,7 @@ static void collect_stmt(Printer *p, const Stmt *s) {
     case STMT_ALLOC: collect_buf(p, s->u.alloc.buf); break;
     case STMT_STORE: collect_buf(p, s->u.store.buf); break;
     case STMT_ANNOTATE_LAYOUT: collect_buf(p, s->u.annotate.buf); break;
+    case STMT_MBAR: collect_buf(p, s->u.mbar.bar); break;
     case STMT_KERNEL:
         for (int d = 0; d < s->u.kernel.ngrid; d++) collect_expr(p, s->u.kernel.grid[d]);
         for (int d = 0; d < s->u.kernel.ngrid; d++) collect_var(p, s->u.kernel.block[d]);
@@ -548,10 +549,15 @@ static void print_simple(Printer *p, const Stmt *s) {
         break;
     case STMT_ALLOC: print_alloc(p, s); break;
     case STMT_COPY:
-        sb_puts(sb, s->u.copy.async ? "copy_async " : "copy ");
+        sb_puts(sb, s->u.copy.tma ? "copy_tma " : s->u.copy.async ? "copy_async " : "copy ");
         print_region(p, &s->u.copy.src, false);
         sb_puts(sb, " -> ");
         print_region(p, &s->u.copy.dst, false);
+        if (s->u.copy.tma) {
+            sb_printf(sb, " (map %d, mbarrier %s[", s->u.copy.tma - 1, buf_name(p, s->u.copy.bar));
+            print_expr(p, s->u.copy.bar_idx, 0);
+            sb_puts(sb, "])");
+        }
         break;
     case STMT_FILL:
         sb_puts(sb, "fill ");
@@ -580,6 +586,18 @@ static void print_simple(Printer *p, const Stmt *s) {
         }
         break;
     case STMT_SYNC: sb_puts(sb, "sync_threads"); break;
+    case STMT_MBAR:
+        sb_printf(sb, "mbarrier_%s %s", mbar_op_name(s->u.mbar.op), buf_name(p, s->u.mbar.bar));
+        if (s->u.mbar.idx) {
+            sb_putc(sb, '[');
+            print_expr(p, s->u.mbar.idx, 0);
+            sb_putc(sb, ']');
+        }
+        if (s->u.mbar.arg) {
+            sb_puts(sb, ", ");
+            print_expr(p, s->u.mbar.arg, 0);
+        }
+        break;
     case STMT_ASYNC:
         if (s->u.async_.commit) sb_puts(sb, "async_commit");
         else sb_printf(sb, "%s(%d)", s->u.async_.wgmma ? "wgmma_wait" : "async_wait",
@@ -615,6 +633,13 @@ static void print_stmt(Printer *p, const Stmt *s, int indent) {
         break;
     case STMT_IF: print_if(p, s, indent); break;
     case STMT_KERNEL: print_kernel(p, s, indent); break;
+    case STMT_WS:
+        sb_puts(p->sb, "producer:\n");
+        print_body(p, s->u.ws.producer, indent + 1);
+        sb_indent(p->sb, indent);
+        sb_puts(p->sb, "consumer:\n");
+        print_body(p, s->u.ws.consumer, indent + 1);
+        break;
     default: print_simple(p, s); break;
     }
 }

@@ -239,7 +239,13 @@ static void check_tile(Verifier *v, const Stmt *s) {
     case STMT_REDUCE:
         if ((unsigned)s->u.reduce.op >= REDUCE_OP_COUNT) fail_at(v, NULL, "bad reduce op");
         break;
-    case STMT_COPY: case STMT_GEMM: case STMT_CUMSUM: break;
+    case STMT_COPY:
+        if (s->u.copy.tma) {
+            check_buf_use(v, s->u.copy.bar, NULL);
+            check_expr(v, s->u.copy.bar_idx);
+        }
+        break;
+    case STMT_GEMM: case STMT_CUMSUM: break;
     default: break;
     }
 }
@@ -288,6 +294,15 @@ static void check_stmt(Verifier *v, const Stmt *s) {
         if (s->u.swizzle.panel) check_expr(v, s->u.swizzle.panel);
         break;
     case STMT_SYNC: case STMT_ASYNC: break;
+    case STMT_WS:
+        check_scoped(v, s->u.ws.producer);
+        check_scoped(v, s->u.ws.consumer);
+        break;
+    case STMT_MBAR:
+        check_buf_use(v, s->u.mbar.bar, NULL);
+        if (s->u.mbar.idx) check_expr(v, s->u.mbar.idx);
+        if (s->u.mbar.arg) check_expr(v, s->u.mbar.arg);
+        break;
     default:
         if ((unsigned)s->kind >= STMT_KIND_COUNT) fail_at(v, NULL, "bad statement kind");
         check_tile(v, s);

@@ -68,6 +68,11 @@ void ir_stmt_exprs(Stmt *s, ExprSlotFn fn, void *ud) {
     case STMT_COPY:
         region_exprs(&s->u.copy.src, fn, ud);
         region_exprs(&s->u.copy.dst, fn, ud);
+        opt(&s->u.copy.bar_idx, fn, ud);
+        break;
+    case STMT_MBAR:
+        opt(&s->u.mbar.idx, fn, ud);
+        opt(&s->u.mbar.arg, fn, ud);
         break;
     case STMT_FILL:
         region_exprs(&s->u.fill.dst, fn, ud);
@@ -113,6 +118,10 @@ void ir_stmt_children(Stmt *s, StmtSlotFn fn, void *ud) {
         if (s->u.if_.orelse) fn(&s->u.if_.orelse, ud);
         break;
     case STMT_KERNEL: fn(&s->u.kernel.body, ud); break;
+    case STMT_WS:
+        fn(&s->u.ws.producer, ud);
+        fn(&s->u.ws.consumer, ud);
+        break;
     default: break;
     }
 }

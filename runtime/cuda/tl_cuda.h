@@ -230,6 +230,21 @@ template <int R, int C> TL_DEV int tl_panel_swizzle(int o) {
     return tl_swizzle<128, 2>(tile * R * C + (c / 64) * R * 64 + r * 64 + c % 64);
 }
 
+/* A TMA tensor map, a `const __grid_constant__` kernel parameter (CUtensorMap, encoded by
+ * the runtime; under TL_CUDA_SIM the geometry the simulation reads). */
+#ifndef TL_CUDA_SIM
+struct __align__(64) TlTensorMap {
+    unsigned long long opaque[16];
+};
+#else
+struct TlTensorMap {
+    const unsigned char *base;
+    int rank, elem_bytes, swizzle;
+    long long dims[5], strides[5]; /* dims innermost first; byte strides of dims 1.. */
+    int box[5];
+};
+#endif
+
 /* Makes generic-proxy writes of shared memory (stores, cp.async) visible to the async
  * proxy (wgmma); before the barrier that precedes a wgmma. */
 TL_DEV void tl_fence_proxy_async() {
@@ -424,6 +439,12 @@ TL_DEV void tl_gemm_rs(const uint16_t *A, const uint16_t *B, float *C, int tid) 
  * bytes, tl_swizzle<128, 2>; or [M][32], 64-byte rows, the 64B swizzle); B is [N][K]
  * K-major likewise (TRANS_B), or [K][N] MN-major stored as N/64 panels of [K][64]
  * (tl_panel_swizzle), each 1024-byte aligned. */
+/* Barrier of the N threads (a multiple of 32) that reach named barrier ID (1..15; 0 is
+ * __syncthreads'). */
+template <int ID, int N> TL_DEV void tl_bar_sync() {
+    asm volatile("bar.sync %0, %1;\n" ::"n"(ID), "n"(N) : "memory");
+}
+
 #ifdef __CUDA_ARCH_FEAT_SM90_ALL
 /* Descriptor of a swizzled tile at smem address addr: leading and stride byte offsets
  * lbo, sbo; base offset 0 (tiles are 1024-byte aligned); mode 1 = 128B, 2 = 64B. */
@@ -918,6 +939,74 @@ TL_DEV void tl_wgmma_ss(const uint16_t *A, const uint16_t *B, float *C, int tid)
 #pragma unroll
     for (int i = 0; i < R; i++) tl_wgmma_fence_operand(C[i]);
 }
+
+/* ---- mbarriers and TMA (sm_90) -------------------------------------------------------------
+ * An mbarrier completes a phase when `count` arrivals and every expected transaction byte
+ * have come; tl_mbar_wait(bar, parity) returns once the phase of that parity has
+ * completed (on a fresh barrier, at once for parity 1). */
+TL_DEV void tl_mbar_init(uint64_t *bar, int count) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(tl_smem_addr(bar)), "r"(count)
+                 : "memory");
+}
+
+/* Makes the inits visible to the other threads and the async proxy (before a barrier). */
+TL_DEV void tl_fence_mbar_init() {
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+}
+
+TL_DEV void tl_mbar_arrive(uint64_t *bar) {
+    asm volatile("{\n.reg .b64 st;\nmbarrier.arrive.shared::cta.b64 st, [%0];\n}\n" ::"r"(
+                     tl_smem_addr(bar))
+                 : "memory");
+}
+
+TL_DEV void tl_mbar_arrive_expect_tx(uint64_t *bar, int bytes) {
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(
+                     tl_smem_addr(bar)),
+                 "r"(bytes)
+                 : "memory");
+}
+
+TL_DEV void tl_mbar_wait(uint64_t *bar, int parity) {
+    const uint32_t a = tl_smem_addr(bar);
+    uint32_t done = 0;
+    while (!done)
+        asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                     "selp.u32 %0, 1, 0, p;\n}\n"
+                     : "=r"(done)
+                     : "r"(a), "r"(parity)
+                     : "memory");
+}
+
+/* One box of map at coordinates c (innermost first) into shared memory at smem (128-byte
+ * aligned), zeros outside the tensor; completes its bytes on bar. */
+template <class... C>
+TL_DEV void tl_tma_load(const TlTensorMap *map, void *smem, uint64_t *bar, C... c) {
+    constexpr int N = sizeof...(C);
+    static_assert(N >= 1 && N <= 5, "tl_tma_load: 1 to 5 coordinates");
+    const int x[5] = {(int)c...};
+    const uint64_t m = (uint64_t)map;
+    const uint32_t d = tl_smem_addr(smem), b = tl_smem_addr(bar);
+#define TL_TMA(n, coords, ...)                                                              \
+    asm volatile("cp.async.bulk.tensor." #n "d.shared::cluster.global.mbarrier::complete_tx" \
+                 "::bytes [%0], [%1, {" coords "}], [%2];\n" ::"r"(d), "l"(m), "r"(b),        \
+                 __VA_ARGS__ : "memory")
+    if constexpr (N == 1) TL_TMA(1, "%3", "r"(x[0]));
+    else if constexpr (N == 2) TL_TMA(2, "%3, %4", "r"(x[0]), "r"(x[1]));
+    else if constexpr (N == 3) TL_TMA(3, "%3, %4, %5", "r"(x[0]), "r"(x[1]), "r"(x[2]));
+    else if constexpr (N == 4)
+        TL_TMA(4, "%3, %4, %5, %6", "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]));
+    else TL_TMA(5, "%3, %4, %5, %6, %7", "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]));
+#undef TL_TMA
+}
+
+/* Register budget of the calling warp group from here on (warp specialization). */
+template <int N> TL_DEV void tl_setmaxnreg_inc() {
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(N));
+}
+template <int N> TL_DEV void tl_setmaxnreg_dec() {
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(N));
+}
 #endif
 
 #else /* TL_CUDA_SIM: the same contracts in host C++ */
@@ -1076,6 +1165,102 @@ TL_DEV void tl_wgmma_ss(const uint16_t *A, const uint16_t *B, float *C, int tid)
     q->ga[i] = A, q->gb[i] = B, q->gc[i] = C, q->gtid[i] = tid;
     tl_wgmma_wait<WAIT>();
 }
+
+/* Named barriers of the harness (sim_bar: id, thread count). */
+template <int ID, int N> TL_DEV void tl_bar_sync() { sim_bar(ID, N); }
+
+/* An mbarrier word: pending arrivals (bits 0..10), count (11..21), phase (22), expected
+ * transaction bytes (32..63, signed). A TMA box lands when issued (early copies) or when
+ * a thread waits on its barrier (late), writing shared memory with the hardware's swizzle
+ * (bits 4.. of the byte address XORed with bits 7..: the 32B, 64B and 128B modes). */
+typedef struct TlSimBox {
+    unsigned char *dst;
+    unsigned char *data;
+    int bytes, swizzle;
+    uint64_t *bar;
+} TlSimBox;
+static TlSimBox *tl_sim_boxes;
+static int tl_sim_nbox, tl_sim_capbox;
+
+TL_DEV void tl_mbar_set(uint64_t *bar, int pending, int count, int phase, int tx) {
+    *bar = (uint64_t)(uint32_t)tx << 32 | (uint64_t)phase << 22 | (uint64_t)count << 11 |
+           (uint64_t)pending;
+}
+TL_DEV int tl_mbar_field(const uint64_t *bar, int shift, int bits) {
+    return (int)(*bar >> shift & ((1ull << bits) - 1));
+}
+/* Arrivals and transaction bytes: the phase completes when both reach zero. */
+TL_DEV void tl_mbar_update(uint64_t *bar, int arrivals, int tx) {
+    int pending = tl_mbar_field(bar, 0, 11) - arrivals, count = tl_mbar_field(bar, 11, 11);
+    int phase = tl_mbar_field(bar, 22, 1), bytes = (int)(int32_t)(*bar >> 32) + tx;
+    if (pending < 0) {
+        fprintf(stderr, "mbarrier: more arrivals than its count %d\n", count);
+        __trap();
+    }
+    if (!pending && !bytes) pending = count, phase ^= 1;
+    tl_mbar_set(bar, pending, count, phase, bytes);
+    sim_progress();
+}
+TL_DEV void tl_mbar_init(uint64_t *bar, int count) { tl_mbar_set(bar, count, count, 0, 0); }
+TL_DEV void tl_fence_mbar_init() {}
+TL_DEV void tl_mbar_arrive(uint64_t *bar) { tl_mbar_update(bar, 1, 0); }
+TL_DEV void tl_mbar_arrive_expect_tx(uint64_t *bar, int bytes) { tl_mbar_update(bar, 1, bytes); }
+
+TL_DEV void tl_sim_land(TlSimBox *b) {
+    const long mask = b->swizzle ? b->swizzle / 16 - 1 : 0;
+    for (int o = 0; o < b->bytes; o += 16) {
+        long a = (long)(b->dst - tl_smem) + o;
+        memcpy(tl_smem + (a ^ ((a >> 7 & mask) << 4)), b->data + o, 16);
+    }
+    free(b->data);
+    tl_mbar_update(b->bar, 0, -b->bytes);
+}
+/* Lands the boxes that complete on bar (all of them when bar is NULL). */
+TL_DEV void tl_sim_land_boxes(uint64_t *bar) {
+    int keep = 0;
+    for (int i = 0; i < tl_sim_nbox; i++) {
+        TlSimBox b = tl_sim_boxes[i];
+        if (!bar || b.bar == bar) tl_sim_land(&b);
+        else tl_sim_boxes[keep++] = b;
+    }
+    tl_sim_nbox = keep;
+}
+TL_DEV void tl_mbar_wait(uint64_t *bar, int parity) {
+    for (;;) {
+        tl_sim_land_boxes(bar);
+        if (tl_mbar_field(bar, 22, 1) != parity) return;
+        sim_yield();
+    }
+}
+
+/* Reads the box at issue (zeros outside the tensor). */
+template <class... C>
+TL_DEV void tl_tma_load(const TlTensorMap *map, void *smem, uint64_t *bar, C... c) {
+    const int n = (int)sizeof...(C), x[5] = {(int)c...};
+    int total = map->elem_bytes, at[5] = {0};
+    for (int i = 0; i < n; i++) total *= map->box[i];
+    TlSimBox b = {(unsigned char *)smem, (unsigned char *)malloc(total), total, map->swizzle, bar};
+    for (int o = 0; o < total; o += map->elem_bytes) {
+        bool in = true;
+        long long off = 0;
+        for (int i = 0; i < n; i++) {
+            long long v = (long long)x[i] + at[i];
+            in = in && v >= 0 && v < map->dims[i];
+            off += v * (i ? map->strides[i - 1] : map->elem_bytes);
+        }
+        if (in) memcpy(b.data + o, map->base + off, map->elem_bytes);
+        else memset(b.data + o, 0, map->elem_bytes);
+        for (int i = 0; i < n && ++at[i] == map->box[i]; i++) at[i] = 0;
+    }
+    if (tl_sim_nbox == tl_sim_capbox) {
+        tl_sim_capbox = tl_sim_capbox ? 2 * tl_sim_capbox : 64;
+        tl_sim_boxes = (TlSimBox *)realloc(tl_sim_boxes, sizeof(TlSimBox) * tl_sim_capbox);
+    }
+    if (sim_early_copies()) tl_sim_land(&b);
+    else tl_sim_boxes[tl_sim_nbox++] = b;
+}
+template <int N> TL_DEV void tl_setmaxnreg_inc() {}
+template <int N> TL_DEV void tl_setmaxnreg_dec() {}
 #endif
 
 #endif

@@ -31,8 +31,8 @@
  * Requires: pass_infer_layouts (runs after it: swizzles are chosen on the 2-D tiles;
  * tl_swizzle of a stacked tile is the tile's, as a tile is a whole number of swizzle
  * patterns). Provides: STMT_ASYNC statements, async copies only in the shape above. */
-#include "compiler.h"
 #include "ir_walk.h"
+#include "pipeline.h"
 
 enum { MAX_DIMS = 8, MAX_STAGES = 8 /* deeper loops run unpipelined */ };
 
@@ -76,6 +76,7 @@ int cuda_copy_vector(const Stmt *s) {
 /* ---- pipelining ---------------------------------------------------------------------------- */
 typedef struct Pipe {
     Ctx *ctx;
+    const Func *f;
     Stmt *kernel;
 } Pipe;
 
@@ -121,8 +122,7 @@ static void touch_stmt(Stmt **slot, void *ud) {
     ir_stmt_children(s, touch_stmt, ud);
 }
 
-/* The number of leading copies of loop L's body that can be pipelined (0: none). */
-static int producer_count(Pipe *P, Stmt *L) {
+int pipe_producer_count(Stmt *kernel, Stmt *L) {
     Stmt *body = L->u.for_.body;
     if (body->kind != STMT_SEQ) return 0;
     int n = 0;
@@ -134,7 +134,7 @@ static int producer_count(Pipe *P, Stmt *L) {
         const Buffer *b = c->u.copy.dst.buf;
         Touch in = {b, c, 0, 0}, all = {b, L, 0, 0};
         touch_stmt(&L->u.for_.body, &in);
-        touch_stmt(&P->kernel->u.kernel.body, &all);
+        touch_stmt(&kernel->u.kernel.body, &all);
         if (in.writes || all.reads || all.writes) break;
         for (int k = 0; k < n; k++)
             if (body->u.seq.data[k]->u.copy.dst.buf == b) return k;
@@ -149,7 +149,7 @@ static Stmt *async_stmt(Ctx *ctx, bool commit, int wait, Loc loc) {
     return s;
 }
 
-static Expr *stage_of(Ctx *ctx, Expr *k, const Stmt *L, int stages) {
+Expr *pipe_stage_of(Ctx *ctx, Expr *k, const Stmt *L, int stages) {
     Loc loc = L->loc;
     Expr *rel = ir_bin(ctx, OP_SUB, k, ir_subst(ctx, L->u.for_.min, NULL, NULL), loc);
     return ir_bin(ctx, OP_FLOORMOD, rel, ir_int(ctx, stages, k->dtype, loc), loc);
@@ -165,10 +165,7 @@ static void region_stage(Ctx *ctx, Region *r, Expr *stage) {
     r->ndim++, r->start = start, r->extent = ext;
 }
 
-/* A producer copy of iteration k (an expression) into its stage, guarded when it may be
- * past the end. */
-static Stmt *produce(Pipe *P, const Stmt *c, const Stmt *L, Expr *k, Expr *guard, int stages) {
-    Ctx *ctx = P->ctx;
+Stmt *pipe_produce(Ctx *ctx, const Stmt *c, const Stmt *L, Expr *k, int stages) {
     Stmt *s = ir_stmt(ctx, STMT_COPY, c->loc);
     s->u.copy = c->u.copy;
     s->u.copy.async = true;
@@ -189,8 +186,15 @@ static Stmt *produce(Pipe *P, const Stmt *c, const Stmt *L, Expr *k, Expr *guard
         dext[d] = ir_subst(ctx, dst.extent[d], NULL, NULL);
     }
     dst.start = dstart, dst.extent = dext;
-    region_stage(ctx, &dst, stage_of(ctx, ir_subst(ctx, k, NULL, NULL), L, stages));
+    region_stage(ctx, &dst, pipe_stage_of(ctx, ir_subst(ctx, k, NULL, NULL), L, stages));
     s->u.copy.dst = dst;
+    return s;
+}
+
+/* A producer copy of iteration k into its stage, guarded when it may be past the end. */
+static Stmt *produce(Pipe *P, const Stmt *c, const Stmt *L, Expr *k, Expr *guard, int stages) {
+    Ctx *ctx = P->ctx;
+    Stmt *s = pipe_produce(ctx, c, L, k, stages);
     int64_t always;
     if (!guard || (ir_is_const_int(guard, &always) && always)) return s;
     Stmt *g = ir_stmt(ctx, STMT_IF, c->loc);
@@ -215,7 +219,7 @@ static bool stacked(const Restage *R, const Buffer *b) {
 }
 
 static Expr *stage_now(const Restage *R, Loc loc) {
-    return stage_of(R->ctx, ir_varref(R->ctx, R->L->u.for_.var, loc), R->L, R->stages);
+    return pipe_stage_of(R->ctx, ir_varref(R->ctx, R->L->u.for_.var, loc), R->L, R->stages);
 }
 
 static Expr **idx_stage(const Restage *R, Expr **idx, int ndim, Loc loc) {
@@ -247,18 +251,24 @@ static void restage_stmt(Stmt **slot, void *ud) {
     }
 }
 
-static void stack_buffer(Ctx *ctx, Buffer *b, int stages) {
+void pipe_restage(Ctx *ctx, Stmt **s, Buffer *const *bufs, int n, const Stmt *L, int stages) {
+    Restage R = {ctx, bufs, n, L, stages};
+    restage_stmt(s, &R);
+}
+
+void pipe_stack_buffer(Ctx *ctx, Buffer *b, int stages) {
     Expr **shape = NEW_ARRAY(&ctx->arena, Expr *, b->ndim + 1);
     shape[0] = ir_int(ctx, stages, DT_INT32, b->loc);
     for (int d = 0; d < b->ndim; d++) shape[d + 1] = b->shape[d];
     b->shape = shape;
     b->ndim++;
+    b->overwritten = true; /* each stage is filled before it is read */
 }
 
 /* The body's wgmma gemm that can stay in flight into the next iteration: its operands
  * are pipelined tiles and nothing else in the body touches its accumulator (the wait for
  * it is then at the top of the next iteration's gemm, or after the loop). NULL if none. */
-static Stmt *inflight_gemm(Stmt *body, int nprod, Buffer *const *bufs) {
+Stmt *pipe_inflight_gemm(Stmt *body, int nprod, Buffer *const *bufs) {
     Stmt *g = NULL;
     for (int i = nprod; i < body->u.seq.len; i++) {
         Stmt *s = body->u.seq.data[i];
@@ -288,7 +298,7 @@ static Stmt *pipeline(Pipe *P, Stmt *L, int nprod) {
     }
     /* Loads run D iterations ahead: S - 1, or S - 2 when the gemm of iteration k - 1 may
      * still read its stage while iteration k refills (a wgmma left in flight). */
-    Stmt *gemm = S >= 3 ? inflight_gemm(body, nprod, bufs) : NULL;
+    Stmt *gemm = S >= 3 ? pipe_inflight_gemm(body, nprod, bufs) : NULL;
     int D = gemm ? S - 2 : S - 1;
     if (gemm) gemm->u.gemm.inflight = true;
     Stmt *out = ir_seq(ctx, loc);
@@ -319,46 +329,47 @@ static Stmt *pipeline(Pipe *P, Stmt *L, int nprod) {
     for (int i = 0; i < nprod; i++)
         ir_seq_push(ctx, nb, produce(P, prods[i], L, ahead, ir_subst(ctx, guard, NULL, NULL), S));
     ir_seq_push(ctx, nb, async_stmt(ctx, true, 0, loc));
-    Restage R = {ctx, bufs, nprod, L, S};
     for (int i = nprod; i < body->u.seq.len; i++) {
         Stmt *s = body->u.seq.data[i];
-        restage_stmt(&s, &R);
+        pipe_restage(ctx, &s, bufs, nprod, L, S);
         ir_seq_push(ctx, nb, s);
     }
-    for (int i = 0; i < nprod; i++) {
-        stack_buffer(ctx, bufs[i], S);
-        bufs[i]->overwritten = true; /* each stage is filled before it is read */
-    }
+    for (int i = 0; i < nprod; i++) pipe_stack_buffer(ctx, bufs[i], S);
     L->u.for_.body = nb;
     L->u.for_.kind = LOOP_SERIAL;
     ir_seq_push(ctx, out, L);
     ir_seq_push(ctx, out, async_stmt(ctx, false, 0, loc));
-    if (gemm) {
-        Stmt *w = async_stmt(ctx, false, 0, loc);
-        w->u.async_.wgmma = true;
-        w->u.async_.acc = gemm->u.gemm.c.buf;
-        ir_seq_push(ctx, out, w);
-    }
+    if (gemm) ir_seq_push(ctx, out, pipe_wgmma_drain(ctx, gemm, loc));
     return out;
+}
+
+Stmt *pipe_wgmma_drain(Ctx *ctx, const Stmt *gemm, Loc loc) {
+    Stmt *w = async_stmt(ctx, false, 0, loc);
+    w->u.async_.wgmma = true;
+    w->u.async_.acc = gemm->u.gemm.c.buf;
+    return w;
 }
 
 static void pipe_slot(Stmt **slot, void *ud);
 
 static void pipe_stmt(Pipe *P, Stmt **slot) {
     Stmt *s = *slot;
-    if (s->kind == STMT_KERNEL) P->kernel = s;
+    if (s->kind == STMT_KERNEL) {
+        P->kernel = s;
+        if (pipe_warp_specialize(P->ctx, P->f, s)) return;
+    }
     if (s->kind == STMT_FOR && s->u.for_.kind == LOOP_PARALLEL) return; /* not inside nests */
     ir_stmt_children(s, pipe_slot, P);
     if (s->kind == STMT_FOR && s->u.for_.kind == LOOP_PIPELINED && s->u.for_.num_stages >= 2 &&
         s->u.for_.num_stages <= MAX_STAGES && P->kernel) {
-        int n = producer_count(P, s);
-        if (n > 0 && n <= 16) *slot = pipeline(P, s, n);
+        int n = pipe_producer_count(P->kernel, s);
+        if (n > 0 && n <= PIPE_MAX_PRODUCERS) *slot = pipeline(P, s, n);
     }
 }
 
 static void pipe_slot(Stmt **slot, void *ud) { pipe_stmt(ud, slot); }
 
 void pass_pipeline_async(Ctx *ctx, Func *f) {
-    Pipe P = {ctx, NULL};
+    Pipe P = {ctx, f, NULL};
     if (f->body) pipe_stmt(&P, &f->body);
 }

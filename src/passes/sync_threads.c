@@ -30,7 +30,8 @@
  * rather than one per iteration inside it. For a loop, the pending set at the back edge (end of
  * the body and each `continue`) is checked against the accesses the body can make before
  * its first barrier; a conflict puts a barrier at the end of the body and before each of
- * its `continue`s. */
+ * its `continue`s. A warp-specialized region (STMT_WS) is planned on its consumer: the
+ * producer's TMA writes are ordered by mbarriers, like cp.async by the pipeline's waits. */
 #include "compiler.h"
 #include "ir_walk.h"
 #include "layout/frag.h"
@@ -351,6 +352,7 @@ static bool first_accesses(Sync *S, Stmt *s, AccSet *F) {
         return false;
     case STMT_BREAK:
     case STMT_CONTINUE: return false;
+    case STMT_WS: return first_accesses(S, s->u.ws.consumer, F);
     default: break;
     }
     leaf_accesses(S, s, F);
@@ -464,6 +466,10 @@ static AccSet visit_item(Sync *S, Stmt *c, AccSet P, StmtList *out) {
             if (c->kind == STMT_BREAK) S->loop->has_break = true;
             else S->loop->has_continue = true;
         }
+        break;
+    case STMT_WS: /* the producer only issues TMA, ordered by the mbarriers; the consumer's
+                     barriers are among its own threads */
+        P = visit_block(S, &c->u.ws.consumer, P);
         break;
     case STMT_FOR:
         if (is_distributed(c)) { /* one simple statement */

@@ -55,7 +55,7 @@ static const struct { const char *api, *sym; } header_syms[] = {
     H(cuModuleLoadData), H(cuModuleUnload), H(cuModuleGetFunction), H(cuFuncGetAttribute),
     H(cuFuncSetAttribute), H(cuLaunchKernel), H(cuMemAlloc), H(cuMemFree),
     H(cuMemAllocAsync), H(cuMemFreeAsync), H(cuMemsetD8Async), H(cuMemcpyHtoD),
-    H(cuMemcpyDtoH), H(cuMemcpyDtoD), H(cuStreamSynchronize),
+    H(cuMemcpyDtoH), H(cuMemcpyDtoD), H(cuStreamSynchronize), H(cuTensorMapEncodeTiled),
 #undef H
 };
 
@@ -93,6 +93,18 @@ static void test_header_agreement(void) {
         C(CUDRV_FUNC_ATTR_NUM_REGS, CU_FUNC_ATTRIBUTE_NUM_REGS),
         C(CUDRV_FUNC_ATTR_MAX_DYNAMIC_SHARED_SIZE_BYTES,
           CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES),
+        C(CUDRV_TMAP_UINT8, CU_TENSOR_MAP_DATA_TYPE_UINT8),
+        C(CUDRV_TMAP_UINT16, CU_TENSOR_MAP_DATA_TYPE_UINT16),
+        C(CUDRV_TMAP_UINT32, CU_TENSOR_MAP_DATA_TYPE_UINT32),
+        C(CUDRV_TMAP_UINT64, CU_TENSOR_MAP_DATA_TYPE_UINT64),
+        C(CUDRV_TMAP_INTERLEAVE_NONE, CU_TENSOR_MAP_INTERLEAVE_NONE),
+        C(CUDRV_TMAP_SWIZZLE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE),
+        C(CUDRV_TMAP_SWIZZLE_32B, CU_TENSOR_MAP_SWIZZLE_32B),
+        C(CUDRV_TMAP_SWIZZLE_64B, CU_TENSOR_MAP_SWIZZLE_64B),
+        C(CUDRV_TMAP_SWIZZLE_128B, CU_TENSOR_MAP_SWIZZLE_128B),
+        C(CUDRV_TMAP_L2_PROMOTION_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_128B),
+        C(CUDRV_TMAP_FLOAT_OOB_FILL_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+        C((int)sizeof(CuTensorMap), (int)sizeof(CUtensorMap)),
         C(CUDRV_NVRTC_SUCCESS, NVRTC_SUCCESS),
 #undef C
     };
@@ -321,8 +333,9 @@ static bool find_cuobjdump(char *out, size_t n) {
 }
 
 /* The SASS of examples/gemm.py built for arch (defines: a tile that takes the tensor-core
- * path) has `want` and no local memory (LDL/STL: spills). */
-static void check_gemm_sass(const char *tool, const char *arch, const char *want) {
+ * path) has `want` (and `also`, when not NULL) and no local memory (LDL/STL: spills). */
+static void check_gemm_sass(const char *tool, const char *arch, const char *want,
+                            const char *also) {
     char cache[300], cmd[1400], line[512];
     snprintf(cache, sizeof cache, "%s/sass-%s", tmpdir, arch);
     arch_set(arch);
@@ -341,13 +354,15 @@ static void check_gemm_sass(const char *tool, const char *arch, const char *want
     snprintf(cmd, sizeof cmd, "PATH=\"$(dirname '%s')\":$PATH '%s' -sass %s/*.cubin 2>&1", tool,
              tool, cache);
     FILE *p = popen(cmd, "r");
-    int found = 0, local = 0, lines = 0;
+    int found = 0, found_also = 0, local = 0, lines = 0;
     while (p && fgets(line, sizeof line, p)) {
         lines++;
         found += strstr(line, want) != NULL;
+        found_also += also && strstr(line, also) != NULL;
         local += strstr(line, " LDL") != NULL || strstr(line, " STL") != NULL;
     }
     if (p) pclose(p);
+    CHECK(!also || found_also > 0, "gemm for %s: no %s in %d lines of SASS", arch, also, lines);
     CHECK(found > 0 && local == 0, "gemm for %s: %d %s, %d local-memory instructions in %d "
           "lines of SASS", arch, found, want, local, lines);
     if (found > 0 && local == 0) printf("ok: gemm for %s: %d %s, no local memory\n", arch,
@@ -364,8 +379,8 @@ static void test_gemm_sass(void) {
                "nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm)\n");
         return;
     }
-    check_gemm_sass(tool, "sm_90a", "HGMMA"); /* wgmma */
-    check_gemm_sass(tool, "sm_80", "HMMA");   /* mma.sync */
+    check_gemm_sass(tool, "sm_90a", "HGMMA", "UTMALDG"); /* wgmma, TMA loads */
+    check_gemm_sass(tool, "sm_80", "HMMA", NULL);        /* mma.sync */
     arch_set(NULL);
 }
 

@@ -271,33 +271,60 @@ static const char sim_prelude[] =
     "    T o = *p; if ((T)v < o) *p = (T)v; return o; }\n"
     "template <class T, class U, class V> static T atomicCAS(T *p, U c, V v) {\n"
     "    T o = *p; if (o == (T)c) *p = (T)v; return o; }\n"
+    "#define __grid_constant__\n"
     "void __syncthreads(void);\nvoid __trap(void);\nint sim_thread(void);\n"
-    "int sim_early_copies(void);\n"
+    "int sim_early_copies(void);\nvoid sim_bar(int id, int n);\nvoid sim_yield(void);\n"
+    "void sim_progress(void);\nvoid sim_warp_sync(void);\n"
     "template <class T> static T __shfl_xor_sync(unsigned, T v, int m) {\n"
-    "    static T slot[1024]; int t = sim_thread(); slot[t] = v; __syncthreads();\n"
-    "    T r = slot[t ^ m]; __syncthreads(); return r; }\n"
-    "alignas(16) unsigned char tl_smem[1 << 18];\n"
+    "    static T slot[1024]; int t = sim_thread(); slot[t] = v; sim_warp_sync();\n"
+    "    T r = slot[t ^ m]; sim_warp_sync(); return r; }\n"
+    "alignas(1024) unsigned char tl_smem[1 << 18];\n"
     "typedef void (*SimBody)(void **, const int64_t *, void **);\n";
 
 static const char sim_runner[] =
     "static ucontext_t sim_sched, *sim_ctx;\n"
     "static char **sim_stack;\n"
-    "static unsigned char *sim_state; /* 0 ready, 1 at a barrier, 2 done, 3 trapped */\n"
-    "static int sim_cap, sim_cur;\n"
+    "/* 0 ready, 1 at a barrier, 2 done, 3 trapped, 4 spinning (an mbarrier wait) */\n"
+    "static unsigned char *sim_state;\n"
+    "static int *sim_waits; /* the barrier a thread waits at */\n"
+    "enum { SIM_BARS = 16 + 32 }; /* named barriers 0..15, then one per warp */\n"
+    "static int sim_arrived[SIM_BARS];\n"
+    "static int sim_cap, sim_cur, sim_n;\n"
+    "static long sim_moves; /* barrier and mbarrier events: progress */\n"
     "static SimBody sim_body;\n"
     "static void **sim_a, **sim_g;\n"
     "static const int64_t *sim_s;\n"
     "static void sim_entry(void) { sim_body(sim_a, sim_s, sim_g); sim_state[sim_cur] = 2; }\n"
-    "void __syncthreads(void) {\n"
-    "    sim_state[sim_cur] = 1; swapcontext(&sim_ctx[sim_cur], &sim_sched); }\n"
+    "void sim_progress(void) { sim_moves++; }\n"
+    "void sim_bar(int id, int n) {\n"
+    "    sim_moves++;\n"
+    "    if (++sim_arrived[id] == n) { /* the last one releases the others */\n"
+    "        sim_arrived[id] = 0;\n"
+    "        for (int t = 0; t < sim_n; t++)\n"
+    "            if (sim_state[t] == 1 && sim_waits[t] == id) sim_state[t] = 0;\n"
+    "        return;\n"
+    "    }\n"
+    "    sim_state[sim_cur] = 1, sim_waits[sim_cur] = id;\n"
+    "    swapcontext(&sim_ctx[sim_cur], &sim_sched);\n"
+    "}\n"
+    "void __syncthreads(void) { sim_bar(0, sim_n); }\n"
+    "void sim_warp_sync(void) {\n"
+    "    int w = sim_cur / 32, n = sim_n - 32 * w;\n"
+    "    sim_bar(16 + w, n < 32 ? n : 32);\n"
+    "}\n"
+    "void sim_yield(void) {\n"
+    "    sim_state[sim_cur] = 4; swapcontext(&sim_ctx[sim_cur], &sim_sched); }\n"
     "int sim_thread(void) { return sim_cur; }\n"
     "static int sim_reverse;\n"
     "int sim_early_copies(void) { return sim_reverse; }\n"
     "void __trap(void) {\n"
     "    sim_state[sim_cur] = 3; swapcontext(&sim_ctx[sim_cur], &sim_sched); abort(); }\n"
     "enum { SIM_STACK = 1 << 17 };\n"
+    "/* Runs the threads round after round until all end; a round in which no thread moves\n"
+    " * (every one waits at a barrier or spins on an mbarrier) is a deadlock. */\n"
     "static int sim_block(int n, int reverse, char *msg, int len) {\n"
-    "    sim_reverse = reverse;\n"
+    "    sim_reverse = reverse, sim_n = n, tl_sim_nbox = 0;\n"
+    "    memset(sim_arrived, 0, sizeof sim_arrived);\n"
     "    for (int t = 0; t < n; t++) {\n"
     "        getcontext(&sim_ctx[t]);\n"
     "        sim_ctx[t].uc_stack.ss_sp = sim_stack[t];\n"
@@ -307,9 +334,12 @@ static const char sim_runner[] =
     "        sim_state[t] = 0;\n"
     "    }\n"
     "    for (;;) {\n"
+    "        long before = sim_moves;\n"
+    "        int ran = 0;\n"
     "        for (int o = 0; o < n; o++) {\n"
     "            int t = reverse ? n - 1 - o : o;\n"
-    "            if (sim_state[t] >= 2) continue;\n"
+    "            if (sim_state[t] == 1 || sim_state[t] >= 2 && sim_state[t] != 4) continue;\n"
+    "            ran += sim_state[t] == 0;\n"
     "            sim_state[t] = 0, sim_cur = t;\n"
     "            threadIdx.x = t % blockDim.x;\n"
     "            threadIdx.y = t / blockDim.x % blockDim.y;\n"
@@ -323,9 +353,11 @@ static const char sim_runner[] =
     "        int done = 0;\n"
     "        for (int t = 0; t < n; t++) done += sim_state[t] == 2;\n"
     "        if (done == n) return 0;\n"
-    "        if (done) {\n"
-    "            snprintf(msg, len, \"%d threads ended while %d wait at a barrier\", done,\n"
-    "                     n - done);\n"
+    "        if (!ran && sim_moves == before) {\n"
+    "            if (done)\n"
+    "                snprintf(msg, len, \"%d threads ended while %d wait at a barrier\", done,\n"
+    "                         n - done);\n"
+    "            else snprintf(msg, len, \"deadlock: %d threads wait at barriers or mbarriers\", n);\n"
     "            return 1;\n"
     "        }\n"
     "    }\n"
@@ -338,6 +370,7 @@ static const char sim_runner[] =
     "        sim_ctx = (ucontext_t *)realloc(sim_ctx, sizeof(ucontext_t) * n);\n"
     "        sim_stack = (char **)realloc(sim_stack, sizeof(char *) * n);\n"
     "        sim_state = (unsigned char *)realloc(sim_state, n);\n"
+    "        sim_waits = (int *)realloc(sim_waits, sizeof(int) * n);\n"
     "        for (int t = sim_cap; t < n; t++) sim_stack[t] = (char *)malloc(SIM_STACK);\n"
     "        sim_cap = n;\n"
     "    }\n"
@@ -355,7 +388,7 @@ static const char sim_runner[] =
     "}\n"
     "extern \"C\" void sim_release(void) {\n"
     "    for (int t = 0; t < sim_cap; t++) free(sim_stack[t]);\n"
-    "    free(sim_stack), free(sim_ctx), free(sim_state);\n"
+    "    free(sim_stack), free(sim_ctx), free(sim_state), free(sim_waits);\n"
     "    sim_cap = 0;\n"
     "}\n";
 
@@ -397,6 +430,8 @@ static void sim_shims(FILE *fp, int c, const Func *f, const CudaPlan *plan) {
         for (int i = 0; i < f->syms.len; i++, n++) fprintf(fp, "%ss[%d]", n ? ", " : "", i);
         for (int i = 0; i < plan->nglobals; i++, n++)
             fprintf(fp, "%s(%s *)g[%d]", n ? ", " : "", storage_type(plan->globals[i]->dtype), i);
+        for (int t = 0; t < plan->kernels[k].ntmaps; t++, n++) /* after the globals (run_sim) */
+            fprintf(fp, "%s*(const TlTensorMap *)g[%d]", n ? ", " : "", plan->nglobals + t);
         fprintf(fp, ");\n}\n");
     }
     fprintf(fp, "static SimBody sim_case%d[] = {", c);
@@ -614,11 +649,44 @@ static bool run_c_target(const SimCase *sc, Bufs *b) {
     return ok;
 }
 
+/* TlTensorMap of tl_cuda.h under TL_CUDA_SIM: the geometry the simulated TMA reads. */
+typedef struct SimTmap {
+    const unsigned char *base;
+    int rank, elem_bytes, swizzle;
+    long long dims[5], strides[5];
+    int box[5];
+} SimTmap;
+
+enum { SIM_MAX_GLOBALS = 16, SIM_MAX_TMAPS = 16 };
+
+/* Kernel k's tensor maps over the case's buffers, after the globals in g. */
+static int sim_tmaps(const SimCase *sc, const CudaKernelPlan *k, Bufs *b, SimTmap *maps,
+                     void **g, int nglobals) {
+    for (int t = 0; t < k->ntmaps && t < SIM_MAX_TMAPS; t++) {
+        CudaTmapGeom geo;
+        StrBuf err = {0};
+        int rc = cuda_tmap_geometry(sc->cu->f, k->tmaps[t], sc->syms, &geo, &err);
+        CHECK(rc == 0, "%s: tensor map %d: %s", sc->name, t, err.buf);
+        sb_free(&err);
+        if (rc) return -1;
+        maps[t] = (SimTmap){b->data[geo.param], geo.rank, geo.elem_bytes, geo.swizzle, {0}, {0},
+                            {0}};
+        for (int i = 0; i < geo.rank; i++) {
+            maps[t].dims[i] = (long long)geo.dims[i];
+            maps[t].strides[i] = (long long)geo.strides[i];
+            maps[t].box[i] = (int)geo.box[i];
+        }
+        g[nglobals + t] = &maps[t];
+    }
+    return 0;
+}
+
 /* The simulated CUDA launch of every kernel, in order; 0 on success. */
 static int run_sim(SimLaunch launch, int c, const SimCase *sc, Bufs *b, int reverse) {
     const Func *f = sc->cu->f;
     CudaPlan plan = cuda_plan(&sc->cu->ctx.arena, f);
-    void *globals[16] = {0};
+    void *globals[SIM_MAX_GLOBALS + SIM_MAX_TMAPS] = {0};
+    SimTmap maps[SIM_MAX_TMAPS];
     int rc = 0;
     for (int j = 0; j < plan.nglobals && j < 16; j++) {
         int64_t n = buf_elems(f, plan.globals[j], sc->syms);
@@ -629,6 +697,7 @@ static int run_sim(SimLaunch launch, int c, const SimCase *sc, Bufs *b, int reve
         for (int d = 0; d < plan.kernels[k].ngrid; d++)
             if (cuda_eval_int(f, plan.kernels[k].grid[d], sc->syms, &grid[d])) rc = -1;
         CHECK(rc == 0, "%s: grid of kernel %d cannot be evaluated", sc->name, k);
+        if (!rc) rc = sim_tmaps(sc, &plan.kernels[k], b, maps, globals, plan.nglobals);
         char msg[256] = "";
         if (!rc) rc = launch(c, k, b->data, sc->syms, globals, grid, plan.kernels[k].block,
                              reverse, msg, sizeof msg);
@@ -1113,6 +1182,63 @@ static const char src_wgmma[] = HEAD
     "            T.copy(acc, C[by * 128, bx * 128])\n"
     "    return main\n";
 
+/* Warp specialization (sm_90a): ragged edges (partial tiles in M, N and K: TMA fills
+ * zeros), B transposed, 64-byte swizzled K tiles of 32, a stage count above... */
+static const char src_ws_ragged[] = HEAD
+    "def ws(M=200, N=136, K=200, dtype=\"float16\"):\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((N, K), dtype),\n"
+    "             C: T.Tensor((M, N), \"float32\")):\n"
+    "        with T.Kernel(T.ceildiv(N, 64), T.ceildiv(M, 64), threads=128) as (bx, by):\n"
+    "            A_s = T.alloc_shared((64, 32), dtype)\n"
+    "            B_s = T.alloc_shared((64, 32), dtype)\n"
+    "            acc = T.alloc_fragment((64, 64), \"float32\")\n"
+    "            T.clear(acc)\n"
+    "            for k in T.Pipelined(T.ceildiv(K, 32), num_stages=4):\n"
+    "                T.copy(A[by * 64, k * 32], A_s)\n"
+    "                T.copy(B[bx * 64, k * 32], B_s)\n"
+    "                T.gemm(A_s, B_s, acc, transpose_B=True)\n"
+    "            T.copy(acc, C[by * 64, bx * 64])\n"
+    "    return main\n";
+
+/* ... a single iteration, fewer than the stages. */
+static const char src_ws_single[] = HEAD
+    "def ws1(M=128, N=64, K=64, dtype=\"bfloat16\"):\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype),\n"
+    "             C: T.Tensor((M, N), dtype)):\n"
+    "        with T.Kernel(1, 1, threads=128) as (bx, by):\n"
+    "            A_s = T.alloc_shared((128, 64), dtype)\n"
+    "            B_s = T.alloc_shared((64, 64), dtype)\n"
+    "            acc = T.alloc_fragment((128, 64), \"float32\")\n"
+    "            T.clear(acc)\n"
+    "            for k in T.Pipelined(K // 64, num_stages=3):\n"
+    "                T.copy(A[0, k * 64], A_s)\n"
+    "                T.copy(B[k * 64, 0], B_s)\n"
+    "                T.gemm(A_s, B_s, acc)\n"
+    "            T.copy(acc, C)\n"
+    "    return main\n";
+
+/* ... a symbolic trip count, plain (unswizzled) fp32 rows, no gemm: the consumers
+ * release each stage at the end of the body. */
+static const char src_ws_dynamic[] = HEAD
+    "def wsd(M=64, N=64):\n"
+    "    K = T.dynamic(\"K\")\n"
+    "\n"
+    "    @T.prim_func\n"
+    "    def main(X: T.Tensor((K, N), \"float32\"), Y: T.Tensor((M, N), \"float32\")):\n"
+    "        with T.Kernel(1, threads=128) as bx:\n"
+    "            S = T.alloc_shared((16, N), \"float32\")\n"
+    "            acc = T.alloc_fragment((M, N), \"float32\")\n"
+    "            T.clear(acc)\n"
+    "            for k in T.Pipelined(T.ceildiv(K, 16), num_stages=3):\n"
+    "                T.copy(X[k * 16, 0], S)\n"
+    "                for i, j in T.Parallel(M, N):\n"
+    "                    acc[i, j] += S[i % 16, j] * (k + 1)\n"
+    "            T.copy(acc, Y)\n"
+    "    return main\n";
+static const int64_t wsd_syms[] = {100}; /* K: 7 iterations, the last one ragged */
+
 /* num_stages far beyond any shared memory: the loop runs unpipelined (the fuzzer once
  * made the compiler build a billion-copy prologue). */
 static void test_huge_stages(void) {
@@ -1236,10 +1362,23 @@ int main(void) {
     }
     all[n] = check_program("wgmma", src_wgmma);
     CHECK(all[n]->src && strstr(all[n]->src, "tl_wgmma_ss<128, 128, 64, 2, false, true, 1>") &&
-              strstr(all[n]->src, "tl_panel_swizzle<64, 128>"),
-          "wgmma: a 2-warpgroup wgmma on paneled B tiles, left in flight");
+              strstr(all[n]->src, "tl_tma_load(&tl_tmap1, B_s + (tl_floormod_i32(k, 3)) * 8192 "
+                                  "+ 4096, &full_barrier[tl_floormod_i32(k, 3)], tl_c2 + 64"),
+          "wgmma: a 2-warpgroup wgmma on paneled B tiles (a TMA box per panel), left in flight");
     cases[n] = (SimCase){"wgmma", (char *)src_wgmma, NULL, all[n]};
     names[n++] = "wgmma";
+    static const struct { const char *name, *text; const int64_t *syms; } ws[] = {
+        {"ws_ragged", src_ws_ragged, NULL}, {"ws_single", src_ws_single, NULL},
+        {"ws_dynamic", src_ws_dynamic, wsd_syms},
+    };
+    for (size_t i = 0; i < sizeof ws / sizeof *ws; i++) {
+        all[n] = check_program(ws[i].name, ws[i].text);
+        CHECK(all[n]->src && strstr(all[n]->src, "tl_tma_load(") &&
+                  strstr(all[n]->src, "tl_setmaxnreg_inc"),
+              "%s: warp-specialized with TMA", ws[i].name);
+        cases[n] = (SimCase){ws[i].name, (char *)ws[i].text, ws[i].syms, all[n]};
+        names[n++] = ws[i].name;
+    }
     lower_arch = "sm_80";
 
     SimCase ok[MAXC];
@@ -1249,7 +1388,7 @@ int main(void) {
     sim_check(ok, nok);
 
     for (int i = 0; i < n; i++) compiled_free(all[i]);
-    for (int i = NPROG; i < n - 1; i++) free(cases[i].text); /* the last: src_wgmma */
+    for (int i = NPROG; i < NPROG + 2 * nex; i++) free(cases[i].text); /* the examples' */
     if (!getenv("TEST_EMIT_CUDA_KEEP")) {
         char cmd[300];
         snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);

@@ -7,7 +7,12 @@
  *           <one argument per Func param, in order: a pointer (device address) for a
  *            buffer, the value as int64_t (ints, bool) or double (floats) for a scalar>,
  *           <one int64_t per Func sym, in f->syms order>,
- *           <one pointer per T.alloc_global buffer, in the order of CudaPlan.globals>)
+ *           <one pointer per T.alloc_global buffer, in the order of CudaPlan.globals>,
+ *           <one `const __grid_constant__ TlTensorMap` per TMA map of the kernel, in
+ *            CudaKernelPlan.tmaps order: a CUtensorMap the runtime encodes at each
+ *            launch from the argument (cuda_tmap_geometry)>)
+ *   - The block has CudaKernelPlan.block threads: the T.Kernel's, plus a producer warp
+ *     group after them in a warp-specialized kernel.
  *   - Kernels run one after another on the caller's stream.
  *   - Dynamic shared memory of kernel i is CudaKernelPlan.smem_bytes (the runtime sets
  *     CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES when it exceeds 48 KB). */
@@ -22,7 +27,18 @@ typedef struct CudaKernelPlan {
     const Expr *grid[3];   /* over f->syms; evaluate with cuda_eval_int */
     int block[3];          /* threads */
     int64_t smem_bytes;    /* dynamic shared memory */
+    int ntmaps;
+    const TmaMap *const *tmaps; /* its TMA tensor maps (kernel.tmaps) */
 } CudaKernelPlan;
+
+/* What cuTensorMapEncodeTiled takes for a map at one launch: the tensor parameter, its
+ * dims innermost first, the byte strides of dims 1 .. rank-1, the box. */
+typedef struct CudaTmapGeom {
+    int param; /* index of the tensor in f->params */
+    int rank, elem_bytes, swizzle;
+    uint64_t dims[TMA_MAX_RANK], strides[TMA_MAX_RANK];
+    uint32_t box[TMA_MAX_RANK];
+} CudaTmapGeom;
 
 typedef struct CudaPlan {
     int nkernels;
@@ -39,5 +55,9 @@ CudaPlan cuda_plan(Arena *a, const Func *f);
 /* Evaluates an integer expression over the syms (values in f->syms order). Returns 0 and
  * sets *out, or -1 if the expression uses anything else. */
 int cuda_eval_int(const Func *f, const Expr *e, const int64_t *syms, int64_t *out);
+/* The geometry of map m for these syms; -1 with err when the tensor cannot have one (an
+ * empty dimension, strides the hardware does not take). */
+int cuda_tmap_geometry(const Func *f, const TmaMap *m, const int64_t *syms, CudaTmapGeom *g,
+                       StrBuf *err);
 
 #endif

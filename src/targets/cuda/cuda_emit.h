@@ -65,6 +65,8 @@ typedef struct CuEmit {
     CfVarVec used;          /* vars the kernel being emitted reads */
     const CuLoop *loop;     /* the layout loop being emitted, or NULL */
     bool wgmma;             /* the kernel has wgmma gemms: barriers fence the async proxy */
+    bool consumer;          /* inside the consumer of a STMT_WS: barriers are of its threads */
+    const Stmt *kernel;     /* the T.Kernel being emitted */
 } CuEmit;
 
 static inline CuEmit *cu_of(CfEmit *em) { return (CuEmit *)em; }
@@ -85,5 +87,8 @@ void cu_gemm(CfEmit *em, const Stmt *s);
  * when Stmt.copy.async. */
 void cu_copy(CfEmit *em, const Stmt *s);
 void cu_reduce(CfEmit *em, const Stmt *s);
+/* A barrier of the threads that run the code being emitted: __syncthreads(), or the
+ * consumer warp groups' named barrier in a warp-specialized kernel. */
+void cu_barrier(CfEmit *em);
 
 #endif

@@ -151,6 +151,10 @@ static void collect_allocs(BufWalk *w, const Stmt *s) {
         collect_allocs(w, s->u.if_.then);
         collect_allocs(w, s->u.if_.orelse);
         break;
+    case STMT_WS:
+        collect_allocs(w, s->u.ws.producer);
+        collect_allocs(w, s->u.ws.consumer);
+        break;
     case STMT_ALLOC: {
         Buffer *b = s->u.alloc.buf;
         CudaSlot slot = {.buf = b, .offset = -1, .elems = buffer_elems(b)};
@@ -173,7 +177,8 @@ static int64_t slot_bytes(const Buffer *b) {
 }
 
 static int64_t align_up(int64_t x, const Buffer *b) {
-    int64_t a = b->swizzle ? 1024 : 16; /* swizzled tiles: a whole swizzle pattern */
+    /* swizzled tiles: a whole swizzle pattern; TMA destinations: 128 (Buffer.align) */
+    int64_t a = b->swizzle ? 1024 : b->align > 16 ? b->align : 16;
     return (x + a - 1) / a * a;
 }
 
@@ -263,6 +268,9 @@ CudaPlan cuda_plan(Arena *a, const Func *f) {
             k->grid[d] = d < k->ngrid ? s->u.kernel.grid[d] : NULL;
             k->block[d] = s->u.kernel.threads[d] > 0 ? s->u.kernel.threads[d] : 1;
         }
+        k->block[0] += s->u.kernel.producer_threads;
+        k->ntmaps = s->u.kernel.ntmaps;
+        k->tmaps = (const TmaMap *const *)s->u.kernel.tmaps;
         CudaBuffers bufs;
         cuda_kernel_buffers(a, s, &bufs);
         k->smem_bytes = bufs.smem_bytes;
@@ -303,5 +311,34 @@ int cuda_eval_int(const Func *f, const Expr *e, const int64_t *syms, int64_t *ou
     int64_t v;
     if (ir_eval_int(e, eval_var, &E, &v)) return -1;
     *out = v;
+    return 0;
+}
+
+int cuda_tmap_geometry(const Func *f, const TmaMap *m, const int64_t *syms, CudaTmapGeom *g,
+                       StrBuf *err) {
+    const Buffer *b = m->buf;
+    *g = (CudaTmapGeom){.param = -1, .rank = m->rank, .elem_bytes = dtype_bytes(b->dtype),
+                        .swizzle = m->swizzle};
+    for (int i = 0; i < f->params.len; i++)
+        if (f->params.data[i].buf == b) g->param = i;
+    uint64_t stride = (uint64_t)g->elem_bytes;
+    for (int i = 0; i < m->rank; i++) {
+        int64_t v;
+        if (cuda_eval_int(f, b->shape[m->rank - 1 - i], syms, &v)) v = -1;
+        if (g->param < 0 || v < 1 || v > ((int64_t)1 << 32)) {
+            sb_printf(err, "tensor '%s' (dim %d = %lld): a TMA tensor map needs every dimension "
+                      "in 1 .. 2^32 (set TILEC_NO_WS=1 to load it without TMA)", b->name,
+                      m->rank - 1 - i, (long long)v);
+            return -1;
+        }
+        g->dims[i] = (uint64_t)v, g->box[i] = (uint32_t)m->box[i];
+        if (i) g->strides[i - 1] = stride;
+        if (stride > ((uint64_t)1 << 40) / (uint64_t)v) {
+            sb_printf(err, "tensor '%s' is too large for a TMA tensor map (strides of 2^40 "
+                      "bytes or more)", b->name);
+            return -1;
+        }
+        stride *= (uint64_t)v;
+    }
     return 0;
 }

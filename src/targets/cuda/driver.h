@@ -41,7 +41,24 @@ enum {
     CUDRV_FUNC_ATTR_SHARED_SIZE_BYTES = 1,
     CUDRV_FUNC_ATTR_NUM_REGS = 4,
     CUDRV_FUNC_ATTR_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
+    /* cuTensorMapEncodeTiled: element types by size, swizzles, L2 promotion */
+    CUDRV_TMAP_UINT8 = 0,
+    CUDRV_TMAP_UINT16 = 1,
+    CUDRV_TMAP_UINT32 = 2,
+    CUDRV_TMAP_UINT64 = 4,
+    CUDRV_TMAP_INTERLEAVE_NONE = 0,
+    CUDRV_TMAP_SWIZZLE_NONE = 0,
+    CUDRV_TMAP_SWIZZLE_32B = 1,
+    CUDRV_TMAP_SWIZZLE_64B = 2,
+    CUDRV_TMAP_SWIZZLE_128B = 3,
+    CUDRV_TMAP_L2_PROMOTION_128B = 2,
+    CUDRV_TMAP_FLOAT_OOB_FILL_NONE = 0, /* out-of-bounds elements read as zeros */
 };
+
+/* CUtensorMap: 128 opaque bytes, 64-byte aligned. */
+typedef struct CuTensorMap {
+    _Alignas(64) unsigned long long opaque[16];
+} CuTensorMap;
 
 /* X(field, symbol, parameters, required): the driver entry points tilec uses. The symbol
  * is the ABI name the toolkit header maps the API name to (cuMemAlloc -> cuMemAlloc_v2);
@@ -81,7 +98,11 @@ enum {
     X(MemcpyHtoD, "cuMemcpyHtoD_v2", (CuDevPtr dst, const void *src, size_t n), 1)          \
     X(MemcpyDtoH, "cuMemcpyDtoH_v2", (void *dst, CuDevPtr src, size_t n), 1)                \
     X(MemcpyDtoD, "cuMemcpyDtoD_v2", (CuDevPtr dst, CuDevPtr src, size_t n), 1)             \
-    X(StreamSynchronize, "cuStreamSynchronize", (CuStream s), 1)
+    X(StreamSynchronize, "cuStreamSynchronize", (CuStream s), 1)                            \
+    X(TensorMapEncodeTiled, "cuTensorMapEncodeTiled",                                       \
+      (CuTensorMap *map, int dtype, unsigned rank, void *addr, const unsigned long long *dims, \
+       const unsigned long long *strides, const unsigned *box, const unsigned *elem_strides,  \
+       int interleave, int swizzle, int l2, int oob), 0)
 
 typedef struct CudaDriver {
 #define X(field, sym, params, req) CuResult(*field) params;

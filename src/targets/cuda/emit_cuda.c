@@ -119,10 +119,75 @@ static void emit_alloc(CfEmit *em, const Stmt *s) {
     if (b->init) cf_loc_comment(em, s->loc);
     if (b->scope == SCOPE_GLOBAL)
         ctx_fail(em->ctx, s->loc, "T.alloc_global must be called outside 'with T.Kernel'");
-    if (b->scope == SCOPE_BARRIER)
-        ctx_fail(em->ctx, s->loc, "T.alloc_barrier: mbarriers are not supported by the CUDA "
-                 "target yet");
+    if (b->scope == SCOPE_BARRIER) { /* mbarriers: static shared memory, set up by MBAR_INIT */
+        int64_t n = 0;
+        ir_is_const_int(b->shape[0], &n);
+        cf_line(em, "static __shared__ __align__(8) uint64_t %s[%lld];", cf_buf(em, b),
+                (long long)n);
+    }
     if (b->init) cf_store_init(em, s);
+}
+
+void cu_barrier(CfEmit *em) {
+    CuEmit *cu = cu_of(em);
+    if (cu->consumer) cf_line(em, "tl_bar_sync<1, %d>();", cu->nthreads);
+    else cf_line(em, "__syncthreads();");
+}
+
+/* An mbarrier operation (runtime/cuda/tl_cuda.h); INIT by thread 0 for every entry. */
+static void emit_mbar(CfEmit *em, const Stmt *s) {
+    const Buffer *b = s->u.mbar.bar;
+    const char *bar = cf_buf(em, b);
+    if (s->u.mbar.op == MBAR_INIT) {
+        int64_t n = 0;
+        ir_is_const_int(b->shape[0], &n);
+        cf_line(em, "if (tl_tid == 0) {");
+        cf_line(em, "    for (int tl_i = 0; tl_i < %lld; ++tl_i) tl_mbar_init(&%s[tl_i], %s);",
+                (long long)n, bar, cf_ex_str(em, s->u.mbar.arg, DT_INT32, true));
+        cf_line(em, "    tl_fence_mbar_init();");
+        cf_line(em, "}");
+        return;
+    }
+    const char *idx = cf_ex_str(em, s->u.mbar.idx, DT_INT32, true);
+    switch (s->u.mbar.op) {
+    case MBAR_ARRIVE: cf_line(em, "tl_mbar_arrive(&%s[%s]);", bar, idx); break;
+    case MBAR_EXPECT_TX:
+        cf_line(em, "tl_mbar_arrive_expect_tx(&%s[%s], %s);", bar, idx,
+                cf_ex_str(em, s->u.mbar.arg, DT_INT32, true));
+        break;
+    default:
+        cf_line(em, "tl_mbar_wait(&%s[%s], %s);", bar, idx,
+                cf_ex_str(em, s->u.mbar.arg, DT_INT32, true));
+        break;
+    }
+}
+
+/* Registers a thread may hold (setmaxnreg): the producer warp group gives up most of its
+ * registers to the consumers, within the SM's 64K. */
+enum { PRODUCER_REGS = 40, SM_REGS = 65536 };
+
+static int consumer_regs(int consumers, int producers) {
+    int r = (SM_REGS - producers * PRODUCER_REGS) / consumers / 8 * 8;
+    return r > 240 ? 240 : r;
+}
+
+/* The producer in one thread of the extra warp group, the consumer in the others. */
+static void emit_ws(CfEmit *em, const Stmt *s) {
+    CuEmit *cu = cu_of(em);
+    int nc = cu->nthreads, np = cu->kernel->u.kernel.producer_threads;
+    cf_line(em, "if (tl_tid >= %d) {  /* the producer warp group: TMA */", nc);
+    em->indent++;
+    cf_line(em, "tl_setmaxnreg_dec<%d>();", PRODUCER_REGS);
+    cf_line(em, "if (tl_tid == %d) {", nc);
+    cf_block_body(em, s->u.ws.producer);
+    em->indent--;
+    cf_line(em, "} else {  /* the consumer warp groups */");
+    em->indent++;
+    cf_line(em, "tl_setmaxnreg_inc<%d>();", consumer_regs(nc, np));
+    em->indent--;
+    cu->consumer = true;
+    cf_block_body(em, s->u.ws.consumer);
+    cu->consumer = false;
 }
 
 /* The one-line statements of CUDA (after the location comment). */
@@ -132,7 +197,7 @@ static void emit_simple(CfEmit *em, const Stmt *s) {
         /* wgmma reads shared memory through the async proxy: each thread's earlier
          * stores and cp.async writes are fenced before the barrier */
         if (cu_of(em)->wgmma) cf_line(em, "tl_fence_proxy_async();");
-        cf_line(em, "__syncthreads();");
+        cu_barrier(em);
     }
     else if (s->kind == STMT_ANNOTATE_LAYOUT)
         cf_line(em, "/* T.annotate_layout(%s): %s */", s->u.annotate.buf->name,
@@ -165,6 +230,8 @@ static bool cu_stmt(CfEmit *em, const Stmt *s) {
                     (long long)s->u.async_.acc->layout->nlocal, cf_buf(em, s->u.async_.acc));
         return true;
     case STMT_ALLOC: emit_alloc(em, s); return true;
+    case STMT_MBAR: emit_mbar(em, s); return true;
+    case STMT_WS: cf_loc_comment(em, s->loc); emit_ws(em, s); return true;
     case STMT_KERNEL: case STMT_SYNC: case STMT_ANNOTATE_LAYOUT: case STMT_SWIZZLE:
         cf_loc_comment(em, s->loc);
         emit_simple(em, s);
@@ -404,8 +471,9 @@ static void check_launch_expr(CfEmit *em, const Host *h, Expr *e, Loc loc, const
 }
 
 /* ---- kernels ---------------------------------------------------------------------------- */
-/* The parameter list of every kernel (cuda.h): params, syms, T.alloc_global buffers. */
-static void kernel_params(CfEmit *em, StrBuf *o, const Host *h) {
+/* The parameter list of a kernel (cuda.h): params, syms, T.alloc_global buffers, its
+ * tensor maps. */
+static void kernel_params(CfEmit *em, StrBuf *o, const Host *h, const Stmt *k) {
     Arena *a = &em->ctx->arena;
     const Func *f = em->f;
     int n = 0;
@@ -423,6 +491,8 @@ static void kernel_params(CfEmit *em, StrBuf *o, const Host *h) {
     for (int i = 0; i < h->globals.len; i++, n++)
         cf_list_item(o, !n, arena_printf(a, "%s *%s", cf_storage(h->globals.data[i]->dtype),
                                          cf_buf(em, h->globals.data[i])));
+    for (int i = 0; i < k->u.kernel.ntmaps; i++, n++)
+        cf_list_item(o, !n, arena_printf(a, "const __grid_constant__ TlTensorMap tl_tmap%d", i));
     if (!n) sb_puts(o, "void");
 }
 
@@ -528,6 +598,7 @@ static bool has_wgmma(const Stmt *s) {
 static void emit_kernel(CfEmit *em, const Stmt *k, int id, const Host *h) {
     const int *th = k->u.kernel.threads;
     int64_t nthreads = (int64_t)th[0] * th[1] * th[2];
+    int64_t launched = nthreads + k->u.kernel.producer_threads;
     if (nthreads < 1 || nthreads > MAX_THREADS)
         ctx_fail(em->ctx, k->loc, "T.Kernel: %lld threads per block; CUDA allows 1 to %d",
                  (long long)nthreads, MAX_THREADS);
@@ -542,18 +613,20 @@ static void emit_kernel(CfEmit *em, const Stmt *k, int id, const Host *h) {
     CudaBuffers bufs;
     cuda_kernel_buffers(&em->ctx->arena, k, &bufs);
     StrBuf *o = em->out;
-    em->kernel = k, cu->nthreads = (int)nthreads, cu->dist = 0, em->live.len = 0;
+    em->kernel = k, cu->kernel = k, cu->nthreads = (int)nthreads, cu->dist = 0;
+    em->live.len = 0;
     em->last_src = NULL, cu->swizzle = applied_swizzle(k);
     /* the body first, into its own buffer: the prologue declares only what it uses */
     em->out = &cu->body, em->indent = 1;
     cf_stmt(em, k->u.kernel.body);
     em->out = o;
-    sb_printf(o, "/* T.Kernel %d (%s): one CUDA block per block, %lld threads, %lld bytes of "
+    sb_printf(o, "/* T.Kernel %d (%s): one CUDA block per block, %lld threads%s, %lld bytes of "
               "shared memory. */\n", id, cf_loc_where(em, k->loc), (long long)nthreads,
+              launched > nthreads ? " and a TMA producer warp group" : "",
               (long long)bufs.smem_bytes);
     sb_printf(o, "extern \"C\" __global__ void __launch_bounds__(%lld) tilec_kernel_%d(",
-              (long long)nthreads, id);
-    kernel_params(em, o, h);
+              (long long)launched, id);
+    kernel_params(em, o, h, k);
     sb_puts(o, ")\n{\n");
     bool tid = bufs.smem_bytes || (cu->body.buf && strstr(cu->body.buf, "tl_tid"));
     kernel_prologue(em, k, &vs, bufs.smem_bytes, tid);
@@ -561,7 +634,7 @@ static void emit_kernel(CfEmit *em, const Stmt *k, int id, const Host *h) {
     declare_buffers(em, &bufs);
     if (bufs.zero_bytes) {
         cf_line(em, "tl_smem_zero(tl_smem, %lld, tl_tid, %lld);", (long long)bufs.zero_bytes,
-                (long long)nthreads);
+                (long long)launched);
         cf_line(em, "__syncthreads();");
     }
     if (cu->body.buf) sb_puts(o, cu->body.buf);

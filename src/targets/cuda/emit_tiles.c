@@ -538,8 +538,47 @@ static const char *elem_text(CfEmit *em, const Buffer *b, Expr *const *idx) {
     return r;
 }
 
+/* A TMA copy, in one thread: the boxes of its map (TmaMap), each completing on the
+ * copy's mbarrier. */
+static void cu_tma_copy(CfEmit *em, const Stmt *s) {
+    Arena *a = &em->ctx->arena;
+    const TmaMap *m = cu_of(em)->kernel->u.kernel.tmaps[s->u.copy.tma - 1];
+    const Region *src = &s->u.copy.src, *dst = &s->u.copy.dst;
+    const Buffer *T = dst->buf;
+    int64_t tile = 1;
+    for (int d = 1; d < T->ndim; d++) tile *= dim_of(T, d);
+    const char *base = arena_printf(a, "%s + (%s) * %lld", cf_buf(em, T),
+                                    cf_ex_str(em, dst->start[0], DT_INT32, true), (long long)tile);
+    const char *bar = arena_printf(a, "&%s[%s]", cf_buf(em, s->u.copy.bar),
+                                   cf_ex_str(em, s->u.copy.bar_idx, DT_INT32, true));
+    const char *at[TMA_MAX_RANK];
+    for (int i = 0; i < m->rank; i++) {
+        at[i] = cf_tmp(em, "c");
+        cf_line(em, "const int %s = %s;", at[i],
+                cf_ex_str(em, src->start[m->rank - 1 - i], DT_INT32, true));
+    }
+    for (int p = 0; p < m->npanel; p++)
+        for (int c = 0; c < m->nchunk; c++) {
+            StrBuf o = {0};
+            sb_printf(&o, "tl_tma_load(&tl_tmap%d, %s + %lld, %s", s->u.copy.tma - 1, base,
+                      (long long)(p * m->panel_step + c * m->chunk_step), bar);
+            for (int i = 0; i < m->rank; i++) {
+                int64_t off = (i == 0 ? (int64_t)p * m->box[0] : 0) +
+                              (i == m->outer && i ? (int64_t)c * m->box[i] : 0);
+                if (off) sb_printf(&o, ", %s + %lld", at[i], (long long)off);
+                else sb_printf(&o, ", %s", at[i]);
+            }
+            cf_line(em, "%s);", o.buf);
+            sb_free(&o);
+        }
+}
+
 void cu_copy(CfEmit *em, const Stmt *s) {
     enum { MAXD = 8 };
+    if (s->u.copy.tma) {
+        cu_tma_copy(em, s);
+        return;
+    }
     const Region *src = &s->u.copy.src, *dst = &s->u.copy.dst;
     int v = cuda_copy_vector(s), ds[MAXD], dd[MAXD];
     int n = ir_region_squeeze(src, ds);
@@ -694,7 +733,7 @@ static void red_workspace(CfEmit *em, const Red *R, const char *acc, int64_t nac
      * barrier that ends each round orders a repeated round (in a loop) after it */
     cf_line(em, "for (int tl_r = 0; tl_r < %lld; ++tl_r) %s[tl_tid * %lld + tl_r] = %s[tl_r];", na,
             ws, na, acc);
-    cf_line(em, "__syncthreads();");
+    cu_barrier(em);
     cf_line(em, "for (int tl_r = 0; tl_r < %lld; ++tl_r) {", na);
     em->indent++;
     cf_line(em, "const int tl_base = tl_tid - (tl_tid / %lld %% %lld) * %lld;", st, ex, st);
@@ -706,7 +745,7 @@ static void red_workspace(CfEmit *em, const Red *R, const char *acc, int64_t nac
     cf_line(em, "%s[tl_r] = tl_v;", acc);
     em->indent--;
     cf_line(em, "}");
-    cf_line(em, "__syncthreads();");
+    cu_barrier(em);
 }
 
 /* Partial results of threads that differ in the reduced dimension's thread digits: warp

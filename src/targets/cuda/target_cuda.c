@@ -438,8 +438,10 @@ typedef struct Launch {
     const CudaDriver *d;
     CudaModule *m;
     CuStream stream;
+    void *const *args;
     CuDevPtr *globals;
-    void **params;
+    void **params;   /* the common part, then the running kernel's tensor maps */
+    CuTensorMap *maps; /* of the running kernel */
 } Launch;
 
 /* Bytes of T.alloc_global buffer j for these syms; -1 with err if not computable. */
@@ -517,11 +519,54 @@ static int kernel_grid(const Launch *l, int i, const int64_t *syms, unsigned g[3
     return 0;
 }
 
+static int common_params(const Launch *l) {
+    const Func *f = l->m->f;
+    return f->params.len + f->syms.len + l->m->plan.nglobals;
+}
+
+static int max_tmaps(const CudaPlan *p) {
+    int n = 0;
+    for (int i = 0; i < p->nkernels; i++)
+        if (p->kernels[i].ntmaps > n) n = p->kernels[i].ntmaps;
+    return n;
+}
+
+/* Encodes kernel k's tensor maps for these arguments, after the common parameters. */
+static int tmaps_encode(Launch *l, const CudaKernelPlan *k, const int64_t *syms, StrBuf *err) {
+    static const int types[] = {0, CUDRV_TMAP_UINT8, CUDRV_TMAP_UINT16, 0, CUDRV_TMAP_UINT32,
+                                0, 0, 0, CUDRV_TMAP_UINT64};
+    static const int swizzles[] = {CUDRV_TMAP_SWIZZLE_NONE, CUDRV_TMAP_SWIZZLE_32B,
+                                   CUDRV_TMAP_SWIZZLE_64B, 0, CUDRV_TMAP_SWIZZLE_128B};
+    if (k->ntmaps && !l->d->TensorMapEncodeTiled) {
+        sb_printf(err, "%s loads tiles with TMA, and this CUDA driver has no "
+                  "cuTensorMapEncodeTiled (it needs CUDA 12 or newer); set TILEC_NO_WS=1", k->name);
+        return -1;
+    }
+    for (int t = 0; t < k->ntmaps; t++) {
+        CudaTmapGeom g;
+        if (cuda_tmap_geometry(l->m->f, k->tmaps[t], syms, &g, err)) return -1;
+        static const unsigned ones[TMA_MAX_RANK] = {1, 1, 1, 1, 1};
+        int rc = CU_CALL(l->d, err, TensorMapEncodeTiled,
+                         (&l->maps[t], types[g.elem_bytes], (unsigned)g.rank, l->args[g.param],
+                          (const unsigned long long *)g.dims,
+                          (const unsigned long long *)g.strides, g.box, ones,
+                          CUDRV_TMAP_INTERLEAVE_NONE, swizzles[g.swizzle / 32],
+                          CUDRV_TMAP_L2_PROMOTION_128B, CUDRV_TMAP_FLOAT_OOB_FILL_NONE));
+        if (rc) {
+            sb_printf(err, " (%s: the tensor map of '%s')", k->name, k->tmaps[t]->buf->name);
+            return -1;
+        }
+        l->params[common_params(l) + t] = &l->maps[t];
+    }
+    return 0;
+}
+
 static int kernel_launch(Launch *l, int i, const int64_t *syms, StrBuf *err) {
     const CudaKernelPlan *k = &l->m->plan.kernels[i];
     unsigned g[3], b[3];
     if (kernel_grid(l, i, syms, g, err)) return -1;
     if (!g[0] || !g[1] || !g[2]) return 0; /* an empty grid runs nothing */
+    if (tmaps_encode(l, k, syms, err)) return -1;
     for (int dim = 0; dim < 3; dim++) b[dim] = k->block[dim] > 0 ? (unsigned)k->block[dim] : 1;
     CuResult r = l->d->LaunchKernel(l->m->fns[i], g[0], g[1], g[2], b[0], b[1], b[2],
                                     (unsigned)k->smem_bytes, l->stream, l->params, NULL);
@@ -536,8 +581,9 @@ static int kernel_launch(Launch *l, int i, const int64_t *syms, StrBuf *err) {
 }
 
 /* The kernel parameter array of the ABI in cuda.h: params, syms, globals. */
-static void params_fill(Launch *l, void *const *args, const int64_t *syms) {
+static void params_fill(Launch *l, const int64_t *syms) {
     const Func *f = l->m->f;
+    void *const *args = l->args;
     int n = 0;
     for (int i = 0; i < f->params.len; i++)
         l->params[n++] = f->params.data[i].buf ? (void *)&args[i] : args[i];
@@ -545,15 +591,16 @@ static void params_fill(Launch *l, void *const *args, const int64_t *syms) {
     for (int j = 0; j < l->m->plan.nglobals; j++) l->params[n++] = &l->globals[j];
 }
 
-static int launch_all(Launch *l, void *const *args, const int64_t *syms, StrBuf *err) {
-    const Func *f = l->m->f;
-    size_t np = (size_t)(f->params.len + f->syms.len + l->m->plan.nglobals) + 1;
+static int launch_all(Launch *l, const int64_t *syms, StrBuf *err) {
+    int nmaps = max_tmaps(&l->m->plan);
+    size_t np = (size_t)(common_params(l) + nmaps) + 1;
     l->globals = calloc((size_t)l->m->plan.nglobals + 1, sizeof *l->globals);
     l->params = calloc(np, sizeof *l->params);
+    l->maps = aligned_alloc(64, sizeof(CuTensorMap) * (size_t)(nmaps + 1));
     int rc = -1;
-    if (!l->globals || !l->params) sb_puts(err, "out of memory");
+    if (!l->globals || !l->params || !l->maps) sb_puts(err, "out of memory");
     else if (globals_alloc(l, syms, err) == 0) {
-        params_fill(l, args, syms);
+        params_fill(l, syms);
         rc = 0;
         for (int i = 0; i < l->m->plan.nkernels && !rc; i++) rc = kernel_launch(l, i, syms, err);
     }
@@ -564,6 +611,7 @@ static int launch_all(Launch *l, void *const *args, const int64_t *syms, StrBuf 
     }
     free(l->globals);
     free(l->params);
+    free(l->maps);
     return rc;
 }
 
@@ -589,10 +637,10 @@ static int cuda_launch(void *module, void *const *args, const int64_t *syms, voi
             return 1;
         }
     }
-    Launch l = {.d = cuda_driver(err), .m = m, .stream = (CuStream)stream};
+    Launch l = {.d = cuda_driver(err), .m = m, .stream = (CuStream)stream, .args = args};
     CudaCtxScope s;
     if (!l.d || cuda_ctx_enter(m->ctx, &s, err)) return 1;
-    int rc = launch_all(&l, args, syms, err);
+    int rc = launch_all(&l, syms, err);
     cuda_ctx_leave(&s);
     return rc ? 1 : 0;
 }

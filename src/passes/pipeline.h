@@ -1,0 +1,36 @@
+/* pipeline.h - the parts of software pipelining that the cp.async pipeline
+ * (pipeline_async.c) and the warp-specialized TMA pipeline (warp_specialize.c) share.
+ * Private to src/passes. */
+#ifndef TILEC_PASSES_PIPELINE_H
+#define TILEC_PASSES_PIPELINE_H
+
+#include "compiler.h"
+
+enum { PIPE_MAX_PRODUCERS = 16 };
+
+/* The number of leading copies global -> shared of loop L's body (in kernel) that can be
+ * pipelined: whole-tile vector copies into distinct buffers that nothing else in the
+ * kernel touches (0: none). */
+int pipe_producer_count(Stmt *kernel, Stmt *L);
+/* (k - L.min) % stages. */
+Expr *pipe_stage_of(Ctx *ctx, Expr *k, const Stmt *L, int stages);
+/* Producer copy c of loop L for iteration k (an expression), into its stage of the stacked
+ * destination. */
+Stmt *pipe_produce(Ctx *ctx, const Stmt *c, const Stmt *L, Expr *k, int stages);
+/* Rewrites s (a statement of L's body after the producers): the stacked buffers bufs[0..n)
+ * are read at stage(L.var). */
+void pipe_restage(Ctx *ctx, Stmt **s, Buffer *const *bufs, int n, const Stmt *L, int stages);
+/* Gives b a leading dimension of `stages`; every stage is written before it is read. */
+void pipe_stack_buffer(Ctx *ctx, Buffer *b, int stages);
+/* The body's wgmma gemm on pipelined tiles (bufs) whose accumulator nothing else in the
+ * body touches, which can stay in flight into the next iteration; NULL if none. */
+Stmt *pipe_inflight_gemm(Stmt *body, int nprod, Buffer *const *bufs);
+/* The wait after the loop for an in-flight gemm (and the fence of its accumulator). */
+Stmt *pipe_wgmma_drain(Ctx *ctx, const Stmt *gemm, Loc loc);
+
+/* warp_specialize.c: replaces kernel k's T.Pipelined loop by a TMA producer warp group
+ * and consumer warp groups synchronised by mbarriers when the kernel allows it (sm_90,
+ * TMA-able tiles); returns whether it did. */
+bool pipe_warp_specialize(Ctx *ctx, const Func *f, Stmt *k);
+
+#endif

@@ -1,0 +1,382 @@
+/* warp_specialize.c - the Hopper form of a T.Pipelined loop: a producer warp group
+ * that loads the loop's tiles with TMA, and the block's threads (the consumers) that
+ * run the rest, synchronised by two rings of mbarriers (pipe_warp_specialize, called by
+ * pass_pipeline_async for each kernel before it tries cp.async pipelining).
+ *
+ * With S stages, iteration k of T.Pipelined(n) from min (j = k - min, s = j % S) becomes
+ *     producer (one thread of an extra warp group of 128):
+ *         for k: wait empty[s] (parity (j / S & 1) ^ 1); arrive_expect_tx full[s], bytes;
+ *                TMA of iteration k's tiles into stage s, completing on full[s]
+ *     consumers (the kernel's threads, all of its statements):
+ *         for k: wait full[s] (parity j / S & 1); the body, reading stage s;
+ *                arrive empty[s]
+ * A wgmma of the body that can stay in flight (pipe_inflight_gemm) reads its stage until
+ * the next iteration's gemm retires it, so the consumers then release stage(k - 1) right
+ * after iteration k's gemm (k > min), and wait for the last one after the loop. The
+ * producer's first S waits pass at once (a fresh barrier has completed the phase of
+ * parity 1); every full phase completes once per iteration that uses it, so any trip
+ * count (0, 1, fewer than S, symbolic) runs without deadlock.
+ *
+ * Conditions (else the loop is left to the cp.async pipeline): compiling for sm_90 with
+ * wgmma (cuda_lowering_wgmma) and TILEC_NO_WS unset; 1-D threads, a multiple of 128 and
+ * at most 896; the loop is the kernel's only T.Pipelined, an item of the kernel body,
+ * without break or continue; every gemm of the kernel is a wgmma; every producer copy is
+ * TMA-able (tma_plan: from a contiguous tensor parameter whose rows are a multiple of 16
+ * bytes, into a tile whose layout a TMA box writes); the producer's expressions use only
+ * the loop variable and what is known at kernel entry (block indices, parameters,
+ * symbols, and the kernel body's load-free lets before the loop, which move up front).
+ *
+ * Requires: pass_infer_layouts (the tiles' swizzles are chosen). Provides: STMT_WS as
+ * the kernel body's last item, after the barrier inits and a block-wide barrier;
+ * kernel.producer_threads and kernel.tmaps; STMT_SYNC inside the consumer means a
+ * barrier of the consumer threads only. */
+#include "ir_walk.h"
+#include "pipeline.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { PRODUCER_THREADS = 128, MAX_THREADS = 1024, MAX_STAGES = 8, MAX_DIMS = 8 };
+
+static bool ws_disabled(void) {
+    const char *e = getenv("TILEC_NO_WS");
+    return e && *e && strcmp(e, "0");
+}
+
+/* ---- what the kernel holds ------------------------------------------------------------ */
+typedef struct Scan {
+    Ctx *ctx;
+    int pipelined, jumps, simt_gemms;
+    Vec(const Var *) inner; /* vars defined inside the kernel body */
+} Scan;
+
+static void scan_stmt(Stmt **slot, void *ud) {
+    Scan *c = ud;
+    Stmt *s = *slot;
+    switch (s->kind) {
+    case STMT_FOR:
+        c->pipelined += s->u.for_.kind == LOOP_PIPELINED;
+        VEC_PUSH(&c->ctx->arena, c->inner, s->u.for_.var);
+        break;
+    case STMT_LET: VEC_PUSH(&c->ctx->arena, c->inner, s->u.let.var); break;
+    case STMT_BREAK: case STMT_CONTINUE: c->jumps++; break;
+    case STMT_GEMM: c->simt_gemms += !s->u.gemm.wgmma; break;
+    default: break;
+    }
+    ir_stmt_children(s, scan_stmt, ud);
+}
+
+/* Whether e uses a var of `inner` other than those of `known`. */
+typedef struct Uses {
+    const Scan *scan;
+    const Var *const *known;
+    int nknown;
+    bool bad;
+} Uses;
+
+static void uses_expr(Expr **slot, void *ud) {
+    Uses *u = ud;
+    const Expr *e = *slot;
+    if (e->kind == EXPR_LOAD) u->bad = true; /* the producer reads no memory */
+    if (e->kind == EXPR_VAR) {
+        bool inner = false, known = false;
+        for (int i = 0; i < u->scan->inner.len; i++) inner |= u->scan->inner.data[i] == e->u.var;
+        for (int i = 0; i < u->nknown; i++) known |= u->known[i] == e->u.var;
+        u->bad |= inner && !known;
+    }
+    ir_expr_children((Expr *)e, uses_expr, ud);
+}
+
+static bool entry_known(Uses *u, Expr *e) {
+    u->bad = false;
+    uses_expr(&e, u);
+    return !u->bad;
+}
+
+/* ---- TMA boxes ------------------------------------------------------------------------- */
+static bool is_param(const Func *f, const Buffer *b) {
+    for (int i = 0; i < f->params.len; i++)
+        if (f->params.data[i].buf == b) return true;
+    return false;
+}
+
+static int64_t const_of(const Expr *e) {
+    int64_t v = -1;
+    return ir_is_const_int(e, &v) ? v : -1;
+}
+
+/* The tensor map and boxes of producer copy c (global -> whole shared tile, 1-D or 2-D
+ * after dropping unit dims), or NULL when TMA cannot write the tile's layout:
+ *   - 64-column panels (Buffer.panel, 16-bit): one 128B-swizzled box per panel;
+ *   - rows of exactly 32, 64 or 128 bytes swizzled alike (tl_swizzle = the hardware's);
+ *   - plain rows of at most 256 elements and a multiple of 16 bytes.
+ * Row counts over 256 split into chunks of 256. Every box lands 128-byte aligned and
+ * swizzled ones on a whole swizzle pattern, stage after stage. */
+static TmaMap *tma_plan(Ctx *ctx, const Func *f, const Stmt *c) {
+    const Region *src = &c->u.copy.src;
+    Buffer *G = src->buf, *T = c->u.copy.dst.buf;
+    int es = dtype_bytes(G->dtype), ds[MAX_DIMS];
+    if (!is_param(f, G) || G->strides || G->ndim > TMA_MAX_RANK || es <= 0 || 16 % es ||
+        !ir_multiple_of(G->shape[G->ndim - 1], 16 / es))
+        return NULL;
+    int n = ir_region_squeeze(src, ds);
+    if (n < 1 || n > 2 || T->ndim != n) return NULL;
+    int64_t C = const_of(src->extent[ds[n - 1]]), R = n == 2 ? const_of(src->extent[ds[0]]) : 1;
+    if (C <= 0 || R <= 0 || const_of(T->shape[n - 1]) != C || (n == 2 && const_of(T->shape[0]) != R))
+        return NULL;
+    TmaMap *m = NEW(&ctx->arena, TmaMap);
+    int64_t inner = C, step_elems = C;
+    m->npanel = 1;
+    if (T->panel) {
+        if (T->panel != 64 || es != 2 || C % 64) return NULL;
+        inner = 64, step_elems = 64, m->swizzle = 128, m->npanel = (int)(C / 64);
+        m->panel_step = R * 64;
+    } else if (T->swizzle) {
+        if ((T->swizzle != 32 && T->swizzle != 64 && T->swizzle != 128) || C * es != T->swizzle)
+            return NULL;
+        m->swizzle = T->swizzle;
+    } else if ((C * es) % 16) {
+        return NULL;
+    }
+    int64_t rows = R <= 256 ? R : 256;
+    if (inner > 256 || R % rows) return NULL;
+    m->nchunk = (int)(R / rows);
+    m->chunk_step = rows * step_elems;
+    int64_t unit = m->swizzle ? 8 * m->swizzle : 128;
+    if ((R * C * es) % unit || (m->npanel > 1 && (m->panel_step * es) % unit) ||
+        (m->nchunk > 1 && (m->chunk_step * es) % unit))
+        return NULL;
+    m->buf = G;
+    m->rank = G->ndim;
+    m->outer = n == 2 ? G->ndim - 1 - ds[0] : 0;
+    for (int d = 0; d < G->ndim; d++) {
+        int64_t e = const_of(src->extent[d]);
+        if (d == ds[n - 1]) e = inner;
+        else if (n == 2 && d == ds[0]) e = rows;
+        if (e < 1 || e > 256) return NULL;
+        m->box[G->ndim - 1 - d] = (int)e;
+    }
+    m->bytes = R * C * es;
+    return m;
+}
+
+/* ---- building ---------------------------------------------------------------------------- */
+static Stmt *mbar(Ctx *ctx, MbarOp op, Buffer *bar, Expr *idx, Expr *arg, Loc loc) {
+    Stmt *s = ir_stmt(ctx, STMT_MBAR, loc);
+    s->u.mbar.op = op, s->u.mbar.bar = bar, s->u.mbar.idx = idx, s->u.mbar.arg = arg;
+    return s;
+}
+
+static Buffer *ring(Ctx *ctx, const char *name, int stages, Loc loc) {
+    Buffer *b = ir_buffer(ctx, name, DT_UINT64, SCOPE_BARRIER, 1, loc);
+    b->shape[0] = ir_int(ctx, stages, DT_INT32, loc);
+    return b;
+}
+
+static Stmt *alloc_of(Ctx *ctx, Buffer *b) {
+    Stmt *s = ir_stmt(ctx, STMT_ALLOC, b->loc);
+    s->u.alloc.buf = b;
+    return s;
+}
+
+/* (k - min) // S % 2, XORed with flip: the parity of iteration k's phase. */
+static Expr *parity(Ctx *ctx, Expr *k, const Stmt *L, int S, int flip) {
+    Loc loc = L->loc;
+    DType t = k->dtype;
+    Expr *j = ir_bin(ctx, OP_SUB, k, ir_subst(ctx, L->u.for_.min, NULL, NULL), loc);
+    Expr *p = ir_bin(ctx, OP_FLOORMOD, ir_bin(ctx, OP_FLOORDIV, j, ir_int(ctx, S, t, loc), loc),
+                     ir_int(ctx, 2, t, loc), loc);
+    return flip ? ir_bin(ctx, OP_BITXOR, p, ir_int(ctx, 1, t, loc), loc) : p;
+}
+
+typedef struct Ws {
+    Ctx *ctx;
+    Stmt *L;
+    int S, nprod;
+    const Stmt *prods[PIPE_MAX_PRODUCERS];
+    Buffer *bufs[PIPE_MAX_PRODUCERS];
+    TmaMap *maps[PIPE_MAX_PRODUCERS];
+    Buffer *full, *empty;
+    Stmt *gemm; /* the in-flight wgmma, or NULL */
+} Ws;
+
+/* for k: wait empty[s]; expect the bytes on full[s]; the TMA copies of iteration k. */
+static Stmt *producer(Ws *W, int map0) {
+    Ctx *ctx = W->ctx;
+    Stmt *L = W->L;
+    Loc loc = L->loc;
+    Var *kp = ir_var(ctx, L->u.for_.var->name, L->u.for_.var->dtype);
+    Expr *k = ir_varref(ctx, kp, loc);
+    Stmt *body = ir_seq(ctx, loc);
+    int64_t bytes = 0;
+    for (int i = 0; i < W->nprod; i++) bytes += W->maps[i]->bytes;
+    Expr *stage = pipe_stage_of(ctx, ir_subst(ctx, k, NULL, NULL), L, W->S);
+    ir_seq_push(ctx, body, mbar(ctx, MBAR_WAIT, W->empty, stage,
+                                parity(ctx, ir_subst(ctx, k, NULL, NULL), L, W->S, 1), loc));
+    ir_seq_push(ctx, body, mbar(ctx, MBAR_EXPECT_TX, W->full, ir_subst(ctx, stage, NULL, NULL),
+                                ir_int(ctx, bytes, DT_INT32, loc), loc));
+    for (int i = 0; i < W->nprod; i++) {
+        Stmt *c = pipe_produce(ctx, W->prods[i], L, k, W->S);
+        c->u.copy.async = true;
+        c->u.copy.tma = map0 + i + 1;
+        c->u.copy.bar = W->full;
+        c->u.copy.bar_idx = ir_subst(ctx, stage, NULL, NULL);
+        ir_seq_push(ctx, body, c);
+    }
+    Stmt *loop = ir_stmt(ctx, STMT_FOR, loc);
+    loop->u.for_ = L->u.for_;
+    loop->u.for_.var = kp;
+    loop->u.for_.kind = LOOP_SERIAL;
+    loop->u.for_.num_stages = 0;
+    loop->u.for_.min = ir_subst(ctx, L->u.for_.min, NULL, NULL);
+    loop->u.for_.extent = ir_subst(ctx, L->u.for_.extent, NULL, NULL);
+    loop->u.for_.body = body;
+    return loop;
+}
+
+/* Consumers' arrival on empty[stage(k)] (delta 0) or on empty[stage(k - 1)] when k > min
+ * (delta 1). */
+static Stmt *release(Ws *W, int delta) {
+    Ctx *ctx = W->ctx;
+    const Stmt *L = W->L;
+    Loc loc = L->loc;
+    Expr *k = ir_varref(ctx, L->u.for_.var, loc);
+    if (delta) k = ir_bin(ctx, OP_SUB, k, ir_int(ctx, delta, k->dtype, loc), loc);
+    Stmt *a = mbar(ctx, MBAR_ARRIVE, W->empty, pipe_stage_of(ctx, k, L, W->S), NULL, loc);
+    if (!delta) return a;
+    Stmt *g = ir_stmt(ctx, STMT_IF, loc);
+    g->u.if_.cond = ir_bin(ctx, OP_GT, ir_varref(ctx, L->u.for_.var, loc),
+                           ir_subst(ctx, L->u.for_.min, NULL, NULL), loc);
+    g->u.if_.then = a;
+    return g;
+}
+
+/* The consumers' loop: wait for the stage, the body reading it, the release. */
+static Stmt *consumer_loop(Ws *W) {
+    Ctx *ctx = W->ctx;
+    Stmt *L = W->L, *body = L->u.for_.body;
+    Loc loc = L->loc;
+    Stmt *nb = ir_seq(ctx, body->loc);
+    Expr *k = ir_varref(ctx, L->u.for_.var, loc);
+    ir_seq_push(ctx, nb, mbar(ctx, MBAR_WAIT, W->full, pipe_stage_of(ctx, k, L, W->S),
+                              parity(ctx, ir_subst(ctx, k, NULL, NULL), L, W->S, 0), loc));
+    for (int i = W->nprod; i < body->u.seq.len; i++) {
+        Stmt *s = body->u.seq.data[i];
+        pipe_restage(ctx, &s, W->bufs, W->nprod, L, W->S);
+        ir_seq_push(ctx, nb, s);
+        if (body->u.seq.data[i] == W->gemm) ir_seq_push(ctx, nb, release(W, 1));
+    }
+    if (!W->gemm) ir_seq_push(ctx, nb, release(W, 0));
+    L->u.for_.body = nb;
+    L->u.for_.kind = LOOP_SERIAL;
+    return L;
+}
+
+static void add_maps(Ctx *ctx, Stmt *k, TmaMap *const *maps, int n) {
+    int old = k->u.kernel.ntmaps;
+    TmaMap **all = NEW_ARRAY(&ctx->arena, TmaMap *, old + n);
+    for (int i = 0; i < old; i++) all[i] = k->u.kernel.tmaps[i];
+    for (int i = 0; i < n; i++) all[old + i] = maps[i];
+    k->u.kernel.tmaps = all;
+    k->u.kernel.ntmaps = old + n;
+}
+
+/* Kernel body items before the loop that move up front: allocations without an initial
+ * value, T.use_swizzle (applied at entry), and lets of load-free values over what is
+ * known at entry. */
+static bool hoisted(const Stmt *s, Uses *u) {
+    if (s->kind == STMT_ALLOC) return !s->u.alloc.buf->init;
+    if (s->kind == STMT_SWIZZLE) return true;
+    return s->kind == STMT_LET && entry_known(u, s->u.let.value);
+}
+
+static bool plan(Ws *W, const Func *f, Stmt *k, Uses *u) {
+    Stmt *L = W->L;
+    for (int i = 0; i < W->nprod; i++) {
+        const Stmt *c = L->u.for_.body->u.seq.data[i];
+        W->prods[i] = c;
+        W->bufs[i] = c->u.copy.dst.buf;
+        W->maps[i] = tma_plan(W->ctx, f, c);
+        if (!W->maps[i]) return false;
+        for (int d = 0; d < c->u.copy.src.ndim; d++)
+            if (!entry_known(u, c->u.copy.src.start[d])) return false;
+    }
+    return entry_known(u, L->u.for_.min) && entry_known(u, L->u.for_.extent) &&
+           k->u.kernel.threads[0] > 0;
+}
+
+static void build(Ws *W, Stmt *k, Uses *u, int li) {
+    Ctx *ctx = W->ctx;
+    Stmt *body = k->u.kernel.body, *L = W->L;
+    Loc loc = L->loc;
+    int nthreads = k->u.kernel.threads[0];
+    W->gemm = pipe_inflight_gemm(L->u.for_.body, W->nprod, W->bufs);
+    if (W->gemm) W->gemm->u.gemm.inflight = true;
+    W->full = ring(ctx, "full_barrier", W->S, loc);
+    W->empty = ring(ctx, "empty_barrier", W->S, loc);
+    Stmt *front = ir_seq(ctx, body->loc), *cons = ir_seq(ctx, body->loc);
+    for (int i = 0; i < body->u.seq.len; i++) {
+        Stmt *s = body->u.seq.data[i];
+        if (i == li) {
+            ir_seq_push(ctx, cons, consumer_loop(W));
+            if (W->gemm) ir_seq_push(ctx, cons, pipe_wgmma_drain(ctx, W->gemm, loc));
+        } else if (i < li && hoisted(s, u)) {
+            ir_seq_push(ctx, front, s);
+        } else {
+            ir_seq_push(ctx, cons, s);
+        }
+    }
+    ir_seq_push(ctx, front, alloc_of(ctx, W->full));
+    ir_seq_push(ctx, front, alloc_of(ctx, W->empty));
+    ir_seq_push(ctx, front, mbar(ctx, MBAR_INIT, W->full, NULL, ir_int(ctx, 1, DT_INT32, loc), loc));
+    ir_seq_push(ctx, front, mbar(ctx, MBAR_INIT, W->empty, NULL,
+                                 ir_int(ctx, nthreads, DT_INT32, loc), loc));
+    ir_seq_push(ctx, front, ir_stmt(ctx, STMT_SYNC, loc));
+    Stmt *ws = ir_stmt(ctx, STMT_WS, loc);
+    ws->u.ws.producer = producer(W, k->u.kernel.ntmaps);
+    ws->u.ws.consumer = cons;
+    ir_seq_push(ctx, front, ws);
+    for (int i = 0; i < W->nprod; i++) {
+        pipe_stack_buffer(ctx, W->bufs[i], W->S);
+        if (!W->maps[i]->swizzle && W->bufs[i]->align < 128) W->bufs[i]->align = 128;
+        if (W->maps[i]->buf->align < 16) W->maps[i]->buf->align = 16; /* the map's base */
+    }
+    add_maps(ctx, k, W->maps, W->nprod);
+    k->u.kernel.body = front;
+    k->u.kernel.producer_threads = PRODUCER_THREADS;
+}
+
+bool pipe_warp_specialize(Ctx *ctx, const Func *f, Stmt *k) {
+    const int *th = k->u.kernel.threads;
+    Stmt *body = k->u.kernel.body;
+    if (ws_disabled() || !cuda_lowering_wgmma() || th[1] * th[2] != 1 || th[0] % 128 ||
+        th[0] + PRODUCER_THREADS > MAX_THREADS || body->kind != STMT_SEQ)
+        return false;
+    Scan scan = {.ctx = ctx};
+    scan_stmt(&k->u.kernel.body, &scan);
+    int li = -1;
+    for (int i = 0; i < body->u.seq.len; i++) {
+        Stmt *s = body->u.seq.data[i];
+        if (s->kind == STMT_FOR && s->u.for_.kind == LOOP_PIPELINED) li = i;
+    }
+    bool ok = li >= 0 && scan.pipelined == 1 && !scan.jumps && !scan.simt_gemms;
+    Ws W = {.ctx = ctx, .L = ok ? body->u.seq.data[li] : NULL};
+    if (ok) {
+        W.S = W.L->u.for_.num_stages;
+        W.nprod = pipe_producer_count(k, W.L);
+        ok = W.S >= 2 && W.S <= MAX_STAGES && W.nprod > 0 && W.nprod <= PIPE_MAX_PRODUCERS;
+    }
+    /* what the producer may use: the loop variable and the lets that move up front */
+    const Var **known = ok ? NEW_ARRAY(&ctx->arena, const Var *, body->u.seq.len + 1) : NULL;
+    Uses u = {&scan, known, 0, false};
+    if (ok) {
+        known[u.nknown++] = W.L->u.for_.var;
+        for (int i = 0; i < li; i++) {
+            const Stmt *s = body->u.seq.data[i];
+            if (s->kind == STMT_LET && hoisted(s, &u)) known[u.nknown++] = s->u.let.var;
+        }
+        ok = plan(&W, f, k, &u);
+    }
+    if (ok) build(&W, k, &u, li);
+    return ok;
+}
