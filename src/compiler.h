@@ -60,7 +60,8 @@ typedef struct SmemRange {
 } SmemRange;
 int cuda_smem_ranges(Arena *a, const Stmt *kernel, SmemRange **out);
 /* CUDA: elements per vector of a T.copy between global and shared that runs as a vector
- * copy, else 0; cp.async software pipelining of T.Pipelined loops (pipeline_async.c). */
+ * copy, else 0; software pipelining of T.Pipelined loops (pipeline_async.c: cp.async, or
+ * on sm_90a a TMA producer warp group and mbarriers, warp_specialize.c). */
 int cuda_copy_vector(const Stmt *s);
 void pass_pipeline_async(Ctx *ctx, Func *f);
 /* After pass_map_threads: the loops of the distributed nest rooted at LOOP_PARALLEL loop

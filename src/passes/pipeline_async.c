@@ -28,6 +28,9 @@
  * both publishes iteration k's tiles and ends every read of the stage the iteration
  * refills, so pass_insert_sync_threads ignores async copies.
  *
+ * On sm_90a a kernel is first offered to pipe_warp_specialize (warp_specialize.c: TMA
+ * and mbarriers instead, in a producer warp group); what it does not take gets this.
+ *
  * Requires: pass_infer_layouts (runs after it: swizzles are chosen on the 2-D tiles;
  * tl_swizzle of a stacked tile is the tile's, as a tile is a whole number of swizzle
  * patterns). Provides: STMT_ASYNC statements, async copies only in the shape above. */
