@@ -1239,6 +1239,29 @@ static const char src_ws_dynamic[] = HEAD
     "    return main\n";
 static const int64_t wsd_syms[] = {100}; /* K: 7 iterations, the last one ragged */
 
+/* ws_dynamic's tensor map: X (K, 64) float32, dims innermost first, a 64 x 16 box; with
+ * K = 0 there is none, and the launch error names the tensor and the way out. */
+static void test_tmap_geometry(Compiled *c) {
+    CudaPlan plan = cuda_plan(&c->ctx.arena, c->f);
+    bool one = plan.nkernels == 1 && plan.kernels[0].ntmaps == 1;
+    CHECK(one, "ws_dynamic: one kernel with one tensor map");
+    if (!one) return;
+    CudaTmapGeom g;
+    StrBuf err = {0};
+    int64_t k = 100;
+    int rc = cuda_tmap_geometry(c->f, plan.kernels[0].tmaps[0], &k, &g, &err);
+    CHECK(rc == 0 && g.param == 0 && g.rank == 2 && g.dims[0] == 64 && g.dims[1] == 100 &&
+              g.strides[0] == 256 && g.box[0] == 64 && g.box[1] == 16 && g.swizzle == 0,
+          "ws_dynamic: tensor map geometry (%s)", err.buf ? err.buf : "");
+    sb_free(&err);
+    k = 0;
+    rc = cuda_tmap_geometry(c->f, plan.kernels[0].tmaps[0], &k, &g, &err);
+    CHECK(rc == -1 && err.buf && strstr(err.buf, "tensor 'X' (dim 0 = 0)") &&
+              strstr(err.buf, "TILEC_NO_WS=1"),
+          "ws_dynamic with K = 0: %s", err.buf ? err.buf : "no error");
+    sb_free(&err);
+}
+
 /* num_stages far beyond any shared memory: the loop runs unpipelined (the fuzzer once
  * made the compiler build a billion-copy prologue). */
 static void test_huge_stages(void) {
@@ -1379,6 +1402,7 @@ int main(void) {
         cases[n] = (SimCase){ws[i].name, (char *)ws[i].text, ws[i].syms, all[n]};
         names[n++] = ws[i].name;
     }
+    if (all[n - 1]->f) test_tmap_geometry(all[n - 1]); /* ws_dynamic */
     lower_arch = "sm_80";
 
     SimCase ok[MAXC];

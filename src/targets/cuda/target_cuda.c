@@ -596,9 +596,9 @@ static int launch_all(Launch *l, const int64_t *syms, StrBuf *err) {
     size_t np = (size_t)(common_params(l) + nmaps) + 1;
     l->globals = calloc((size_t)l->m->plan.nglobals + 1, sizeof *l->globals);
     l->params = calloc(np, sizeof *l->params);
-    l->maps = aligned_alloc(64, sizeof(CuTensorMap) * (size_t)(nmaps + 1));
+    l->maps = nmaps ? aligned_alloc(64, sizeof(CuTensorMap) * (size_t)nmaps) : NULL;
     int rc = -1;
-    if (!l->globals || !l->params || !l->maps) sb_puts(err, "out of memory");
+    if (!l->globals || !l->params || (nmaps && !l->maps)) sb_puts(err, "out of memory");
     else if (globals_alloc(l, syms, err) == 0) {
         params_fill(l, syms);
         rc = 0;
