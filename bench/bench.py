@@ -2,10 +2,11 @@
 timer (triton.testing.do_bench, median). Prints a table and writes bench/results.csv.
 
     PYTHONPATH=python TILEC_LIBRARY=build/libtilec.so python3 bench/bench.py [--quick]
-        [--only gemm|rowwise|copy ...] [--gemm-config bM,bN,bK,stages,threads |
+        [--only gemm|fp8|rowwise|copy ...] [--gemm-config bM,bN,bK,stages,threads |
         --gemm-configs-sweep] [--time-limit S]
 
-Peers (../shared/PERF.md): cuBLAS through torch.matmul, torch's softmax, an RMSNorm
+Peers (../shared/PERF.md): cuBLAS through torch.matmul, cuBLASLt fp8 through
+torch._scaled_mm, torch's softmax, an RMSNorm
 written in torch, and the device-copy bandwidth ceiling.
 
 GEMM (issues 3 and 4): C = A @ B, A (M,K) and B (K,N) row-major, fp16 and bf16 in and out,
@@ -43,6 +44,10 @@ GEMM_SWEEP = [(128, 128, 64, 2, 128), (128, 128, 64, 3, 128), (128, 128, 64, 4, 
               (128, 128, 32, 4, 128), (128, 256, 64, 3, 256), (128, 256, 64, 4, 256),
               (256, 128, 64, 4, 256)]
 GEMM_DTYPES = ("float16", "bfloat16")
+# fp8 (issue 4): C = A @ B.T, A (M,K) and B (N,K) e4m3, bfloat16 out; tilec runs
+# examples/gemm_fp8.py with the fastest of FP8_SWEEP on the first shape.
+FP8_SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192)]
+FP8_SWEEP = [(256, 128, 128, 4, 256), (128, 256, 128, 4, 256), (128, 128, 128, 4, 128)]
 SWEEP_MAX_ERR = 2e-2  # a swept config whose relative error exceeds this is not chosen
 GPU_BUDGET_MS = 900.0  # GPU time one GEMM measurement aims to stay under
 
@@ -254,6 +259,72 @@ def gemm_rows(rows, quick, cfg, sweep, deadline):
                      gm[0], gm[1], "TFLOP/s", worst))
 
 
+# ---- fp8 GEMM against cuBLASLt ------------------------------------------------------------
+def fp8_inputs(shape):
+    m, n, k = shape
+    return (torch.randn(m, k, device="cuda").to(torch.float8_e4m3fn),
+            torch.randn(n, k, device="cuda").to(torch.float8_e4m3fn))
+
+
+def fp8_rel_err(c, a, b):
+    ref = a.float() @ b.float().T
+    return ((c.float() - ref).abs().max() / ref.abs().max()).item()
+
+
+def fp8_rows(rows, quick, deadline):
+    """tilec's fp8 GEMM against torch._scaled_mm (cuBLASLt, unit scales, bfloat16 out):
+    FP8_SWEEP timed on the first shape, its fastest used for every shape."""
+    mod = example("gemm_fp8")
+    shapes = FP8_SHAPES[:1] if quick else FP8_SHAPES
+
+    def build(shape, cfg):
+        (m, n, k), (bm, bn, bk, stages, threads) = shape, cfg
+        return mod.matmul(M=m, N=n, K=k, block_M=bm, block_N=bn, block_K=bk,
+                          num_stages=stages, threads=threads)
+
+    jobs = [(s, c) for s in shapes for c in FP8_SWEEP]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, (os.cpu_count() or 2) - 1)) as pool:
+        futs = {j: pool.submit(build, *j) for j in jobs}
+        concurrent.futures.wait(futs.values())
+    best = None
+    for shape in shapes:
+        m, n, k = shape
+        work = "gemm fp8 e4m3 %dx%dx%d" % shape
+        flops = 2.0 * m * n * k
+        a, b = fp8_inputs(shape)
+        one = torch.ones((), device="cuda")
+        peer = tl = 0.0
+        err = float("nan")
+        try:
+            lt = lambda: torch._scaled_mm(a, b.t(), scale_a=one, scale_b=one,  # noqa: E731
+                                          out_dtype=torch.bfloat16)
+            lt()
+            peer = flops / timed_ms(lt) / 1e9
+        except Exception as e:  # noqa: BLE001
+            rows.fail(work, "cuBLASLt", e)
+        for cfg in ([best[1]] if best else FP8_SWEEP):
+            try:
+                if time.monotonic() > deadline:
+                    raise TimeoutError("skipped: the run is past --time-limit")
+                kern = futs[(shape, cfg)].result()
+                first, c = event_ms(lambda: kern(a, b))
+                e = fp8_rel_err(c, a, b)
+                del c
+                ms = timed_ms(lambda: kern(a, b))
+            except Exception as ex:  # noqa: BLE001
+                rows.fail(work, "tilec %s" % cfg_name(cfg), ex)
+                continue
+            print("%s %s: %.4g TFLOP/s, err %.3g" % (work, cfg_name(cfg), flops / ms / 1e9, e),
+                  flush=True)
+            if e <= SWEEP_MAX_ERR and flops / ms / 1e9 > tl:
+                tl, err, chosen = flops / ms / 1e9, e, cfg
+        if tl and not best:
+            best = (tl, chosen)
+            print("gemm fp8: tilec config %s" % cfg_name(chosen), flush=True)
+        rows.append((work, "cuBLASLt", tl, peer, "TFLOP/s", err))
+        del a, b
+
+
 # ---- row-wise and copy -------------------------------------------------------------------
 def rowwise_rows(rows, quick):
     m, n = (8192, 4096) if quick else (16384, 8192)
@@ -290,7 +361,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="smaller sizes; GEMM 4096^3 only")
-    ap.add_argument("--only", action="append", choices=("gemm", "rowwise", "copy"),
+    ap.add_argument("--only", action="append", choices=("gemm", "fp8", "rowwise", "copy"),
                     help="run only this group (repeatable; default: all)")
     g = ap.add_mutually_exclusive_group()
     g.add_argument("--gemm-config", type=gemm_config, default=GEMM_DEFAULT,
@@ -304,7 +375,7 @@ def main():
                     "as 0; cuBLAS is still measured); default %(default)s")
     ap.add_argument("--csv", default=os.path.join(ROOT, "bench", "results.csv"))
     args = ap.parse_args()
-    only = set(args.only or ("gemm", "rowwise", "copy"))
+    only = set(args.only or ("gemm", "fp8", "rowwise", "copy"))
     load_gpu_modules()
     torch.manual_seed(0)
     dev = torch.cuda.get_device_name(0)
@@ -316,6 +387,8 @@ def main():
     if "gemm" in only:
         gemm_rows(rows, args.quick, args.gemm_config, args.gemm_configs_sweep,
                   start + args.time_limit)
+    if "fp8" in only:
+        fp8_rows(rows, args.quick, start + args.time_limit)
     date = datetime.date.today().isoformat()
     with open(args.csv, "w", newline="") as f:
         w = csv.writer(f)

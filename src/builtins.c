@@ -418,7 +418,10 @@ static Value *jit_decorator(Interp *in, CallArgs *a, void *d) {
     JitInfo *j = NEW(&in->ctx->arena, JitInfo);
     j->is_jit = true;
     for (int k = 0; k < a->kw.len; k++)
-        if (!strcmp(a->names.data[k], "out_idx")) j->out_idx = a->kw.data[k];
+        if (!strcmp(a->names.data[k], "out_idx"))
+            j->out_idx = a->kw.data[k];
+        else if (!strcmp(a->names.data[k], "pass_configs"))
+            j->pass_configs = a->kw.data[k];
     return builtin_value(in, "tilelang.jit", jit_decorator, j);
 }
 
@@ -610,7 +613,10 @@ void exec_def(Interp *in, Env *env, Ast *s) {
             f->is_macro = true;
         else if (!strcmp(name, "tilelang.jit")) {
             f->jit.is_jit = true;
-            if (d->u.builtin->data) f->jit.out_idx = ((JitInfo *)d->u.builtin->data)->out_idx;
+            if (d->u.builtin->data) {
+                f->jit.out_idx = ((JitInfo *)d->u.builtin->data)->out_idx;
+                f->jit.pass_configs = ((JitInfo *)d->u.builtin->data)->pass_configs;
+            }
         }
     }
     env_set(in, env, s->u.def.name, fv);

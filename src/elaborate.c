@@ -289,6 +289,34 @@ static void mark_outputs(Interp *in, Func *f, Value *out_idx, const int *ovr, in
     }
 }
 
+/* The key of a pass_configs entry: a string, or TileLang's PassConfigKey member (an
+ * opaque path "tilelang.PassConfigKey.TL_DISABLE_WARP_SPECIALIZED"), as "tl.<name>". */
+static const char *config_key(Interp *in, Value *k) {
+    if (k->kind == V_STR) return k->u.s;
+    if (k->kind != V_MODULE && k->kind != V_OPAQUE) return NULL;
+    const char *dot = strrchr(k->u.s, '.'), *name = dot ? dot + 1 : k->u.s;
+    if (strncmp(name, "TL_", 3)) return NULL;
+    char *key = arena_printf(&in->ctx->arena, "tl.%s", name + 3);
+    for (char *c = key; *c; c++) *c = (char)tolower((unsigned char)*c);
+    return key;
+}
+
+/* @tilelang.jit(pass_configs={...}): the keys tilec acts on; TileLang's others (fast
+ * math, vectorization knobs, ...) are accepted and have no effect. */
+static void read_pass_configs(Interp *in, Func *f, Value *cfg, Loc loc) {
+    if (!cfg || cfg->kind == V_NONE) return;
+    if (cfg->kind != V_DICT)
+        ctx_fail(in->ctx, loc, "pass_configs must be a dict, got %s", val_describe(in, cfg));
+    for (int i = 0; i < cfg->u.dict.keys.len; i++) {
+        const char *key = config_key(in, cfg->u.dict.keys.data[i]);
+        if (!key)
+            ctx_fail(in->ctx, loc, "pass_configs: key %s is not a string",
+                     val_describe(in, cfg->u.dict.keys.data[i]));
+        if (!strcmp(key, "tl.disable_warp_specialized") || !strcmp(key, "tl.disable_tma_lower"))
+            f->disable_warp_specialized |= val_truthy(in, cfg->u.dict.values.data[i], loc);
+    }
+}
+
 /* Only launches and what they share may stand outside `with T.Kernel`. */
 static void check_top_level(Interp *in, Func *f, Loc loc) {
     int kernels = 0;
@@ -359,6 +387,7 @@ Program *elaborate(Ctx *ctx, const Source *src, const char *factory, const Defin
     check_top_level(in, f, pf->def->loc);
     JitInfo *jit = k->u.func->jit.is_jit ? &k->u.func->jit : &pf->jit;
     mark_outputs(in, f, jit->out_idx, ovr, novr, k->u.func->def->loc);
+    read_pass_configs(in, f, jit->pass_configs, k->u.func->def->loc);
     check_defines_used(in, f, k == pfv ? NULL : k->u.func->name);
     Program *p = NEW(&ctx->arena, Program);
     p->func = f;

@@ -52,7 +52,8 @@ typedef struct Builtin {
 /* Keys recognised on @tilelang.jit / decorators. */
 typedef struct JitInfo {
     bool is_jit;
-    Value *out_idx; /* int or list of ints, or NULL */
+    Value *out_idx;      /* int or list of ints, or NULL */
+    Value *pass_configs; /* dict {key: value}, or NULL */
 } JitInfo;
 
 typedef struct Function {

@@ -249,6 +249,8 @@ typedef struct Func {
     Vec(Var *) syms; /* symbolic sizes/strides, bound from tensors at launch */
     Stmt *body;
     const char *flops;  /* optional work declarations, as IR text for reporting (may be NULL) */
+    bool disable_warp_specialized; /* pass_configs tl.disable_warp_specialized or
+                                      tl.disable_tma_lower: no TMA producer on sm_90a */
     Vec(const char *) remarks; /* lowering's notes on slower choices ("file:line: note: ..."),
                                   added to the compilation's warnings */
 } Func;

@@ -268,6 +268,18 @@ static void conflict(Infer *I, Buffer *b, Loc loc, const char *what) {
     demote(I, b);
 }
 
+/* An fp8 gemm that wgmma cannot run: a remark with what it would need. */
+static void fp8_remark(Infer *I, const Stmt *s, int64_t M, int64_t N, int64_t K) {
+    VEC_PUSH(&I->ctx->arena, I->f->remarks,
+             arena_printf(&I->ctx->arena,
+                          "%s: note: this fp8 T.gemm (%lldx%lldx%lld) runs on CUDA cores (slow): "
+                          "fp8 tensor cores are sm_90a's wgmma, with A (M, K) and B (N, K) in "
+                          "shared memory (transpose_B=True), K = 64 or 128, M a multiple of "
+                          "64, N = 16, 32, 64, 128 or 256, threads a multiple of 128%s",
+                          where(I, s->loc), (long long)M, (long long)N, (long long)K,
+                          I->wgmma ? "" : " (this target is not sm_90a)"));
+}
+
 /* b must have layout f (exactly, for a kept op). */
 static void require_exact(Infer *I, Buffer *b, const Frag *f, Loc loc, const char *what) {
     if (!candidate(I, b)) return;
@@ -312,16 +324,19 @@ static int gemm_readers(const Infer *I, const Buffer *b) {
     return n;
 }
 
+static bool fp8(DType t) { return t == DT_FLOAT8_E4M3 || t == DT_FLOAT8_E5M2; }
+
 /* Warpgroups for a wgmma gemm (sm_90a), or 0 for mma.sync: A in shared memory [M][K]
- * (K-major, K = 64 or 32: rows of 128 or 64 bytes), B [N][K] or [K][N] (N >= 64), each
- * read by this gemm only, N one of the wgmma widths, M a multiple of 64; as many
- * warpgroups as split M, the rest replicas. */
+ * (K-major, rows of 128 or 64 bytes: K = 64 or 32 16-bit elements, 128 or 64 fp8), B
+ * [N][K] or (16-bit) [K][N] (N >= 64), each read by this gemm only, N one of the wgmma
+ * widths, M a multiple of 64; as many warpgroups as split M, the rest replicas. */
 static int wgmma_groups(const Infer *I, const Stmt *s, int64_t M, int64_t N, int64_t K) {
     const Buffer *A = s->u.gemm.a.buf, *B = s->u.gemm.b.buf;
-    if (!I->wgmma || A->scope != SCOPE_SHARED || s->u.gemm.trans_a || (K != 64 && K != 32) ||
+    int64_t row = K * dtype_bytes(A->dtype);
+    if (!I->wgmma || A->scope != SCOPE_SHARED || s->u.gemm.trans_a || (row != 128 && row != 64) ||
         M % 64 || (N != 16 && N != 32 && N != 64 && N != 128 && N != 256) ||
-        (!s->u.gemm.trans_b && N < 64) || I->nthreads % 128 || gemm_readers(I, A) != 1 ||
-        gemm_readers(I, B) != 1 || A == B)
+        (!s->u.gemm.trans_b && (N < 64 || fp8(B->dtype))) || I->nthreads % 128 ||
+        gemm_readers(I, A) != 1 || gemm_readers(I, B) != 1 || A == B)
         return 0;
     for (int g = I->nthreads / 128; g >= 1; g--)
         if ((I->nthreads / 128) % g == 0 && M % (64 * g) == 0) return g;
@@ -338,6 +353,11 @@ static void gemm_constraints(Infer *I, Stmt *s) {
     if (s->u.gemm.wgmma) {
         require_exact(I, C, frag_wgmma_acc(&I->ctx->arena, M, N, s->u.gemm.wgmma, I->nthreads),
                       s->loc, "T.gemm");
+        return;
+    }
+    if (fp8(A->dtype)) { /* fp8 tensor cores are wgmma's only: the op is lowered to loops */
+        if (!demoted(I, C)) fp8_remark(I, s, M, N, K);
+        demote(I, C);
         return;
     }
     int wm = 0, wn = 0;
@@ -527,8 +547,9 @@ static void finish(Infer *I) {
             int64_t n = 0, k = 0;
             ir_is_const_int(B->shape[1], &n);
             ir_is_const_int(A->shape[1], &k);
-            A->swizzle = (int)k * 2; /* the 128B or 64B pattern of tl_swizzle */
-            B->swizzle = s->u.gemm.trans_b ? (int)k * 2 : 128;
+            int row = (int)k * dtype_bytes(A->dtype); /* tl_swizzle's 128B or 64B pattern */
+            A->swizzle = row;
+            B->swizzle = s->u.gemm.trans_b ? row : 128;
             if (!s->u.gemm.trans_b && n > 64) B->panel = 64;
         } else if (s->kind == STMT_GEMM) {
             swizzle_operand(s->u.gemm.a.buf);
@@ -607,14 +628,15 @@ void pass_infer_layouts(Ctx *ctx, Func *f) {
 }
 
 /* ---- which tile ops the CUDA target keeps -------------------------------------------------- */
-static bool mma_input(DType t) { return t == DT_FLOAT16 || t == DT_BFLOAT16; }
+static bool mma_input(DType t) { return t == DT_FLOAT16 || t == DT_BFLOAT16 || fp8(t); }
 
 bool cuda_keep_tile_op(const Stmt *s) {
     if (s->kind == STMT_COPY) return cuda_copy_vector(s) > 0;
     if (s->kind == STMT_GEMM) {
         const Buffer *A = s->u.gemm.a.buf, *B = s->u.gemm.b.buf, *C = s->u.gemm.c.buf;
         int64_t shape[FRAG_MAX_DIMS];
-        if (A->dtype != B->dtype || !mma_input(A->dtype) || C->dtype != DT_FLOAT32 ||
+        bool same = A->dtype == B->dtype || (fp8(A->dtype) && fp8(B->dtype));
+        if (!same || !mma_input(A->dtype) || !mma_input(B->dtype) || C->dtype != DT_FLOAT32 ||
             C->scope != SCOPE_FRAGMENT || B->scope != SCOPE_SHARED ||
             (A->scope != SCOPE_SHARED && A->scope != SCOPE_FRAGMENT) ||
             (A->scope == SCOPE_FRAGMENT && s->u.gemm.trans_a) || A->ndim != 2 || B->ndim != 2 ||

@@ -349,7 +349,7 @@ static void build(Ws *W, Stmt *k, Uses *u, int li) {
 bool pipe_warp_specialize(Ctx *ctx, const Func *f, Stmt *k) {
     const int *th = k->u.kernel.threads;
     Stmt *body = k->u.kernel.body;
-    if (ws_disabled() || !cuda_lowering_wgmma() || th[1] * th[2] != 1 || th[0] % 128 ||
+    if (ws_disabled() || f->disable_warp_specialized || !cuda_lowering_wgmma() || th[1] * th[2] != 1 || th[0] % 128 ||
         th[0] + PRODUCER_THREADS > MAX_THREADS || body->kind != STMT_SEQ)
         return false;
     Scan scan = {.ctx = ctx};

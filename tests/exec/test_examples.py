@@ -63,6 +63,23 @@ def test_gemm_check_default(tilec):
     assert proc.returncode == 0, proc.stderr
 
 
+@pytest.mark.parametrize("M,N,K,b_dtype,extra", [
+    (128, 128, 256, "float8_e4m3", {}),
+    (100, 72, 200, "float8_e5m2", {"block_M": 64, "block_N": 32, "block_K": 64}),
+])
+def test_gemm_fp8(tilec, M, N, K, b_dtype, extra):
+    # multiples of 1/4 up to 7/4: exact in e4m3 and e5m2, so the float32 inputs convert
+    # without rounding and the products are exact
+    rng = np.random.default_rng(RNG_SEED)
+    a = (rng.integers(-7, 8, size=(M, K)) / 4).astype(np.float32)
+    b = (rng.integers(-7, 8, size=(N, K)) / 4).astype(np.float32)
+    defines = dict(M=M, N=N, K=K, b_dtype=b_dtype, **extra)
+    out = tilec.run("examples/gemm_fp8.py", defines, {"A": a, "B": b})["C"]
+    ref = a.astype(np.float64) @ b.astype(np.float64).T
+    # bfloat16 output (written as float32): relative error 2^-9
+    check(out, ref, np.float32, rtol=4e-3, atol=1e-2)
+
+
 # ---- elementwise add -------------------------------------------------------------------
 @pytest.mark.parametrize("M,N", [(128, 256), (100, 130)])
 def test_elementwise_add(tilec, M, N):

@@ -185,6 +185,10 @@ gemm.py|-D M=256 -D N=128 -D K=160 -D block_M=128 -D block_N=64 -D block_K=32 -D
 gemm.py|-D M=192 -D N=128 -D K=128 -D block_M=64 -D block_N=128 -D block_K=64 -D trans_B=True -D threads=256|0
 gemm.py|-D M=200 -D N=136 -D K=200 -D block_M=128 -D block_N=128 -D block_K=64 -D num_stages=4|1
 gemm.py|-D M=264 -D N=200 -D K=328 -D block_M=128 -D block_N=64 -D block_K=32 -D trans_B=True -D in_dtype="bfloat16" -D out_dtype="bfloat16" -D num_stages=3|0
+gemm_fp8.py||0
+gemm_fp8.py|-D M=200 -D N=136 -D K=328 -D b_dtype="float8_e5m2"|1
+gemm_fp8.py|-D M=512 -D N=384 -D K=512 -D block_M=256 -D threads=256 -D num_stages=4|0
+gemm_fp8.py|-D M=192 -D N=256 -D K=192 -D block_N=256 -D block_K=64 -D in_dtype="float8_e5m2" -D out_dtype="float16"|1
 elementwise_add.py||0
 elementwise_add.py|-D M=128 -D N=256|1
 elementwise_add.py|-D M=100 -D N=130|1
@@ -244,7 +248,7 @@ done <<<"$CASES"
 # The mma.sync path where sm_90a would take wgmma (TILEC_NO_WGMMA=1).
 echo "== examples: --target cuda --check, mma.sync instead of wgmma"
 while IFS='|' read -r file defs small; do
-    case "$file" in gemm.py | flash_attention.py) ;; *) continue ;; esac
+    case "$file" in gemm.py | gemm_fp8.py | flash_attention.py) ;; *) continue ;; esac
     [ "$small" = 1 ] || continue
     run_case "check-mma" "$file" "$defs" env TILEC_NO_WGMMA=1
 done <<<"$CASES"
@@ -252,7 +256,7 @@ done <<<"$CASES"
 # The cp.async pipeline where sm_90a would warp-specialize with TMA (TILEC_NO_WS=1).
 echo "== examples: --target cuda --check, cp.async instead of TMA and warp specialization"
 while IFS='|' read -r file defs small; do
-    case "$file" in gemm.py) ;; *) continue ;; esac
+    case "$file" in gemm.py | gemm_fp8.py) ;; *) continue ;; esac
     [ "$small" = 1 ] || continue
     run_case "check-nows" "$file" "$defs" env TILEC_NO_WS=1
 done <<<"$CASES"

@@ -334,22 +334,22 @@ static bool find_cuobjdump(char *out, size_t n) {
 
 /* The SASS of examples/gemm.py built for arch (defines: a tile that takes the tensor-core
  * path) has `want` (and `also`, when not NULL) and no local memory (LDL/STL: spills). */
-static void check_gemm_sass(const char *tool, const char *arch, const char *want,
+/* The SASS of example `file` (a GEMM) built with defs for arch has want and also (unless
+ * NULL) and no local-memory access. */
+static void check_gemm_sass(const char *tool, const char *arch, const char *file,
+                            const tl_define *defs, int ndefs, const char *want,
                             const char *also) {
     char cache[300], cmd[1400], line[512];
     snprintf(cache, sizeof cache, "%s/sass-%s", tmpdir, arch);
     arch_set(arch);
-    static const tl_define defs[] = {{"M", "512"}, {"N", "512"}, {"K", "512"},
-                                     {"block_M", "128"}, {"block_N", "128"},
-                                     {"block_K", "64"}, {"num_stages", "3"}};
     tl_options o = tl_options_default();
     o.target = "cuda";
     o.build = TL_BUILD_ONLY;
     o.cache_dir = cache;
     o.defines = defs;
-    o.ndefines = (int)(sizeof defs / sizeof *defs);
+    o.ndefines = ndefs;
     tl_kernel *k = NULL;
-    CHECK(tl_compile_file("examples/gemm.py", &o, &k) == TL_OK, "%s", tl_last_error());
+    CHECK(tl_compile_file(file, &o, &k) == TL_OK, "%s", tl_last_error());
     tl_kernel_destroy(k);
     snprintf(cmd, sizeof cmd, "PATH=\"$(dirname '%s')\":$PATH '%s' -sass %s/*.cubin 2>&1", tool,
              tool, cache);
@@ -362,11 +362,12 @@ static void check_gemm_sass(const char *tool, const char *arch, const char *want
         local += strstr(line, " LDL") != NULL || strstr(line, " STL") != NULL;
     }
     if (p) pclose(p);
-    CHECK(!also || found_also > 0, "gemm for %s: no %s in %d lines of SASS", arch, also, lines);
-    CHECK(found > 0 && local == 0, "gemm for %s: %d %s, %d local-memory instructions in %d "
-          "lines of SASS", arch, found, want, local, lines);
-    if (found > 0 && local == 0) printf("ok: gemm for %s: %d %s, no local memory\n", arch,
-                                        found, want);
+    CHECK(!also || found_also > 0, "%s for %s: no %s in %d lines of SASS", file, arch, also,
+          lines);
+    CHECK(found > 0 && local == 0, "%s for %s: %d %s, %d local-memory instructions in %d "
+          "lines of SASS", file, arch, found, want, local, lines);
+    if (found > 0 && local == 0)
+        printf("ok: %s for %s: %d %s, no local memory\n", file, arch, found, want);
     o.build = TL_BUILD_ONLY;
     tl_cache_clear(&o);
     rmdir(cache);
@@ -379,8 +380,16 @@ static void test_gemm_sass(void) {
                "nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm)\n");
         return;
     }
-    check_gemm_sass(tool, "sm_90a", "HGMMA", "UTMALDG"); /* wgmma, TMA loads */
-    check_gemm_sass(tool, "sm_80", "HMMA", NULL);        /* mma.sync */
+    static const tl_define gemm[] = {{"M", "512"},       {"N", "512"},       {"K", "512"},
+                                     {"block_M", "128"}, {"block_N", "128"}, {"block_K", "64"},
+                                     {"num_stages", "3"}};
+    static const tl_define fp8[] = {{"M", "512"}, {"N", "512"}, {"K", "512"},
+                                    {"block_M", "256"}, {"threads", "256"}};
+    const int ng = (int)(sizeof gemm / sizeof *gemm), nf = (int)(sizeof fp8 / sizeof *fp8);
+    /* wgmma and TMA loads; fp8 wgmma; mma.sync */
+    check_gemm_sass(tool, "sm_90a", "examples/gemm.py", gemm, ng, "HGMMA", "UTMALDG");
+    check_gemm_sass(tool, "sm_90a", "examples/gemm_fp8.py", fp8, nf, "QGMMA", "UTMALDG");
+    check_gemm_sass(tool, "sm_80", "examples/gemm.py", gemm, ng, "HMMA", NULL);
     arch_set(NULL);
 }
 

@@ -1219,6 +1219,64 @@ static const char src_ws_single[] = HEAD
     "            T.copy(acc, C)\n"
     "    return main\n";
 
+/* fp8 wgmma (k32 QGMMA, K-major A and B) on TMA tiles: 128-byte rows of e4m3, and 64-byte
+ * rows of e4m3 x e5m2 with ragged M, N and K. */
+#define WS_FP8(dims, bk, bdt)                                                                 \
+    HEAD "def wsf8(" dims ", bk=" #bk ", out=\"bfloat16\"):\n"                              \
+         "    @T.prim_func\n"                                                                 \
+         "    def main(A: T.Tensor((M, K), \"float8_e4m3\"), B: T.Tensor((N, K), \"" bdt "\"),\n" \
+         "             C: T.Tensor((M, N), out)):\n"                                          \
+         "        with T.Kernel(T.ceildiv(N, 64), T.ceildiv(M, 128), threads=256) as (bx, by):\n" \
+         "            A_s = T.alloc_shared((128, bk), \"float8_e4m3\")\n"                     \
+         "            B_s = T.alloc_shared((64, bk), \"" bdt "\")\n"                           \
+         "            acc = T.alloc_fragment((128, 64), \"float32\")\n"                       \
+         "            T.clear(acc)\n"                                                         \
+         "            for k in T.Pipelined(T.ceildiv(K, bk), num_stages=2):\n"                \
+         "                T.copy(A[by * 128, k * bk], A_s)\n"                                 \
+         "                T.copy(B[bx * 64, k * bk], B_s)\n"                                  \
+         "                T.gemm(A_s, B_s, acc, transpose_B=True)\n"                          \
+         "            T.copy(acc, C[by * 128, bx * 64])\n"                                    \
+         "    return main\n"
+static const char src_ws_fp8[] = WS_FP8("M=128, N=64, K=256", 128, "float8_e4m3");
+static const char src_ws_fp8_mixed[] = WS_FP8("M=200, N=80, K=208", 64, "float8_e5m2");
+
+/* ... the same, with warp specialization turned off by TileLang's pass configs (both the
+ * string and the PassConfigKey spelling). */
+#define WS_OFF(cfg)                                                                            \
+    HEAD "@tilelang.jit(out_idx=[-1], pass_configs={" cfg ": True, \"tl.enable_fast_math\": 1})\n" \
+         "def ws_off(M=128, N=64, K=64, dtype=\"bfloat16\"):\n"                              \
+         "    @T.prim_func\n"                                                                 \
+         "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype),\n"              \
+         "             C: T.Tensor((M, N), dtype)):\n"                                        \
+         "        with T.Kernel(1, 1, threads=128) as (bx, by):\n"                            \
+         "            A_s = T.alloc_shared((128, 64), dtype)\n"                               \
+         "            B_s = T.alloc_shared((64, 64), dtype)\n"                                \
+         "            acc = T.alloc_fragment((128, 64), \"float32\")\n"                       \
+         "            T.clear(acc)\n"                                                         \
+         "            for k in T.Pipelined(K // 64, num_stages=3):\n"                         \
+         "                T.copy(A[0, k * 64], A_s)\n"                                        \
+         "                T.copy(B[k * 64, 0], B_s)\n"                                        \
+         "                T.gemm(A_s, B_s, acc)\n"                                            \
+         "            T.copy(acc, C)\n"                                                       \
+         "    return main\n"
+
+static void test_pass_configs(void) {
+    static const char *const srcs[] = {WS_OFF("\"tl.disable_warp_specialized\""),
+                                       WS_OFF("tilelang.PassConfigKey.TL_DISABLE_TMA_LOWER")};
+    for (int i = 0; i < 2; i++) {
+        Compiled *c = check_program("ws_off", srcs[i]);
+        CHECK(c->src && !strstr(c->src, "tl_tma_load(&") && strstr(c->src, "tl_cp_async16(&") &&
+                  strstr(c->src, "tl_wgmma_ss<"),
+              "pass_configs %d: no warp specialization, the cp.async pipeline on wgmma", i);
+        compiled_free(c);
+    }
+    expect_error("cfg", HEAD "@tilelang.jit(pass_configs=[1])\ndef f():\n"
+                            "    @T.prim_func\n    def main(A: T.Tensor((4,), \"float32\")):\n"
+                            "        with T.Kernel(1, threads=32) as bx:\n            A[0] = 1.0\n"
+                            "    return main\n",
+                 "pass_configs must be a dict");
+}
+
 /* ... a symbolic trip count, plain (unswizzled) fp32 rows, no gemm: the consumers
  * release each stage at the end of the body. */
 static const char src_ws_dynamic[] = HEAD
@@ -1384,7 +1442,7 @@ int main(void) {
         names[n++] = names90[i];
     }
     all[n] = check_program("wgmma", src_wgmma);
-    CHECK(all[n]->src && strstr(all[n]->src, "tl_wgmma_ss<128, 128, 64, 2, false, true, 1>") &&
+    CHECK(all[n]->src && strstr(all[n]->src, "tl_wgmma_ss<128, 128, 64, 2, false, TL_MMA_BF16, TL_MMA_BF16, 1>") &&
               strstr(all[n]->src, "tl_tma_load(&tl_tmap1, B_s + (tl_floormod_i32(k, 3)) * 8192 "
                                   "+ 4096, &full_barrier[tl_floormod_i32(k, 3)], tl_c2 + 64"),
           "wgmma: a 2-warpgroup wgmma on paneled B tiles (a TMA box per panel), left in flight");
@@ -1392,6 +1450,7 @@ int main(void) {
     names[n++] = "wgmma";
     static const struct { const char *name, *text; const int64_t *syms; } ws[] = {
         {"ws_ragged", src_ws_ragged, NULL}, {"ws_single", src_ws_single, NULL},
+        {"ws_fp8", src_ws_fp8, NULL},  {"ws_fp8_mixed", src_ws_fp8_mixed, NULL},
         {"ws_dynamic", src_ws_dynamic, wsd_syms},
     };
     for (size_t i = 0; i < sizeof ws / sizeof *ws; i++) {
@@ -1403,6 +1462,7 @@ int main(void) {
         names[n++] = ws[i].name;
     }
     if (all[n - 1]->f) test_tmap_geometry(all[n - 1]); /* ws_dynamic */
+    test_pass_configs();
     lower_arch = "sm_80";
 
     SimCase ok[MAXC];

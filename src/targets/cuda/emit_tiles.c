@@ -466,6 +466,16 @@ static const char *operand(CfEmit *em, const Region *r, int64_t *rows, int64_t *
                         cf_ex_str(em, r->start[0], DT_INT32, true), (long long)(*rows * *cols));
 }
 
+/* tl_cuda.h's name of a wgmma input type. */
+static const char *mma_type(DType t) {
+    switch (t) {
+    case DT_BFLOAT16: return "TL_MMA_BF16";
+    case DT_FLOAT8_E4M3: return "TL_MMA_E4M3";
+    case DT_FLOAT8_E5M2: return "TL_MMA_E5M2";
+    default: return "TL_MMA_F16";
+    }
+}
+
 void cu_gemm(CfEmit *em, const Stmt *s) {
     const Buffer *A = s->u.gemm.a.buf, *B = s->u.gemm.b.buf, *C = s->u.gemm.c.buf;
     bool ta = s->u.gemm.trans_a, tb = s->u.gemm.trans_b, bf16 = A->dtype == DT_BFLOAT16;
@@ -478,9 +488,10 @@ void cu_gemm(CfEmit *em, const Stmt *s) {
         if (s->u.gemm.clear_accum)
             cf_line(em, "for (int tl_c = 0; tl_c < %lld; ++tl_c) %s[tl_c] = 0.0f;",
                     (long long)C->layout->nlocal, cf_buf(em, C));
-        cf_line(em, "tl_wgmma_ss<%lld, %lld, %lld, %d, %s, %s, %d>(%s, %s, %s, %s);", (long long)M,
-                (long long)N, (long long)K, s->u.gemm.wgmma, tb ? "true" : "false",
-                bf16 ? "true" : "false", s->u.gemm.inflight ? 1 : 0, pa, pb, cf_buf(em, C),
+        cf_line(em, "tl_wgmma_ss<%lld, %lld, %lld, %d, %s, %s, %s, %d>(%s, %s, %s, %s);",
+                (long long)M, (long long)N, (long long)K, s->u.gemm.wgmma, tb ? "true" : "false",
+                mma_type(A->dtype), mma_type(B->dtype), s->u.gemm.inflight ? 1 : 0, pa, pb,
+                cf_buf(em, C),
                 used == cu_of(em)->nthreads ? "tl_tid"
                                             : arena_printf(&em->ctx->arena, "tl_tid %% %d", used));
         return;
