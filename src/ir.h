@@ -225,8 +225,12 @@ struct Stmt {
                                  (wgmma groups when wgmma; then acc, its accumulator, is
                                  fenced for the compiler) are in flight */
         /* WS: the producer runs in one thread of an extra warp group, the consumer (the
-           rest of the kernel) in the block's threads; they meet only at mbarriers */
-        struct { Stmt *producer, *consumer; } ws;
+           rest of the kernel) in the block's threads; they meet only at mbarriers. tile
+           (int32, may be NULL) is defined in both: how many tiles (blocks of the
+           T.Kernel) this CUDA block has done before, 0 unless the grid is persistent,
+           when each side runs for every tile of the block (the emitter's choice,
+           cuda_kernel_persistent) */
+        struct { Stmt *producer, *consumer; Var *tile; } ws;
         /* MBAR on bar[idx]: INIT (every entry, count arg, by one thread), ARRIVE (each
            executing thread), EXPECT_TX (one thread: arrive, expect arg bytes), WAIT
            (until the phase of parity arg has completed) */

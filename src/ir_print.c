@@ -634,6 +634,8 @@ static void print_stmt(Printer *p, const Stmt *s, int indent) {
     case STMT_IF: print_if(p, s, indent); break;
     case STMT_KERNEL: print_kernel(p, s, indent); break;
     case STMT_WS:
+        if (s->u.ws.tile) sb_printf(p->sb, "for each tile %s:\n", s->u.ws.tile->name);
+        if (s->u.ws.tile) sb_indent(p->sb, indent);
         sb_puts(p->sb, "producer:\n");
         print_body(p, s->u.ws.producer, indent + 1);
         sb_indent(p->sb, indent);

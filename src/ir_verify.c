@@ -294,10 +294,14 @@ static void check_stmt(Verifier *v, const Stmt *s) {
         if (s->u.swizzle.panel) check_expr(v, s->u.swizzle.panel);
         break;
     case STMT_SYNC: case STMT_ASYNC: break;
-    case STMT_WS:
+    case STMT_WS: {
+        int nv = v->vars.len;
+        if (s->u.ws.tile) define_var(v, s->u.ws.tile);
         check_scoped(v, s->u.ws.producer);
         check_scoped(v, s->u.ws.consumer);
+        v->vars.len = nv;
         break;
+    }
     case STMT_MBAR:
         check_buf_use(v, s->u.mbar.bar, NULL);
         if (s->u.mbar.idx) check_expr(v, s->u.mbar.idx);

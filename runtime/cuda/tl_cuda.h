@@ -154,18 +154,31 @@ TL_DEV void tl_smem_zero(unsigned char *smem, int bytes, int tid, int nthreads) 
 }
 
 /* T.use_swizzle(panel): block rasterization in row panels (as TileLang's
- * rasterization2DRow). A bijection of the 2-D grid onto itself: consecutive blocks walk
- * down a panel of `panel` rows, column by column, alternating direction per panel. */
-TL_DEV void tl_swizzle_2d(int panel, int *bx, int *by) {
-    unsigned gx = gridDim.x, gy = gridDim.y;
+ * rasterization2DRow). A bijection of the gx x gy grid onto itself: block bid (= x + y *
+ * gx) walks down a panel of `panel` rows, column by column, alternating direction per
+ * panel. */
+TL_DEV void tl_raster(int panel, unsigned gx, unsigned gy, unsigned bid, int *bx, int *by) {
     if (panel <= 0 || gx == 0 || gy == 0) return;
-    unsigned bid = blockIdx.x + blockIdx.y * gx, size = gx * gy;
+    unsigned size = gx * gy;
     unsigned psize = (unsigned)panel * gx, poff = bid % psize, pidx = bid / psize;
     unsigned npanels = (size + psize - 1) / psize;
     unsigned stride = pidx + 1 < npanels ? (unsigned)panel : (size - pidx * psize) / gx;
     unsigned col = (pidx & 1) ? gx - 1 - poff / stride : poff / stride;
     *bx = (int)col;
     *by = (int)(poff % stride + pidx * (unsigned)panel);
+}
+
+/* This block's (bx, by) under T.use_swizzle(panel). */
+TL_DEV void tl_swizzle_2d(int panel, int *bx, int *by) {
+    tl_raster(panel, gridDim.x, gridDim.y, blockIdx.x + blockIdx.y * gridDim.x, bx, by);
+}
+
+/* A persistent kernel's tile t of a gx x gy x gz grid (x fastest) as block indices b[3],
+ * the x-y plane in T.use_swizzle(panel) order when panel > 0. */
+TL_DEV void tl_tile_index(int t, int gx, int gy, int panel, int b[3]) {
+    const int plane = gx * gy, i = t % plane;
+    b[0] = i % gx, b[1] = i / gx, b[2] = t / plane;
+    tl_raster(panel, (unsigned)gx, (unsigned)gy, (unsigned)i, &b[0], &b[1]);
 }
 
 /* T.device_assert's message: the C target's text, on the device's stdout. */

@@ -197,26 +197,54 @@ typedef struct Ws {
     Buffer *bufs[PIPE_MAX_PRODUCERS];
     TmaMap *maps[PIPE_MAX_PRODUCERS];
     Buffer *full, *empty;
-    Stmt *gemm; /* the in-flight wgmma, or NULL */
+    Stmt *gemm;    /* the in-flight wgmma, or NULL */
+    Var *tile;     /* STMT_WS.tile, or NULL when the trip count depends on the block */
 } Ws;
+
+/* Iteration k of the loop counted over the block's tiles so far: k + extent * tile (the
+ * stages and phases run on across tiles); k itself without a tile var. */
+static Expr *global_iter(Ws *W, Expr *k) {
+    if (!W->tile) return k;
+    Ctx *ctx = W->ctx;
+    Loc loc = W->L->loc;
+    Expr *done = ir_bin(ctx, OP_MUL, ir_subst(ctx, W->L->u.for_.extent, NULL, NULL),
+                        ir_varref(ctx, W->tile, loc), loc);
+    return ir_bin(ctx, OP_ADD, k, ir_cast(ctx, k->dtype, done, loc), loc);
+}
+
+/* A let of a fresh var g = global_iter(k) at the top of body, and the loop shape with g
+ * as its variable (what pipe_stage_of and pipe_restage count stages with). */
+static Stmt *global_loop(Ws *W, Stmt *body, Expr *k, Stmt *Lg) {
+    const Stmt *L = W->L;
+    *Lg = *L;
+    Lg->u.for_.var = ir_var(W->ctx, "tl_it", L->u.for_.var->dtype);
+    Stmt *let = ir_stmt(W->ctx, STMT_LET, L->loc);
+    let->u.let.var = Lg->u.for_.var;
+    let->u.let.value = global_iter(W, k);
+    ir_seq_push(W->ctx, body, let);
+    return Lg;
+}
 
 /* for k: wait empty[s]; expect the bytes on full[s]; the TMA copies of iteration k. */
 static Stmt *producer(Ws *W, int map0) {
     Ctx *ctx = W->ctx;
-    Stmt *L = W->L;
+    Stmt *L = W->L, Lg;
     Loc loc = L->loc;
     Var *kp = ir_var(ctx, L->u.for_.var->name, L->u.for_.var->dtype);
     Expr *k = ir_varref(ctx, kp, loc);
     Stmt *body = ir_seq(ctx, loc);
+    global_loop(W, body, ir_subst(ctx, k, NULL, NULL), &Lg);
+    Expr *g = ir_varref(ctx, Lg.u.for_.var, loc);
     int64_t bytes = 0;
     for (int i = 0; i < W->nprod; i++) bytes += W->maps[i]->bytes;
-    Expr *stage = pipe_stage_of(ctx, ir_subst(ctx, k, NULL, NULL), L, W->S);
+    Expr *stage = pipe_stage_of(ctx, ir_subst(ctx, g, NULL, NULL), L, W->S);
     ir_seq_push(ctx, body, mbar(ctx, MBAR_WAIT, W->empty, stage,
-                                parity(ctx, ir_subst(ctx, k, NULL, NULL), L, W->S, 1), loc));
+                                parity(ctx, ir_subst(ctx, g, NULL, NULL), L, W->S, 1), loc));
     ir_seq_push(ctx, body, mbar(ctx, MBAR_EXPECT_TX, W->full, ir_subst(ctx, stage, NULL, NULL),
                                 ir_int(ctx, bytes, DT_INT32, loc), loc));
     for (int i = 0; i < W->nprod; i++) {
-        Stmt *c = pipe_produce(ctx, W->prods[i], L, k, W->S);
+        Stmt *c = pipe_produce(ctx, W->prods[i], L, k, W->S); /* coordinates of k */
+        c->u.copy.dst.start[0] = ir_subst(ctx, stage, NULL, NULL);
         c->u.copy.async = true;
         c->u.copy.tma = map0 + i + 1;
         c->u.copy.bar = W->full;
@@ -234,39 +262,59 @@ static Stmt *producer(Ws *W, int map0) {
     return loop;
 }
 
-/* Consumers' arrival on empty[stage(k)] (delta 0) or on empty[stage(k - 1)] when k > min
- * (delta 1). */
-static Stmt *release(Ws *W, int delta) {
+/* Consumers' arrival on empty[stage(g - delta)] (Lg's var g); with delta 1 only when the
+ * tile's iteration k is past the first. */
+static Stmt *release(Ws *W, const Stmt *Lg, int delta) {
     Ctx *ctx = W->ctx;
     const Stmt *L = W->L;
     Loc loc = L->loc;
-    Expr *k = ir_varref(ctx, L->u.for_.var, loc);
-    if (delta) k = ir_bin(ctx, OP_SUB, k, ir_int(ctx, delta, k->dtype, loc), loc);
-    Stmt *a = mbar(ctx, MBAR_ARRIVE, W->empty, pipe_stage_of(ctx, k, L, W->S), NULL, loc);
+    Expr *g = ir_varref(ctx, Lg->u.for_.var, loc);
+    if (delta) g = ir_bin(ctx, OP_SUB, g, ir_int(ctx, delta, g->dtype, loc), loc);
+    Stmt *a = mbar(ctx, MBAR_ARRIVE, W->empty, pipe_stage_of(ctx, g, L, W->S), NULL, loc);
     if (!delta) return a;
-    Stmt *g = ir_stmt(ctx, STMT_IF, loc);
-    g->u.if_.cond = ir_bin(ctx, OP_GT, ir_varref(ctx, L->u.for_.var, loc),
+    Stmt *c = ir_stmt(ctx, STMT_IF, loc);
+    c->u.if_.cond = ir_bin(ctx, OP_GT, ir_varref(ctx, L->u.for_.var, loc),
                            ir_subst(ctx, L->u.for_.min, NULL, NULL), loc);
-    g->u.if_.then = a;
-    return g;
+    c->u.if_.then = a;
+    return c;
+}
+
+/* After the drain of an in-flight gemm with a tile var: the release of the tile's last
+ * stage, which the next tile's producer waits for. */
+static Stmt *release_last(Ws *W) {
+    Ctx *ctx = W->ctx;
+    const Stmt *L = W->L;
+    Loc loc = L->loc;
+    DType t = L->u.for_.var->dtype;
+    Expr *last = ir_bin(ctx, OP_SUB,
+                        ir_bin(ctx, OP_ADD, ir_subst(ctx, L->u.for_.min, NULL, NULL),
+                               ir_subst(ctx, L->u.for_.extent, NULL, NULL), loc),
+                        ir_int(ctx, 1, t, loc), loc);
+    Stmt *c = ir_stmt(ctx, STMT_IF, loc);
+    c->u.if_.cond = ir_bin(ctx, OP_GT, ir_subst(ctx, L->u.for_.extent, NULL, NULL),
+                           ir_int(ctx, 0, t, loc), loc);
+    c->u.if_.then = mbar(ctx, MBAR_ARRIVE, W->empty,
+                         pipe_stage_of(ctx, global_iter(W, last), L, W->S), NULL, loc);
+    return c;
 }
 
 /* The consumers' loop: wait for the stage, the body reading it, the release. */
 static Stmt *consumer_loop(Ws *W) {
     Ctx *ctx = W->ctx;
-    Stmt *L = W->L, *body = L->u.for_.body;
+    Stmt *L = W->L, *body = L->u.for_.body, Lg;
     Loc loc = L->loc;
     Stmt *nb = ir_seq(ctx, body->loc);
-    Expr *k = ir_varref(ctx, L->u.for_.var, loc);
-    ir_seq_push(ctx, nb, mbar(ctx, MBAR_WAIT, W->full, pipe_stage_of(ctx, k, L, W->S),
-                              parity(ctx, ir_subst(ctx, k, NULL, NULL), L, W->S, 0), loc));
+    global_loop(W, nb, ir_varref(ctx, L->u.for_.var, loc), &Lg);
+    Expr *g = ir_varref(ctx, Lg.u.for_.var, loc);
+    ir_seq_push(ctx, nb, mbar(ctx, MBAR_WAIT, W->full, pipe_stage_of(ctx, g, L, W->S),
+                              parity(ctx, ir_subst(ctx, g, NULL, NULL), L, W->S, 0), loc));
     for (int i = W->nprod; i < body->u.seq.len; i++) {
         Stmt *s = body->u.seq.data[i];
-        pipe_restage(ctx, &s, W->bufs, W->nprod, L, W->S);
+        pipe_restage(ctx, &s, W->bufs, W->nprod, &Lg, W->S);
         ir_seq_push(ctx, nb, s);
-        if (body->u.seq.data[i] == W->gemm) ir_seq_push(ctx, nb, release(W, 1));
+        if (body->u.seq.data[i] == W->gemm) ir_seq_push(ctx, nb, release(W, &Lg, 1));
     }
-    if (!W->gemm) ir_seq_push(ctx, nb, release(W, 0));
+    if (!W->gemm) ir_seq_push(ctx, nb, release(W, &Lg, 0));
     L->u.for_.body = nb;
     L->u.for_.kind = LOOP_SERIAL;
     return L;
@@ -290,6 +338,26 @@ static bool hoisted(const Stmt *s, Uses *u) {
     return s->kind == STMT_LET && entry_known(u, s->u.let.value);
 }
 
+/* Whether e uses a var of set[0..n). */
+typedef struct VarSet {
+    const Var **vars;
+    int n;
+    bool hit;
+} VarSet;
+
+static void hit_expr(Expr **slot, void *ud) {
+    VarSet *s = ud;
+    if ((*slot)->kind == EXPR_VAR)
+        for (int i = 0; i < s->n; i++) s->hit |= s->vars[i] == (*slot)->u.var;
+    ir_expr_children(*slot, hit_expr, ud);
+}
+
+static bool uses_any(VarSet *s, Expr *e) {
+    s->hit = false;
+    hit_expr(&e, s);
+    return s->hit;
+}
+
 static bool plan(Ws *W, const Func *f, Stmt *k, Uses *u) {
     Stmt *L = W->L;
     for (int i = 0; i < W->nprod; i++) {
@@ -305,21 +373,48 @@ static bool plan(Ws *W, const Func *f, Stmt *k, Uses *u) {
            k->u.kernel.threads[0] > 0;
 }
 
+/* The hoisted lets that depend on the block (its indices, or such lets): each side
+ * computes them per tile (marked in per_tile[i] for body item i); the trip count must
+ * not, for a tile var (W->tile). */
+static void per_tile_lets(Ws *W, Stmt *k, Uses *u, int li, bool *per_tile) {
+    Stmt *body = k->u.kernel.body;
+    VarSet set = {NEW_ARRAY(&W->ctx->arena, const Var *, 3 + li), 0, false};
+    for (int d = 0; d < k->u.kernel.ngrid; d++)
+        if (k->u.kernel.block[d]) set.vars[set.n++] = k->u.kernel.block[d];
+    for (int i = 0; i < li; i++) {
+        Stmt *s = body->u.seq.data[i];
+        per_tile[i] = s->kind == STMT_LET && hoisted(s, u) && uses_any(&set, s->u.let.value);
+        if (per_tile[i]) set.vars[set.n++] = s->u.let.var;
+    }
+    if (!uses_any(&set, W->L->u.for_.min) && !uses_any(&set, W->L->u.for_.extent))
+        W->tile = ir_var(W->ctx, "tl_tile_iter", DT_INT32);
+}
+
 static void build(Ws *W, Stmt *k, Uses *u, int li) {
     Ctx *ctx = W->ctx;
     Stmt *body = k->u.kernel.body, *L = W->L;
     Loc loc = L->loc;
     int nthreads = k->u.kernel.threads[0];
+    bool *per_tile = NEW_ARRAY(&ctx->arena, bool, li + 1);
+    per_tile_lets(W, k, u, li, per_tile);
     W->gemm = pipe_inflight_gemm(L->u.for_.body, W->nprod, W->bufs);
     if (W->gemm) W->gemm->u.gemm.inflight = true;
     W->full = ring(ctx, "full_barrier", W->S, loc);
     W->empty = ring(ctx, "empty_barrier", W->S, loc);
     Stmt *front = ir_seq(ctx, body->loc), *cons = ir_seq(ctx, body->loc);
+    Stmt *prod = ir_seq(ctx, body->loc);
     for (int i = 0; i < body->u.seq.len; i++) {
         Stmt *s = body->u.seq.data[i];
         if (i == li) {
             ir_seq_push(ctx, cons, consumer_loop(W));
             if (W->gemm) ir_seq_push(ctx, cons, pipe_wgmma_drain(ctx, W->gemm, loc));
+            if (W->gemm && W->tile) ir_seq_push(ctx, cons, release_last(W));
+        } else if (i < li && per_tile[i] && W->tile) {
+            Stmt *copy = ir_stmt(ctx, STMT_LET, s->loc); /* the same var, in both scopes */
+            copy->u.let = s->u.let;
+            copy->u.let.value = ir_subst(ctx, s->u.let.value, NULL, NULL);
+            ir_seq_push(ctx, prod, copy);
+            ir_seq_push(ctx, cons, s);
         } else if (i < li && hoisted(s, u)) {
             ir_seq_push(ctx, front, s);
         } else {
@@ -333,8 +428,10 @@ static void build(Ws *W, Stmt *k, Uses *u, int li) {
                                  ir_int(ctx, nthreads, DT_INT32, loc), loc));
     ir_seq_push(ctx, front, ir_stmt(ctx, STMT_SYNC, loc));
     Stmt *ws = ir_stmt(ctx, STMT_WS, loc);
-    ws->u.ws.producer = producer(W, k->u.kernel.ntmaps);
+    ir_seq_push(ctx, prod, producer(W, k->u.kernel.ntmaps));
+    ws->u.ws.producer = prod;
     ws->u.ws.consumer = cons;
+    ws->u.ws.tile = W->tile;
     ir_seq_push(ctx, front, ws);
     for (int i = 0; i < W->nprod; i++) {
         pipe_stack_buffer(ctx, W->bufs[i], W->S);

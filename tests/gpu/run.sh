@@ -261,6 +261,14 @@ while IFS='|' read -r file defs small; do
     run_case "check-nows" "$file" "$defs" env TILEC_NO_WS=1
 done <<<"$CASES"
 
+# Warp specialization with one tile per block where sm_90a would run a persistent grid.
+echo "== examples: --target cuda --check, one tile per block instead of a persistent grid"
+while IFS='|' read -r file defs small; do
+    case "$file" in gemm.py | gemm_fp8.py) ;; *) continue ;; esac
+    [ "$small" = 1 ] || continue
+    run_case "check-nopersist" "$file" "$defs" env TILEC_NO_PERSISTENT=1
+done <<<"$CASES"
+
 # A view that does not start on a 16-byte boundary, passed to a kernel that reads its
 # tensors in 16-byte vectors: an argument error naming the parameter, not a fault.
 if python3 -c "import torch" 2>/dev/null; then

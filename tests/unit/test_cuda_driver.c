@@ -53,7 +53,7 @@ static const struct { const char *api, *sym; } header_syms[] = {
     H(cuDeviceTotalMem), H(cuDevicePrimaryCtxRetain), H(cuCtxGetCurrent),
     H(cuCtxSetCurrent), H(cuCtxPushCurrent), H(cuCtxPopCurrent), H(cuCtxGetDevice),
     H(cuModuleLoadData), H(cuModuleUnload), H(cuModuleGetFunction), H(cuFuncGetAttribute),
-    H(cuFuncSetAttribute), H(cuLaunchKernel), H(cuMemAlloc), H(cuMemFree),
+    H(cuFuncSetAttribute), H(cuOccupancyMaxActiveBlocksPerMultiprocessor), H(cuLaunchKernel), H(cuMemAlloc), H(cuMemFree),
     H(cuMemAllocAsync), H(cuMemFreeAsync), H(cuMemsetD8Async), H(cuMemcpyHtoD),
     H(cuMemcpyDtoH), H(cuMemcpyDtoD), H(cuStreamSynchronize), H(cuTensorMapEncodeTiled),
 #undef H

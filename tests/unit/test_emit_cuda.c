@@ -657,7 +657,8 @@ typedef struct SimTmap {
     int box[5];
 } SimTmap;
 
-enum { SIM_MAX_GLOBALS = 16, SIM_MAX_TMAPS = 16 };
+/* SIM_RESIDENT: the blocks of a persistent grid in the simulation (3: uneven tile counts). */
+enum { SIM_MAX_GLOBALS = 16, SIM_MAX_TMAPS = 16, SIM_RESIDENT = 3 };
 
 /* Kernel k's tensor maps over the case's buffers, after the globals in g. */
 static int sim_tmaps(const SimCase *sc, const CudaKernelPlan *k, Bufs *b, SimTmap *maps,
@@ -697,6 +698,10 @@ static int run_sim(SimLaunch launch, int c, const SimCase *sc, Bufs *b, int reve
         for (int d = 0; d < plan.kernels[k].ngrid; d++)
             if (cuda_eval_int(f, plan.kernels[k].grid[d], sc->syms, &grid[d])) rc = -1;
         CHECK(rc == 0, "%s: grid of kernel %d cannot be evaluated", sc->name, k);
+        if (plan.kernels[k].persistent) { /* SIM_RESIDENT blocks walk the tiles */
+            int64_t tiles = grid[0] * grid[1] * grid[2];
+            grid[0] = tiles < SIM_RESIDENT ? tiles : SIM_RESIDENT, grid[1] = grid[2] = 1;
+        }
         if (!rc) rc = sim_tmaps(sc, &plan.kernels[k], b, maps, globals, plan.nglobals);
         char msg[256] = "";
         if (!rc) rc = launch(c, k, b->data, sc->syms, globals, grid, plan.kernels[k].block,
@@ -1219,6 +1224,29 @@ static const char src_ws_single[] = HEAD
     "            T.copy(acc, C)\n"
     "    return main\n";
 
+/* A persistent grid (SIM_RESIDENT blocks walk 5 x 3 x 2 tiles) in T.use_swizzle order
+ * over a batch: lets of the block indices before the loop, computed per tile on both
+ * sides; ragged N. */
+static const char src_ws_tiles[] = HEAD
+    "def wst(B=2, M=192, N=300, K=128, dtype=\"float16\"):\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((B, M, K), dtype), W: T.Tensor((N, K), dtype),\n"
+    "             C: T.Tensor((B, M, N), \"float32\")):\n"
+    "        with T.Kernel(T.ceildiv(N, 64), M // 64, B, threads=128) as (bx, by, bz):\n"
+    "            A_s = T.alloc_shared((64, 64), dtype)\n"
+    "            W_s = T.alloc_shared((64, 64), dtype)\n"
+    "            acc = T.alloc_fragment((64, 64), \"float32\")\n"
+    "            T.use_swizzle(panel_size=2)\n"
+    "            m0 = by * 64\n"
+    "            n0 = bx * 64\n"
+    "            T.clear(acc)\n"
+    "            for k in T.Pipelined(K // 64, num_stages=3):\n"
+    "                T.copy(A[bz, m0, k * 64], A_s)\n"
+    "                T.copy(W[n0, k * 64], W_s)\n"
+    "                T.gemm(A_s, W_s, acc, transpose_B=True)\n"
+    "            T.copy(acc, C[bz, m0, n0])\n"
+    "    return main\n";
+
 /* fp8 wgmma (k32 QGMMA, K-major A and B) on TMA tiles: 128-byte rows of e4m3, and 64-byte
  * rows of e4m3 x e5m2 with ragged M, N and K. */
 #define WS_FP8(dims, bk, bdt)                                                                 \
@@ -1442,15 +1470,20 @@ int main(void) {
         names[n++] = names90[i];
     }
     all[n] = check_program("wgmma", src_wgmma);
-    CHECK(all[n]->src && strstr(all[n]->src, "tl_wgmma_ss<128, 128, 64, 2, false, TL_MMA_BF16, TL_MMA_BF16, 1>") &&
-              strstr(all[n]->src, "tl_tma_load(&tl_tmap1, B_s + (tl_floormod_i32(k, 3)) * 8192 "
-                                  "+ 4096, &full_barrier[tl_floormod_i32(k, 3)], tl_c2 + 64"),
-          "wgmma: a 2-warpgroup wgmma on paneled B tiles (a TMA box per panel), left in flight");
+    CHECK(all[n]->src &&
+              strstr(all[n]->src, "tl_wgmma_ss<128, 128, 64, 2, false, TL_MMA_BF16, TL_MMA_BF16, 1>") &&
+              strstr(all[n]->src, "tl_tma_load(&tl_tmap1, B_s + (tl_floormod_i32(vtl_it, 3)) * "
+                                  "8192 + 4096, &full_barrier[tl_floormod_i32(vtl_it, 3)], "
+                                  "tl_c2 + 64") &&
+              strstr(all[n]->src, "a persistent grid"),
+          "wgmma: a 2-warpgroup wgmma on paneled B tiles (a TMA box per panel), left in flight, "
+          "on a persistent grid");
     cases[n] = (SimCase){"wgmma", (char *)src_wgmma, NULL, all[n]};
     names[n++] = "wgmma";
     static const struct { const char *name, *text; const int64_t *syms; } ws[] = {
         {"ws_ragged", src_ws_ragged, NULL}, {"ws_single", src_ws_single, NULL},
         {"ws_fp8", src_ws_fp8, NULL},  {"ws_fp8_mixed", src_ws_fp8_mixed, NULL},
+        {"ws_tiles", src_ws_tiles, NULL},
         {"ws_dynamic", src_ws_dynamic, wsd_syms},
     };
     for (size_t i = 0; i < sizeof ws / sizeof *ws; i++) {

@@ -13,6 +13,9 @@
  *            launch from the argument (cuda_tmap_geometry)>)
  *   - The block has CudaKernelPlan.block threads: the T.Kernel's, plus a producer warp
  *     group after them in a warp-specialized kernel.
+ *   - The grid is the T.Kernel's, or for a persistent kernel (CudaKernelPlan.persistent)
+ *     (min(tiles, blocks the GPU holds at once), 1, 1), tiles = the product of the
+ *     T.Kernel's grid, which the kernel evaluates itself.
  *   - Kernels run one after another on the caller's stream.
  *   - Dynamic shared memory of kernel i is CudaKernelPlan.smem_bytes (the runtime sets
  *     CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES when it exceeds 48 KB). */
@@ -27,6 +30,7 @@ typedef struct CudaKernelPlan {
     const Expr *grid[3];   /* over f->syms; evaluate with cuda_eval_int */
     int block[3];          /* threads */
     int64_t smem_bytes;    /* dynamic shared memory */
+    bool persistent;       /* cuda_kernel_persistent: the grid is what the GPU holds */
     int ntmaps;
     const TmaMap *const *tmaps; /* its TMA tensor maps (kernel.tmaps) */
 } CudaKernelPlan;

@@ -29,6 +29,14 @@ typedef struct CudaBuffers {
 
 void cuda_kernel_buffers(Arena *a, const Stmt *kernel, CudaBuffers *out);
 
+/* The kernel's STMT_WS (the last item of its body after pass_warp_specialize), or NULL. */
+const Stmt *cuda_kernel_ws(const Stmt *kernel);
+/* Whether the kernel runs on a persistent grid: its warp-specialized loop counts tiles
+ * (STMT_WS.tile), no shared memory is zeroed at entry (bufs), and TILEC_NO_PERSISTENT is
+ * unset. Each CUDA block then runs the T.Kernel blocks (tiles) blockIdx.x,
+ * blockIdx.x + gridDim.x, ... in the order of T.use_swizzle (cuda.h). */
+bool cuda_kernel_persistent(const Stmt *kernel, const CudaBuffers *bufs);
+
 /* ---- the emitter's state (emit_cuda.c) and its tile parts (emit_tiles.c) ------------ */
 #include "targets/cfamily.h"
 #include "layout/frag.h"
@@ -67,6 +75,8 @@ typedef struct CuEmit {
     bool wgmma;             /* the kernel has wgmma gemms: barriers fence the async proxy */
     bool consumer;          /* inside the consumer of a STMT_WS: barriers are of its threads */
     const Stmt *kernel;     /* the T.Kernel being emitted */
+    bool persistent;        /* cuda_kernel_persistent: each side of its WS walks the tiles */
+    const CudaBuffers *bufs; /* its buffers */
 } CuEmit;
 
 static inline CuEmit *cu_of(CfEmit *em) { return (CuEmit *)em; }

@@ -244,6 +244,18 @@ int cuda_smem_ranges(Arena *a, const Stmt *kernel, SmemRange **out) {
     return b.smem.len;
 }
 
+const Stmt *cuda_kernel_ws(const Stmt *kernel) {
+    const Stmt *b = kernel->u.kernel.body;
+    if (b->kind == STMT_SEQ && b->u.seq.len) b = b->u.seq.data[b->u.seq.len - 1];
+    return b->kind == STMT_WS ? b : NULL;
+}
+
+bool cuda_kernel_persistent(const Stmt *kernel, const CudaBuffers *bufs) {
+    const Stmt *ws = cuda_kernel_ws(kernel);
+    const char *off = getenv("TILEC_NO_PERSISTENT");
+    return ws && ws->u.ws.tile && !bufs->zero_bytes && !(off && *off && strcmp(off, "0"));
+}
+
 /* ---- launch plan --------------------------------------------------------------------------- */
 CudaPlan cuda_plan(Arena *a, const Func *f) {
     CudaPlan p = {0};
@@ -274,6 +286,7 @@ CudaPlan cuda_plan(Arena *a, const Func *f) {
         CudaBuffers bufs;
         cuda_kernel_buffers(a, s, &bufs);
         k->smem_bytes = bufs.smem_bytes;
+        k->persistent = cuda_kernel_persistent(s, &bufs);
     }
     return p;
 }

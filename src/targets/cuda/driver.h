@@ -86,6 +86,9 @@ typedef struct CuTensorMap {
       1)                                                                                    \
     X(FuncGetAttribute, "cuFuncGetAttribute", (int *v, int attr, CuFunction f), 1)          \
     X(FuncSetAttribute, "cuFuncSetAttribute", (CuFunction f, int attr, int v), 1)           \
+    X(OccupancyMaxActiveBlocksPerMultiprocessor,                                            \
+      "cuOccupancyMaxActiveBlocksPerMultiprocessor",                                        \
+      (int *n, CuFunction f, int block, size_t smem), 1)                                    \
     X(LaunchKernel, "cuLaunchKernel",                                                       \
       (CuFunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,       \
        unsigned bz, unsigned smem, CuStream s, void **params, void **extra), 1)             \

@@ -171,6 +171,49 @@ static int consumer_regs(int consumers, int producers) {
     return r > 240 ? 240 : r;
 }
 
+static bool vars_has(const CfVarVec *vs, const Var *v);
+
+/* One side of a STMT_WS inside its braces: once with tile 0, or on a persistent grid for
+ * every tile of the block, its block indices decoded first (and the consumer's registers
+ * zeroed, as at entry). */
+static void ws_side(CfEmit *em, const Stmt *ws, const Stmt *body, bool consumer) {
+    CuEmit *cu = cu_of(em);
+    const Var *t = ws->u.ws.tile;
+    const Stmt *k = cu->kernel;
+    int mark = em->live.len;
+    em->indent++;
+    if (t && !cu->persistent) {
+        cf_line(em, "const int32_t %s = 0;", cf_var(em, t));
+    } else if (t) {
+        int64_t panel = 0;
+        if (cu->swizzle) ir_is_const_int(cu->swizzle->u.swizzle.panel, &panel);
+        cf_line(em, "for (int32_t %s = 0;; ++%s) {  /* the block's tiles */", cf_var(em, t),
+                cf_var(em, t));
+        em->indent++;
+        cf_line(em, "const int tl_tile = (int)blockIdx.x + %s * (int)gridDim.x;", cf_var(em, t));
+        cf_line(em, "if (tl_tile >= tl_ntiles) break;");
+        cf_line(em, "int tl_b[3];");
+        cf_line(em, "tl_tile_index(tl_tile, tl_gx, tl_gy, %lld, tl_b);", (long long)panel);
+        for (int d = 0; d < k->u.kernel.ngrid; d++)
+            if (k->u.kernel.block[d] && vars_has(&cu->used, k->u.kernel.block[d]))
+                cf_line(em, "%s = tl_b[%d];", cf_var(em, k->u.kernel.block[d]), d);
+        for (int i = 0; consumer && i < cu->bufs->regs.len; i++) {
+            const CudaSlot *r = &cu->bufs->regs.data[i];
+            cf_line(em, "for (int tl_c = 0; tl_c < %lld; ++tl_c) %s[tl_c] = 0;",
+                    (long long)(r->elems > 0 ? r->elems : 1), cf_buf(em, r->buf));
+        }
+    }
+    if (t) cf_live_add(em, t);
+    cf_stmt(em, body);
+    if (t && cu->persistent) {
+        em->indent--;
+        cf_line(em, "}");
+    }
+    em->indent--;
+    em->live.len = mark;
+    cf_line(em, "}");
+}
+
 /* The producer in one thread of the extra warp group, the consumer in the others. */
 static void emit_ws(CfEmit *em, const Stmt *s) {
     CuEmit *cu = cu_of(em);
@@ -179,14 +222,14 @@ static void emit_ws(CfEmit *em, const Stmt *s) {
     em->indent++;
     cf_line(em, "tl_setmaxnreg_dec<%d>();", PRODUCER_REGS);
     cf_line(em, "if (tl_tid == %d) {", nc);
-    cf_block_body(em, s->u.ws.producer);
+    ws_side(em, s, s->u.ws.producer, false);
     em->indent--;
     cf_line(em, "} else {  /* the consumer warp groups */");
     em->indent++;
     cf_line(em, "tl_setmaxnreg_inc<%d>();", consumer_regs(nc, np));
     em->indent--;
     cu->consumer = true;
-    cf_block_body(em, s->u.ws.consumer);
+    ws_side(em, s, s->u.ws.consumer, true);
     cu->consumer = false;
 }
 
@@ -560,6 +603,15 @@ static void kernel_prologue(CfEmit *em, const Stmt *k, const VarList *vs, int64_
                 "threadIdx.z));", th[0], th[1]);
     else cf_line(em, "const int tl_tid = (int)threadIdx.x;");
     static const char *const dims = "xyz";
+    if (cu_of(em)->persistent) { /* each side sets them per tile (ws_side) */
+        for (int d = 0; d < k->u.kernel.ngrid; d++) {
+            const Var *v = k->u.kernel.block[d];
+            if (!v || !vars_has(vs, v)) continue;
+            cf_line(em, "%s %s = 0;", cf_value(v->dtype), cf_var(em, v));
+            cf_live_add(em, v);
+        }
+        return;
+    }
     const Stmt *sw = cu_of(em)->swizzle;
     int64_t panel = 0;
     bool swz = sw && ir_is_const_int(sw->u.swizzle.panel, &panel);
@@ -612,6 +664,10 @@ static void emit_kernel(CfEmit *em, const Stmt *k, int id, const Host *h) {
     cu->wgmma = has_wgmma(k->u.kernel.body);
     CudaBuffers bufs;
     cuda_kernel_buffers(&em->ctx->arena, k, &bufs);
+    cu->bufs = &bufs;
+    cu->persistent = cuda_kernel_persistent(k, &bufs);
+    for (int d = 0; cu->persistent && d < k->u.kernel.ngrid; d++)
+        vars_expr(&w, k->u.kernel.grid[d]); /* the kernel counts its tiles */
     StrBuf *o = em->out;
     em->kernel = k, cu->kernel = k, cu->nthreads = (int)nthreads, cu->dist = 0;
     em->live.len = 0;
@@ -620,9 +676,10 @@ static void emit_kernel(CfEmit *em, const Stmt *k, int id, const Host *h) {
     em->out = &cu->body, em->indent = 1;
     cf_stmt(em, k->u.kernel.body);
     em->out = o;
-    sb_printf(o, "/* T.Kernel %d (%s): one CUDA block per block, %lld threads%s, %lld bytes of "
-              "shared memory. */\n", id, cf_loc_where(em, k->loc), (long long)nthreads,
-              launched > nthreads ? " and a TMA producer warp group" : "",
+    sb_printf(o, "/* T.Kernel %d (%s): %s, %lld threads%s, %lld bytes of shared memory. */\n",
+              id, cf_loc_where(em, k->loc),
+              cu->persistent ? "a persistent grid, blocks walk the tiles" : "one CUDA block per block",
+              (long long)nthreads, launched > nthreads ? " and a TMA producer warp group" : "",
               (long long)bufs.smem_bytes);
     sb_printf(o, "extern \"C\" __global__ void __launch_bounds__(%lld) tilec_kernel_%d(",
               (long long)launched, id);
@@ -631,6 +688,13 @@ static void emit_kernel(CfEmit *em, const Stmt *k, int id, const Host *h) {
     bool tid = bufs.smem_bytes || (cu->body.buf && strstr(cu->body.buf, "tl_tid"));
     kernel_prologue(em, k, &vs, bufs.smem_bytes, tid);
     declare_inputs(em, h, &vs);
+    if (cu->persistent) {
+        const char *g[3] = {"1", "1", "1"};
+        for (int d = 0; d < k->u.kernel.ngrid; d++)
+            g[d] = cf_ex_str(em, k->u.kernel.grid[d], DT_INT32, true);
+        cf_line(em, "const int tl_gx = %s, tl_gy = %s, tl_ntiles = tl_gx * tl_gy * (%s);", g[0],
+                g[1], g[2]);
+    }
     declare_buffers(em, &bufs);
     if (bufs.zero_bytes) {
         cf_line(em, "tl_smem_zero(tl_smem, %lld, tl_tid, %lld);", (long long)bufs.zero_bytes,

@@ -295,6 +295,8 @@ typedef struct CudaModule {
     int dev;
     CuModule mod;
     int max_grid[3], smem_optin, pools; /* device limits; cuMemAllocAsync usable */
+    int sms;                            /* multiprocessors */
+    int *resident;                      /* per kernel: blocks the GPU holds at once */
     char dev_name[128];
     Arena arena; /* the plan */
     const Func *f;
@@ -311,7 +313,8 @@ static int module_limits(const CudaDriver *d, CudaModule *m, StrBuf *err) {
     for (int i = 0; i < 3; i++)
         if (CU_CALL(d, err, DeviceGetAttribute, (&m->max_grid[i], grid_attr[i], h))) return -1;
     if (CU_CALL(d, err, DeviceGetAttribute, (&m->smem_optin,
-                                             CUDRV_DEV_ATTR_SMEM_PER_BLOCK_OPTIN, h)))
+                                             CUDRV_DEV_ATTR_SMEM_PER_BLOCK_OPTIN, h)) ||
+        CU_CALL(d, err, DeviceGetAttribute, (&m->sms, CUDRV_DEV_ATTR_MULTIPROCESSOR_COUNT, h)))
         return -1;
     m->pools = 0; /* stream-ordered allocation needs CUDA 11.2 and device support */
     if (d->MemAllocAsync && d->MemFreeAsync &&
@@ -416,6 +419,12 @@ static int bind_kernel(const CudaDriver *d, CudaModule *m, int i, StrBuf *err) {
         CU_CALL(d, err, FuncSetAttribute, (fn, CUDRV_FUNC_ATTR_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                            (int)k->smem_bytes)))
         return -1;
+    int per_sm = 0;
+    if (k->persistent &&
+        CU_CALL(d, err, OccupancyMaxActiveBlocksPerMultiprocessor,
+                (&per_sm, fn, block_threads(k), (size_t)k->smem_bytes)))
+        return -1;
+    m->resident[i] = (per_sm > 0 ? per_sm : 1) * (m->sms > 0 ? m->sms : 1);
     return 0;
 }
 
@@ -425,6 +434,7 @@ static void cuda_bind(void *module, const Func *f) {
     m->f = f;
     m->plan = cuda_plan(&m->arena, f);
     m->fns = NEW_ARRAY(&m->arena, CuFunction, m->plan.nkernels + 1);
+    m->resident = NEW_ARRAY(&m->arena, int, m->plan.nkernels + 1);
     CudaCtxScope s;
     if (!d || cuda_ctx_enter(m->ctx, &s, &m->bind_err)) return;
     for (int i = 0; i < m->plan.nkernels; i++)
@@ -508,7 +518,7 @@ static int kernel_grid(const Launch *l, int i, const int64_t *syms, unsigned g[3
             return -1;
         }
     for (int dim = 0; dim < 3; dim++)
-        if (v[dim] < 0 || v[dim] > l->m->max_grid[dim]) {
+        if (v[dim] < 0 || (!k->persistent && v[dim] > l->m->max_grid[dim])) {
             sb_printf(err, "%s: grid (%lld, %lld, %lld) is outside GPU %d's limits (0..%d, "
                       "0..%d, 0..%d)", k->name, (long long)v[0], (long long)v[1],
                       (long long)v[2], l->m->dev, l->m->max_grid[0], l->m->max_grid[1],
@@ -516,6 +526,17 @@ static int kernel_grid(const Launch *l, int i, const int64_t *syms, unsigned g[3
             return -1;
         }
     for (int dim = 0; dim < 3; dim++) g[dim] = (unsigned)v[dim];
+    if (k->persistent) { /* every tile's index fits the kernel's int */
+        int64_t tiles;
+        if (__builtin_mul_overflow(v[0], v[1], &tiles) ||
+            __builtin_mul_overflow(tiles, v[2], &tiles) || tiles > INT32_MAX) {
+            sb_printf(err, "%s: %lld blocks are more than a persistent kernel counts (2^31 - "
+                      "1); set TILEC_NO_PERSISTENT=1", k->name, (long long)tiles);
+            return -1;
+        }
+        g[0] = (unsigned)(tiles < l->m->resident[i] ? tiles : l->m->resident[i]);
+        g[1] = g[2] = 1;
+    }
     return 0;
 }
 
