@@ -249,7 +249,7 @@ static const char sim_prelude[] =
     "#include <math.h>\n#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n"
     "#include <string.h>\n#include <ucontext.h>\n"
     "#define TL_CUDA_SIM 1\n#define __global__\n#define __device__\n#define __host__\n"
-    "#define __shared__\n#define __forceinline__ inline\n#define __launch_bounds__(n)\n"
+    "#define __shared__\n#define __forceinline__ inline\n#define __launch_bounds__(...)\n"
     "#define __align__(n) __attribute__((aligned(n)))\n"
     "struct SimDim { unsigned x, y, z; };\n"
     "static SimDim threadIdx, blockIdx, blockDim, gridDim;\n"

@@ -150,7 +150,10 @@ static void emit_mbar(CfEmit *em, const Stmt *s) {
     }
     const char *idx = cf_ex_str(em, s->u.mbar.idx, DT_INT32, true);
     switch (s->u.mbar.op) {
-    case MBAR_ARRIVE: cf_line(em, "tl_mbar_arrive(&%s[%s]);", bar, idx); break;
+    case MBAR_ARRIVE:
+        cf_line(em, "%stl_mbar_arrive(&%s[%s]);", s->u.mbar.per_group ? "if (tl_tid % 128 == 0) " : "",
+                bar, idx);
+        break;
     case MBAR_EXPECT_TX:
         cf_line(em, "tl_mbar_arrive_expect_tx(&%s[%s], %s);", bar, idx,
                 cf_ex_str(em, s->u.mbar.arg, DT_INT32, true));
@@ -681,8 +684,10 @@ static void emit_kernel(CfEmit *em, const Stmt *k, int id, const Host *h) {
               cu->persistent ? "a persistent grid, blocks walk the tiles" : "one CUDA block per block",
               (long long)nthreads, launched > nthreads ? " and a TMA producer warp group" : "",
               (long long)bufs.smem_bytes);
-    sb_printf(o, "extern \"C\" __global__ void __launch_bounds__(%lld) tilec_kernel_%d(",
-              (long long)launched, id);
+    /* warp-specialized: one block per SM, which tells ptxas the register count at entry
+     * that setmaxnreg moves (else it ignores setmaxnreg, C7508) */
+    sb_printf(o, "extern \"C\" __global__ void __launch_bounds__(%lld%s) tilec_kernel_%d(",
+              (long long)launched, launched > nthreads ? ", 1" : "", id);
     kernel_params(em, o, h, k);
     sb_puts(o, ")\n{\n");
     bool tid = bufs.smem_bytes || (cu->body.buf && strstr(cu->body.buf, "tl_tid"));
