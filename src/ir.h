@@ -232,10 +232,9 @@ struct Stmt {
            cuda_kernel_persistent) */
         struct { Stmt *producer, *consumer; Var *tile; } ws;
         /* MBAR on bar[idx]: INIT (every entry, count arg, by one thread), ARRIVE (each
-           executing thread; with per_group only the first thread of each warp group of
-           128), EXPECT_TX (one thread: arrive, expect arg bytes), WAIT (until the phase
-           of parity arg has completed) */
-        struct { MbarOp op; Buffer *bar; Expr *idx, *arg; bool per_group; } mbar;
+           executing thread), EXPECT_TX (one thread: arrive, expect arg bytes), WAIT
+           (until the phase of parity arg has completed) */
+        struct { MbarOp op; Buffer *bar; Expr *idx, *arg; } mbar;
     } u;
 };
 

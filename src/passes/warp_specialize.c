@@ -199,7 +199,6 @@ typedef struct Ws {
     Buffer *full, *empty;
     Stmt *gemm;    /* the in-flight wgmma, or NULL */
     Var *tile;     /* STMT_WS.tile, or NULL when the trip count depends on the block */
-    bool per_group; /* only the in-flight gemm reads the stages: one release per warp group */
 } Ws;
 
 /* Iteration k of the loop counted over the block's tiles so far: k + extent * tile (the
@@ -272,7 +271,6 @@ static Stmt *release(Ws *W, const Stmt *Lg, int delta) {
     Expr *g = ir_varref(ctx, Lg->u.for_.var, loc);
     if (delta) g = ir_bin(ctx, OP_SUB, g, ir_int(ctx, delta, g->dtype, loc), loc);
     Stmt *a = mbar(ctx, MBAR_ARRIVE, W->empty, pipe_stage_of(ctx, g, L, W->S), NULL, loc);
-    a->u.mbar.per_group = W->per_group;
     if (!delta) return a;
     Stmt *c = ir_stmt(ctx, STMT_IF, loc);
     c->u.if_.cond = ir_bin(ctx, OP_GT, ir_varref(ctx, L->u.for_.var, loc),
@@ -297,7 +295,6 @@ static Stmt *release_last(Ws *W) {
                            ir_int(ctx, 0, t, loc), loc);
     c->u.if_.then = mbar(ctx, MBAR_ARRIVE, W->empty,
                          pipe_stage_of(ctx, global_iter(W, last), L, W->S), NULL, loc);
-    c->u.if_.then->u.mbar.per_group = W->per_group;
     return c;
 }
 
@@ -402,8 +399,6 @@ static void build(Ws *W, Stmt *k, Uses *u, int li) {
     per_tile_lets(W, k, u, li, per_tile);
     W->gemm = pipe_inflight_gemm(L->u.for_.body, W->nprod, W->bufs);
     if (W->gemm) W->gemm->u.gemm.inflight = true;
-    /* after its wait, the gemm's warp group is done with the stage: one thread tells */
-    W->per_group = W->gemm && pipe_only_gemm_reads(L->u.for_.body, W->nprod, W->bufs, W->gemm);
     W->full = ring(ctx, "full_barrier", W->S, loc);
     W->empty = ring(ctx, "empty_barrier", W->S, loc);
     Stmt *front = ir_seq(ctx, body->loc), *cons = ir_seq(ctx, body->loc);
@@ -430,8 +425,7 @@ static void build(Ws *W, Stmt *k, Uses *u, int li) {
     ir_seq_push(ctx, front, alloc_of(ctx, W->empty));
     ir_seq_push(ctx, front, mbar(ctx, MBAR_INIT, W->full, NULL, ir_int(ctx, 1, DT_INT32, loc), loc));
     ir_seq_push(ctx, front, mbar(ctx, MBAR_INIT, W->empty, NULL,
-                                 ir_int(ctx, W->per_group ? nthreads / 128 : nthreads,
-                                        DT_INT32, loc), loc));
+                                 ir_int(ctx, nthreads, DT_INT32, loc), loc));
     ir_seq_push(ctx, front, ir_stmt(ctx, STMT_SYNC, loc));
     Stmt *ws = ir_stmt(ctx, STMT_WS, loc);
     ir_seq_push(ctx, prod, producer(W, k->u.kernel.ntmaps));

@@ -150,10 +150,7 @@ static void emit_mbar(CfEmit *em, const Stmt *s) {
     }
     const char *idx = cf_ex_str(em, s->u.mbar.idx, DT_INT32, true);
     switch (s->u.mbar.op) {
-    case MBAR_ARRIVE:
-        cf_line(em, "%stl_mbar_arrive(&%s[%s]);", s->u.mbar.per_group ? "if (tl_tid % 128 == 0) " : "",
-                bar, idx);
-        break;
+    case MBAR_ARRIVE: cf_line(em, "tl_mbar_arrive(&%s[%s]);", bar, idx); break;
     case MBAR_EXPECT_TX:
         cf_line(em, "tl_mbar_arrive_expect_tx(&%s[%s], %s);", bar, idx,
                 cf_ex_str(em, s->u.mbar.arg, DT_INT32, true));
