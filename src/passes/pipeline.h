@@ -31,6 +31,6 @@ Stmt *pipe_wgmma_drain(Ctx *ctx, const Stmt *gemm, Loc loc);
 /* warp_specialize.c: replaces kernel k's T.Pipelined loop by a TMA producer warp group
  * and consumer warp groups synchronised by mbarriers when the kernel allows it (sm_90,
  * TMA-able tiles); returns whether it did. */
-bool pipe_warp_specialize(Ctx *ctx, const Func *f, Stmt *k);
+bool pipe_warp_specialize(Ctx *ctx, Func *f, Stmt *k);
 
 #endif

@@ -79,7 +79,7 @@ int cuda_copy_vector(const Stmt *s) {
 /* ---- pipelining ---------------------------------------------------------------------------- */
 typedef struct Pipe {
     Ctx *ctx;
-    const Func *f;
+    Func *f;
     Stmt *kernel;
 } Pipe;
 

@@ -31,12 +31,13 @@
  * kernel.producer_threads and kernel.tmaps; STMT_SYNC inside the consumer means a
  * barrier of the consumer threads only. */
 #include "ir_walk.h"
+#include "layout/frag.h"
 #include "pipeline.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-enum { PRODUCER_THREADS = 128, MAX_THREADS = 1024, MAX_STAGES = 8, MAX_DIMS = 8 };
+enum { PRODUCER_THREADS = 128, MAX_THREADS = 1024, MAX_STAGES = 8, MAX_DIMS = 8, REG_MARGIN = 32 };
 
 static bool ws_disabled(void) {
     const char *e = getenv("TILEC_NO_WS");
@@ -443,7 +444,35 @@ static void build(Ws *W, Stmt *k, Uses *u, int li) {
     k->u.kernel.producer_threads = PRODUCER_THREADS;
 }
 
-bool pipe_warp_specialize(Ctx *ctx, const Func *f, Stmt *k) {
+/* 32-bit registers per thread of the kernel's register fragments. */
+static void frag_regs(Stmt **slot, void *ud) {
+    const Stmt *s = *slot;
+    if (s->kind == STMT_ALLOC && s->u.alloc.buf->layout)
+        *(int64_t *)ud += (s->u.alloc.buf->layout->nlocal * dtype_bytes(s->u.alloc.buf->dtype) + 3) / 4;
+    ir_stmt_children(*slot, frag_regs, ud);
+}
+
+/* Whether the fragments fit the registers ptxas may give each thread of the block with
+ * the producer warp group added (64K / threads, at most 255, less REG_MARGIN for
+ * addresses and descriptors): else ptxas fails (C7602), and the kernel keeps cp.async. */
+static bool regs_fit(Ctx *ctx, Func *f, Stmt *k) {
+    int launched = k->u.kernel.threads[0] + PRODUCER_THREADS;
+    int64_t need = 0, cap = 65536 / launched / 8 * 8;
+    if (cap > 255) cap = 255;
+    frag_regs(&k->u.kernel.body, &need);
+    if (need + REG_MARGIN <= cap) return true;
+    VEC_PUSH(&ctx->arena, f->remarks,
+             arena_printf(&ctx->arena,
+                          "%s:%d: note: no TMA producer warp group for this kernel: with its "
+                          "%d more threads a thread may hold %lld registers, and the "
+                          "fragments need %lld of them; fewer threads or smaller tiles would "
+                          "allow it",
+                          k->loc.src && k->loc.src->name ? k->loc.src->name : "<source>",
+                          k->loc.line, PRODUCER_THREADS, (long long)cap, (long long)need));
+    return false;
+}
+
+bool pipe_warp_specialize(Ctx *ctx, Func *f, Stmt *k) {
     const int *th = k->u.kernel.threads;
     Stmt *body = k->u.kernel.body;
     if (ws_disabled() || f->disable_warp_specialized || !cuda_lowering_wgmma() || th[1] * th[2] != 1 || th[0] % 128 ||
@@ -472,7 +501,7 @@ bool pipe_warp_specialize(Ctx *ctx, const Func *f, Stmt *k) {
             const Stmt *s = body->u.seq.data[i];
             if (s->kind == STMT_LET && hoisted(s, &u)) known[u.nknown++] = s->u.let.var;
         }
-        ok = plan(&W, f, k, &u);
+        ok = plan(&W, f, k, &u) && regs_fit(ctx, f, k);
     }
     if (ok) build(&W, k, &u, li);
     return ok;

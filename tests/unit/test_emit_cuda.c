@@ -1288,6 +1288,38 @@ static const char src_ws_fp8_mixed[] = WS_FP8("M=200, N=80, K=208", 64, "float8_
          "            T.copy(acc, C)\n"                                                       \
          "    return main\n"
 
+/* Three consumer warp groups of 192x256 accumulators (128 registers each): with a
+ * producer warp group the block would be 512 threads, 128 registers a thread, which
+ * ptxas cannot fit; the kernel keeps the cp.async pipeline (and compiles: check_program
+ * builds the sm_90a cubin), with a remark. */
+static const char src_ws_regs[] = HEAD
+    "def wsr(M=192, N=256, K=128, dtype=\"float16\"):\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype),\n"
+    "             C: T.Tensor((M, N), dtype)):\n"
+    "        with T.Kernel(1, 1, threads=384) as (bx, by):\n"
+    "            A_s = T.alloc_shared((192, 64), dtype)\n"
+    "            B_s = T.alloc_shared((64, 256), dtype)\n"
+    "            acc = T.alloc_fragment((192, 256), \"float32\")\n"
+    "            T.clear(acc)\n"
+    "            for k in T.Pipelined(K // 64, num_stages=3):\n"
+    "                T.copy(A[0, k * 64], A_s)\n"
+    "                T.copy(B[k * 64, 0], B_s)\n"
+    "                T.gemm(A_s, B_s, acc)\n"
+    "            T.copy(acc, C)\n"
+    "    return main\n";
+
+static void test_ws_register_budget(void) {
+    Compiled *c = check_program("wsr.py", src_ws_regs);
+    bool remark = false;
+    for (int i = 0; c->f && i < c->f->remarks.len; i++)
+        remark |= strstr(c->f->remarks.data[i], "no TMA producer warp group") != NULL;
+    CHECK(c->src && !strstr(c->src, "tl_tma_load(&") && strstr(c->src, "tl_cp_async16(&") &&
+              strstr(c->src, "tl_wgmma_ss<192, 256, 64, 3,") && remark,
+          "wsr: wgmma on cp.async, no producer warp group, a remark");
+    compiled_free(c);
+}
+
 static void test_pass_configs(void) {
     static const char *const srcs[] = {WS_OFF("\"tl.disable_warp_specialized\""),
                                        WS_OFF("tilelang.PassConfigKey.TL_DISABLE_TMA_LOWER")};
@@ -1496,6 +1528,7 @@ int main(void) {
     }
     if (all[n - 1]->f) test_tmap_geometry(all[n - 1]); /* ws_dynamic */
     test_pass_configs();
+    test_ws_register_budget();
     lower_arch = "sm_80";
 
     SimCase ok[MAXC];
