@@ -175,7 +175,8 @@ static bool vars_has(const CfVarVec *vs, const Var *v);
 
 /* One side of a STMT_WS inside its braces: once with tile 0, or on a persistent grid for
  * every tile of the block, its block indices decoded first (and the consumer's registers
- * zeroed, as at entry). */
+ * zeroed, as at entry). The consumers meet at a barrier after each tile: its shared
+ * accesses were planned (pass_insert_sync_threads) as a block's, not as a loop's. */
 static void ws_side(CfEmit *em, const Stmt *ws, const Stmt *body, bool consumer) {
     CuEmit *cu = cu_of(em);
     const Var *t = ws->u.ws.tile;
@@ -205,6 +206,10 @@ static void ws_side(CfEmit *em, const Stmt *ws, const Stmt *body, bool consumer)
     }
     if (t) cf_live_add(em, t);
     cf_stmt(em, body);
+    if (t && cu->persistent && consumer) {
+        if (cu->wgmma) cf_line(em, "tl_fence_proxy_async();");
+        cu_barrier(em);
+    }
     if (t && cu->persistent) {
         em->indent--;
         cf_line(em, "}");
