@@ -245,29 +245,22 @@ while IFS='|' read -r file defs small; do
     run_case "check" "$file" "$defs"
 done <<<"$CASES"
 
-# The mma.sync path where sm_90a would take wgmma (TILEC_NO_WGMMA=1).
+# run_variant PREFIX "FILE..." VAR=1: the small cases of those files again with VAR=1.
+run_variant() {
+    local prefix=$1 files=" $2 " setting=$3 file defs small
+    while IFS='|' read -r file defs small; do
+        case "$files" in *" $file "*) ;; *) continue ;; esac
+        [ "$small" = 1 ] || continue
+        run_case "$prefix" "$file" "$defs" env "$setting"
+    done <<<"$CASES"
+}
+
 echo "== examples: --target cuda --check, mma.sync instead of wgmma"
-while IFS='|' read -r file defs small; do
-    case "$file" in gemm.py | gemm_fp8.py | flash_attention.py) ;; *) continue ;; esac
-    [ "$small" = 1 ] || continue
-    run_case "check-mma" "$file" "$defs" env TILEC_NO_WGMMA=1
-done <<<"$CASES"
-
-# The cp.async pipeline where sm_90a would warp-specialize with TMA (TILEC_NO_WS=1).
+run_variant check-mma "gemm.py gemm_fp8.py flash_attention.py" TILEC_NO_WGMMA=1
 echo "== examples: --target cuda --check, cp.async instead of TMA and warp specialization"
-while IFS='|' read -r file defs small; do
-    case "$file" in gemm.py | gemm_fp8.py) ;; *) continue ;; esac
-    [ "$small" = 1 ] || continue
-    run_case "check-nows" "$file" "$defs" env TILEC_NO_WS=1
-done <<<"$CASES"
-
-# Warp specialization with one tile per block where sm_90a would run a persistent grid.
+run_variant check-nows "gemm.py gemm_fp8.py" TILEC_NO_WS=1
 echo "== examples: --target cuda --check, one tile per block instead of a persistent grid"
-while IFS='|' read -r file defs small; do
-    case "$file" in gemm.py | gemm_fp8.py) ;; *) continue ;; esac
-    [ "$small" = 1 ] || continue
-    run_case "check-nopersist" "$file" "$defs" env TILEC_NO_PERSISTENT=1
-done <<<"$CASES"
+run_variant check-nopersist "gemm.py gemm_fp8.py" TILEC_NO_PERSISTENT=1
 
 # A view that does not start on a 16-byte boundary, passed to a kernel that reads its
 # tensors in 16-byte vectors: an argument error naming the parameter, not a fault.
