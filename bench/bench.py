@@ -132,25 +132,30 @@ def cfg_name(cfg):
     return "%dx%dx%d/%d/%d" % cfg
 
 
-def compile_gemms(mod, jobs):
-    """{(shape, dtype, cfg): future of the tilec kernel} for jobs [(shape, dtype, cfg)],
-    compiled in parallel (libtilec compiles are thread-safe; the autotuner does the same);
-    returns when all are done, so compiling does not load the CPU while the GPU is timed."""
-    def build(shape, dtype, cfg):
-        (m, n, k), (bm, bn, bk, stages, threads) = shape, cfg
-        return mod.matmul(M=m, N=n, K=k, block_M=bm, block_N=bn, block_K=bk, trans_A=False,
-                          trans_B=False, in_dtype=dtype, out_dtype=dtype, accum_dtype="float",
-                          num_stages=stages, threads=threads)
-
+def compile_all(build, jobs):
+    """{job: future of build(*job)} for the tuples in jobs, compiled in parallel (libtilec
+    compiles are thread-safe; the autotuner does the same); returns when all are done, so
+    compiling does not load the CPU while the GPU is timed."""
     jobs = list(dict.fromkeys(jobs))
     t0 = time.monotonic()
     workers = max(1, min(len(jobs), (os.cpu_count() or 2) - 1))
     with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
         futs = {j: pool.submit(build, *j) for j in jobs}
         concurrent.futures.wait(futs.values())
-    print("compiled %d tilec GEMM kernels in %.1f s" % (len(jobs), time.monotonic() - t0),
+    print("compiled %d tilec kernels in %.1f s" % (len(jobs), time.monotonic() - t0),
           flush=True)
     return futs
+
+
+def compile_gemms(mod, jobs):
+    """compile_all of examples/gemm.py's matmul for jobs [(shape, dtype, cfg)]."""
+    def build(shape, dtype, cfg):
+        (m, n, k), (bm, bn, bk, stages, threads) = shape, cfg
+        return mod.matmul(M=m, N=n, K=k, block_M=bm, block_N=bn, block_K=bk, trans_A=False,
+                          trans_B=False, in_dtype=dtype, out_dtype=dtype, accum_dtype="float",
+                          num_stages=stages, threads=threads)
+
+    return compile_all(build, jobs)
 
 
 def gemm_inputs(shape, dtype):
@@ -166,11 +171,12 @@ def rel_err(c, a, b):
     return ((c.float() - ref).abs().max() / ref.abs().max()).item()
 
 
-def run_tilec(kern, a, b):
-    """(milliseconds per call, relative error) of a tilec GEMM kernel on a, b. The first
-    call (which also loads the module) is the measurement when it alone is over budget."""
+def run_tilec(kern, a, b, error=None):
+    """(milliseconds per call, relative error: error(c, a, b), default rel_err) of a tilec
+    GEMM kernel on a, b. The first call (which also loads the module) is the measurement
+    when it alone is over budget."""
     first, c = event_ms(lambda: kern(a, b))
-    err = rel_err(c, a, b)
+    err = (error or rel_err)(c, a, b)
     del c
     return (first if first > GPU_BUDGET_MS else timed_ms(lambda: kern(a, b))), err
 
@@ -273,7 +279,7 @@ def fp8_rel_err(c, a, b):
 
 def fp8_rows(rows, quick, deadline):
     """tilec's fp8 GEMM against torch._scaled_mm (cuBLASLt, unit scales, bfloat16 out):
-    FP8_SWEEP timed on the first shape, its fastest used for every shape."""
+    FP8_SWEEP timed on the first shape, its fastest used for the others."""
     mod = example("gemm_fp8")
     shapes = FP8_SHAPES[:1] if quick else FP8_SHAPES
 
@@ -282,15 +288,14 @@ def fp8_rows(rows, quick, deadline):
         return mod.matmul(M=m, N=n, K=k, block_M=bm, block_N=bn, block_K=bk,
                           num_stages=stages, threads=threads)
 
-    jobs = [(s, c) for s in shapes for c in FP8_SWEEP]
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, (os.cpu_count() or 2) - 1)) as pool:
-        futs = {j: pool.submit(build, *j) for j in jobs}
-        concurrent.futures.wait(futs.values())
-    best = None
+    futs = compile_all(build, [(shapes[0], c) for c in FP8_SWEEP])
+    cfgs = FP8_SWEEP
     for shape in shapes:
         m, n, k = shape
         work = "gemm fp8 e4m3 %dx%dx%d" % shape
         flops = 2.0 * m * n * k
+        if shape != shapes[0]:
+            futs = compile_all(build, [(shape, c) for c in cfgs])
         a, b = fp8_inputs(shape)
         one = torch.ones((), device="cuda")
         peer = tl = 0.0
@@ -302,15 +307,12 @@ def fp8_rows(rows, quick, deadline):
             peer = flops / timed_ms(lt) / 1e9
         except Exception as e:  # noqa: BLE001
             rows.fail(work, "cuBLASLt", e)
-        for cfg in ([best[1]] if best else FP8_SWEEP):
+        chosen = None
+        for cfg in cfgs:
             try:
                 if time.monotonic() > deadline:
                     raise TimeoutError("skipped: the run is past --time-limit")
-                kern = futs[(shape, cfg)].result()
-                first, c = event_ms(lambda: kern(a, b))
-                e = fp8_rel_err(c, a, b)
-                del c
-                ms = timed_ms(lambda: kern(a, b))
+                ms, e = run_tilec(futs[(shape, cfg)].result(), a, b, fp8_rel_err)
             except Exception as ex:  # noqa: BLE001
                 rows.fail(work, "tilec %s" % cfg_name(cfg), ex)
                 continue
@@ -318,8 +320,8 @@ def fp8_rows(rows, quick, deadline):
                   flush=True)
             if e <= SWEEP_MAX_ERR and flops / ms / 1e9 > tl:
                 tl, err, chosen = flops / ms / 1e9, e, cfg
-        if tl and not best:
-            best = (tl, chosen)
+        if chosen and len(cfgs) > 1:
+            cfgs = [chosen]
             print("gemm fp8: tilec config %s" % cfg_name(chosen), flush=True)
         rows.append((work, "cuBLASLt", tl, peer, "TFLOP/s", err))
         del a, b

@@ -1207,22 +1207,25 @@ static const char src_ws_ragged[] = HEAD
     "    return main\n";
 
 /* ... a single iteration, fewer than the stages. */
-static const char src_ws_single[] = HEAD
-    "def ws1(M=128, N=64, K=64, dtype=\"bfloat16\"):\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype),\n"
-    "             C: T.Tensor((M, N), dtype)):\n"
-    "        with T.Kernel(1, 1, threads=128) as (bx, by):\n"
-    "            A_s = T.alloc_shared((128, 64), dtype)\n"
-    "            B_s = T.alloc_shared((64, 64), dtype)\n"
-    "            acc = T.alloc_fragment((128, 64), \"float32\")\n"
-    "            T.clear(acc)\n"
-    "            for k in T.Pipelined(K // 64, num_stages=3):\n"
-    "                T.copy(A[0, k * 64], A_s)\n"
-    "                T.copy(B[k * 64, 0], B_s)\n"
-    "                T.gemm(A_s, B_s, acc)\n"
-    "            T.copy(acc, C)\n"
-    "    return main\n";
+/* One block's (M, K) x (K, N) GEMM on a T.Pipelined K loop; deco: the decorator line. */
+#define ONE_TILE_GEMM(deco, name, dims, threads)                                              \
+    HEAD deco "def " name "(" dims "):\n"                                                      \
+              "    @T.prim_func\n"                                                            \
+              "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype),\n"         \
+              "             C: T.Tensor((M, N), dtype)):\n"                                   \
+              "        with T.Kernel(1, 1, threads=" threads ") as (bx, by):\n"               \
+              "            A_s = T.alloc_shared((M, 64), dtype)\n"                            \
+              "            B_s = T.alloc_shared((64, N), dtype)\n"                            \
+              "            acc = T.alloc_fragment((M, N), \"float32\")\n"                     \
+              "            T.clear(acc)\n"                                                    \
+              "            for k in T.Pipelined(K // 64, num_stages=3):\n"                    \
+              "                T.copy(A[0, k * 64], A_s)\n"                                   \
+              "                T.copy(B[k * 64, 0], B_s)\n"                                   \
+              "                T.gemm(A_s, B_s, acc)\n"                                       \
+              "            T.copy(acc, C)\n"                                                  \
+              "    return main\n"
+static const char src_ws_single[] =
+    ONE_TILE_GEMM("", "ws1", "M=128, N=64, K=64, dtype=\"bfloat16\"", "128");
 
 /* A persistent grid (SIM_RESIDENT blocks walk 5 x 3 x 2 tiles) in T.use_swizzle order
  * over a batch: lets of the block indices before the loop, computed per tile on both
@@ -1268,46 +1271,19 @@ static const char src_ws_tiles[] = HEAD
 static const char src_ws_fp8[] = WS_FP8("M=128, N=64, K=256", 128, "float8_e4m3");
 static const char src_ws_fp8_mixed[] = WS_FP8("M=200, N=80, K=208", 64, "float8_e5m2");
 
-/* ... the same, with warp specialization turned off by TileLang's pass configs (both the
- * string and the PassConfigKey spelling). */
+/* src_ws_single's kernel with warp specialization turned off by TileLang's pass configs
+ * (the string and the PassConfigKey spelling). */
 #define WS_OFF(cfg)                                                                            \
-    HEAD "@tilelang.jit(out_idx=[-1], pass_configs={" cfg ": True, \"tl.enable_fast_math\": 1})\n" \
-         "def ws_off(M=128, N=64, K=64, dtype=\"bfloat16\"):\n"                              \
-         "    @T.prim_func\n"                                                                 \
-         "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype),\n"              \
-         "             C: T.Tensor((M, N), dtype)):\n"                                        \
-         "        with T.Kernel(1, 1, threads=128) as (bx, by):\n"                            \
-         "            A_s = T.alloc_shared((128, 64), dtype)\n"                               \
-         "            B_s = T.alloc_shared((64, 64), dtype)\n"                                \
-         "            acc = T.alloc_fragment((128, 64), \"float32\")\n"                       \
-         "            T.clear(acc)\n"                                                         \
-         "            for k in T.Pipelined(K // 64, num_stages=3):\n"                         \
-         "                T.copy(A[0, k * 64], A_s)\n"                                        \
-         "                T.copy(B[k * 64, 0], B_s)\n"                                        \
-         "                T.gemm(A_s, B_s, acc)\n"                                            \
-         "            T.copy(acc, C)\n"                                                       \
-         "    return main\n"
+    ONE_TILE_GEMM("@tilelang.jit(out_idx=[-1], pass_configs={" cfg                               \
+                  ": True, \"tl.enable_fast_math\": 1})\n",                                    \
+                  "ws_off", "M=128, N=64, K=64, dtype=\"bfloat16\"", "128")
 
 /* Three consumer warp groups of 192x256 accumulators (128 registers each): with a
  * producer warp group the block would be 512 threads, 128 registers a thread, which
  * ptxas cannot fit; the kernel keeps the cp.async pipeline (and compiles: check_program
  * builds the sm_90a cubin), with a remark. */
-static const char src_ws_regs[] = HEAD
-    "def wsr(M=192, N=256, K=128, dtype=\"float16\"):\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype),\n"
-    "             C: T.Tensor((M, N), dtype)):\n"
-    "        with T.Kernel(1, 1, threads=384) as (bx, by):\n"
-    "            A_s = T.alloc_shared((192, 64), dtype)\n"
-    "            B_s = T.alloc_shared((64, 256), dtype)\n"
-    "            acc = T.alloc_fragment((192, 256), \"float32\")\n"
-    "            T.clear(acc)\n"
-    "            for k in T.Pipelined(K // 64, num_stages=3):\n"
-    "                T.copy(A[0, k * 64], A_s)\n"
-    "                T.copy(B[k * 64, 0], B_s)\n"
-    "                T.gemm(A_s, B_s, acc)\n"
-    "            T.copy(acc, C)\n"
-    "    return main\n";
+static const char src_ws_regs[] =
+    ONE_TILE_GEMM("", "wsr", "M=192, N=256, K=128, dtype=\"float16\"", "384");
 
 static void test_ws_register_budget(void) {
     Compiled *c = check_program("wsr.py", src_ws_regs);
