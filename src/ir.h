@@ -203,6 +203,9 @@ struct Stmt {
                  bool async; /* CUDA: issued with cp.async (pass_pipeline_async) */
                  int tma;    /* CUDA: > 0: by one thread through tensor map tma - 1 of
                                 the kernel, completing on mbarrier bar[bar_idx] */
+                 bool multicast; /* TMA: the same tile for every block of a cluster
+                                    (STMT_WS.cluster): each issues its share of the
+                                    boxes into all of them */
                  Buffer *bar; Expr *bar_idx; } copy;
         struct { Region dst; Expr *value; } fill;
         struct { Region a, b, c; bool trans_a, trans_b, clear_accum; GemmPolicy policy;
@@ -229,12 +232,16 @@ struct Stmt {
            (int32, may be NULL) is defined in both: how many tiles (blocks of the
            T.Kernel) this CUDA block has done before, 0 unless the grid is persistent,
            when each side runs for every tile of the block (the emitter's choice,
-           cuda_kernel_persistent) */
-        struct { Stmt *producer, *consumer; Var *tile; } ws;
+           cuda_kernel_persistent). cluster > 1: on a persistent grid, clusters of that
+           many blocks take consecutive tiles along grid dimension cluster_dim (whose
+           extent it divides) and share the multicast copies */
+        struct { Stmt *producer, *consumer; Var *tile; int cluster, cluster_dim; } ws;
         /* MBAR on bar[idx]: INIT (every entry, count arg, by one thread), ARRIVE (each
-           executing thread), EXPECT_TX (one thread: arrive, expect arg bytes), WAIT
-           (until the phase of parity arg has completed) */
-        struct { MbarOp op; Buffer *bar; Expr *idx, *arg; } mbar;
+           executing thread; with per_group only the first thread of each warp group of
+           128), EXPECT_TX (one thread: arrive, expect arg bytes), WAIT (until the phase
+           of parity arg has completed). cluster: the arrivals come from every block of
+           the cluster (INIT counts them all; ARRIVE arrives on each block's bar[idx]) */
+        struct { MbarOp op; Buffer *bar; Expr *idx, *arg; bool per_group, cluster; } mbar;
     } u;
 };
 

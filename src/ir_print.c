@@ -556,7 +556,7 @@ static void print_simple(Printer *p, const Stmt *s) {
         if (s->u.copy.tma) {
             sb_printf(sb, " (map %d, mbarrier %s[", s->u.copy.tma - 1, buf_name(p, s->u.copy.bar));
             print_expr(p, s->u.copy.bar_idx, 0);
-            sb_puts(sb, "])");
+            sb_puts(sb, s->u.copy.multicast ? "], multicast)" : "])");
         }
         break;
     case STMT_FILL:
@@ -597,6 +597,8 @@ static void print_simple(Printer *p, const Stmt *s) {
             sb_puts(sb, ", ");
             print_expr(p, s->u.mbar.arg, 0);
         }
+        if (s->u.mbar.per_group) sb_puts(sb, " (one thread per warp group)");
+        if (s->u.mbar.cluster) sb_puts(sb, " (every block of the cluster)");
         break;
     case STMT_ASYNC:
         if (s->u.async_.commit) sb_puts(sb, "async_commit");
@@ -634,7 +636,11 @@ static void print_stmt(Printer *p, const Stmt *s, int indent) {
     case STMT_IF: print_if(p, s, indent); break;
     case STMT_KERNEL: print_kernel(p, s, indent); break;
     case STMT_WS:
-        if (s->u.ws.tile) sb_printf(p->sb, "for each tile %s:\n", s->u.ws.tile->name);
+        if (s->u.ws.tile) sb_printf(p->sb, "for each tile %s", s->u.ws.tile->name);
+        if (s->u.ws.tile && s->u.ws.cluster > 1)
+            sb_printf(p->sb, " (clusters of %d blocks along dim %d)", s->u.ws.cluster,
+                      s->u.ws.cluster_dim);
+        if (s->u.ws.tile) sb_puts(p->sb, ":\n");
         if (s->u.ws.tile) sb_indent(p->sb, indent);
         sb_puts(p->sb, "producer:\n");
         print_body(p, s->u.ws.producer, indent + 1);

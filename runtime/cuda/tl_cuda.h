@@ -246,10 +246,20 @@ template <int R, int C> TL_DEV int tl_panel_swizzle(int o) {
 /* A TMA tensor map, a `const __grid_constant__` kernel parameter (CUtensorMap, encoded by
  * the runtime; under TL_CUDA_SIM the geometry the simulation reads). */
 #ifndef TL_CUDA_SIM
+/* The block's dynamic shared memory (1024-aligned: swizzled tiles follow the hardware
+ * pattern of absolute addresses). */
+TL_DEV unsigned char *tl_dynamic_smem() {
+    extern __shared__ __align__(1024) unsigned char tl_dynamic_smem_base[];
+    return tl_dynamic_smem_base;
+}
 struct __align__(64) TlTensorMap {
     unsigned long long opaque[16];
 };
 #else
+unsigned char *sim_smem(unsigned rank); /* the harness: each block's shared memory, */
+unsigned sim_rank(void);                /* the running thread's block in its cluster */
+void sim_cluster_bar(void);
+TL_DEV unsigned char *tl_dynamic_smem() { return sim_smem(sim_rank()); }
 struct TlTensorMap {
     const unsigned char *base;
     int rank, elem_bytes, swizzle;
@@ -1456,6 +1466,54 @@ template <int N> TL_DEV void tl_setmaxnreg_inc() {
 template <int N> TL_DEV void tl_setmaxnreg_dec() {
     asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(N));
 }
+
+/* ---- clusters (sm_90, __cluster_dims__) -----------------------------------------------------
+ * The blocks of a cluster run at once, each with its own shared memory at the same
+ * offsets; a block reaches its peers' mbarriers through the cluster window (mapa). */
+TL_DEV unsigned tl_cluster_rank() {
+    unsigned r;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
+    return r;
+}
+
+/* Every thread of every block of the cluster (converged or not): what each wrote before
+ * (mbarrier inits included) is visible to all after; no block leaves while a peer may
+ * still signal it. */
+TL_DEV void tl_cluster_sync() {
+    asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
+}
+
+/* Arrives on bar's twin in block `rank` of the cluster (this block's included). */
+TL_DEV void tl_mbar_arrive_cluster(uint64_t *bar, unsigned rank) {
+    asm volatile("{\n.reg .b32 r;\nmapa.shared::cluster.u32 r, %0, %1;\n"
+                 "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [r];\n}\n" ::"r"(
+                     tl_smem_addr(bar)),
+                 "r"(rank)
+                 : "memory");
+}
+
+/* tl_tma_load into every block of the cluster in mask: the box lands at smem's offset in
+ * each, completing its bytes on bar's twin there. */
+template <class... C>
+TL_DEV void tl_tma_load_multicast(const TlTensorMap *map, void *smem, uint64_t *bar,
+                                  uint16_t mask, C... c) {
+    constexpr int N = sizeof...(C);
+    static_assert(N >= 1 && N <= 5, "tl_tma_load_multicast: 1 to 5 coordinates");
+    const int x[5] = {(int)c...};
+    const uint64_t m = (uint64_t)map;
+    const uint32_t d = tl_smem_addr(smem), b = tl_smem_addr(bar);
+#define TL_TMA(n, coords, ...)                                                              \
+    asm volatile("cp.async.bulk.tensor." #n "d.shared::cluster.global.mbarrier::complete_tx" \
+                 "::bytes.multicast::cluster [%0], [%1, {" coords "}], [%2], %3;\n" ::"r"(d), \
+                 "l"(m), "r"(b), "h"(mask), __VA_ARGS__ : "memory")
+    if constexpr (N == 1) TL_TMA(1, "%4", "r"(x[0]));
+    else if constexpr (N == 2) TL_TMA(2, "%4, %5", "r"(x[0]), "r"(x[1]));
+    else if constexpr (N == 3) TL_TMA(3, "%4, %5, %6", "r"(x[0]), "r"(x[1]), "r"(x[2]));
+    else if constexpr (N == 4)
+        TL_TMA(4, "%4, %5, %6, %7", "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]));
+    else TL_TMA(5, "%4, %5, %6, %7, %8", "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]));
+#undef TL_TMA
+}
 #endif
 
 #else /* TL_CUDA_SIM: the same contracts in host C++ */
@@ -1466,7 +1524,7 @@ template <int N> TL_DEV void tl_setmaxnreg_dec() {
  * data) or at once (as early as possible: it overwrites what a running wgmma still
  * reads), as the harness's sim_early_copies() says (it alternates between runs). The
  * source is read at issue. Per simulated thread (sim_thread()), in order. */
-enum { TL_SIM_THREADS = 1024 };
+enum { TL_SIM_THREADS = 2048 }; /* of a cluster */
 typedef struct TlSimCopy {
     void *dst;
     unsigned char data[16];
@@ -1668,8 +1726,8 @@ TL_DEV void tl_mbar_arrive_expect_tx(uint64_t *bar, int bytes) { tl_mbar_update(
 TL_DEV void tl_sim_land(TlSimBox *b) {
     const long mask = b->swizzle ? b->swizzle / 16 - 1 : 0;
     for (int o = 0; o < b->bytes; o += 16) {
-        long a = (long)(b->dst - tl_smem) + o;
-        memcpy(tl_smem + (a ^ ((a >> 7 & mask) << 4)), b->data + o, 16);
+        uintptr_t a = (uintptr_t)b->dst + (uintptr_t)o; /* shared memory is 1024-aligned */
+        memcpy((unsigned char *)(a ^ ((a >> 7 & mask) << 4)), b->data + o, 16);
     }
     free(b->data);
     tl_mbar_update(b->bar, 0, -b->bytes);
@@ -1720,6 +1778,22 @@ TL_DEV void tl_tma_load(const TlTensorMap *map, void *smem, uint64_t *bar, C... 
 }
 template <int N> TL_DEV void tl_setmaxnreg_inc() {}
 template <int N> TL_DEV void tl_setmaxnreg_dec() {}
+
+TL_DEV unsigned tl_cluster_rank() { return sim_rank(); }
+TL_DEV void tl_cluster_sync() { sim_cluster_bar(); }
+/* p's twin in the shared memory of block rank of the cluster. */
+template <class T> TL_DEV T *tl_sim_peer(T *p, unsigned rank) {
+    return (T *)(sim_smem(rank) + ((unsigned char *)p - sim_smem(sim_rank())));
+}
+TL_DEV void tl_mbar_arrive_cluster(uint64_t *bar, unsigned rank) {
+    tl_mbar_update(tl_sim_peer(bar, rank), 1, 0);
+}
+template <class... C>
+TL_DEV void tl_tma_load_multicast(const TlTensorMap *map, void *smem, uint64_t *bar,
+                                  uint16_t mask, C... c) {
+    for (unsigned r = 0; r < 16; r++)
+        if (mask >> r & 1) tl_tma_load(map, tl_sim_peer((unsigned char *)smem, r), tl_sim_peer(bar, r), c...);
+}
 #endif
 
 #endif

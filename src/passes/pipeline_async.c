@@ -288,6 +288,15 @@ Stmt *pipe_inflight_gemm(Stmt *body, int nprod, Buffer *const *bufs) {
     return a && b && !t.reads && !t.writes && !g->u.gemm.clear_accum ? g : NULL;
 }
 
+bool pipe_only_gemm_reads(Stmt *body, int nprod, Buffer *const *bufs, const Stmt *g) {
+    for (int b = 0; b < nprod; b++) {
+        Touch t = {bufs[b], g, 0, 0};
+        for (int i = nprod; i < body->u.seq.len; i++) touch_stmt(&body->u.seq.data[i], &t);
+        if (t.reads || t.writes) return false;
+    }
+    return true;
+}
+
 static Stmt *pipeline(Pipe *P, Stmt *L, int nprod) {
     Ctx *ctx = P->ctx;
     Loc loc = L->loc;

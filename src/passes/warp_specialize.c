@@ -200,6 +200,9 @@ typedef struct Ws {
     Buffer *full, *empty;
     Stmt *gemm;    /* the in-flight wgmma, or NULL */
     Var *tile;     /* STMT_WS.tile, or NULL when the trip count depends on the block */
+    bool per_group; /* only the in-flight gemm reads the stages: one release per warp group */
+    int cluster, cluster_dim;             /* STMT_WS.cluster, cluster_dim */
+    bool multicast[PIPE_MAX_PRODUCERS]; /* the copy is the same in every block of a cluster */
 } Ws;
 
 /* Iteration k of the loop counted over the block's tiles so far: k + extent * tile (the
@@ -250,6 +253,7 @@ static Stmt *producer(Ws *W, int map0) {
         c->u.copy.tma = map0 + i + 1;
         c->u.copy.bar = W->full;
         c->u.copy.bar_idx = ir_subst(ctx, stage, NULL, NULL);
+        c->u.copy.multicast = W->multicast[i];
         ir_seq_push(ctx, body, c);
     }
     Stmt *loop = ir_stmt(ctx, STMT_FOR, loc);
@@ -263,6 +267,15 @@ static Stmt *producer(Ws *W, int map0) {
     return loop;
 }
 
+/* The consumers' release of a stage: an arrival on empty[idx] (of every block of the
+ * cluster, whose producers all write the stage). */
+static Stmt *arrive_empty(Ws *W, Expr *idx, Loc loc) {
+    Stmt *a = mbar(W->ctx, MBAR_ARRIVE, W->empty, idx, NULL, loc);
+    a->u.mbar.per_group = W->per_group;
+    a->u.mbar.cluster = W->cluster > 1;
+    return a;
+}
+
 /* Consumers' arrival on empty[stage(g - delta)] (Lg's var g); with delta 1 only when the
  * tile's iteration k is past the first. */
 static Stmt *release(Ws *W, const Stmt *Lg, int delta) {
@@ -271,7 +284,7 @@ static Stmt *release(Ws *W, const Stmt *Lg, int delta) {
     Loc loc = L->loc;
     Expr *g = ir_varref(ctx, Lg->u.for_.var, loc);
     if (delta) g = ir_bin(ctx, OP_SUB, g, ir_int(ctx, delta, g->dtype, loc), loc);
-    Stmt *a = mbar(ctx, MBAR_ARRIVE, W->empty, pipe_stage_of(ctx, g, L, W->S), NULL, loc);
+    Stmt *a = arrive_empty(W, pipe_stage_of(ctx, g, L, W->S), loc);
     if (!delta) return a;
     Stmt *c = ir_stmt(ctx, STMT_IF, loc);
     c->u.if_.cond = ir_bin(ctx, OP_GT, ir_varref(ctx, L->u.for_.var, loc),
@@ -294,8 +307,7 @@ static Stmt *release_last(Ws *W) {
     Stmt *c = ir_stmt(ctx, STMT_IF, loc);
     c->u.if_.cond = ir_bin(ctx, OP_GT, ir_subst(ctx, L->u.for_.extent, NULL, NULL),
                            ir_int(ctx, 0, t, loc), loc);
-    c->u.if_.then = mbar(ctx, MBAR_ARRIVE, W->empty,
-                         pipe_stage_of(ctx, global_iter(W, last), L, W->S), NULL, loc);
+    c->u.if_.then = arrive_empty(W, pipe_stage_of(ctx, global_iter(W, last), L, W->S), loc);
     return c;
 }
 
@@ -391,6 +403,69 @@ static void per_tile_lets(Ws *W, Stmt *k, Uses *u, int li, bool *per_tile) {
         W->tile = ir_var(W->ctx, "tl_tile_iter", DT_INT32);
 }
 
+/* ---- clusters -------------------------------------------------------------------------- */
+enum { CLUSTER = 2 };
+
+static bool cluster_disabled(void) {
+    const char *e = getenv("TILEC_NO_CLUSTER");
+    return e && *e && strcmp(e, "0");
+}
+
+/* Whether the CLUSTER blocks can share map m's boxes evenly: their count divides, or
+ * (apply: made to) by halving the rows of each box on whole swizzle patterns. */
+static bool split_boxes(TmaMap *m, bool apply) {
+    if (m->npanel * m->nchunk % CLUSTER == 0) return true;
+    int64_t rows = m->box[m->outer], step = m->chunk_step / rows;
+    int64_t unit = m->swizzle ? 8 * m->swizzle : 128, es = dtype_bytes(m->buf->dtype);
+    if (!m->outer || rows % 2 || (rows / 2 * step * es) % unit) return false;
+    if (apply) m->box[m->outer] = (int)(rows / 2), m->nchunk *= 2, m->chunk_step = rows / 2 * step;
+    return true;
+}
+
+/* The block index of grid dim d and the hoisted lets (before body item li) that use it. */
+static VarSet block_deps(Ws *W, Stmt *k, Uses *u, int li, int d) {
+    Stmt *body = k->u.kernel.body;
+    VarSet set = {NEW_ARRAY(&W->ctx->arena, const Var *, 1 + li), 0, false};
+    set.vars[set.n++] = k->u.kernel.block[d];
+    for (int i = 0; i < li; i++) {
+        Stmt *s = body->u.seq.data[i];
+        if (s->kind == STMT_LET && hoisted(s, u) && uses_any(&set, s->u.let.value))
+            set.vars[set.n++] = s->u.let.var;
+    }
+    return set;
+}
+
+/* Copy i reads the same tile in blocks that differ only in the index `set` depends on. */
+static bool copy_shared(Ws *W, VarSet *set, int i) {
+    const Region *r = &W->prods[i]->u.copy.src;
+    for (int d = 0; d < r->ndim; d++)
+        if (uses_any(set, r->start[d])) return false;
+    return true;
+}
+
+/* Clusters of CLUSTER blocks along the grid dim (of a constant extent they divide) whose
+ * index the most copy bytes do not use: the blocks of a cluster load those once, each
+ * its share of the boxes multicast to all (TMA multicast; cuBLAS's 2-CTA clusters).
+ * Only on a persistent grid (a tile var), where a cluster's blocks walk tiles together. */
+static void plan_cluster(Ws *W, Stmt *k, Uses *u, int li) {
+    int64_t best = 0;
+    for (int d = 0; W->tile && !cluster_disabled() && d < k->u.kernel.ngrid && d < 2; d++) {
+        int64_t ext = 0, bytes = 0;
+        if (!k->u.kernel.block[d] || !ir_is_const_int(k->u.kernel.grid[d], &ext) || ext < CLUSTER ||
+            ext % CLUSTER)
+            continue;
+        VarSet set = block_deps(W, k, u, li, d);
+        for (int i = 0; i < W->nprod; i++)
+            if (copy_shared(W, &set, i) && split_boxes(W->maps[i], false)) bytes += W->maps[i]->bytes;
+        if (bytes > best) best = bytes, W->cluster_dim = d;
+    }
+    if (!best) return;
+    W->cluster = CLUSTER;
+    VarSet set = block_deps(W, k, u, li, W->cluster_dim);
+    for (int i = 0; i < W->nprod; i++)
+        W->multicast[i] = copy_shared(W, &set, i) && split_boxes(W->maps[i], true);
+}
+
 static void build(Ws *W, Stmt *k, Uses *u, int li) {
     Ctx *ctx = W->ctx;
     Stmt *body = k->u.kernel.body, *L = W->L;
@@ -400,6 +475,9 @@ static void build(Ws *W, Stmt *k, Uses *u, int li) {
     per_tile_lets(W, k, u, li, per_tile);
     W->gemm = pipe_inflight_gemm(L->u.for_.body, W->nprod, W->bufs);
     if (W->gemm) W->gemm->u.gemm.inflight = true;
+    /* after its wait, the gemm's warp group is done with the stage: one thread tells */
+    W->per_group = W->gemm && pipe_only_gemm_reads(L->u.for_.body, W->nprod, W->bufs, W->gemm);
+    plan_cluster(W, k, u, li);
     W->full = ring(ctx, "full_barrier", W->S, loc);
     W->empty = ring(ctx, "empty_barrier", W->S, loc);
     Stmt *front = ir_seq(ctx, body->loc), *cons = ir_seq(ctx, body->loc);
@@ -425,14 +503,17 @@ static void build(Ws *W, Stmt *k, Uses *u, int li) {
     ir_seq_push(ctx, front, alloc_of(ctx, W->full));
     ir_seq_push(ctx, front, alloc_of(ctx, W->empty));
     ir_seq_push(ctx, front, mbar(ctx, MBAR_INIT, W->full, NULL, ir_int(ctx, 1, DT_INT32, loc), loc));
-    ir_seq_push(ctx, front, mbar(ctx, MBAR_INIT, W->empty, NULL,
-                                 ir_int(ctx, nthreads, DT_INT32, loc), loc));
+    Stmt *init = mbar(ctx, MBAR_INIT, W->empty, NULL,
+                      ir_int(ctx, W->per_group ? nthreads / 128 : nthreads, DT_INT32, loc), loc);
+    init->u.mbar.cluster = W->cluster > 1;
+    ir_seq_push(ctx, front, init);
     ir_seq_push(ctx, front, ir_stmt(ctx, STMT_SYNC, loc));
     Stmt *ws = ir_stmt(ctx, STMT_WS, loc);
     ir_seq_push(ctx, prod, producer(W, k->u.kernel.ntmaps));
     ws->u.ws.producer = prod;
     ws->u.ws.consumer = cons;
     ws->u.ws.tile = W->tile;
+    ws->u.ws.cluster = W->cluster, ws->u.ws.cluster_dim = W->cluster_dim;
     ir_seq_push(ctx, front, ws);
     for (int i = 0; i < W->nprod; i++) {
         pipe_stack_buffer(ctx, W->bufs[i], W->S);

@@ -14,6 +14,7 @@
 # beside it.
 #
 #   make check-gpu              or   tests/gpu/run.sh [--no-sanitizer] [--no-pytest]
+#   tests/gpu/run.sh --build-only   only step 1's build (for bench/ on a GPU machine)
 # Environment: BUILD (default build), JOBS (make -j, default: all cores),
 # COMPUTE_SANITIZER (path of compute-sanitizer), NVCC (path of nvcc), TILEC_CUDA_ARCH
 # (passed through; also nvcc's -arch, default sm_90a).
@@ -27,11 +28,13 @@ TILEC=$ROOT/$BUILD/tilec
 CASE_TIMEOUT=${CASE_TIMEOUT:-600}
 SANITIZE=1
 PYTEST=1
+BUILD_ONLY=0
 for a in "$@"; do
     case "$a" in
     --no-sanitizer) SANITIZE=0 ;;
     --no-pytest) PYTEST=0 ;;
-    *) echo "usage: $0 [--no-sanitizer] [--no-pytest]" >&2; exit 2 ;;
+    --build-only) BUILD_ONLY=1 ;;
+    *) echo "usage: $0 [--no-sanitizer] [--no-pytest] [--build-only]" >&2; exit 2 ;;
     esac
 done
 mkdir -p "$LOGS"
@@ -123,6 +126,7 @@ if ! make -j"$JOBS" BUILD="$BUILD" all >"$LOGS/build.log" 2>&1; then
     exit 1
 fi
 result "build" 0 "$LOGS/build.log"
+if [ "$BUILD_ONLY" -eq 1 ]; then echo "$passed passed, $failed failed"; exit 0; fi
 "$TILEC" info | tee "$LOGS/info.txt"
 if ! grep -q "^  cuda  available" "$LOGS/info.txt"; then
     echo "FAIL the cuda target is not available on this machine (see above)"

@@ -16,6 +16,7 @@
 #include "targets/cuda/driver.h"
 
 #include <dirent.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,7 +54,8 @@ static const struct { const char *api, *sym; } header_syms[] = {
     H(cuDeviceTotalMem), H(cuDevicePrimaryCtxRetain), H(cuCtxGetCurrent),
     H(cuCtxSetCurrent), H(cuCtxPushCurrent), H(cuCtxPopCurrent), H(cuCtxGetDevice),
     H(cuModuleLoadData), H(cuModuleUnload), H(cuModuleGetFunction), H(cuFuncGetAttribute),
-    H(cuFuncSetAttribute), H(cuOccupancyMaxActiveBlocksPerMultiprocessor), H(cuLaunchKernel), H(cuMemAlloc), H(cuMemFree),
+    H(cuFuncSetAttribute), H(cuOccupancyMaxActiveBlocksPerMultiprocessor),
+    H(cuOccupancyMaxActiveClusters), H(cuLaunchKernel), H(cuMemAlloc), H(cuMemFree),
     H(cuMemAllocAsync), H(cuMemFreeAsync), H(cuMemsetD8Async), H(cuMemcpyHtoD),
     H(cuMemcpyDtoH), H(cuMemcpyDtoD), H(cuStreamSynchronize), H(cuTensorMapEncodeTiled),
 #undef H
@@ -105,6 +107,9 @@ static void test_header_agreement(void) {
         C(CUDRV_TMAP_L2_PROMOTION_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_128B),
         C(CUDRV_TMAP_FLOAT_OOB_FILL_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
         C((int)sizeof(CuTensorMap), (int)sizeof(CUtensorMap)),
+        C((int)sizeof(CuLaunchConfig), (int)sizeof(CUlaunchConfig)),
+        C((int)offsetof(CuLaunchConfig, stream), (int)offsetof(CUlaunchConfig, hStream)),
+        C((int)offsetof(CuLaunchConfig, nattrs), (int)offsetof(CUlaunchConfig, numAttrs)),
         C(CUDRV_NVRTC_SUCCESS, NVRTC_SUCCESS),
 #undef C
     };

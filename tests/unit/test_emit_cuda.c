@@ -250,7 +250,7 @@ static const char sim_prelude[] =
     "#include <string.h>\n#include <ucontext.h>\n"
     "#define TL_CUDA_SIM 1\n#define __global__\n#define __device__\n#define __host__\n"
     "#define __shared__\n#define __forceinline__ inline\n#define __launch_bounds__(...)\n"
-    "#define __align__(n) __attribute__((aligned(n)))\n"
+    "#define __align__(n) __attribute__((aligned(n)))\n#define __cluster_dims__(...)\n"
     "struct SimDim { unsigned x, y, z; };\n"
     "static SimDim threadIdx, blockIdx, blockDim, gridDim;\n"
     "struct uint4 { unsigned x, y, z, w; };\nstruct uint2 { unsigned x, y; };\n"
@@ -276,9 +276,8 @@ static const char sim_prelude[] =
     "int sim_early_copies(void);\nvoid sim_bar(int id, int n);\nvoid sim_yield(void);\n"
     "void sim_progress(void);\nvoid sim_warp_sync(void);\n"
     "template <class T> static T __shfl_xor_sync(unsigned, T v, int m) {\n"
-    "    static T slot[1024]; int t = sim_thread(); slot[t] = v; sim_warp_sync();\n"
+    "    static T slot[2048]; int t = sim_thread(); slot[t] = v; sim_warp_sync();\n"
     "    T r = slot[t ^ m]; sim_warp_sync(); return r; }\n"
-    "alignas(1024) unsigned char tl_smem[1 << 18];\n"
     "typedef void (*SimBody)(void **, const int64_t *, void **);\n";
 
 static const char sim_runner[] =
@@ -287,29 +286,37 @@ static const char sim_runner[] =
     "/* 0 ready, 1 at a barrier, 2 done, 3 trapped, 4 spinning (an mbarrier wait) */\n"
     "static unsigned char *sim_state;\n"
     "static int *sim_waits; /* the barrier a thread waits at */\n"
-    "enum { SIM_BARS = 16 + 32 }; /* named barriers 0..15, then one per warp */\n"
+    "/* per block of the cluster: named barriers 0..15, then one per warp; then the\n"
+    " * cluster's barrier */\n"
+    "enum { SIM_CLUSTER = 2, SIM_BLOCK_BARS = 16 + 32, SIM_BARS = SIM_CLUSTER * SIM_BLOCK_BARS + 1 };\n"
     "static int sim_arrived[SIM_BARS];\n"
-    "static int sim_cap, sim_cur, sim_n;\n"
+    "alignas(1024) static unsigned char sim_smem_of[SIM_CLUSTER][1 << 18];\n"
+    "static int sim_cap, sim_cur, sim_n, sim_nc; /* threads of a block, blocks of the cluster */\n"
+    "static unsigned sim_bx0; /* blockIdx.x of the cluster's first block */\n"
     "static long sim_moves; /* barrier and mbarrier events: progress */\n"
     "static SimBody sim_body;\n"
     "static void **sim_a, **sim_g;\n"
     "static const int64_t *sim_s;\n"
     "static void sim_entry(void) { sim_body(sim_a, sim_s, sim_g); sim_state[sim_cur] = 2; }\n"
     "void sim_progress(void) { sim_moves++; }\n"
-    "void sim_bar(int id, int n) {\n"
+    "unsigned sim_rank(void) { return (unsigned)(sim_cur / sim_n); }\n"
+    "unsigned char *sim_smem(unsigned rank) { return sim_smem_of[rank]; }\n"
+    "static void sim_wait_at(int id, int n) {\n"
     "    sim_moves++;\n"
     "    if (++sim_arrived[id] == n) { /* the last one releases the others */\n"
     "        sim_arrived[id] = 0;\n"
-    "        for (int t = 0; t < sim_n; t++)\n"
+    "        for (int t = 0; t < sim_n * sim_nc; t++)\n"
     "            if (sim_state[t] == 1 && sim_waits[t] == id) sim_state[t] = 0;\n"
     "        return;\n"
     "    }\n"
     "    sim_state[sim_cur] = 1, sim_waits[sim_cur] = id;\n"
     "    swapcontext(&sim_ctx[sim_cur], &sim_sched);\n"
     "}\n"
+    "void sim_bar(int id, int n) { sim_wait_at((int)sim_rank() * SIM_BLOCK_BARS + id, n); }\n"
+    "void sim_cluster_bar(void) { sim_wait_at(SIM_BARS - 1, sim_n * sim_nc); }\n"
     "void __syncthreads(void) { sim_bar(0, sim_n); }\n"
     "void sim_warp_sync(void) {\n"
-    "    int w = sim_cur / 32, n = sim_n - 32 * w;\n"
+    "    int w = sim_cur % sim_n / 32, n = sim_n - 32 * w;\n"
     "    sim_bar(16 + w, n < 32 ? n : 32);\n"
     "}\n"
     "void sim_yield(void) {\n"
@@ -320,12 +327,14 @@ static const char sim_runner[] =
     "void __trap(void) {\n"
     "    sim_state[sim_cur] = 3; swapcontext(&sim_ctx[sim_cur], &sim_sched); abort(); }\n"
     "enum { SIM_STACK = 1 << 17 };\n"
-    "/* Runs the threads round after round until all end; a round in which no thread moves\n"
-    " * (every one waits at a barrier or spins on an mbarrier) is a deadlock. */\n"
-    "static int sim_block(int n, int reverse, char *msg, int len) {\n"
-    "    sim_reverse = reverse, sim_n = n, tl_sim_nbox = 0;\n"
+    "/* Runs the threads of a cluster of nc blocks of n round after round until all end; a\n"
+    " * round in which no thread moves (every one waits at a barrier or spins on an\n"
+    " * mbarrier) is a deadlock. */\n"
+    "static int sim_block(int n, int nc, int reverse, char *msg, int len) {\n"
+    "    int all = n * nc;\n"
+    "    sim_reverse = reverse, sim_n = n, sim_nc = nc, tl_sim_nbox = 0;\n"
     "    memset(sim_arrived, 0, sizeof sim_arrived);\n"
-    "    for (int t = 0; t < n; t++) {\n"
+    "    for (int t = 0; t < all; t++) {\n"
     "        getcontext(&sim_ctx[t]);\n"
     "        sim_ctx[t].uc_stack.ss_sp = sim_stack[t];\n"
     "        sim_ctx[t].uc_stack.ss_size = SIM_STACK;\n"
@@ -336,43 +345,50 @@ static const char sim_runner[] =
     "    for (;;) {\n"
     "        long before = sim_moves;\n"
     "        int ran = 0;\n"
-    "        for (int o = 0; o < n; o++) {\n"
-    "            int t = reverse ? n - 1 - o : o;\n"
+    "        for (int o = 0; o < all; o++) {\n"
+    "            int t = reverse ? all - 1 - o : o, l = t % n;\n"
     "            if (sim_state[t] == 1 || sim_state[t] >= 2 && sim_state[t] != 4) continue;\n"
     "            ran += sim_state[t] == 0;\n"
     "            sim_state[t] = 0, sim_cur = t;\n"
-    "            threadIdx.x = t % blockDim.x;\n"
-    "            threadIdx.y = t / blockDim.x % blockDim.y;\n"
-    "            threadIdx.z = t / (blockDim.x * blockDim.y);\n"
+    "            threadIdx.x = l % blockDim.x;\n"
+    "            threadIdx.y = l / blockDim.x % blockDim.y;\n"
+    "            threadIdx.z = l / (blockDim.x * blockDim.y);\n"
+    "            blockIdx.x = sim_bx0 + (unsigned)(t / n);\n"
     "            swapcontext(&sim_sched, &sim_ctx[t]);\n"
     "            if (sim_state[t] == 3) {\n"
-    "                snprintf(msg, len, \"__trap in thread %d\", t);\n"
+    "                snprintf(msg, len, \"__trap in thread %d of block %d\", l, t / n);\n"
     "                return 1;\n"
     "            }\n"
     "        }\n"
     "        int done = 0;\n"
-    "        for (int t = 0; t < n; t++) done += sim_state[t] == 2;\n"
-    "        if (done == n) return 0;\n"
+    "        for (int t = 0; t < all; t++) done += sim_state[t] == 2;\n"
+    "        if (done == all) return 0;\n"
     "        if (!ran && sim_moves == before) {\n"
     "            if (done)\n"
     "                snprintf(msg, len, \"%d threads ended while %d wait at a barrier\", done,\n"
-    "                         n - done);\n"
-    "            else snprintf(msg, len, \"deadlock: %d threads wait at barriers or mbarriers\", n);\n"
+    "                         all - done);\n"
+    "            else snprintf(msg, len, \"deadlock: %d threads wait at barriers or mbarriers\", all);\n"
     "            return 1;\n"
     "        }\n"
     "    }\n"
     "}\n"
+    "/* The grid, cluster after cluster (cluster blocks along x run at once). */\n"
     "extern \"C\" int sim_launch(int c, int k, void **a, const int64_t *s, void **g,\n"
-    "                           const int64_t *grid, const int *block, int reverse, char *msg,\n"
-    "                           int len) {\n"
-    "    int n = block[0] * block[1] * block[2];\n"
-    "    if (n > sim_cap) {\n"
-    "        sim_ctx = (ucontext_t *)realloc(sim_ctx, sizeof(ucontext_t) * n);\n"
-    "        sim_stack = (char **)realloc(sim_stack, sizeof(char *) * n);\n"
-    "        sim_state = (unsigned char *)realloc(sim_state, n);\n"
-    "        sim_waits = (int *)realloc(sim_waits, sizeof(int) * n);\n"
-    "        for (int t = sim_cap; t < n; t++) sim_stack[t] = (char *)malloc(SIM_STACK);\n"
-    "        sim_cap = n;\n"
+    "                           const int64_t *grid, const int *block, int cluster,\n"
+    "                           int reverse, char *msg, int len) {\n"
+    "    int n = block[0] * block[1] * block[2], all = n * cluster;\n"
+    "    if (cluster < 1 || cluster > SIM_CLUSTER || grid[0] % cluster) {\n"
+    "        snprintf(msg, len, \"clusters of %d blocks along x of %lld\", cluster,\n"
+    "                 (long long)grid[0]);\n"
+    "        return 1;\n"
+    "    }\n"
+    "    if (all > sim_cap) {\n"
+    "        sim_ctx = (ucontext_t *)realloc(sim_ctx, sizeof(ucontext_t) * all);\n"
+    "        sim_stack = (char **)realloc(sim_stack, sizeof(char *) * all);\n"
+    "        sim_state = (unsigned char *)realloc(sim_state, all);\n"
+    "        sim_waits = (int *)realloc(sim_waits, sizeof(int) * all);\n"
+    "        for (int t = sim_cap; t < all; t++) sim_stack[t] = (char *)malloc(SIM_STACK);\n"
+    "        sim_cap = all;\n"
     "    }\n"
     "    sim_body = sim_cases[c][k], sim_a = a, sim_s = s, sim_g = g;\n"
     "    gridDim.x = (unsigned)grid[0], gridDim.y = (unsigned)grid[1];\n"
@@ -380,9 +396,9 @@ static const char sim_runner[] =
     "    blockDim.x = block[0], blockDim.y = block[1], blockDim.z = block[2];\n"
     "    for (unsigned z = 0; z < gridDim.z; z++)\n"
     "        for (unsigned y = 0; y < gridDim.y; y++)\n"
-    "            for (unsigned x = 0; x < gridDim.x; x++) {\n"
-    "                blockIdx.x = x, blockIdx.y = y, blockIdx.z = z;\n"
-    "                if (sim_block(n, reverse, msg, len)) return 1;\n"
+    "            for (unsigned x = 0; x < gridDim.x; x += (unsigned)cluster) {\n"
+    "                sim_bx0 = x, blockIdx.y = y, blockIdx.z = z;\n"
+    "                if (sim_block(n, cluster, reverse, msg, len)) return 1;\n"
     "            }\n"
     "    return 0;\n"
     "}\n"
@@ -487,7 +503,7 @@ static void *sim_build(SimCase *cases, int n) {
 }
 
 typedef int (*SimLaunch)(int, int, void **, const int64_t *, void **, const int64_t *,
-                         const int *, int, char *, int);
+                         const int *, int, int, char *, int);
 
 /* ---- buffers of one case ------------------------------------------------------------------ */
 typedef struct Bufs {
@@ -657,7 +673,8 @@ typedef struct SimTmap {
     int box[5];
 } SimTmap;
 
-/* SIM_RESIDENT: the blocks of a persistent grid in the simulation (3: uneven tile counts). */
+/* SIM_RESIDENT: the blocks (or clusters) of a persistent grid in the simulation (3: uneven
+ * tile counts). */
 enum { SIM_MAX_GLOBALS = 16, SIM_MAX_TMAPS = 16, SIM_RESIDENT = 3 };
 
 /* Kernel k's tensor maps over the case's buffers, after the globals in g. */
@@ -698,13 +715,14 @@ static int run_sim(SimLaunch launch, int c, const SimCase *sc, Bufs *b, int reve
         for (int d = 0; d < plan.kernels[k].ngrid; d++)
             if (cuda_eval_int(f, plan.kernels[k].grid[d], sc->syms, &grid[d])) rc = -1;
         CHECK(rc == 0, "%s: grid of kernel %d cannot be evaluated", sc->name, k);
-        if (plan.kernels[k].persistent) { /* SIM_RESIDENT blocks walk the tiles */
-            int64_t tiles = grid[0] * grid[1] * grid[2];
-            grid[0] = tiles < SIM_RESIDENT ? tiles : SIM_RESIDENT, grid[1] = grid[2] = 1;
+        int cl = plan.kernels[k].cluster;
+        if (plan.kernels[k].persistent) { /* SIM_RESIDENT clusters walk the tiles */
+            int64_t tiles = grid[0] * grid[1] * grid[2] / cl;
+            grid[0] = cl * (tiles < SIM_RESIDENT ? tiles : SIM_RESIDENT), grid[1] = grid[2] = 1;
         }
         if (!rc) rc = sim_tmaps(sc, &plan.kernels[k], b, maps, globals, plan.nglobals);
         char msg[256] = "";
-        if (!rc) rc = launch(c, k, b->data, sc->syms, globals, grid, plan.kernels[k].block,
+        if (!rc) rc = launch(c, k, b->data, sc->syms, globals, grid, plan.kernels[k].block, cl,
                              reverse, msg, sizeof msg);
         CHECK(rc == 0, "%s: simulated kernel %d (%s order): %s", sc->name, k,
               reverse ? "reverse" : "forward", msg);

@@ -15,7 +15,9 @@
  *     group after them in a warp-specialized kernel.
  *   - The grid is the T.Kernel's, or for a persistent kernel (CudaKernelPlan.persistent)
  *     (min(tiles, blocks the GPU holds at once), 1, 1), tiles = the product of the
- *     T.Kernel's grid, which the kernel evaluates itself.
+ *     T.Kernel's grid, which the kernel evaluates itself; with CudaKernelPlan.cluster > 1
+ *     (the kernel's __cluster_dims__(cluster, 1, 1)) a multiple of the cluster, at most
+ *     cluster x cuOccupancyMaxActiveClusters.
  *   - Kernels run one after another on the caller's stream.
  *   - Dynamic shared memory of kernel i is CudaKernelPlan.smem_bytes (the runtime sets
  *     CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES when it exceeds 48 KB). */
@@ -31,6 +33,7 @@ typedef struct CudaKernelPlan {
     int block[3];          /* threads */
     int64_t smem_bytes;    /* dynamic shared memory */
     bool persistent;       /* cuda_kernel_persistent: the grid is what the GPU holds */
+    int cluster;           /* cuda_kernel_cluster: blocks per cluster (1: no cluster) */
     int ntmaps;
     const TmaMap *const *tmaps; /* its TMA tensor maps (kernel.tmaps) */
 } CudaKernelPlan;

@@ -36,6 +36,9 @@ const Stmt *cuda_kernel_ws(const Stmt *kernel);
  * unset. Each CUDA block then runs the T.Kernel blocks (tiles) blockIdx.x,
  * blockIdx.x + gridDim.x, ... in the order of T.use_swizzle (cuda.h). */
 bool cuda_kernel_persistent(const Stmt *kernel, const CudaBuffers *bufs);
+/* Blocks per cluster (__cluster_dims__): STMT_WS.cluster on a persistent grid, else 1
+ * (a kernel that cannot walk tiles runs its multicast copies as plain ones). */
+int cuda_kernel_cluster(const Stmt *kernel, const CudaBuffers *bufs);
 
 /* ---- the emitter's state (emit_cuda.c) and its tile parts (emit_tiles.c) ------------ */
 #include "targets/cfamily.h"
@@ -76,6 +79,7 @@ typedef struct CuEmit {
     bool consumer;          /* inside the consumer of a STMT_WS: barriers are of its threads */
     const Stmt *kernel;     /* the T.Kernel being emitted */
     bool persistent;        /* cuda_kernel_persistent: each side of its WS walks the tiles */
+    int cluster;            /* cuda_kernel_cluster */
     const CudaBuffers *bufs; /* its buffers */
 } CuEmit;
 

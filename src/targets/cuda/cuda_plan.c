@@ -137,6 +137,7 @@ typedef struct BufWalk {
     Arena *a;
     CudaBuffers *out;
     LifeWalk lw;
+    Vec(Buffer *) bars; /* mbarriers: live throughout, after the others */
 } BufWalk;
 
 static void collect_allocs(BufWalk *w, const Stmt *s) {
@@ -158,6 +159,7 @@ static void collect_allocs(BufWalk *w, const Stmt *s) {
     case STMT_ALLOC: {
         Buffer *b = s->u.alloc.buf;
         CudaSlot slot = {.buf = b, .offset = -1, .elems = buffer_elems(b)};
+        if (b->scope == SCOPE_BARRIER) VEC_PUSH(w->a, w->bars, b);
         if (b->scope == SCOPE_GLOBAL || b->scope == SCOPE_BARRIER) break;
         if (!shared_slot(b)) {
             if (b->layout) slot.elems = b->layout->nlocal;
@@ -232,6 +234,12 @@ void cuda_kernel_buffers(Arena *a, const Stmt *kernel, CudaBuffers *out) {
         if (at + slot_bytes(lives[i].buf) > out->smem_bytes)
             out->smem_bytes = at + slot_bytes(lives[i].buf);
     }
+    /* in dynamic shared memory, so that each block of a cluster has them at one offset */
+    for (int i = 0; i < w.bars.len; i++) {
+        Buffer *b = w.bars.data[i];
+        VEC_PUSH(a, out->smem, ((CudaSlot){b, out->smem_bytes, buffer_elems(b)}));
+        out->smem_bytes += slot_bytes(b);
+    }
 }
 
 int cuda_smem_ranges(Arena *a, const Stmt *kernel, SmemRange **out) {
@@ -254,6 +262,12 @@ bool cuda_kernel_persistent(const Stmt *kernel, const CudaBuffers *bufs) {
     const Stmt *ws = cuda_kernel_ws(kernel);
     const char *off = getenv("TILEC_NO_PERSISTENT");
     return ws && ws->u.ws.tile && !bufs->zero_bytes && !(off && *off && strcmp(off, "0"));
+}
+
+int cuda_kernel_cluster(const Stmt *kernel, const CudaBuffers *bufs) {
+    const Stmt *ws = cuda_kernel_ws(kernel);
+    return ws && ws->u.ws.cluster > 1 && cuda_kernel_persistent(kernel, bufs) ? ws->u.ws.cluster
+                                                                             : 1;
 }
 
 /* ---- launch plan --------------------------------------------------------------------------- */
@@ -287,6 +301,7 @@ CudaPlan cuda_plan(Arena *a, const Func *f) {
         cuda_kernel_buffers(a, s, &bufs);
         k->smem_bytes = bufs.smem_bytes;
         k->persistent = cuda_kernel_persistent(s, &bufs);
+        k->cluster = cuda_kernel_cluster(s, &bufs);
     }
     return p;
 }

@@ -60,6 +60,15 @@ typedef struct CuTensorMap {
     _Alignas(64) unsigned long long opaque[16];
 } CuTensorMap;
 
+/* CUlaunchConfig (cuOccupancyMaxActiveClusters); attrs NULL: the kernel's own
+ * __cluster_dims__. */
+typedef struct CuLaunchConfig {
+    unsigned grid_x, grid_y, grid_z, block_x, block_y, block_z, smem;
+    CuStream stream;
+    void *attrs;
+    unsigned nattrs;
+} CuLaunchConfig;
+
 /* X(field, symbol, parameters, required): the driver entry points tilec uses. The symbol
  * is the ABI name the toolkit header maps the API name to (cuMemAlloc -> cuMemAlloc_v2);
  * the legacy default-stream variants, not the _ptsz/_ptds ones. An optional entry point
@@ -89,6 +98,8 @@ typedef struct CuTensorMap {
     X(OccupancyMaxActiveBlocksPerMultiprocessor,                                            \
       "cuOccupancyMaxActiveBlocksPerMultiprocessor",                                        \
       (int *n, CuFunction f, int block, size_t smem), 1)                                    \
+    X(OccupancyMaxActiveClusters, "cuOccupancyMaxActiveClusters",                           \
+      (int *n, CuFunction f, const CuLaunchConfig *c), 0)                                   \
     X(LaunchKernel, "cuLaunchKernel",                                                       \
       (CuFunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,       \
        unsigned bz, unsigned smem, CuStream s, void **params, void **extra), 1)             \

@@ -14,7 +14,8 @@
  *     own iterations (cu_layout_nest); any other nest is flattened:
  *     `for (t = tl_tid; t < N; t += nthreads)`;
  *   - register fragments are per-thread arrays; shared buffers and fragments without a
- *     layout sit at offsets of one `extern __shared__` allocation (cuda_kernel_buffers:
+ *     layout sit at offsets of one `extern __shared__` allocation (tl_dynamic_smem;
+ *     mbarriers at its end; cuda_kernel_buffers:
  *     those read before written are zeroed at block start like the C target's scratch
  *     memory, the others may share bytes); local/var buffers are per-thread arrays,
  *     zero-initialized;
@@ -119,12 +120,6 @@ static void emit_alloc(CfEmit *em, const Stmt *s) {
     if (b->init) cf_loc_comment(em, s->loc);
     if (b->scope == SCOPE_GLOBAL)
         ctx_fail(em->ctx, s->loc, "T.alloc_global must be called outside 'with T.Kernel'");
-    if (b->scope == SCOPE_BARRIER) { /* mbarriers: static shared memory, set up by MBAR_INIT */
-        int64_t n = 0;
-        ir_is_const_int(b->shape[0], &n);
-        cf_line(em, "static __shared__ __align__(8) uint64_t %s[%lld];", cf_buf(em, b),
-                (long long)n);
-    }
     if (b->init) cf_store_init(em, s);
 }
 
@@ -141,16 +136,29 @@ static void emit_mbar(CfEmit *em, const Stmt *s) {
     if (s->u.mbar.op == MBAR_INIT) {
         int64_t n = 0;
         ir_is_const_int(b->shape[0], &n);
+        const char *count = cf_ex_str(em, s->u.mbar.arg, DT_INT32, true);
+        if (s->u.mbar.cluster && cu_of(em)->cluster > 1)
+            count = arena_printf(&em->ctx->arena, "%d * (%s)", cu_of(em)->cluster, count);
         cf_line(em, "if (tl_tid == 0) {");
         cf_line(em, "    for (int tl_i = 0; tl_i < %lld; ++tl_i) tl_mbar_init(&%s[tl_i], %s);",
-                (long long)n, bar, cf_ex_str(em, s->u.mbar.arg, DT_INT32, true));
+                (long long)n, bar, count);
         cf_line(em, "    tl_fence_mbar_init();");
         cf_line(em, "}");
         return;
     }
     const char *idx = cf_ex_str(em, s->u.mbar.idx, DT_INT32, true);
+    int cluster = s->u.mbar.cluster ? cu_of(em)->cluster : 1;
+    const char *who = s->u.mbar.per_group ? "if (tl_tid % 128 == 0) " : "";
     switch (s->u.mbar.op) {
-    case MBAR_ARRIVE: cf_line(em, "tl_mbar_arrive(&%s[%s]);", bar, idx); break;
+    case MBAR_ARRIVE:
+        if (cluster == 1) cf_line(em, "%stl_mbar_arrive(&%s[%s]);", who, bar, idx);
+        for (int r = 0; cluster > 1 && r < cluster; r++) /* from different warps, as CUTLASS */
+            cf_line(em, "%stl_mbar_arrive_cluster(&%s[%s], %d);",
+                    s->u.mbar.per_group ? arena_printf(&em->ctx->arena, "if (tl_tid %% 128 == %d) ",
+                                                       r * 128 / cluster)
+                                        : "",
+                    bar, idx, r);
+        break;
     case MBAR_EXPECT_TX:
         cf_line(em, "tl_mbar_arrive_expect_tx(&%s[%s], %s);", bar, idx,
                 cf_ex_str(em, s->u.mbar.arg, DT_INT32, true));
@@ -191,10 +199,19 @@ static void ws_side(CfEmit *em, const Stmt *ws, const Stmt *body, bool consumer)
         cf_line(em, "for (int32_t %s = 0;; ++%s) {  /* the block's tiles */", cf_var(em, t),
                 cf_var(em, t));
         em->indent++;
-        cf_line(em, "const int tl_tile = (int)blockIdx.x + %s * (int)gridDim.x;", cf_var(em, t));
+        int c = cu->cluster;
+        if (c > 1) /* a cluster's blocks take the tiles c * i .. c * i + c - 1 of its dim */
+            cf_line(em, "const int tl_tile = (int)blockIdx.x / %d + %s * ((int)gridDim.x / %d);",
+                    c, cf_var(em, t), c);
+        else
+            cf_line(em, "const int tl_tile = (int)blockIdx.x + %s * (int)gridDim.x;",
+                    cf_var(em, t));
         cf_line(em, "if (tl_tile >= tl_ntiles) break;");
         cf_line(em, "int tl_b[3];");
         cf_line(em, "tl_tile_index(tl_tile, tl_gx, tl_gy, %lld, tl_b);", (long long)panel);
+        if (c > 1)
+            cf_line(em, "tl_b[%d] = tl_b[%d] * %d + (int)tl_cluster_rank();",
+                    ws->u.ws.cluster_dim, ws->u.ws.cluster_dim, c);
         for (int d = 0; d < k->u.kernel.ngrid; d++)
             if (k->u.kernel.block[d] && vars_has(&cu->used, k->u.kernel.block[d]))
                 cf_line(em, "%s = tl_b[%d];", cf_var(em, k->u.kernel.block[d]), d);
@@ -223,6 +240,8 @@ static void ws_side(CfEmit *em, const Stmt *ws, const Stmt *body, bool consumer)
 static void emit_ws(CfEmit *em, const Stmt *s) {
     CuEmit *cu = cu_of(em);
     int nc = cu->nthreads, np = cu->kernel->u.kernel.producer_threads;
+    if (cu->cluster > 1) /* the peers' barriers are set up before anyone signals them */
+        cf_line(em, "tl_cluster_sync();");
     cf_line(em, "if (tl_tid >= %d) {  /* the producer warp group: TMA */", nc);
     em->indent++;
     cf_line(em, "tl_setmaxnreg_dec<%d>();", PRODUCER_REGS);
@@ -236,6 +255,8 @@ static void emit_ws(CfEmit *em, const Stmt *s) {
     cu->consumer = true;
     ws_side(em, s, s->u.ws.consumer, true);
     cu->consumer = false;
+    if (cu->cluster > 1)
+        cf_line(em, "tl_cluster_sync();  /* no block leaves while its peers may signal it */");
 }
 
 /* The one-line statements of CUDA (after the location comment). */
@@ -600,8 +621,7 @@ static const Stmt *find_swizzle(const Stmt *k) {
 static void kernel_prologue(CfEmit *em, const Stmt *k, const VarList *vs, int64_t smem,
                             bool tid) {
     const int *th = k->u.kernel.threads;
-    if (smem) /* 1024: swizzled tiles follow the hardware pattern of absolute addresses */
-        cf_line(em, "extern __shared__ __align__(1024) unsigned char tl_smem[];");
+    if (smem) cf_line(em, "unsigned char *const tl_smem = tl_dynamic_smem();");
     if (!tid) {
     } else if (th[1] * th[2] > 1)
         cf_line(em, "const int tl_tid = (int)(threadIdx.x + %d * (threadIdx.y + %d * "
@@ -671,6 +691,7 @@ static void emit_kernel(CfEmit *em, const Stmt *k, int id, const Host *h) {
     cuda_kernel_buffers(&em->ctx->arena, k, &bufs);
     cu->bufs = &bufs;
     cu->persistent = cuda_kernel_persistent(k, &bufs);
+    cu->cluster = cuda_kernel_cluster(k, &bufs);
     for (int d = 0; cu->persistent && d < k->u.kernel.ngrid; d++)
         vars_expr(&w, k->u.kernel.grid[d]); /* the kernel counts its tiles */
     StrBuf *o = em->out;
@@ -683,13 +704,19 @@ static void emit_kernel(CfEmit *em, const Stmt *k, int id, const Host *h) {
     em->out = o;
     sb_printf(o, "/* T.Kernel %d (%s): %s, %lld threads%s, %lld bytes of shared memory. */\n",
               id, cf_loc_where(em, k->loc),
-              cu->persistent ? "a persistent grid, blocks walk the tiles" : "one CUDA block per block",
+              cu->cluster > 1 ? arena_printf(&em->ctx->arena, "a persistent grid of clusters "
+                                             "of %d blocks that share copies, walking the tiles",
+                                             cu->cluster)
+              : cu->persistent ? "a persistent grid, blocks walk the tiles"
+                               : "one CUDA block per block",
               (long long)nthreads, launched > nthreads ? " and a TMA producer warp group" : "",
               (long long)bufs.smem_bytes);
     /* warp-specialized: one block per SM, which tells ptxas the register count at entry
      * that setmaxnreg moves (else it ignores setmaxnreg, C7508) */
-    sb_printf(o, "extern \"C\" __global__ void __launch_bounds__(%lld%s) tilec_kernel_%d(",
-              (long long)launched, launched > nthreads ? ", 1" : "", id);
+    sb_printf(o, "extern \"C\" __global__ void __launch_bounds__(%lld%s) ", (long long)launched,
+              launched > nthreads ? ", 1" : "");
+    if (cu->cluster > 1) sb_printf(o, "__cluster_dims__(%d, 1, 1) ", cu->cluster);
+    sb_printf(o, "tilec_kernel_%d(", id);
     kernel_params(em, o, h, k);
     sb_puts(o, ")\n{\n");
     bool tid = bufs.smem_bytes || (cu->body.buf && strstr(cu->body.buf, "tl_tid"));
@@ -697,8 +724,12 @@ static void emit_kernel(CfEmit *em, const Stmt *k, int id, const Host *h) {
     declare_inputs(em, h, &vs);
     if (cu->persistent) {
         const char *g[3] = {"1", "1", "1"};
-        for (int d = 0; d < k->u.kernel.ngrid; d++)
+        const Stmt *ws = cuda_kernel_ws(k);
+        for (int d = 0; d < k->u.kernel.ngrid; d++) {
             g[d] = cf_ex_str(em, k->u.kernel.grid[d], DT_INT32, true);
+            if (cu->cluster > 1 && d == ws->u.ws.cluster_dim) /* tiles of clusters */
+                g[d] = arena_printf(&em->ctx->arena, "(%s) / %d", g[d], cu->cluster);
+        }
         cf_line(em, "const int tl_gx = %s, tl_gy = %s, tl_ntiles = tl_gx * tl_gy * (%s);", g[0],
                 g[1], g[2]);
     }

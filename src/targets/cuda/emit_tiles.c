@@ -550,7 +550,8 @@ static const char *elem_text(CfEmit *em, const Buffer *b, Expr *const *idx) {
 }
 
 /* A TMA copy, in one thread: the boxes of its map (TmaMap), each completing on the
- * copy's mbarrier. */
+ * copy's mbarrier. A multicast copy in a cluster of c blocks: block r issues boxes
+ * [r * n / c, (r + 1) * n / c) of the n, each into every block. */
 static void cu_tma_copy(CfEmit *em, const Stmt *s) {
     Arena *a = &em->ctx->arena;
     const TmaMap *m = cu_of(em)->kernel->u.kernel.tmaps[s->u.copy.tma - 1];
@@ -568,11 +569,19 @@ static void cu_tma_copy(CfEmit *em, const Stmt *s) {
         cf_line(em, "const int %s = %s;", at[i],
                 cf_ex_str(em, src->start[m->rank - 1 - i], DT_INT32, true));
     }
+    int cluster = s->u.copy.multicast ? cu_of(em)->cluster : 1, nbox = m->npanel * m->nchunk;
     for (int p = 0; p < m->npanel; p++)
         for (int c = 0; c < m->nchunk; c++) {
             StrBuf o = {0};
-            sb_printf(&o, "tl_tma_load(&tl_tmap%d, %s + %lld, %s", s->u.copy.tma - 1, base,
-                      (long long)(p * m->panel_step + c * m->chunk_step), bar);
+            if (cluster > 1)
+                sb_printf(&o, "if (tl_cluster_rank() == %d) tl_tma_load_multicast(&tl_tmap%d, "
+                          "%s + %lld, %s, %d", (p * m->nchunk + c) * cluster / nbox,
+                          s->u.copy.tma - 1, base,
+                          (long long)(p * m->panel_step + c * m->chunk_step), bar,
+                          (1 << cluster) - 1);
+            else
+                sb_printf(&o, "tl_tma_load(&tl_tmap%d, %s + %lld, %s", s->u.copy.tma - 1, base,
+                          (long long)(p * m->panel_step + c * m->chunk_step), bar);
             for (int i = 0; i < m->rank; i++) {
                 int64_t off = (i == 0 ? (int64_t)p * m->box[0] : 0) +
                               (i == m->outer && i ? (int64_t)c * m->box[i] : 0);

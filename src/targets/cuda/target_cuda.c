@@ -388,6 +388,31 @@ static int block_threads(const CudaKernelPlan *k) {
     return t;
 }
 
+/* The blocks of kernel i (clusters of k->cluster, its __cluster_dims__) that the GPU
+ * holds at once: m->resident[i], a multiple of the cluster. */
+static int bind_clusters(const CudaDriver *d, CudaModule *m, int i, CuFunction fn,
+                         StrBuf *err) {
+    const CudaKernelPlan *k = &m->plan.kernels[i];
+    int n = 0;
+    if (!d->OccupancyMaxActiveClusters) {
+        sb_printf(err, "kernel '%s' (%s) runs in clusters of %d blocks, which this CUDA driver "
+                  "(%d) cannot size (no cuOccupancyMaxActiveClusters); set TILEC_NO_CLUSTER=1",
+                  m->f->name, k->name, k->cluster, d->version);
+        return -1;
+    }
+    CuLaunchConfig c = {(unsigned)k->cluster, 1, 1, (unsigned)k->block[0], (unsigned)k->block[1],
+                        (unsigned)k->block[2], (unsigned)k->smem_bytes, NULL, NULL, 0};
+    if (CU_CALL(d, err, OccupancyMaxActiveClusters, (&n, fn, &c))) return -1;
+    if (n < 1) {
+        sb_printf(err, "kernel '%s' (%s): no cluster of %d blocks with %lld bytes of shared "
+                  "memory each fits GPU %d (%s); set TILEC_NO_CLUSTER=1", m->f->name, k->name,
+                  k->cluster, (long long)k->smem_bytes, m->dev, m->dev_name);
+        return -1;
+    }
+    m->resident[i] = n * k->cluster;
+    return 0;
+}
+
 /* Kernel i of the module: its function, shared memory and block size against the
  * device's and the compiled function's limits. */
 static int bind_kernel(const CudaDriver *d, CudaModule *m, int i, StrBuf *err) {
@@ -419,6 +444,7 @@ static int bind_kernel(const CudaDriver *d, CudaModule *m, int i, StrBuf *err) {
         CU_CALL(d, err, FuncSetAttribute, (fn, CUDRV_FUNC_ATTR_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                            (int)k->smem_bytes)))
         return -1;
+    if (k->cluster > 1) return bind_clusters(d, m, i, fn, err);
     int per_sm = 0;
     if (k->persistent &&
         CU_CALL(d, err, OccupancyMaxActiveBlocksPerMultiprocessor,
@@ -535,6 +561,7 @@ static int kernel_grid(const Launch *l, int i, const int64_t *syms, unsigned g[3
             return -1;
         }
         g[0] = (unsigned)(tiles < l->m->resident[i] ? tiles : l->m->resident[i]);
+        g[0] = g[0] / (unsigned)k->cluster * (unsigned)k->cluster; /* whole clusters */
         g[1] = g[2] = 1;
     }
     return 0;

@@ -1,0 +1,29 @@
+"""One tilec GEMM and one cuBLAS GEMM (torch.matmul) on the same inputs, each run twice,
+for a profiler (ncu) to read; not a benchmark.
+
+    PYTHONPATH=python TILEC_LIBRARY=build/libtilec.so ncu --clock-control none \
+        -k regex:'tilec|gemm|nvjet' python3 bench/profile_gemm.py [M N K [bM bN bK stages threads [dtype]]]
+"""
+import os
+import sys
+
+os.environ.setdefault("TILEC_AS_TILELANG", "1")
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+import bench  # noqa: E402
+
+args = [int(a) for a in sys.argv[1:9]]
+m, n, k = args[:3] if len(args) >= 3 else (4096, 4096, 4096)
+cfg = tuple(args[3:8]) if len(args) >= 8 else (256, 128, 64, 4, 256)
+dtype = sys.argv[9] if len(sys.argv) > 9 else "float16"
+bench.load_gpu_modules()
+torch = bench.torch
+kern = bench.compile_gemms(bench.example("gemm"), [((m, n, k), dtype, cfg)])
+kern = next(iter(kern.values())).result()
+a, b = bench.gemm_inputs((m, n, k), dtype)
+for _ in range(2):
+    c = kern(a, b)
+    ref = torch.matmul(a, b)
+torch.cuda.synchronize()
+print("rel err %.2e" % bench.rel_err(c, a, b))
