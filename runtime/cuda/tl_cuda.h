@@ -1438,25 +1438,41 @@ TL_DEV void tl_mbar_wait(uint64_t *bar, int parity) {
 }
 
 /* One box of map at coordinates c (innermost first) into shared memory at smem (128-byte
- * aligned), zeros outside the tensor; completes its bytes on bar. */
-template <class... C>
-TL_DEV void tl_tma_load(const TlTensorMap *map, void *smem, uint64_t *bar, C... c) {
+ * aligned), zeros outside the tensor; completes its bytes on bar. With MC (multicast), at
+ * smem's offset in every block of the cluster in mask, completing on bar's twin there. */
+template <bool MC, class... C>
+TL_DEV void tl_tma_box(const TlTensorMap *map, void *smem, uint64_t *bar, uint16_t mask,
+                       C... c) {
     constexpr int N = sizeof...(C);
     static_assert(N >= 1 && N <= 5, "tl_tma_load: 1 to 5 coordinates");
     const int x[5] = {(int)c...};
     const uint64_t m = (uint64_t)map;
     const uint32_t d = tl_smem_addr(smem), b = tl_smem_addr(bar);
-#define TL_TMA(n, coords, ...)                                                              \
+#define TL_TMA(n, mc, tail, coords, ...)                                                    \
     asm volatile("cp.async.bulk.tensor." #n "d.shared::cluster.global.mbarrier::complete_tx" \
-                 "::bytes [%0], [%1, {" coords "}], [%2];\n" ::"r"(d), "l"(m), "r"(b),        \
-                 __VA_ARGS__ : "memory")
-    if constexpr (N == 1) TL_TMA(1, "%3", "r"(x[0]));
-    else if constexpr (N == 2) TL_TMA(2, "%3, %4", "r"(x[0]), "r"(x[1]));
-    else if constexpr (N == 3) TL_TMA(3, "%3, %4, %5", "r"(x[0]), "r"(x[1]), "r"(x[2]));
-    else if constexpr (N == 4)
-        TL_TMA(4, "%3, %4, %5, %6", "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]));
-    else TL_TMA(5, "%3, %4, %5, %6, %7", "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]));
+                 "::bytes" mc " [%0], [%1, {" coords "}], [%2]" tail ";\n" ::"r"(d), "l"(m), \
+                 "r"(b), "h"(mask), __VA_ARGS__ : "memory")
+#define TL_TMA_RANKS(mc, tail)                                                              \
+    if constexpr (N == 1) TL_TMA(1, mc, tail, "%4", "r"(x[0]));                             \
+    else if constexpr (N == 2) TL_TMA(2, mc, tail, "%4, %5", "r"(x[0]), "r"(x[1]));         \
+    else if constexpr (N == 3)                                                              \
+        TL_TMA(3, mc, tail, "%4, %5, %6", "r"(x[0]), "r"(x[1]), "r"(x[2]));                 \
+    else if constexpr (N == 4)                                                              \
+        TL_TMA(4, mc, tail, "%4, %5, %6, %7", "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]));  \
+    else                                                                                    \
+        TL_TMA(5, mc, tail, "%4, %5, %6, %7, %8", "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), \
+               "r"(x[4]))
+    if constexpr (MC) {
+        TL_TMA_RANKS(".multicast::cluster", ", %3");
+    } else {
+        TL_TMA_RANKS("", "");
+    }
+#undef TL_TMA_RANKS
 #undef TL_TMA
+}
+template <class... C>
+TL_DEV void tl_tma_load(const TlTensorMap *map, void *smem, uint64_t *bar, C... c) {
+    tl_tma_box<false>(map, smem, bar, 0, c...);
 }
 
 /* Register budget of the calling warp group from here on (warp specialization). */
@@ -1492,27 +1508,11 @@ TL_DEV void tl_mbar_arrive_cluster(uint64_t *bar, unsigned rank) {
                  : "memory");
 }
 
-/* tl_tma_load into every block of the cluster in mask: the box lands at smem's offset in
- * each, completing its bytes on bar's twin there. */
+/* tl_tma_load into every block of the cluster in mask (tl_tma_box). */
 template <class... C>
 TL_DEV void tl_tma_load_multicast(const TlTensorMap *map, void *smem, uint64_t *bar,
                                   uint16_t mask, C... c) {
-    constexpr int N = sizeof...(C);
-    static_assert(N >= 1 && N <= 5, "tl_tma_load_multicast: 1 to 5 coordinates");
-    const int x[5] = {(int)c...};
-    const uint64_t m = (uint64_t)map;
-    const uint32_t d = tl_smem_addr(smem), b = tl_smem_addr(bar);
-#define TL_TMA(n, coords, ...)                                                              \
-    asm volatile("cp.async.bulk.tensor." #n "d.shared::cluster.global.mbarrier::complete_tx" \
-                 "::bytes.multicast::cluster [%0], [%1, {" coords "}], [%2], %3;\n" ::"r"(d), \
-                 "l"(m), "r"(b), "h"(mask), __VA_ARGS__ : "memory")
-    if constexpr (N == 1) TL_TMA(1, "%4", "r"(x[0]));
-    else if constexpr (N == 2) TL_TMA(2, "%4, %5", "r"(x[0]), "r"(x[1]));
-    else if constexpr (N == 3) TL_TMA(3, "%4, %5, %6", "r"(x[0]), "r"(x[1]), "r"(x[2]));
-    else if constexpr (N == 4)
-        TL_TMA(4, "%4, %5, %6, %7", "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]));
-    else TL_TMA(5, "%4, %5, %6, %7, %8", "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]));
-#undef TL_TMA
+    tl_tma_box<true>(map, smem, bar, mask, c...);
 }
 #endif
 
