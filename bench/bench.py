@@ -2,7 +2,7 @@
 timer (triton.testing.do_bench, median). Prints a table and writes bench/results.csv.
 
     PYTHONPATH=python TILEC_LIBRARY=build/libtilec.so python3 bench/bench.py [--quick]
-        [--only gemm|fp8|rowwise|copy ...] [--gemm-config bM,bN,bK,stages,threads |
+        [--only gemm|fp8|rowwise|copy ...] [--gemm-config bM,bN,bK,stages,threads[,s] |
         --gemm-configs-sweep] [--time-limit S]
 
 Peers (../shared/PERF.md): cuBLAS through torch.matmul, cuBLASLt fp8 through
@@ -37,12 +37,12 @@ GEMM_QUICK = [(4096, 4096, 4096)]
 GEMM_FULL = [(4096, 4096, 4096), (8192, 8192, 8192), (4096, 7168, 2048),
              (4096, 1024, 8192), (4096, 8192, 8192), (4096, 28672, 8192), (4096, 8192, 28672),
              (8192, 1024, 8192), (8192, 28672, 8192), (8192, 8192, 28672)]
-# tilec GEMM configs (block_M, block_N, block_K, num_stages, threads): TileLang's sm80 default
-# and what --gemm-configs-sweep tries.
+# tilec GEMM configs (block_M, block_N, block_K, num_stages, threads[, 1: shared_epilogue]):
+# TileLang's sm80 default and what --gemm-configs-sweep tries.
 GEMM_DEFAULT = (128, 128, 64, 3, 128)
 GEMM_SWEEP = [(128, 128, 64, 2, 128), (128, 128, 64, 3, 128), (128, 128, 64, 4, 128),
               (128, 128, 32, 4, 128), (128, 256, 64, 3, 256), (128, 256, 64, 4, 256),
-              (256, 128, 64, 4, 256)]
+              (256, 128, 64, 4, 256), (256, 128, 64, 3, 256, 1), (128, 256, 64, 3, 256, 1)]
 GEMM_DTYPES = ("float16", "bfloat16")
 # fp8 (issue 4): C = A @ B.T, A (M,K) and B (N,K) e4m3, bfloat16 out; tilec runs
 # examples/gemm_fp8.py with the fastest of FP8_SWEEP on the first shape.
@@ -117,19 +117,20 @@ def timed_ms(fn):
 
 # ---- GEMM ----------------------------------------------------------------------------------
 def gemm_config(text):
-    """--gemm-config's value: five ints bM,bN,bK,stages,threads."""
+    """--gemm-config's value: five positive ints bM,bN,bK,stages,threads, and a sixth, 1,
+    for the epilogue through shared memory (examples/gemm.py's shared_epilogue)."""
     try:
         cfg = tuple(int(v) for v in text.split(","))
     except ValueError:
         cfg = ()
-    if len(cfg) != 5 or min(cfg) <= 0:
-        raise argparse.ArgumentTypeError("expected five positive ints bM,bN,bK,stages,threads, "
-                                         "got %r" % text)
-    return cfg
+    if len(cfg) not in (5, 6) or min(cfg[:5]) <= 0 or cfg[5:] not in ((), (0,), (1,)):
+        raise argparse.ArgumentTypeError("expected five positive ints bM,bN,bK,stages,threads "
+                                         "and an optional 0 or 1, got %r" % text)
+    return cfg[:5] if cfg[5:] == (0,) else cfg
 
 
 def cfg_name(cfg):
-    return "%dx%dx%d/%d/%d" % cfg
+    return "%dx%dx%d/%d/%d" % cfg[:5] + ("/smem-epilogue" if cfg[5:] == (1,) else "")
 
 
 def compile_all(build, jobs):
@@ -150,10 +151,10 @@ def compile_all(build, jobs):
 def compile_gemms(mod, jobs):
     """compile_all of examples/gemm.py's matmul for jobs [(shape, dtype, cfg)]."""
     def build(shape, dtype, cfg):
-        (m, n, k), (bm, bn, bk, stages, threads) = shape, cfg
+        (m, n, k), (bm, bn, bk, stages, threads) = shape, cfg[:5]
         return mod.matmul(M=m, N=n, K=k, block_M=bm, block_N=bn, block_K=bk, trans_A=False,
                           trans_B=False, in_dtype=dtype, out_dtype=dtype, accum_dtype="float",
-                          num_stages=stages, threads=threads)
+                          num_stages=stages, threads=threads, shared_epilogue=cfg[5:] == (1,))
 
     return compile_all(build, jobs)
 

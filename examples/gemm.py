@@ -1,6 +1,8 @@
 """Tiled GEMM: C = A @ B (or A @ B.T with trans_B, A.T @ B with trans_A).
 
 fp16 inputs, fp32 accumulation in a register fragment, software-pipelined K loop.
+With shared_epilogue the result tile goes through shared memory (C_shared), so that the
+global stores are whole 16-byte rows of lines, as in TileLang's matmul benchmark.
 Adapted from TileLang's examples/gemm/example_gemm.py.
 """
 import torch
@@ -22,7 +24,8 @@ def matmul(M=256,
            accum_dtype="float",
            num_stages=2,
            threads=128,
-           enable_rasterization=True):
+           enable_rasterization=True,
+           shared_epilogue=False):
     A_shape = (K, M) if trans_A else (M, K)
     B_shape = (N, K) if trans_B else (K, N)
     A_shared_shape = (block_K, block_M) if trans_A else (block_M, block_K)
@@ -38,6 +41,7 @@ def matmul(M=256,
             A_shared = T.alloc_shared(A_shared_shape, in_dtype)
             B_shared = T.alloc_shared(B_shared_shape, in_dtype)
             C_local = T.alloc_fragment((block_M, block_N), accum_dtype)
+            C_shared = T.alloc_shared((block_M, block_N), out_dtype)
 
             # blocks in panels of 10 columns: neighbours share A and B tiles in L2
             T.use_swizzle(panel_size=10, enable=enable_rasterization)
@@ -53,7 +57,11 @@ def matmul(M=256,
                     T.copy(B[k * block_K, bx * block_N], B_shared)
                 T.gemm(A_shared, B_shared, C_local, transpose_A=trans_A, transpose_B=trans_B)
 
-            T.copy(C_local, C[by * block_M, bx * block_N])
+            if shared_epilogue:
+                T.copy(C_local, C_shared)
+                T.copy(C_shared, C[by * block_M, bx * block_N])
+            else:
+                T.copy(C_local, C[by * block_M, bx * block_N])
 
     return main
 

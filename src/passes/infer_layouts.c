@@ -537,9 +537,22 @@ static void annotated_swizzles(Stmt *s) {
     ir_stmt_children(s, annotated_slot, NULL);
 }
 
+/* Shared tiles that a layout nest stores into (a fragment staged through shared memory,
+ * e.g. an epilogue before 16-byte global stores) are swizzled where their rows allow: a
+ * warp's stores of 8 rows at one column then hit distinct banks. */
+static void staged_swizzles(Stmt **slot, void *ud) {
+    Stmt *s = *slot;
+    bool in_layout = *(bool *)ud || (s->kind == STMT_FOR && s->u.for_.layout);
+    if (in_layout && s->kind == STMT_STORE && !s->u.store.buf->swizzle)
+        swizzle_operand(s->u.store.buf);
+    ir_stmt_children(s, staged_swizzles, &in_layout);
+}
+
 static void finish(Infer *I) {
     StmtList allocs = {0};
     annotated_swizzles(I->kernel->u.kernel.body);
+    bool outside = false;
+    staged_swizzles(&I->kernel->u.kernel.body, &outside);
     for (int i = 0; i < I->ops.len; i++) {
         Stmt *s = I->ops.data[i];
         if (s->kind == STMT_GEMM && s->u.gemm.wgmma) { /* the 128B-swizzled wgmma tiles */

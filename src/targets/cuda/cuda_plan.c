@@ -115,10 +115,23 @@ static bool writes_whole(const Stmt *s, const Buffer *b) {
     return true;
 }
 
-/* Numbers the kernel body's statements (sequences flattened) and records lifetimes. */
+/* Numbers the kernel body's statements (sequences flattened) and records lifetimes. A
+ * warp-specialized part: the consumer's statements in order, and what the producer
+ * touches (it runs beside all of them) live from the first to the last. */
 static void lives_seq(LifeWalk *w, Stmt *s, StmtOrder *order, Arena *a) {
     if (s->kind == STMT_SEQ) {
         for (int i = 0; i < s->u.seq.len; i++) lives_seq(w, s->u.seq.data[i], order, a);
+        return;
+    }
+    if (s->kind == STMT_WS) {
+        int first = order->len;
+        lives_seq(w, s->u.ws.consumer, order, a);
+        if (order->len == first) VEC_PUSH(a, *order, s); /* an empty consumer */
+        Stmt *slot = s->u.ws.producer;
+        w->at = first;
+        life_stmt(&slot, w);
+        w->at = order->len - 1;
+        life_stmt(&slot, w);
         return;
     }
     w->at = order->len;
@@ -217,9 +230,10 @@ void cuda_kernel_buffers(Arena *a, const Stmt *kernel, CudaBuffers *out) {
         lives[i].fresh =
             lives[i].first >= 0 &&
             (lives[i].buf->overwritten || writes_whole(order.data[lives[i].first], lives[i].buf));
-    /* zeroed at entry, in allocation order: the buffers a program may read first */
+    /* zeroed at entry, in allocation order: the buffers a program may read first (but not
+     * one that nothing touches, which gets no bytes) */
     for (int i = 0; i < n; i++) {
-        if (lives[i].fresh) continue;
+        if (lives[i].fresh || (lives[i].first < 0 && !lives[i].buf->init)) continue;
         int64_t at = align_up(out->smem_bytes, lives[i].buf);
         VEC_PUSH(a, out->smem, ((CudaSlot){lives[i].buf, at, buffer_elems(lives[i].buf)}));
         out->smem_bytes = at + slot_bytes(lives[i].buf);
