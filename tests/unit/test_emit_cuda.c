@@ -1224,6 +1224,27 @@ static const char src_ws_ragged[] = HEAD
     "            T.copy(acc, C[by * 64, bx * 64])\n"
     "    return main\n";
 
+/* ... the epilogue through a shared tile (swizzled, 16-byte global stores) on ragged
+ * edges, in clusters along y (the grid's x extent, 3, is odd). */
+static const char src_ws_epilogue[] = HEAD
+    "def wse(M=200, N=136, K=200, dtype=\"float16\"):\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((N, K), dtype),\n"
+    "             C: T.Tensor((M, N), dtype)):\n"
+    "        with T.Kernel(T.ceildiv(N, 64), T.ceildiv(M, 64), threads=128) as (bx, by):\n"
+    "            A_s = T.alloc_shared((64, 64), dtype)\n"
+    "            B_s = T.alloc_shared((64, 64), dtype)\n"
+    "            C_s = T.alloc_shared((64, 64), dtype)\n"
+    "            acc = T.alloc_fragment((64, 64), \"float32\")\n"
+    "            T.clear(acc)\n"
+    "            for k in T.Pipelined(T.ceildiv(K, 64), num_stages=2):\n"
+    "                T.copy(A[by * 64, k * 64], A_s)\n"
+    "                T.copy(B[bx * 64, k * 64], B_s)\n"
+    "                T.gemm(A_s, B_s, acc, transpose_B=True)\n"
+    "            T.copy(acc, C_s)\n"
+    "            T.copy(C_s, C[by * 64, bx * 64])\n"
+    "    return main\n";
+
 /* ... a single iteration, fewer than the stages. */
 /* One block's (M, K) x (K, N) GEMM on a T.Pipelined K loop; deco: the decorator line. */
 #define ONE_TILE_GEMM(deco, name, dims, threads)                                              \
@@ -1509,7 +1530,7 @@ int main(void) {
     static const struct { const char *name, *text; const int64_t *syms; } ws[] = {
         {"ws_ragged", src_ws_ragged, NULL}, {"ws_single", src_ws_single, NULL},
         {"ws_fp8", src_ws_fp8, NULL},  {"ws_fp8_mixed", src_ws_fp8_mixed, NULL},
-        {"ws_tiles", src_ws_tiles, NULL},
+        {"ws_tiles", src_ws_tiles, NULL}, {"ws_epilogue", src_ws_epilogue, NULL},
         {"ws_dynamic", src_ws_dynamic, wsd_syms},
     };
     for (size_t i = 0; i < sizeof ws / sizeof *ws; i++) {
@@ -1520,6 +1541,12 @@ int main(void) {
         cases[n] = (SimCase){ws[i].name, (char *)ws[i].text, ws[i].syms, all[n]};
         names[n++] = ws[i].name;
     }
+    const char *epi = all[n - 2]->src; /* ws_epilogue */
+    CHECK(epi && strstr(epi, "__cluster_dims__(2, 1, 1)") &&
+              strstr(epi, "tl_b[1] = tl_b[1] * 2 + (int)tl_cluster_rank();") &&
+              strstr(epi, "tl_tma_load_multicast(&tl_tmap1") &&
+              strstr(epi, "C_s[tl_swizzle<128, 2>(") && !strstr(epi, "tl_smem_zero(tl_smem"),
+          "ws_epilogue: clusters along y multicasting B, a swizzled C_s not zeroed at entry");
     if (all[n - 1]->f) test_tmap_geometry(all[n - 1]); /* ws_dynamic */
     test_pass_configs();
     test_ws_register_budget();
