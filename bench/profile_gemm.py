@@ -2,7 +2,9 @@
 for a profiler (ncu) to read; not a benchmark.
 
     PYTHONPATH=python TILEC_LIBRARY=build/libtilec.so ncu --clock-control none \
-        -k regex:'tilec|gemm|nvjet' python3 bench/profile_gemm.py [M N K [bM bN bK stages threads [dtype]]]
+        -k regex:'tilec|gemm|nvjet' python3 bench/profile_gemm.py [M N K [CONFIG [DTYPE]]]
+
+CONFIG as bench.py's --gemm-config (default 256,128,64,3,256,1), DTYPE float16 or bfloat16.
 """
 import os
 import sys
@@ -13,10 +15,9 @@ sys.path.insert(0, os.path.join(ROOT, "python"))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 import bench  # noqa: E402
 
-args = [int(a) for a in sys.argv[1:9]]
-m, n, k = args[:3] if len(args) >= 3 else (4096, 4096, 4096)
-cfg = tuple(args[3:8]) if len(args) >= 8 else (256, 128, 64, 4, 256)
-dtype = sys.argv[9] if len(sys.argv) > 9 else "float16"
+m, n, k = (int(a) for a in sys.argv[1:4]) if len(sys.argv) > 3 else (4096, 4096, 4096)
+cfg = bench.gemm_config(sys.argv[4] if len(sys.argv) > 4 else "256,128,64,3,256,1")
+dtype = sys.argv[5] if len(sys.argv) > 5 else "float16"
 bench.load_gpu_modules()
 torch = bench.torch
 kern = bench.compile_gemms(bench.example("gemm"), [((m, n, k), dtype, cfg)])

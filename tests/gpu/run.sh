@@ -267,8 +267,8 @@ echo "== examples: --target cuda --check, cp.async instead of TMA and warp speci
 run_variant check-nows "gemm.py gemm_fp8.py" TILEC_NO_WS=1
 echo "== examples: --target cuda --check, one tile per block instead of a persistent grid"
 run_variant check-nopersist "gemm.py gemm_fp8.py" TILEC_NO_PERSISTENT=1
-echo "== examples: --target cuda --check, a persistent grid without clusters"
-run_variant check-nocluster "gemm.py gemm_fp8.py" TILEC_NO_CLUSTER=1
+echo "== examples: --target cuda --check, 2-block clusters with TMA multicast"
+run_variant check-cluster "gemm.py gemm_fp8.py" TILEC_CLUSTER=1
 
 # A view that does not start on a 16-byte boundary, passed to a kernel that reads its
 # tensors in 16-byte vectors: an argument error naming the parameter, not a fault.

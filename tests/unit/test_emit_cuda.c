@@ -1516,6 +1516,7 @@ int main(void) {
         cases[n] = (SimCase){names90[i], text, NULL, all[n]};
         names[n++] = names90[i];
     }
+    setenv("TILEC_CLUSTER", "1", 1); /* the warp-specialized cases in 2-block clusters */
     all[n] = check_program("wgmma", src_wgmma);
     CHECK(all[n]->src &&
               strstr(all[n]->src, "tl_wgmma_ss<128, 128, 64, 2, false, TL_MMA_BF16, TL_MMA_BF16, 1>") &&
@@ -1541,6 +1542,7 @@ int main(void) {
         cases[n] = (SimCase){ws[i].name, (char *)ws[i].text, ws[i].syms, all[n]};
         names[n++] = ws[i].name;
     }
+    unsetenv("TILEC_CLUSTER");
     const char *epi = all[n - 2]->src; /* ws_epilogue */
     CHECK(epi && strstr(epi, "__cluster_dims__(2, 1, 1)") &&
               strstr(epi, "tl_b[1] = tl_b[1] * 2 + (int)tl_cluster_rank();") &&

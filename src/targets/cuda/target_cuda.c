@@ -396,7 +396,7 @@ static int bind_clusters(const CudaDriver *d, CudaModule *m, int i, CuFunction f
     int n = 0;
     if (!d->OccupancyMaxActiveClusters) {
         sb_printf(err, "kernel '%s' (%s) runs in clusters of %d blocks, which this CUDA driver "
-                  "(%d) cannot size (no cuOccupancyMaxActiveClusters); set TILEC_NO_CLUSTER=1",
+                  "(%d) cannot size (no cuOccupancyMaxActiveClusters); unset TILEC_CLUSTER",
                   m->f->name, k->name, k->cluster, d->version);
         return -1;
     }
@@ -405,7 +405,7 @@ static int bind_clusters(const CudaDriver *d, CudaModule *m, int i, CuFunction f
     if (CU_CALL(d, err, OccupancyMaxActiveClusters, (&n, fn, &c))) return -1;
     if (n < 1) {
         sb_printf(err, "kernel '%s' (%s): no cluster of %d blocks with %lld bytes of shared "
-                  "memory each fits GPU %d (%s); set TILEC_NO_CLUSTER=1", m->f->name, k->name,
+                  "memory each fits GPU %d (%s); unset TILEC_CLUSTER", m->f->name, k->name,
                   k->cluster, (long long)k->smem_bytes, m->dev, m->dev_name);
         return -1;
     }
