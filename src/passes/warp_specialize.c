@@ -15,7 +15,10 @@
  * after iteration k's gemm (k > min), and wait for the last one after the loop. The
  * producer's first S waits pass at once (a fresh barrier has completed the phase of
  * parity 1); every full phase completes once per iteration that uses it, so any trip
- * count (0, 1, fewer than S, symbolic) runs without deadlock.
+ * count (0, 1, fewer than S, symbolic) runs without deadlock. When only that wgmma reads
+ * the stages, one thread per consumer warp group releases them (empty counts groups).
+ * With TILEC_CLUSTER=1, plan_cluster may pair blocks into 2-block clusters that
+ * multicast the copies they share (empty then counts both blocks' releases).
  *
  * Conditions (else the loop is left to the cp.async pipeline): compiling for sm_90 with
  * wgmma (cuda_lowering_wgmma) and TILEC_NO_WS unset; 1-D threads, a multiple of 128 and
