@@ -47,7 +47,8 @@ GEMM_DTYPES = ("float16", "bfloat16")
 # fp8 (issue 4): C = A @ B.T, A (M,K) and B (N,K) e4m3, bfloat16 out; tilec runs
 # examples/gemm_fp8.py with the fastest of FP8_SWEEP on the first shape.
 FP8_SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192)]
-FP8_SWEEP = [(256, 128, 128, 4, 256), (128, 256, 128, 4, 256), (128, 128, 128, 4, 128)]
+FP8_SWEEP = [(256, 128, 128, 4, 256), (128, 256, 128, 4, 256), (128, 128, 128, 4, 128),
+             (256, 128, 128, 3, 256, 1), (128, 256, 128, 3, 256, 1)]
 SWEEP_MAX_ERR = 2e-2  # a swept config whose relative error exceeds this is not chosen
 GPU_BUDGET_MS = 900.0  # GPU time one GEMM measurement aims to stay under
 
@@ -285,9 +286,9 @@ def fp8_rows(rows, quick, deadline):
     shapes = FP8_SHAPES[:1] if quick else FP8_SHAPES
 
     def build(shape, cfg):
-        (m, n, k), (bm, bn, bk, stages, threads) = shape, cfg
+        (m, n, k), (bm, bn, bk, stages, threads) = shape, cfg[:5]
         return mod.matmul(M=m, N=n, K=k, block_M=bm, block_N=bn, block_K=bk,
-                          num_stages=stages, threads=threads)
+                          num_stages=stages, threads=threads, shared_epilogue=cfg[5:] == (1,))
 
     futs = compile_all(build, [(shapes[0], c) for c in FP8_SWEEP])
     cfgs = FP8_SWEEP

@@ -4,7 +4,8 @@ accumulation in a register fragment, C in bfloat16.
 On sm_90a T.gemm becomes fp8 wgmma (QGMMA), which needs both operands K-major: hence
 B as (N, K) and transpose_B=True, as in TileLang's fp8 examples. K tiles of 128 fp8
 elements are the 128-byte rows of the 128B swizzle. Adapted from TileLang's
-examples/gemm_fp8/example_tilelang_gemm_fp8.py.
+examples/gemm_fp8/example_tilelang_gemm_fp8.py. shared_epilogue: C goes through shared
+memory, as in examples/gemm.py.
 """
 import torch
 import tilelang
@@ -23,7 +24,8 @@ def matmul(M=256,
            out_dtype="bfloat16",
            accum_dtype="float",
            num_stages=3,
-           threads=128):
+           threads=128,
+           shared_epilogue=False):
     b_dtype = in_dtype if b_dtype is None else b_dtype
 
     @T.prim_func
@@ -36,6 +38,7 @@ def matmul(M=256,
             A_shared = T.alloc_shared((block_M, block_K), in_dtype)
             B_shared = T.alloc_shared((block_N, block_K), b_dtype)
             C_local = T.alloc_fragment((block_M, block_N), accum_dtype)
+            C_shared = T.alloc_shared((block_M, block_N), out_dtype)
 
             T.clear(C_local)
             for k in T.Pipelined(T.ceildiv(K, block_K), num_stages=num_stages):
@@ -43,7 +46,11 @@ def matmul(M=256,
                 T.copy(B[bx * block_N, k * block_K], B_shared)
                 T.gemm(A_shared, B_shared, C_local, transpose_B=True)
 
-            T.copy(C_local, C[by * block_M, bx * block_N])
+            if shared_epilogue:
+                T.copy(C_local, C_shared)
+                T.copy(C_shared, C[by * block_M, bx * block_N])
+            else:
+                T.copy(C_local, C[by * block_M, bx * block_N])
 
     return main
 

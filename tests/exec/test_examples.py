@@ -40,6 +40,8 @@ GEMM_CASES = [
     (96, 80, 64, False, False, {"block_M": 32, "block_N": 16, "block_K": 16,
                                 "num_stages": 3, "out_dtype": "float32"}),
     (90, 70, 72, False, True, {"block_M": 48, "block_N": 32, "block_K": 24}),
+    (200, 136, 200, False, False, {"block_M": 128, "block_N": 128, "block_K": 64,
+                                   "shared_epilogue": True}),
 ]
 
 
@@ -66,6 +68,7 @@ def test_gemm_check_default(tilec):
 @pytest.mark.parametrize("M,N,K,b_dtype,extra", [
     (128, 128, 256, "float8_e4m3", {}),
     (100, 72, 200, "float8_e5m2", {"block_M": 64, "block_N": 32, "block_K": 64}),
+    (136, 200, 256, "float8_e4m3", {"block_N": 64, "shared_epilogue": True}),
 ])
 def test_gemm_fp8(tilec, M, N, K, b_dtype, extra):
     # multiples of 1/4 up to 7/4: exact in e4m3 and e5m2, so the float32 inputs convert

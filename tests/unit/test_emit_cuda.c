@@ -1517,6 +1517,11 @@ int main(void) {
         names[n++] = names90[i];
     }
     setenv("TILEC_CLUSTER", "1", 1); /* the warp-specialized cases in 2-block clusters */
+    for (int i = 0; i < n; i++) /* an unused shared tile takes no bytes */
+        if (!strcmp(names[i], "sm90_gemm.py"))
+            CHECK(all[i]->src && !strstr(all[i]->src, "C_shared") &&
+                      strstr(all[i]->src, "a persistent grid"),
+                  "sm90_gemm.py: the unused C_shared is not declared or zeroed");
     all[n] = check_program("wgmma", src_wgmma);
     CHECK(all[n]->src &&
               strstr(all[n]->src, "tl_wgmma_ss<128, 128, 64, 2, false, TL_MMA_BF16, TL_MMA_BF16, 1>") &&
