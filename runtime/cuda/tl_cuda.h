@@ -1499,10 +1499,13 @@ TL_DEV void tl_cluster_sync() {
     asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
 }
 
-/* Arrives on bar's twin in block `rank` of the cluster (this block's included). */
+/* Arrives on bar's twin in block `rank` of the cluster (this block's included). Relaxed:
+ * it signals that this block's wgmma reads of a stage are done (a wgmma wait retired them
+ * before), which orders no memory the peer reads. A release arrive (.release.cluster, or
+ * the default) makes ptxas put a MEMBAR.ALL.GPU before each one. */
 TL_DEV void tl_mbar_arrive_cluster(uint64_t *bar, unsigned rank) {
     asm volatile("{\n.reg .b32 r;\nmapa.shared::cluster.u32 r, %0, %1;\n"
-                 "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [r];\n}\n" ::"r"(
+                 "mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [r];\n}\n" ::"r"(
                      tl_smem_addr(bar)),
                  "r"(rank)
                  : "memory");
