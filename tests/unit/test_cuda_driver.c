@@ -337,13 +337,12 @@ static bool find_cuobjdump(char *out, size_t n) {
     return ok && *out;
 }
 
-/* The SASS of examples/gemm.py built for arch (defines: a tile that takes the tensor-core
- * path) has `want` (and `also`, when not NULL) and no local memory (LDL/STL: spills). */
 /* The SASS of example `file` (a GEMM) built with defs for arch has want and also (unless
- * NULL) and no local-memory access. */
+ * NULL), no local-memory access (LDL/STL: spills) and at most max_gpu_membars
+ * MEMBAR.ALL.GPU (unless negative). */
 static void check_gemm_sass(const char *tool, const char *arch, const char *file,
                             const tl_define *defs, int ndefs, const char *want,
-                            const char *also) {
+                            const char *also, int max_gpu_membars) {
     char cache[300], cmd[1400], line[512];
     snprintf(cache, sizeof cache, "%s/sass-%s", tmpdir, arch);
     arch_set(arch);
@@ -359,9 +358,10 @@ static void check_gemm_sass(const char *tool, const char *arch, const char *file
     snprintf(cmd, sizeof cmd, "PATH=\"$(dirname '%s')\":$PATH '%s' -sass %s/*.cubin 2>&1", tool,
              tool, cache);
     FILE *p = popen(cmd, "r");
-    int found = 0, found_also = 0, local = 0, lines = 0;
+    int found = 0, found_also = 0, local = 0, lines = 0, membars = 0;
     while (p && fgets(line, sizeof line, p)) {
         lines++;
+        membars += strstr(line, "MEMBAR.ALL.GPU") != NULL;
         found += strstr(line, want) != NULL;
         found_also += also && strstr(line, also) != NULL;
         local += strstr(line, " LDL") != NULL || strstr(line, " STL") != NULL;
@@ -369,6 +369,9 @@ static void check_gemm_sass(const char *tool, const char *arch, const char *file
     if (p) pclose(p);
     CHECK(!also || found_also > 0, "%s for %s: no %s in %d lines of SASS", file, arch, also,
           lines);
+    CHECK(max_gpu_membars < 0 || membars <= max_gpu_membars,
+          "%s for %s: %d MEMBAR.ALL.GPU, at most %d expected", file, arch, membars,
+          max_gpu_membars);
     CHECK(found > 0 && local == 0, "%s for %s: %d %s, %d local-memory instructions in %d "
           "lines of SASS", file, arch, found, want, local, lines);
     if (found > 0 && local == 0)
@@ -392,9 +395,15 @@ static void test_gemm_sass(void) {
                                     {"block_M", "256"}, {"threads", "256"}};
     const int ng = (int)(sizeof gemm / sizeof *gemm), nf = (int)(sizeof fp8 / sizeof *fp8);
     /* wgmma and TMA loads; fp8 wgmma; mma.sync */
-    check_gemm_sass(tool, "sm_90a", "examples/gemm.py", gemm, ng, "HGMMA", "UTMALDG");
-    check_gemm_sass(tool, "sm_90a", "examples/gemm_fp8.py", fp8, nf, "QGMMA", "UTMALDG");
-    check_gemm_sass(tool, "sm_80", "examples/gemm.py", gemm, ng, "HMMA", NULL);
+    check_gemm_sass(tool, "sm_90a", "examples/gemm.py", gemm, ng, "HGMMA", "UTMALDG", 0);
+    check_gemm_sass(tool, "sm_90a", "examples/gemm_fp8.py", fp8, nf, "QGMMA", "UTMALDG", 0);
+    check_gemm_sass(tool, "sm_80", "examples/gemm.py", gemm, ng, "HMMA", NULL, -1);
+    /* 2-block clusters: cluster barriers (UCGABAR) at entry and exit, with the only GPU-wide
+     * fences (the remote arrivals of the mainloop are relaxed) */
+    setenv("TILEC_CLUSTER", "1", 1);
+    check_gemm_sass(tool, "sm_90a", "examples/gemm.py", gemm, ng, "UTMALDG.2D.MULTICAST",
+                    "UCGABAR_ARV", 2);
+    unsetenv("TILEC_CLUSTER");
     arch_set(NULL);
 }
 
