@@ -2,7 +2,7 @@
 timer (triton.testing.do_bench, median). Prints a table and writes bench/results.csv.
 
     PYTHONPATH=python TILEC_LIBRARY=build/libtilec.so python3 bench/bench.py [--quick]
-        [--only gemm|fp8|rowwise|copy ...] [--gemm-config bM,bN,bK,stages,threads[,s] |
+        [--only gemm|fp8|rowwise|copy ...] [--gemm-config bM,bN,bK,stages,threads[,1] |
         --gemm-configs-sweep] [--time-limit S]
 
 Peers (../shared/PERF.md): cuBLAS through torch.matmul, cuBLASLt fp8 through
@@ -40,6 +40,7 @@ GEMM_FULL = [(4096, 4096, 4096), (8192, 8192, 8192), (4096, 7168, 2048),
 # tilec GEMM configs (block_M, block_N, block_K, num_stages, threads[, 1: shared_epilogue]):
 # TileLang's sm80 default and what --gemm-configs-sweep tries.
 GEMM_DEFAULT = (128, 128, 64, 3, 128)
+GEMM_DEFAULT_SM90 = (256, 128, 64, 3, 256, 1)  # the fastest measured on the H200 (docs/perf.md)
 GEMM_SWEEP = [(128, 128, 64, 2, 128), (128, 128, 64, 3, 128), (128, 128, 64, 4, 128),
               (128, 128, 32, 4, 128), (128, 256, 64, 3, 256), (128, 256, 64, 4, 256),
               (256, 128, 64, 4, 256), (256, 128, 64, 3, 256, 1), (128, 256, 64, 3, 256, 1)]
@@ -368,9 +369,11 @@ def main():
     ap.add_argument("--only", action="append", choices=("gemm", "fp8", "rowwise", "copy"),
                     help="run only this group (repeatable; default: all)")
     g = ap.add_mutually_exclusive_group()
-    g.add_argument("--gemm-config", type=gemm_config, default=GEMM_DEFAULT,
-                   metavar="bM,bN,bK,STAGES,THREADS",
-                   help="tilec GEMM config (default %s)" % ",".join(map(str, GEMM_DEFAULT)))
+    g.add_argument("--gemm-config", type=gemm_config, default=None,
+                   metavar="bM,bN,bK,STAGES,THREADS[,1]",
+                   help="tilec GEMM config, a sixth field 1 for the shared-memory epilogue "
+                   "(default %s, on sm_90 %s)" % (",".join(map(str, GEMM_DEFAULT)),
+                                                  ",".join(map(str, GEMM_DEFAULT_SM90))))
     g.add_argument("--gemm-configs-sweep", action="store_true",
                    help="time %s on %s per dtype first and keep the fastest"
                    % (", ".join(map(cfg_name, GEMM_SWEEP)), "x".join(map(str, GEMM_QUICK[0]))))
@@ -389,7 +392,9 @@ def main():
     if "rowwise" in only:
         rowwise_rows(rows, args.quick)
     if "gemm" in only:
-        gemm_rows(rows, args.quick, args.gemm_config, args.gemm_configs_sweep,
+        cfg = args.gemm_config or (GEMM_DEFAULT_SM90 if torch.cuda.get_device_capability() >= (9, 0)
+                                   else GEMM_DEFAULT)
+        gemm_rows(rows, args.quick, cfg, args.gemm_configs_sweep,
                   start + args.time_limit)
     if "fp8" in only:
         fp8_rows(rows, args.quick, start + args.time_limit)
