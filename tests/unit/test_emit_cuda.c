@@ -4,8 +4,9 @@
  *     (nvcc -cubin when NVRTC cannot be loaded; skipped when neither exists);
  *  2. barrier placement: counts on known programs, and never a barrier inside a
  *     distributed loop or a thread-0-only block (in the IR and in the source text);
- *  3. semantics: the generated CUDA compiled as host C++ with a simulated block (one
- *     coroutine per thread; __syncthreads switches threads; between barriers the threads
+ *  3. semantics: the generated CUDA compiled as host C++ with a simulated block, or the
+ *     blocks of a cluster at once (one coroutine per thread, each block with its own
+ *     shared memory; __syncthreads switches threads; between barriers the threads
  *     run one after the other, first in order and then in reverse, so a missing barrier
  *     shows as stale data), results compared bit for bit with the C target's on the same
  *     random inputs. Skipped without a C++ compiler (c++ or $CXX).
