@@ -135,6 +135,13 @@ def cfg_name(cfg):
     return "%dx%dx%d/%d/%d" % cfg[:5] + ("/smem-epilogue" if cfg[5:] == (1,) else "")
 
 
+def cfg_args(cfg):
+    """The matmul keyword arguments (examples/gemm.py, gemm_fp8.py) of a config."""
+    bm, bn, bk, stages, threads = cfg[:5]
+    return dict(block_M=bm, block_N=bn, block_K=bk, num_stages=stages, threads=threads,
+                shared_epilogue=cfg[5:] == (1,))
+
+
 def compile_all(build, jobs):
     """{job: future of build(*job)} for the tuples in jobs, compiled in parallel (libtilec
     compiles are thread-safe; the autotuner does the same); returns when all are done, so
@@ -153,10 +160,9 @@ def compile_all(build, jobs):
 def compile_gemms(mod, jobs):
     """compile_all of examples/gemm.py's matmul for jobs [(shape, dtype, cfg)]."""
     def build(shape, dtype, cfg):
-        (m, n, k), (bm, bn, bk, stages, threads) = shape, cfg[:5]
-        return mod.matmul(M=m, N=n, K=k, block_M=bm, block_N=bn, block_K=bk, trans_A=False,
-                          trans_B=False, in_dtype=dtype, out_dtype=dtype, accum_dtype="float",
-                          num_stages=stages, threads=threads, shared_epilogue=cfg[5:] == (1,))
+        m, n, k = shape
+        return mod.matmul(M=m, N=n, K=k, trans_A=False, trans_B=False, in_dtype=dtype,
+                          out_dtype=dtype, accum_dtype="float", **cfg_args(cfg))
 
     return compile_all(build, jobs)
 
@@ -287,9 +293,8 @@ def fp8_rows(rows, quick, deadline):
     shapes = FP8_SHAPES[:1] if quick else FP8_SHAPES
 
     def build(shape, cfg):
-        (m, n, k), (bm, bn, bk, stages, threads) = shape, cfg[:5]
-        return mod.matmul(M=m, N=n, K=k, block_M=bm, block_N=bn, block_K=bk,
-                          num_stages=stages, threads=threads, shared_epilogue=cfg[5:] == (1,))
+        m, n, k = shape
+        return mod.matmul(M=m, N=n, K=k, **cfg_args(cfg))
 
     futs = compile_all(build, [(shapes[0], c) for c in FP8_SWEEP])
     cfgs = FP8_SWEEP

@@ -243,11 +243,11 @@ template <int R, int C> TL_DEV int tl_panel_swizzle(int o) {
     return tl_swizzle<128, 2>(tile * R * C + (c / 64) * R * 64 + r * 64 + c % 64);
 }
 
-/* A TMA tensor map, a `const __grid_constant__` kernel parameter (CUtensorMap, encoded by
- * the runtime; under TL_CUDA_SIM the geometry the simulation reads). */
+/* tl_dynamic_smem(): the block's dynamic shared memory (1024-aligned: swizzled tiles
+ * follow the hardware pattern of absolute addresses). TlTensorMap: a TMA tensor map, a
+ * `const __grid_constant__` kernel parameter (CUtensorMap, encoded by the runtime; under
+ * TL_CUDA_SIM the geometry the simulation reads). */
 #ifndef TL_CUDA_SIM
-/* The block's dynamic shared memory (1024-aligned: swizzled tiles follow the hardware
- * pattern of absolute addresses). */
 TL_DEV unsigned char *tl_dynamic_smem() {
     extern __shared__ __align__(1024) unsigned char tl_dynamic_smem_base[];
     return tl_dynamic_smem_base;

@@ -440,7 +440,7 @@ static int bind_kernel(const CudaDriver *d, CudaModule *m, int i, StrBuf *err) {
                   block_threads(k), regs, max_threads, m->dev, m->dev_name);
         return -1;
     }
-    if (smem > 48 * 1024 && /* static (mbarriers) and dynamic together */
+    if (smem > 48 * 1024 && /* static and dynamic together */
         CU_CALL(d, err, FuncSetAttribute, (fn, CUDRV_FUNC_ATTR_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                            (int)k->smem_bytes)))
         return -1;
