@@ -52,6 +52,9 @@ bool cuda_keep_tile_op(const Stmt *s);
 /* Whether kernels are compiled for sm_90 (wgmma) and TILEC_NO_WGMMA is not set. */
 bool cuda_lowering_wgmma(void);
 void pass_infer_layouts(Ctx *ctx, Func *f);
+/* CUDA sm_90a: a fragment -> shared -> global epilogue that does not fit beside the
+ * pipeline's stages, in column chunks (chunk_staging.c; before pass_lower_tile_ops). */
+void pass_chunk_staging(Ctx *ctx, Func *f);
 /* CUDA (cuda_plan.c): the shared-memory bytes [lo, hi) of each block-wide buffer of a
  * kernel; buffers whose lifetimes do not meet may share bytes. Returns the count. */
 typedef struct SmemRange {

@@ -235,3 +235,40 @@ Stmt *ir_only_stmt(Stmt *s) {
     while (s && s->kind == STMT_SEQ && s->u.seq.len == 1) s = s->u.seq.data[0];
     return s;
 }
+
+/* ---- variables in expressions ----------------------------------------------------------- */
+typedef struct VarsUse {
+    Var *const *vars;
+    int n;
+    bool found;
+} VarsUse;
+
+static void vars_use_slot(Expr **slot, void *ud) {
+    VarsUse *u = ud;
+    if ((*slot)->kind == EXPR_VAR)
+        for (int i = 0; i < u->n; i++) u->found |= (*slot)->u.var == u->vars[i];
+    if (!u->found) ir_expr_children(*slot, vars_use_slot, ud);
+}
+
+bool ir_expr_uses_any(const Expr *e, Var *const *vars, int n) {
+    VarsUse u = {vars, n, false};
+    Expr *root = (Expr *)e;
+    vars_use_slot(&root, &u);
+    return u.found;
+}
+
+int ir_var_plus_offset(const Expr *e, Var *const *vars, int n, const Expr **off) {
+    *off = NULL;
+    for (int i = 0; i < n; i++)
+        if (e->kind == EXPR_VAR && e->u.var == vars[i]) return i;
+    if (e->kind != EXPR_BIN || e->u.bin.op != OP_ADD) return -1;
+    for (int side = 0; side < 2; side++) {
+        const Expr *v = side ? e->u.bin.b : e->u.bin.a, *o = side ? e->u.bin.a : e->u.bin.b;
+        for (int i = 0; i < n && v->kind == EXPR_VAR; i++)
+            if (v->u.var == vars[i] && !ir_expr_uses_any(o, vars, n)) {
+                *off = o;
+                return i;
+            }
+    }
+    return -1;
+}

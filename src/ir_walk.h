@@ -26,6 +26,12 @@ void ir_stmt_regions(Stmt *s, RegionFn fn, void *ud);
 /* s with sequences of one statement unwrapped (NULL stays NULL). */
 Stmt *ir_only_stmt(Stmt *s);
 
+/* Whether e refers to any of vars[0..n). */
+bool ir_expr_uses_any(const Expr *e, Var *const *vars, int n);
+/* e as vars[i] or as vars[i] + off (either order) with off free of vars: returns i and
+ * sets *off (NULL for vars[i] alone); -1 when e is neither. */
+int ir_var_plus_offset(const Expr *e, Var *const *vars, int n, const Expr **off);
+
 /* Structural equality of two expressions (same vars by identity). */
 bool ir_expr_equal(const Expr *a, const Expr *b);
 /* Replaces Var `from` by `to` in every expression of s and its children (in place). */

@@ -150,6 +150,30 @@ Frag *frag_project(Arena *a, const Frag *f, int n, const int *dims) {
     return p;
 }
 
+Frag *frag_window(Arena *a, const Frag *f, const int64_t *ext) {
+    Frag *w = frag_new(a, f->ndim, ext, f->nthreads, f->origin);
+    int64_t covered[FRAG_MAX_DIMS];
+    for (int d = 0; d < f->ndim; d++) {
+        if (ext[d] < 1 || ext[d] > f->shape[d]) return NULL;
+        covered[d] = 1;
+    }
+    for (int i = 0; i < f->ndig; i++) {
+        FragDigit d = f->dig[i];
+        int64_t e = ext[d.dim];
+        if (d.stride * d.extent > e) { /* its values from e on are fixed by the offset */
+            if (d.thread) return NULL;
+            if (d.stride >= e) continue;
+            if (e % d.stride || d.extent % (e / d.stride)) return NULL;
+            d.extent = e / d.stride; /* the low part of a digit that straddles e */
+        }
+        if (!add_digit(w, d.dim, d.stride, d.extent, d.thread, d.step)) return NULL;
+        covered[d.dim] *= d.extent;
+    }
+    for (int d = 0; d < f->ndim; d++)
+        if (covered[d] != ext[d]) return NULL;
+    return w;
+}
+
 static bool digit_same(const FragDigit *x, const FragDigit *y, bool steps) {
     return x->dim == y->dim && x->stride == y->stride && x->extent == y->extent &&
            x->thread == y->thread && (!steps || x->step == y->step);

@@ -59,6 +59,14 @@ Frag *frag_blocked(Arena *a, int ndim, const int64_t *shape, int nthreads, int v
  * digits are renumbered densely (innermost first); thread digits keep their steps, so
  * the result is consistent with f for every thread. */
 Frag *frag_project(Arena *a, const Frag *f, int n, const int *dims);
+/* The layout of a window of f: elements off[d] .. off[d] + ext[d] - 1 of each dimension
+ * d, for offsets that are multiples of ext[d]. It keeps f's digit values below ext[d]
+ * (cutting a digit that straddles ext[d]), local steps included, so that it indexes f's
+ * registers: an element's local index in f is the window's (frag_local_map) plus, for
+ * each local digit of f with stride * extent > ext[dim], ((off[dim] / stride) % extent) *
+ * step. NULL unless the values the offsets fix are all local ones (each
+ * thread then holds its iterations' elements for every offset). */
+Frag *frag_window(Arena *a, const Frag *f, const int64_t *ext);
 /* f and g lay out the same shape identically (digits, steps, threads). */
 bool frag_equal(const Frag *f, const Frag *g);
 /* Whether sub, a layout of dimensions dims[] of loop, is consistent with it: the same

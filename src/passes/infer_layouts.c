@@ -33,6 +33,7 @@
  * anywhere else except by the kept ops. */
 #include "compiler.h"
 #include "ir_walk.h"
+#include "interval.h"
 #include "layout/frag.h"
 
 #include <stdlib.h>
@@ -46,6 +47,7 @@ typedef struct Access {
     int n;                   /* the buffer's dimensions */
     int dims[FRAG_MAX_DIMS]; /* nest position of each, -1 for one of extent 1 (index 0) */
     int covered;             /* nest variables used */
+    bool window;             /* some index is a nest variable plus an offset (frag_window) */
 } Access;
 
 typedef struct Nest {
@@ -75,6 +77,7 @@ typedef struct Infer {
     Vec(Nest *) nests;
     Vec(Stmt *) ops; /* kept gemms and reduces */
     Nest *cur;       /* the nest being walked, or NULL */
+    IvEnv env;       /* ranges of the variables in scope (window offsets) */
     int in_other;    /* > 0 inside a parallel nest that gets no layout */
     bool changed;
 } Infer;
@@ -108,6 +111,15 @@ static bool candidate(Infer *I, const Buffer *b) {
 }
 
 /* ---- collecting accesses ------------------------------------------------------------------ */
+/* Whether a fragment dimension of extent dim can be indexed as nest variable (of extent
+ * ext) + off with every element in its registers: off is a multiple of ext and provably in
+ * [0, dim - ext]. */
+static bool window_offset(const Infer *I, const Expr *off, int64_t ext, int64_t dim) {
+    Interval r = iv_of(&I->env, off);
+    return ext > 0 && ext < dim && ir_multiple_of(off, ext) && r.has_lo && r.lo >= 0 &&
+           r.has_hi && r.hi <= dim - ext;
+}
+
 static void note_access(Infer *I, Buffer *b, Expr *const *idx, bool write) {
     if (!candidate(I, b)) return;
     Nest *N = I->cur;
@@ -125,13 +137,14 @@ static void note_access(Infer *I, Buffer *b, Expr *const *idx, bool write) {
             a.dims[d] = -1;
             continue;
         }
-        if (idx[d]->kind == EXPR_VAR)
-            for (int k = 0; k < N->n; k++)
-                if (N->vars[k] == idx[d]->u.var) p = k;
-        if (p < 0 || (used >> p & 1) || c != N->ext[p]) {
+        const Expr *off;
+        p = ir_var_plus_offset(idx[d], N->vars, N->n, &off);
+        bool fits = p >= 0 && (off ? window_offset(I, off, N->ext[p], c) : c == N->ext[p]);
+        if (!fits || (used >> p & 1)) {
             demote(I, b);
             return;
         }
+        a.window |= off != NULL;
         used |= 1u << p;
         a.dims[d] = p;
         a.covered++;
@@ -139,6 +152,7 @@ static void note_access(Infer *I, Buffer *b, Expr *const *idx, bool write) {
     for (int i = 0; i < N->acc.len; i++) { /* one entry per (buffer, map) */
         const Access *o = &N->acc.data[i];
         bool same = o->buf == b;
+        same &= o->window == a.window;
         for (int d = 0; same && d < b->ndim; d++) same = o->dims[d] == a.dims[d];
         if (same) {
             N->acc.data[i].write |= write;
@@ -202,10 +216,13 @@ static void walk_nest(Infer *I, Stmt *s) {
 
 static void walk_stmt(Infer *I, Stmt *s) {
     if (!s) return;
+    int mark = I->env.len;
+    iv_env_enter(&I->env, s);
     switch (s->kind) {
     case STMT_FOR:
         if (!I->cur && !I->in_other && s->u.for_.kind == LOOP_PARALLEL) {
             walk_nest(I, s);
+            I->env.len = mark;
             return;
         }
         break;
@@ -235,6 +252,7 @@ static void walk_stmt(Infer *I, Stmt *s) {
     }
     ir_stmt_exprs(s, walk_expr_slot, I);
     ir_stmt_children(s, walk_child, I);
+    if (s->kind != STMT_LET) I->env.len = mark; /* a let's var: to the end of its SEQ */
 }
 
 /* ---- constraints -------------------------------------------------------------------------- */
@@ -386,9 +404,25 @@ static void reduce_constraints(Infer *I, Stmt *s) {
     require_exact(I, dst, frag_project(&I->ctx->arena, src->layout, n, dims), s->loc, "T.reduce");
 }
 
-/* The nest's mapping from a fragment it indexes with all its variables. */
+/* The layout of the part of a's fragment that nest N reaches through a (all of it, or a
+ * window of the nest's extents); NULL if that part is not a register window. */
+static const Frag *accessed(Infer *I, const Nest *N, const Access *a) {
+    if (!a->window) return a->buf->layout;
+    int64_t ext[FRAG_MAX_DIMS];
+    for (int d = 0; d < a->n; d++) ext[d] = a->dims[d] < 0 ? 1 : N->ext[a->dims[d]];
+    return frag_window(&I->ctx->arena, a->buf->layout, ext);
+}
+
+/* The nest's mapping from a fragment it indexes with all its variables (through a
+ * window: the window's digits, local ones renumbered densely). */
 static const Frag *nest_from(Infer *I, const Nest *N, const Access *a) {
-    const Frag *f = a->buf->layout;
+    const Frag *f = accessed(I, N, a);
+    if (!f) return NULL;
+    if (a->window) {
+        int same[FRAG_MAX_DIMS];
+        for (int d = 0; d < f->ndim; d++) same[d] = d;
+        f = frag_project(&I->ctx->arena, f, f->ndim, same);
+    }
     Frag *g = NEW(&I->ctx->arena, Frag);
     *g = *f;
     g->ndim = N->n;
@@ -416,13 +450,16 @@ static void nest_constraints(Infer *I, Nest *N) {
             continue;
         }
         if (!b->layout) {
+            if (a->window) continue; /* a window does not lay out the whole fragment */
             Frag *p = frag_project(&I->ctx->arena, L, a->n, a->dims);
             if (p->nlocal > MAX_REGS)
                 demote(I, b);
             else
                 assign(I, b, p, N->root->loc, "T.Parallel loop");
-        } else if (!frag_consistent(L, b->layout, a->n, a->dims)) {
-            conflict(I, b, N->root->loc, "T.Parallel loop");
+        } else {
+            const Frag *part = accessed(I, N, a);
+            if (!part || !frag_consistent(L, part, a->n, a->dims))
+                conflict(I, b, N->root->loc, "T.Parallel loop");
         }
     }
 }
@@ -435,7 +472,8 @@ static bool seed_blocked(Infer *I) {
         if (N->root->u.for_.layout) continue;
         for (int k = 0; k < N->acc.len; k++) {
             const Access *a = &N->acc.data[k];
-            if (a->covered != N->n || a->buf->layout || !candidate(I, a->buf)) continue;
+            if (a->covered != N->n || a->window || a->buf->layout || !candidate(I, a->buf))
+                continue;
             Frag *L = frag_blocked(&I->ctx->arena, N->n, N->ext, I->nthreads,
                                    16 / (N->min_bytes > 0 ? N->min_bytes : 1));
             if (!L || L->nlocal > MAX_REGS) {
@@ -449,14 +487,19 @@ static bool seed_blocked(Infer *I) {
     return false;
 }
 
-/* A nest left without a mapping cannot touch register fragments: they are demoted. */
+/* A nest left without a mapping cannot touch register fragments, nor one with a mapping
+ * a window of a fragment that got no layout: they are demoted. */
 static bool demote_unmapped(Infer *I) {
     bool any = false;
     for (int i = 0; i < I->nests.len; i++) {
         Nest *N = I->nests.data[i];
-        if (N->root->u.for_.layout) continue;
-        for (int k = 0; k < N->acc.len; k++)
-            if (N->acc.data[k].buf->layout) demote(I, N->acc.data[k].buf), any = true;
+        for (int k = 0; k < N->acc.len; k++) {
+            Buffer *b = N->acc.data[k].buf;
+            bool mapped = N->root->u.for_.layout != NULL;
+            if ((!mapped && b->layout) ||
+                (mapped && N->acc.data[k].window && !b->layout && candidate(I, b)))
+                demote(I, b), any = true;
+        }
     }
     return any;
 }
@@ -598,7 +641,10 @@ static void infer_kernel(Infer *I, Stmt *k) {
     for (;;) {
         clear_layouts(k->u.kernel.body);
         I->nests.len = 0, I->ops.len = 0, I->cur = NULL;
+        int mark = I->env.len;
+        iv_env_enter(&I->env, k);
         walk_stmt(I, k->u.kernel.body);
+        I->env.len = mark;
         do {
             do {
                 I->changed = false;
@@ -638,6 +684,7 @@ static void infer_stmt(Infer *I, Stmt *s) {
 void pass_infer_layouts(Ctx *ctx, Func *f) {
     Infer I = {.ctx = ctx, .f = f, .wgmma = cuda_lowering_wgmma()};
     if (f->body) infer_stmt(&I, f->body);
+    iv_env_free(&I.env);
 }
 
 /* ---- which tile ops the CUDA target keeps -------------------------------------------------- */

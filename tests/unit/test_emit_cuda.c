@@ -1246,6 +1246,53 @@ static const char src_ws_epilogue[] = HEAD
     "            T.copy(C_s, C[by * 64, bx * 64])\n"
     "    return main\n";
 
+/* ... the canonical epilogue with 4 stages of 256x128x64 tiles: C_s (64 KB) does not fit
+ * beside them, so it is staged in two column chunks (chunk_staging.c) on ragged edges. */
+static const char src_ws_chunked[] = HEAD
+    "def wsc(M=300, N=200, K=256, dtype=\"float16\"):\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype),\n"
+    "             C: T.Tensor((M, N), dtype)):\n"
+    "        with T.Kernel(T.ceildiv(N, 128), T.ceildiv(M, 256), threads=256) as (bx, by):\n"
+    "            A_s = T.alloc_shared((256, 64), dtype)\n"
+    "            B_s = T.alloc_shared((64, 128), dtype)\n"
+    "            C_s = T.alloc_shared((256, 128), dtype)\n"
+    "            acc = T.alloc_fragment((256, 128), \"float32\")\n"
+    "            T.clear(acc)\n"
+    "            for k in T.Pipelined(T.ceildiv(K, 64), num_stages=4):\n"
+    "                T.copy(A[by * 256, k * 64], A_s)\n"
+    "                T.copy(B[k * 64, bx * 128], B_s)\n"
+    "                T.gemm(A_s, B_s, acc)\n"
+    "            T.copy(acc, C_s)\n"
+    "            T.copy(C_s, C[by * 256, bx * 128])\n"
+    "    return main\n";
+
+/* ... register windows of the accumulator written by the program: acc[i, j + h * 32]
+ * read and written in place, then staged a half at a time. */
+static const char src_ws_window[] = HEAD
+    "def wsw(M=100, N=136, K=128, dtype=\"float16\"):\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((N, K), dtype),\n"
+    "             C: T.Tensor((M, N), dtype)):\n"
+    "        with T.Kernel(T.ceildiv(N, 64), T.ceildiv(M, 64), threads=128) as (bx, by):\n"
+    "            A_s = T.alloc_shared((64, 64), dtype)\n"
+    "            B_s = T.alloc_shared((64, 64), dtype)\n"
+    "            C_s = T.alloc_shared((64, 32), dtype)\n"
+    "            acc = T.alloc_fragment((64, 64), \"float32\")\n"
+    "            T.clear(acc)\n"
+    "            for k in T.Pipelined(T.ceildiv(K, 64), num_stages=2):\n"
+    "                T.copy(A[by * 64, k * 64], A_s)\n"
+    "                T.copy(B[bx * 64, k * 64], B_s)\n"
+    "                T.gemm(A_s, B_s, acc, transpose_B=True)\n"
+    "            for h in T.unroll(2):\n"
+    "                for i, j in T.Parallel(64, 32):\n"
+    "                    acc[i, j + h * 32] = acc[i, j + h * 32] * (h + 1)\n"
+    "            for h in T.unroll(2):\n"
+    "                for i, j in T.Parallel(64, 32):\n"
+    "                    C_s[i, j] = acc[i, h * 32 + j]\n"
+    "                T.copy(C_s, C[by * 64, bx * 64 + h * 32])\n"
+    "    return main\n";
+
 /* ... a single iteration, fewer than the stages. */
 /* One block's (M, K) x (K, N) GEMM on a T.Pipelined K loop; deco: the decorator line. */
 #define ONE_TILE_GEMM(deco, name, dims, threads)                                              \
@@ -1538,6 +1585,7 @@ int main(void) {
         {"ws_ragged", src_ws_ragged, NULL}, {"ws_single", src_ws_single, NULL},
         {"ws_fp8", src_ws_fp8, NULL},  {"ws_fp8_mixed", src_ws_fp8_mixed, NULL},
         {"ws_tiles", src_ws_tiles, NULL}, {"ws_epilogue", src_ws_epilogue, NULL},
+        {"ws_chunked", src_ws_chunked, NULL}, {"ws_window", src_ws_window, NULL},
         {"ws_dynamic", src_ws_dynamic, wsd_syms},
     };
     for (size_t i = 0; i < sizeof ws / sizeof *ws; i++) {
@@ -1549,12 +1597,19 @@ int main(void) {
         names[n++] = ws[i].name;
     }
     unsetenv("TILEC_CLUSTER");
-    const char *epi = all[n - 2]->src; /* ws_epilogue */
+    const char *epi = all[n - 4]->src, *chunked = all[n - 3]->src, *win = all[n - 2]->src;
     CHECK(epi && strstr(epi, "__cluster_dims__(2, 1, 1)") &&
               strstr(epi, "tl_b[1] = tl_b[1] * 2 + (int)tl_cluster_rank();") &&
               strstr(epi, "tl_tma_load_multicast(&tl_tmap1") &&
               strstr(epi, "C_s[tl_swizzle<128, 2>(") && !strstr(epi, "tl_smem_zero(tl_smem"),
           "ws_epilogue: clusters along y multicasting B, a swizzled C_s not zeroed at entry");
+    CHECK(chunked && strstr(chunked, "C_s = (uint16_t *)(tl_smem + 196608); /* shared float16[256, 64] */") &&
+              strstr(chunked, "for (int32_t h = 0; h < 2; ++h) {  /* unroll */") &&
+              strstr(chunked, "((h * 64) / 8 % 16) * 4]") && strstr(chunked, "a persistent grid"),
+          "ws_chunked: C_s staged in two 64-column chunks of the register accumulator");
+    CHECK(win && strstr(win, "float acc[32] = {};") && strstr(win, "((h * 32) / 8 % 8) * 4]") &&
+              !strstr(win, "tl_smem_zero(tl_smem"),
+          "ws_window: acc's windows read and written in registers");
     if (all[n - 1]->f) test_tmap_geometry(all[n - 1]); /* ws_dynamic */
     test_pass_configs();
     test_ws_register_budget();

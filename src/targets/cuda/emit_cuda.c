@@ -71,6 +71,7 @@ static void cuda_lower_tile_ops(Ctx *ctx, Func *f) {
 
 void cuda_lower(Ctx *ctx, Func *f) {
     pass_run(ctx, f, "check_tile_ops", pass_check_tile_ops);
+    pass_run(ctx, f, "chunk_staging", pass_chunk_staging);
     pass_run(ctx, f, "lower_tile_ops", cuda_lower_tile_ops);
     pass_run(ctx, f, "safe_memory_access", pass_safe_memory_access);
     pass_run(ctx, f, "simplify", pass_simplify);

@@ -394,24 +394,30 @@ void cu_layout_nest(CfEmit *em, const Stmt *root) {
 }
 
 /* ---- element references ------------------------------------------------------------------- */
-/* F[local index] of register fragment b in the current layout loop. */
+/* F[local index] of register fragment b in the current layout loop; an index that is a
+ * nest variable plus an offset reads a window of b (infer_layouts.c checked that it is one):
+ * the window's local digits from tl_l, the dropped ones from the offsets. */
 static void reg_elem(CfEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx) {
     const CuLoop *lp = cu_of(em)->loop;
-    int dims[FRAG_MAX_DIMS], map[FRAG_MAX_DIGITS];
+    int dims[FRAG_MAX_DIMS] = {0}, map[FRAG_MAX_DIGITS];
+    const Expr *off[FRAG_MAX_DIMS];
+    int64_t ext[FRAG_MAX_DIMS];
+    bool window = false;
     if (!lp) tl_internal_error(__FILE__, __LINE__, "register fragment outside a layout loop");
-    for (int d = 0; d < b->ndim; d++) { /* a nest variable, or 0 for a dimension of 1 */
+    for (int d = 0; d < b->ndim; d++) { /* a nest variable (+ offset), or 0 for extent 1 */
         int64_t c;
-        dims[d] = -1;
-        for (int k = 0; k < lp->n && idx[d]->kind == EXPR_VAR; k++)
-            if (lp->vars[k] == idx[d]->u.var) dims[d] = k;
+        dims[d] = ir_var_plus_offset(idx[d], (Var *const *)lp->vars, lp->n, &off[d]);
         if (dims[d] < 0 && (!ir_is_const_int(idx[d], &c) || c != 0))
             tl_internal_error(__FILE__, __LINE__, "register fragment index");
+        ext[d] = dims[d] < 0 ? 1 : lp->lay->shape[dims[d]];
+        window |= off[d] != NULL;
     }
-    if (!frag_consistent(lp->lay, b->layout, b->ndim, dims))
+    const Frag *part = window ? frag_window(&em->ctx->arena, b->layout, ext) : b->layout;
+    if (!part || !frag_consistent(lp->lay, part, b->ndim, dims))
         tl_internal_error(__FILE__, __LINE__, "register fragment layout mismatch");
-    frag_local_map(lp->lay, b->layout, b->ndim, dims, map);
+    frag_local_map(lp->lay, part, b->ndim, dims, map);
     sb_printf(o, "%s[", cf_buf(em, b));
-    if (b->layout->nlocal == lp->lay->nlocal) { /* the same local digits: the same index */
+    if (!window && b->layout->nlocal == lp->lay->nlocal) { /* the same local digits */
         bool same = true;
         for (int i = 0; i < b->layout->ndig; i++)
             same &= b->layout->dig[i].thread || b->layout->dig[i].step == lp->lay->dig[map[i]].step;
@@ -421,11 +427,18 @@ static void reg_elem(CfEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx) {
         }
     }
     bool first = true;
-    for (int i = 0; i < b->layout->ndig; i++) {
-        const FragDigit *d = &b->layout->dig[i];
+    for (int i = 0; i < part->ndig; i++) {
+        const FragDigit *d = &part->dig[i];
         if (d->thread) continue;
         sum_term(o, &first);
         digit_term(o, &lp->lay->dig[map[i]], lp->l, lp->lay->nlocal, d->step);
+    }
+    for (int i = 0; window && i < b->layout->ndig; i++) { /* the digits the offsets fix */
+        const FragDigit *d = &b->layout->dig[i];
+        if (d->thread || d->stride * d->extent <= ext[d->dim]) continue;
+        sum_term(o, &first);
+        sb_printf(o, "((%s) / %lld %% %lld) * %lld", cf_ex_str(em, off[d->dim], DT_INT32, true),
+                  (long long)d->stride, (long long)d->extent, (long long)d->step);
     }
     sb_puts(o, first ? "0]" : "]");
 }
