@@ -40,16 +40,18 @@ GEMM_FULL = [(4096, 4096, 4096), (8192, 8192, 8192), (4096, 7168, 2048),
 # tilec GEMM configs (block_M, block_N, block_K, num_stages, threads[, 1: shared_epilogue]):
 # TileLang's sm80 default and what --gemm-configs-sweep tries.
 GEMM_DEFAULT = (128, 128, 64, 3, 128)
-GEMM_DEFAULT_SM90 = (256, 128, 64, 3, 256, 1)  # the fastest measured on the H200 (docs/perf.md)
+GEMM_DEFAULT_SM90 = (128, 256, 64, 4, 256, 1)  # the fastest measured on the H200 (docs/perf.md)
 GEMM_SWEEP = [(128, 128, 64, 2, 128), (128, 128, 64, 3, 128), (128, 128, 64, 4, 128),
               (128, 128, 32, 4, 128), (128, 256, 64, 3, 256), (128, 256, 64, 4, 256),
-              (256, 128, 64, 4, 256), (256, 128, 64, 3, 256, 1), (128, 256, 64, 3, 256, 1)]
+              (256, 128, 64, 4, 256), (256, 128, 64, 3, 256, 1), (128, 256, 64, 3, 256, 1),
+              (256, 128, 64, 4, 256, 1), (128, 256, 64, 4, 256, 1)]
 GEMM_DTYPES = ("float16", "bfloat16")
 # fp8 (issue 4): C = A @ B.T, A (M,K) and B (N,K) e4m3, bfloat16 out; tilec runs
 # examples/gemm_fp8.py with the fastest of FP8_SWEEP on the first shape.
 FP8_SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192)]
 FP8_SWEEP = [(256, 128, 128, 4, 256), (128, 256, 128, 4, 256), (128, 128, 128, 4, 128),
-             (256, 128, 128, 3, 256, 1), (128, 256, 128, 3, 256, 1)]
+             (256, 128, 128, 3, 256, 1), (128, 256, 128, 3, 256, 1),
+             (256, 128, 128, 4, 256, 1), (128, 256, 128, 4, 256, 1)]
 SWEEP_MAX_ERR = 2e-2  # a swept config whose relative error exceeds this is not chosen
 GPU_BUDGET_MS = 900.0  # GPU time one GEMM measurement aims to stay under
 

@@ -4,7 +4,7 @@ for a profiler (ncu) to read; not a benchmark.
     PYTHONPATH=python TILEC_LIBRARY=build/libtilec.so ncu --clock-control none \
         -k regex:'tilec|gemm|nvjet' python3 bench/profile_gemm.py [M N K [CONFIG [DTYPE]]]
 
-CONFIG as bench.py's --gemm-config (default 256,128,64,3,256,1), DTYPE float16 or bfloat16.
+CONFIG as bench.py's --gemm-config (default bench.GEMM_DEFAULT_SM90), DTYPE float16 or bfloat16.
 """
 import os
 import sys
@@ -16,7 +16,7 @@ sys.path.insert(0, os.path.join(ROOT, "bench"))
 import bench  # noqa: E402
 
 m, n, k = (int(a) for a in sys.argv[1:4]) if len(sys.argv) > 3 else (4096, 4096, 4096)
-cfg = bench.gemm_config(sys.argv[4] if len(sys.argv) > 4 else "256,128,64,3,256,1")
+cfg = bench.gemm_config(sys.argv[4]) if len(sys.argv) > 4 else bench.GEMM_DEFAULT_SM90
 dtype = sys.argv[5] if len(sys.argv) > 5 else "float16"
 bench.load_gpu_modules()
 torch = bench.torch

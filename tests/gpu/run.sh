@@ -191,10 +191,12 @@ gemm.py|-D M=200 -D N=136 -D K=200 -D block_M=128 -D block_N=128 -D block_K=64 -
 gemm.py|-D M=264 -D N=200 -D K=328 -D block_M=128 -D block_N=64 -D block_K=32 -D trans_B=True -D in_dtype="bfloat16" -D out_dtype="bfloat16" -D num_stages=3|0
 gemm.py|-D M=200 -D N=136 -D K=200 -D block_M=128 -D block_N=128 -D block_K=64 -D num_stages=3 -D shared_epilogue=True|1
 gemm.py|-D M=1024 -D N=1024 -D K=1024 -D block_M=256 -D block_N=128 -D block_K=64 -D num_stages=3 -D threads=256 -D shared_epilogue=True|0
+gemm.py|-D M=1000 -D N=900 -D K=1024 -D block_M=256 -D block_N=128 -D block_K=64 -D num_stages=4 -D threads=256 -D shared_epilogue=True|0
 gemm_fp8.py||0
 gemm_fp8.py|-D M=200 -D N=136 -D K=328 -D b_dtype="float8_e5m2"|1
 gemm_fp8.py|-D M=264 -D N=200 -D K=328 -D block_N=64 -D shared_epilogue=True|1
 gemm_fp8.py|-D M=512 -D N=384 -D K=512 -D block_M=256 -D threads=256 -D num_stages=4|0
+gemm_fp8.py|-D M=1000 -D N=900 -D K=1024 -D block_M=256 -D block_N=128 -D threads=256 -D num_stages=4 -D shared_epilogue=True|0
 gemm_fp8.py|-D M=192 -D N=256 -D K=192 -D block_N=256 -D block_K=64 -D in_dtype="float8_e5m2" -D out_dtype="float16"|1
 elementwise_add.py||0
 elementwise_add.py|-D M=128 -D N=256|1
