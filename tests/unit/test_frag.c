@@ -477,12 +477,71 @@ static void test_print(void) {
     arena_free(&a);
 }
 
+/* ---- windows ------------------------------------------------------------------------------ */
+/* For window w = frag_window(f, ext) at offsets off: every thread holds exactly w->nlocal
+ * elements of the window, and each one's register in f is what frag.h's contract says
+ * (w's local digits on the element's position inside the window, plus f's digits that
+ * straddle or lie above ext, read from off). */
+static void check_window(const Frag *f, const Frag *w, const int64_t *ext, const int64_t *off,
+                         const char *what) {
+    int bad = 0;
+    for (int64_t tid = 0; tid < f->nthreads; tid++) {
+        int64_t inside = 0;
+        for (int64_t l = 0; l < f->nlocal; l++) {
+            Idx e = elem(f, tid, l);
+            bool in = true;
+            for (int d = 0; d < f->ndim; d++) in &= e.i[d] >= off[d] && e.i[d] < off[d] + ext[d];
+            if (!in) continue;
+            inside++;
+            int64_t want = 0;
+            for (int k = 0; k < w->ndig; k++) {
+                const FragDigit *g = &w->dig[k];
+                if (!g->thread) want += (e.i[g->dim] - off[g->dim]) / g->stride % g->extent * g->step;
+            }
+            for (int k = 0; k < f->ndig; k++) {
+                const FragDigit *g = &f->dig[k];
+                if (!g->thread && g->stride * g->extent > ext[g->dim])
+                    want += off[g->dim] / g->stride % g->extent * g->step;
+            }
+            bad += want != l;
+        }
+        bad += inside != w->nlocal;
+    }
+    CHECK(bad == 0, "%s: %d mismatches", what, bad);
+}
+
+static void test_window(void) {
+    Arena a = {0};
+    const Frag *f = frag_wgmma_acc(&a, 256, 128, 2, 256); /* both warpgroups hold every column */
+    int64_t half[2] = {256, 64}, quarter[2] = {256, 32}, rows[2] = {128, 128};
+    const Frag *w = frag_window(&a, f, half);
+    CHECK(w && w->nlocal == 64 && w->shape[1] == 64, "wgmma accumulator: a column half");
+    for (int64_t h = 0; w && h < 2; h++)
+        check_window(f, w, half, (int64_t[]){0, 64 * h}, "wgmma accumulator: column half");
+    w = frag_window(&a, f, quarter);
+    CHECK(w && w->nlocal == 32, "wgmma accumulator: a column quarter");
+    for (int64_t h = 0; w && h < 4; h++)
+        check_window(f, w, quarter, (int64_t[]){0, 32 * h}, "wgmma accumulator: column quarter");
+    CHECK(!frag_window(&a, f, rows), "a row half of two warpgroups is one warpgroup's");
+    CHECK(!frag_window(&a, f, (int64_t[]){256, 4}), "4 columns are split over lanes");
+    const Frag *m = frag_mma_acc(&a, 64, 64, 4, 1, 128);
+    w = frag_window(&a, m, (int64_t[]){64, 16});
+    CHECK(w != NULL, "mma accumulator, warps along M: 16-column windows");
+    for (int64_t h = 0; w && h < 4; h++)
+        check_window(m, w, (int64_t[]){64, 16}, (int64_t[]){0, 16 * h}, "mma accumulator window");
+    CHECK(!frag_window(&a, frag_mma_acc(&a, 64, 64, 2, 2, 128), half),
+          "mma accumulator with warps along N: a column half is some warps'");
+    CHECK(!frag_window(&a, f, (int64_t[]){256, 256}), "a window larger than the fragment");
+    arena_free(&a);
+}
+
 int main(void) {
     test_mma_acc();
     test_wgmma_acc();
     test_mma_a();
     test_blocked();
     test_project();
+    test_window();
     test_mismatch();
     test_print();
     if (failures) {
