@@ -15,7 +15,10 @@
  *    fragment it indexes with every nest variable (whose layout is known), and then
  *    gives the projection of that mapping to each fragment it touches. A nest with no
  *    such known fragment but an unknown one gets a blocked layout (16-byte runs of the
- *    last dimension per thread, threads next).
+ *    last dimension per thread, threads next). An index may also be a nest variable
+ *    plus an offset free of the nest's variables, a multiple of its extent and provably
+ *    in range (interval.h): the nest then reads a window of a fragment whose layout is
+ *    known elsewhere (frag_window), mapped like it, if every thread holds its part.
  * A fragment that meets two layouts that disagree, or is touched anywhere else (serial
  * code, a computed index, a nest of run-time extent), stays block-wide: the SIMT model
  * of map_threads.c, correct but slow. A kept op with such an operand is lowered to
@@ -29,8 +32,8 @@
  * Stmt.gemm.wgmma, Stmt.reduce.workspace (a shared buffer
  * allocated at the top of the kernel) when the reduced dimension spans warps. Every
  * register-fragment access sits in a nest with a layout consistent with the fragment's
- * (frag_consistent), indexed by the nest variables; no register fragment is accessed
- * anywhere else except by the kept ops. */
+ * (frag_consistent), indexed by the nest variables (plus window offsets); no register
+ * fragment is accessed anywhere else except by the kept ops. */
 #include "compiler.h"
 #include "ir_walk.h"
 #include "interval.h"
