@@ -238,7 +238,7 @@ Stmt *ir_only_stmt(Stmt *s) {
 
 /* ---- variables in expressions ----------------------------------------------------------- */
 typedef struct VarsUse {
-    Var *const *vars;
+    const Var *const *vars;
     int n;
     bool found;
 } VarsUse;
@@ -250,7 +250,7 @@ static void vars_use_slot(Expr **slot, void *ud) {
     if (!u->found) ir_expr_children(*slot, vars_use_slot, ud);
 }
 
-bool ir_expr_uses_any(const Expr *e, Var *const *vars, int n) {
+bool ir_expr_uses_any(const Expr *e, const Var *const *vars, int n) {
     VarsUse u = {vars, n, false};
     Expr *root = (Expr *)e;
     vars_use_slot(&root, &u);
@@ -265,7 +265,7 @@ int ir_var_plus_offset(const Expr *e, Var *const *vars, int n, const Expr **off)
     for (int side = 0; side < 2; side++) {
         const Expr *v = side ? e->u.bin.b : e->u.bin.a, *o = side ? e->u.bin.a : e->u.bin.b;
         for (int i = 0; i < n && v->kind == EXPR_VAR; i++)
-            if (v->u.var == vars[i] && !ir_expr_uses_any(o, vars, n)) {
+            if (v->u.var == vars[i] && !ir_expr_uses_any(o, (const Var *const *)vars, n)) {
                 *off = o;
                 return i;
             }

