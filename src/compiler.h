@@ -55,6 +55,9 @@ void pass_infer_layouts(Ctx *ctx, Func *f);
 /* CUDA sm_90a: a fragment -> shared -> global epilogue that does not fit beside the
  * pipeline's stages, in column chunks (chunk_staging.c; before pass_lower_tile_ops). */
 void pass_chunk_staging(Ctx *ctx, Func *f);
+/* CUDA: a T.gemm whose B (or transposed A) is a fragment reads a shared copy of it, so
+ * that it runs on tensor cores (stage_operands.c; before pass_lower_tile_ops). */
+void pass_stage_gemm_operands(Ctx *ctx, Func *f);
 /* CUDA (cuda_plan.c): the shared-memory bytes [lo, hi) of each block-wide buffer of a
  * kernel; buffers whose lifetimes do not meet may share bytes. Returns the count. */
 typedef struct SmemRange {

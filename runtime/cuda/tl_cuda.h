@@ -338,6 +338,22 @@ template <bool TRANS> TL_DEV void tl_ldsm_x2(uint32_t *r, uint32_t addr) {
                      : "r"(addr));
 }
 
+/* stmatrix .xX (sm_90+), X = 4 or 2: the inverse of ldmatrix (not .trans): lane l gives
+ * the shared address p of row l % 8 of matrix l / 8 (16 aligned bytes); register r[i]
+ * of lane l is row l / 4, elements 2 (l % 4) and 2 (l % 4) + 1 of matrix i. All lanes of
+ * the warp take part. */
+template <int X> TL_DEV void tl_stmatrix(uint16_t *p, const unsigned *r) {
+    static_assert(X == 4 || X == 2, "tl_stmatrix: 4 or 2 matrices");
+    if constexpr (X == 4)
+        asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};\n"
+                     ::"r"(tl_smem_addr(p)), "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3])
+                     : "memory");
+    else
+        asm volatile("stmatrix.sync.aligned.m8n8.x2.shared.b16 [%0], {%1, %2};\n"
+                     ::"r"(tl_smem_addr(p)), "r"(r[0]), "r"(r[1])
+                     : "memory");
+}
+
 /* c[0..3] += A (16x16, registers a[0..3]) * B (16x8, b[0..1]), the mma.sync fragments
  * (not volatile: no memory effects, so the compiler may interleave it with the loads):
  * with g = lane / 4, t = lane % 4: a0 = (row g, k 2t..2t+1), a1 = (g + 8, 2t),
@@ -1540,6 +1556,7 @@ typedef struct TlSimQueue {
     const void *ga[8], *gb[8];
     float *gc[8];
     int gtid[8], ngemm;
+    int issued; /* wgmmas issued so far: entry i of gemm is number issued - ngemm + i */
 } TlSimQueue;
 static TlSimQueue tl_sim_queues[TL_SIM_THREADS];
 
@@ -1575,6 +1592,17 @@ template <int N> TL_DEV void tl_cp_async_wait() {
         else q->copies[keep++] = *c;
     }
     q->len = keep;
+}
+
+/* stmatrix: the lanes' row addresses meet in a slot per thread; lane l then writes its
+ * pair of each matrix i at the row lane 8 i + l / 4 gave. */
+template <int X> TL_DEV void tl_stmatrix(uint16_t *p, const unsigned *r) {
+    static uint16_t *rows[TL_SIM_THREADS];
+    const int t = sim_thread(), lane = t % 32;
+    rows[t] = p;
+    sim_warp_sync();
+    for (int i = 0; i < X; i++) memcpy(rows[t - lane + 8 * i + lane / 4] + 2 * (lane % 4), &r[i], 4);
+    sim_warp_sync();
 }
 
 template <bool BF16> TL_DEV float tl_gemm_in(uint16_t v) {
@@ -1631,10 +1659,9 @@ TL_DEV void tl_gemm_rs(const uint16_t *A, const uint16_t *B, float *C, int tid) 
  * operands read through their swizzled (and paneled) shared layouts. */
 TL_DEV void tl_wgmma_fence_operand(float &) {}
 
-/* Runs the wgmmas left in flight but the newest N. */
-template <int N> TL_DEV void tl_wgmma_wait() {
-    TlSimQueue *q = &tl_sim_queues[sim_thread()];
-    int run = q->ngemm - N;
+/* Runs q's wgmmas numbered below `done`. */
+TL_DEV void tl_wgmma_retire(TlSimQueue *q, int done) {
+    int run = q->ngemm - (q->issued - done);
     for (int i = 0; i < q->ngemm; i++) {
         if (i < run) q->gemm[i](q->ga[i], q->gb[i], q->gc[i], q->gtid[i]);
         else {
@@ -1644,6 +1671,16 @@ template <int N> TL_DEV void tl_wgmma_wait() {
         }
     }
     if (run > 0) q->ngemm -= run;
+}
+
+/* Runs the wgmmas left in flight but the newest N. A wgmma is one operation of its warp
+ * group: it completes, for all 128 threads, once all of them have issued it (so one
+ * thread past the wait may release the operands' stage for the whole group). */
+template <int N> TL_DEV void tl_wgmma_wait() {
+    const int t = sim_thread(), wg = t - t % 128, done = tl_sim_queues[t].issued - N;
+    for (int u = wg; u < wg + 128; u++)
+        while (tl_sim_queues[u].issued < done) sim_yield();
+    for (int u = wg; u < wg + 128; u++) tl_wgmma_retire(&tl_sim_queues[u], done);
 }
 
 /* Element i of a wgmma operand of type T (TL_MMA_*), as float. */
@@ -1681,6 +1718,7 @@ TL_DEV void tl_wgmma_ss(const void *A, const void *B, float *C, int tid) {
                   "tl_wgmma_ss: rows of 64 or 128 bytes; fp8 B is K-major");
     TlSimQueue *q = &tl_sim_queues[sim_thread()];
     int i = q->ngemm++;
+    q->issued++;
     q->gemm[i] = tl_wgmma_sim<M, N, K, NWG, TRANS_B, TA, TB>;
     q->ga[i] = A, q->gb[i] = B, q->gc[i] = C, q->gtid[i] = tid;
     tl_wgmma_wait<WAIT>();

@@ -45,6 +45,27 @@ GEMM_CASES = [
 ]
 
 
+# operands in registers: (a_frag, b_frag) over the transposes, ragged edges
+GEMM_OPERAND_CASES = [
+    (96, 80, 64, False, False, True, False),
+    (100, 72, 50, True, True, True, False),
+    (70, 100, 40, False, True, True, True),
+    (128, 64, 96, True, False, True, True),
+    (64, 64, 64, True, False, False, False),
+]
+
+
+@pytest.mark.parametrize("M,N,K,ta,tb,af,bf", GEMM_OPERAND_CASES)
+def test_gemm_operands(tilec, M, N, K, ta, tb, af, bf):
+    a = rand((K, M) if ta else (M, K), np.float16, 1)
+    b = rand((N, K) if tb else (K, N), np.float16, 2)
+    defines = dict(M=M, N=N, K=K, trans_A=ta, trans_B=tb, a_frag=af, b_frag=bf)
+    out = tilec.run("examples/gemm_operands.py", defines, {"A": a, "B": b})["C"]
+    a64, b64 = a.astype(np.float64), b.astype(np.float64)
+    ref = (a64.T if ta else a64) @ (b64.T if tb else b64)
+    check(out, ref, np.float16, rtol=2e-3, atol=1e-4)
+
+
 @pytest.mark.parametrize("M,N,K,ta,tb,extra", GEMM_CASES)
 def test_gemm(tilec, M, N, K, ta, tb, extra):
     a = rand((K, M) if ta else (M, K), np.float16, 1)

@@ -336,6 +336,7 @@ static const char sim_runner[] =
     "    sim_reverse = reverse, sim_n = n, sim_nc = nc, tl_sim_nbox = 0;\n"
     "    memset(sim_arrived, 0, sizeof sim_arrived);\n"
     "    for (int t = 0; t < all; t++) {\n"
+    "        tl_sim_queues[t].ngemm = tl_sim_queues[t].issued = 0;\n"
     "        getcontext(&sim_ctx[t]);\n"
     "        sim_ctx[t].uc_stack.ss_sp = sim_stack[t];\n"
     "        sim_ctx[t].uc_stack.ss_size = SIM_STACK;\n"
@@ -783,6 +784,34 @@ static const char src_chain[] = HEAD
     "                B_s[i, j] = A_s[i, j] * 2.0 + bx\n"
     "            T.copy(B_s, B)\n"
     "    return main\n";
+
+/* T.gemm operands in registers (stage_operands.c): A and B from fragments, B transposed
+ * (B is staged through shared memory, A read from registers), on ragged edges ... */
+#define GEMM_FRAGS(TA, TB, A_SHAPE, B_SHAPE, A_TILE, B_TILE, A_AT, B_AT)                     \
+    HEAD "def gf(M=72, N=56, K=40, dtype=\"float16\"):\n"                                 \
+         "    @T.prim_func\n"                                                              \
+         "    def main(A: T.Tensor(" A_SHAPE ", dtype), B: T.Tensor(" B_SHAPE ", dtype),\n"  \
+         "             C: T.Tensor((M, N), dtype)):\n"                                     \
+         "        with T.Kernel(T.ceildiv(N, 32), T.ceildiv(M, 64), threads=128) as (bx, by):\n" \
+         "            A_s = T.alloc_shared(" A_TILE ", dtype)\n"                           \
+         "            B_s = T.alloc_shared(" B_TILE ", dtype)\n"                           \
+         "            A_f = T.alloc_fragment(" A_TILE ", dtype)\n"                         \
+         "            B_f = T.alloc_fragment(" B_TILE ", dtype)\n"                         \
+         "            acc = T.alloc_fragment((64, 32), \"float32\")\n"                    \
+         "            T.clear(acc)\n"                                                      \
+         "            for k in T.Pipelined(T.ceildiv(K, 32), num_stages=2):\n"             \
+         "                T.copy(A[" A_AT "], A_s)\n"                                      \
+         "                T.copy(B[" B_AT "], B_s)\n"                                      \
+         "                T.copy(A_s, A_f)\n"                                              \
+         "                T.copy(B_s, B_f)\n"                                              \
+         "                T.gemm(A_f, B_f, acc, transpose_A=" TA ", transpose_B=" TB ")\n"  \
+         "            T.copy(acc, C[by * 64, bx * 32])\n"                                  \
+         "    return main\n"
+static const char src_gemm_rr[] = GEMM_FRAGS("False", "True", "(M, K)", "(N, K)", "(64, 32)",
+                                             "(32, 32)", "by * 64, k * 32", "bx * 32, k * 32");
+/* ... A transposed in a fragment (staged too). */
+static const char src_gemm_ta[] = GEMM_FRAGS("True", "False", "(K, M)", "(K, N)", "(32, 64)",
+                                             "(32, 32)", "k * 32, by * 64", "k * 32, bx * 32");
 
 /* A transposed read: one barrier. */
 static const char src_transpose[] = HEAD
@@ -1516,7 +1545,8 @@ int main(void) {
         {"conflict", src_conflict, NULL}, {"proj_write", src_proj_write, NULL},
         {"vec_raw", src_vec_raw, NULL}, {"ws_alias", src_ws_alias, NULL},
         {"pipe_outer2", src_pipe_outer2, NULL}, {"pipe_alias", src_pipe_alias, NULL},
-        {"pipe_read", src_pipe_read, NULL},
+        {"pipe_read", src_pipe_read, NULL}, {"gemm_rr", src_gemm_rr, NULL},
+        {"gemm_ta", src_gemm_ta, NULL},
         {"atomic", src_atomic, NULL}, {"convert", src_convert, NULL},
         {"workspace", src_workspace, ws_syms}, {"dynamic", src_dynamic, dyn_syms},
     };
@@ -1542,6 +1572,17 @@ int main(void) {
         cases[n] = (SimCase){base, text, NULL, all[n]};
         n++;
     }
+    for (int i = 0; i < NPROG; i++) { /* fragment operands on tensor cores */
+        const char *src = all[i]->src;
+        if (!strcmp(names[i], "gemm_rr"))
+            CHECK(src && strstr(src, "tl_gemm_rs<64, 32, 32, 2, 2, true,") &&
+                      strstr(src, "B_f_staged") && !strstr(src, "A_f_staged"),
+                  "gemm_rr: A from registers, B staged through shared memory");
+        if (!strcmp(names[i], "gemm_ta"))
+            CHECK(src && strstr(src, "tl_gemm_ss<64, 32, 32, 2, 2, true, false,") &&
+                      strstr(src, "A_f_staged") && strstr(src, "B_f_staged"),
+                  "gemm_ta: the transposed A and B staged through shared memory");
+    }
     Compiled *pr = check_program("print", src_print);
     CHECK(pr->src && strstr(pr->src, "if (tl_tid == 0) {") && strstr(pr->src, "printf("),
           "T.print of a buffer in serial code: thread 0 prints");
@@ -1565,6 +1606,9 @@ int main(void) {
         names[n++] = names90[i];
     }
     setenv("TILEC_CLUSTER", "1", 1); /* the warp-specialized cases in 2-block clusters */
+    for (int i = 0; i < NPROG + nex; i++) /* stmatrix is sm_90's */
+        CHECK(!all[i]->src || !strstr(all[i]->src, "tl_stmatrix<"), "%s: no stmatrix on sm_80",
+              names[i]);
     for (int i = 0; i < n; i++) /* an unused shared tile takes no bytes */
         if (!strcmp(names[i], "sm90_gemm.py"))
             CHECK(all[i]->src && !strstr(all[i]->src, "C_shared") &&
@@ -1601,8 +1645,10 @@ int main(void) {
     CHECK(epi && strstr(epi, "__cluster_dims__(2, 1, 1)") &&
               strstr(epi, "tl_b[1] = tl_b[1] * 2 + (int)tl_cluster_rank();") &&
               strstr(epi, "tl_tma_load_multicast(&tl_tmap1") &&
-              strstr(epi, "C_s[tl_swizzle<128, 2>(") && !strstr(epi, "tl_smem_zero(tl_smem"),
-          "ws_epilogue: clusters along y multicasting B, a swizzled C_s not zeroed at entry");
+              strstr(epi, "tl_stmatrix<4>(&C_s[tl_swizzle<128, 2>(") &&
+              !strstr(epi, "tl_smem_zero(tl_smem"),
+          "ws_epilogue: clusters along y multicasting B, a swizzled C_s written by stmatrix, "
+          "not zeroed at entry");
     CHECK(chunked && strstr(chunked, "C_s = (uint16_t *)(tl_smem + 196608); /* shared float16[256, 64] */") &&
               strstr(chunked, "for (int32_t h = 0; h < 2; ++h) {  /* unroll */") &&
               strstr(chunked, "((h * 64) / 8 % 16) * 4]") && strstr(chunked, "a persistent grid"),

@@ -76,6 +76,7 @@ typedef struct CuEmit {
     CfVarVec used;          /* vars the kernel being emitted reads */
     const CuLoop *loop;     /* the layout loop being emitted, or NULL */
     bool wgmma;             /* the kernel has wgmma gemms: barriers fence the async proxy */
+    bool stmatrix;          /* the target has stmatrix (sm_90+; TILEC_NO_STMATRIX unset) */
     bool consumer;          /* inside the consumer of a STMT_WS: barriers are of its threads */
     const Stmt *kernel;     /* the T.Kernel being emitted */
     bool persistent;        /* cuda_kernel_persistent: each side of its WS walks the tiles */

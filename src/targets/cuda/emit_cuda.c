@@ -56,13 +56,26 @@
 enum { MAX_NEST = 16, MAX_THREADS = 1024 };
 
 /* ---- the pipeline --------------------------------------------------------------------- */
-bool cuda_lowering_wgmma(void) {
+/* The compute capability of the target (90 for sm_90a), or 0 if it is unknown. */
+static int arch_number(bool *sm90a) {
     char arch[32];
     StrBuf why = {0};
-    const char *off = getenv("TILEC_NO_WGMMA");
-    bool sm90 = !cuda_arch(arch, sizeof arch, &why) && !strncmp(arch, "sm_90", 5);
+    int n = 0;
+    if (!cuda_arch(arch, sizeof arch, &why) && sscanf(arch, "sm_%d", &n) != 1) n = 0;
     sb_free(&why);
-    return sm90 && !(off && *off && strcmp(off, "0"));
+    if (sm90a) *sm90a = n == 90;
+    return n;
+}
+
+static bool env_off(const char *name) {
+    const char *v = getenv(name);
+    return v && *v && strcmp(v, "0");
+}
+
+bool cuda_lowering_wgmma(void) {
+    bool sm90 = false;
+    arch_number(&sm90);
+    return sm90 && !env_off("TILEC_NO_WGMMA");
 }
 
 static void cuda_lower_tile_ops(Ctx *ctx, Func *f) {
@@ -72,6 +85,7 @@ static void cuda_lower_tile_ops(Ctx *ctx, Func *f) {
 void cuda_lower(Ctx *ctx, Func *f) {
     pass_run(ctx, f, "check_tile_ops", pass_check_tile_ops);
     pass_run(ctx, f, "chunk_staging", pass_chunk_staging);
+    pass_run(ctx, f, "stage_gemm_operands", pass_stage_gemm_operands);
     pass_run(ctx, f, "lower_tile_ops", cuda_lower_tile_ops);
     pass_run(ctx, f, "safe_memory_access", pass_safe_memory_access);
     pass_run(ctx, f, "simplify", pass_simplify);
@@ -786,6 +800,7 @@ char *cuda_emit(Ctx *ctx, const Func *f) {
     StrBuf kbuf = {0};
     cf_init(em, ctx, f, &cu_hooks);
     em->out = &kbuf;
+    cu->stmatrix = arch_number(NULL) >= 90 && !env_off("TILEC_NO_STMATRIX");
     jmp_buf jb, *saved = ctx->on_error;
     if (CTX_TRY(ctx, &jb)) { /* free the heap buffers if a user error unwinds through here */
         sb_free(&kbuf);

@@ -47,8 +47,9 @@ static void sum_term(StrBuf *o, bool *first) {
     *first = false;
 }
 
-/* The index along dimension dim of f for thread tl_tid and local index `l`. */
-static const char *dim_index(CfEmit *em, const Frag *f, int dim, const char *l) {
+/* The index along dimension dim of f for thread `tid` and local index `l`. */
+static const char *dim_index_at(CfEmit *em, const Frag *f, int dim, const char *tid,
+                                const char *l) {
     StrBuf o = {0};
     bool first = true;
     for (int i = 0; i < f->ndig; i++) {
@@ -56,12 +57,16 @@ static const char *dim_index(CfEmit *em, const Frag *f, int dim, const char *l) 
         if (d->dim != dim) continue;
         sum_term(&o, &first);
         sb_puts(&o, "(");
-        digit_term(&o, d, d->thread ? "tl_tid" : l, d->thread ? f->nthreads : f->nlocal, d->stride);
+        digit_term(&o, d, d->thread ? tid : l, d->thread ? f->nthreads : f->nlocal, d->stride);
         sb_puts(&o, ")");
     }
     const char *r = arena_strdup(&em->ctx->arena, first ? "0" : o.buf);
     sb_free(&o);
     return r;
+}
+
+static const char *dim_index(CfEmit *em, const Frag *f, int dim, const char *l) {
+    return dim_index_at(em, f, dim, "tl_tid", l);
 }
 
 const char *cu_primary_replica(CfEmit *em) {
@@ -289,11 +294,52 @@ static void emit_body(CfEmit *em, CuLoop *lp, const Stmt *body) {
     cu->loop = saved;
 }
 
+/* stmatrix (sm_90+) for a nest whose only vector access is its whole body, a store of
+ * 16-bit elements to shared memory, laid out the way stmatrix takes 8x8 matrices: lane l
+ * holds row l / 4, columns 2 (l % 4) and 2 (l % 4) + 1 (the vector digit of 2 and thread
+ * digits of 4 columns and 8 rows on tid bits 0-4), other column digits at multiples of 8
+ * (each matrix row is 16 aligned bytes; the swizzles move 16-byte pieces whole). Local
+ * indices l0 + 2 m (m < 4, or 2) are then matrix m of one instruction, in place of a
+ * 4-byte store per thread per pair. Returns the matrices per instruction, or 0. */
+static int stmatrix_matrices(CfEmit *em, const CuLoop *lp, int vd) {
+    const Frag *f = lp->lay;
+    const CuVecAccess *v = &lp->vec[0];
+    const Expr *off = NULL;
+    int64_t row = 0;
+    int cd = f->dig[vd].dim, rd = -1;
+    bool cols = false;
+    if (!cu_of(em)->stmatrix || lp->nvec != 1 || v->buf->scope != SCOPE_SHARED ||
+        dtype_bytes(v->buf->dtype) != 2 || f->dig[vd].extent != 2 ||
+        !ir_is_const_int(v->buf->shape[v->buf->ndim - 1], &row) || row % 8 ||
+        ir_var_plus_offset(v->idx[v->buf->ndim - 1], (Var *const *)&lp->vars[cd], 1, &off) ||
+        (off && !ir_multiple_of(off, 8)))
+        return 0;
+    for (int i = 0; i < f->ndig; i++) {
+        const FragDigit *d = &f->dig[i];
+        if (i == vd) continue;
+        if (d->thread && d->step == 1 && d->extent == 4 && d->dim == cd && d->stride == 2)
+            cols = true;
+        else if (d->thread && d->step == 4 && d->extent == 8 && d->dim != cd) rd = d->dim;
+        else if ((d->thread && d->step % 32) || (d->dim == cd && d->stride % 8)) return 0;
+    }
+    if (!cols || rd < 0) return 0;
+    return f->nlocal % 8 == 0 ? 4 : f->nlocal % 4 == 0 ? 2 : 0;
+}
+
 /* The vectorized form: for each run of V elements (the vector digit), the vector loads,
- * the V elements in an unrolled loop, the vector store. */
-static void emit_vector_nest(CfEmit *em, CuLoop *lp, const Stmt *body, int64_t V, int store) {
+ * the V elements in an unrolled loop, the vector store; with smx matrices per stmatrix
+ * (V = 2 smx), one stmatrix in place of the store, lane l giving the address of row l % 8
+ * of matrix l / 8: the nest's element at a thread of its warp whose row digit is l % 8
+ * and column digit 0, and local index l0 + 2 (l / 8). */
+static void emit_vector_nest(CfEmit *em, CuLoop *lp, const Stmt *body, int64_t V, int store,
+                             int smx) {
     Arena *a = &em->ctx->arena;
     Var *base[FRAG_MAX_DIMS];
+    const char *tid = "tl_tid", *l0 = lp->l;
+    if (smx) {
+        tid = "(tl_tid / 32 * 32 + tl_tid % 8 * 4)";
+        l0 = arena_printf(a, "(%s + tl_tid %% %d / 8 * 2)", lp->l, 8 * smx);
+    }
     for (int k = 0; k < lp->n; k++) { /* the nest variables at the vector's first element */
         base[k] = ir_var(em->ctx, arena_printf(a, "%s0", lp->vars[k]->name), DT_INT32);
         bool used = false;
@@ -302,7 +348,7 @@ static void emit_vector_nest(CfEmit *em, CuLoop *lp, const Stmt *body, int64_t V
                 used |= uses(lp->vec[i].idx[d], lp->vars[k]);
         if (used)
             cf_line(em, "const int32_t %s = %s;", cf_var(em, base[k]),
-                    dim_index(em, lp->lay, k, lp->l));
+                    dim_index_at(em, lp->lay, k, tid, l0));
     }
     for (int i = 0; i < lp->nvec; i++) { /* runs over 16 bytes: several 16-byte pieces */
         const CuVecAccess *v = &lp->vec[i];
@@ -341,7 +387,11 @@ static void emit_vector_nest(CfEmit *em, CuLoop *lp, const Stmt *body, int64_t V
         cu_of(em)->loop = saved;
         int64_t bytes = V * dtype_bytes(v->buf->dtype), pieces = bytes > 16 ? bytes / 16 : 1;
         const char *vt = vector_type(bytes);
-        for (int64_t p = 0; p < pieces; p++)
+        if (smx)
+            cf_line(em, "%stl_stmatrix<%d>(&%s, (const unsigned *)%s);",
+                    rep ? arena_printf(a, "if (%s) ", rep) : "", smx,
+                    vector_elem(em, lp, v->buf, v->idx, base, 0), v->tmp);
+        for (int64_t p = 0; !smx && p < pieces; p++)
             cf_line(em, "%s*(%s *)&%s = %s[%lld];", rep ? arena_printf(a, "if (%s) ", rep) : "",
                     vt, vector_elem(em, lp, v->buf, v->idx, base, p * V / pieces), v->tmp,
                     (long long)p);
@@ -366,6 +416,8 @@ void cu_layout_nest(CfEmit *em, const Stmt *root) {
         VecScan w = {.em = em, .lp = &lp, .vl = lp.vars[lp.lay->dig[vd].dim], .V = V};
         store = scan_body(&w, body);
     }
+    int smx = store == 0 ? stmatrix_matrices(em, &lp, vd) : 0;
+    if (smx) V = 2 * smx;
     lp.l = cf_tmp(em, "l");
     StrBuf names = {0};
     for (int k = 0; k < lp.n; k++) sb_printf(&names, "%s%s", k ? ", " : "", cf_var(em, lp.vars[k]));
@@ -378,12 +430,14 @@ void cu_layout_nest(CfEmit *em, const Stmt *root) {
             step > 1 ? arena_printf(&em->ctx->arena, "%s += %lld", lp.l, (long long)step)
                      : arena_printf(&em->ctx->arena, "++%s", lp.l),
             names.buf, lp.lay->origin, (long long)lp.lay->nlocal,
-            lp.nvec ? arena_printf(&em->ctx->arena, "; %lld-element vectors", (long long)V) : "");
+            smx     ? arena_printf(&em->ctx->arena, "; stmatrix x%d", smx)
+            : lp.nvec ? arena_printf(&em->ctx->arena, "; %lld-element vectors", (long long)V)
+                      : "");
     sb_free(&names);
     int mark = em->live.len;
     em->indent++;
     if (lp.nvec) {
-        emit_vector_nest(em, &lp, body, V, store);
+        emit_vector_nest(em, &lp, body, V, store, smx);
     } else {
         declare_nest_vars(em, &lp, body, lp.l);
         emit_body(em, &lp, body);
