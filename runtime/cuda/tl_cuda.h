@@ -216,22 +216,23 @@ template <int ROW_BYTES, int ES> TL_DEV int tl_swizzle(int o) {
     return (a ^ (((a >> S) & M) << 4)) / ES;
 }
 
-/* Element offset of logical element (i, j) of an I x J shared tile of 16-bit elements
+/* Element offset of logical element (i, j) of an I x J shared tile of ES-byte elements
  * stored [I][J] ([J][I] when TRANS), swizzled by tl_swizzle on the flat offset when SWZ,
  * else plain. */
-template <int I, int J, bool TRANS, bool SWZ> TL_DEV int tl_tile_off(int i, int j) {
+template <int I, int J, bool TRANS, bool SWZ, int ES = 2> TL_DEV int tl_tile_off(int i, int j) {
     const int o = TRANS ? j * I + i : i * J + j;
     if constexpr (SWZ)
-        return tl_swizzle<(TRANS ? I : J) * 2, 2>(o);
+        return tl_swizzle<(TRANS ? I : J) * ES, ES>(o);
     else
         return o;
 }
 
 /* The tile contract that tl_gemm_ss and tl_gemm_rs share. */
-template <int M, int N, int K, int WARP_M, int WARP_N> TL_DEV void tl_gemm_check() {
+template <int M, int N, int K, int WARP_M, int WARP_N, int KSTEP = 16>
+TL_DEV void tl_gemm_check() {
     static_assert(M % (16 * WARP_M) == 0, "tl_gemm: M is a multiple of 16 * WARP_M");
     static_assert(N % (8 * WARP_N) == 0, "tl_gemm: N is a multiple of 8 * WARP_N");
-    static_assert(K % 16 == 0, "tl_gemm: K is a multiple of 16");
+    static_assert(K % KSTEP == 0, "tl_gemm: K is a multiple of the mma's k (16, int8 32)");
 }
 
 /* Element offset of logical element offset o in a stack of R x C tiles of 16-bit
@@ -473,6 +474,61 @@ TL_DEV void tl_gemm_rs(const uint16_t *A, const uint16_t *B, float *C, int tid) 
 #pragma unroll
             for (int ni = 0; ni < NT; ni++)
                 tl_mma_16816<BF16>(C + (mi * NT + ni) * 4, a[mi], b[s % 2][ni]);
+    }
+}
+/* c[0..3] += A (16x32 int8, a[0..3]) * B (32x8, b[0..1]), int32 accumulation (exact;
+ * wraps on overflow like the C target's int32): with g = lane / 4, t = lane % 4:
+ * a0 = (row g, k 4t..4t+3), a1 = (g + 8, 4t), a2 = (g, 16 + 4t), a3 = (g + 8, 16 + 4t);
+ * b0 = (k 4t..4t+3, n g), b1 = (k 16 + 4t, n g); c as tl_mma_16816's. */
+TL_DEV void tl_mma_16832_s8(int32_t *c, const uint32_t *a, const uint32_t *b) {
+    asm("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0, %1, %2, %3}, "
+        "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+        : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+/* Four int8 of a shared tile along k as one mma register: (row, k .. k + 3) of a
+ * R x KK tile stored [R][KK] ([KK][R] when TRANS: then four loads). */
+template <int R, int KK, bool TRANS, bool SWZ>
+TL_DEV uint32_t tl_i8_quad(const int8_t *T, int row, int k) {
+    if constexpr (!TRANS) /* 4 aligned bytes (k % 4 == 0; the swizzle moves 16 bytes) */
+        return *(const uint32_t *)&T[tl_tile_off<R, KK, false, SWZ, 1>(row, k)];
+    uint32_t q = 0;
+#pragma unroll
+    for (int i = 0; i < 4; i++)
+        q |= (uint32_t)(uint8_t)T[tl_tile_off<R, KK, true, SWZ, 1>(row, k + i)] << (8 * i);
+    return q;
+}
+
+/* tl_gemm_ss for int8 A and B with int32 accumulation (mma.sync m16n8k32, sm_80+): the
+ * same tiles, warps and C layout; K a multiple of 32. A [M][K] and B [N][K] (TRANS_B)
+ * are read in 4-byte words, the other storage orders a byte at a time. */
+template <int M, int N, int K, int WARP_M, int WARP_N, bool TRANS_A, bool TRANS_B, bool SWZ_A,
+          bool SWZ_B>
+TL_DEV void tl_gemm_ss_s8(const int8_t *A, const int8_t *B, int32_t *C, int tid) {
+    tl_gemm_check<M, N, K, WARP_M, WARP_N, 32>();
+    constexpr int MT = M / WARP_M / 16, NT = N / WARP_N / 8;
+    const int lane = tid % 32, warp = tid / 32, g = lane / 4, t = lane % 4;
+    const int m0 = warp / WARP_N * (M / WARP_M), n0 = warp % WARP_N * (N / WARP_N);
+#pragma unroll 2
+    for (int k0 = 0; k0 < K; k0 += 32) {
+        uint32_t a[MT][4], b[NT][2];
+#pragma unroll
+        for (int mi = 0; mi < MT; mi++)
+#pragma unroll
+            for (int i = 0; i < 4; i++)
+                a[mi][i] = tl_i8_quad<M, K, TRANS_A, SWZ_A>(A, m0 + mi * 16 + g + 8 * (i % 2),
+                                                            k0 + 16 * (i / 2) + 4 * t);
+#pragma unroll
+        for (int ni = 0; ni < NT; ni++)
+#pragma unroll
+            for (int i = 0; i < 2; i++)
+                b[ni][i] = tl_i8_quad<N, K, !TRANS_B, SWZ_B>(B, n0 + ni * 8 + g, k0 + 16 * i + 4 * t);
+#pragma unroll
+        for (int mi = 0; mi < MT; mi++)
+#pragma unroll
+            for (int ni = 0; ni < NT; ni++)
+                tl_mma_16832_s8(C + (mi * NT + ni) * 4, a[mi], b[ni]);
     }
 }
 /* ---- Hopper: wgmma (sm_90a) ------------------------------------------------------------ */
@@ -1610,9 +1666,9 @@ template <bool BF16> TL_DEV float tl_gemm_in(uint16_t v) {
 }
 
 /* C += A * B for this thread's accumulator elements, k in order; a(row, k) and b(k, col)
- * give the inputs as float. */
-template <int M, int N, int WARP_M, int WARP_N, int K, class FA, class FB>
-TL_DEV void tl_gemm_sim(FA a, FB b, float *C, int tid) {
+ * give the inputs as float (int32 for int8). */
+template <int M, int N, int WARP_M, int WARP_N, int K, class FA, class FB, class ACC>
+TL_DEV void tl_gemm_sim(FA a, FB b, ACC *C, int tid) {
     constexpr int MT = M / WARP_M / 16, NT = N / WARP_N / 8;
     const int lane = tid % 32, warp = tid / 32;
     const int m0 = warp / WARP_N * (M / WARP_M), n0 = warp % WARP_N * (N / WARP_N);
@@ -1621,7 +1677,7 @@ TL_DEV void tl_gemm_sim(FA a, FB b, float *C, int tid) {
             for (int c = 0; c < 4; c++) {
                 int row = m0 + mi * 16 + lane / 4 + 8 * (c / 2);
                 int col = n0 + ni * 8 + 2 * (lane % 4) + c % 2;
-                float *acc = &C[(mi * NT + ni) * 4 + c];
+                ACC *acc = &C[(mi * NT + ni) * 4 + c];
                 for (int k = 0; k < K; k++) *acc += a(row, k) * b(k, col);
             }
 }
@@ -1633,6 +1689,16 @@ TL_DEV void tl_gemm_ss(const uint16_t *A, const uint16_t *B, float *C, int tid) 
     tl_gemm_sim<M, N, WARP_M, WARP_N, K>(
         [A](int m, int k) { return tl_gemm_in<BF16>(A[tl_tile_off<M, K, TRANS_A, SWZ_A>(m, k)]); },
         [B](int k, int n) { return tl_gemm_in<BF16>(B[tl_tile_off<K, N, TRANS_B, SWZ_B>(k, n)]); },
+        C, tid);
+}
+
+template <int M, int N, int K, int WARP_M, int WARP_N, bool TRANS_A, bool TRANS_B, bool SWZ_A,
+          bool SWZ_B>
+TL_DEV void tl_gemm_ss_s8(const int8_t *A, const int8_t *B, int32_t *C, int tid) {
+    tl_gemm_check<M, N, K, WARP_M, WARP_N, 32>();
+    tl_gemm_sim<M, N, WARP_M, WARP_N, K>(
+        [A](int m, int k) { return (int32_t)A[tl_tile_off<M, K, TRANS_A, SWZ_A, 1>(m, k)]; },
+        [B](int k, int n) { return (int32_t)B[tl_tile_off<K, N, TRANS_B, SWZ_B, 1>(k, n)]; },
         C, tid);
 }
 

@@ -354,7 +354,8 @@ static bool fp8(DType t) { return t == DT_FLOAT8_E4M3 || t == DT_FLOAT8_E5M2; }
 static int wgmma_groups(const Infer *I, const Stmt *s, int64_t M, int64_t N, int64_t K) {
     const Buffer *A = s->u.gemm.a.buf, *B = s->u.gemm.b.buf;
     int64_t row = K * dtype_bytes(A->dtype);
-    if (!I->wgmma || A->scope != SCOPE_SHARED || s->u.gemm.trans_a || (row != 128 && row != 64) ||
+    if (!I->wgmma || A->dtype == DT_INT8 || A->scope != SCOPE_SHARED || s->u.gemm.trans_a ||
+        (row != 128 && row != 64) ||
         M % 64 || (N != 16 && N != 32 && N != 64 && N != 128 && N != 256) ||
         (!s->u.gemm.trans_b && (N < 64 || fp8(B->dtype))) || I->nthreads % 128 ||
         gemm_readers(I, A) != 1 || gemm_readers(I, B) != 1 || A == B)
@@ -691,7 +692,9 @@ void pass_infer_layouts(Ctx *ctx, Func *f) {
 }
 
 /* ---- which tile ops the CUDA target keeps -------------------------------------------------- */
-static bool mma_input(DType t) { return t == DT_FLOAT16 || t == DT_BFLOAT16 || fp8(t); }
+static bool mma_input(DType t) {
+    return t == DT_FLOAT16 || t == DT_BFLOAT16 || fp8(t) || t == DT_INT8;
+}
 
 bool cuda_keep_tile_op(const Stmt *s) {
     if (s->kind == STMT_COPY) return cuda_copy_vector(s) > 0;
@@ -699,13 +702,16 @@ bool cuda_keep_tile_op(const Stmt *s) {
         const Buffer *A = s->u.gemm.a.buf, *B = s->u.gemm.b.buf, *C = s->u.gemm.c.buf;
         int64_t shape[FRAG_MAX_DIMS];
         bool same = A->dtype == B->dtype || (fp8(A->dtype) && fp8(B->dtype));
-        if (!same || !mma_input(A->dtype) || !mma_input(B->dtype) || C->dtype != DT_FLOAT32 ||
-            C->scope != SCOPE_FRAGMENT || B->scope != SCOPE_SHARED ||
-            (A->scope != SCOPE_SHARED && A->scope != SCOPE_FRAGMENT) ||
-            (A->scope == SCOPE_FRAGMENT && s->u.gemm.trans_a) || A->ndim != 2 || B->ndim != 2 ||
-            C->ndim != 2 || !ir_region_whole(&s->u.gemm.a) || !ir_region_whole(&s->u.gemm.b) ||
-            !ir_region_whole(&s->u.gemm.c) || !const_shape(A, shape) || shape[0] % 16 ||
-            shape[1] % 16 || !const_shape(B, shape) || !const_shape(C, shape))
+        bool s8 = A->dtype == DT_INT8; /* int32 accumulation, A in shared memory, k32 */
+        if (!same || !mma_input(A->dtype) || !mma_input(B->dtype) ||
+            C->dtype != (s8 ? DT_INT32 : DT_FLOAT32) || C->scope != SCOPE_FRAGMENT ||
+            B->scope != SCOPE_SHARED || (A->scope != SCOPE_SHARED && A->scope != SCOPE_FRAGMENT) ||
+            (A->scope == SCOPE_FRAGMENT && (s->u.gemm.trans_a || s8)) || A->ndim != 2 ||
+            B->ndim != 2 || C->ndim != 2 || !ir_region_whole(&s->u.gemm.a) ||
+            !ir_region_whole(&s->u.gemm.b) || !ir_region_whole(&s->u.gemm.c) ||
+            !const_shape(A, shape) || shape[0] % 16 || shape[1] % 16 ||
+            (s8 && shape[s->u.gemm.trans_a ? 0 : 1] % 32) || !const_shape(B, shape) ||
+            !const_shape(C, shape))
             return false;
         return true;
     }

@@ -2,8 +2,8 @@
  * through shared memory.
  *
  * The tensor-core gemms (tl_gemm_ss / tl_gemm_rs / tl_wgmma_ss) read B from shared
- * memory, and A from shared memory or, not transposed, from registers. A T.gemm whose B
- * is a fragment (or whose A is a transposed fragment) would otherwise run as scalar
+ * memory, and A from shared memory or, not transposed and not int8, from registers. A
+ * T.gemm whose B is a fragment (or whose A is a fragment they cannot read) would run as scalar
  * loops, orders of magnitude slower; this pass rewrites it as
  *     T.copy(B_frag[region], B_staged)      # a fresh shared tile of the region's shape
  *     T.gemm(A, B_staged, C, ...)
@@ -50,7 +50,9 @@ static void stage_gemm(Stage *S, Stmt *g, StmtList *pre) {
     Region *ops[2], saved[2];
     Buffer *tiles[2];
     int n = 0;
-    if (g->u.gemm.a.buf->scope == SCOPE_FRAGMENT && g->u.gemm.trans_a) ops[n++] = &g->u.gemm.a;
+    if (g->u.gemm.a.buf->scope == SCOPE_FRAGMENT &&
+        (g->u.gemm.trans_a || g->u.gemm.a.buf->dtype == DT_INT8))
+        ops[n++] = &g->u.gemm.a;
     if (g->u.gemm.b.buf->scope == SCOPE_FRAGMENT) ops[n++] = &g->u.gemm.b;
     for (int i = 0; i < n; i++)
         if (!(tiles[i] = staging_tile(S->ctx, ops[i], g->loc))) return;

@@ -66,6 +66,21 @@ def test_gemm_operands(tilec, M, N, K, ta, tb, af, bf):
     check(out, ref, np.float16, rtol=2e-3, atol=1e-4)
 
 
+@pytest.mark.parametrize("M,N,K,ta,tb", [(128, 128, 128, False, False),
+                                         (100, 72, 80, True, True),
+                                         (70, 100, 96, False, True)])
+def test_gemm_int8(tilec, M, N, K, ta, tb):
+    rng = np.random.default_rng(RNG_SEED + 3)
+    a = rng.integers(-128, 128, size=(K, M) if ta else (M, K), dtype=np.int8)
+    b = rng.integers(-128, 128, size=(N, K) if tb else (K, N), dtype=np.int8)
+    defines = dict(M=M, N=N, K=K, trans_A=ta, trans_B=tb, in_dtype="int8",
+                   out_dtype="int32", accum_dtype="int32")
+    out = tilec.run("examples/gemm.py", defines, {"A": a, "B": b})["C"]
+    a64, b64 = a.astype(np.int64), b.astype(np.int64)
+    ref = (a64.T if ta else a64) @ (b64.T if tb else b64)
+    assert out.dtype == np.int32 and np.array_equal(out, ref)  # exact
+
+
 @pytest.mark.parametrize("M,N,K,ta,tb,extra", GEMM_CASES)
 def test_gemm(tilec, M, N, K, ta, tb, extra):
     a = rand((K, M) if ta else (M, K), np.float16, 1)

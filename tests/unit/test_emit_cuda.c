@@ -813,6 +813,29 @@ static const char src_gemm_rr[] = GEMM_FRAGS("False", "True", "(M, K)", "(N, K)"
 static const char src_gemm_ta[] = GEMM_FRAGS("True", "False", "(K, M)", "(K, N)", "(32, 64)",
                                              "(32, 32)", "k * 32, by * 64", "k * 32, bx * 32");
 
+/* int8 gemms with int32 accumulation on mma.sync m16n8k32 (both storage orders of each
+ * operand), on ragged edges. */
+#define GEMM_S8(TA, TB, A_SHAPE, B_SHAPE, A_TILE, B_TILE, A_AT, B_AT)                        \
+    HEAD "def g8(M=72, N=56, K=80):\n"                                                     \
+         "    @T.prim_func\n"                                                              \
+         "    def main(A: T.Tensor(" A_SHAPE ", \"int8\"), B: T.Tensor(" B_SHAPE ", \"int8\"),\n" \
+         "             C: T.Tensor((M, N), \"int32\")):\n"                                \
+         "        with T.Kernel(T.ceildiv(N, 32), T.ceildiv(M, 64), threads=128) as (bx, by):\n" \
+         "            A_s = T.alloc_shared(" A_TILE ", \"int8\")\n"                       \
+         "            B_s = T.alloc_shared(" B_TILE ", \"int8\")\n"                       \
+         "            acc = T.alloc_fragment((64, 32), \"int32\")\n"                      \
+         "            T.clear(acc)\n"                                                      \
+         "            for k in T.Pipelined(T.ceildiv(K, 64), num_stages=2):\n"             \
+         "                T.copy(A[" A_AT "], A_s)\n"                                      \
+         "                T.copy(B[" B_AT "], B_s)\n"                                      \
+         "                T.gemm(A_s, B_s, acc, transpose_A=" TA ", transpose_B=" TB ")\n"  \
+         "            T.copy(acc, C[by * 64, bx * 32])\n"                                  \
+         "    return main\n"
+static const char src_gemm_s8[] = GEMM_S8("False", "False", "(M, K)", "(K, N)", "(64, 64)",
+                                          "(64, 32)", "by * 64, k * 64", "k * 64, bx * 32");
+static const char src_gemm_s8_t[] = GEMM_S8("True", "True", "(K, M)", "(N, K)", "(64, 64)",
+                                            "(32, 64)", "k * 64, by * 64", "bx * 32, k * 64");
+
 /* A transposed read: one barrier. */
 static const char src_transpose[] = HEAD
     "def transpose(N=40, dtype=\"float16\"):\n"
@@ -1546,7 +1569,8 @@ int main(void) {
         {"vec_raw", src_vec_raw, NULL}, {"ws_alias", src_ws_alias, NULL},
         {"pipe_outer2", src_pipe_outer2, NULL}, {"pipe_alias", src_pipe_alias, NULL},
         {"pipe_read", src_pipe_read, NULL}, {"gemm_rr", src_gemm_rr, NULL},
-        {"gemm_ta", src_gemm_ta, NULL},
+        {"gemm_ta", src_gemm_ta, NULL}, {"gemm_s8", src_gemm_s8, NULL},
+        {"gemm_s8_t", src_gemm_s8_t, NULL},
         {"atomic", src_atomic, NULL}, {"convert", src_convert, NULL},
         {"workspace", src_workspace, ws_syms}, {"dynamic", src_dynamic, dyn_syms},
     };
@@ -1582,6 +1606,9 @@ int main(void) {
             CHECK(src && strstr(src, "tl_gemm_ss<64, 32, 32, 2, 2, true, false,") &&
                       strstr(src, "A_f_staged") && strstr(src, "B_f_staged"),
                   "gemm_ta: the transposed A and B staged through shared memory");
+        if (!strcmp(names[i], "gemm_s8") || !strcmp(names[i], "gemm_s8_t"))
+            CHECK(src && strstr(src, "tl_gemm_ss_s8<64, 32, 64, 2, 2, "), "%s: int8 mma.sync",
+                  names[i]);
     }
     Compiled *pr = check_program("print", src_print);
     CHECK(pr->src && strstr(pr->src, "if (tl_tid == 0) {") && strstr(pr->src, "printf("),
