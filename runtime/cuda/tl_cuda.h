@@ -339,6 +339,15 @@ template <bool TRANS> TL_DEV void tl_ldsm_x2(uint32_t *r, uint32_t addr) {
                      : "r"(addr));
 }
 
+/* ldmatrix .xX, X = 4 or 2, for layout loops: lane l gives the shared address p of row
+ * l % 8 of matrix l / 8 (16 aligned bytes); r[i] of lane l gets row l / 4, elements
+ * 2 (l % 4) and 2 (l % 4) + 1 of matrix i. All lanes of the warp take part. */
+template <int X> TL_DEV void tl_ldmatrix(unsigned *r, const uint16_t *p) {
+    static_assert(X == 4 || X == 2, "tl_ldmatrix: 4 or 2 matrices");
+    if constexpr (X == 4) tl_ldsm_x4<false>(r, tl_smem_addr(p));
+    else tl_ldsm_x2<false>(r, tl_smem_addr(p));
+}
+
 /* stmatrix .xX (sm_90+), X = 4 or 2: the inverse of ldmatrix (not .trans): lane l gives
  * the shared address p of row l % 8 of matrix l / 8 (16 aligned bytes); register r[i]
  * of lane l is row l / 4, elements 2 (l % 4) and 2 (l % 4) + 1 of matrix i. All lanes of
@@ -1658,6 +1667,16 @@ template <int X> TL_DEV void tl_stmatrix(uint16_t *p, const unsigned *r) {
     rows[t] = p;
     sim_warp_sync();
     for (int i = 0; i < X; i++) memcpy(rows[t - lane + 8 * i + lane / 4] + 2 * (lane % 4), &r[i], 4);
+    sim_warp_sync();
+}
+
+/* ldmatrix: the same meeting; lane l then reads its pair of each matrix i. */
+template <int X> TL_DEV void tl_ldmatrix(unsigned *r, const uint16_t *p) {
+    static const uint16_t *rows[TL_SIM_THREADS];
+    const int t = sim_thread(), lane = t % 32;
+    rows[t] = p;
+    sim_warp_sync();
+    for (int i = 0; i < X; i++) memcpy(&r[i], rows[t - lane + 8 * i + lane / 4] + 2 * (lane % 4), 4);
     sim_warp_sync();
 }
 

@@ -1600,8 +1600,10 @@ int main(void) {
         const char *src = all[i]->src;
         if (!strcmp(names[i], "gemm_rr"))
             CHECK(src && strstr(src, "tl_gemm_rs<64, 32, 32, 2, 2, true,") &&
-                      strstr(src, "B_f_staged") && !strstr(src, "A_f_staged"),
-                  "gemm_rr: A from registers, B staged through shared memory");
+                      strstr(src, "B_f_staged") && !strstr(src, "A_f_staged") &&
+                      strstr(src, "tl_ldmatrix<4>((unsigned *)"),
+                  "gemm_rr: A loaded by ldmatrix, read from registers, B staged through shared "
+                  "memory");
         if (!strcmp(names[i], "gemm_ta"))
             CHECK(src && strstr(src, "tl_gemm_ss<64, 32, 32, 2, 2, true, false,") &&
                       strstr(src, "A_f_staged") && strstr(src, "B_f_staged"),

@@ -294,21 +294,23 @@ static void emit_body(CfEmit *em, CuLoop *lp, const Stmt *body) {
     cu->loop = saved;
 }
 
-/* stmatrix (sm_90+) for a nest whose only vector access is its whole body, a store of
- * 16-bit elements to shared memory, laid out the way stmatrix takes 8x8 matrices: lane l
- * holds row l / 4, columns 2 (l % 4) and 2 (l % 4) + 1 (the vector digit of 2 and thread
- * digits of 4 columns and 8 rows on tid bits 0-4), other column digits at multiples of 8
- * (each matrix row is 16 aligned bytes; the swizzles move 16-byte pieces whole). Local
- * indices l0 + 2 m (m < 4, or 2) are then matrix m of one instruction, in place of a
- * 4-byte store per thread per pair. Returns the matrices per instruction, or 0. */
-static int stmatrix_matrices(CfEmit *em, const CuLoop *lp, int vd) {
+/* ldmatrix / stmatrix (sm_90+) for a nest whose only vector access is a load of 16-bit
+ * elements from shared memory (ldmatrix), or its whole body, a store of them to shared
+ * memory (stmatrix), laid out the way these instructions give and take 8x8 matrices:
+ * lane l holds row l / 4, columns 2 (l % 4) and 2 (l % 4) + 1 (the vector digit of 2 and
+ * thread digits of 4 columns and 8 rows on tid bits 0-4), other column digits at
+ * multiples of 8 (each matrix row is 16 aligned bytes; the swizzles move 16-byte pieces
+ * whole). Local indices l0 + 2 m (m < 4, or 2) are then matrix m of one instruction, in
+ * place of a 4-byte access per thread per pair. Returns the matrices per instruction,
+ * or 0. */
+static int matrix_count(CfEmit *em, const CuLoop *lp, int vd, bool store) {
     const Frag *f = lp->lay;
     const CuVecAccess *v = &lp->vec[0];
     const Expr *off = NULL;
     int64_t row = 0;
     int cd = f->dig[vd].dim, rd = -1;
     bool cols = false;
-    if (!cu_of(em)->stmatrix || lp->nvec != 1 || v->buf->scope != SCOPE_SHARED ||
+    if ((store && !cu_of(em)->stmatrix) || lp->nvec != 1 || v->buf->scope != SCOPE_SHARED ||
         dtype_bytes(v->buf->dtype) != 2 || f->dig[vd].extent != 2 ||
         !ir_is_const_int(v->buf->shape[v->buf->ndim - 1], &row) || row % 8 ||
         ir_var_plus_offset(v->idx[v->buf->ndim - 1], (Var *const *)&lp->vars[cd], 1, &off) ||
@@ -327,10 +329,10 @@ static int stmatrix_matrices(CfEmit *em, const CuLoop *lp, int vd) {
 }
 
 /* The vectorized form: for each run of V elements (the vector digit), the vector loads,
- * the V elements in an unrolled loop, the vector store; with smx matrices per stmatrix
- * (V = 2 smx), one stmatrix in place of the store, lane l giving the address of row l % 8
- * of matrix l / 8: the nest's element at a thread of its warp whose row digit is l % 8
- * and column digit 0, and local index l0 + 2 (l / 8). */
+ * the V elements in an unrolled loop, the vector store; with smx matrices per ldmatrix or
+ * stmatrix (V = 2 smx, matrix_count), one of them in place of the load or store, lane l
+ * giving the address of row l % 8 of matrix l / 8: the nest's element at a thread of its
+ * warp whose row digit is l % 8 and column digit 0, and local index l0 + 2 (l / 8). */
 static void emit_vector_nest(CfEmit *em, CuLoop *lp, const Stmt *body, int64_t V, int store,
                              int smx) {
     Arena *a = &em->ctx->arena;
@@ -355,8 +357,12 @@ static void emit_vector_nest(CfEmit *em, CuLoop *lp, const Stmt *body, int64_t V
         int64_t bytes = V * dtype_bytes(v->buf->dtype), pieces = bytes > 16 ? bytes / 16 : 1;
         const char *vt = vector_type(bytes);
         need_alignment(v->buf, bytes > 16 ? 16 : (int)bytes);
-        if (i == store) {
+        if (i == store || smx)
             cf_line(em, "%s %s[%lld];", vt, v->tmp, (long long)pieces);
+        if (i == store) continue;
+        if (smx) {
+            cf_line(em, "tl_ldmatrix<%d>((unsigned *)%s, &%s);", smx, v->tmp,
+                    vector_elem(em, lp, v->buf, v->idx, base, 0));
             continue;
         }
         StrBuf init = {0};
@@ -416,7 +422,7 @@ void cu_layout_nest(CfEmit *em, const Stmt *root) {
         VecScan w = {.em = em, .lp = &lp, .vl = lp.vars[lp.lay->dig[vd].dim], .V = V};
         store = scan_body(&w, body);
     }
-    int smx = store == 0 ? stmatrix_matrices(em, &lp, vd) : 0;
+    int smx = lp.nvec == 1 && store <= 0 ? matrix_count(em, &lp, vd, store == 0) : 0;
     if (smx) V = 2 * smx;
     lp.l = cf_tmp(em, "l");
     StrBuf names = {0};
@@ -430,7 +436,7 @@ void cu_layout_nest(CfEmit *em, const Stmt *root) {
             step > 1 ? arena_printf(&em->ctx->arena, "%s += %lld", lp.l, (long long)step)
                      : arena_printf(&em->ctx->arena, "++%s", lp.l),
             names.buf, lp.lay->origin, (long long)lp.lay->nlocal,
-            smx     ? arena_printf(&em->ctx->arena, "; stmatrix x%d", smx)
+            smx     ? arena_printf(&em->ctx->arena, "; %smatrix x%d", store ? "ld" : "st", smx)
             : lp.nvec ? arena_printf(&em->ctx->arena, "; %lld-element vectors", (long long)V)
                       : "");
     sb_free(&names);
