@@ -294,7 +294,7 @@ static void emit_body(CfEmit *em, CuLoop *lp, const Stmt *body) {
     cu->loop = saved;
 }
 
-/* ldmatrix / stmatrix (sm_90+) for a nest whose only vector access is a load of 16-bit
+/* ldmatrix, or stmatrix (sm_90+), for a nest whose only vector access is a load of 16-bit
  * elements from shared memory (ldmatrix), or its whole body, a store of them to shared
  * memory (stmatrix), laid out the way these instructions give and take 8x8 matrices:
  * lane l holds row l / 4, columns 2 (l % 4) and 2 (l % 4) + 1 (the vector digit of 2 and
