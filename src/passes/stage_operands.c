@@ -3,8 +3,8 @@
  *
  * The tensor-core gemms (tl_gemm_ss / tl_gemm_rs / tl_wgmma_ss) read B from shared
  * memory, and A from shared memory or, not transposed and not int8, from registers. A
- * T.gemm whose B is a fragment (or whose A is a fragment they cannot read) would run as scalar
- * loops, orders of magnitude slower; this pass rewrites it as
+ * T.gemm whose B is a fragment (or whose A is a fragment they cannot read) would run as
+ * scalar loops, orders of magnitude slower; this pass rewrites it as
  *     T.copy(B_frag[region], B_staged)      # a fresh shared tile of the region's shape
  *     T.gemm(A, B_staged, C, ...)
  * which computes the same (the barriers come from pass_insert_sync_threads; the copy is
