@@ -485,8 +485,8 @@ TL_DEV void tl_gemm_rs(const uint16_t *A, const uint16_t *B, float *C, int tid) 
                 tl_mma_16816<BF16>(C + (mi * NT + ni) * 4, a[mi], b[s % 2][ni]);
     }
 }
-/* c[0..3] += A (16x32 int8, a[0..3]) * B (32x8, b[0..1]), int32 accumulation (exact;
- * wraps on overflow like the C target's int32): with g = lane / 4, t = lane % 4:
+/* c[0..3] += A (16x32 int8, a[0..3]) * B (32x8, b[0..1]), int32 accumulation (exact
+ * while the sums fit in int32): with g = lane / 4, t = lane % 4:
  * a0 = (row g, k 4t..4t+3), a1 = (g + 8, 4t), a2 = (g, 16 + 4t), a3 = (g + 8, 16 + 4t);
  * b0 = (k 4t..4t+3, n g), b1 = (k 16 + 4t, n g); c as tl_mma_16816's. */
 TL_DEV void tl_mma_16832_s8(int32_t *c, const uint32_t *a, const uint32_t *b) {
@@ -1659,24 +1659,29 @@ template <int N> TL_DEV void tl_cp_async_wait() {
     q->len = keep;
 }
 
-/* stmatrix: the lanes' row addresses meet in a slot per thread; lane l then writes its
- * pair of each matrix i at the row lane 8 i + l / 4 gave. */
-template <int X> TL_DEV void tl_stmatrix(uint16_t *p, const unsigned *r) {
+/* ldmatrix / stmatrix: the warp's row addresses meet in a slot per thread; the result's
+ * [8 i + r] is row r of matrix i, valid until the caller's closing sim_warp_sync(). */
+TL_DEV uint16_t *const *tl_sim_matrix_rows(const uint16_t *p) {
     static uint16_t *rows[TL_SIM_THREADS];
-    const int t = sim_thread(), lane = t % 32;
-    rows[t] = p;
+    const int t = sim_thread();
+    rows[t] = (uint16_t *)p;
     sim_warp_sync();
-    for (int i = 0; i < X; i++) memcpy(rows[t - lane + 8 * i + lane / 4] + 2 * (lane % 4), &r[i], 4);
+    return &rows[t - t % 32];
+}
+
+/* Lane l writes its pair of each matrix i into row l / 4 of it. */
+template <int X> TL_DEV void tl_stmatrix(uint16_t *p, const unsigned *r) {
+    uint16_t *const *rows = tl_sim_matrix_rows(p);
+    const int lane = sim_thread() % 32;
+    for (int i = 0; i < X; i++) memcpy(rows[8 * i + lane / 4] + 2 * (lane % 4), &r[i], 4);
     sim_warp_sync();
 }
 
-/* ldmatrix: the same meeting; lane l then reads its pair of each matrix i. */
+/* Lane l reads its pair of each matrix i from row l / 4 of it. */
 template <int X> TL_DEV void tl_ldmatrix(unsigned *r, const uint16_t *p) {
-    static const uint16_t *rows[TL_SIM_THREADS];
-    const int t = sim_thread(), lane = t % 32;
-    rows[t] = p;
-    sim_warp_sync();
-    for (int i = 0; i < X; i++) memcpy(&r[i], rows[t - lane + 8 * i + lane / 4] + 2 * (lane % 4), 4);
+    uint16_t *const *rows = tl_sim_matrix_rows(p);
+    const int lane = sim_thread() % 32;
+    for (int i = 0; i < X; i++) memcpy(&r[i], rows[8 * i + lane / 4] + 2 * (lane % 4), 4);
     sim_warp_sync();
 }
 
