@@ -8,11 +8,11 @@ import tilelang.language as T
 
 
 @tilelang.jit(out_idx=[-1])
-def rms_norm(M=256, N=512, blk_m=4, eps=1e-6, dtype="float"):
+def rms_norm(M=256, N=512, blk_m=4, eps=1e-6, dtype="float", threads=128):
 
     @T.prim_func
     def main(A: T.Tensor((M, N), dtype), B: T.Tensor((M, N), dtype)):
-        with T.Kernel(T.ceildiv(M, blk_m), threads=128) as bx:
+        with T.Kernel(T.ceildiv(M, blk_m), threads=threads) as bx:
             A_shared = T.alloc_shared((blk_m, N), dtype)
             A_pow_local = T.alloc_fragment((blk_m, N), dtype)
             A_local = T.alloc_fragment((blk_m, N), dtype)

@@ -41,6 +41,7 @@ enum {
     CUDRV_FUNC_ATTR_SHARED_SIZE_BYTES = 1,
     CUDRV_FUNC_ATTR_NUM_REGS = 4,
     CUDRV_FUNC_ATTR_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
+    CUDRV_FUNC_ATTR_PREFERRED_SHARED_MEMORY_CARVEOUT = 9, /* percent of L1 given to shared */
     /* cuTensorMapEncodeTiled: element types by size, swizzles, L2 promotion */
     CUDRV_TMAP_UINT8 = 0,
     CUDRV_TMAP_UINT16 = 1,

@@ -692,10 +692,23 @@ void cu_copy(CfEmit *em, const Stmt *s) {
     need_alignment(dst->buf, bytes);
     const char *t = cf_tmp(em, "v");
     int nthreads = cu_of(em)->nthreads;
-    cf_line(em, "for (int %s = tl_tid; %s < %lld; %s += %d) {  /* %d-byte vectors%s */", t, t,
-            (long long)(total / v), t, nthreads, bytes, s->u.copy.async ? ", cp.async" : "");
+    int64_t nvec = total / v;
     int mark = em->live.len;
-    em->indent++;
+    if (nvec % nthreads == 0 && nvec / nthreads <= 64) {
+        /* every thread moves the same number of vectors: an unrolled loop whose vector
+         * indices differ by constants, so the addresses strength-reduce (no remainder
+         * loop, no per-vector index arithmetic) */
+        const char *u = cf_tmp(em, "u");
+        cf_line(em, "#pragma unroll");
+        cf_line(em, "for (int %s = 0; %s < %lld; ++%s) {  /* %d-byte vectors%s */", u, u,
+                (long long)(nvec / nthreads), u, bytes, s->u.copy.async ? ", cp.async" : "");
+        em->indent++;
+        cf_line(em, "const int %s = tl_tid + %s * %d;", t, u, nthreads);
+    } else {
+        cf_line(em, "for (int %s = tl_tid; %s < %lld; %s += %d) {  /* %d-byte vectors%s */", t,
+                t, (long long)nvec, t, nthreads, bytes, s->u.copy.async ? ", cp.async" : "");
+        em->indent++;
+    }
     Var *vars[MAXD];
     int64_t below = 1; /* vectors per step of dimension k */
     for (int k = n - 1; k >= 0; k--) {

@@ -440,9 +440,14 @@ static int bind_kernel(const CudaDriver *d, CudaModule *m, int i, StrBuf *err) {
                   block_threads(k), regs, max_threads, m->dev, m->dev_name);
         return -1;
     }
-    if (smem > 48 * 1024 && /* static and dynamic together */
-        CU_CALL(d, err, FuncSetAttribute, (fn, CUDRV_FUNC_ATTR_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                           (int)k->smem_bytes)))
+    /* Over 48 KB (static and dynamic together) needs the opt-in; the whole carveout as
+     * shared memory lets as many such blocks share an SM as the shared memory allows
+     * (without the hint the driver may configure less and run fewer blocks per SM). */
+    if (smem > 48 * 1024 &&
+        (CU_CALL(d, err, FuncSetAttribute, (fn, CUDRV_FUNC_ATTR_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                            (int)k->smem_bytes)) ||
+         CU_CALL(d, err, FuncSetAttribute,
+                 (fn, CUDRV_FUNC_ATTR_PREFERRED_SHARED_MEMORY_CARVEOUT, 100))))
         return -1;
     if (k->cluster > 1) return bind_clusters(d, m, i, fn, err);
     int per_sm = 0;
