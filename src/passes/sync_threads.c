@@ -31,7 +31,9 @@
  * the body and each `continue`) is checked against the accesses the body can make before
  * its first barrier; a conflict puts a barrier at the end of the body and before each of
  * its `continue`s. A warp-specialized region (STMT_WS) is planned on its consumer: the
- * producer's TMA writes are ordered by mbarriers, like cp.async by the pipeline's waits. */
+ * producer's TMA writes are ordered by mbarriers, like cp.async by the pipeline's waits.
+ * A reduction across warps contains barriers of its own, which order what precedes it
+ * (reduce_accesses). */
 #include "compiler.h"
 #include "ir_walk.h"
 #include "layout/frag.h"
@@ -263,9 +265,7 @@ static void collect_stmt(Collect *C, Stmt *s) {
         add_access(C, s->u.gemm.b.buf, false, NULL);
         add_access(C, s->u.gemm.c.buf, true, NULL);
         break;
-    case STMT_REDUCE: /* kept: register fragments, its own barriers inside its workspace
-                         use; the workspace's first write may follow other buffers' reads
-                         of the same bytes */
+    case STMT_REDUCE: /* kept: register fragments; with a workspace see reduce_accesses */
         add_access(C, s->u.reduce.src.buf, false, NULL);
         add_access(C, s->u.reduce.dst.buf, true, NULL);
         if (s->u.reduce.workspace) add_access(C, s->u.reduce.workspace, true, NULL);
@@ -318,6 +318,24 @@ static void leaf_accesses(Sync *S, Stmt *s, AccSet *out) {
     collect_stmt(&C, s);
 }
 
+/* A kept reduction whose partial results cross warps (a workspace) runs, in every
+ * thread, src reads and workspace writes, a barrier, workspace reads, a barrier, dst
+ * writes (emit_tiles.c red_workspace): what it does before its first barrier goes to
+ * before, what follows its last to after. The workspace's first write may follow other
+ * buffers' reads of the same bytes; its own reads are ordered by its barriers. */
+static void reduce_accesses(Sync *S, Stmt *s, AccSet *before, AccSet *after) {
+    Collect C = {.S = S, .out = before, .who = WHO_ALL};
+    add_access(&C, s->u.reduce.src.buf, false, NULL);
+    add_access(&C, s->u.reduce.workspace, true, NULL);
+    ir_stmt_exprs(s, reads_slot, &C);
+    C.out = after;
+    add_access(&C, s->u.reduce.dst.buf, true, NULL);
+}
+
+static bool crosses_warps(const Stmt *s) {
+    return s->kind == STMT_REDUCE && s->u.reduce.workspace;
+}
+
 /* Reads made by every thread (loop bounds, conditions). */
 static void uniform_reads(Sync *S, Expr *e, AccSet *out) {
     Collect C = {.S = S, .out = out, .who = WHO_ALL};
@@ -353,6 +371,11 @@ static bool first_accesses(Sync *S, Stmt *s, AccSet *F) {
     case STMT_BREAK:
     case STMT_CONTINUE: return false;
     case STMT_WS: return first_accesses(S, s->u.ws.consumer, F);
+    case STMT_REDUCE:
+        if (!crosses_warps(s)) break;
+        AccSet after = {0};
+        reduce_accesses(S, s, F, &after);
+        return true;
     default: break;
     }
     leaf_accesses(S, s, F);
@@ -479,6 +502,16 @@ static AccSet visit_item(Sync *S, Stmt *c, AccSet P, StmtList *out) {
         uniform_reads(S, c->u.for_.min, &A);
         uniform_reads(S, c->u.for_.extent, &A);
         P = visit_loop(S, c, &c->u.for_.body, P, &A, false, out);
+        break;
+    case STMT_REDUCE:
+        if (crosses_warps(c)) { /* its own barriers end every pending access */
+            AccSet after = {0};
+            reduce_accesses(S, c, &A, &after);
+            sync_if_conflict(S, out, &P, &A, c->loc);
+            P = after;
+            break;
+        }
+        P = visit_leaf(S, c, P, out);
         break;
     default: P = visit_leaf(S, c, P, out); break;
     }

@@ -987,6 +987,29 @@ static const char src_convert[] = HEAD
     "T.cast(A[bx * 128 + i] * 100.0, \"int8\"))\n"
     "    return main\n";
 
+/* Two reductions across warps in a row (a softmax row per block): each has its own
+ * barriers around its shared workspace, which also order what came before it, so the
+ * second one's workspace (the same bytes) needs no barrier of its own; a loop runs them
+ * twice. */
+static const char src_two_reduce[] = HEAD
+    "def k(M=4, N=1024):\n"
+    "    @T.prim_func\n"
+    "    def main(X: T.Tensor((M, N), \"float32\"), Y: T.Tensor((M, N), \"float32\")):\n"
+    "        with T.Kernel(M, threads=128) as bx:\n"
+    "            x = T.alloc_fragment((1, N), \"float32\")\n"
+    "            mx = T.alloc_fragment((1,), \"float32\")\n"
+    "            sm = T.alloc_fragment((1,), \"float32\")\n"
+    "            T.copy(X[bx, 0], x)\n"
+    "            for r in T.serial(2):\n"
+    "                T.reduce_max(x, mx, dim=1)\n"
+    "                for i, j in T.Parallel(1, N):\n"
+    "                    x[i, j] = T.exp(x[i, j] - mx[i])\n"
+    "                T.reduce_sum(x, sm, dim=1)\n"
+    "                for i, j in T.Parallel(1, N):\n"
+    "                    x[i, j] = x[i, j] / sm[i]\n"
+    "            T.copy(x, Y[bx, 0])\n"
+    "    return main\n";
+
 /* A workspace between two kernels; a dynamic size; a scalar parameter. */
 static const char src_workspace[] = HEAD
     "def ws(block=32):\n"
@@ -1538,11 +1561,13 @@ static int list_examples(char names[][128], int max) {
  * (a thread per vector), element-wise nests a thread per element (or by a register
  * layout): data handed between them needs a barrier (chain: two); elementwise_add has a
  * third because C_shared reuses the bytes of A_shared and B_shared once they are dead;
- * gemm.py's pipelined loop has one before its prologue and one at its top. */
+ * gemm.py's pipelined loop has one before its prologue and one at its top; two_reduce needs
+ * none beyond its reductions' own. */
 static void test_sync_counts(Compiled **c, const char *const *names, int n) {
     static const struct { const char *name; int syncs; } want[] = {
         {"chain", 2}, {"transpose", 1}, {"serial", 2}, {"var", 0}, {"flag", 2},
         {"continue", 3}, {"examples/gemm.py", 2}, {"examples/elementwise_add.py", 3},
+        {"two_reduce", 0},
     };
     for (size_t w = 0; w < sizeof want / sizeof *want; w++)
         for (int i = 0; i < n; i++)
@@ -1570,7 +1595,7 @@ int main(void) {
         {"pipe_outer2", src_pipe_outer2, NULL}, {"pipe_alias", src_pipe_alias, NULL},
         {"pipe_read", src_pipe_read, NULL}, {"gemm_rr", src_gemm_rr, NULL},
         {"gemm_ta", src_gemm_ta, NULL}, {"gemm_s8", src_gemm_s8, NULL},
-        {"gemm_s8_t", src_gemm_s8_t, NULL},
+        {"gemm_s8_t", src_gemm_s8_t, NULL}, {"two_reduce", src_two_reduce, NULL},
         {"atomic", src_atomic, NULL}, {"convert", src_convert, NULL},
         {"workspace", src_workspace, ws_syms}, {"dynamic", src_dynamic, dyn_syms},
     };
