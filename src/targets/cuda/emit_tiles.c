@@ -671,73 +671,167 @@ static void cu_tma_copy(CfEmit *em, const Stmt *s) {
         }
 }
 
-void cu_copy(CfEmit *em, const Stmt *s) {
-    enum { MAXD = 8 };
-    if (s->u.copy.tma) {
-        cu_tma_copy(em, s);
-        return;
-    }
-    const Region *src = &s->u.copy.src, *dst = &s->u.copy.dst;
-    int v = cuda_copy_vector(s), ds[MAXD], dd[MAXD];
-    int n = ir_region_squeeze(src, ds);
-    TL_ASSERT(v > 0 && n == ir_region_squeeze(dst, dd) && n <= MAXD);
-    int64_t ext[MAXD], total = 1;
-    for (int k = 0; k < n; k++) {
-        ir_is_const_int(src->extent[ds[k]], &ext[k]);
-        total *= ext[k];
-    }
-    int bytes = v * dtype_bytes(src->buf->dtype);
-    const char *vt = bytes == 16 ? "uint4" : bytes == 8 ? "uint2" : "unsigned";
-    need_alignment(src->buf, bytes);
-    need_alignment(dst->buf, bytes);
-    const char *t = cf_tmp(em, "v");
-    int nthreads = cu_of(em)->nthreads;
-    int64_t nvec = total / v;
-    int mark = em->live.len;
-    if (nvec % nthreads == 0 && nvec / nthreads <= 64) {
-        /* every thread moves the same number of vectors: an unrolled loop whose vector
-         * indices differ by constants, so the addresses strength-reduce (no remainder
-         * loop, no per-vector index arithmetic) */
-        const char *u = cf_tmp(em, "u");
-        cf_line(em, "#pragma unroll");
-        cf_line(em, "for (int %s = 0; %s < %lld; ++%s) {  /* %d-byte vectors%s */", u, u,
-                (long long)(nvec / nthreads), u, bytes, s->u.copy.async ? ", cp.async" : "");
-        em->indent++;
-        cf_line(em, "const int %s = tl_tid + %s * %d;", t, u, nthreads);
-    } else {
-        cf_line(em, "for (int %s = tl_tid; %s < %lld; %s += %d) {  /* %d-byte vectors%s */", t,
-                t, (long long)nvec, t, nthreads, bytes, s->u.copy.async ? ", cp.async" : "");
-        em->indent++;
-    }
-    Var *vars[MAXD];
+/* A kept vector copy (cuda_copy_vector): n squeezed dimensions of extents ext (the
+ * region dims ds of the source, dd of the destination), v elements a vector. */
+enum { COPY_MAXD = 8 };
+typedef struct VecCopy {
+    const Stmt *s;
+    int n, v, bytes, ds[COPY_MAXD], dd[COPY_MAXD];
+    int64_t ext[COPY_MAXD];
+} VecCopy;
+
+/* Defines the index variables vars[first..n-1] of vector number `t` (C text). */
+static void copy_vars(CfEmit *em, const VecCopy *C, const char *t, int first, Var **vars) {
+    static const char *const names[] = {"i", "j", "k", "l", "p", "q", "r", "s"};
     int64_t below = 1; /* vectors per step of dimension k */
-    for (int k = n - 1; k >= 0; k--) {
-        static const char *const names[] = {"i", "j", "k", "l", "p", "q", "r", "s"};
+    for (int k = C->n - 1; k >= first; k--) {
         vars[k] = ir_var(em->ctx, names[k], DT_INT32);
-        int64_t e = k == n - 1 ? ext[k] / v : ext[k];
+        int64_t e = k == C->n - 1 ? C->ext[k] / C->v : C->ext[k];
         StrBuf o = {0};
         sb_printf(&o, "%s", t);
         if (below > 1) sb_printf(&o, " / %lld", (long long)below);
         if (k > 0) sb_printf(&o, " %% %lld", (long long)e);
         cf_line(em, "const int32_t %s = (%s)%s;", cf_var(em, vars[k]), o.buf,
-                k == n - 1 && v > 1 ? arena_printf(&em->ctx->arena, " * %d", v) : "");
+                k == C->n - 1 && C->v > 1 ? arena_printf(&em->ctx->arena, " * %d", C->v) : "");
         sb_free(&o);
         cf_live_add(em, vars[k]);
         below *= e;
     }
-    Expr **si = region_idx(em, src, ds, n, vars), **di = region_idx(em, dst, dd, n, vars);
-    bool down = src->buf->scope == SCOPE_GLOBAL;
-    const char *ok = down ? in_bounds(em, src->buf, si) : in_bounds(em, dst->buf, di);
-    const char *se = elem_text(em, src->buf, si), *de = elem_text(em, dst->buf, di);
-    if (s->u.copy.async)
-        cf_line(em, "tl_cp_async%d(&%s, &%s, %s);", bytes, de, se, ok);
-    else if (down)
-        cf_line(em, "*(%s *)&%s = %s ? *(const %s *)&%s : %s;", vt, de, ok, vt, se,
-                bytes == 16  ? "make_uint4(0, 0, 0, 0)"
-                : bytes == 8 ? "make_uint2(0, 0)"
-                             : "0u");
+}
+
+/* The bounds check of the vector at vars (the global side's). */
+static const char *copy_ok(CfEmit *em, const VecCopy *C, Var *const *vars) {
+    const Region *src = &C->s->u.copy.src, *dst = &C->s->u.copy.dst;
+    if (src->buf->scope == SCOPE_GLOBAL)
+        return in_bounds(em, src->buf, region_idx(em, src, C->ds, C->n, vars));
+    return in_bounds(em, dst->buf, region_idx(em, dst, C->dd, C->n, vars));
+}
+
+static const char *copy_ptr(CfEmit *em, const Region *r, const int *dims, int n, Var *const *vars) {
+    return arena_printf(&em->ctx->arena, "&%s", elem_text(em, r->buf, region_idx(em, r, dims, n, vars)));
+}
+
+/* The statement moving one vector from address ps to pd, when ok. */
+static void copy_access(CfEmit *em, const VecCopy *C, const char *pd, const char *ps,
+                        const char *ok) {
+    const char *vt = C->bytes == 16 ? "uint4" : C->bytes == 8 ? "uint2" : "unsigned";
+    if (C->s->u.copy.async)
+        cf_line(em, "tl_cp_async%d(%s, %s, %s);", C->bytes, pd, ps, ok);
+    else if (C->s->u.copy.src.buf->scope == SCOPE_GLOBAL)
+        cf_line(em, "*(%s *)(%s) = %s ? *(const %s *)(%s) : %s;", vt, pd, ok, vt, ps,
+                C->bytes == 16  ? "make_uint4(0, 0, 0, 0)"
+                : C->bytes == 8 ? "make_uint2(0, 0)"
+                                : "0u");
     else
-        cf_line(em, "if (%s) *(%s *)&%s = *(const %s *)&%s;", ok, vt, de, vt, se);
+        cf_line(em, "if (%s) *(%s *)(%s) = *(const %s *)(%s);", ok, vt, pd, vt, ps);
+}
+
+/* Elements between consecutive rows of dimension d of contiguous buffer b (int64 text). */
+static const char *row_stride(CfEmit *em, const Buffer *b, int d) {
+    Ctx *ctx = em->ctx;
+    Loc loc = b->loc;
+    Expr *e = ir_int(ctx, 1, DT_INT64, loc);
+    for (int k = d + 1; k < b->ndim; k++)
+        e = ir_bin(ctx, OP_MUL, e, ir_cast(ctx, DT_INT64, ir_subst(ctx, b->shape[k], NULL, NULL), loc),
+                   loc);
+    return cf_ex_str(em, e, DT_INT64, true);
+}
+
+/* Whether moving by delta elements in shared buffer b commutes with its layout:
+ * tl_swizzle permutes 16-byte chunks inside periods of 8 rows of at least 128 bytes. */
+static bool shift_commutes(const Buffer *b, int64_t delta) {
+    if (b->scope != SCOPE_SHARED) return true;
+    if (b->panel) return false;
+    if (!b->swizzle) return true;
+    int sh = 7;
+    while ((1 << sh) < b->swizzle) sh++;
+    return delta * dtype_bytes(b->dtype) % ((int64_t)8 << sh) == 0;
+}
+
+/* Every thread moves `per` vectors, nthreads apart, and nthreads is a multiple of the
+ * vectors of one step of the outer dimension: thread tid's vectors share their inner
+ * indices and step the outer one by R = nthreads / inner. Both addresses are then the
+ * first vector's plus a constant per step (when the shared layout allows it): one
+ * address computation per thread, an unrolled loop of constant offsets. False if the
+ * copy does not have that shape. */
+static bool copy_unrolled(CfEmit *em, const VecCopy *C, int nthreads, int64_t nvec) {
+    const Region *src = &C->s->u.copy.src, *dst = &C->s->u.copy.dst;
+    int64_t inner = 1;
+    for (int k = 1; k < C->n; k++) inner *= k == C->n - 1 ? C->ext[k] / C->v : C->ext[k];
+    int64_t per = nvec / nthreads, R = nthreads / inner;
+    const Buffer *sh = src->buf->scope == SCOPE_SHARED ? src->buf : dst->buf;
+    int shd = sh == src->buf ? C->ds[0] : C->dd[0];
+    int64_t sh_stride = 1;
+    for (int k = shd + 1; k < sh->ndim; k++) sh_stride *= dim_of(sh, k);
+    if (nvec % nthreads || per > 64 || nthreads % inner ||
+        !shift_commutes(sh, R * (C->n > 1 ? sh_stride : C->v)))
+        return false;
+    Arena *a = &em->ctx->arena;
+    int mark = em->live.len;
+    cf_line(em, "{  /* %d-byte vectors%s, %lld per thread */", C->bytes,
+            C->s->u.copy.async ? ", cp.async" : "", (long long)per);
+    em->indent++;
+    Var *vars[COPY_MAXD];
+    copy_vars(em, C, "tl_tid", 0, vars); /* the thread's first vector */
+    const char *pd = cf_tmp(em, "d"), *ps = cf_tmp(em, "s");
+    cf_line(em, "auto *const %s = %s;", pd, copy_ptr(em, dst, C->dd, C->n, vars));
+    cf_line(em, "const auto *const %s = %s;", ps, copy_ptr(em, src, C->ds, C->n, vars));
+    /* elements from one of the thread's vectors to the next, each side */
+    const char *step[2];
+    for (int side = 0; side < 2; side++) {
+        const Region *r = side ? src : dst;
+        int d0 = side ? C->ds[0] : C->dd[0];
+        step[side] = C->n > 1 ? arena_printf(a, "%lld * %s", (long long)R, row_stride(em, r->buf, d0))
+                              : arena_printf(a, "%lld", (long long)(R * C->v));
+    }
+    const char *u = cf_tmp(em, "u");
+    cf_line(em, "#pragma unroll");
+    cf_line(em, "for (int %s = 0; %s < %lld; ++%s) {", u, u, (long long)per, u);
+    em->indent++;
+    Var *at[COPY_MAXD];
+    for (int k = 1; k < C->n; k++) at[k] = vars[k];
+    at[0] = ir_var(em->ctx, "i", DT_INT32);
+    cf_line(em, "const int32_t %s = %s + %s * %lld;", cf_var(em, at[0]), cf_var(em, vars[0]), u,
+            (long long)(C->n > 1 ? R : R * C->v));
+    cf_live_add(em, at[0]);
+    copy_access(em, C, arena_printf(a, "%s + (int64_t)%s * %s", pd, u, step[0]),
+                arena_printf(a, "%s + (int64_t)%s * %s", ps, u, step[1]), copy_ok(em, C, at));
+    em->indent--;
+    cf_line(em, "}");
+    em->indent--;
+    em->live.len = mark;
+    cf_line(em, "}");
+    return true;
+}
+
+void cu_copy(CfEmit *em, const Stmt *s) {
+    if (s->u.copy.tma) {
+        cu_tma_copy(em, s);
+        return;
+    }
+    const Region *src = &s->u.copy.src, *dst = &s->u.copy.dst;
+    VecCopy C = {.s = s, .v = cuda_copy_vector(s)};
+    C.n = ir_region_squeeze(src, C.ds);
+    TL_ASSERT(C.v > 0 && C.n == ir_region_squeeze(dst, C.dd) && C.n <= COPY_MAXD);
+    int64_t total = 1;
+    for (int k = 0; k < C.n; k++) {
+        ir_is_const_int(src->extent[C.ds[k]], &C.ext[k]);
+        total *= C.ext[k];
+    }
+    C.bytes = C.v * dtype_bytes(src->buf->dtype);
+    need_alignment(src->buf, C.bytes);
+    need_alignment(dst->buf, C.bytes);
+    int nthreads = cu_of(em)->nthreads;
+    if (copy_unrolled(em, &C, nthreads, total / C.v)) return;
+    const char *t = cf_tmp(em, "v");
+    cf_line(em, "for (int %s = tl_tid; %s < %lld; %s += %d) {  /* %d-byte vectors%s */", t, t,
+            (long long)(total / C.v), t, nthreads, C.bytes, s->u.copy.async ? ", cp.async" : "");
+    int mark = em->live.len;
+    em->indent++;
+    Var *vars[COPY_MAXD];
+    copy_vars(em, &C, t, 0, vars);
+    copy_access(em, &C, copy_ptr(em, dst, C.dd, C.n, vars), copy_ptr(em, src, C.ds, C.n, vars),
+                copy_ok(em, &C, vars));
     em->indent--;
     em->live.len = mark;
     cf_line(em, "}");
