@@ -680,11 +680,11 @@ typedef struct VecCopy {
     int64_t ext[COPY_MAXD];
 } VecCopy;
 
-/* Defines the index variables vars[first..n-1] of vector number `t` (C text). */
-static void copy_vars(CfEmit *em, const VecCopy *C, const char *t, int first, Var **vars) {
+/* Defines the index variables vars[0..n-1] of vector number `t` (C text). */
+static void copy_vars(CfEmit *em, const VecCopy *C, const char *t, Var **vars) {
     static const char *const names[] = {"i", "j", "k", "l", "p", "q", "r", "s"};
     int64_t below = 1; /* vectors per step of dimension k */
-    for (int k = C->n - 1; k >= first; k--) {
+    for (int k = C->n - 1; k >= 0; k--) {
         vars[k] = ir_var(em->ctx, names[k], DT_INT32);
         int64_t e = k == C->n - 1 ? C->ext[k] / C->v : C->ext[k];
         StrBuf o = {0};
@@ -707,8 +707,11 @@ static const char *copy_ok(CfEmit *em, const VecCopy *C, Var *const *vars) {
     return in_bounds(em, dst->buf, region_idx(em, dst, C->dd, C->n, vars));
 }
 
-static const char *copy_ptr(CfEmit *em, const Region *r, const int *dims, int n, Var *const *vars) {
-    return arena_printf(&em->ctx->arena, "&%s", elem_text(em, r->buf, region_idx(em, r, dims, n, vars)));
+/* The address of the vector at vars in region r (squeezed dims). */
+static const char *copy_ptr(CfEmit *em, const Region *r, const int *dims, int n,
+                            Var *const *vars) {
+    Expr **idx = region_idx(em, r, dims, n, vars);
+    return arena_printf(&em->ctx->arena, "&%s", elem_text(em, r->buf, idx));
 }
 
 /* The statement moving one vector from address ps to pd, when ok. */
@@ -732,8 +735,8 @@ static const char *row_stride(CfEmit *em, const Buffer *b, int d) {
     Loc loc = b->loc;
     Expr *e = ir_int(ctx, 1, DT_INT64, loc);
     for (int k = d + 1; k < b->ndim; k++)
-        e = ir_bin(ctx, OP_MUL, e, ir_cast(ctx, DT_INT64, ir_subst(ctx, b->shape[k], NULL, NULL), loc),
-                   loc);
+        e = ir_bin(ctx, OP_MUL, e,
+                   ir_cast(ctx, DT_INT64, ir_subst(ctx, b->shape[k], NULL, NULL), loc), loc);
     return cf_ex_str(em, e, DT_INT64, true);
 }
 
@@ -772,7 +775,7 @@ static bool copy_unrolled(CfEmit *em, const VecCopy *C, int nthreads, int64_t nv
             C->s->u.copy.async ? ", cp.async" : "", (long long)per);
     em->indent++;
     Var *vars[COPY_MAXD];
-    copy_vars(em, C, "tl_tid", 0, vars); /* the thread's first vector */
+    copy_vars(em, C, "tl_tid", vars); /* the thread's first vector */
     const char *pd = cf_tmp(em, "d"), *ps = cf_tmp(em, "s");
     cf_line(em, "auto *const %s = %s;", pd, copy_ptr(em, dst, C->dd, C->n, vars));
     cf_line(em, "const auto *const %s = %s;", ps, copy_ptr(em, src, C->ds, C->n, vars));
@@ -781,8 +784,9 @@ static bool copy_unrolled(CfEmit *em, const VecCopy *C, int nthreads, int64_t nv
     for (int side = 0; side < 2; side++) {
         const Region *r = side ? src : dst;
         int d0 = side ? C->ds[0] : C->dd[0];
-        step[side] = C->n > 1 ? arena_printf(a, "%lld * %s", (long long)R, row_stride(em, r->buf, d0))
-                              : arena_printf(a, "%lld", (long long)(R * C->v));
+        step[side] = C->n > 1
+                         ? arena_printf(a, "%lld * %s", (long long)R, row_stride(em, r->buf, d0))
+                         : arena_printf(a, "%lld", (long long)(R * C->v));
     }
     const char *u = cf_tmp(em, "u");
     cf_line(em, "#pragma unroll");
@@ -829,7 +833,7 @@ void cu_copy(CfEmit *em, const Stmt *s) {
     int mark = em->live.len;
     em->indent++;
     Var *vars[COPY_MAXD];
-    copy_vars(em, &C, t, 0, vars);
+    copy_vars(em, &C, t, vars);
     copy_access(em, &C, copy_ptr(em, dst, C.dd, C.n, vars), copy_ptr(em, src, C.ds, C.n, vars),
                 copy_ok(em, &C, vars));
     em->indent--;
