@@ -344,15 +344,18 @@ ROWWISE_THREADS = (128, 256, 512)  # block sizes tried; the fastest correct one 
 def fastest_rowwise(make, x, check, byts):
     """(GB/s, max error, threads) of the fastest kernel make(threads) over ROWWISE_THREADS
     whose output passes check (one block per row, as TileLang's autotuner would pick)."""
-    best = (0.0, float("nan"), 0)
+    best, errs = (0.0, float("nan"), 0), []
     for th in ROWWISE_THREADS:
         k = make(th)
         err = check(k(x))
+        errs.append("%d threads: %.3g" % (th, err))
         if not err <= 1e-2:
             continue
         gbs = byts / bench(lambda: k(x), 400) / 1e6
         if gbs > best[0]:
             best = (gbs, err, th)
+    if not best[2]:
+        raise RuntimeError("no block size gives a correct result (max errors %s)" % ", ".join(errs))
     return best
 
 
