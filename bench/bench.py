@@ -2,7 +2,7 @@
 timer (triton.testing.do_bench, median). Prints a table and writes bench/results.csv.
 
     PYTHONPATH=python TILEC_LIBRARY=build/libtilec.so python3 bench/bench.py [--quick]
-        [--only gemm|fp8|rowwise|copy ...] [--gemm-config bM,bN,bK,stages,threads[,1] |
+        [--only gemm|fp8|rowwise|copy|manual ...] [--gemm-config bM,bN,bK,stages,threads[,1] |
         --gemm-configs-sweep] [--time-limit S]
 
 Peers (../shared/PERF.md): cuBLAS through torch.matmul, cuBLASLt fp8 through
@@ -14,7 +14,9 @@ fp32 accumulation; tilec runs examples/gemm.py's matmul. The full run measures 4
 8192^3, 4096x7168x2048 and TileLang's M0-M7 shapes; --quick measures 4096^3. Each shape's
 error is relative to a float32 reference; a shape that fails to compile or run is recorded
 with tilec 0 and its message, and the run goes on. The table ends with the geometric mean
-of tilec / cuBLAS per dtype (row "gemm geomean <dtype>", over the shapes tilec ran)."""
+of tilec / cuBLAS per dtype (row "gemm geomean <dtype>", over the shapes tilec ran).
+"gemm by hand" rows run examples/gemm_warp_specialized.py, the same GEMM scheduled with
+TileLang's Tier 3 primitives (fp16, 4096^3 and 8192^3; --quick: 4096^3)."""
 import argparse
 import concurrent.futures
 import csv
@@ -223,11 +225,11 @@ def sweep_gemm_configs(rows, mod):
     return chosen
 
 
-def gemm_row(rows, fut, shape, dtype, deadline):
+def gemm_row(rows, fut, shape, dtype, deadline, kind="gemm"):
     """One row: cuBLAS first (its number survives a tilec fault that breaks the CUDA
     context), then tilec unless the run is past its deadline."""
     m, n, k = shape
-    work = "gemm %s %dx%dx%d" % (dtype, m, n, k)
+    work = "%s %s %dx%dx%d" % (kind, dtype, m, n, k)
     flops = 2.0 * m * n * k
     tl = peer = 0.0
     err = float("nan")
@@ -274,6 +276,21 @@ def gemm_rows(rows, quick, cfg, sweep, deadline):
                     key=lambda e: math.inf if math.isnan(e) else e)
         rows.append(("gemm geomean %s" % dtype, "cuBLAS (%d of %d shapes)" % (len(ran), len(done)),
                      gm[0], gm[1], "TFLOP/s", worst))
+
+
+# ---- the GEMM scheduled by hand (Tier 3) against cuBLAS ------------------------------------
+MANUAL_SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192)]
+MANUAL_CFG = dict(block_M=128, block_N=256, block_K=64, num_stages=4)
+
+
+def manual_rows(rows, quick, deadline):
+    """examples/gemm_warp_specialized.py (T.ws regions, mbarriers, T.tma_copy, setmaxnreg),
+    fp16, 128x256x64 tiles in 4 stages."""
+    mod = example("gemm_warp_specialized")
+    shapes = MANUAL_SHAPES[:1] if quick else MANUAL_SHAPES
+    futs = compile_all(lambda m, n, k: mod.matmul(M=m, N=n, K=k, **MANUAL_CFG), shapes)
+    for shape in shapes:
+        gemm_row(rows, futs[shape], shape, "float16", deadline, kind="gemm by hand")
 
 
 # ---- fp8 GEMM against cuBLASLt ------------------------------------------------------------
@@ -393,7 +410,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="smaller sizes; GEMM 4096^3 only")
-    ap.add_argument("--only", action="append", choices=("gemm", "fp8", "rowwise", "copy"),
+    ap.add_argument("--only", action="append",
+                    choices=("gemm", "fp8", "rowwise", "copy", "manual"),
                     help="run only this group (repeatable; default: all)")
     g = ap.add_mutually_exclusive_group()
     g.add_argument("--gemm-config", type=gemm_config, default=None,
@@ -409,7 +427,7 @@ def main():
                     "as 0; cuBLAS is still measured); default %(default)s")
     ap.add_argument("--csv", default=os.path.join(ROOT, "bench", "results.csv"))
     args = ap.parse_args()
-    only = set(args.only or ("gemm", "fp8", "rowwise", "copy"))
+    only = set(args.only or ("gemm", "fp8", "rowwise", "copy", "manual"))
     load_gpu_modules()
     torch.manual_seed(0)
     dev = torch.cuda.get_device_name(0)
@@ -425,6 +443,8 @@ def main():
                   start + args.time_limit)
     if "fp8" in only:
         fp8_rows(rows, args.quick, start + args.time_limit)
+    if "manual" in only:
+        manual_rows(rows, args.quick, start + args.time_limit)
     date = datetime.date.today().isoformat()
     with open(args.csv, "w", newline="") as f:
         w = csv.writer(f)

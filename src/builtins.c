@@ -623,11 +623,31 @@ void exec_def(Interp *in, Env *env, Ast *s) {
 }
 
 /* ---- with T.Kernel(...) as (bx, by) ---------------------------------------------- */
+/* with T.ws(g...): the body runs in the region's threads (STMT_THREADS). */
+static void exec_with_ws(Interp *in, Env *env, Ast *s, Value *v) {
+    if (s->u.with.targets.len && s->u.with.targets.data[0])
+        ctx_fail(in->ctx, s->loc, "'with T.ws(...)' binds no names");
+    if (in->in_ws) ctx_fail(in->ctx, s->loc, "T.ws blocks cannot be nested");
+    Stmt *st = ir_stmt(in->ctx, STMT_THREADS, s->loc);
+    st->u.threads.lo = v->u.ws.lo, st->u.threads.count = v->u.ws.count;
+    ScopeMark mark = scope_begin(in, env);
+    in->in_ws = true;
+    st->u.threads.body = exec_into_seq(in, env, &s->u.with.body, s->loc);
+    in->in_ws = false;
+    scope_end(in, env, mark, s->loc, "'with T.ws' block");
+    if (in->flow == FLOW_RETURN) ctx_fail(in->ctx, s->loc, "'return' inside a T.ws block");
+    emit_stmt(in, st);
+}
+
 void exec_with(Interp *in, Env *env, Ast *s) {
     Ctx *ctx = in->ctx;
     if (s->u.with.items.len != 1)
         ctx_fail(ctx, s->loc, "only one context manager per 'with' is supported");
     Value *v = eval_expr(in, env, s->u.with.items.data[0]);
+    if (v->kind == V_WS) {
+        exec_with_ws(in, env, s, v);
+        return;
+    }
     if (v->kind != V_KERNEL)
         ctx_fail(ctx, s->loc, "'with %s' is not supported; kernels use 'with T.Kernel(...)'",
                  val_describe(in, v));
@@ -658,6 +678,8 @@ void exec_with(Interp *in, Env *env, Ast *s) {
         if (nm) env_set(in, env, nm->u.name, val_expr(in, ir_varref(ctx, var, nm->loc)));
     }
     in->in_kernel = true;
+    in->kernel_threads = K->threads[0] * K->threads[1] * K->threads[2];
+    in->mbar_list = NULL;
     st->u.kernel.body = exec_into_seq(in, env, &s->u.with.body, s->loc);
     in->in_kernel = false;
     scope_end(in, env, mark, s->loc, "'with T.Kernel' block");

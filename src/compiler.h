@@ -42,6 +42,9 @@ Stmt *lower_tile_op(Ctx *ctx, Stmt *s);
 Expr *reduce_init_value(Ctx *ctx, ReduceOp op, DType t, Loc loc);
 Expr *reduce_combine_value(Ctx *ctx, ReduceOp op, Expr *acc, Expr *x, Loc loc);
 void pass_safe_memory_access(Ctx *ctx, Func *f); /* guard global loads (-> 0) and stores */
+/* The C target: T.ws regions in program order, mbarriers and hardware hints dropped
+ * (program_order.c). */
+void pass_program_order(Ctx *ctx, Func *f);
 void pass_simplify(Ctx *ctx, Func *f);           /* constant folding, trivial loops */
 /* CUDA (SIMT model, see src/passes/map_threads.c): thread-distributed loops, barriers. */
 void pass_map_threads(Ctx *ctx, Func *f);         /* which loops the block's threads share */
@@ -70,6 +73,15 @@ int cuda_smem_ranges(Arena *a, const Stmt *kernel, SmemRange **out);
  * on sm_90a a TMA producer warp group and mbarriers, warp_specialize.c). */
 int cuda_copy_vector(const Stmt *s);
 void pass_pipeline_async(Ctx *ctx, Func *f);
+/* CUDA: kernels scheduled by hand with the Tier 3 primitives (manual_schedule.c): whether
+ * a kernel is one (before pass_pipeline_async, which then leaves it alone), and their
+ * TMA copies and checks (after pass_infer_layouts). */
+bool cuda_hand_scheduled(const Stmt *kernel);
+void pass_manual_schedule(Ctx *ctx, Func *f);
+/* Last: one copy of such a kernel's control flow per warp-group set (manual_schedule.c). */
+void pass_split_warp_groups(Ctx *ctx, Func *f);
+/* The compute capability compiled for (90 for sm_90a), 0 if unknown. */
+int cuda_lowering_arch(void);
 /* After pass_map_threads: the loops of the distributed nest rooted at LOOP_PARALLEL loop
  * `root` (root, then each LOOP_PARALLEL loop that is the only statement of the previous
  * one's body), at most max; returns their number. */

@@ -18,7 +18,8 @@
     X(V_BUILTIN, "builtin function") X(V_MODULE, "module") X(V_OPAQUE, "opaque value")   \
     X(V_EXPR, "expression") X(V_BUFFER, "buffer") X(V_REGION, "buffer region")           \
     X(V_ATOM, "constant") X(V_LOOP, "loop range") X(V_KERNEL, "T.Kernel")                 \
-    X(V_TENSOR_TYPE, "tensor type") X(V_ERROR, "unavailable value") X(V_ELLIPSIS, "...")
+    X(V_TENSOR_TYPE, "tensor type") X(V_ERROR, "unavailable value") X(V_ELLIPSIS, "...")   \
+    X(V_WS, "T.ws")
 // clang-format on
 
 typedef enum ValueKind {
@@ -108,6 +109,9 @@ struct Value {
         LoopSpec *loop;
         KernelSpec *kernel;
         TensorType *tensor;
+        struct {
+            int lo, count; /* WS: the threads of the region */
+        } ws;
         /* ERROR: a deferred error: formatted `text` (a module statement that failed), or
          * `use_msg` reported where the value is used, with a note at `loc`. */
         struct {
@@ -138,6 +142,9 @@ struct Interp {
     Stmt *builder;       /* current STMT_SEQ inside a prim_func body, else NULL */
     Func *func;          /* the Func being elaborated */
     bool in_kernel;      /* inside a `with T.Kernel` block */
+    int kernel_threads;  /* its threads (all dimensions) */
+    bool in_ws;          /* inside a `with T.ws(...)` block */
+    Buffer *mbar_list;   /* its T.create_list_of_mbarrier barriers, or NULL */
     Vec(Var *) dyn_syms; /* every T.dynamic symbol created */
     const Define *defs;
     int ndefs;
@@ -202,6 +209,9 @@ void emit_stmt(Interp *in, Stmt *s);
 /* builtins.c */
 void builtins_install(Interp *in); /* Python builtins into in->builtins */
 Value *module_attr(Interp *in, Value *module, const char *attr, Loc loc);
+
+/* tileops_expert.c: the builtin of Tier 3 name attr (T.<attr>) and its data, or NULL. */
+BuiltinFn tl_expert_fn(const char *attr, void **data);
 
 /* Subscript a buffer: all scalar indices -> LOAD; any slice -> region. */
 Value *buffer_subscript(Interp *in, Buffer *buf, Value *index, Loc loc);

@@ -53,7 +53,7 @@
 
 #define TL_MBAR_OPS(X) \
     X(MBAR_INIT, "init") X(MBAR_ARRIVE, "arrive") X(MBAR_EXPECT_TX, "arrive_expect_tx") \
-    X(MBAR_WAIT, "wait")
+    X(MBAR_EXPECT, "expect_tx") X(MBAR_WAIT, "wait")
 
 #define TL_GEMM_POLICIES(X) \
     X(POLICY_SQUARE, "Square") X(POLICY_FULL_ROW, "FullRow") X(POLICY_FULL_COL, "FullCol")
@@ -69,7 +69,10 @@
     X(STMT_ASSERT) X(STMT_SYNC) X(STMT_ANNOTATE_LAYOUT) X(STMT_SWIZZLE)                  \
     X(STMT_ASYNC) /* CUDA: cp.async commit / wait (pass_pipeline_async) */             \
     X(STMT_WS)    /* CUDA sm_90: producer / consumer warp groups (pass_pipeline_async) */ \
-    X(STMT_MBAR)  /* CUDA sm_90: an mbarrier operation */
+    X(STMT_MBAR)  /* CUDA sm_90: an mbarrier operation */                              \
+    X(STMT_THREADS) /* T.ws: a part of the block's threads runs the body */            \
+    X(STMT_FENCE)   /* T.fence_proxy_async */                                          \
+    X(STMT_SETMAXNREG) /* T.set_max_nreg */
 
 #define X2_ENUM(e, ...) e,
 typedef enum Scope { TL_SCOPES(X2_ENUM) SCOPE_COUNT } Scope;
@@ -206,6 +209,9 @@ struct Stmt {
                  bool multicast; /* TMA: the same tile for every block of a cluster
                                     (STMT_WS.cluster): each issues its share of the
                                     boxes into all of them */
+                 bool manual;    /* T.tma_copy(barrier=bar[bar_idx]): one thread issues it
+                                    and expects its bytes on the barrier; the program
+                                    arrives and waits (pass_manual_tma plans tma) */
                  Buffer *bar; Expr *bar_idx; } copy;
         struct { Region dst; Expr *value; } fill;
         struct { Region a, b, c; bool trans_a, trans_b, clear_accum; GemmPolicy policy;
@@ -213,7 +219,9 @@ struct Stmt {
                  int warp_m, warp_n; /* CUDA: kept for tensor cores over these warps */
                  int wgmma;          /* CUDA sm_90a: > 0: wgmma over this many warpgroups */
                  bool inflight;      /* wgmma: return with its group still running
-                                        (pass_pipeline_async waits for it) */ } gemm;
+                                        (pass_pipeline_async waits for it) */
+                 bool manual;        /* T.wgmma_gemm: wgmma or an error, left in flight;
+                                        the program waits (T.wait_wgmma) */ } gemm;
         struct { ReduceOp op; Region src, dst; int dim; bool clear;
                  Buffer *workspace; /* CUDA: shared scratch for a cross-warp combine */ } reduce;
         struct { Region src, dst; int dim; bool reverse; } cumsum;
@@ -238,10 +246,24 @@ struct Stmt {
         struct { Stmt *producer, *consumer; Var *tile; int cluster, cluster_dim; } ws;
         /* MBAR on bar[idx]: INIT (every entry, count arg, by one thread), ARRIVE (each
            executing thread; with per_group only the first thread of each warp group of
-           128), EXPECT_TX (one thread: arrive, expect arg bytes), WAIT (until the phase
-           of parity arg has completed). cluster: the arrivals come from every block of
-           the cluster (INIT counts them all; ARRIVE arrives on each block's bar[idx]) */
-        struct { MbarOp op; Buffer *bar; Expr *idx, *arg; bool per_group, cluster; } mbar;
+           128), EXPECT_TX (one thread: arrive, expect arg bytes), EXPECT (one thread:
+           expect arg more bytes, no arrival), WAIT (until the phase of parity arg has
+           completed). INIT with idx: that entry only. once (the program's EXPECT and
+           EXPECT_TX): by the first of the threads that run it. cluster: the arrivals
+           come from every block of the cluster (INIT counts them all; ARRIVE arrives on
+           each block's bar[idx]) */
+        struct { MbarOp op; Buffer *bar; Expr *idx, *arg; bool per_group, cluster, once; } mbar;
+        /* THREADS (T.ws): threads lo .. lo + count - 1 of the block run the body, which
+           sees them as a block of count threads (thread ids from 0); the others skip
+           it. Regions order their shared accesses among each other by mbarriers (the
+           program's); pass_insert_sync_threads plans barriers inside one among its
+           threads, and around it against code that every thread runs. With split
+           (pass_split_warp_groups), the body is instead these threads' own copy of the
+           block's code (thread ids unchanged), and orelse (may be NULL) the other
+           threads' code. */
+        struct { int lo, count; Stmt *body, *orelse; bool split; } threads;
+        /* SETMAXNREG: this warp group's register budget from here on */
+        struct { int regs; bool inc; } setmaxnreg;
     } u;
 };
 

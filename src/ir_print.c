@@ -509,6 +509,7 @@ static void print_gemm(Printer *p, const Stmt *s) {
     sb_printf(sb, "policy=%s", gemm_policy_name(s->u.gemm.policy));
     if (s->u.gemm.k_pack > 1) sb_printf(sb, ", k_pack=%d", s->u.gemm.k_pack);
     if (s->u.gemm.wg_wait) sb_printf(sb, ", wg_wait=%d", s->u.gemm.wg_wait);
+    if (s->u.gemm.manual) sb_puts(sb, ", wgmma_gemm");
     sb_putc(sb, ')');
 }
 
@@ -553,8 +554,10 @@ static void print_simple(Printer *p, const Stmt *s) {
         print_region(p, &s->u.copy.src, false);
         sb_puts(sb, " -> ");
         print_region(p, &s->u.copy.dst, false);
-        if (s->u.copy.tma) {
-            sb_printf(sb, " (map %d, mbarrier %s[", s->u.copy.tma - 1, buf_name(p, s->u.copy.bar));
+        if (s->u.copy.tma || s->u.copy.manual) {
+            if (s->u.copy.tma) sb_printf(sb, " (map %d,", s->u.copy.tma - 1);
+            else sb_puts(sb, " (tma_copy,");
+            sb_printf(sb, " mbarrier %s[", buf_name(p, s->u.copy.bar));
             print_expr(p, s->u.copy.bar_idx, 0);
             sb_puts(sb, s->u.copy.multicast ? "], multicast)" : "])");
         }
@@ -586,6 +589,11 @@ static void print_simple(Printer *p, const Stmt *s) {
         }
         break;
     case STMT_SYNC: sb_puts(sb, "sync_threads"); break;
+    case STMT_FENCE: sb_puts(sb, "fence_proxy_async"); break;
+    case STMT_SETMAXNREG:
+        sb_printf(sb, "set_max_nreg(%d, %s)", s->u.setmaxnreg.regs,
+                  s->u.setmaxnreg.inc ? "inc" : "dec");
+        break;
     case STMT_MBAR:
         sb_printf(sb, "mbarrier_%s %s", mbar_op_name(s->u.mbar.op), buf_name(p, s->u.mbar.bar));
         if (s->u.mbar.idx) {
@@ -599,6 +607,7 @@ static void print_simple(Printer *p, const Stmt *s) {
         }
         if (s->u.mbar.per_group) sb_puts(sb, " (one thread per warp group)");
         if (s->u.mbar.cluster) sb_puts(sb, " (every block of the cluster)");
+        if (s->u.mbar.once) sb_puts(sb, " (one thread)");
         break;
     case STMT_ASYNC:
         if (s->u.async_.commit) sb_puts(sb, "async_commit");
@@ -635,6 +644,16 @@ static void print_stmt(Printer *p, const Stmt *s, int indent) {
         break;
     case STMT_IF: print_if(p, s, indent); break;
     case STMT_KERNEL: print_kernel(p, s, indent); break;
+    case STMT_THREADS:
+        sb_printf(p->sb, "%s %d..%d:\n", s->u.threads.split ? "program of threads" : "threads",
+                  s->u.threads.lo, s->u.threads.lo + s->u.threads.count - 1);
+        print_body(p, s->u.threads.body, indent + 1);
+        if (s->u.threads.orelse) {
+            sb_indent(p->sb, indent);
+            sb_puts(p->sb, "other threads:\n");
+            print_body(p, s->u.threads.orelse, indent + 1);
+        }
+        break;
     case STMT_WS:
         if (s->u.ws.tile) sb_printf(p->sb, "for each tile %s", s->u.ws.tile->name);
         if (s->u.ws.tile && s->u.ws.cluster > 1)

@@ -293,7 +293,11 @@ static void check_stmt(Verifier *v, const Stmt *s) {
     case STMT_SWIZZLE:
         if (s->u.swizzle.panel) check_expr(v, s->u.swizzle.panel);
         break;
-    case STMT_SYNC: case STMT_ASYNC: break;
+    case STMT_SYNC: case STMT_ASYNC: case STMT_FENCE: case STMT_SETMAXNREG: break;
+    case STMT_THREADS:
+        check_scoped(v, s->u.threads.body);
+        if (s->u.threads.orelse) check_scoped(v, s->u.threads.orelse);
+        break;
     case STMT_WS: {
         int nv = v->vars.len;
         if (s->u.ws.tile) define_var(v, s->u.ws.tile);

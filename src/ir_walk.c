@@ -122,6 +122,10 @@ void ir_stmt_children(Stmt *s, StmtSlotFn fn, void *ud) {
         fn(&s->u.ws.producer, ud);
         fn(&s->u.ws.consumer, ud);
         break;
+    case STMT_THREADS:
+        fn(&s->u.threads.body, ud);
+        if (s->u.threads.orelse) fn(&s->u.threads.orelse, ud);
+        break;
     default: break;
     }
 }
@@ -226,6 +230,21 @@ bool ir_region_whole(const Region *r) {
         int64_t s, e, n;
         if (!ir_is_const_int(r->start[d], &s) || s || !ir_is_const_int(r->extent[d], &e) ||
             !ir_is_const_int(r->buf->shape[d], &n) || e != n)
+            return false;
+    }
+    return true;
+}
+
+bool ir_region_tile(const Region *r) {
+    const Buffer *b = r->buf;
+    if (b->ndim == 2) return ir_region_whole(r);
+    if (b->ndim != 3 || r->ndim != 3) return false;
+    int64_t one;
+    if (!ir_is_const_int(r->extent[0], &one) || one != 1) return false;
+    for (int d = 1; d < 3; d++) {
+        int64_t s, e, n;
+        if (!ir_is_const_int(r->start[d], &s) || s || !ir_is_const_int(r->extent[d], &e) ||
+            !ir_is_const_int(b->shape[d], &n) || e != n)
             return false;
     }
     return true;

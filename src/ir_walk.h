@@ -45,6 +45,9 @@ int ir_region_squeeze(const Region *r, int *dims);
 /* Whether r is all of its buffer: every start the constant 0, every extent the (constant)
  * dimension. */
 bool ir_region_whole(const Region *r);
+/* Whether r is a whole 2-D buffer, or one whole tile [i, :, :] of a 3-D one (a stage of
+ * a multi-buffered tile). */
+bool ir_region_tile(const Region *r);
 
 /* The verifier without the abort: returns true when f is valid, else false with the
  * first violation described in msg (used by ir_verify and by the unit tests). */

@@ -363,14 +363,17 @@ static GemmPolicy policy_of(Interp *in, Value *v, Loc loc) {
     ctx_fail(in->ctx, loc, "T.gemm: policy must be T.GemmWarpPolicy.Square, FullRow or FullCol");
 }
 
+/* T.gemm, or (d set) T.wgmma_gemm: a wgmma left in flight for T.wait_wgmma (Tier 3). */
 static Value *t_gemm(Interp *in, CallArgs *a, void *d) {
-    (void)d;
+    bool manual = d != NULL;
+    const char *fname = manual ? "T.wgmma_gemm" : "T.gemm";
     Value *av[10];
-    args_bind(in, a, "T.gemm",
-              "A, B, C, transpose_A=, transpose_B=, policy=, clear_accum=, "
-              "k_pack=, wg_wait=, mbar=",
+    args_bind(in, a, fname,
+              manual ? "A, B, C, transpose_A=, transpose_B=, policy=, clear_accum="
+                     : "A, B, C, transpose_A=, transpose_B=, policy=, clear_accum=, "
+                       "k_pack=, wg_wait=, mbar=",
               av, 10);
-    need_kernel(in, a->loc, "T.gemm");
+    need_kernel(in, a->loc, fname);
     Stmt *s = ir_stmt(in->ctx, STMT_GEMM, a->loc);
     s->u.gemm.a = value_to_region(in, av[0], NULL, a->loc, "T.gemm A");
     s->u.gemm.b = value_to_region(in, av[1], NULL, a->loc, "T.gemm B");
@@ -381,6 +384,7 @@ static Value *t_gemm(Interp *in, CallArgs *a, void *d) {
     s->u.gemm.clear_accum = opt_bool(in, av[6], false, a->loc);
     s->u.gemm.k_pack = av[7] ? (int)val_to_int(in, av[7], a->loc, "k_pack") : 1;
     s->u.gemm.wg_wait = av[8] ? (int)val_to_int(in, av[8], a->loc, "wg_wait") : 0;
+    s->u.gemm.manual = manual;
     emit_stmt(in, s);
     return val_none(in);
 }
@@ -811,6 +815,7 @@ static const TEntry t_entries[] = {
     {"alloc_global", t_alloc_global, 0},
     {"copy", t_copy, 0},
     {"gemm", t_gemm, 0},
+    {"wgmma_gemm", t_gemm, 1},
     {"fill", t_fill, 0},
     {"clear", t_fill, 1},
     {"reduce_sum", t_reduce, I(RED_SUM)},
@@ -850,7 +855,6 @@ static const TEntry t_entries[] = {
     {"prim_func", t_decorator_mark, I("T.prim_func")},
     {"macro", t_decorator_mark, I("T.macro")},
     {"get_thread_binding", t_unsupported, I("T.get_thread_binding")},
-    {"alloc_barrier", t_unsupported, I("T.alloc_barrier (Hopper)")},
     {"const", t_unsupported, I("T.const (eager-style kernels)")},
     {"empty", t_unsupported, I("T.empty (eager-style kernels)")},
     {"shfl_xor", t_unsupported, I("T.shfl_xor")},
@@ -862,6 +866,9 @@ Value *tl_lang_attr(Interp *in, const char *attr, Loc loc) {
         if (!strcmp(attr, t_entries[i].name))
             return bval(in, arena_printf(ARENA, "T.%s", attr), t_entries[i].fn,
                         (void *)t_entries[i].data);
+    void *data;
+    BuiltinFn expert = tl_expert_fn(attr, &data);
+    if (expert) return bval(in, arena_printf(ARENA, "T.%s", attr), expert, data);
     for (int fn = 0; fn < FN_COUNT; fn++)
         if (!strcmp(attr, intrinsic_name((Intrinsic)fn)))
             return bval(in, arena_printf(ARENA, "T.%s", attr), t_intrinsic, (void *)(intptr_t)fn);

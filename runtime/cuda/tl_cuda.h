@@ -553,6 +553,47 @@ template <int ID, int N> TL_DEV void tl_bar_sync() {
     asm volatile("bar.sync %0, %1;\n" ::"n"(ID), "n"(N) : "memory");
 }
 
+/* ---- mbarriers (sm_80+; transaction bytes and TMA are sm_90's, below) -----------------------
+ * An mbarrier completes a phase when `count` arrivals and every expected transaction byte
+ * have come; tl_mbar_wait(bar, parity) returns once the phase of that parity has
+ * completed (on a fresh barrier, at once for parity 1). */
+TL_DEV void tl_mbar_init(uint64_t *bar, int count) {
+    asm volatile("mbarrier.init.shared.b64 [%0], %1;\n" ::"r"(tl_smem_addr(bar)), "r"(count)
+                 : "memory");
+}
+
+/* Makes the inits visible to the other threads and the async proxy (before a barrier). */
+TL_DEV void tl_fence_mbar_init() {
+#if __CUDA_ARCH__ >= 900
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+#endif
+}
+
+TL_DEV void tl_mbar_arrive(uint64_t *bar) {
+    asm volatile("{\n.reg .b64 st;\nmbarrier.arrive.shared.b64 st, [%0];\n}\n" ::"r"(
+                     tl_smem_addr(bar))
+                 : "memory");
+}
+
+TL_DEV void tl_mbar_wait(uint64_t *bar, int parity) {
+    const uint32_t a = tl_smem_addr(bar);
+    uint32_t done = 0;
+    while (!done)
+#if __CUDA_ARCH__ >= 900
+        asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                     "selp.u32 %0, 1, 0, p;\n}\n"
+                     : "=r"(done)
+                     : "r"(a), "r"(parity)
+                     : "memory");
+#else
+        asm volatile("{\n.reg .pred p;\nmbarrier.test_wait.parity.shared.b64 p, [%1], %2;\n"
+                     "selp.u32 %0, 1, 0, p;\n}\n"
+                     : "=r"(done)
+                     : "r"(a), "r"(parity)
+                     : "memory");
+#endif
+}
+
 #ifdef __CUDA_ARCH_FEAT_SM90_ALL
 /* Descriptor of a swizzled tile at smem address addr: leading and stride byte offsets
  * lbo, sbo; base offset 0 (tiles are 1024-byte aligned); mode 1 = 128B, 2 = 64B. */
@@ -1475,31 +1516,14 @@ TL_DEV void tl_wgmma_ss(const void *A, const void *B, float *C, int tid) {
                 db);
     }
     asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-    tl_wgmma_wait<WAIT>();
+    if constexpr (WAIT >= 0) tl_wgmma_wait<WAIT>(); /* -1: the program waits (T.wait_wgmma) */
 #pragma unroll
     for (int i = 0; i < R; i++) tl_wgmma_fence_operand(C[i]);
 }
 
-/* ---- mbarriers and TMA (sm_90) -------------------------------------------------------------
- * An mbarrier completes a phase when `count` arrivals and every expected transaction byte
- * have come; tl_mbar_wait(bar, parity) returns once the phase of that parity has
- * completed (on a fresh barrier, at once for parity 1). */
-TL_DEV void tl_mbar_init(uint64_t *bar, int count) {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(tl_smem_addr(bar)), "r"(count)
-                 : "memory");
-}
-
-/* Makes the inits visible to the other threads and the async proxy (before a barrier). */
-TL_DEV void tl_fence_mbar_init() {
-    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
-}
-
-TL_DEV void tl_mbar_arrive(uint64_t *bar) {
-    asm volatile("{\n.reg .b64 st;\nmbarrier.arrive.shared::cta.b64 st, [%0];\n}\n" ::"r"(
-                     tl_smem_addr(bar))
-                 : "memory");
-}
-
+/* ---- TMA (sm_90) ------------------------------------------------------------------------
+ * A copy's bytes are expected on an mbarrier (with an arrival, or without), then its
+ * boxes complete them there. */
 TL_DEV void tl_mbar_arrive_expect_tx(uint64_t *bar, int bytes) {
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(
                      tl_smem_addr(bar)),
@@ -1507,15 +1531,12 @@ TL_DEV void tl_mbar_arrive_expect_tx(uint64_t *bar, int bytes) {
                  : "memory");
 }
 
-TL_DEV void tl_mbar_wait(uint64_t *bar, int parity) {
-    const uint32_t a = tl_smem_addr(bar);
-    uint32_t done = 0;
-    while (!done)
-        asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-                     "selp.u32 %0, 1, 0, p;\n}\n"
-                     : "=r"(done)
-                     : "r"(a), "r"(parity)
-                     : "memory");
+/* Expects `bytes` more transaction bytes in the current phase, without arriving. */
+TL_DEV void tl_mbar_expect_tx(uint64_t *bar, int bytes) {
+    asm volatile("mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%0], %1;\n" ::"r"(
+                     tl_smem_addr(bar)),
+                 "r"(bytes)
+                 : "memory");
 }
 
 /* One box of map at coordinates c (innermost first) into shared memory at smem (128-byte
@@ -1811,7 +1832,7 @@ TL_DEV void tl_wgmma_ss(const void *A, const void *B, float *C, int tid) {
     q->issued++;
     q->gemm[i] = tl_wgmma_sim<M, N, K, NWG, TRANS_B, TA, TB>;
     q->ga[i] = A, q->gb[i] = B, q->gc[i] = C, q->gtid[i] = tid;
-    tl_wgmma_wait<WAIT>();
+    if constexpr (WAIT >= 0) tl_wgmma_wait<WAIT>();
 }
 
 /* Named barriers of the harness (sim_bar: id, thread count). */
@@ -1853,6 +1874,7 @@ TL_DEV void tl_mbar_init(uint64_t *bar, int count) { tl_mbar_set(bar, count, cou
 TL_DEV void tl_fence_mbar_init() {}
 TL_DEV void tl_mbar_arrive(uint64_t *bar) { tl_mbar_update(bar, 1, 0); }
 TL_DEV void tl_mbar_arrive_expect_tx(uint64_t *bar, int bytes) { tl_mbar_update(bar, 1, bytes); }
+TL_DEV void tl_mbar_expect_tx(uint64_t *bar, int bytes) { tl_mbar_update(bar, 0, bytes); }
 
 TL_DEV void tl_sim_land(TlSimBox *b) {
     const long mask = b->swizzle ? b->swizzle / 16 - 1 : 0;

@@ -248,6 +248,16 @@ static const char *op_name(Ctx *ctx, const Stmt *s) {
     }
 }
 
+/* A barrier (T.alloc_barrier) is an operand of the mbarrier ops only, never a value. */
+static void check_no_barrier(Expr **slot, void *ud) {
+    const Expr *e = *slot;
+    if (e->kind == EXPR_LOAD && e->u.load.buf->scope == SCOPE_BARRIER)
+        ctx_fail(ud, e->loc, "barrier '%s' is not a value: pass it to T.mbarrier_wait_parity, "
+                 "T.mbarrier_arrive, T.mbarrier_expect_tx or T.tma_copy(barrier=)",
+                 e->u.load.buf->name);
+    ir_expr_children((Expr *)e, check_no_barrier, ud);
+}
+
 static void check_stmt(Ctx *ctx, Stmt *s);
 static void check_child(Stmt **slot, void *ud) { check_stmt(ud, *slot); }
 
@@ -267,6 +277,7 @@ static void check_stmt(Ctx *ctx, Stmt *s) {
         break;
     default: break;
     }
+    ir_stmt_exprs(s, check_no_barrier, ctx);
     if (s->kind >= STMT_COPY && s->kind <= STMT_PRINT) {
         RegionCheck rc = {ctx, s, op_name(ctx, s)};
         ir_stmt_regions(s, check_region_cb, &rc);

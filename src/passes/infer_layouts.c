@@ -55,6 +55,7 @@ typedef struct Access {
 
 typedef struct Nest {
     Stmt *root;
+    int nthreads; /* of the block, or of its T.ws region */
     int n;
     int64_t ext[MAX_NEST];
     Var *vars[MAX_NEST];
@@ -75,10 +76,11 @@ typedef struct Infer {
     bool wgmma; /* sm_90a: gemms may use wgmma */
     Vec(Origin) origins;
     Stmt *kernel;
-    int nthreads;
+    int nthreads; /* of the block, or of the T.ws region being walked or constrained */
     Vec(Buffer *) demoted; /* kept across restarts */
     Vec(Nest *) nests;
     Vec(Stmt *) ops; /* kept gemms and reduces */
+    Vec(int) op_threads; /* the threads that run each */
     Nest *cur;       /* the nest being walked, or NULL */
     IvEnv env;       /* ranges of the variables in scope (window offsets) */
     int in_other;    /* > 0 inside a parallel nest that gets no layout */
@@ -104,6 +106,13 @@ static bool const_shape(const Buffer *b, int64_t *shape) {
     for (int d = 0; d < b->ndim; d++)
         if (!ir_is_const_int(b->shape[d], &shape[d]) || shape[d] <= 0) return false;
     return true;
+}
+
+/* Extent d (0: rows, 1: columns) of the 2-D tiles of a gemm operand (ir_region_tile),
+ * 0 when not constant. */
+static int64_t tile_dim(const Buffer *b, int d) {
+    int64_t n = 0;
+    return ir_is_const_int(b->shape[b->ndim - 2 + d], &n) ? n : 0;
 }
 
 /* A fragment that may still get a register layout. */
@@ -189,6 +198,7 @@ static void walk_child(Stmt **slot, void *ud) { walk_stmt(ud, *slot); }
 static void walk_nest(Infer *I, Stmt *s) {
     Nest *N = NEW(&I->ctx->arena, Nest);
     N->root = s;
+    N->nthreads = I->nthreads;
     N->min_bytes = 16;
     s->u.for_.layout = NULL;
     bool constant = true;
@@ -247,7 +257,16 @@ static void walk_stmt(Infer *I, Stmt *s) {
             break;
         }
         VEC_PUSH(&I->ctx->arena, I->ops, s);
+        VEC_PUSH(&I->ctx->arena, I->op_threads, I->nthreads);
         break;
+    case STMT_THREADS: { /* the region's fragments and nests span its threads */
+        int outer = I->nthreads;
+        I->nthreads = s->u.threads.count;
+        walk_stmt(I, s->u.threads.body);
+        I->nthreads = outer;
+        I->env.len = mark;
+        return;
+    }
     case STMT_ALLOC:
         if (s->u.alloc.buf->init && candidate(I, s->u.alloc.buf)) demote(I, s->u.alloc.buf);
         break;
@@ -370,7 +389,7 @@ static void gemm_constraints(Infer *I, Stmt *s) {
     int64_t M, N, K, c0, c1;
     M = ir_is_const_int(C->shape[0], &c0) ? c0 : 0;
     N = ir_is_const_int(C->shape[1], &c1) ? c1 : 0;
-    ir_is_const_int(A->shape[s->u.gemm.trans_a ? 0 : 1], &K);
+    K = tile_dim(A, s->u.gemm.trans_a ? 0 : 1);
     s->u.gemm.wgmma = wgmma_groups(I, s, M, N, K);
     if (s->u.gemm.wgmma) {
         require_exact(I, C, frag_wgmma_acc(&I->ctx->arena, M, N, s->u.gemm.wgmma, I->nthreads),
@@ -478,7 +497,7 @@ static bool seed_blocked(Infer *I) {
             const Access *a = &N->acc.data[k];
             if (a->covered != N->n || a->window || a->buf->layout || !candidate(I, a->buf))
                 continue;
-            Frag *L = frag_blocked(&I->ctx->arena, N->n, N->ext, I->nthreads,
+            Frag *L = frag_blocked(&I->ctx->arena, N->n, N->ext, N->nthreads,
                                    16 / (N->min_bytes > 0 ? N->min_bytes : 1));
             if (!L || L->nlocal > MAX_REGS) {
                 demote(I, a->buf);
@@ -604,9 +623,7 @@ static void finish(Infer *I) {
         Stmt *s = I->ops.data[i];
         if (s->kind == STMT_GEMM && s->u.gemm.wgmma) { /* the 128B-swizzled wgmma tiles */
             Buffer *A = s->u.gemm.a.buf, *B = s->u.gemm.b.buf;
-            int64_t n = 0, k = 0;
-            ir_is_const_int(B->shape[1], &n);
-            ir_is_const_int(A->shape[1], &k);
+            int64_t n = tile_dim(B, 1), k = tile_dim(A, 1);
             int row = (int)k * dtype_bytes(A->dtype); /* tl_swizzle's 128B or 64B pattern */
             A->swizzle = row;
             B->swizzle = s->u.gemm.trans_b ? row : 128;
@@ -615,6 +632,7 @@ static void finish(Infer *I) {
             swizzle_operand(s->u.gemm.a.buf);
             swizzle_operand(s->u.gemm.b.buf);
         } else {
+            I->nthreads = I->op_threads.data[i];
             reduce_workspace(I, s, &allocs);
         }
     }
@@ -644,7 +662,8 @@ static void infer_kernel(Infer *I, Stmt *k) {
     I->nthreads = th[0] * th[1] * th[2];
     for (;;) {
         clear_layouts(k->u.kernel.body);
-        I->nests.len = 0, I->ops.len = 0, I->cur = NULL;
+        I->nests.len = 0, I->ops.len = 0, I->op_threads.len = 0, I->cur = NULL;
+        I->nthreads = th[0] * th[1] * th[2];
         int mark = I->env.len;
         iv_env_enter(&I->env, k);
         walk_stmt(I, k->u.kernel.body);
@@ -654,6 +673,7 @@ static void infer_kernel(Infer *I, Stmt *k) {
                 I->changed = false;
                 for (int i = 0; i < I->ops.len; i++) {
                     Stmt *s = I->ops.data[i];
+                    I->nthreads = I->op_threads.data[i];
                     if (s->kind == STMT_GEMM)
                         gemm_constraints(I, s);
                     else
@@ -706,11 +726,11 @@ bool cuda_keep_tile_op(const Stmt *s) {
         if (!same || !mma_input(A->dtype) || !mma_input(B->dtype) ||
             C->dtype != (s8 ? DT_INT32 : DT_FLOAT32) || C->scope != SCOPE_FRAGMENT ||
             B->scope != SCOPE_SHARED || (A->scope != SCOPE_SHARED && A->scope != SCOPE_FRAGMENT) ||
-            (A->scope == SCOPE_FRAGMENT && (s->u.gemm.trans_a || s8)) || A->ndim != 2 ||
-            B->ndim != 2 || C->ndim != 2 || !ir_region_whole(&s->u.gemm.a) ||
-            !ir_region_whole(&s->u.gemm.b) || !ir_region_whole(&s->u.gemm.c) ||
-            !const_shape(A, shape) || shape[0] % 16 || shape[1] % 16 ||
-            (s8 && shape[s->u.gemm.trans_a ? 0 : 1] % 32) || !const_shape(B, shape) ||
+            (A->scope == SCOPE_FRAGMENT && (s->u.gemm.trans_a || s8 || A->ndim != 2)) ||
+            C->ndim != 2 || !ir_region_tile(&s->u.gemm.a) || !ir_region_tile(&s->u.gemm.b) ||
+            !ir_region_whole(&s->u.gemm.c) || !const_shape(A, shape) ||
+            tile_dim(A, 0) % 16 || tile_dim(A, 1) % 16 ||
+            (s8 && tile_dim(A, s->u.gemm.trans_a ? 0 : 1) % 32) || !const_shape(B, shape) ||
             !const_shape(C, shape))
             return false;
         return true;

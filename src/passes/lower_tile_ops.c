@@ -368,9 +368,20 @@ static bool atomic_is_scalar(const Stmt *s) {
 }
 
 /* ---- traversal ----------------------------------------------------------------------- */
+/* A T.tma_copy that runs as loops: then a barrier of the threads that ran them, so that
+ * any one may arrive for all (manual_schedule.c). */
+static Stmt *lower_manual_copy(Lower *L, Stmt *s) {
+    Stmt *seq = ir_seq(L->ctx, s->loc);
+    ir_seq_push(L->ctx, seq, lower_copy(L, &s->u.copy.src, &s->u.copy.dst));
+    ir_seq_push(L->ctx, seq, ir_stmt(L->ctx, STMT_SYNC, s->loc));
+    return seq;
+}
+
 static Stmt *lower_one(Lower *L, Stmt *s) {
     switch (s->kind) {
-    case STMT_COPY: return lower_copy(L, &s->u.copy.src, &s->u.copy.dst);
+    case STMT_COPY:
+        if (s->u.copy.manual) return lower_manual_copy(L, s);
+        return lower_copy(L, &s->u.copy.src, &s->u.copy.dst);
     case STMT_FILL: return lower_fill(L, &s->u.fill.dst, s->u.fill.value);
     case STMT_GEMM: return lower_gemm(L, s);
     case STMT_REDUCE: return lower_reduce(L, s);

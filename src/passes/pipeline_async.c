@@ -368,7 +368,7 @@ static void pipe_stmt(Pipe *P, Stmt **slot) {
     Stmt *s = *slot;
     if (s->kind == STMT_KERNEL) {
         P->kernel = s;
-        if (pipe_warp_specialize(P->ctx, P->f, s)) return;
+        if (cuda_hand_scheduled(s) || pipe_warp_specialize(P->ctx, P->f, s)) return;
     }
     if (s->kind == STMT_FOR && s->u.for_.kind == LOOP_PARALLEL) return; /* not inside nests */
     ir_stmt_children(s, pipe_slot, P);

@@ -46,6 +46,8 @@ typedef struct Access {
     const Buffer *buf;
     bool write;
     Who who;
+    int lo, count;       /* made in T.ws region threads lo .. lo + count - 1; count 0: by
+                            code that every thread of the block runs */
     bool exact;          /* DIST: pos/off give an injective map of the nest's variables */
     const Stmt *nest;    /* DIST and exact: root of the nest */
     signed char pos[MAX_DIMS]; /* nest loop of the index's variable, -1 for a constant */
@@ -62,6 +64,7 @@ typedef struct LoopCtx {
 typedef struct Sync {
     Ctx *ctx;
     LoopCtx *loop;
+    int lo, count; /* the T.ws region being planned (count 0: the block's code) */
     SmemRange *ranges; /* the kernel's shared-memory placement (cuda_smem_ranges) */
     int nranges;
 } Sync;
@@ -88,6 +91,7 @@ static bool nest_shape_equal(const Stmt *a, const Stmt *b) {
 }
 
 static bool same_thread(const Access *a, const Access *b) {
+    if (a->lo != b->lo || a->count != b->count) return false; /* thread numbers differ */
     if (a->who == WHO_ONE && b->who == WHO_ONE) return true;
     if (a->who != WHO_DIST || b->who != WHO_DIST || !a->exact || !b->exact) return false;
     if (!nest_shape_equal(a->nest, b->nest)) return false;
@@ -109,6 +113,7 @@ static bool aliased(const Sync *S, const Buffer *a, const Buffer *b) {
 
 static bool access_conflict(const Sync *S, const Access *a, const Access *b) {
     if (!a->write && !b->write) return false;
+    if (a->count && b->count && !S->count) return false; /* regions: the program's mbarriers */
     if (a->buf == b->buf) return !same_thread(a, b);
     return aliased(S, a->buf, b->buf) && !(a->who == WHO_ONE && b->who == WHO_ONE);
 }
@@ -222,8 +227,8 @@ static void index_map(const Collect *C, Access *a, Expr *const *idx) {
 }
 
 static void add_access(Collect *C, const Buffer *b, bool write, Expr *const *idx) {
-    if (!simt_block_wide(b)) return;
-    Access a = {.buf = b, .write = write, .who = C->who};
+    if (!simt_block_wide(b) && b->scope != SCOPE_BARRIER) return;
+    Access a = {.buf = b, .write = write, .who = C->who, .lo = C->S->lo, .count = C->S->count};
     if (C->who == WHO_DIST && idx) index_map(C, &a, idx);
     set_add(C->S, C->out, &a);
 }
@@ -253,6 +258,9 @@ static void collect_stmt(Collect *C, Stmt *s) {
         break;
     case STMT_ALLOC:
         if (s->u.alloc.buf->init) add_access(C, s->u.alloc.buf, true, NULL);
+        break;
+    case STMT_MBAR: /* an init by one thread; the other operations order, not conflict */
+        add_access(C, s->u.mbar.bar, s->u.mbar.op == MBAR_INIT, NULL);
         break;
     case STMT_COPY: /* kept vector copy, by every thread; async ones are ordered by the
                        pipeline's own wait and barrier (pipeline_async.c) */
@@ -287,6 +295,7 @@ static bool runs_in_one_thread(const Stmt *s) {
     case STMT_ATOMIC: return simt_block_wide(s->u.atomic.dst.buf);
     case STMT_ALLOC: return s->u.alloc.buf->init && simt_block_wide(s->u.alloc.buf);
     case STMT_PRINT: return true;
+    case STMT_MBAR: return s->u.mbar.op == MBAR_INIT;
     default: return false;
     }
 }
@@ -342,6 +351,45 @@ static void uniform_reads(Sync *S, Expr *e, AccSet *out) {
     reads_expr(&C, e);
 }
 
+/* ---- what a T.ws region accesses ---------------------------------------------------------- */
+/* Adds every access s can make (in the threads of the region being planned). */
+static void all_accesses(Sync *S, Stmt *s, AccSet *F) {
+    switch (s->kind) {
+    case STMT_SEQ:
+        for (int i = 0; i < s->u.seq.len; i++) all_accesses(S, s->u.seq.data[i], F);
+        return;
+    case STMT_IF:
+        uniform_reads(S, s->u.if_.cond, F);
+        all_accesses(S, s->u.if_.then, F);
+        if (s->u.if_.orelse) all_accesses(S, s->u.if_.orelse, F);
+        return;
+    case STMT_FOR:
+        if (is_distributed(s)) break;
+        uniform_reads(S, s->u.for_.min, F);
+        uniform_reads(S, s->u.for_.extent, F);
+        all_accesses(S, s->u.for_.body, F);
+        return;
+    case STMT_WHILE:
+        uniform_reads(S, s->u.while_.cond, F);
+        all_accesses(S, s->u.while_.body, F);
+        return;
+    case STMT_REDUCE:
+        if (!crosses_warps(s)) break;
+        reduce_accesses(S, s, F, F);
+        return;
+    default: break;
+    }
+    leaf_accesses(S, s, F);
+}
+
+/* Every access of region s, made by its threads. */
+static void region_accesses(Sync *S, Stmt *s, AccSet *F) {
+    int lo = S->lo, count = S->count;
+    S->lo = s->u.threads.lo, S->count = s->u.threads.count;
+    all_accesses(S, s->u.threads.body, F);
+    S->lo = lo, S->count = count;
+}
+
 /* ---- what a statement can access before its first barrier ------------------------------ */
 /* Adds to F the accesses s can make before it executes a barrier; returns true when every
  * path through s executes one. */
@@ -371,6 +419,9 @@ static bool first_accesses(Sync *S, Stmt *s, AccSet *F) {
     case STMT_BREAK:
     case STMT_CONTINUE: return false;
     case STMT_WS: return first_accesses(S, s->u.ws.consumer, F);
+    case STMT_THREADS: /* its barriers order only its own threads */
+        region_accesses(S, s, F);
+        return false;
     case STMT_REDUCE:
         if (!crosses_warps(s)) break;
         AccSet after = {0};
@@ -461,6 +512,22 @@ static AccSet visit_leaf(Sync *S, Stmt *c, AccSet P, StmtList *out) {
     return set_union(S, &P, &A);
 }
 
+/* A T.ws region c, entered with pending P of the block's code: a block barrier before it
+ * if P conflicts with anything it does (its own barriers order only its threads); then
+ * its body planned on its own, its barriers among its threads. Everything it did stays
+ * pending for the block's code after it (not for other regions: the program orders
+ * regions with mbarriers). */
+static AccSet visit_region(Sync *S, Stmt *c, AccSet P, StmtList *out) {
+    if (S->count) ctx_fail(S->ctx, c->loc, "T.ws blocks cannot be nested");
+    AccSet A = {0}, none = {0};
+    region_accesses(S, c, &A);
+    sync_if_conflict(S, out, &P, &A, c->loc);
+    S->lo = c->u.threads.lo, S->count = c->u.threads.count;
+    visit_block(S, &c->u.threads.body, none);
+    S->lo = 0, S->count = 0;
+    return set_union(S, &P, &A);
+}
+
 /* Visits c (an item of a SEQ being rebuilt into out) with pending P; returns the pending
  * set after it. */
 static AccSet visit_item(Sync *S, Stmt *c, AccSet P, StmtList *out) {
@@ -494,6 +561,7 @@ static AccSet visit_item(Sync *S, Stmt *c, AccSet P, StmtList *out) {
                      barriers are among its own threads */
         P = visit_block(S, &c->u.ws.consumer, P);
         break;
+    case STMT_THREADS: P = visit_region(S, c, P, out); break;
     case STMT_FOR:
         if (is_distributed(c)) { /* one simple statement */
             P = visit_leaf(S, c, P, out);

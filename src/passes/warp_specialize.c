@@ -24,7 +24,7 @@
  * wgmma (cuda_lowering_wgmma) and TILEC_NO_WS unset; 1-D threads, a multiple of 128 and
  * at most 896; the loop is the kernel's only T.Pipelined, an item of the kernel body,
  * without break or continue; every gemm of the kernel is a wgmma; every producer copy is
- * TMA-able (tma_plan: from a contiguous tensor parameter whose rows are a multiple of 16
+ * TMA-able (pipe_tma_plan: from a contiguous tensor parameter whose rows are a multiple of 16
  * bytes, into a tile whose layout a TMA box writes); the producer's expressions use only
  * the loop variable and what is known at kernel entry (block indices, parameters,
  * symbols, and the kernel body's load-free lets before the loop, which move up front).
@@ -116,7 +116,7 @@ static int64_t const_of(const Expr *e) {
  *   - plain rows of at most 256 elements and a multiple of 16 bytes.
  * Row counts over 256 split into chunks of 256. Every box lands 128-byte aligned and
  * swizzled ones on a whole swizzle pattern, stage after stage. */
-static TmaMap *tma_plan(Ctx *ctx, const Func *f, const Stmt *c) {
+TmaMap *pipe_tma_plan(Ctx *ctx, const Func *f, const Stmt *c) {
     const Region *src = &c->u.copy.src;
     Buffer *G = src->buf, *T = c->u.copy.dst.buf;
     int es = dtype_bytes(G->dtype), ds[MAX_DIMS];
@@ -124,9 +124,12 @@ static TmaMap *tma_plan(Ctx *ctx, const Func *f, const Stmt *c) {
         !ir_multiple_of(G->shape[G->ndim - 1], 16 / es))
         return NULL;
     int n = ir_region_squeeze(src, ds);
-    if (n < 1 || n > 2 || T->ndim != n) return NULL;
+    int o = T->ndim - n; /* 1: into a stage of a stacked tile (ir_region_tile) */
+    if (n < 1 || n > 2 || (o && !(o == 1 && n == 2 && ir_region_tile(&c->u.copy.dst))))
+        return NULL;
     int64_t C = const_of(src->extent[ds[n - 1]]), R = n == 2 ? const_of(src->extent[ds[0]]) : 1;
-    if (C <= 0 || R <= 0 || const_of(T->shape[n - 1]) != C || (n == 2 && const_of(T->shape[0]) != R))
+    if (C <= 0 || R <= 0 || const_of(T->shape[o + n - 1]) != C ||
+        (n == 2 && const_of(T->shape[o]) != R))
         return NULL;
     TmaMap *m = NEW(&ctx->arena, TmaMap);
     int64_t inner = C, step_elems = C;
@@ -336,7 +339,7 @@ static Stmt *consumer_loop(Ws *W) {
     return L;
 }
 
-static void add_maps(Ctx *ctx, Stmt *k, TmaMap *const *maps, int n) {
+void pipe_add_tmaps(Ctx *ctx, Stmt *k, TmaMap *const *maps, int n) {
     int old = k->u.kernel.ntmaps;
     TmaMap **all = NEW_ARRAY(&ctx->arena, TmaMap *, old + n);
     for (int i = 0; i < old; i++) all[i] = k->u.kernel.tmaps[i];
@@ -368,7 +371,7 @@ static bool plan(Ws *W, const Func *f, Stmt *k, Uses *u) {
         const Stmt *c = L->u.for_.body->u.seq.data[i];
         W->prods[i] = c;
         W->bufs[i] = c->u.copy.dst.buf;
-        W->maps[i] = tma_plan(W->ctx, f, c);
+        W->maps[i] = pipe_tma_plan(W->ctx, f, c);
         if (!W->maps[i]) return false;
         for (int d = 0; d < c->u.copy.src.ndim; d++)
             if (!entry_known(u, c->u.copy.src.start[d])) return false;
@@ -513,7 +516,7 @@ static void build(Ws *W, Stmt *k, Uses *u, int li) {
         if (!W->maps[i]->swizzle && W->bufs[i]->align < 128) W->bufs[i]->align = 128;
         if (W->maps[i]->buf->align < 16) W->maps[i]->buf->align = 16; /* the map's base */
     }
-    add_maps(ctx, k, W->maps, W->nprod);
+    pipe_add_tmaps(ctx, k, W->maps, W->nprod);
     k->u.kernel.body = front;
     k->u.kernel.producer_threads = PRODUCER_THREADS;
 }

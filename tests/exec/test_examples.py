@@ -66,6 +66,18 @@ def test_gemm_operands(tilec, M, N, K, ta, tb, af, bf):
     check(out, ref, np.float16, rtol=2e-3, atol=1e-4)
 
 
+# hand-scheduled (T.ws, mbarriers, T.tma_copy): the C target runs the regions in program
+# order; ragged edges, fewer iterations than stages, one iteration
+@pytest.mark.parametrize("M,N,K,stages", [(256, 256, 256, 3), (200, 136, 200, 3),
+                                          (128, 128, 64, 2), (130, 250, 100, 4)])
+def test_gemm_warp_specialized(tilec, M, N, K, stages):
+    a = rand((M, K), np.float16, 1)
+    b = rand((K, N), np.float16, 2)
+    out = tilec.run("examples/gemm_warp_specialized.py",
+                    dict(M=M, N=N, K=K, num_stages=stages), {"A": a, "B": b})["C"]
+    check(out, a.astype(np.float64) @ b.astype(np.float64), np.float16, rtol=2e-3, atol=1e-4)
+
+
 @pytest.mark.parametrize("M,N,K,ta,tb", [(128, 128, 128, False, False),
                                          (100, 72, 80, True, True),
                                          (70, 100, 96, False, True)])

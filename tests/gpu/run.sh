@@ -205,6 +205,11 @@ gemm_operands.py||0
 gemm_operands.py|-D M=100 -D N=72 -D K=50 -D trans_A=True -D trans_B=True -D a_frag=True|1
 gemm_operands.py|-D M=70 -D N=100 -D K=40 -D trans_B=True -D a_frag=True -D b_frag=True|1
 gemm_operands.py|-D M=264 -D N=200 -D K=328 -D block_M=128 -D block_N=128 -D block_K=64 -D num_stages=3|0
+gemm_warp_specialized.py||0
+gemm_warp_specialized.py|-D M=200 -D N=136 -D K=200|1
+gemm_warp_specialized.py|-D M=128 -D N=128 -D K=64 -D num_stages=2|1
+gemm_warp_specialized.py|-D M=130 -D N=250 -D K=100 -D num_stages=4 -D dtype="bfloat16"|1
+gemm_warp_specialized.py|-D M=1024 -D N=1024 -D K=1024 -D block_N=256 -D num_stages=4|0
 elementwise_add.py||0
 elementwise_add.py|-D M=128 -D N=256|1
 elementwise_add.py|-D M=100 -D N=130|1
@@ -272,7 +277,7 @@ run_variant() {
 }
 
 echo "== examples: --target cuda --check, mma.sync instead of wgmma"
-run_variant check-mma "gemm.py gemm_fp8.py gemm_operands.py flash_attention.py" TILEC_NO_WGMMA=1
+run_variant check-mma "gemm.py gemm_fp8.py gemm_operands.py flash_attention.py gemm_warp_specialized.py" TILEC_NO_WGMMA=1
 echo "== examples: --target cuda --check, cp.async instead of TMA and warp specialization"
 run_variant check-nows "gemm.py gemm_fp8.py" TILEC_NO_WS=1
 echo "== examples: --target cuda --check, one tile per block instead of a persistent grid"

@@ -204,7 +204,9 @@ static void count_syncs(const Stmt *s, int dist, SyncCount *c) {
 }
 
 /* In the source: no __syncthreads() inside a block opened by a line that mentions
- * tl_tid (a distributed loop or a thread-0-only block). Returns the offending count. */
+ * tl_tid (a distributed loop, a thread-0-only block, a T.ws region), except the whole
+ * warp groups' copies of a block's code (pass_split_warp_groups: every thread runs
+ * one, and each reaches the barrier). Returns the offending count. */
 static int text_syncs_in_thread_blocks(const char *src) {
     bool stack[256];
     int depth = 0, bad = 0;
@@ -214,7 +216,8 @@ static int text_syncs_in_thread_blocks(const char *src) {
         size_t n = e ? (size_t)(e - p) : strlen(p);
         char line[4096];
         snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), p);
-        bool thread = strstr(line, "tl_tid") && !strstr(line, "const int tl_tid");
+        bool thread = strstr(line, "tl_tid") && !strstr(line, "const int tl_tid") &&
+                      !strstr(line, "{  /* threads ");
         if (strstr(line, "__syncthreads")) {
             for (int i = 0; i < depth; i++) bad += stack[i];
         }
@@ -1448,6 +1451,101 @@ static const char src_ws_regs[] =
     ONE_TILE_GEMM("", "wsr", "M=192, N=256, K=128, dtype=\"float16\"", "384");
 
 /* Whether the kernels of c's source (past the pasted headers) contain text. */
+/* Tier 3, TileLang's barrierpipe style: a list of mbarriers named by number, plain T.copy
+ * in the producer region (its 128 threads arrive), T.gemm in the consumer's. */
+static const char src_manual_pipe[] = HEAD
+    "def mp(M=200, N=136, K=200, stages=2, dtype=\"float16\"):\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype),\n"
+    "             C: T.Tensor((M, N), \"float32\")):\n"
+    "        with T.Kernel(T.ceildiv(N, 64), T.ceildiv(M, 64), threads=256) as (bx, by):\n"
+    "            A_s = T.alloc_shared((stages, 64, 32), dtype)\n"
+    "            B_s = T.alloc_shared((stages, 32, 64), dtype)\n"
+    "            acc = T.alloc_fragment((64, 64), \"float32\")\n"
+    "            T.create_list_of_mbarrier([128, 128] * stages)\n"
+    "            with T.ws(0):\n"
+    "                T.clear(acc)\n"
+    "            for k in T.Pipelined(T.ceildiv(K, 32), num_stages=stages):\n"
+    "                with T.ws(1):\n"
+    "                    T.mbarrier_wait_parity(mbarrier=k % stages + stages,\n"
+    "                                           parity=((k // stages) % 2) ^ 1)\n"
+    "                    T.copy(A[by * 64, k * 32], A_s[k % stages, :, :])\n"
+    "                    T.copy(B[k * 32, bx * 64], B_s[k % stages, :, :])\n"
+    "                    T.mbarrier_arrive(mbarrier=k % stages)\n"
+    "                with T.ws(0):\n"
+    "                    T.mbarrier_wait_parity(T.get_mbarrier(k % stages), (k // stages) % 2)\n"
+    "                    T.gemm(A_s[k % stages, :, :], B_s[k % stages, :, :], acc)\n"
+    "                    T.mbarrier_arrive(k % stages + stages)\n"
+    "            with T.ws(0):\n"
+    "                T.copy(acc, C[by * 64, bx * 64])\n"
+    "    return main\n";
+
+/* Tier 3 on sm_90a: T.tma_copy into single-stage tiles (B transposed), T.wgmma_gemm left
+ * in flight and T.wait_wgmma before the stage is released; T.fence_proxy_async. */
+static const char src_manual_wgmma[] = HEAD
+    "def mw(M=200, N=136, K=256, dtype=\"bfloat16\"):\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((N, K), dtype),\n"
+    "             C: T.Tensor((M, N), dtype)):\n"
+    "        with T.Kernel(T.ceildiv(N, 64), T.ceildiv(M, 64), threads=256) as (bx, by):\n"
+    "            A_s = T.alloc_shared((64, 64), dtype)\n"
+    "            B_s = T.alloc_shared((64, 64), dtype)\n"
+    "            acc = T.alloc_fragment((64, 64), \"float32\")\n"
+    "            ready = T.alloc_barrier(arrive_count=128)\n"
+    "            done = T.alloc_barrier(arrive_count=128)\n"
+    "            with T.ws(0):\n"
+    "                T.clear(acc)\n"
+    "            for k in range(T.ceildiv(K, 64)):\n"
+    "                with T.ws(1):\n"
+    "                    T.barrier_wait(done, (k + 1) % 2)\n"
+    "                    T.tma_copy(A[by * 64, k * 64], A_s, barrier=ready)\n"
+    "                    T.tma_copy(B[bx * 64, k * 64], B_s, barrier=ready)\n"
+    "                    T.barrier_arrive(ready)\n"
+    "                with T.ws(0):\n"
+    "                    T.barrier_wait(ready, k % 2)\n"
+    "                    T.wgmma_gemm(A_s, B_s, acc, transpose_B=True)\n"
+    "                    T.wait_wgmma(0)\n"
+    "                    T.barrier_arrive(done)\n"
+    "            with T.ws(0):\n"
+    "                T.fence_proxy_async()\n"
+    "                T.copy(acc, C[by * 64, bx * 64])\n"
+    "    return main\n";
+
+/* A kernel body around Tier 3 errors: `BODY` inside T.Kernel(1, threads=256). */
+#define TIER3(body) HEAD \
+    "def t3():\n" \
+    "    @T.prim_func\n" \
+    "    def main(A: T.Tensor((64, 64), \"float16\"), S: T.Tensor((64, 64), \"float32\")):\n" \
+    "        with T.Kernel(1, threads=256) as bx:\n" \
+    "            A_s = T.alloc_shared((64, 64), \"float16\")\n" \
+    "            acc = T.alloc_fragment((64, 64), \"float32\")\n" \
+    "            bars = T.alloc_barrier([128, 128])\n" \
+    body \
+    "    return main\n"
+
+static void test_tier3_errors(void) {
+    static const struct { const char *text, *msg; } cases[] = {
+        {TIER3("            with T.ws(2):\n                T.clear(acc)\n"),
+         "T.ws: warp group 2 is outside the block (256 threads: warp groups 0 to 1)"},
+        {TIER3("            with T.ws(0):\n                with T.ws(0):\n"
+               "                    T.clear(acc)\n"),
+         "T.ws blocks cannot be nested"},
+        {TIER3("            with T.ws(0, 2):\n                T.clear(acc)\n"),
+         "T.ws: warp groups must be consecutive"},
+        {TIER3("            T.barrier_wait(bars, 0)\n"), "'bars' holds 2 barriers"},
+        {TIER3("            S[0, 0] = bars[0]\n"), "barrier 'bars' is not a value"},
+        {TIER3("            T.tma_copy(A_s, A, barrier=bars[0])\n"),
+         "T.tma_copy copies a global tensor into a shared buffer"},
+        {TIER3("            T.tma_copy(A, A_s)\n"), "T.tma_copy needs barrier="},
+        {TIER3("            T.mbarrier_arrive(3)\n"), "needs T.create_list_of_mbarrier first"},
+        {TIER3("            T.set_max_nreg(250, 1)\n"), "multiple of 8 from 24 to 256"},
+        {TIER3("            T.copy(A, A_s)\n            T.wgmma_gemm(A_s, A_s, acc)\n"),
+         "T.wgmma_gemm: this gemm cannot run on wgmma on this target"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        expect_error("t3.py", cases[i].text, cases[i].msg);
+}
+
 static bool kernels_call(const Compiled *c, const char *text) {
     const char *k = c->src ? strstr(c->src, "// ---- kernels ----") : NULL;
     return k && strstr(k, text);
@@ -1604,6 +1702,7 @@ int main(void) {
         {"gemm_s8_t", src_gemm_s8_t, NULL}, {"two_reduce", src_two_reduce, NULL},
         {"atomic", src_atomic, NULL}, {"convert", src_convert, NULL},
         {"workspace", src_workspace, ws_syms}, {"dynamic", src_dynamic, dyn_syms},
+        {"manual_pipe", src_manual_pipe, NULL},
     };
     enum { NPROG = sizeof progs / sizeof *progs, MAXC = 64 };
     char ex[32][128];
@@ -1654,6 +1753,14 @@ int main(void) {
     expect_error("both", src_local_both, "read both inside it and here");
     expect_error("sync", src_sync_in_parallel, "T.sync_threads inside a T.Parallel loop");
     expect_error("grid", src_grid_scalar, "the T.Kernel grid uses 'n'");
+    test_tier3_errors();
+    for (int i = 0; i < n; i++) /* Tier 3 without TMA or setmaxnreg */
+        if (!strcmp(names[i], "manual_pipe") || !strcmp(names[i], "examples/gemm_warp_specialized.py"))
+            CHECK(all[i]->src && !kernels_call(all[i], "tl_tma_load(&") &&
+                      !kernels_call(all[i], "tl_setmaxnreg") && kernels_call(all[i], "tl_mbar_wait(&") &&
+                      (names[i][0] == 'm' || kernels_call(all[i], "tl_bar_sync<")),
+                  "%s on sm_80: mbarriers, no TMA (T.tma_copy: a copy, then the region's named "
+                  "barrier), no setmaxnreg", names[i]);
 
     /* the same examples lowered for sm_90a (wgmma where it applies), and a wgmma tile */
     lower_arch = "sm_90a";
@@ -1717,6 +1824,33 @@ int main(void) {
               !strstr(win, "tl_smem_zero(tl_smem"),
           "ws_window: acc's windows read and written in registers");
     if (all[n - 1]->f) test_tmap_geometry(all[n - 1]); /* ws_dynamic */
+    static const struct { const char *name, *text; } manual[] = {
+        {"sm90_manual_pipe", src_manual_pipe}, {"manual_wgmma", src_manual_wgmma}};
+    for (size_t i = 0; i < sizeof manual / sizeof *manual; i++) {
+        all[n] = check_program(manual[i].name, manual[i].text);
+        cases[n] = (SimCase){manual[i].name, (char *)manual[i].text, NULL, all[n]};
+        names[n++] = manual[i].name;
+    }
+    const char *mp = all[n - 2]->src, *mw = all[n - 1]->src;
+    CHECK(mp && strstr(mp, "tl_fence_proxy_async();  /* this thread's shared stores") &&
+              strstr(mp, "} else {  /* threads 128..255 */") && !strstr(mp, "tl_tma_load(&") &&
+              strstr(mp, "tl_wgmma_ss<64, 64, 32, 1,"),
+          "sm90_manual_pipe: one program per warp group, plain copies fenced for wgmma before "
+          "the producer arrives");
+    CHECK(mw && strstr(mw, "tl_wgmma_ss<64, 64, 64, 1, true, TL_MMA_BF16, TL_MMA_BF16, -1>") &&
+              strstr(mw, "tl_wgmma_wait<0>();") && strstr(mw, "tl_wgmma_fence_operand(acc[tl_c])") &&
+              strstr(mw, "tl_mbar_expect_tx(&ready[0], 8192);") &&
+              !strstr(mw, "tl_fence_proxy_async();  /* this thread's"),
+          "manual_wgmma: T.wgmma_gemm in flight until T.wait_wgmma, TMA copies expecting their "
+          "bytes");
+    for (int i = 0; i < n; i++)
+        if (!strcmp(names[i], "sm90_gemm_warp_specialized.py"))
+            CHECK(all[i]->src && strstr(all[i]->src, "__launch_bounds__(384, 1)") &&
+                      strstr(all[i]->src, "tl_setmaxnreg_dec<40>();") &&
+                      strstr(all[i]->src, "} else {  /* threads 256..383 */") &&
+                      strstr(all[i]->src, "tl_tma_load(&tl_tmap1, B_shared + (tl_floormod_i32(ko, 3)) * 8192 + 4096"),
+                  "sm90_gemm_warp_specialized.py: TMA into the stages, setmaxnreg, one program "
+                  "per warp-group set");
     test_pass_configs();
     test_ws_register_budget();
     lower_arch = "sm_80";

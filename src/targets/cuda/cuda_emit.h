@@ -78,6 +78,16 @@ typedef struct CuEmit {
     bool wgmma;             /* the kernel has wgmma gemms: barriers fence the async proxy */
     bool stmatrix;          /* the target has stmatrix (sm_90+; TILEC_NO_STMATRIX unset) */
     bool consumer;          /* inside the consumer of a STMT_WS: barriers are of its threads */
+    int region_count;       /* inside a T.ws region of this many threads (else 0): its
+                               barriers are named barrier region_id's */
+    int region_id;
+    int regions[15][2];     /* the kernel's distinct regions (lo, count): region i has
+                               named barrier i + 1 */
+    int nregions;
+    bool sm90a;             /* the target is sm_90a: setmaxnreg, TMA, expect_tx */
+    bool fence_arrive;      /* the code being emitted writes shared memory that a wgmma
+                               may read after an mbarrier: its arrivals fence the async
+                               proxy first */
     const Stmt *kernel;     /* the T.Kernel being emitted */
     bool persistent;        /* cuda_kernel_persistent: each side of its WS walks the tiles */
     int cluster;            /* cuda_kernel_cluster */
@@ -103,7 +113,8 @@ void cu_gemm(CfEmit *em, const Stmt *s);
 void cu_copy(CfEmit *em, const Stmt *s);
 void cu_reduce(CfEmit *em, const Stmt *s);
 /* A barrier of the threads that run the code being emitted: __syncthreads(), or the
- * consumer warp groups' named barrier in a warp-specialized kernel. */
+ * named barrier of the consumer warp groups of a warp-specialized kernel or of a T.ws
+ * region. */
 void cu_barrier(CfEmit *em);
 
 #endif

@@ -72,6 +72,8 @@ static bool env_off(const char *name) {
     return v && *v && strcmp(v, "0");
 }
 
+int cuda_lowering_arch(void) { return arch_number(NULL); }
+
 bool cuda_lowering_wgmma(void) {
     bool sm90 = false;
     arch_number(&sm90);
@@ -90,9 +92,11 @@ void cuda_lower(Ctx *ctx, Func *f) {
     pass_run(ctx, f, "safe_memory_access", pass_safe_memory_access);
     pass_run(ctx, f, "simplify", pass_simplify);
     pass_run(ctx, f, "infer_layouts", pass_infer_layouts);
+    pass_run(ctx, f, "manual_schedule", pass_manual_schedule);
     pass_run(ctx, f, "pipeline_async", pass_pipeline_async);
     pass_run(ctx, f, "map_threads", pass_map_threads);
     pass_run(ctx, f, "insert_sync_threads", pass_insert_sync_threads);
+    pass_run(ctx, f, "split_warp_groups", pass_split_warp_groups);
 }
 
 static void emit_distributed(CfEmit *em, const Stmt *root);
@@ -140,11 +144,14 @@ static void emit_alloc(CfEmit *em, const Stmt *s) {
 
 void cu_barrier(CfEmit *em) {
     CuEmit *cu = cu_of(em);
-    if (cu->consumer) cf_line(em, "tl_bar_sync<1, %d>();", cu->nthreads);
+    if (cu->region_count) cf_line(em, "tl_bar_sync<%d, %d>();", cu->region_id, cu->region_count);
+    else if (cu->consumer) cf_line(em, "tl_bar_sync<1, %d>();", cu->nthreads);
     else cf_line(em, "__syncthreads();");
 }
 
-/* An mbarrier operation (runtime/cuda/tl_cuda.h); INIT by thread 0 for every entry. */
+/* An mbarrier operation (runtime/cuda/tl_cuda.h); INIT by thread 0 for every entry (or
+ * entry idx). Without TMA (below sm_90a) no copy has transaction bytes: an expect is
+ * nothing, an arrive-and-expect an arrival. */
 static void emit_mbar(CfEmit *em, const Stmt *s) {
     const Buffer *b = s->u.mbar.bar;
     const char *bar = cf_buf(em, b);
@@ -155,15 +162,24 @@ static void emit_mbar(CfEmit *em, const Stmt *s) {
         if (s->u.mbar.cluster && cu_of(em)->cluster > 1)
             count = arena_printf(&em->ctx->arena, "%d * (%s)", cu_of(em)->cluster, count);
         cf_line(em, "if (tl_tid == 0) {");
-        cf_line(em, "    for (int tl_i = 0; tl_i < %lld; ++tl_i) tl_mbar_init(&%s[tl_i], %s);",
-                (long long)n, bar, count);
+        if (s->u.mbar.idx)
+            cf_line(em, "    tl_mbar_init(&%s[%s], %s);", bar,
+                    cf_ex_str(em, s->u.mbar.idx, DT_INT32, true), count);
+        else
+            cf_line(em, "    for (int tl_i = 0; tl_i < %lld; ++tl_i) tl_mbar_init(&%s[tl_i], %s);",
+                    (long long)n, bar, count);
         cf_line(em, "    tl_fence_mbar_init();");
         cf_line(em, "}");
         return;
     }
     const char *idx = cf_ex_str(em, s->u.mbar.idx, DT_INT32, true);
     int cluster = s->u.mbar.cluster ? cu_of(em)->cluster : 1;
-    const char *who = s->u.mbar.per_group ? "if (tl_tid % 128 == 0) " : "";
+    const char *who = s->u.mbar.per_group ? "if (tl_tid % 128 == 0) "
+                      : s->u.mbar.once    ? "if (tl_tid == 0) "
+                                          : "";
+    bool tx = cu_of(em)->sm90a;
+    if (cu_of(em)->fence_arrive && (s->u.mbar.op == MBAR_ARRIVE || s->u.mbar.op == MBAR_EXPECT_TX))
+        cf_line(em, "tl_fence_proxy_async();  /* this thread's shared stores, for wgmma */");
     switch (s->u.mbar.op) {
     case MBAR_ARRIVE:
         if (cluster == 1) cf_line(em, "%stl_mbar_arrive(&%s[%s]);", who, bar, idx);
@@ -175,8 +191,16 @@ static void emit_mbar(CfEmit *em, const Stmt *s) {
                     bar, idx, r);
         break;
     case MBAR_EXPECT_TX:
-        cf_line(em, "tl_mbar_arrive_expect_tx(&%s[%s], %s);", bar, idx,
-                cf_ex_str(em, s->u.mbar.arg, DT_INT32, true));
+        if (tx)
+            cf_line(em, "%stl_mbar_arrive_expect_tx(&%s[%s], %s);", who, bar, idx,
+                    cf_ex_str(em, s->u.mbar.arg, DT_INT32, true));
+        else cf_line(em, "%stl_mbar_arrive(&%s[%s]);  /* no TMA bytes here */", who, bar, idx);
+        break;
+    case MBAR_EXPECT:
+        if (tx)
+            cf_line(em, "%stl_mbar_expect_tx(&%s[%s], %s);", who, bar, idx,
+                    cf_ex_str(em, s->u.mbar.arg, DT_INT32, true));
+        else cf_line(em, "/* T.mbarrier_expect_tx: no TMA bytes below sm_90a */");
         break;
     default:
         cf_line(em, "tl_mbar_wait(&%s[%s], %s);", bar, idx,
@@ -274,6 +298,118 @@ static void emit_ws(CfEmit *em, const Stmt *s) {
         cf_line(em, "tl_cluster_sync();  /* no block leaves while its peers may signal it */");
 }
 
+static bool writes_shared(const Stmt *s);
+static void shared_child(Stmt **slot, void *ud) { *(bool *)ud |= writes_shared(*slot); }
+
+/* The named barrier of region (lo, count) of the kernel: 1 + its number among the
+ * kernel's distinct regions (ids 1..15; 0 is __syncthreads'). */
+static int region_barrier(CfEmit *em, const Stmt *s) {
+    CuEmit *cu = cu_of(em);
+    int lo = s->u.threads.lo, n = s->u.threads.count;
+    for (int i = 0; i < cu->nregions; i++)
+        if (cu->regions[i][0] == lo && cu->regions[i][1] == n) return i + 1;
+    if (cu->nregions == 15)
+        ctx_fail(em->ctx, s->loc, "T.ws: a kernel may have at most 15 different regions "
+                 "(the named barriers of a block)");
+    cu->regions[cu->nregions][0] = lo, cu->regions[cu->nregions][1] = n;
+    return ++cu->nregions;
+}
+
+/* The copies of the block's code of pass_split_warp_groups: an if / else if chain. */
+static void emit_split(CfEmit *em, const Stmt *s) {
+    for (const Stmt *g = s; g; g = g->u.threads.orelse) {
+        int lo = g->u.threads.lo, hi = lo + g->u.threads.count;
+        const char *kw = g == s ? "if" : "} else if";
+        if (!g->u.threads.orelse && g != s)
+            cf_line(em, "} else {  /* threads %d..%d */", lo, hi - 1);
+        else if (lo) cf_line(em, "%s (tl_tid >= %d && tl_tid < %d) {  /* threads %d..%d */", kw, lo, hi, lo, hi - 1);
+        else cf_line(em, "%s (tl_tid < %d) {  /* threads 0..%d */", kw, hi, hi - 1);
+        em->indent++;
+        int mark = em->live.len;
+        cf_stmt(em, g->u.threads.body);
+        em->live.len = mark;
+        em->indent--;
+    }
+    cf_line(em, "}");
+}
+
+/* Whether s stores into shared memory through the generic proxy (stores, vector copies). */
+static bool writes_shared(const Stmt *s) {
+    if (s->kind == STMT_STORE) return s->u.store.buf->scope == SCOPE_SHARED;
+    if (s->kind == STMT_COPY)
+        return !s->u.copy.tma && s->u.copy.dst.buf->scope == SCOPE_SHARED;
+    bool any = false;
+    ir_stmt_children((Stmt *)s, shared_child, &any);
+    return any;
+}
+
+/* A T.ws region: its threads run the body as a block of their own (tl_tid from 0). */
+static void emit_threads(CfEmit *em, const Stmt *s) {
+    CuEmit *cu = cu_of(em);
+    int lo = s->u.threads.lo, n = s->u.threads.count;
+    if (s->u.threads.split) {
+        emit_split(em, s);
+        return;
+    }
+    if (cu->region_count) ctx_fail(em->ctx, s->loc, "T.ws blocks cannot be nested");
+    int id = region_barrier(em, s), outer = cu->nthreads, mark = em->live.len;
+    if (lo) cf_line(em, "if (tl_tid >= %d && tl_tid < %d) {  /* T.ws: threads %d..%d */", lo,
+                    lo + n, lo, lo + n - 1);
+    else cf_line(em, "if (tl_tid < %d) {  /* T.ws: threads 0..%d */", n, n - 1);
+    em->indent++;
+    if (lo) {
+        cf_line(em, "const int tl_ws_tid = tl_tid - %d;", lo);
+        cf_line(em, "{");
+        em->indent++;
+        cf_line(em, "const int tl_tid = tl_ws_tid;");
+        cf_line(em, "(void)tl_tid;");
+    }
+    bool fence = cu->fence_arrive;
+    cu->nthreads = n, cu->region_count = n, cu->region_id = id;
+    cu->fence_arrive = cu->wgmma && writes_shared(s->u.threads.body);
+    cf_stmt(em, s->u.threads.body);
+    cu->nthreads = outer, cu->region_count = 0, cu->fence_arrive = fence;
+    em->live.len = mark;
+    for (int k = lo ? 2 : 1; k > 0; k--) {
+        em->indent--;
+        cf_line(em, "}");
+    }
+}
+
+/* T.set_max_nreg: setmaxnreg on sm_90a (the kernel then has __launch_bounds__(.., 1)). */
+static void emit_setmaxnreg(CfEmit *em, const Stmt *s) {
+    if (!cu_of(em)->sm90a) {
+        cf_line(em, "/* T.set_max_nreg(%d): sm_90a only */", s->u.setmaxnreg.regs);
+        return;
+    }
+    cf_line(em, "tl_setmaxnreg_%s<%d>();", s->u.setmaxnreg.inc ? "inc" : "dec",
+            s->u.setmaxnreg.regs);
+}
+
+/* After a program's wgmma wait (T.wait_wgmma): the accumulators of its T.wgmma_gemm are
+ * read next, not before the wait. */
+static void fence_manual_accs(CfEmit *em, const Stmt *s) {
+    if (s->kind == STMT_GEMM && s->u.gemm.manual) {
+        const Buffer *c = s->u.gemm.c.buf;
+        cf_line(em, "for (int tl_c = 0; tl_c < %lld; ++tl_c) tl_wgmma_fence_operand(%s[tl_c]);",
+                (long long)c->layout->nlocal, cf_buf(em, c));
+        return;
+    }
+    switch (s->kind) { /* ir_stmt_children's kinds, read-only */
+    case STMT_SEQ:
+        for (int i = 0; i < s->u.seq.len; i++) fence_manual_accs(em, s->u.seq.data[i]);
+        break;
+    case STMT_FOR: fence_manual_accs(em, s->u.for_.body); break;
+    case STMT_WHILE: fence_manual_accs(em, s->u.while_.body); break;
+    case STMT_IF:
+        fence_manual_accs(em, s->u.if_.then);
+        if (s->u.if_.orelse) fence_manual_accs(em, s->u.if_.orelse);
+        break;
+    case STMT_THREADS: fence_manual_accs(em, s->u.threads.body); break;
+    default: break;
+    }
+}
+
 /* The one-line statements of CUDA (after the location comment). */
 static void emit_simple(CfEmit *em, const Stmt *s) {
     if (s->kind == STMT_KERNEL) ctx_fail(em->ctx, s->loc, "T.Kernel inside T.Kernel");
@@ -312,7 +448,12 @@ static bool cu_stmt(CfEmit *em, const Stmt *s) {
         if (s->u.async_.acc) /* its registers are read next: not before the wait */
             cf_line(em, "for (int tl_c = 0; tl_c < %lld; ++tl_c) tl_wgmma_fence_operand(%s[tl_c]);",
                     (long long)s->u.async_.acc->layout->nlocal, cf_buf(em, s->u.async_.acc));
+        else if (s->u.async_.wgmma)
+            fence_manual_accs(em, cu_of(em)->kernel->u.kernel.body);
         return true;
+    case STMT_THREADS: cf_loc_comment(em, s->loc); emit_threads(em, s); return true;
+    case STMT_FENCE: cf_loc_comment(em, s->loc); cf_line(em, "tl_fence_proxy_async();"); return true;
+    case STMT_SETMAXNREG: cf_loc_comment(em, s->loc); emit_setmaxnreg(em, s); return true;
     case STMT_ALLOC: emit_alloc(em, s); return true;
     case STMT_MBAR: emit_mbar(em, s); return true;
     case STMT_WS: cf_loc_comment(em, s->loc); emit_ws(em, s); return true;
@@ -677,14 +818,22 @@ static const Stmt *applied_swizzle(const Stmt *k) {
     return x && y && x->dtype == DT_INT32 && y->dtype == DT_INT32 ? sw : NULL;
 }
 
-static bool has_wgmma(const Stmt *s);
-static void wgmma_child(Stmt **slot, void *ud) { *(bool *)ud |= has_wgmma(*slot); }
+static bool has_kind(const Stmt *s, StmtKind kind);
+typedef struct KindWalk {
+    StmtKind kind;
+    bool any;
+} KindWalk;
+static void kind_child(Stmt **slot, void *ud) {
+    KindWalk *w = ud;
+    w->any |= has_kind(*slot, w->kind);
+}
 
-static bool has_wgmma(const Stmt *s) {
-    if (s->kind == STMT_GEMM) return s->u.gemm.wgmma > 0;
-    bool any = false;
-    ir_stmt_children((Stmt *)s, wgmma_child, &any);
-    return any;
+/* Whether s holds a statement of this kind (STMT_GEMM: a wgmma one). */
+static bool has_kind(const Stmt *s, StmtKind kind) {
+    if (s->kind == kind) return kind != STMT_GEMM || s->u.gemm.wgmma > 0;
+    KindWalk w = {kind, false};
+    ir_stmt_children((Stmt *)s, kind_child, &w);
+    return w.any;
 }
 
 static void emit_kernel(CfEmit *em, const Stmt *k, int id, const Host *h) {
@@ -701,7 +850,9 @@ static void emit_kernel(CfEmit *em, const Stmt *k, int id, const Host *h) {
     vars_stmt(&w, k->u.kernel.body);
     CuEmit *cu = cu_of(em);
     cu->used = vs;
-    cu->wgmma = has_wgmma(k->u.kernel.body);
+    cu->wgmma = has_kind(k->u.kernel.body, STMT_GEMM);
+    cu->nregions = 0;
+    cu->fence_arrive = cu->wgmma && !k->u.kernel.producer_threads && writes_shared(k->u.kernel.body);
     CudaBuffers bufs;
     cuda_kernel_buffers(&em->ctx->arena, k, &bufs);
     cu->bufs = &bufs;
@@ -728,8 +879,9 @@ static void emit_kernel(CfEmit *em, const Stmt *k, int id, const Host *h) {
               (long long)bufs.smem_bytes);
     /* warp-specialized: one block per SM, which tells ptxas the register count at entry
      * that setmaxnreg moves (else it ignores setmaxnreg, C7508) */
+    bool one = launched > nthreads || (cu->sm90a && has_kind(k->u.kernel.body, STMT_SETMAXNREG));
     sb_printf(o, "extern \"C\" __global__ void __launch_bounds__(%lld%s) ", (long long)launched,
-              launched > nthreads ? ", 1" : "");
+              one ? ", 1" : "");
     if (cu->cluster > 1) sb_printf(o, "__cluster_dims__(%d, 1, 1) ", cu->cluster);
     sb_printf(o, "tilec_kernel_%d(", id);
     kernel_params(em, o, h, k);
@@ -800,7 +952,7 @@ char *cuda_emit(Ctx *ctx, const Func *f) {
     StrBuf kbuf = {0};
     cf_init(em, ctx, f, &cu_hooks);
     em->out = &kbuf;
-    cu->stmatrix = arch_number(NULL) >= 90 && !env_off("TILEC_NO_STMATRIX");
+    cu->stmatrix = arch_number(&cu->sm90a) >= 90 && !env_off("TILEC_NO_STMATRIX");
     jmp_buf jb, *saved = ctx->on_error;
     if (CTX_TRY(ctx, &jb)) { /* free the heap buffers if a user error unwinds through here */
         sb_free(&kbuf);

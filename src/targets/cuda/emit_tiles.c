@@ -563,7 +563,8 @@ void cu_gemm(CfEmit *em, const Stmt *s) {
                     (long long)C->layout->nlocal, cf_buf(em, C));
         cf_line(em, "tl_wgmma_ss<%lld, %lld, %lld, %d, %s, %s, %s, %d>(%s, %s, %s, %s);",
                 (long long)M, (long long)N, (long long)K, s->u.gemm.wgmma, tb ? "true" : "false",
-                mma_type(A->dtype), mma_type(B->dtype), s->u.gemm.inflight ? 1 : 0, pa, pb,
+                mma_type(A->dtype), mma_type(B->dtype),
+                s->u.gemm.manual ? -1 : s->u.gemm.inflight ? 1 : 0, pa, pb,
                 cf_buf(em, C),
                 used == cu_of(em)->nthreads ? "tl_tid"
                                             : arena_printf(&em->ctx->arena, "tl_tid %% %d", used));
@@ -648,6 +649,11 @@ static void cu_tma_copy(CfEmit *em, const Stmt *s) {
                 cf_ex_str(em, src->start[m->rank - 1 - i], DT_INT32, true));
     }
     int cluster = s->u.copy.multicast ? cu_of(em)->cluster : 1, nbox = m->npanel * m->nchunk;
+    if (s->u.copy.manual) { /* T.tma_copy: its first thread, its bytes on the barrier */
+        cf_line(em, "if (tl_tid == 0) {");
+        em->indent++;
+        cf_line(em, "tl_mbar_expect_tx(%s, %lld);", bar, (long long)m->bytes);
+    }
     for (int p = 0; p < m->npanel; p++)
         for (int c = 0; c < m->nchunk; c++) {
             StrBuf o = {0};
@@ -669,6 +675,10 @@ static void cu_tma_copy(CfEmit *em, const Stmt *s) {
             cf_line(em, "%s);", o.buf);
             sb_free(&o);
         }
+    if (s->u.copy.manual) {
+        em->indent--;
+        cf_line(em, "}");
+    }
 }
 
 /* A kept vector copy (cuda_copy_vector): n squeezed dimensions of extents ext (the
