@@ -7,7 +7,10 @@ engine (T.tma_copy), whose bytes complete on the stage's `full` barrier. Warp gr
 and 1, the consumers, wait for the stage, run the tensor-core GEMM on it and release it
 on `empty`. Each side runs ahead through the loop as far as the barriers let it, so the
 producer fills up to num_stages stages ahead. T.dec_max_nreg / T.inc_max_nreg move
-registers from the producer to the consumers. Written after TileLang's
+registers from the producer to the consumers. With async_wgmma (sm_90a), the consumers
+issue each stage's GEMM with T.wgmma_gemm and keep it running while they wait for the
+next stage, releasing a stage once the GEMM after it has started (T.wait_wgmma(1)).
+Written after TileLang's
 examples/warp_specialize/example_warp_specialize_gemm_barrierpipe_stage2.py.
 """
 import torch
@@ -24,7 +27,8 @@ def matmul(M=512,
            block_K=64,
            num_stages=3,
            dtype="float16",
-           accum_dtype="float"):
+           accum_dtype="float",
+           async_wgmma=False):
 
     @T.prim_func
     def main(
@@ -55,10 +59,19 @@ def matmul(M=512,
                     T.barrier_arrive(full[ko % num_stages])
                 with T.ws(0, 1):
                     T.barrier_wait(full[ko % num_stages], (ko // num_stages) % 2)
-                    T.gemm(A_shared[ko % num_stages, :, :], B_shared[ko % num_stages, :, :],
-                           C_local)
-                    T.barrier_arrive(empty[ko % num_stages])
+                    if async_wgmma:  # keep one wgmma running: release the previous stage
+                        T.wgmma_gemm(A_shared[ko % num_stages, :, :],
+                                     B_shared[ko % num_stages, :, :], C_local)
+                        T.wait_wgmma(1)
+                        if ko > 0:
+                            T.barrier_arrive(empty[(ko - 1) % num_stages])
+                    else:
+                        T.gemm(A_shared[ko % num_stages, :, :], B_shared[ko % num_stages, :, :],
+                               C_local)
+                        T.barrier_arrive(empty[ko % num_stages])
             with T.ws(0, 1):
+                if async_wgmma:
+                    T.wait_wgmma(0)
                 T.copy(C_local, C[by * block_M, bx * block_N])
 
     return main

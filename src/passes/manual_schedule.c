@@ -85,7 +85,8 @@ static void manual_stmt(Manual *M, Stmt **slot) {
                      ? "(it needs A and B in shared memory, A K-major with rows of 64 or 128 "
                        "bytes, M a multiple of 64 per warp group of the threads running it, "
                        "N one of 16, 32, 64, 128, 256, and no other gemm reading A or B)"
-                     : "on this target (wgmma is sm_90a's; use T.gemm)");
+                     : "on this target (wgmma is sm_90a's, with TILEC_NO_WGMMA unset; use "
+                       "T.gemm)");
     if (s->kind == STMT_COPY && s->u.copy.manual) {
         tma_copy(M, slot);
         return;

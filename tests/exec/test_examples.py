@@ -68,13 +68,15 @@ def test_gemm_operands(tilec, M, N, K, ta, tb, af, bf):
 
 # hand-scheduled (T.ws, mbarriers, T.tma_copy): the C target runs the regions in program
 # order; ragged edges, fewer iterations than stages, one iteration
-@pytest.mark.parametrize("M,N,K,stages", [(256, 256, 256, 3), (200, 136, 200, 3),
-                                          (128, 128, 64, 2), (130, 250, 100, 4)])
-def test_gemm_warp_specialized(tilec, M, N, K, stages):
+@pytest.mark.parametrize("M,N,K,stages,wg", [(256, 256, 256, 3, False), (200, 136, 200, 3, False),
+                                             (128, 128, 64, 2, False), (130, 250, 100, 4, False),
+                                             (200, 136, 200, 3, True)])
+def test_gemm_warp_specialized(tilec, M, N, K, stages, wg):
     a = rand((M, K), np.float16, 1)
     b = rand((K, N), np.float16, 2)
     out = tilec.run("examples/gemm_warp_specialized.py",
-                    dict(M=M, N=N, K=K, num_stages=stages), {"A": a, "B": b})["C"]
+                    dict(M=M, N=N, K=K, num_stages=stages, async_wgmma=wg),
+                    {"A": a, "B": b})["C"]
     check(out, a.astype(np.float64) @ b.astype(np.float64), np.float16, rtol=2e-3, atol=1e-4)
 
 

@@ -210,6 +210,9 @@ gemm_warp_specialized.py|-D M=200 -D N=136 -D K=200|1
 gemm_warp_specialized.py|-D M=128 -D N=128 -D K=64 -D num_stages=2|1
 gemm_warp_specialized.py|-D M=130 -D N=250 -D K=100 -D num_stages=4 -D dtype="bfloat16"|1
 gemm_warp_specialized.py|-D M=1024 -D N=1024 -D K=1024 -D block_N=256 -D num_stages=4|0
+gemm_warp_specialized.py|-D M=200 -D N=136 -D K=200 -D async_wgmma=True|1
+gemm_warp_specialized.py|-D M=128 -D N=128 -D K=64 -D num_stages=2 -D async_wgmma=True|1
+gemm_warp_specialized.py|-D M=1000 -D N=900 -D K=1024 -D block_N=256 -D num_stages=4 -D async_wgmma=True|0
 elementwise_add.py||0
 elementwise_add.py|-D M=128 -D N=256|1
 elementwise_add.py|-D M=100 -D N=130|1
@@ -272,6 +275,7 @@ run_variant() {
     while IFS='|' read -r file defs small; do
         case "$files" in *" $file "*) ;; *) continue ;; esac
         [ "$small" = 1 ] || continue
+        case "$setting$defs" in TILEC_NO_WGMMA=1*async_wgmma=True*) continue ;; esac # wgmma only
         run_case "$prefix" "$file" "$defs" env "$setting"
     done <<<"$CASES"
 }

@@ -1832,6 +1832,18 @@ int main(void) {
         names[n++] = manual[i].name;
     }
     const char *mp = all[n - 2]->src, *mw = all[n - 1]->src;
+    char *async = read_text("examples/gemm_warp_specialized.py"); /* its T.wgmma_gemm form */
+    char *flag = async ? strstr(async, "async_wgmma=False") : NULL;
+    CHECK(flag != NULL, "gemm_warp_specialized.py has an async_wgmma=False parameter");
+    if (flag) {
+        memcpy(flag + strlen("async_wgmma="), "True ", 5);
+        all[n] = check_program("sm90_gemm_ws_async", async);
+        CHECK(all[n]->src && kernels_call(all[n], "TL_MMA_F16, -1>(") &&
+                  kernels_call(all[n], "tl_wgmma_wait<1>();"),
+              "gemm_warp_specialized.py with async_wgmma: wgmma left in flight, one kept");
+        cases[n] = (SimCase){"sm90_gemm_ws_async", async, NULL, all[n]};
+        names[n++] = "sm90_gemm_ws_async";
+    }
     CHECK(mp && strstr(mp, "tl_fence_proxy_async();  /* this thread's shared stores") &&
               strstr(mp, "} else {  /* threads 128..255 */") && !strstr(mp, "tl_tma_load(&") &&
               strstr(mp, "tl_wgmma_ss<64, 64, 32, 1,"),
@@ -1863,6 +1875,7 @@ int main(void) {
 
     for (int i = 0; i < n; i++) compiled_free(all[i]);
     for (int i = NPROG; i < NPROG + 2 * nex; i++) free(cases[i].text); /* the examples' */
+    free(async);
     if (!getenv("TEST_EMIT_CUDA_KEEP")) {
         char cmd[300];
         snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
