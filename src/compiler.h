@@ -78,6 +78,11 @@ void pass_pipeline_async(Ctx *ctx, Func *f);
  * TMA copies and checks (after pass_infer_layouts). */
 bool cuda_hand_scheduled(const Stmt *kernel);
 void pass_manual_schedule(Ctx *ctx, Func *f);
+/* CUDA sm_90a: whether copy c of kernel could become TMA stores, its tile's layout aside
+ * (pass_infer_layouts gives the tile one TMA reads), and those stores (tma_store.c;
+ * after pass_pipeline_async). */
+bool cuda_tma_store_candidate(const Func *f, Stmt *kernel, const Stmt *c);
+void pass_tma_store(Ctx *ctx, Func *f);
 /* Last: one copy of such a kernel's control flow per warp-group set (manual_schedule.c). */
 void pass_split_warp_groups(Ctx *ctx, Func *f);
 /* The compute capability compiled for (90 for sm_90a), 0 if unknown. */

@@ -205,7 +205,9 @@ struct Stmt {
         struct { Region src, dst;                            /* with dtype conversion */
                  bool async; /* CUDA: issued with cp.async (pass_pipeline_async) */
                  int tma;    /* CUDA: > 0: by one thread through tensor map tma - 1 of
-                                the kernel, completing on mbarrier bar[bar_idx] */
+                                the kernel, completing on mbarrier bar[bar_idx]; or,
+                                into a global tensor (bar NULL), TMA stores that the
+                                block's barriers wait for (tma_store.c) */
                  bool multicast; /* TMA: the same tile for every block of a cluster
                                     (STMT_WS.cluster): each issues its share of the
                                     boxes into all of them */

@@ -554,7 +554,9 @@ static void print_simple(Printer *p, const Stmt *s) {
         print_region(p, &s->u.copy.src, false);
         sb_puts(sb, " -> ");
         print_region(p, &s->u.copy.dst, false);
-        if (s->u.copy.tma || s->u.copy.manual) {
+        if (s->u.copy.tma && !s->u.copy.bar) {
+            sb_printf(sb, " (map %d, TMA store)", s->u.copy.tma - 1);
+        } else if (s->u.copy.tma || s->u.copy.manual) {
             if (s->u.copy.tma) sb_printf(sb, " (map %d,", s->u.copy.tma - 1);
             else sb_puts(sb, " (tma_copy,");
             sb_printf(sb, " mbarrier %s[", buf_name(p, s->u.copy.bar));

@@ -240,7 +240,7 @@ static void check_tile(Verifier *v, const Stmt *s) {
         if ((unsigned)s->u.reduce.op >= REDUCE_OP_COUNT) fail_at(v, NULL, "bad reduce op");
         break;
     case STMT_COPY:
-        if (s->u.copy.tma) {
+        if (s->u.copy.tma && s->u.copy.bar) { /* a TMA load (a store has no barrier) */
             check_buf_use(v, s->u.copy.bar, NULL);
             check_expr(v, s->u.copy.bar_idx);
         }

@@ -1577,6 +1577,34 @@ TL_DEV void tl_tma_load(const TlTensorMap *map, void *smem, uint64_t *bar, C... 
     tl_tma_box<false>(map, smem, bar, 0, c...);
 }
 
+/* TMA stores, by one thread: one box of map at coordinates c (innermost first) from
+ * shared memory at smem (laid out with the map's swizzle; the writers fenced it for the
+ * async proxy, tl_fence_proxy_async, before a barrier); the part outside the tensor is
+ * not written. The thread's stores since its last commit form a bulk group;
+ * tl_tma_store_wait_read returns once all of its groups have read their shared memory,
+ * which may then be written again (and must not be released before: kernel exit). */
+template <class... C> TL_DEV void tl_tma_store(const TlTensorMap *map, const void *smem, C... c) {
+    constexpr int N = sizeof...(C);
+    static_assert(N >= 1 && N <= 5, "tl_tma_store: 1 to 5 coordinates");
+    const int x[5] = {(int)c...};
+    const uint64_t m = (uint64_t)map;
+    const uint32_t s = tl_smem_addr(smem);
+#define TL_TMA_ST(n, coords, ...)                                                          \
+    asm volatile("cp.async.bulk.tensor." #n "d.global.shared::cta.bulk_group [%0, {" coords \
+                 "}], [%1];\n" ::"l"(m), "r"(s), __VA_ARGS__ : "memory")
+    if constexpr (N == 1) TL_TMA_ST(1, "%2", "r"(x[0]));
+    else if constexpr (N == 2) TL_TMA_ST(2, "%2, %3", "r"(x[0]), "r"(x[1]));
+    else if constexpr (N == 3) TL_TMA_ST(3, "%2, %3, %4", "r"(x[0]), "r"(x[1]), "r"(x[2]));
+    else if constexpr (N == 4)
+        TL_TMA_ST(4, "%2, %3, %4, %5", "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]));
+    else TL_TMA_ST(5, "%2, %3, %4, %5, %6", "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]));
+#undef TL_TMA_ST
+}
+TL_DEV void tl_tma_store_commit() { asm volatile("cp.async.bulk.commit_group;\n" ::: "memory"); }
+TL_DEV void tl_tma_store_wait_read() {
+    asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
+}
+
 /* Register budget of the calling warp group from here on (warp specialization). */
 template <int N> TL_DEV void tl_setmaxnreg_inc() {
     asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(N));
@@ -1928,6 +1956,57 @@ TL_DEV void tl_tma_load(const TlTensorMap *map, void *smem, uint64_t *bar, C... 
     }
     if (sim_early_copies()) tl_sim_land(&b);
     else tl_sim_boxes[tl_sim_nbox++] = b;
+}
+
+/* A TMA store reads shared memory at issue (early copies) or when its thread waits
+ * (late: as late as the hardware may), then writes the box's elements inside the tensor. */
+typedef struct TlSimStore {
+    const TlTensorMap *map;
+    const unsigned char *smem;
+    int n, x[5];
+} TlSimStore;
+static TlSimStore *tl_sim_stores[TL_SIM_THREADS];
+static int tl_sim_nstore[TL_SIM_THREADS], tl_sim_capstore[TL_SIM_THREADS];
+
+TL_DEV void tl_sim_store_box(const TlSimStore *s) {
+    const TlTensorMap *map = s->map;
+    const long mask = map->swizzle ? map->swizzle / 16 - 1 : 0;
+    int total = map->elem_bytes, at[5] = {0};
+    for (int i = 0; i < s->n; i++) total *= map->box[i];
+    for (int o = 0; o < total; o += map->elem_bytes) {
+        bool in = true;
+        long long off = 0;
+        for (int i = 0; i < s->n; i++) {
+            long long v = (long long)s->x[i] + at[i];
+            in = in && v >= 0 && v < map->dims[i];
+            off += v * (i ? map->strides[i - 1] : map->elem_bytes);
+        }
+        uintptr_t a = (uintptr_t)(s->smem + o); /* shared memory is 1024-aligned */
+        if (in)
+            memcpy((unsigned char *)map->base + off, (const void *)(a ^ ((a >> 7 & mask) << 4)),
+                   map->elem_bytes);
+        for (int i = 0; i < s->n && ++at[i] == map->box[i]; i++) at[i] = 0;
+    }
+}
+template <class... C> TL_DEV void tl_tma_store(const TlTensorMap *map, const void *smem, C... c) {
+    TlSimStore s = {map, (const unsigned char *)smem, (int)sizeof...(C), {(int)c...}};
+    int t = sim_thread();
+    if (sim_early_copies()) {
+        tl_sim_store_box(&s);
+        return;
+    }
+    if (tl_sim_nstore[t] == tl_sim_capstore[t]) {
+        tl_sim_capstore[t] = tl_sim_capstore[t] ? 2 * tl_sim_capstore[t] : 16;
+        tl_sim_stores[t] = (TlSimStore *)realloc(tl_sim_stores[t],
+                                                 sizeof(TlSimStore) * tl_sim_capstore[t]);
+    }
+    tl_sim_stores[t][tl_sim_nstore[t]++] = s;
+}
+TL_DEV void tl_tma_store_commit() {}
+TL_DEV void tl_tma_store_wait_read() {
+    int t = sim_thread();
+    for (int i = 0; i < tl_sim_nstore[t]; i++) tl_sim_store_box(&tl_sim_stores[t][i]);
+    tl_sim_nstore[t] = 0;
 }
 template <int N> TL_DEV void tl_setmaxnreg_inc() {}
 template <int N> TL_DEV void tl_setmaxnreg_dec() {}

@@ -30,9 +30,12 @@ bool pipe_only_gemm_reads(Stmt *body, int nprod, Buffer *const *bufs, const Stmt
 /* The wait after the loop for an in-flight gemm (and the fence of its accumulator). */
 Stmt *pipe_wgmma_drain(Ctx *ctx, const Stmt *gemm, Loc loc);
 
-/* warp_specialize.c: the tensor map and boxes of copy c (global -> a whole shared tile,
- * or a stage of a stacked one; 1-D or 2-D after dropping unit dims) when TMA can write
- * the tile's layout, else NULL; and the kernel's maps extended by maps[0..n). */
+/* warp_specialize.c: the tensor map and boxes of a TMA copy between region g of a
+ * global tensor parameter and shared tile t (a whole tile, or a stage of a stacked one;
+ * 1-D or 2-D after dropping unit dims) when TMA can move the tile's layout, else NULL;
+ * pipe_tma_plan: that of copy c (global -> shared); and the kernel's maps extended by
+ * maps[0..n). */
+TmaMap *pipe_tma_plan_tile(Ctx *ctx, const Func *f, const Region *g, const Region *t);
 TmaMap *pipe_tma_plan(Ctx *ctx, const Func *f, const Stmt *c);
 void pipe_add_tmaps(Ctx *ctx, Stmt *k, TmaMap *const *maps, int n);
 /* warp_specialize.c: replaces kernel k's T.Pipelined loop by a TMA producer warp group

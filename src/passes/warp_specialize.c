@@ -109,23 +109,23 @@ static int64_t const_of(const Expr *e) {
     return ir_is_const_int(e, &v) ? v : -1;
 }
 
-/* The tensor map and boxes of producer copy c (global -> whole shared tile, 1-D or 2-D
- * after dropping unit dims), or NULL when TMA cannot write the tile's layout:
+/* The tensor map and boxes of a TMA copy between region g of a global tensor and the
+ * shared tile t (a whole tile, or a stage of a stacked one; 1-D or 2-D after dropping
+ * unit dims), or NULL when TMA cannot move the tile's layout:
  *   - 64-column panels (Buffer.panel, 16-bit): one 128B-swizzled box per panel;
  *   - rows of exactly 32, 64 or 128 bytes swizzled alike (tl_swizzle = the hardware's);
  *   - plain rows of at most 256 elements and a multiple of 16 bytes.
  * Row counts over 256 split into chunks of 256. Every box lands 128-byte aligned and
  * swizzled ones on a whole swizzle pattern, stage after stage. */
-TmaMap *pipe_tma_plan(Ctx *ctx, const Func *f, const Stmt *c) {
-    const Region *src = &c->u.copy.src;
-    Buffer *G = src->buf, *T = c->u.copy.dst.buf;
+TmaMap *pipe_tma_plan_tile(Ctx *ctx, const Func *f, const Region *src, const Region *t) {
+    Buffer *G = src->buf, *T = t->buf;
     int es = dtype_bytes(G->dtype), ds[MAX_DIMS];
     if (!is_param(f, G) || G->strides || G->ndim > TMA_MAX_RANK || es <= 0 || 16 % es ||
         !ir_multiple_of(G->shape[G->ndim - 1], 16 / es))
         return NULL;
     int n = ir_region_squeeze(src, ds);
     int o = T->ndim - n; /* 1: into a stage of a stacked tile (ir_region_tile) */
-    if (n < 1 || n > 2 || (o && !(o == 1 && n == 2 && ir_region_tile(&c->u.copy.dst))))
+    if (n < 1 || n > 2 || (o && !(o == 1 && n == 2 && ir_region_tile(t))))
         return NULL;
     int64_t C = const_of(src->extent[ds[n - 1]]), R = n == 2 ? const_of(src->extent[ds[0]]) : 1;
     if (C <= 0 || R <= 0 || const_of(T->shape[o + n - 1]) != C ||
@@ -165,6 +165,10 @@ TmaMap *pipe_tma_plan(Ctx *ctx, const Func *f, const Stmt *c) {
     }
     m->bytes = R * C * es;
     return m;
+}
+
+TmaMap *pipe_tma_plan(Ctx *ctx, const Func *f, const Stmt *c) {
+    return pipe_tma_plan_tile(ctx, f, &c->u.copy.src, &c->u.copy.dst);
 }
 
 /* ---- building ---------------------------------------------------------------------------- */

@@ -391,12 +391,19 @@ static void test_gemm_sass(void) {
     static const tl_define gemm[] = {{"M", "512"},       {"N", "512"},       {"K", "512"},
                                      {"block_M", "128"}, {"block_N", "128"}, {"block_K", "64"},
                                      {"num_stages", "3"}};
+    static const tl_define epi[] = {{"M", "512"}, {"N", "512"}, {"K", "512"},
+                                    {"block_M", "128"}, {"block_N", "256"}, {"block_K", "64"},
+                                    {"num_stages", "4"}, {"threads", "256"},
+                                    {"shared_epilogue", "True"}};
     static const tl_define fp8[] = {{"M", "512"}, {"N", "512"}, {"K", "512"},
                                     {"block_M", "256"}, {"threads", "256"}};
     const int ng = (int)(sizeof gemm / sizeof *gemm), nf = (int)(sizeof fp8 / sizeof *fp8);
     /* wgmma and TMA loads; fp8 wgmma; mma.sync */
     check_gemm_sass(tool, "sm_90a", "examples/gemm.py", gemm, ng, "HGMMA", "UTMALDG", 0);
     check_gemm_sass(tool, "sm_90a", "examples/gemm_fp8.py", fp8, nf, "QGMMA", "UTMALDG", 0);
+    /* the bench's configuration: 4 stages, an epilogue in chunks leaving by TMA stores */
+    check_gemm_sass(tool, "sm_90a", "examples/gemm.py", epi, (int)(sizeof epi / sizeof *epi),
+                    "HGMMA", "UTMASTG", 0);
     check_gemm_sass(tool, "sm_80", "examples/gemm.py", gemm, ng, "HMMA", NULL, -1);
     /* 2-block clusters: cluster barriers (UCGABAR) at entry and exit, with the only GPU-wide
      * fences (the remote arrivals of the mainloop are relaxed) */

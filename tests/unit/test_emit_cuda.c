@@ -1345,6 +1345,27 @@ static const char src_ws_chunked[] = HEAD
     "            T.copy(C_s, C[by * 256, bx * 128])\n"
     "    return main\n";
 
+/* ... an epilogue tile of 128 16-bit columns: two 64-column panels, each a TMA store box
+ * (tma_store.c), clipped at the ragged edges; two tiles per block of the persistent grid. */
+static const char src_ws_panels[] = HEAD
+    "def wsp(M=260, N=296, K=192, dtype=\"float16\"):\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype),\n"
+    "             C: T.Tensor((M, N), dtype)):\n"
+    "        with T.Kernel(T.ceildiv(N, 128), T.ceildiv(M, 128), threads=256) as (bx, by):\n"
+    "            A_s = T.alloc_shared((128, 64), dtype)\n"
+    "            B_s = T.alloc_shared((64, 128), dtype)\n"
+    "            C_s = T.alloc_shared((128, 128), dtype)\n"
+    "            acc = T.alloc_fragment((128, 128), \"float32\")\n"
+    "            T.clear(acc)\n"
+    "            for k in T.Pipelined(T.ceildiv(K, 64), num_stages=3):\n"
+    "                T.copy(A[by * 128, k * 64], A_s)\n"
+    "                T.copy(B[k * 64, bx * 128], B_s)\n"
+    "                T.gemm(A_s, B_s, acc)\n"
+    "            T.copy(acc, C_s)\n"
+    "            T.copy(C_s, C[by * 128, bx * 128])\n"
+    "    return main\n";
+
 /* ... register windows of the accumulator written by the program: acc[i, j + h * 32]
  * read and written in place, then staged a half at a time. */
 static const char src_ws_window[] = HEAD
@@ -1704,7 +1725,7 @@ int main(void) {
         {"workspace", src_workspace, ws_syms}, {"dynamic", src_dynamic, dyn_syms},
         {"manual_pipe", src_manual_pipe, NULL},
     };
-    enum { NPROG = sizeof progs / sizeof *progs, MAXC = 64 };
+    enum { NPROG = sizeof progs / sizeof *progs, MAXC = 80 };
     char ex[32][128];
     int nex = list_examples(ex, 32);
     CHECK(nex >= 8, "found %d examples (run from the repository root)", nex);
@@ -1824,6 +1845,29 @@ int main(void) {
               !strstr(win, "tl_smem_zero(tl_smem"),
           "ws_window: acc's windows read and written in registers");
     if (all[n - 1]->f) test_tmap_geometry(all[n - 1]); /* ws_dynamic */
+    CHECK(chunked && strstr(chunked, "tl_tma_store(&tl_tmap2, C_s + (0) * 64 + 0, tl_c") &&
+              strstr(chunked, "if (tl_tid == 0) tl_tma_store_wait_read();\n"
+                              "                tl_bar_sync<1, 256>();"),
+          "ws_chunked: each chunk leaves by a TMA store, and the barrier before the next chunk "
+          "waits for its reads");
+    /* TMA stores from paneled tiles; without them (TILEC_NO_TMA_STORE), 16-byte copies */
+    for (int no = 0; no < 2; no++) {
+        const char *name = no ? "ws_panels_no_tma_store" : "ws_panels";
+        if (no) setenv("TILEC_NO_TMA_STORE", "1", 1);
+        all[n] = check_program(name, src_ws_panels);
+        unsetenv("TILEC_NO_TMA_STORE");
+        const char *p = all[n]->src;
+        const Compiled *c = all[n];
+        CHECK(p && (no ? !kernels_call(c, "tl_tma_store") && kernels_call(c, "C_s[tl_swizzle<256, 2>(")
+                       : kernels_call(c, "tl_stmatrix<4>(&C_s[tl_panel_swizzle<128, 128>(") &&
+                             kernels_call(c, "tl_tma_store(&tl_tmap2, C_s + (0) * 128 + 8192, tl_c") &&
+                             kernels_call(c, "tl_tma_store_commit();") &&
+                             kernels_call(c, "    if (tl_tid == 0) tl_tma_store_wait_read();\n}")),
+              "%s: %s", name, no ? "16-byte copies from a row-swizzled C_s"
+                                 : "C_s in 64-column panels, a TMA store each, a wait at exit");
+        cases[n] = (SimCase){name, (char *)src_ws_panels, NULL, all[n]};
+        names[n++] = name;
+    }
     static const struct { const char *name, *text; } manual[] = {
         {"sm90_manual_pipe", src_manual_pipe}, {"manual_wgmma", src_manual_wgmma}};
     for (size_t i = 0; i < sizeof manual / sizeof *manual; i++) {

@@ -85,6 +85,7 @@ typedef struct CuEmit {
                                named barrier i + 1 */
     int nregions;
     bool sm90a;             /* the target is sm_90a: setmaxnreg, TMA, expect_tx */
+    bool tma_stores;        /* the kernel has TMA stores: its barriers wait for their reads */
     bool fence_arrive;      /* the code being emitted writes shared memory that a wgmma
                                may read after an mbarrier: its arrivals fence the async
                                proxy first */

@@ -94,6 +94,7 @@ void cuda_lower(Ctx *ctx, Func *f) {
     pass_run(ctx, f, "infer_layouts", pass_infer_layouts);
     pass_run(ctx, f, "manual_schedule", pass_manual_schedule);
     pass_run(ctx, f, "pipeline_async", pass_pipeline_async);
+    pass_run(ctx, f, "tma_store", pass_tma_store);
     pass_run(ctx, f, "map_threads", pass_map_threads);
     pass_run(ctx, f, "insert_sync_threads", pass_insert_sync_threads);
     pass_run(ctx, f, "split_warp_groups", pass_split_warp_groups);
@@ -142,8 +143,12 @@ static void emit_alloc(CfEmit *em, const Stmt *s) {
     if (b->init) cf_store_init(em, s);
 }
 
+/* A barrier of the threads running this code; in a kernel with TMA stores, thread 0 (which
+ * issued them) first waits until they have read shared memory (tma_store.c). */
 void cu_barrier(CfEmit *em) {
     CuEmit *cu = cu_of(em);
+    if (cu->tma_stores && !cu->region_count)
+        cf_line(em, "if (tl_tid == 0) tl_tma_store_wait_read();");
     if (cu->region_count) cf_line(em, "tl_bar_sync<%d, %d>();", cu->region_id, cu->region_count);
     else if (cu->consumer) cf_line(em, "tl_bar_sync<1, %d>();", cu->nthreads);
     else cf_line(em, "__syncthreads();");
@@ -210,8 +215,10 @@ static void emit_mbar(CfEmit *em, const Stmt *s) {
 }
 
 /* Registers a thread may hold (setmaxnreg): the producer warp group gives up most of its
- * registers to the consumers, within the SM's 64K. */
-enum { PRODUCER_REGS = 40, SM_REGS = 65536 };
+ * registers to the consumers, within the SM's 64K. 48, not CUTLASS's 40: ptxas spilled
+ * the producer's loop at 40 in the 4-stage GEMM with TMA stores; two consumer warp
+ * groups get 232 either way. */
+enum { PRODUCER_REGS = 48, SM_REGS = 65536 };
 
 static int consumer_regs(int consumers, int producers) {
     int r = (SM_REGS - producers * PRODUCER_REGS) / consumers / 8 * 8;
@@ -828,8 +835,11 @@ static void kind_child(Stmt **slot, void *ud) {
     w->any |= has_kind(*slot, w->kind);
 }
 
-/* Whether s holds a statement of this kind (STMT_GEMM: a wgmma one). */
+/* Whether s holds a statement of this kind (STMT_GEMM: a wgmma one; STMT_COPY: TMA
+ * stores). */
 static bool has_kind(const Stmt *s, StmtKind kind) {
+    if (s->kind == kind && kind == STMT_COPY)
+        return s->u.copy.tma && s->u.copy.dst.buf->scope == SCOPE_GLOBAL;
     if (s->kind == kind) return kind != STMT_GEMM || s->u.gemm.wgmma > 0;
     KindWalk w = {kind, false};
     ir_stmt_children((Stmt *)s, kind_child, &w);
@@ -852,6 +862,7 @@ static void emit_kernel(CfEmit *em, const Stmt *k, int id, const Host *h) {
     cu->used = vs;
     cu->wgmma = has_kind(k->u.kernel.body, STMT_GEMM);
     cu->nregions = 0;
+    cu->tma_stores = has_kind(k->u.kernel.body, STMT_COPY);
     cu->fence_arrive = cu->wgmma && !k->u.kernel.producer_threads && writes_shared(k->u.kernel.body);
     CudaBuffers bufs;
     cuda_kernel_buffers(&em->ctx->arena, k, &bufs);
@@ -908,6 +919,8 @@ static void emit_kernel(CfEmit *em, const Stmt *k, int id, const Host *h) {
     }
     if (cu->body.buf) sb_puts(o, cu->body.buf);
     sb_free(&cu->body);
+    if (cu->tma_stores) /* the block's shared memory outlives the stores' reads */
+        cf_line(em, "if (tl_tid == 0) tl_tma_store_wait_read();");
     sb_puts(o, "}\n\n");
     em->indent = 0, em->kernel = NULL;
 }

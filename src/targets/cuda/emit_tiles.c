@@ -628,26 +628,62 @@ static const char *elem_text(CfEmit *em, const Buffer *b, Expr *const *idx) {
     return r;
 }
 
+/* The coordinates (innermost first) of box (p, c) of map m at the copy's corner at[]. */
+static void tma_coords(StrBuf *o, const TmaMap *m, const char *const *at, int p, int c) {
+    for (int i = 0; i < m->rank; i++) {
+        int64_t off = (i == 0 ? (int64_t)p * m->box[0] : 0) +
+                      (i == m->outer && i ? (int64_t)c * m->box[i] : 0);
+        if (off) sb_printf(o, ", %s + %lld", at[i], (long long)off);
+        else sb_printf(o, ", %s", at[i]);
+    }
+}
+
+/* TMA stores (tma_store.c), by thread 0: every box of the tile, then their commit. */
+static void tma_stores(CfEmit *em, const TmaMap *m, int map, const char *base,
+                       const char *const *at) {
+    cf_line(em, "if (tl_tid == 0) {  /* TMA stores; the block's barriers wait for their reads */");
+    em->indent++;
+    for (int p = 0; p < m->npanel; p++)
+        for (int c = 0; c < m->nchunk; c++) {
+            StrBuf o = {0};
+            sb_printf(&o, "tl_tma_store(&tl_tmap%d, %s + %lld", map, base,
+                      (long long)(p * m->panel_step + c * m->chunk_step));
+            tma_coords(&o, m, at, p, c);
+            cf_line(em, "%s);", o.buf);
+            sb_free(&o);
+        }
+    cf_line(em, "tl_tma_store_commit();");
+    em->indent--;
+    cf_line(em, "}");
+}
+
 /* A TMA copy, in one thread: the boxes of its map (TmaMap), each completing on the
  * copy's mbarrier. A multicast copy in a cluster of c blocks: block r issues boxes
- * [r * n / c, (r + 1) * n / c) of the n, each into every block. */
+ * [r * n / c, (r + 1) * n / c) of the n, each into every block. Or TMA stores from the
+ * tile (a global destination). */
 static void cu_tma_copy(CfEmit *em, const Stmt *s) {
     Arena *a = &em->ctx->arena;
     const TmaMap *m = cu_of(em)->kernel->u.kernel.tmaps[s->u.copy.tma - 1];
-    const Region *src = &s->u.copy.src, *dst = &s->u.copy.dst;
-    const Buffer *T = dst->buf;
+    bool store = s->u.copy.dst.buf->scope == SCOPE_GLOBAL;
+    const Region *g = store ? &s->u.copy.dst : &s->u.copy.src;
+    const Region *t = store ? &s->u.copy.src : &s->u.copy.dst;
+    const Buffer *T = t->buf;
     int64_t tile = 1;
     for (int d = 1; d < T->ndim; d++) tile *= dim_of(T, d);
     const char *base = arena_printf(a, "%s + (%s) * %lld", cf_buf(em, T),
-                                    cf_ex_str(em, dst->start[0], DT_INT32, true), (long long)tile);
-    const char *bar = arena_printf(a, "&%s[%s]", cf_buf(em, s->u.copy.bar),
-                                   cf_ex_str(em, s->u.copy.bar_idx, DT_INT32, true));
+                                    cf_ex_str(em, t->start[0], DT_INT32, true), (long long)tile);
     const char *at[TMA_MAX_RANK];
     for (int i = 0; i < m->rank; i++) {
         at[i] = cf_tmp(em, "c");
         cf_line(em, "const int %s = %s;", at[i],
-                cf_ex_str(em, src->start[m->rank - 1 - i], DT_INT32, true));
+                cf_ex_str(em, g->start[m->rank - 1 - i], DT_INT32, true));
     }
+    if (store) {
+        tma_stores(em, m, s->u.copy.tma - 1, base, at);
+        return;
+    }
+    const char *bar = arena_printf(a, "&%s[%s]", cf_buf(em, s->u.copy.bar),
+                                   cf_ex_str(em, s->u.copy.bar_idx, DT_INT32, true));
     int cluster = s->u.copy.multicast ? cu_of(em)->cluster : 1, nbox = m->npanel * m->nchunk;
     if (s->u.copy.manual) { /* T.tma_copy: its first thread, its bytes on the barrier */
         cf_line(em, "if (tl_tid == 0) {");
@@ -666,12 +702,7 @@ static void cu_tma_copy(CfEmit *em, const Stmt *s) {
             else
                 sb_printf(&o, "tl_tma_load(&tl_tmap%d, %s + %lld, %s", s->u.copy.tma - 1, base,
                           (long long)(p * m->panel_step + c * m->chunk_step), bar);
-            for (int i = 0; i < m->rank; i++) {
-                int64_t off = (i == 0 ? (int64_t)p * m->box[0] : 0) +
-                              (i == m->outer && i ? (int64_t)c * m->box[i] : 0);
-                if (off) sb_printf(&o, ", %s + %lld", at[i], (long long)off);
-                else sb_printf(&o, ", %s", at[i]);
-            }
+            tma_coords(&o, m, at, p, c);
             cf_line(em, "%s);", o.buf);
             sb_free(&o);
         }
