@@ -1862,9 +1862,9 @@ int main(void) {
                        : kernels_call(c, "tl_stmatrix<4>(&C_s[tl_panel_swizzle<128, 128>(") &&
                              kernels_call(c, "tl_tma_store(&tl_tmap2, C_s + (0) * 128 + 8192, tl_c") &&
                              kernels_call(c, "tl_tma_store_commit();") &&
-                             kernels_call(c, "    if (tl_tid == 0) tl_tma_store_wait_read();\n}")),
+                             kernels_call(c, "        }\n        if (tl_tid == 0) tl_tma_store_wait_read();\n    }\n}")),
               "%s: %s", name, no ? "16-byte copies from a row-swizzled C_s"
-                                 : "C_s in 64-column panels, a TMA store each, a wait at exit");
+                                 : "C_s in 64-column panels, a TMA store each, the consumers' wait at exit");
         cases[n] = (SimCase){name, (char *)src_ws_panels, NULL, all[n]};
         names[n++] = name;
     }

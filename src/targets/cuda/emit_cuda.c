@@ -215,13 +215,15 @@ static void emit_mbar(CfEmit *em, const Stmt *s) {
 }
 
 /* Registers a thread may hold (setmaxnreg): the producer warp group gives up most of its
- * registers to the consumers, within the SM's 64K. 48, not CUTLASS's 40: ptxas spilled
- * the producer's loop at 40 in the 4-stage GEMM with TMA stores; two consumer warp
- * groups get 232 either way. */
-enum { PRODUCER_REGS = 48, SM_REGS = 65536 };
+ * registers to the consumers. The total must fit the block's allocation at launch (one
+ * block per SM: the SM's 64K over the threads, in multiples of 8 a thread, at most 255;
+ * 168 for 384 threads = 128 x 40 + 256 x 232), or setmaxnreg.inc waits forever. */
+enum { PRODUCER_REGS = 40, SM_REGS = 65536 };
 
 static int consumer_regs(int consumers, int producers) {
-    int r = (SM_REGS - producers * PRODUCER_REGS) / consumers / 8 * 8;
+    int launch = SM_REGS / (consumers + producers) / 8 * 8;
+    if (launch > 255) launch = 255;
+    int r = (launch * (consumers + producers) - producers * PRODUCER_REGS) / consumers / 8 * 8;
     return r > 240 ? 240 : r;
 }
 
@@ -277,6 +279,9 @@ static void ws_side(CfEmit *em, const Stmt *ws, const Stmt *body, bool consumer)
         em->indent--;
         cf_line(em, "}");
     }
+    /* the block's shared memory outlives the TMA stores' reads; here, not after the
+     * producer's branch, so that the producer keeps no register for it */
+    if (consumer && cu->tma_stores) cf_line(em, "if (tl_tid == 0) tl_tma_store_wait_read();");
     em->indent--;
     em->live.len = mark;
     cf_line(em, "}");
@@ -919,7 +924,7 @@ static void emit_kernel(CfEmit *em, const Stmt *k, int id, const Host *h) {
     }
     if (cu->body.buf) sb_puts(o, cu->body.buf);
     sb_free(&cu->body);
-    if (cu->tma_stores) /* the block's shared memory outlives the stores' reads */
+    if (cu->tma_stores && !k->u.kernel.producer_threads) /* (ws_side: the consumers') */
         cf_line(em, "if (tl_tid == 0) tl_tma_store_wait_read();");
     sb_puts(o, "}\n\n");
     em->indent = 0, em->kernel = NULL;
