@@ -8,8 +8,10 @@ shape, since an asm statement names every accumulator register.
 tl_wgmma_<N>_<in>_<tb>(float *d, uint64_t desc_a, uint64_t desc_b): D (64 x N, f32) +=
 A (64 x 16, K-major smem) * B (16 x N, smem; tb: MN-major) for in = f16 or bf16;
 tl_wgmma_<N>_<a>_<b>: D += A (64 x 32, K-major) * B (32 x N, K-major) for fp8 a, b =
-e4m3 or e5m2 (fp8 has no transposed operands). The scale-d predicate is true (D
-accumulates)."""
+e4m3 or e5m2 (fp8 has no transposed operands); tl_wgmma_rs_<N>_<in>_<tb>(float *d, const
+uint32_t *a, uint64_t desc_b): the same with A from registers (a[0..3]: the thread's
+words of the m64k16 A tile, in the accumulator's layout). The scale-d predicate is true
+(D accumulates)."""
 import os
 import re
 
@@ -44,12 +46,36 @@ def wrapper(n, ta, tb):
     return "\n".join(lines)
 
 
+def wrapper_rs(n, dt, tb):
+    """A from registers: a[0..3], the thread's four 32-bit words of the m64k16 A tile."""
+    regs = n // 2
+    pad = " " * 17
+    lines = [
+        "TL_DEV void tl_wgmma_rs_%d_%s_%d(float *d, const uint32_t *a, uint64_t b) {"
+        % (n, dt, tb),
+        '    asm volatile("{\\n.reg .pred p;\\nsetp.ne.b32 p, %%%d, 0;\\n"' % (regs + 5),
+        pad + '"wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s {"' % (n, dt, dt),
+    ]
+    for i in range(0, regs, 12):
+        names = ", ".join("%%%d" % r for r in range(i, min(i + 12, regs)))
+        lines.append(pad + '"%s%s"' % (names, ", " if i + 12 < regs else "}, "))
+    lines.append(pad + '"{%%%d, %%%d, %%%d, %%%d}, %%%d, p, 1, 1, %d;\\n}\\n"'
+                 % (regs, regs + 1, regs + 2, regs + 3, regs + 4, tb))
+    for i in range(0, regs, 5):
+        outs = ", ".join('"+f"(d[%d])' % r for r in range(i, min(i + 5, regs)))
+        lines.append(pad + (": " if i == 0 else "  ") + outs + ("," if i + 5 < regs else ""))
+    lines.append(pad + ': "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(1));')
+    lines.append("}")
+    return "\n".join(lines)
+
+
 def block():
     parts = [BEGIN]
     for n in NS:
         for dt in ("f16", "bf16"):
             for tb in (0, 1):
                 parts.append(wrapper(n, dt, tb))
+                parts.append(wrapper_rs(n, dt, tb))
         for ta in ("e4m3", "e5m2"):
             for tb in ("e4m3", "e5m2"):
                 parts.append(wrapper(n, ta, tb))

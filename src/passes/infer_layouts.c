@@ -88,7 +88,7 @@ typedef struct Infer {
 } Infer;
 
 /* ---- candidates ------------------------------------------------------------------------- */
-static bool demoted(Infer *I, const Buffer *b) {
+static bool demoted(const Infer *I, const Buffer *b) {
     for (int i = 0; i < I->demoted.len; i++)
         if (I->demoted.data[i] == b) return true;
     return false;
@@ -367,17 +367,22 @@ static int gemm_readers(const Infer *I, const Buffer *b) {
 static bool fp8(DType t) { return t == DT_FLOAT8_E4M3 || t == DT_FLOAT8_E5M2; }
 
 /* Warpgroups for a wgmma gemm (sm_90a), or 0 for mma.sync: A in shared memory [M][K]
- * (K-major, rows of 128 or 64 bytes: K = 64 or 32 16-bit elements, 128 or 64 fp8), B
- * [N][K] or (16-bit) [K][N] (N >= 64), each read by this gemm only, N one of the wgmma
- * widths, M a multiple of 64; as many warpgroups as split M, the rest replicas. */
+ * (K-major, rows of 128 or 64 bytes: K = 64 or 32 16-bit elements, 128 or 64 fp8) read by
+ * this gemm only, or a 16-bit register fragment (K a multiple of 16; it takes the
+ * accumulator layout, tl_wgmma_rs); B [N][K] (rows of 128 or 64 bytes) or (16-bit)
+ * [K][N] (N >= 64), read by this gemm only; N one of the wgmma widths, M a multiple of
+ * 64; as many warpgroups as split M, the rest replicas. */
 static int wgmma_groups(const Infer *I, const Stmt *s, int64_t M, int64_t N, int64_t K) {
     const Buffer *A = s->u.gemm.a.buf, *B = s->u.gemm.b.buf;
     int64_t row = K * dtype_bytes(A->dtype);
-    if (!I->wgmma || A->dtype == DT_INT8 || A->scope != SCOPE_SHARED || s->u.gemm.trans_a ||
-        (row != 128 && row != 64) ||
+    bool regs = A->scope == SCOPE_FRAGMENT && !demoted(I, A) && dtype_bytes(A->dtype) == 2 &&
+                A->dtype == B->dtype && K % 16 == 0 && (!s->u.gemm.trans_b || row == 128 || row == 64);
+    if (!I->wgmma || A->dtype == DT_INT8 || s->u.gemm.trans_a ||
+        !(regs || (A->scope == SCOPE_SHARED && (row == 128 || row == 64) &&
+                   gemm_readers(I, A) == 1)) ||
         M % 64 || (N != 16 && N != 32 && N != 64 && N != 128 && N != 256) ||
         (!s->u.gemm.trans_b && (N < 64 || fp8(B->dtype))) || I->nthreads % 128 ||
-        gemm_readers(I, A) != 1 || gemm_readers(I, B) != 1 || A == B)
+        gemm_readers(I, B) != 1 || A == B)
         return 0;
     for (int g = I->nthreads / 128; g >= 1; g--)
         if ((I->nthreads / 128) % g == 0 && M % (64 * g) == 0) return g;
@@ -394,6 +399,9 @@ static void gemm_constraints(Infer *I, Stmt *s) {
     if (s->u.gemm.wgmma) {
         require_exact(I, C, frag_wgmma_acc(&I->ctx->arena, M, N, s->u.gemm.wgmma, I->nthreads),
                       s->loc, "T.gemm");
+        if (A->scope == SCOPE_FRAGMENT) /* tl_wgmma_rs: A as an M x K accumulator */
+            require_exact(I, A, frag_wgmma_acc(&I->ctx->arena, M, K, s->u.gemm.wgmma, I->nthreads),
+                          s->loc, "T.gemm");
         return;
     }
     if (fp8(A->dtype)) { /* fp8 tensor cores are wgmma's only: the op is lowered to loops */
@@ -650,7 +658,7 @@ static void finish(Infer *I) {
             Buffer *A = s->u.gemm.a.buf, *B = s->u.gemm.b.buf;
             int64_t n = tile_dim(B, 1), k = tile_dim(A, 1);
             int row = (int)k * dtype_bytes(A->dtype); /* tl_swizzle's 128B or 64B pattern */
-            A->swizzle = row;
+            if (A->scope == SCOPE_SHARED) A->swizzle = row;
             B->swizzle = s->u.gemm.trans_b ? row : 128;
             if (!s->u.gemm.trans_b && n > 64) B->panel = 64;
         } else if (s->kind == STMT_GEMM) {

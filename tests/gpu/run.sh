@@ -205,6 +205,8 @@ gemm_operands.py||0
 gemm_operands.py|-D M=100 -D N=72 -D K=50 -D trans_A=True -D trans_B=True -D a_frag=True|1
 gemm_operands.py|-D M=70 -D N=100 -D K=40 -D trans_B=True -D a_frag=True -D b_frag=True|1
 gemm_operands.py|-D M=264 -D N=200 -D K=328 -D block_M=128 -D block_N=128 -D block_K=64 -D num_stages=3|0
+gemm_operands.py|-D M=264 -D N=200 -D K=328 -D block_M=128 -D block_N=128 -D block_K=64 -D num_stages=3 -D a_frag=True -D b_frag=False|1
+gemm_operands.py|-D M=200 -D N=136 -D K=200 -D block_M=128 -D block_N=128 -D block_K=64 -D trans_B=True -D a_frag=True -D b_frag=False -D in_dtype="bfloat16" -D out_dtype="bfloat16"|1
 gemm_warp_specialized.py||0
 gemm_warp_specialized.py|-D M=200 -D N=136 -D K=200|1
 gemm_warp_specialized.py|-D M=128 -D N=128 -D K=64 -D num_stages=2|1
@@ -236,6 +238,7 @@ cumsum.py|-D M=100 -D N=72 -D dim=0|1
 cumsum.py|-D M=100 -D N=72 -D dim=1 -D reverse=True|1
 flash_attention.py||0
 flash_attention.py|-D is_causal=True|1
+flash_attention.py|-D seq_len=256 -D dim=128 -D is_causal=True|1
 flash_attention.py|-D batch=2 -D heads=1 -D seq_len=100 -D dim=32|1
 flash_attention.py|-D batch=2 -D heads=1 -D seq_len=100 -D dim=32 -D is_causal=True|0
 flash_attention.py|-D seq_len=96 -D is_causal=True -D block_M=32 -D block_N=64 -D num_stages=2|0

@@ -1366,6 +1366,30 @@ static const char src_ws_panels[] = HEAD
     "            T.copy(C_s, C[by * 128, bx * 128])\n"
     "    return main\n";
 
+/* wgmma with A from registers (tl_wgmma_rs): a fragment loaded from shared memory takes
+ * the accumulator layout; B MN-major (two panels) or K-major (tb), ragged edges. */
+static const char src_rs_gemm[] = HEAD
+    "def rsg(M=130, N=136, K=128, tb=False, dtype=\"bfloat16\"):\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((N, K) if tb else (K, N), dtype),\n"
+    "             C: T.Tensor((M, N), \"float32\")):\n"
+    "        with T.Kernel(T.ceildiv(N, 128), T.ceildiv(M, 128), threads=256) as (bx, by):\n"
+    "            A_s = T.alloc_shared((128, 64), dtype)\n"
+    "            A_f = T.alloc_fragment((128, 64), dtype)\n"
+    "            B_s = T.alloc_shared((128, 64) if tb else (64, 128), dtype)\n"
+    "            acc = T.alloc_fragment((128, 128), \"float32\")\n"
+    "            T.clear(acc)\n"
+    "            for k in T.Pipelined(T.ceildiv(K, 64), num_stages=2):\n"
+    "                T.copy(A[by * 128, k * 64], A_s)\n"
+    "                if tb:\n"
+    "                    T.copy(B[bx * 128, k * 64], B_s)\n"
+    "                else:\n"
+    "                    T.copy(B[k * 64, bx * 128], B_s)\n"
+    "                T.copy(A_s, A_f)\n"
+    "                T.gemm(A_f, B_s, acc, transpose_B=tb)\n"
+    "            T.copy(acc, C[by * 128, bx * 128])\n"
+    "    return main\n";
+
 /* ... register windows of the accumulator written by the program: acc[i, j + h * 32]
  * read and written in place, then staged a half at a time. */
 static const char src_ws_window[] = HEAD
@@ -1850,6 +1874,18 @@ int main(void) {
                               "                tl_bar_sync<1, 256>();"),
           "ws_chunked: each chunk leaves by a TMA store, and the barrier before the next chunk "
           "waits for its reads");
+    for (int tb = 0; tb < 2; tb++) { /* A from registers */
+        const char *name = tb ? "rs_gemm_tb" : "rs_gemm";
+        static char rs_tb[sizeof src_rs_gemm];
+        char *text = tb ? memcpy(rs_tb, src_rs_gemm, sizeof rs_tb) : (char *)src_rs_gemm;
+        if (tb) memcpy(strstr(text, "tb=False"), "tb=True ", 8);
+        all[n] = check_program(name, text);
+        CHECK(kernels_call(all[n], tb ? "tl_wgmma_rs<128, 128, 64, 2, true, TL_MMA_BF16, 0>(A_f, "
+                                      : "tl_wgmma_rs<128, 128, 64, 2, false, TL_MMA_BF16, 0>(A_f, "),
+              "%s: wgmma with A from registers, B %s", name, tb ? "K-major" : "in panels");
+        cases[n] = (SimCase){name, text, NULL, all[n]};
+        names[n++] = name;
+    }
     /* TMA stores from paneled tiles; without them (TILEC_NO_TMA_STORE), 16-byte copies */
     for (int no = 0; no < 2; no++) {
         const char *name = no ? "ws_panels_no_tma_store" : "ws_panels";

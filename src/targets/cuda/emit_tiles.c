@@ -561,13 +561,19 @@ void cu_gemm(CfEmit *em, const Stmt *s) {
         if (s->u.gemm.clear_accum)
             cf_line(em, "for (int tl_c = 0; tl_c < %lld; ++tl_c) %s[tl_c] = 0.0f;",
                     (long long)C->layout->nlocal, cf_buf(em, C));
-        cf_line(em, "tl_wgmma_ss<%lld, %lld, %lld, %d, %s, %s, %s, %d>(%s, %s, %s, %s);",
-                (long long)M, (long long)N, (long long)K, s->u.gemm.wgmma, tb ? "true" : "false",
-                mma_type(A->dtype), mma_type(B->dtype),
-                s->u.gemm.manual ? -1 : s->u.gemm.inflight ? 1 : 0, pa, pb,
-                cf_buf(em, C),
-                used == cu_of(em)->nthreads ? "tl_tid"
-                                            : arena_printf(&em->ctx->arena, "tl_tid %% %d", used));
+        const char *tid = used == cu_of(em)->nthreads
+                              ? "tl_tid"
+                              : arena_printf(&em->ctx->arena, "tl_tid %% %d", used);
+        int wait = s->u.gemm.manual ? -1 : s->u.gemm.inflight ? 1 : 0;
+        if (A->layout) /* A in registers (one input type) */
+            cf_line(em, "tl_wgmma_rs<%lld, %lld, %lld, %d, %s, %s, %d>(%s, %s, %s, %s);",
+                    (long long)M, (long long)N, (long long)K, s->u.gemm.wgmma,
+                    tb ? "true" : "false", mma_type(A->dtype), wait, pa, pb, cf_buf(em, C), tid);
+        else
+            cf_line(em, "tl_wgmma_ss<%lld, %lld, %lld, %d, %s, %s, %s, %d>(%s, %s, %s, %s);",
+                    (long long)M, (long long)N, (long long)K, s->u.gemm.wgmma,
+                    tb ? "true" : "false", mma_type(A->dtype), mma_type(B->dtype), wait, pa, pb,
+                    cf_buf(em, C), tid);
         return;
     }
     int used = 32 * s->u.gemm.warp_m * s->u.gemm.warp_n; /* further warps: replicas */
