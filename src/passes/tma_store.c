@@ -6,10 +6,11 @@
  * Ordering (the emitter's part, emit_cuda.c): the tile's writers fence their stores for
  * the async proxy before the barrier that pass_insert_sync_threads puts ahead of the
  * copy (which it sees as a read of the tile by every thread); the issuing thread waits
- * until its stores have read shared memory (tl_tma_store_wait_read) before each later
- * barrier of the block, so the barrier that orders the next write of the tile (the next
- * column chunk, or the next tile of a persistent block) after the copy also orders it
- * after the engine's reads, and once more before the kernel ends. The global writes are
+ * until its stores have read shared memory (tl_tma_store_wait_read) before each barrier
+ * that may run after them (after the copy in program order, or in a loop that holds it),
+ * so the barrier that orders the next write of the tile (the next column chunk, or the
+ * next tile of a persistent block) after the copy also orders it after the engine's
+ * reads; and once more before the kernel ends. The global writes are
  * not waited for: nothing in the kernel reads the tensor.
  *
  * Candidates (cuda_tma_store_candidate, which pass_infer_layouts also asks, to give the

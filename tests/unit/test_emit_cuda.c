@@ -1821,6 +1821,17 @@ int main(void) {
     for (int i = 0; i < NPROG + nex; i++) /* stmatrix is sm_90's */
         CHECK(!all[i]->src || !strstr(all[i]->src, "tl_stmatrix<"), "%s: no stmatrix on sm_80",
               names[i]);
+    for (int i = 0; i < n; i++) /* P*V on wgmma from registers; O leaves by TMA stores, whose
+                                   one wait is at exit (no barrier of the loop follows them) */
+        if (!strcmp(names[i], "sm90_flash_attention.py")) {
+            const char *k = all[i]->src ? strstr(all[i]->src, "// ---- kernels ----") : NULL;
+            int waits = 0;
+            for (const char *p = k; p && (p = strstr(p, "tl_tma_store_wait_read();")); p++) waits++;
+            CHECK(k && strstr(k, "tl_wgmma_rs<64, 64, 64, 1, false, TL_MMA_F16, 0>(acc_s_cast, ") &&
+                      strstr(k, "tl_tma_store(&") && waits == 1,
+                  "sm90_flash_attention.py: wgmma with P in registers, TMA stores of O, %d waits "
+                  "for them (1 expected)", waits);
+        }
     for (int i = 0; i < n; i++) /* an unused shared tile takes no bytes */
         if (!strcmp(names[i], "sm90_gemm.py"))
             CHECK(all[i]->src && !strstr(all[i]->src, "C_shared") &&

@@ -85,7 +85,9 @@ typedef struct CuEmit {
                                named barrier i + 1 */
     int nregions;
     bool sm90a;             /* the target is sm_90a: setmaxnreg, TMA, expect_tx */
-    bool tma_stores;        /* the kernel has TMA stores: its barriers wait for their reads */
+    bool tma_stores;        /* the kernel has TMA stores */
+    bool stores_issued;     /* the code being emitted may run after one: its barriers wait
+                               for their reads (cu_barrier) */
     bool fence_arrive;      /* the code being emitted writes shared memory that a wgmma
                                may read after an mbarrier: its arrivals fence the async
                                proxy first */

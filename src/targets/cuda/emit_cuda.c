@@ -143,11 +143,12 @@ static void emit_alloc(CfEmit *em, const Stmt *s) {
     if (b->init) cf_store_init(em, s);
 }
 
-/* A barrier of the threads running this code; in a kernel with TMA stores, thread 0 (which
- * issued them) first waits until they have read shared memory (tma_store.c). */
+/* A barrier of the threads running this code; after a TMA store (in program order, or in
+ * a loop that has one), thread 0, which issued it, first waits until the stores have
+ * read shared memory (tma_store.c). */
 void cu_barrier(CfEmit *em) {
     CuEmit *cu = cu_of(em);
-    if (cu->tma_stores && !cu->region_count)
+    if (cu->stores_issued && !cu->region_count)
         cf_line(em, "if (tl_tid == 0) tl_tma_store_wait_read();");
     if (cu->region_count) cf_line(em, "tl_bar_sync<%d, %d>();", cu->region_id, cu->region_count);
     else if (cu->consumer) cf_line(em, "tl_bar_sync<1, %d>();", cu->nthreads);
@@ -228,6 +229,7 @@ static int consumer_regs(int consumers, int producers) {
 }
 
 static bool vars_has(const CfVarVec *vs, const Var *v);
+static bool has_kind(const Stmt *s, StmtKind kind);
 
 /* One side of a STMT_WS inside its braces: once with tile 0, or on a persistent grid for
  * every tile of the block, its block indices decoded first (and the consumer's registers
@@ -270,6 +272,7 @@ static void ws_side(CfEmit *em, const Stmt *ws, const Stmt *body, bool consumer)
         }
     }
     if (t) cf_live_add(em, t);
+    if (t && cu->persistent && consumer) cu->stores_issued |= has_kind(body, STMT_COPY);
     cf_stmt(em, body);
     if (t && cu->persistent && consumer) {
         if (cu->wgmma) cf_line(em, "tl_fence_proxy_async();");
@@ -444,7 +447,11 @@ static void emit_simple(CfEmit *em, const Stmt *s) {
 static bool cu_stmt(CfEmit *em, const Stmt *s) {
     switch (s->kind) {
     case STMT_LET: return em->kernel && !used_var(em, s->u.let.var);
+    case STMT_WHILE: /* a loop with a TMA store: its barriers may follow one (cu_barrier) */
+        cu_of(em)->stores_issued |= has_kind(s, STMT_COPY);
+        return false;
     case STMT_FOR:
+        cu_of(em)->stores_issued |= has_kind(s, STMT_COPY);
         if (s->u.for_.kind != LOOP_PARALLEL || cu_of(em)->dist) return false;
         cf_loc_comment(em, s->loc);
         if (s->u.for_.layout) cu_layout_nest(em, s);
@@ -830,7 +837,6 @@ static const Stmt *applied_swizzle(const Stmt *k) {
     return x && y && x->dtype == DT_INT32 && y->dtype == DT_INT32 ? sw : NULL;
 }
 
-static bool has_kind(const Stmt *s, StmtKind kind);
 typedef struct KindWalk {
     StmtKind kind;
     bool any;
@@ -867,7 +873,7 @@ static void emit_kernel(CfEmit *em, const Stmt *k, int id, const Host *h) {
     cu->used = vs;
     cu->wgmma = has_kind(k->u.kernel.body, STMT_GEMM);
     cu->nregions = 0;
-    cu->tma_stores = has_kind(k->u.kernel.body, STMT_COPY);
+    cu->tma_stores = has_kind(k->u.kernel.body, STMT_COPY), cu->stores_issued = false;
     cu->fence_arrive = cu->wgmma && !k->u.kernel.producer_threads && writes_shared(k->u.kernel.body);
     CudaBuffers bufs;
     cuda_kernel_buffers(&em->ctx->arena, k, &bufs);

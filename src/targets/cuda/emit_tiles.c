@@ -661,6 +661,7 @@ static void tma_stores(CfEmit *em, const TmaMap *m, int map, const char *base,
     cf_line(em, "tl_tma_store_commit();");
     em->indent--;
     cf_line(em, "}");
+    cu_of(em)->stores_issued = true;
 }
 
 /* A TMA copy, in one thread: the boxes of its map (TmaMap), each completing on the
