@@ -12,6 +12,8 @@
  *     any one of them may then arrive for all (its bytes are not counted: there is no
  *     transaction to wait for);
  *   - a T.wgmma_gemm that did not get wgmma (pass_infer_layouts) is an error;
+ *   - on sm_90a, T.set_max_nreg budgets that cannot all hold at once are an error
+ *     (register_budgets: setmaxnreg.inc would wait forever);
  * (A T.wait_wgmma is the emitter's: it also fences the accumulators of the kernel's
  * T.wgmma_gemm.)
  *
@@ -94,6 +96,66 @@ static void manual_stmt(Manual *M, Stmt **slot) {
     ir_stmt_children(s, manual_slot, M);
 }
 
+/* ---- register budgets --------------------------------------------------------------------
+ * A block launched with __launch_bounds__(T, 1) holds min(255, 64K / T) registers a thread
+ * (in multiples of 8): its pool. setmaxnreg.inc waits until the pool has the registers, so
+ * the budgets the warp groups ask for (the largest each asks for; the launch count for one
+ * that asks none) must fit it together. */
+enum { MAX_WARP_GROUPS = 8, SM_REGS = 65536 };
+
+typedef struct Budgets {
+    int peak[MAX_WARP_GROUPS]; /* 0: none asked */
+    const Stmt *inc;           /* the first T.inc_max_nreg, for the error's location */
+    int lo, count;             /* the region being walked (count 0: the whole block) */
+} Budgets;
+
+static void budget_stmt(Budgets *B, const Stmt *s);
+static void budget_child(Stmt **slot, void *ud) { budget_stmt(ud, *slot); }
+
+static void budget_stmt(Budgets *B, const Stmt *s) {
+    if (s->kind == STMT_THREADS && !s->u.threads.split) {
+        int lo = B->lo, count = B->count;
+        B->lo = s->u.threads.lo, B->count = s->u.threads.count;
+        budget_stmt(B, s->u.threads.body);
+        B->lo = lo, B->count = count;
+        return;
+    }
+    if (s->kind == STMT_SETMAXNREG) {
+        int first = B->lo / 128, last = B->count ? (B->lo + B->count - 1) / 128 : MAX_WARP_GROUPS - 1;
+        for (int g = first; g <= last && g < MAX_WARP_GROUPS; g++)
+            if (s->u.setmaxnreg.regs > B->peak[g]) B->peak[g] = s->u.setmaxnreg.regs;
+        if (s->u.setmaxnreg.inc && !B->inc) B->inc = s;
+    }
+    ir_stmt_children((Stmt *)s, budget_child, B);
+}
+
+static void register_budgets(Manual *M) {
+    const int *th = M->kernel->u.kernel.threads;
+    int nthreads = th[0] * th[1] * th[2], groups = (nthreads + 127) / 128;
+    Budgets B = {{0}, NULL, 0, 0};
+    budget_stmt(&B, M->kernel->u.kernel.body);
+    int launch = SM_REGS / nthreads / 8 * 8;
+    if (launch > 255) launch = 255;
+    int64_t need = 0;
+    StrBuf who = {0};
+    for (int g = 0; g < groups && g < MAX_WARP_GROUPS; g++) {
+        int r = B.peak[g] ? B.peak[g] : launch, n = g + 1 < groups ? 128 : nthreads - 128 * g;
+        need += (int64_t)r * n;
+        sb_printf(&who, "%sthreads %d..%d: %d", g ? ", " : "", 128 * g, 128 * g + n - 1, r);
+    }
+    if (B.inc && need > (int64_t)launch * nthreads) {
+        char *text = arena_strdup(&M->ctx->arena, who.buf ? who.buf : "");
+        sb_free(&who);
+        ctx_fail(M->ctx, B.inc->loc,
+                 "T.inc_max_nreg(%d): the warp groups' register budgets (%s) add up to %lld "
+                 "registers, more than the %lld that a block of %d threads holds (%d a thread): "
+                 "setmaxnreg.inc would wait forever; lower the budgets",
+                 B.inc->u.setmaxnreg.regs, text, (long long)need, (long long)launch * nthreads,
+                 nthreads, launch);
+    }
+    sb_free(&who);
+}
+
 void pass_manual_schedule(Ctx *ctx, Func *f) {
     Manual M = {ctx, f, NULL, cuda_lowering_arch() >= 90};
     if (!f->body || f->body->kind != STMT_SEQ) return;
@@ -101,6 +163,7 @@ void pass_manual_schedule(Ctx *ctx, Func *f) {
         Stmt *k = f->body->u.seq.data[i];
         if (k->kind != STMT_KERNEL || !cuda_hand_scheduled(k)) continue;
         M.kernel = k;
+        if (M.tma) register_budgets(&M);
         manual_stmt(&M, &k->u.kernel.body);
     }
 }

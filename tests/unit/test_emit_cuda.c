@@ -1935,6 +1935,16 @@ int main(void) {
         cases[n] = (SimCase){"sm90_gemm_ws_async", async, NULL, all[n]};
         names[n++] = "sm90_gemm_ws_async";
     }
+    char *greedy = read_text("examples/gemm_warp_specialized.py"); /* budgets over the pool */
+    char *inc = greedy ? strstr(greedy, "T.inc_max_nreg(232)") : NULL;
+    CHECK(inc != NULL, "gemm_warp_specialized.py asks for 232 registers");
+    if (inc) {
+        memcpy(inc + strlen("T.inc_max_nreg("), "240", 3);
+        expect_error("greedy.py", greedy, "add up to 66560 registers, more than the 64512 that a "
+                                          "block of 384 threads holds (168 a thread): "
+                                          "setmaxnreg.inc would wait forever");
+    }
+    free(greedy);
     CHECK(mp && strstr(mp, "tl_fence_proxy_async();  /* this thread's shared stores") &&
               strstr(mp, "} else {  /* threads 128..255 */") && !strstr(mp, "tl_tma_load(&") &&
               strstr(mp, "tl_wgmma_ss<64, 64, 32, 1,"),
