@@ -223,7 +223,11 @@ struct Stmt {
                  bool inflight;      /* wgmma: return with its group still running
                                         (pass_pipeline_async waits for it) */
                  bool manual;        /* T.wgmma_gemm: wgmma or an error, left in flight;
-                                        the program waits (T.wait_wgmma) */ } gemm;
+                                        the program waits (T.wait_wgmma) */
+                 int pipe_wait;      /* CUDA mma.sync ending a cp.async pipeline's body:
+                                        > 0: before its last k-step's mmas it waits until
+                                        at most pipe_wait - 1 groups run, then barriers
+                                        the block (pass_pipeline_async) */ } gemm;
         struct { ReduceOp op; Region src, dst; int dim; bool clear;
                  Buffer *workspace; /* CUDA: shared scratch for a cross-warp combine */ } reduce;
         struct { Region src, dst; int dim; bool reverse; } cumsum;

@@ -415,9 +415,13 @@ TL_DEV void tl_gemm_load_b(uint32_t (*b)[2], uint32_t sb, int n0, int k0, int la
  * warp_n * (N / WARP_N) .. (warp_m = w / WARP_N, warp_n = w % WARP_N): MT = M / WARP_M / 16
  * by NT = N / WARP_N / 8 mma tiles. C is the thread's MT * NT * 4 floats: C[(mi * NT + ni)
  * * 4 + c] is element (warp_m * (M / WARP_M) + mi * 16 + lane / 4 + 8 * (c / 2),
- * warp_n * (N / WARP_N) + ni * 8 + 2 * (lane % 4) + c % 2), lane = tid % 32. */
+ * warp_n * (N / WARP_N) + ni * 8 + 2 * (lane % 4) + c % 2), lane = tid % 32.
+ * SYNC >= 0 (the cp.async pipeline's loop): once the fragments of the last k-step are
+ * loaded, before its mmas, tl_cp_async_wait<SYNC> and a block barrier: the next
+ * iteration's tiles have landed and every read of A and B is done, while each warp's
+ * tensor pipe still runs the mmas issued before the barrier. */
 template <int M, int N, int K, int WARP_M, int WARP_N, bool TRANS_A, bool TRANS_B, bool BF16,
-          bool SWZ_A, bool SWZ_B>
+          bool SWZ_A, bool SWZ_B, int SYNC = -1>
 TL_DEV void tl_gemm_ss(const uint16_t *A, const uint16_t *B, float *C, int tid) {
     tl_gemm_check<M, N, K, WARP_M, WARP_N>();
     constexpr int MT = M / WARP_M / 16, NT = N / WARP_N / 8;
@@ -444,6 +448,10 @@ TL_DEV void tl_gemm_ss(const uint16_t *A, const uint16_t *B, float *C, int tid) 
 #pragma unroll
     for (int s = 0; s < K / 16; s++) {
         if (s + 1 < K / 16) load(a[(s + 1) % 2], b[(s + 1) % 2], (s + 1) * 16);
+        if (SYNC >= 0 && s + 1 == K / 16) {
+            tl_cp_async_wait<(SYNC >= 0 ? SYNC : 0)>();
+            __syncthreads();
+        }
 #pragma unroll
         for (int mi = 0; mi < MT; mi++)
 #pragma unroll
@@ -2221,14 +2229,19 @@ TL_DEV void tl_gemm_sim(FA a, FB b, ACC *C, int tid) {
             }
 }
 
+/* With SYNC >= 0, the wait and the barrier come after every read of A and B. */
 template <int M, int N, int K, int WARP_M, int WARP_N, bool TRANS_A, bool TRANS_B, bool BF16,
-          bool SWZ_A, bool SWZ_B>
+          bool SWZ_A, bool SWZ_B, int SYNC = -1>
 TL_DEV void tl_gemm_ss(const uint16_t *A, const uint16_t *B, float *C, int tid) {
     tl_gemm_check<M, N, K, WARP_M, WARP_N>();
     tl_gemm_sim<M, N, WARP_M, WARP_N, K>(
         [A](int m, int k) { return tl_gemm_in<BF16>(A[tl_tile_off<M, K, TRANS_A, SWZ_A>(m, k)]); },
         [B](int k, int n) { return tl_gemm_in<BF16>(B[tl_tile_off<K, N, TRANS_B, SWZ_B>(k, n)]); },
         C, tid);
+    if constexpr (SYNC >= 0) {
+        tl_cp_async_wait<SYNC>();
+        __syncthreads();
+    }
 }
 
 template <int M, int N, int K, int WARP_M, int WARP_N, bool TRANS_A, bool TRANS_B, bool SWZ_A,

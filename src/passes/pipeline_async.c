@@ -21,6 +21,10 @@
  * A wgmma gemm of the body on the pipelined tiles whose accumulator nothing else in the
  * loop touches (nor clears: clear_accum) stays in flight into the next iteration (Stmt.gemm.inflight: each call
  * waits for the previous one); loads then run S - 2 iterations ahead instead of S - 1,
+ * When the body is just the copies and an mma.sync gemm of the tiles (the GEMM mainloop),
+ * the wait and barrier of iteration k + 1 happen inside iteration k's gemm, after its last
+ * fragment loads and before its last mmas (Stmt.gemm.pipe_wait; the first ones before
+ * the loop), so the warps meet at the barrier with mmas still in their tensor pipes;
  * so a refill never hits the stage the running wgmma reads, and a wgmma wait follows
  * the loop. Each such buffer gets a leading dimension of S (multi-buffering). The copies become
  * cp.async (Stmt.copy.async); groups are committed even when empty, so wait(S-2) at
@@ -297,6 +301,20 @@ bool pipe_only_gemm_reads(Stmt *body, int nprod, Buffer *const *bufs, const Stmt
     return true;
 }
 
+/* The body's one statement after the producers when it is an mma.sync gemm (tl_gemm_ss)
+ * of two 16-bit pipelined tiles: the loop's wait and barrier can move into it
+ * (Stmt.gemm.pipe_wait), before its last k-step, so that no warp's tensor pipe idles at
+ * the barrier. NULL otherwise. */
+static Stmt *barrier_gemm(Stmt *body, int nprod, Buffer *const *bufs) {
+    if (body->u.seq.len != nprod + 1) return NULL;
+    Stmt *g = body->u.seq.data[nprod];
+    if (g->kind != STMT_GEMM || g->u.gemm.wgmma || !g->u.gemm.warp_m) return NULL;
+    const Buffer *A = g->u.gemm.a.buf, *B = g->u.gemm.b.buf;
+    bool a = false, b = false;
+    for (int i = 0; i < nprod; i++) a |= bufs[i] == A, b |= bufs[i] == B;
+    return a && b && (A->dtype == DT_FLOAT16 || A->dtype == DT_BFLOAT16) ? g : NULL;
+}
+
 static Stmt *pipeline(Pipe *P, Stmt *L, int nprod) {
     Ctx *ctx = P->ctx;
     Loc loc = L->loc;
@@ -328,10 +346,14 @@ static Stmt *pipeline(Pipe *P, Stmt *L, int nprod) {
             ir_seq_push(ctx, out, produce(P, prods[i], L, k, ir_subst(ctx, guard, NULL, NULL), S));
         ir_seq_push(ctx, out, async_stmt(ctx, true, 0, loc));
     }
-    /* the loop: wait, sync, refill stage(k + D), the rest */
+    /* the loop: wait, sync, refill stage(k + D), the rest; or, with a barrier gemm, the
+     * first wait and sync before the loop and the others inside the gemm */
+    Stmt *sync_gemm = gemm ? NULL : barrier_gemm(body, nprod, bufs);
     Stmt *nb = ir_seq(ctx, body->loc);
-    ir_seq_push(ctx, nb, async_stmt(ctx, false, D - 1, loc));
-    ir_seq_push(ctx, nb, ir_stmt(ctx, STMT_SYNC, loc));
+    Stmt *top = sync_gemm ? out : nb;
+    ir_seq_push(ctx, top, async_stmt(ctx, false, D - 1, loc));
+    ir_seq_push(ctx, top, ir_stmt(ctx, STMT_SYNC, loc));
+    if (sync_gemm) sync_gemm->u.gemm.pipe_wait = D;
     Expr *kv = ir_varref(ctx, L->u.for_.var, loc);
     Expr *ahead = ir_bin(ctx, OP_ADD, kv, ir_int(ctx, D, kv->dtype, loc), loc);
     Expr *guard = ir_bin(

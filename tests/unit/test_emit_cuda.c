@@ -1710,8 +1710,9 @@ static int list_examples(char names[][128], int max) {
  * (a thread per vector), element-wise nests a thread per element (or by a register
  * layout): data handed between them needs a barrier (chain: two); elementwise_add has a
  * third because C_shared reuses the bytes of A_shared and B_shared once they are dead;
- * gemm.py's pipelined loop has one before its prologue and one at its top; two_reduce needs
- * none beyond its reductions' own. */
+ * gemm.py's pipelined loop has one before its prologue and one after it (the loop's own
+ * are inside its gemm: Stmt.gemm.pipe_wait); two_reduce needs none beyond its reductions'
+ * own. */
 static void test_sync_counts(Compiled **c, const char *const *names, int n) {
     static const struct { const char *name; int syncs; } want[] = {
         {"chain", 2}, {"transpose", 1}, {"serial", 2}, {"var", 0}, {"flag", 2},
@@ -1723,6 +1724,11 @@ static void test_sync_counts(Compiled **c, const char *const *names, int n) {
             if (!strcmp(names[i], want[w].name) && c[i]->f)
                 CHECK(syncs_of(c[i]) == want[w].syncs, "%s: %d barriers, expected %d", names[i],
                       syncs_of(c[i]), want[w].syncs);
+    for (int i = 0; i < n; i++)
+        if (!strcmp(names[i], "examples/gemm.py"))
+            CHECK(kernels_call(c[i], "tl_gemm_ss<64, 64, 32, 2, 2, false, false, false, true, "
+                                     "true, 0>(A_shared"),
+                  "examples/gemm.py: the pipeline's wait and barrier inside the mma.sync gemm");
 }
 
 int main(void) {

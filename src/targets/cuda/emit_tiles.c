@@ -594,11 +594,13 @@ void cu_gemm(CfEmit *em, const Stmt *s) {
                 tb ? "true" : "false", bf16 ? "true" : "false", B->swizzle ? "true" : "false", pa,
                 pb, cf_buf(em, C), tid);
     else
-        cf_line(em, "tl_gemm_ss<%lld, %lld, %lld, %d, %d, %s, %s, %s, %s, %s>(%s, %s, %s, %s);",
+        cf_line(em, "tl_gemm_ss<%lld, %lld, %lld, %d, %d, %s, %s, %s, %s, %s%s>(%s, %s, %s, %s);",
                 (long long)M, (long long)N, (long long)K, s->u.gemm.warp_m, s->u.gemm.warp_n,
                 ta ? "true" : "false", tb ? "true" : "false", bf16 ? "true" : "false",
-                A->swizzle ? "true" : "false", B->swizzle ? "true" : "false", pa, pb, cf_buf(em, C),
-                tid);
+                A->swizzle ? "true" : "false", B->swizzle ? "true" : "false",
+                s->u.gemm.pipe_wait ? arena_printf(&em->ctx->arena, ", %d", s->u.gemm.pipe_wait - 1)
+                                    : "",
+                pa, pb, cf_buf(em, C), tid);
 }
 
 /* ---- T.copy between global and shared, in vectors -------------------------------------------- */
