@@ -376,7 +376,8 @@ static int wgmma_groups(const Infer *I, const Stmt *s, int64_t M, int64_t N, int
     const Buffer *A = s->u.gemm.a.buf, *B = s->u.gemm.b.buf;
     int64_t row = K * dtype_bytes(A->dtype);
     bool regs = A->scope == SCOPE_FRAGMENT && !demoted(I, A) && dtype_bytes(A->dtype) == 2 &&
-                A->dtype == B->dtype && K % 16 == 0 && (!s->u.gemm.trans_b || row == 128 || row == 64);
+                A->dtype == B->dtype && K % 16 == 0 &&
+                (!s->u.gemm.trans_b || row == 128 || row == 64);
     if (!I->wgmma || A->dtype == DT_INT8 || s->u.gemm.trans_a ||
         !(regs || (A->scope == SCOPE_SHARED && (row == 128 || row == 64) &&
                    gemm_readers(I, A) == 1)) ||

@@ -121,7 +121,8 @@ static void budget_stmt(Budgets *B, const Stmt *s) {
         return;
     }
     if (s->kind == STMT_SETMAXNREG) {
-        int first = B->lo / 128, last = B->count ? (B->lo + B->count - 1) / 128 : MAX_WARP_GROUPS - 1;
+        int first = B->lo / 128;
+        int last = B->count ? (B->lo + B->count - 1) / 128 : MAX_WARP_GROUPS - 1;
         for (int g = first; g <= last && g < MAX_WARP_GROUPS; g++)
             if (s->u.setmaxnreg.regs > B->peak[g]) B->peak[g] = s->u.setmaxnreg.regs;
         if (s->u.setmaxnreg.inc && !B->inc) B->inc = s;

@@ -19,18 +19,19 @@
  *         rest of the body, reading stage(k)
  *     wait(0)
  * A wgmma gemm of the body on the pipelined tiles whose accumulator nothing else in the
- * loop touches (nor clears: clear_accum) stays in flight into the next iteration (Stmt.gemm.inflight: each call
- * waits for the previous one); loads then run S - 2 iterations ahead instead of S - 1,
- * When the body is just the copies and an mma.sync gemm of the tiles (the GEMM mainloop),
- * the wait and barrier of iteration k + 1 happen inside iteration k's gemm, after its last
- * fragment loads and before its last mmas (Stmt.gemm.pipe_wait; the first ones before
- * the loop), so the warps meet at the barrier with mmas still in their tensor pipes;
- * so a refill never hits the stage the running wgmma reads, and a wgmma wait follows
- * the loop. Each such buffer gets a leading dimension of S (multi-buffering). The copies become
- * cp.async (Stmt.copy.async); groups are committed even when empty, so wait(S-2) at
- * iteration k always means "iteration k's group is complete". The barrier at the top
- * both publishes iteration k's tiles and ends every read of the stage the iteration
- * refills, so pass_insert_sync_threads ignores async copies.
+ * loop touches (nor clears: clear_accum) stays in flight into the next iteration
+ * (Stmt.gemm.inflight: each call waits for the previous one); loads then run S - 2
+ * iterations ahead instead of S - 1, so a refill never hits the stage the running wgmma
+ * reads, and a wgmma wait follows the loop. Each such buffer gets a leading dimension of
+ * S (multi-buffering). The copies become cp.async (Stmt.copy.async); groups are committed
+ * even when empty, so wait(S-2) at iteration k always means "iteration k's group is
+ * complete". The barrier at the top both publishes iteration k's tiles and ends every
+ * read of the stage the iteration refills, so pass_insert_sync_threads ignores async
+ * copies. When the body is just the copies and an mma.sync gemm of the tiles (the GEMM
+ * mainloop), the wait and barrier of iteration k + 1 happen instead inside iteration k's
+ * gemm, after its last fragment loads and before its last mmas (Stmt.gemm.pipe_wait; the
+ * first ones before the loop), so the warps meet at the barrier with mmas still in their
+ * tensor pipes.
  *
  * On sm_90a a kernel is first offered to pipe_warp_specialize (warp_specialize.c: TMA
  * and mbarriers instead, in a producer warp group); what it does not take gets this.

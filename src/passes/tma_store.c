@@ -10,16 +10,16 @@
  * that may run after them (after the copy in program order, or in a loop that holds it),
  * so the barrier that orders the next write of the tile (the next column chunk, or the
  * next tile of a persistent block) after the copy also orders it after the engine's
- * reads; and once more before the kernel ends. The global writes are
- * not waited for: nothing in the kernel reads the tensor.
+ * reads; and once more before the kernel ends. The global writes are not waited for:
+ * nothing in the kernel reads the tensor.
  *
  * Candidates (cuda_tma_store_candidate, which pass_infer_layouts also asks, to give the
  * tile a layout TMA reads: 64-column panels of 128-byte rows): the target lowers gemms to
  * wgmma (sm_90a) and TILEC_NO_TMA_STORE is unset; the kernel has no T.ws regions; the
  * copy goes from a shared tile to a contiguous global tensor parameter of the same dtype,
- * with rows of a multiple of 16 bytes, that nothing else in the kernel reads (a TMA store is not ordered with the kernel's own
- * generic loads) or writes. pass_tma_store converts the candidates whose tile TMA can read
- * (pipe_tma_plan_tile).
+ * with rows of a multiple of 16 bytes, that nothing else in the kernel reads (a TMA store
+ * is not ordered with the kernel's own generic loads) or writes. pass_tma_store converts
+ * the candidates whose tile TMA can read (pipe_tma_plan_tile).
  *
  * Requires: pass_infer_layouts (the tile's layout), pass_pipeline_async (a
  * warp-specialized kernel's consumer). Provides: Stmt.copy.tma on the converted copies,
