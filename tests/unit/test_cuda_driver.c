@@ -6,7 +6,9 @@
  * checks device memory, argument checks and a launch against host arithmetic.
  *
  * The SASS of the tensor-core GEMM is checked with cuobjdump when one is found: HGMMA
- * (wgmma) for sm_90a, HMMA (mma.sync) for sm_80, and no local memory (spills).
+ * (wgmma) for sm_90a, HMMA (mma.sync) for sm_80, and no local memory (spills); TMA stores
+ * (UTMASTG) in the 4-stage GEMM with a shared epilogue, and flash attention's P * V as a
+ * wgmma with A from registers.
  *
  * The driver's types, constants and symbol names (driver.h) are checked against the
  * toolkit's cuda.h when it is installed. Prints SKIP and passes only when NVRTC itself
@@ -337,6 +339,17 @@ static bool find_cuobjdump(char *out, size_t n) {
     return ok && *out;
 }
 
+/* `also` for a wgmma with A from registers: "HGMMA.64xNx16.F32 Rd, Ra, gdesc[..]" (an SS
+ * one has the descriptor right after the destination). */
+static const char SASS_HGMMA_RS[] = "HGMMA with A from registers";
+
+static bool sass_has(const char *line, const char *what) {
+    if (what != SASS_HGMMA_RS) return strstr(line, what) != NULL;
+    const char *h = strstr(line, "HGMMA"), *d = h ? strstr(h, ", gdesc") : NULL;
+    const char *a = h ? strstr(h, ", R") : NULL;
+    return d && a && a < d;
+}
+
 /* The SASS of example `file` (a GEMM) built with defs for arch has want and also (unless
  * NULL), no local-memory access (LDL/STL: spills) and at most max_gpu_membars
  * MEMBAR.ALL.GPU (unless negative). */
@@ -363,7 +376,7 @@ static void check_gemm_sass(const char *tool, const char *arch, const char *file
         lines++;
         membars += strstr(line, "MEMBAR.ALL.GPU") != NULL;
         found += strstr(line, want) != NULL;
-        found_also += also && strstr(line, also) != NULL;
+        found_also += also && sass_has(line, also);
         local += strstr(line, " LDL") != NULL || strstr(line, " STL") != NULL;
     }
     if (p) pclose(p);
@@ -401,6 +414,11 @@ static void test_gemm_sass(void) {
     /* wgmma and TMA loads; fp8 wgmma; mma.sync */
     check_gemm_sass(tool, "sm_90a", "examples/gemm.py", gemm, ng, "HGMMA", "UTMALDG", 0);
     check_gemm_sass(tool, "sm_90a", "examples/gemm_fp8.py", fp8, nf, "QGMMA", "UTMALDG", 0);
+    /* flash attention: P * V on wgmma with P in registers */
+    static const tl_define fa[] = {{"batch", "1"}, {"heads", "2"}, {"seq_len", "256"},
+                                   {"dim", "64"}};
+    check_gemm_sass(tool, "sm_90a", "examples/flash_attention.py", fa,
+                    (int)(sizeof fa / sizeof *fa), "HGMMA", SASS_HGMMA_RS, -1);
     /* the bench's configuration: 4 stages, an epilogue in chunks leaving by TMA stores */
     check_gemm_sass(tool, "sm_90a", "examples/gemm.py", epi, (int)(sizeof epi / sizeof *epi),
                     "HGMMA", "UTMASTG", 0);
