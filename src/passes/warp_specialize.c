@@ -117,17 +117,17 @@ static int64_t const_of(const Expr *e) {
  *   - plain rows of at most 256 elements and a multiple of 16 bytes.
  * Row counts over 256 split into chunks of 256. Every box lands 128-byte aligned and
  * swizzled ones on a whole swizzle pattern, stage after stage. */
-TmaMap *pipe_tma_plan_tile(Ctx *ctx, const Func *f, const Region *src, const Region *t) {
-    Buffer *G = src->buf, *T = t->buf;
+TmaMap *pipe_tma_plan_tile(Ctx *ctx, const Func *f, const Region *g, const Region *t) {
+    Buffer *G = g->buf, *T = t->buf;
     int es = dtype_bytes(G->dtype), ds[MAX_DIMS];
     if (!is_param(f, G) || G->strides || G->ndim > TMA_MAX_RANK || es <= 0 || 16 % es ||
         !ir_multiple_of(G->shape[G->ndim - 1], 16 / es))
         return NULL;
-    int n = ir_region_squeeze(src, ds);
+    int n = ir_region_squeeze(g, ds);
     int o = T->ndim - n; /* 1: into a stage of a stacked tile (ir_region_tile) */
     if (n < 1 || n > 2 || (o && !(o == 1 && n == 2 && ir_region_tile(t))))
         return NULL;
-    int64_t C = const_of(src->extent[ds[n - 1]]), R = n == 2 ? const_of(src->extent[ds[0]]) : 1;
+    int64_t C = const_of(g->extent[ds[n - 1]]), R = n == 2 ? const_of(g->extent[ds[0]]) : 1;
     if (C <= 0 || R <= 0 || const_of(T->shape[o + n - 1]) != C ||
         (n == 2 && const_of(T->shape[o]) != R))
         return NULL;
@@ -157,7 +157,7 @@ TmaMap *pipe_tma_plan_tile(Ctx *ctx, const Func *f, const Region *src, const Reg
     m->rank = G->ndim;
     m->outer = n == 2 ? G->ndim - 1 - ds[0] : 0;
     for (int d = 0; d < G->ndim; d++) {
-        int64_t e = const_of(src->extent[d]);
+        int64_t e = const_of(g->extent[d]);
         if (d == ds[n - 1]) e = inner;
         else if (n == 2 && d == ds[0]) e = rows;
         if (e < 1 || e > 256) return NULL;
