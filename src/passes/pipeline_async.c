@@ -387,6 +387,18 @@ Stmt *pipe_wgmma_drain(Ctx *ctx, const Stmt *gemm, Loc loc) {
 
 static void pipe_slot(Stmt **slot, void *ud);
 
+/* A T.Pipelined loop that runs in order: the user asked for stages and gets none. */
+static void unpipelined_remark(Pipe *P, const Stmt *L) {
+    VEC_PUSH(&P->ctx->arena, P->f->remarks,
+             arena_printf(&P->ctx->arena,
+                          "%s:%d: note: T.Pipelined(num_stages=%d) runs without software "
+                          "pipelining: its body does not begin with T.copy calls from global "
+                          "tensors into shared tiles that only the loop uses (copies inside a "
+                          "T.macro call are not looked into)",
+                          L->loc.src && L->loc.src->name ? L->loc.src->name : "<source>",
+                          L->loc.line, L->u.for_.num_stages));
+}
+
 static void pipe_stmt(Pipe *P, Stmt **slot) {
     Stmt *s = *slot;
     if (s->kind == STMT_KERNEL) {
@@ -399,6 +411,7 @@ static void pipe_stmt(Pipe *P, Stmt **slot) {
         s->u.for_.num_stages <= MAX_STAGES && P->kernel) {
         int n = pipe_producer_count(P->kernel, s);
         if (n > 0 && n <= PIPE_MAX_PRODUCERS) *slot = pipeline(P, s, n);
+        else unpipelined_remark(P, s);
     }
 }
 

@@ -1607,6 +1607,33 @@ static void test_ws_register_budget(void) {
     compiled_free(c);
 }
 
+/* A T.Pipelined loop whose copies are inside T.macro calls (flash attention asked for 2
+ * stages) runs in order, and the compilation says so; a plain GEMM loop gets no remark. */
+static void test_unpipelined_remark(void) {
+    char *fa = read_text("examples/flash_attention.py");
+    char *stages = fa ? strstr(fa, "num_stages=1,") : NULL;
+    CHECK(stages != NULL, "flash_attention.py's factory has num_stages=1");
+    if (!stages) {
+        free(fa);
+        return;
+    }
+    stages[strlen("num_stages=")] = '2';
+    static const struct { const char *name; bool want; } cases[] = {
+        {"examples/flash_attention.py", true}, {"examples/gemm.py", false}};
+    for (int i = 0; i < 2; i++) {
+        char *text = i ? read_text(cases[i].name) : fa;
+        Compiled *c = text ? check_program(cases[i].name, text) : NULL;
+        bool remark = false;
+        for (int r = 0; c && c->f && r < c->f->remarks.len; r++)
+            remark |= strstr(c->f->remarks.data[r], "runs without software pipelining") != NULL;
+        CHECK(c && remark == cases[i].want, "%s: %s", cases[i].name,
+              cases[i].want ? "a remark that its T.Pipelined runs in order" : "no remark");
+        if (c) compiled_free(c);
+        if (i) free(text);
+    }
+    free(fa);
+}
+
 static void test_pass_configs(void) {
     static const char *const srcs[] = {WS_OFF("\"tl.disable_warp_specialized\""),
                                        WS_OFF("tilelang.PassConfigKey.TL_DISABLE_TMA_LOWER")};
@@ -1972,6 +1999,7 @@ int main(void) {
                   "per warp-group set");
     test_pass_configs();
     test_ws_register_budget();
+    test_unpipelined_remark();
     lower_arch = "sm_80";
 
     SimCase ok[MAXC];
