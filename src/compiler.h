@@ -30,6 +30,10 @@ Program *elaborate(Ctx *ctx, const Source *src, const char *factory, const Defin
 typedef void (*PassFn)(Ctx *ctx, Func *f);
 /* Runs one pass, then (in debug builds, or when TILEC_VERIFY=1) ir_verify. */
 void pass_run(Ctx *ctx, Func *f, const char *name, PassFn fn);
+/* A note on a slower choice, "file:line: note: ..." at loc, for the compilation's warnings
+ * (Func.remarks). */
+void pass_remark(Ctx *ctx, Func *f, Loc loc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 void pass_check_tile_ops(Ctx *ctx, Func *f);     /* user errors for shape/dtype mismatches */
 void pass_lower_tile_ops(Ctx *ctx, Func *f);     /* copy/fill/gemm/reduce/cumsum/atomic -> loops */
@@ -54,6 +58,10 @@ void pass_insert_sync_threads(Ctx *ctx, Func *f); /* __syncthreads from memory h
 bool cuda_keep_tile_op(const Stmt *s);
 /* Whether kernels are compiled for sm_90 (wgmma) and TILEC_NO_WGMMA is not set. */
 bool cuda_lowering_wgmma(void);
+/* Registers a thread holds in a block of `threads` launched one per SM
+ * (__launch_bounds__(threads, 1)): the SM's 64K over the threads in multiples of 8, at
+ * most 255. setmaxnreg budgets must fit that block's total. */
+int cuda_launch_regs(int threads);
 void pass_infer_layouts(Ctx *ctx, Func *f);
 /* CUDA sm_90a: a fragment -> shared -> global epilogue that does not fit beside the
  * pipeline's stages, in column chunks (chunk_staging.c; before pass_lower_tile_ops). */

@@ -623,15 +623,6 @@ static void staged_swizzles(Stmt **slot, void *ud) {
     ir_stmt_children(s, staged_swizzles, &in_layout);
 }
 
-/* Whether b is an operand of a kept gemm. */
-static bool gemm_operand(const Infer *I, const Buffer *b) {
-    for (int i = 0; i < I->ops.len; i++) {
-        const Stmt *s = I->ops.data[i];
-        if (s->kind == STMT_GEMM && (s->u.gemm.a.buf == b || s->u.gemm.b.buf == b)) return true;
-    }
-    return false;
-}
-
 /* The 16-bit shared tiles that TMA stores read (cuda_tma_store_candidate) with rows over
  * 128 bytes: 64-column panels of 128B-swizzled rows, one TMA box each. */
 static void stored_panels(Stmt **slot, void *ud) {
@@ -641,7 +632,7 @@ static void stored_panels(Stmt **slot, void *ud) {
         Buffer *b = s->u.copy.src.buf;
         int64_t shape[FRAG_MAX_DIMS];
         if (b->ndim == 2 && dtype_bytes(b->dtype) == 2 && const_shape(b, shape) &&
-            shape[1] > 64 && shape[1] % 64 == 0 && shape[0] % 8 == 0 && !gemm_operand(I, b))
+            shape[1] > 64 && shape[1] % 64 == 0 && shape[0] % 8 == 0 && !gemm_readers(I, b))
             b->swizzle = 128, b->panel = 64;
     }
     ir_stmt_children(s, stored_panels, ud);

@@ -97,11 +97,11 @@ static void manual_stmt(Manual *M, Stmt **slot) {
 }
 
 /* ---- register budgets --------------------------------------------------------------------
- * A block launched with __launch_bounds__(T, 1) holds min(255, 64K / T) registers a thread
- * (in multiples of 8): its pool. setmaxnreg.inc waits until the pool has the registers, so
- * the budgets the warp groups ask for (the largest each asks for; the launch count for one
- * that asks none) must fit it together. */
-enum { MAX_WARP_GROUPS = 8, SM_REGS = 65536 };
+ * A block launched with __launch_bounds__(T, 1) holds cuda_launch_regs(T) registers a
+ * thread: its pool. setmaxnreg.inc waits until the pool has the registers, so the budgets
+ * the warp groups ask for (the largest each asks for; the launch count for one that asks
+ * none) must fit it together. */
+enum { MAX_WARP_GROUPS = 8 };
 
 typedef struct Budgets {
     int peak[MAX_WARP_GROUPS]; /* 0: none asked */
@@ -135,8 +135,7 @@ static void register_budgets(Manual *M) {
     int nthreads = th[0] * th[1] * th[2], groups = (nthreads + 127) / 128;
     Budgets B = {{0}, NULL, 0, 0};
     budget_stmt(&B, M->kernel->u.kernel.body);
-    int launch = SM_REGS / nthreads / 8 * 8;
-    if (launch > 255) launch = 255;
+    int launch = cuda_launch_regs(nthreads);
     int64_t need = 0;
     StrBuf who = {0};
     for (int g = 0; g < groups && g < MAX_WARP_GROUPS; g++) {

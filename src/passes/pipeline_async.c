@@ -389,14 +389,11 @@ static void pipe_slot(Stmt **slot, void *ud);
 
 /* A T.Pipelined loop that runs in order: the user asked for stages and gets none. */
 static void unpipelined_remark(Pipe *P, const Stmt *L) {
-    VEC_PUSH(&P->ctx->arena, P->f->remarks,
-             arena_printf(&P->ctx->arena,
-                          "%s:%d: note: T.Pipelined(num_stages=%d) runs without software "
-                          "pipelining: its body does not begin with T.copy calls from global "
-                          "tensors into shared tiles that only the loop uses (copies inside a "
-                          "T.macro call are not looked into)",
-                          L->loc.src && L->loc.src->name ? L->loc.src->name : "<source>",
-                          L->loc.line, L->u.for_.num_stages));
+    pass_remark(P->ctx, P->f, L->loc,
+                "T.Pipelined(num_stages=%d) runs without software pipelining: its body does "
+                "not begin with T.copy calls from global tensors into shared tiles that only "
+                "the loop uses (copies inside a T.macro call are not looked into)",
+                L->u.for_.num_stages);
 }
 
 static void pipe_stmt(Pipe *P, Stmt **slot) {

@@ -534,22 +534,17 @@ static void frag_regs(Stmt **slot, void *ud) {
 }
 
 /* Whether the fragments fit the registers ptxas may give each thread of the block with
- * the producer warp group added (64K / threads, at most 255, less REG_MARGIN for
- * addresses and descriptors): else ptxas fails (C7602), and the kernel keeps cp.async. */
+ * the producer warp group added (cuda_launch_regs, less REG_MARGIN for addresses and
+ * descriptors): else ptxas fails (C7602), and the kernel keeps cp.async. */
 static bool regs_fit(Ctx *ctx, Func *f, Stmt *k) {
-    int launched = k->u.kernel.threads[0] + PRODUCER_THREADS;
-    int64_t need = 0, cap = 65536 / launched / 8 * 8;
-    if (cap > 255) cap = 255;
+    int64_t need = 0, cap = cuda_launch_regs(k->u.kernel.threads[0] + PRODUCER_THREADS);
     frag_regs(&k->u.kernel.body, &need);
     if (need + REG_MARGIN <= cap) return true;
-    VEC_PUSH(&ctx->arena, f->remarks,
-             arena_printf(&ctx->arena,
-                          "%s:%d: note: no TMA producer warp group for this kernel: with its "
-                          "%d more threads a thread may hold %lld registers, and the "
-                          "fragments need %lld of them; fewer threads or smaller tiles would "
-                          "allow it",
-                          k->loc.src && k->loc.src->name ? k->loc.src->name : "<source>",
-                          k->loc.line, PRODUCER_THREADS, (long long)cap, (long long)need));
+    pass_remark(ctx, f, k->loc,
+                "no TMA producer warp group for this kernel: with its %d more threads a thread "
+                "may hold %lld registers, and the fragments need %lld of them; fewer threads "
+                "or smaller tiles would allow it",
+                PRODUCER_THREADS, (long long)cap, (long long)need);
     return false;
 }
 

@@ -74,6 +74,11 @@ static bool env_off(const char *name) {
 
 int cuda_lowering_arch(void) { return arch_number(NULL); }
 
+int cuda_launch_regs(int threads) {
+    int r = 65536 / threads / 8 * 8;
+    return r > 255 ? 255 : r;
+}
+
 bool cuda_lowering_wgmma(void) {
     bool sm90 = false;
     arch_number(&sm90);
@@ -216,15 +221,14 @@ static void emit_mbar(CfEmit *em, const Stmt *s) {
 }
 
 /* Registers a thread may hold (setmaxnreg): the producer warp group gives up most of its
- * registers to the consumers. The total must fit the block's allocation at launch (one
- * block per SM: the SM's 64K over the threads, in multiples of 8 a thread, at most 255;
- * 168 for 384 threads = 128 x 40 + 256 x 232), or setmaxnreg.inc waits forever. */
-enum { PRODUCER_REGS = 40, SM_REGS = 65536 };
+ * registers to the consumers. The total must fit the block's allocation at launch
+ * (cuda_launch_regs: 168 for 384 threads = 128 x 40 + 256 x 232), or setmaxnreg.inc
+ * waits forever. */
+enum { PRODUCER_REGS = 40 };
 
 static int consumer_regs(int consumers, int producers) {
-    int launch = SM_REGS / (consumers + producers) / 8 * 8;
-    if (launch > 255) launch = 255;
-    int r = (launch * (consumers + producers) - producers * PRODUCER_REGS) / consumers / 8 * 8;
+    int total = cuda_launch_regs(consumers + producers) * (consumers + producers);
+    int r = (total - producers * PRODUCER_REGS) / consumers / 8 * 8;
     return r > 240 ? 240 : r;
 }
 
@@ -442,16 +446,21 @@ static void emit_simple(CfEmit *em, const Stmt *s) {
     else cf_line(em, "/* T.use_swizzle: ignored (block order only) */");
 }
 
+/* A loop holding a TMA store: from it on, barriers may run after one (cu_barrier). */
+static void stores_in_loop(CuEmit *cu, const Stmt *loop) {
+    if (cu->tma_stores && !cu->stores_issued) cu->stores_issued = has_kind(loop, STMT_COPY);
+}
+
 /* CfHooks.stmt: distributed loops, allocations, barriers; lets nothing reads (after
  * lowering) are dropped, so the source has no unused variable. */
 static bool cu_stmt(CfEmit *em, const Stmt *s) {
     switch (s->kind) {
     case STMT_LET: return em->kernel && !used_var(em, s->u.let.var);
     case STMT_WHILE: /* a loop with a TMA store: its barriers may follow one (cu_barrier) */
-        cu_of(em)->stores_issued |= has_kind(s, STMT_COPY);
+        stores_in_loop(cu_of(em), s);
         return false;
     case STMT_FOR:
-        cu_of(em)->stores_issued |= has_kind(s, STMT_COPY);
+        stores_in_loop(cu_of(em), s);
         if (s->u.for_.kind != LOOP_PARALLEL || cu_of(em)->dist) return false;
         cf_loc_comment(em, s->loc);
         if (s->u.for_.layout) cu_layout_nest(em, s);
