@@ -1634,6 +1634,26 @@ static void test_unpipelined_remark(void) {
     free(fa);
 }
 
+/* setmaxnreg budgets of a warp-specialized kernel (src: its source) fit the registers its
+ * block holds at launch, or setmaxnreg.inc would wait forever (it did with a 48-register
+ * producer beside 232-register consumers: 128 x 48 + 256 x 232 > 384 x 168). Returns
+ * whether the kernel has such budgets. */
+static bool budgets_fit(const char *name, const char *src) {
+    const char *k = src ? strstr(src, "// ---- kernels ----") : NULL;
+    const char *lb = k ? strstr(k, "__launch_bounds__(") : NULL;
+    const char *dec = k ? strstr(k, "tl_setmaxnreg_dec<") : NULL;
+    const char *inc = k ? strstr(k, "tl_setmaxnreg_inc<") : NULL;
+    if (!lb || !dec || !inc) return false;
+    int threads = atoi(lb + strlen("__launch_bounds__("));
+    int d = atoi(dec + strlen("tl_setmaxnreg_dec<")), c = atoi(inc + strlen("tl_setmaxnreg_inc<"));
+    int64_t need = 128LL * d + (int64_t)(threads - 128) * c;
+    int64_t have = (int64_t)cuda_launch_regs(threads) * threads;
+    CHECK(need <= have, "%s: setmaxnreg budgets 128 x %d + %d x %d = %lld registers, more "
+          "than the %lld a block of %d threads holds", name, d, threads - 128, c,
+          (long long)need, (long long)have, threads);
+    return true;
+}
+
 static void test_pass_configs(void) {
     static const char *const srcs[] = {WS_OFF("\"tl.disable_warp_specialized\""),
                                        WS_OFF("tilelang.PassConfigKey.TL_DISABLE_TMA_LOWER")};
@@ -1997,6 +2017,10 @@ int main(void) {
                       strstr(all[i]->src, "tl_tma_load(&tl_tmap1, B_shared + (tl_floormod_i32(ko, 3)) * 8192 + 4096"),
                   "sm90_gemm_warp_specialized.py: TMA into the stages, setmaxnreg, one program "
                   "per warp-group set");
+    int budgeted = 0; /* every warp-specialized kernel above: 128 to 896 threads */
+    for (int i = 0; i < n; i++) budgeted += budgets_fit(names[i], all[i]->src);
+    CHECK(budgeted >= 10, "%d warp-specialized kernels with setmaxnreg budgets checked",
+          budgeted);
     test_pass_configs();
     test_ws_register_budget();
     test_unpipelined_remark();
