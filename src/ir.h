@@ -214,7 +214,13 @@ struct Stmt {
                  bool manual;    /* T.tma_copy(barrier=bar[bar_idx]): one thread issues it
                                     and expects its bytes on the barrier; the program
                                     arrives and waits (pass_manual_tma plans tma) */
-                 Buffer *bar; Expr *bar_idx; } copy;
+                 Buffer *bar; Expr *bar_idx;
+                 unsigned proven; /* bit d: dim d of the global region lies inside the
+                                     tensor for every value of the variables in scope
+                                     (pass_safe_memory_access): no check is emitted.
+                                     Passes that move the copy to other values of a
+                                     loop's variable (pipelining) keep them in the
+                                     loop's range. */ } copy;
         struct { Region dst; Expr *value; } fill;
         struct { Region a, b, c; bool trans_a, trans_b, clear_accum; GemmPolicy policy;
                  int k_pack, wg_wait;

@@ -9,7 +9,9 @@
  * and scalar STMT_ATOMIC to a global buffer that is not provably in bounds sits in an
  * IF(in_bounds). The bounds are the logical shape (0 <= idx[d] < shape[d]).
  * A dim is provably in bounds by interval arithmetic (interval.h); only the half of the
- * check that is not proved is emitted (`by * 64 + i >= 0` is proved, `< M` is kept). */
+ * check that is not proved is emitted (`by * 64 + i >= 0` is proved, `< M` is kept).
+ * Tile copies kept for the target get the dims of their global region that are proved
+ * (Stmt.copy.proven): the target checks only the others. */
 #include "compiler.h"
 #include "interval.h"
 #include "ir_walk.h"
@@ -41,6 +43,21 @@ static Expr *in_bounds(Safe *S, const Buffer *b, Expr *const *idx, Loc loc) {
             if (parts[i]) cond = cond ? ir_bin(S->ctx, OP_AND, cond, parts[i], loc) : parts[i];
     }
     return cond;
+}
+
+/* The dims of the global region of kept copy s that lie inside the tensor (Stmt.copy.proven). */
+static unsigned proven_dims(Safe *S, const Stmt *s) {
+    const Region *r = s->u.copy.src.buf->scope == SCOPE_GLOBAL ? &s->u.copy.src : &s->u.copy.dst;
+    if (r->buf->scope != SCOPE_GLOBAL || r->ndim != r->buf->ndim) return 0;
+    unsigned proven = 0;
+    for (int d = 0; d < r->ndim && d < 32; d++) {
+        Interval iv = iv_of(&S->env, r->start[d]);
+        int64_t e, n;
+        if (iv.has_lo && iv.lo >= 0 && iv.has_hi && ir_is_const_int(r->extent[d], &e) &&
+            ir_is_const_int(r->buf->shape[d], &n) && iv.hi <= n - e)
+            proven |= 1u << d;
+    }
+    return proven;
 }
 
 static Expr *guard_expr(Safe *S, const Expr *e);
@@ -98,6 +115,9 @@ static void safe_stmt(Safe *S, Stmt **slot) {
     case STMT_STORE:
         if (s->u.store.buf->scope == SCOPE_GLOBAL)
             *slot = wrap_if(S, in_bounds(S, s->u.store.buf, s->u.store.idx, s->loc), s);
+        return;
+    case STMT_COPY: /* kept for the target (vector copies): checked by the emitter */
+        s->u.copy.proven = proven_dims(S, s);
         return;
     case STMT_ATOMIC:
         if (s->u.atomic.dst.buf->scope == SCOPE_GLOBAL && is_scalar_atomic(s))

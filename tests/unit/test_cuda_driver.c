@@ -423,6 +423,12 @@ static void test_gemm_sass(void) {
     check_gemm_sass(tool, "sm_90a", "examples/gemm.py", epi, (int)(sizeof epi / sizeof *epi),
                     "HGMMA", "UTMASTG", 0);
     check_gemm_sass(tool, "sm_80", "examples/gemm.py", gemm, ng, "HMMA", NULL, -1);
+    /* the mma.sync bench configuration: 128 accumulators and the fragments a thread */
+    static const tl_define wide[] = {{"M", "512"},       {"N", "512"},       {"K", "512"},
+                                     {"block_M", "128"}, {"block_N", "256"}, {"block_K", "64"},
+                                     {"num_stages", "4"}, {"threads", "256"}};
+    check_gemm_sass(tool, "sm_80", "examples/gemm.py", wide, (int)(sizeof wide / sizeof *wide),
+                    "HMMA", NULL, -1);
     /* 2-block clusters: cluster barriers (UCGABAR) at entry and exit, with the only GPU-wide
      * fences (the remote arrivals of the mainloop are relaxed) */
     setenv("TILEC_CLUSTER", "1", 1);

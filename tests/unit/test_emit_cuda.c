@@ -816,6 +816,28 @@ static const char src_gemm_rr[] = GEMM_FRAGS("False", "True", "(M, K)", "(N, K)"
 static const char src_gemm_ta[] = GEMM_FRAGS("True", "False", "(K, M)", "(K, N)", "(32, 64)",
                                              "(32, 32)", "k * 32, by * 64", "k * 32, bx * 32");
 
+/* The mma.sync mainloop of a cp.async pipeline (Stmt.gemm.pipe_wait: the wait and the
+ * barrier inside the gemm), on ragged edges: one k-step a tile, and three with fewer
+ * iterations than stages. */
+#define PIPE_GEMM(NAME, BK, STAGES, K)                                                       \
+    HEAD "def " NAME "(M=72, N=40, K=" K "):\n"                                           \
+         "    @T.prim_func\n"                                                              \
+         "    def main(A: T.Tensor((M, K), \"float16\"), B: T.Tensor((K, N), \"float16\"),\n" \
+         "             C: T.Tensor((M, N), \"float16\")):\n"                               \
+         "        with T.Kernel(T.ceildiv(N, 32), T.ceildiv(M, 64), threads=128) as (bx, by):\n" \
+         "            A_s = T.alloc_shared((64, " BK "), \"float16\")\n"                   \
+         "            B_s = T.alloc_shared((" BK ", 32), \"float16\")\n"                   \
+         "            acc = T.alloc_fragment((64, 32), \"float32\")\n"                    \
+         "            T.clear(acc)\n"                                                      \
+         "            for k in T.Pipelined(T.ceildiv(K, " BK "), num_stages=" STAGES "):\n" \
+         "                T.copy(A[by * 64, k * " BK "], A_s)\n"                           \
+         "                T.copy(B[k * " BK ", bx * 32], B_s)\n"                           \
+         "                T.gemm(A_s, B_s, acc)\n"                                         \
+         "            T.copy(acc, C[by * 64, bx * 32])\n"                                  \
+         "    return main\n"
+static const char src_pipe_k16[] = PIPE_GEMM("pipe_k16", "16", "3", "40");
+static const char src_pipe_k48[] = PIPE_GEMM("pipe_k48", "48", "4", "100");
+
 /* int8 gemms with int32 accumulation on mma.sync m16n8k32 (both storage orders of each
  * operand), on ragged edges. */
 #define GEMM_S8(TA, TB, A_SHAPE, B_SHAPE, A_TILE, B_TILE, A_AT, B_AT)                        \
@@ -1771,11 +1793,17 @@ static void test_sync_counts(Compiled **c, const char *const *names, int n) {
             if (!strcmp(names[i], want[w].name) && c[i]->f)
                 CHECK(syncs_of(c[i]) == want[w].syncs, "%s: %d barriers, expected %d", names[i],
                       syncs_of(c[i]), want[w].syncs);
-    for (int i = 0; i < n; i++)
-        if (!strcmp(names[i], "examples/gemm.py"))
-            CHECK(kernels_call(c[i], "tl_gemm_ss<64, 64, 32, 2, 2, false, false, false, true, "
-                                     "true, 0>(A_shared"),
-                  "examples/gemm.py: the pipeline's wait and barrier inside the mma.sync gemm");
+    static const struct { const char *name, *call; } pipes[] = {
+        {"examples/gemm.py",
+         "tl_gemm_ss<64, 64, 32, 2, 2, false, false, false, true, true, 0>(A_shared"},
+        {"pipe_k16", "tl_gemm_ss<64, 32, 16, 2, 2, false, false, false, true, true, 1>(A_s"},
+        {"pipe_k48", "tl_gemm_ss<64, 32, 48, 2, 2, false, false, false, false, true, 2>(A_s"},
+    };
+    for (size_t p = 0; p < sizeof pipes / sizeof *pipes; p++)
+        for (int i = 0; i < n; i++)
+            if (!strcmp(names[i], pipes[p].name))
+                CHECK(kernels_call(c[i], pipes[p].call),
+                      "%s: the pipeline's wait and barrier inside the mma.sync gemm", names[i]);
 }
 
 int main(void) {
@@ -1800,7 +1828,8 @@ int main(void) {
         {"gemm_s8_t", src_gemm_s8_t, NULL}, {"two_reduce", src_two_reduce, NULL},
         {"atomic", src_atomic, NULL}, {"convert", src_convert, NULL},
         {"workspace", src_workspace, ws_syms}, {"dynamic", src_dynamic, dyn_syms},
-        {"manual_pipe", src_manual_pipe, NULL},
+        {"manual_pipe", src_manual_pipe, NULL}, {"pipe_k16", src_pipe_k16, NULL},
+        {"pipe_k48", src_pipe_k48, NULL},
     };
     enum { NPROG = sizeof progs / sizeof *progs, MAXC = 80 };
     char ex[32][128];

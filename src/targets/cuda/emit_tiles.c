@@ -604,13 +604,15 @@ void cu_gemm(CfEmit *em, const Stmt *s) {
 }
 
 /* ---- T.copy between global and shared, in vectors -------------------------------------------- */
-/* "(uint64_t)(idx) < (uint64_t)(extent)" for every dimension of r's global buffer. */
-static const char *in_bounds(CfEmit *em, const Buffer *b, Expr *const *idx) {
+/* "(uint64_t)(idx) < (uint64_t)(extent)" for every dimension of global buffer b but the
+ * proven ones (bit d: dim d; Stmt.copy.proven). */
+static const char *in_bounds(CfEmit *em, const Buffer *b, Expr *const *idx, unsigned proven) {
     StrBuf o = {0};
     for (int d = 0; d < b->ndim; d++)
-        sb_printf(&o, "%s(uint64_t)(%s) < (uint64_t)(%s)", d ? " && " : "",
-                  cf_ex_str(em, idx[d], DT_INT64, true),
-                  cf_ex_str(em, b->shape[d], DT_INT64, true));
+        if (!(d < 32 && proven >> d & 1))
+            sb_printf(&o, "%s(uint64_t)(%s) < (uint64_t)(%s)", o.len ? " && " : "",
+                      cf_ex_str(em, idx[d], DT_INT64, true),
+                      cf_ex_str(em, b->shape[d], DT_INT64, true));
     const char *r = arena_strdup(&em->ctx->arena, o.buf ? o.buf : "true");
     sb_free(&o);
     return r;
@@ -752,9 +754,10 @@ static void copy_vars(CfEmit *em, const VecCopy *C, const char *t, Var **vars) {
 /* The bounds check of the vector at vars (the global side's). */
 static const char *copy_ok(CfEmit *em, const VecCopy *C, Var *const *vars) {
     const Region *src = &C->s->u.copy.src, *dst = &C->s->u.copy.dst;
+    unsigned proven = C->s->u.copy.proven;
     if (src->buf->scope == SCOPE_GLOBAL)
-        return in_bounds(em, src->buf, region_idx(em, src, C->ds, C->n, vars));
-    return in_bounds(em, dst->buf, region_idx(em, dst, C->dd, C->n, vars));
+        return in_bounds(em, src->buf, region_idx(em, src, C->ds, C->n, vars), proven);
+    return in_bounds(em, dst->buf, region_idx(em, dst, C->dd, C->n, vars), proven);
 }
 
 /* The address of the vector at vars in region r (squeezed dims). */
@@ -845,11 +848,14 @@ static bool copy_unrolled(CfEmit *em, const VecCopy *C, int nthreads, int64_t nv
     Var *at[COPY_MAXD];
     for (int k = 1; k < C->n; k++) at[k] = vars[k];
     at[0] = ir_var(em->ctx, "i", DT_INT32);
-    cf_line(em, "const int32_t %s = %s + %s * %lld;", cf_var(em, at[0]), cf_var(em, vars[0]), u,
-            (long long)(C->n > 1 ? R : R * C->v));
-    cf_live_add(em, at[0]);
+    const char *ok = copy_ok(em, C, at);
+    if (strcmp(ok, "true")) { /* the bounds check reads the outer index */
+        cf_line(em, "const int32_t %s = %s + %s * %lld;", cf_var(em, at[0]), cf_var(em, vars[0]),
+                u, (long long)(C->n > 1 ? R : R * C->v));
+        cf_live_add(em, at[0]);
+    }
     copy_access(em, C, arena_printf(a, "%s + (int64_t)%s * %s", pd, u, step[0]),
-                arena_printf(a, "%s + (int64_t)%s * %s", ps, u, step[1]), copy_ok(em, C, at));
+                arena_printf(a, "%s + (int64_t)%s * %s", ps, u, step[1]), ok);
     em->indent--;
     cf_line(em, "}");
     em->indent--;
