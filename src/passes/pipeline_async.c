@@ -103,6 +103,11 @@ static void touch_expr(Expr **slot, void *ud) {
     ir_expr_children((Expr *)e, touch_expr, ud);
 }
 
+/* A tile op the pipeline does not rewrite counts as a read and a write of its buffers. */
+static void touch_any(Touch *t, bool touches) {
+    t->reads += touches, t->writes += touches;
+}
+
 static void touch_stmt(Stmt **slot, void *ud) {
     Touch *t = ud;
     Stmt *s = *slot;
@@ -118,12 +123,15 @@ static void touch_stmt(Stmt **slot, void *ud) {
         t->reads += s->u.gemm.a.buf == t->b || s->u.gemm.b.buf == t->b;
         t->writes += s->u.gemm.c.buf == t->b;
         break;
-    case STMT_REDUCE:
-    case STMT_CUMSUM:
-    case STMT_FILL:
-    case STMT_PRINT:
-        t->reads++, t->writes++; /* not expected on a pipelined tile: refuse */
+    case STMT_REDUCE: /* on a pipelined tile (pipe_restage does not restage them): refuse */
+        touch_any(t, s->u.reduce.src.buf == t->b || s->u.reduce.dst.buf == t->b ||
+                         s->u.reduce.workspace == t->b);
         break;
+    case STMT_CUMSUM:
+        touch_any(t, s->u.cumsum.src.buf == t->b || s->u.cumsum.dst.buf == t->b);
+        break;
+    case STMT_FILL: touch_any(t, s->u.fill.dst.buf == t->b); break;
+    case STMT_PRINT: touch_any(t, s->u.print.region.buf == t->b); break;
     default: break;
     }
     ir_stmt_exprs(s, touch_expr, ud);
@@ -148,6 +156,125 @@ int pipe_producer_count(Stmt *kernel, Stmt *L) {
             if (body->u.seq.data[k]->u.copy.dst.buf == b) return k;
     }
     return n;
+}
+
+/* ---- producers first ------------------------------------------------------------------ */
+/* Appends s to seq, the statements of nested SEQs (T.macro calls) in place: a SEQ opens
+ * no scope (the emitters print its statements as they are). */
+static void flatten_into(Ctx *ctx, Stmt *seq, Stmt *s) {
+    if (s->kind != STMT_SEQ) {
+        ir_seq_push(ctx, seq, s);
+        return;
+    }
+    for (int i = 0; i < s->u.seq.len; i++) flatten_into(ctx, seq, s->u.seq.data[i]);
+}
+
+/* The lets of the loop body before the statement being looked at: var -> value, with the
+ * earlier lets inlined; value NULL when it loads (a copy that needs it stays). */
+typedef struct Lets {
+    const Var *var[64];
+    Expr *value[64];
+    int n;
+} Lets;
+
+typedef struct Inline {
+    Ctx *ctx;
+    const Lets *lets;
+    bool ok;
+} Inline;
+
+static void inline_slot(Expr **slot, void *ud) {
+    Inline *in = ud;
+    Expr *e = *slot;
+    if (e->kind == EXPR_LOAD) in->ok = false;
+    if (e->kind == EXPR_VAR)
+        for (int i = 0; i < in->lets->n; i++)
+            if (in->lets->var[i] == e->u.var) {
+                if (!in->lets->value[i]) in->ok = false;
+                else *slot = ir_subst(in->ctx, in->lets->value[i], NULL, NULL);
+                return;
+            }
+    ir_expr_children(*slot, inline_slot, ud);
+}
+
+/* e (a fresh copy) with the lets inlined; NULL if it loads or needs a let that does. */
+static Expr *inlined(Ctx *ctx, const Lets *lets, const Expr *e) {
+    Inline in = {ctx, lets, true};
+    Expr *c = ir_subst(ctx, e, NULL, NULL);
+    inline_slot(&c, &in);
+    return in.ok ? c : NULL;
+}
+
+/* Copy c of the body with the lets inlined into its regions, when it can run at the top
+ * of the iteration: a kept vector copy global -> whole shared tile whose regions do not
+ * load, whose source nothing in the kernel writes and whose tile no statement of the
+ * body before it (before[0..n)) touches. NULL otherwise. */
+static Stmt *hoistable(Ctx *ctx, Stmt *kernel, Stmt *const *before, int n, const Lets *lets,
+                       const Stmt *c) {
+    if (c->kind != STMT_COPY || c->u.copy.src.buf->scope != SCOPE_GLOBAL ||
+        c->u.copy.dst.buf->scope != SCOPE_SHARED || !cuda_copy_vector(c) ||
+        !ir_region_whole(&c->u.copy.dst))
+        return NULL;
+    Touch src = {c->u.copy.src.buf, NULL, 0, 0};
+    touch_stmt(&kernel->u.kernel.body, &src);
+    if (src.writes) return NULL;
+    for (int i = 0; i < n; i++) {
+        Touch t = {c->u.copy.dst.buf, NULL, 0, 0};
+        touch_stmt((Stmt **)&before[i], &t);
+        if (t.reads || t.writes) return NULL;
+    }
+    Stmt *h = ir_stmt(ctx, STMT_COPY, c->loc);
+    h->u.copy = c->u.copy;
+    Region *r[2] = {&h->u.copy.src, &h->u.copy.dst};
+    for (int k = 0; k < 2; k++) {
+        Expr **start = NEW_ARRAY(&ctx->arena, Expr *, r[k]->ndim);
+        Expr **ext = NEW_ARRAY(&ctx->arena, Expr *, r[k]->ndim);
+        for (int d = 0; d < r[k]->ndim; d++) {
+            start[d] = inlined(ctx, lets, r[k]->start[d]);
+            ext[d] = inlined(ctx, lets, r[k]->extent[d]);
+            if (!start[d] || !ext[d]) return NULL;
+        }
+        r[k]->start = start, r[k]->extent = ext;
+    }
+    return h;
+}
+
+/* Puts the copies of loop L's body (in kernel) that can run first at its front, as
+ * TileLang's pipeline planner makes every load of a tile a producer stage: T.macro calls
+ * are flattened, and a copy moves up past lets (inlined into it), past statements that
+ * do not touch its tile and past other copies (hoistable). The loop computes the same. */
+static void hoist_producers(Ctx *ctx, Stmt *kernel, Stmt *L) {
+    Stmt *flat = ir_seq(ctx, L->u.for_.body->loc);
+    flatten_into(ctx, flat, L->u.for_.body);
+    Stmt *front = ir_seq(ctx, flat->loc), *rest = ir_seq(ctx, flat->loc);
+    Lets lets = {.n = 0};
+    for (int i = 0; i < flat->u.seq.len; i++) {
+        Stmt *s = flat->u.seq.data[i];
+        Stmt *h = hoistable(ctx, kernel, flat->u.seq.data, i, &lets, s);
+        ir_seq_push(ctx, h ? front : rest, h ? h : s);
+        if (s->kind == STMT_LET && lets.n < 64) {
+            lets.var[lets.n] = s->u.let.var;
+            lets.value[lets.n++] = inlined(ctx, &lets, s->u.let.value);
+        }
+    }
+    for (int i = 0; i < rest->u.seq.len; i++) ir_seq_push(ctx, front, rest->u.seq.data[i]);
+    L->u.for_.body = front;
+}
+
+static void hoist_in(Stmt **slot, void *ud);
+
+/* hoist_producers for every T.Pipelined loop with stages in kernel k (before either
+ * pipeline looks at them). */
+static void hoist_all(Ctx *ctx, Stmt *k, Stmt *s) {
+    if (s->kind == STMT_FOR && s->u.for_.kind == LOOP_PIPELINED && s->u.for_.num_stages >= 2)
+        hoist_producers(ctx, k, s);
+    void *ud[3] = {ctx, k, NULL};
+    ir_stmt_children(s, hoist_in, ud);
+}
+
+static void hoist_in(Stmt **slot, void *ud) {
+    void **a = ud;
+    hoist_all(a[0], a[1], *slot);
 }
 
 static Stmt *async_stmt(Ctx *ctx, bool commit, int wait, Loc loc) {
@@ -390,9 +517,9 @@ static void pipe_slot(Stmt **slot, void *ud);
 /* A T.Pipelined loop that runs in order: the user asked for stages and gets none. */
 static void unpipelined_remark(Pipe *P, const Stmt *L) {
     pass_remark(P->ctx, P->f, L->loc,
-                "T.Pipelined(num_stages=%d) runs without software pipelining: its body does "
-                "not begin with T.copy calls from global tensors into shared tiles that only "
-                "the loop uses (copies inside a T.macro call are not looked into)",
+                "T.Pipelined(num_stages=%d) runs without software pipelining: no T.copy "
+                "in its body from a global tensor into a shared tile that only the loop uses "
+                "can run first in the iteration",
                 L->u.for_.num_stages);
 }
 
@@ -400,7 +527,9 @@ static void pipe_stmt(Pipe *P, Stmt **slot) {
     Stmt *s = *slot;
     if (s->kind == STMT_KERNEL) {
         P->kernel = s;
-        if (cuda_hand_scheduled(s) || pipe_warp_specialize(P->ctx, P->f, s)) return;
+        if (cuda_hand_scheduled(s)) return;
+        hoist_all(P->ctx, s, s);
+        if (pipe_warp_specialize(P->ctx, P->f, s)) return;
     }
     if (s->kind == STMT_FOR && s->u.for_.kind == LOOP_PARALLEL) return; /* not inside nests */
     ir_stmt_children(s, pipe_slot, P);
