@@ -109,6 +109,8 @@ typedef struct Var {
     const char *name; /* user's name; printers make it unique with id when needed */
     DType dtype;      /* int32 for indices unless stated */
     int id;           /* unique in the compilation */
+    const Expr *let_value; /* a kernel LET's value when it loads nothing, else NULL: slice
+                              extents between lets simplify through it (tileops.c) */
 } Var;
 
 struct Buffer {

@@ -187,6 +187,35 @@ static ValueList index_items(Interp *in, Buffer *buf, Value *index, Loc loc) {
     return items;
 }
 
+/* e with every let variable that has a pure value (Var.let_value) replaced by it. */
+static Expr *with_lets(Ctx *ctx, const Expr *e) {
+    if (e->kind == EXPR_VAR && e->u.var->let_value) return with_lets(ctx, e->u.var->let_value);
+    Expr *c = NEW(&ctx->arena, Expr);
+    *c = *e;
+    switch (e->kind) {
+    case EXPR_BIN:
+        c->u.bin.a = with_lets(ctx, e->u.bin.a);
+        c->u.bin.b = with_lets(ctx, e->u.bin.b);
+        break;
+    case EXPR_UN: c->u.un.a = with_lets(ctx, e->u.un.a); break;
+    case EXPR_CAST: c->u.cast.value = with_lets(ctx, e->u.cast.value); break;
+    default: break; /* constants, loop and block vars, calls: kept as they are */
+    }
+    return c;
+}
+
+/* The extent stop - start of a slice, simplified; a constant when it is one once the lets
+ * both sides name are inlined (KV[kv_start:kv_end] with kv_end = kv_start + 32 written
+ * over the loop variable), so that the tile op keeps a constant shape. */
+static Expr *slice_extent(Ctx *ctx, Expr *stop, Expr *start, Loc loc) {
+    Expr *e = arith_simplify(ctx, ir_bin(ctx, OP_SUB, stop, start, loc));
+    int64_t c;
+    if (ir_is_const_int(e, &c)) return e;
+    Expr *inl = arith_simplify(
+        ctx, ir_bin(ctx, OP_SUB, with_lets(ctx, stop), with_lets(ctx, start), loc));
+    return ir_is_const_int(inl, &c) ? inl : e;
+}
+
 Value *buffer_subscript(Interp *in, Buffer *buf, Value *index, Loc loc) {
     Ctx *ctx = in->ctx;
     ValueList items = index_items(in, buf, index, loc);
@@ -219,7 +248,7 @@ Value *buffer_subscript(Interp *in, Buffer *buf, Value *index, Loc loc) {
         r->start[d] =
             lo && lo->kind != V_NONE ? idx_expr(in, lo, loc) : ir_int(ctx, 0, DT_INT32, loc);
         Expr *stop = hi && hi->kind != V_NONE ? idx_expr(in, hi, loc) : buf->shape[d];
-        r->extent[d] = arith_simplify(ctx, ir_bin(ctx, OP_SUB, stop, r->start[d], loc));
+        r->extent[d] = slice_extent(ctx, stop, r->start[d], loc);
         int64_t c;
         if (ir_is_const_int(r->extent[d], &c) && c <= 0)
             ctx_fail(ctx, loc, "empty slice of buffer '%s' in dimension %d", buf->name, d);

@@ -1872,6 +1872,14 @@ int main(void) {
         cases[n] = (SimCase){base, text, NULL, all[n]};
         n++;
     }
+    for (int i = 0; i < n; i++) /* slices between lets (kv_start:kv_end) keep a constant
+                                   extent, and the loop's copies are pipelined */
+        if (!strcmp(names[i], "examples/mla_decode.py"))
+            CHECK(all[i]->src && strstr(all[i]->src, "/* shared float16[2, 32, 64] */") &&
+                      strstr(all[i]->src, "/* shared float16[2, 32, 32] */") &&
+                      kernels_call(all[i], "tl_cp_async16(") &&
+                      !has_remark(all[i], "software pipelining"),
+                  "mla_decode.py: KV and K_pe pipelined with cp.async");
     for (int i = 0; i < NPROG; i++) { /* fragment operands on tensor cores */
         const char *src = all[i]->src;
         if (!strcmp(names[i], "gemm_rr"))
