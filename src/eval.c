@@ -2,6 +2,7 @@
  * calls. Requires: an AST from parse_module. Provides: module execution (meta level)
  * and IR emission inside prim_func bodies (see eval.h). */
 #include "eval.h"
+#include "ir_walk.h"
 
 #include <math.h>
 #include <string.h>
@@ -951,22 +952,6 @@ static void assign_var_buffer(Interp *in, Buffer *buf, Value *v, Loc loc) {
 
 void buffer_store(Interp *in, Buffer *buf, Value *index, Value *v, Loc loc);
 
-/* Whether e reads memory. */
-static bool expr_loads(const Expr *e) {
-    switch (e->kind) {
-    case EXPR_LOAD: return true;
-    case EXPR_BIN: return expr_loads(e->u.bin.a) || expr_loads(e->u.bin.b);
-    case EXPR_UN: return expr_loads(e->u.un.a);
-    case EXPR_CAST: return expr_loads(e->u.cast.value);
-    case EXPR_CALL:
-        return expr_loads(e->u.call.args[0]) || (e->u.call.args[1] && expr_loads(e->u.call.args[1]));
-    case EXPR_SELECT:
-        return expr_loads(e->u.select.cond) || expr_loads(e->u.select.then) ||
-               expr_loads(e->u.select.orelse);
-    default: return false;
-    }
-}
-
 /* Binds a name. Inside a kernel a non-constant expression gets a LET so that it is
  * evaluated once, where the program computes it. */
 static void assign_name(Interp *in, Env *env, const char *name, Value *v, Loc loc) {
@@ -982,7 +967,7 @@ static void assign_name(Interp *in, Env *env, const char *name, Value *v, Loc lo
         if (v->kind == V_EXPR && v->u.expr->kind != EXPR_INT && v->u.expr->kind != EXPR_FLOAT &&
             v->u.expr->kind != EXPR_VAR) {
             Var *var = ir_var(in->ctx, name, v->u.expr->dtype);
-            if (!expr_loads(v->u.expr)) var->let_value = v->u.expr;
+            if (!ir_expr_loads(v->u.expr)) var->let_value = v->u.expr;
             Stmt *s = ir_stmt(in->ctx, STMT_LET, loc);
             s->u.let.var = var;
             s->u.let.value = v->u.expr;

@@ -163,6 +163,22 @@ void ir_stmt_regions(Stmt *s, RegionFn fn, void *ud) {
     }
 }
 
+bool ir_expr_loads(const Expr *e) {
+    switch (e->kind) {
+    case EXPR_LOAD: return true;
+    case EXPR_BIN: return ir_expr_loads(e->u.bin.a) || ir_expr_loads(e->u.bin.b);
+    case EXPR_UN: return ir_expr_loads(e->u.un.a);
+    case EXPR_CAST: return ir_expr_loads(e->u.cast.value);
+    case EXPR_CALL:
+        return ir_expr_loads(e->u.call.args[0]) ||
+               (e->u.call.args[1] && ir_expr_loads(e->u.call.args[1]));
+    case EXPR_SELECT:
+        return ir_expr_loads(e->u.select.cond) || ir_expr_loads(e->u.select.then) ||
+               ir_expr_loads(e->u.select.orelse);
+    default: return false;
+    }
+}
+
 bool ir_expr_equal(const Expr *a, const Expr *b) {
     if (a == b) return true;
     if (!a || !b || a->kind != b->kind || a->dtype != b->dtype) return false;

@@ -32,6 +32,8 @@ bool ir_expr_uses_any(const Expr *e, const Var *const *vars, int n);
  * sets *off (NULL for vars[i] alone); -1 when e is neither. */
 int ir_var_plus_offset(const Expr *e, Var *const *vars, int n, const Expr **off);
 
+/* Whether e reads memory (has an EXPR_LOAD). */
+bool ir_expr_loads(const Expr *e);
 /* Structural equality of two expressions (same vars by identity). */
 bool ir_expr_equal(const Expr *a, const Expr *b);
 /* Replaces Var `from` by `to` in every expression of s and its children (in place). */

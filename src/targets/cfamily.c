@@ -616,18 +616,3 @@ const char *cf_ex_str(CfEmit *em, const Expr *e, DType as, bool top) {
     return s;
 }
 
-bool cf_expr_has_load(const Expr *e) {
-    switch (e->kind) {
-    case EXPR_LOAD: return true;
-    case EXPR_BIN: return cf_expr_has_load(e->u.bin.a) || cf_expr_has_load(e->u.bin.b);
-    case EXPR_UN: return cf_expr_has_load(e->u.un.a);
-    case EXPR_CAST: return cf_expr_has_load(e->u.cast.value);
-    case EXPR_CALL:
-        return cf_expr_has_load(e->u.call.args[0]) ||
-               (e->u.call.args[1] && cf_expr_has_load(e->u.call.args[1]));
-    case EXPR_SELECT:
-        return cf_expr_has_load(e->u.select.cond) || cf_expr_has_load(e->u.select.then) ||
-               cf_expr_has_load(e->u.select.orelse);
-    default: return false;
-    }
-}

@@ -114,7 +114,6 @@ void cf_ex_index(CfEmit *em, StrBuf *o, const Expr *e, bool wide);
  * by b's strides). */
 void cf_ex_elem(CfEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx);
 void cf_ex_offset(CfEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx);
-bool cf_expr_has_load(const Expr *e);
 
 /* ---- statements -------------------------------------------------------------------------- */
 /* Any statement: the target's hook first, then the shared printer. */

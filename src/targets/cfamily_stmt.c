@@ -2,6 +2,7 @@
  * control flow, stores, lets, atomics, T.print and T.device_assert, with the target's
  * differences taken from its CfHooks. */
 #include "cfamily.h"
+#include "ir_walk.h"
 
 #include <string.h>
 
@@ -36,7 +37,7 @@ static void stmt_for(CfEmit *em, const Stmt *s) {
             cf_line(em, "%s", em->hooks->unroll_pragma);
         cf_line(em, "for (%s %s = %lld; %s < %lld; ++%s) {%s", ty, i, (long long)cmin, i,
                 (long long)(cmin + cext), i, kind);
-    } else if (cf_expr_has_load(s->u.for_.min) || cf_expr_has_load(s->u.for_.extent)) {
+    } else if (ir_expr_loads(s->u.for_.min) || ir_expr_loads(s->u.for_.extent)) {
         const char *end = cf_tmp(em, "end"); /* the bounds are read once */
         cf_line(em, "for (%s %s = %s, %s = %s + %s; %s < %s; ++%s) {%s", ty, i,
                 cf_ex_str(em, s->u.for_.min, t, true), end, i, ext, i, end, i, kind);

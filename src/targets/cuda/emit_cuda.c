@@ -946,7 +946,7 @@ static void emit_kernel(CfEmit *em, const Stmt *k, int id, const Host *h) {
 }
 
 static void host_let(CfEmit *em, Host *h, const Stmt *s) {
-    if (cf_expr_has_load(s->u.let.value))
+    if (ir_expr_loads(s->u.let.value))
         ctx_fail(em->ctx, s->loc, "outside T.Kernel, a value cannot read a tensor on the CUDA "
                  "target (the tensor is in GPU memory); move this into the kernel");
     VEC_PUSH(&em->ctx->arena, h->lets, s);
