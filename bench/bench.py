@@ -2,12 +2,12 @@
 timer (triton.testing.do_bench, median). Prints a table and writes bench/results.csv.
 
     PYTHONPATH=python TILEC_LIBRARY=build/libtilec.so python3 bench/bench.py [--quick]
-        [--only gemm|fp8|rowwise|copy|manual ...] [--gemm-config bM,bN,bK,stages,threads[,1] |
+        [--only gemm|fp8|rowwise|copy|manual|attention ...] [--gemm-config bM,bN,bK,stages,threads[,1] |
         --gemm-configs-sweep] [--time-limit S]
 
 Peers (../shared/PERF.md): cuBLAS through torch.matmul, cuBLASLt fp8 through
-torch._scaled_mm, torch's softmax, an RMSNorm
-written in torch, and the device-copy bandwidth ceiling.
+torch._scaled_mm, torch's softmax, an RMSNorm written in torch, torch SDPA (cuDNN or flash
+backend, whichever is faster) for attention, and the device-copy bandwidth ceiling.
 
 GEMM (issues 3 and 4): C = A @ B, A (M,K) and B (K,N) row-major, fp16 and bf16 in and out,
 fp32 accumulation; tilec runs examples/gemm.py's matmul. The full run measures 4096^3,
@@ -390,6 +390,72 @@ def fp8_rows(rows, quick, deadline):
         del a, b
 
 
+# ---- flash attention against torch SDPA ------------------------------------------------------
+# (batch, seq_len, heads, dim), 16k tokens as ../shared/PERF.md's; fp16 (the example's type)
+ATTN_SHAPES = [(4, 4096, 16, 128), (1, 16384, 16, 128), (4, 4096, 32, 64)]
+ATTN_CFG = dict(block_M=64, block_N=64, num_stages=2, threads=128)  # fastest measured
+# (docs/perf.md, 2026-12-04); TileLang's Hopper choice, 128 x 128 over 256 threads, keeps
+# fragments in shared memory here
+
+
+def sdpa_peer(q, k, v, causal):
+    """(name, fn) of the fastest torch SDPA backend that runs (cuDNN, then flash), on BSHD
+    tensors seen as BHSD."""
+    from torch.nn.attention import sdpa_kernel, SDPBackend
+    import torch.nn.functional as F
+    qt, kt, vt = (x.transpose(1, 2) for x in (q, k, v))
+    best = None
+    for name, be in (("cuDNN SDPA", SDPBackend.CUDNN_ATTENTION),
+                     ("flash SDPA", SDPBackend.FLASH_ATTENTION)):
+        def fn(be=be):
+            with sdpa_kernel([be]):
+                return F.scaled_dot_product_attention(qt, kt, vt, is_causal=causal)
+        try:
+            fn()
+            ms = timed_ms(fn)
+        except Exception:  # noqa: BLE001 (a backend this build lacks)
+            continue
+        if best is None or ms < best[2]:
+            best = (name, fn, ms)
+    if best is None:
+        raise RuntimeError("no torch SDPA backend ran")
+    return best[0], best[1]
+
+
+def attention_rows(rows, quick, deadline):
+    """examples/flash_attention.py (ATTN_CFG) against torch SDPA on the same fp16 inputs,
+    full and causal; error relative to the largest output of SDPA."""
+    mod = example("flash_attention")
+    shapes = ATTN_SHAPES[:1] if quick else ATTN_SHAPES
+    jobs = [(sh, c) for sh in shapes for c in (False, True)]
+    futs = compile_all(lambda sh, c: mod.flashattn(batch=sh[0], seq_len=sh[1], heads=sh[2],
+                                                   dim=sh[3], is_causal=c, **ATTN_CFG), jobs)
+    warm_up_gpu()
+    for (b, n, h, d), causal in jobs:
+        work = "attention fp16 b%d s%d h%d d%d %s" % (b, n, h, d, "causal" if causal else "full")
+        flops = 4.0 * b * h * n * n * d / (2 if causal else 1)
+        try:
+            q, k, v = (torch.randn(b, n, h, d, device="cuda", dtype=torch.float16)
+                       for _ in range(3))
+            peer_name, peer = sdpa_peer(q, k, v, causal)
+            ref = peer().transpose(1, 2).float()
+        except Exception as e:  # noqa: BLE001
+            rows.fail(work, "peer", e)
+            rows.append((work, "torch SDPA", 0.0, 0.0, "TFLOP/s", float("nan")))
+            continue
+        tilec, err = None, float("nan")
+        try:
+            kern = futs[((b, n, h, d), causal)].result()
+            err = ((kern(q, k, v).float() - ref).abs().max() / ref.abs().max()).item()
+            tilec = lambda: kern(q, k, v)  # noqa: E731
+        except Exception as e:  # noqa: BLE001
+            rows.fail(work, "tilec", e)
+        peer_ms, tl_ms = race(work, rows, peer, peer_name, tilec, deadline)
+        rows.append((work, peer_name, flops / tl_ms / 1e9 if tl_ms else 0.0,
+                     flops / peer_ms / 1e9 if peer_ms else 0.0, "TFLOP/s", err))
+        del q, k, v, ref
+
+
 # ---- row-wise and copy -------------------------------------------------------------------
 ROWWISE_THREADS = (128, 256, 512)  # block sizes tried; the fastest correct one is reported
 
@@ -447,7 +513,7 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="smaller sizes; GEMM 4096^3 only")
     ap.add_argument("--only", action="append",
-                    choices=("gemm", "fp8", "rowwise", "copy", "manual"),
+                    choices=("gemm", "fp8", "rowwise", "copy", "manual", "attention"),
                     help="run only this group (repeatable; default: all)")
     g = ap.add_mutually_exclusive_group()
     g.add_argument("--gemm-config", type=gemm_config, default=None,
@@ -463,7 +529,7 @@ def main():
                     "as 0; cuBLAS is still measured); default %(default)s")
     ap.add_argument("--csv", default=os.path.join(ROOT, "bench", "results.csv"))
     args = ap.parse_args()
-    only = set(args.only or ("gemm", "fp8", "rowwise", "copy", "manual"))
+    only = set(args.only or ("gemm", "fp8", "rowwise", "copy", "manual", "attention"))
     load_gpu_modules()
     torch.manual_seed(0)
     dev = torch.cuda.get_device_name(0)
@@ -481,6 +547,8 @@ def main():
         fp8_rows(rows, args.quick, start + args.time_limit)
     if "manual" in only:
         manual_rows(rows, args.quick, start + args.time_limit)
+    if "attention" in only:
+        attention_rows(rows, args.quick, start + args.time_limit)
     date = datetime.date.today().isoformat()
     with open(args.csv, "w", newline="") as f:
         w = csv.writer(f)
