@@ -170,11 +170,14 @@ static void flatten_into(Ctx *ctx, Stmt *seq, Stmt *s) {
 }
 
 /* The lets of the loop body before the statement being looked at: var -> value, with the
- * earlier lets inlined; value NULL when it loads (a copy that needs it stays). */
+ * earlier lets inlined; value NULL when it loads (a copy that needs it stays). A body
+ * with more lets than MAX_LETS moves no copy past the later ones. */
+enum { MAX_LETS = 64 };
 typedef struct Lets {
-    const Var *var[64];
-    Expr *value[64];
+    const Var *var[MAX_LETS];
+    Expr *value[MAX_LETS];
     int n;
+    bool full;
 } Lets;
 
 typedef struct Inline {
@@ -211,7 +214,7 @@ static Expr *inlined(Ctx *ctx, const Lets *lets, const Expr *e) {
  * body before it (before[0..n)) touches. NULL otherwise. */
 static Stmt *hoistable(Ctx *ctx, Stmt *kernel, Stmt *const *before, int n, const Lets *lets,
                        const Stmt *c) {
-    if (c->kind != STMT_COPY || c->u.copy.src.buf->scope != SCOPE_GLOBAL ||
+    if (lets->full || c->kind != STMT_COPY || c->u.copy.src.buf->scope != SCOPE_GLOBAL ||
         c->u.copy.dst.buf->scope != SCOPE_SHARED || !cuda_copy_vector(c) ||
         !ir_region_whole(&c->u.copy.dst))
         return NULL;
@@ -252,7 +255,8 @@ static void hoist_producers(Ctx *ctx, Stmt *kernel, Stmt *L) {
         Stmt *s = flat->u.seq.data[i];
         Stmt *h = hoistable(ctx, kernel, flat->u.seq.data, i, &lets, s);
         ir_seq_push(ctx, h ? front : rest, h ? h : s);
-        if (s->kind == STMT_LET && lets.n < 64) {
+        if (s->kind == STMT_LET && lets.n == MAX_LETS) lets.full = true;
+        else if (s->kind == STMT_LET) {
             lets.var[lets.n] = s->u.let.var;
             lets.value[lets.n++] = inlined(ctx, &lets, s->u.let.value);
         }
@@ -261,20 +265,14 @@ static void hoist_producers(Ctx *ctx, Stmt *kernel, Stmt *L) {
     L->u.for_.body = front;
 }
 
-static void hoist_in(Stmt **slot, void *ud);
-
-/* hoist_producers for every T.Pipelined loop with stages in kernel k (before either
- * pipeline looks at them). */
-static void hoist_all(Ctx *ctx, Stmt *k, Stmt *s) {
+/* hoist_producers for every T.Pipelined loop with stages of P->kernel at or under *slot
+ * (before either pipeline looks at them). */
+static void hoist_all(Stmt **slot, void *ud) {
+    Pipe *P = ud;
+    Stmt *s = *slot;
     if (s->kind == STMT_FOR && s->u.for_.kind == LOOP_PIPELINED && s->u.for_.num_stages >= 2)
-        hoist_producers(ctx, k, s);
-    void *ud[3] = {ctx, k, NULL};
-    ir_stmt_children(s, hoist_in, ud);
-}
-
-static void hoist_in(Stmt **slot, void *ud) {
-    void **a = ud;
-    hoist_all(a[0], a[1], *slot);
+        hoist_producers(P->ctx, P->kernel, s);
+    ir_stmt_children(s, hoist_all, P);
 }
 
 static Stmt *async_stmt(Ctx *ctx, bool commit, int wait, Loc loc) {
@@ -528,7 +526,7 @@ static void pipe_stmt(Pipe *P, Stmt **slot) {
     if (s->kind == STMT_KERNEL) {
         P->kernel = s;
         if (cuda_hand_scheduled(s)) return;
-        hoist_all(P->ctx, s, s);
+        hoist_all(slot, P);
         if (pipe_warp_specialize(P->ctx, P->f, s)) return;
     }
     if (s->kind == STMT_FOR && s->u.for_.kind == LOOP_PARALLEL) return; /* not inside nests */
