@@ -210,6 +210,37 @@ static void test_two_kernels(void) {
     done(r);
 }
 
+/* A slice between two lets that load nothing has the constant extent their values give
+ * (MLA decode's KV[kv_start:kv_end]); one whose end loads keeps its expression. */
+static const char *LET_SLICES =
+    "import tilelang\n"
+    "import tilelang.language as T\n"
+    "\n"
+    "def f(N=256):\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((N, 64), \"float16\"), I: T.Tensor((8,), \"int32\"),\n"
+    "             B: T.Tensor((N, 64), \"float16\")):\n"
+    "        with T.Kernel(2, threads=128) as bz:\n"
+    "            S = T.alloc_shared((32, 64), \"float16\")\n"
+    "            for k in T.serial(4):\n"
+    "                s0 = 128 * bz + k * 32\n"
+    "                s1 = 128 * bz + (k + 1) * 32\n"
+    "                T.copy(A[s0:s1, :], S)\n"
+    "                T.copy(S, B[s0:s1, :])\n"
+    "                e = s0 + I[k]\n"
+    "                T.copy(A[s0:e, 0:32], B[s0:e, 0:32])\n"
+    "    return main\n";
+
+static void test_let_slices(void) {
+    Result *r = run(LET_SLICES, "f", NULL, 0);
+    CHECK(r->ir && strstr(r->ir, "copy A[s0 : +32, 0:64] -> S[0:32, 0:64]") &&
+              strstr(r->ir, "copy S[0:32, 0:64] -> B[s0 : +32, 0:64]") &&
+              strstr(r->ir, "copy A[s0 : +(e + s0 * -1), 0:32]"),
+          "constant extents between lets, not through a load: %s",
+          r->ir ? r->ir : r->error);
+    done(r);
+}
+
 static void expect_error(const char *text, const char *needle, const char *where) {
     Result *r = run(text, NULL, NULL, 0);
     CHECK(r->error && strstr(r->error, needle), "want '%s' got: %s", needle,
@@ -269,6 +300,7 @@ int main(void) {
     test_direct_dynamic();
     test_work_per_block();
     test_two_kernels();
+    test_let_slices();
     test_meta_python();
     test_errors();
     test_deferred_errors();

@@ -835,6 +835,19 @@ static const char src_gemm_ta[] = GEMM_FRAGS("True", "False", "(K, M)", "(K, N)"
          "                T.gemm(A_s, B_s, acc)\n"                                         \
          "            T.copy(acc, C[by * 64, bx * 32])\n"                                  \
          "    return main\n"
+/* A copy into a tile that the body reads before it stays where it is (hoist_producers):
+ * Out's rows k * 32.. get A's rows of the iteration before. */
+static const char src_pipe_read_first[] = HEAD
+    "def prf(K=128):\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((K, 64), \"float16\"), Out: T.Tensor((K, 64), \"float16\")):\n"
+    "        with T.Kernel(1, threads=128) as bx:\n"
+    "            S = T.alloc_shared((32, 64), \"float16\")\n"
+    "            T.copy(A[0, 0], S)\n"
+    "            for k in T.Pipelined(K // 32, num_stages=2):\n"
+    "                T.copy(S, Out[k * 32, 0])\n"
+    "                T.copy(A[k * 32, 0], S)\n"
+    "    return main\n";
 static const char src_pipe_k16[] = PIPE_GEMM("pipe_k16", "16", "3", "40");
 static const char src_pipe_k48[] = PIPE_GEMM("pipe_k48", "48", "4", "100");
 
@@ -1848,6 +1861,7 @@ int main(void) {
         {"atomic", src_atomic, NULL}, {"convert", src_convert, NULL},
         {"workspace", src_workspace, ws_syms}, {"dynamic", src_dynamic, dyn_syms},
         {"manual_pipe", src_manual_pipe, NULL}, {"pipe_k16", src_pipe_k16, NULL},
+        {"pipe_read_first", src_pipe_read_first, NULL},
         {"pipe_k48", src_pipe_k48, NULL},
     };
     enum { NPROG = sizeof progs / sizeof *progs, MAXC = 80 };
