@@ -82,10 +82,22 @@ int cuda_copy_vector(const Stmt *s) {
 }
 
 /* ---- pipelining ---------------------------------------------------------------------------- */
+/* Why a copy global -> shared of a loop body cannot run first (hoistable). */
+typedef enum {
+    KEPT_NOT_VECTOR = 1, /* not a whole shared tile in 4-, 8- or 16-byte vectors */
+    KEPT_SRC_WRITTEN,    /* the kernel writes its source */
+    KEPT_TILE_USED,      /* a statement before it uses its tile */
+    KEPT_INDEX_LOADS,    /* its indices read memory */
+    KEPT_MANY_LETS,      /* more lets before it than hoist_producers records */
+} Kept;
+
 typedef struct Pipe {
     Ctx *ctx;
     Func *f;
     Stmt *kernel;
+    struct { const Stmt *loop, *copy; Kept why; } kept[8]; /* the first such copy of each
+                                                             pipelined loop (its remark) */
+    int nkept;
 } Pipe;
 
 /* Counts the statements of s (outside `skip`) that touch b: writes (stores, atomics,
@@ -208,24 +220,30 @@ static Expr *inlined(Ctx *ctx, const Lets *lets, const Expr *e) {
     return in.ok ? c : NULL;
 }
 
-/* Copy c of the body with the lets inlined into its regions, when it can run at the top
- * of the iteration: a kept vector copy global -> whole shared tile whose regions do not
- * load, whose source nothing in the kernel writes and whose tile no statement of the
- * body before it (before[0..n)) touches. NULL otherwise. */
+/* Whether s copies a global tensor into a shared tile. */
+static bool global_to_shared(const Stmt *s) {
+    return s->kind == STMT_COPY && s->u.copy.src.buf->scope == SCOPE_GLOBAL &&
+           s->u.copy.dst.buf->scope == SCOPE_SHARED;
+}
+
+/* Copy c (global_to_shared) of the body with the lets inlined into its regions, when it
+ * can run at the top of the iteration: a kept vector copy into a whole shared tile whose
+ * regions do not load, whose source nothing in the kernel writes and whose tile no
+ * statement of the body before it (before[0..n)) touches. NULL otherwise, and *why. */
 static Stmt *hoistable(Ctx *ctx, Stmt *kernel, Stmt *const *before, int n, const Lets *lets,
-                       const Stmt *c) {
-    if (lets->full || c->kind != STMT_COPY || c->u.copy.src.buf->scope != SCOPE_GLOBAL ||
-        c->u.copy.dst.buf->scope != SCOPE_SHARED || !cuda_copy_vector(c) ||
-        !ir_region_whole(&c->u.copy.dst))
-        return NULL;
+                       const Stmt *c, Kept *why) {
+    *why = lets->full ? KEPT_MANY_LETS
+           : !cuda_copy_vector(c) || !ir_region_whole(&c->u.copy.dst) ? KEPT_NOT_VECTOR
+                                                                     : 0;
     Touch src = {c->u.copy.src.buf, NULL, 0, 0};
-    touch_stmt(&kernel->u.kernel.body, &src);
-    if (src.writes) return NULL;
-    for (int i = 0; i < n; i++) {
+    if (!*why) touch_stmt(&kernel->u.kernel.body, &src);
+    if (src.writes) *why = KEPT_SRC_WRITTEN;
+    for (int i = 0; i < n && !*why; i++) {
         Touch t = {c->u.copy.dst.buf, NULL, 0, 0};
         touch_stmt((Stmt **)&before[i], &t);
-        if (t.reads || t.writes) return NULL;
+        if (t.reads || t.writes) *why = KEPT_TILE_USED;
     }
+    if (*why) return NULL;
     Stmt *h = ir_stmt(ctx, STMT_COPY, c->loc);
     h->u.copy = c->u.copy;
     Region *r[2] = {&h->u.copy.src, &h->u.copy.dst};
@@ -235,7 +253,10 @@ static Stmt *hoistable(Ctx *ctx, Stmt *kernel, Stmt *const *before, int n, const
         for (int d = 0; d < r[k]->ndim; d++) {
             start[d] = inlined(ctx, lets, r[k]->start[d]);
             ext[d] = inlined(ctx, lets, r[k]->extent[d]);
-            if (!start[d] || !ext[d]) return NULL;
+            if (!start[d] || !ext[d]) {
+                *why = KEPT_INDEX_LOADS;
+                return NULL;
+            }
         }
         r[k]->start = start, r[k]->extent = ext;
     }
@@ -246,14 +267,21 @@ static Stmt *hoistable(Ctx *ctx, Stmt *kernel, Stmt *const *before, int n, const
  * TileLang's pipeline planner makes every load of a tile a producer stage: T.macro calls
  * are flattened, and a copy moves up past lets (inlined into it), past statements that
  * do not touch its tile and past other copies (hoistable). The loop computes the same. */
-static void hoist_producers(Ctx *ctx, Stmt *kernel, Stmt *L) {
+static void hoist_producers(Pipe *P, Stmt *L) {
+    Ctx *ctx = P->ctx;
     Stmt *flat = ir_seq(ctx, L->u.for_.body->loc);
     flatten_into(ctx, flat, L->u.for_.body);
     Stmt *front = ir_seq(ctx, flat->loc), *rest = ir_seq(ctx, flat->loc);
     Lets lets = {.n = 0};
+    bool noted = false;
     for (int i = 0; i < flat->u.seq.len; i++) {
-        Stmt *s = flat->u.seq.data[i];
-        Stmt *h = hoistable(ctx, kernel, flat->u.seq.data, i, &lets, s);
+        Stmt *s = flat->u.seq.data[i], *h = NULL;
+        Kept why = 0;
+        if (global_to_shared(s)) h = hoistable(ctx, P->kernel, flat->u.seq.data, i, &lets, s, &why);
+        if (why && !noted && P->nkept < 8) {
+            P->kept[P->nkept].loop = L, P->kept[P->nkept].copy = s, P->kept[P->nkept++].why = why;
+            noted = true;
+        }
         ir_seq_push(ctx, h ? front : rest, h ? h : s);
         if (s->kind == STMT_LET && lets.n == MAX_LETS) lets.full = true;
         else if (s->kind == STMT_LET) {
@@ -271,7 +299,7 @@ static void hoist_all(Stmt **slot, void *ud) {
     Pipe *P = ud;
     Stmt *s = *slot;
     if (s->kind == STMT_FOR && s->u.for_.kind == LOOP_PIPELINED && s->u.for_.num_stages >= 2)
-        hoist_producers(P->ctx, P->kernel, s);
+        hoist_producers(P, s);
     ir_stmt_children(s, hoist_all, P);
 }
 
@@ -512,13 +540,48 @@ Stmt *pipe_wgmma_drain(Ctx *ctx, const Stmt *gemm, Loc loc) {
 
 static void pipe_slot(Stmt **slot, void *ud);
 
-/* A T.Pipelined loop that runs in order: the user asked for stages and gets none. */
+/* What stops copy c (global_to_shared) of a pipelined loop: why, or 0 when it could run
+ * first but its tile is used elsewhere (pipe_producer_count). */
+static const char *kept_text(Arena *a, const Stmt *c, Kept why) {
+    const char *src = c->u.copy.src.buf->name, *tile = c->u.copy.dst.buf->name;
+    int line = c->loc.line;
+    switch (why) {
+    case KEPT_NOT_VECTOR:
+        return arena_printf(a, "its T.copy into '%s' (line %d) does not move a whole shared "
+                            "tile in 4-, 8- or 16-byte vectors", tile, line);
+    case KEPT_SRC_WRITTEN:
+        return arena_printf(a, "the kernel writes '%s', which its T.copy into '%s' (line %d) "
+                            "reads", src, tile, line);
+    case KEPT_TILE_USED:
+        return arena_printf(a, "a statement before its T.copy into '%s' (line %d) uses that "
+                            "tile", tile, line);
+    case KEPT_INDEX_LOADS:
+        return arena_printf(a, "the indices of its T.copy into '%s' (line %d) read memory",
+                            tile, line);
+    case KEPT_MANY_LETS:
+        return arena_printf(a, "more than %d assignments come before its T.copy into '%s' "
+                            "(line %d)", MAX_LETS, tile, line);
+    default:
+        return arena_printf(a, "'%s' (filled at line %d) is also used outside the loop, or "
+                            "written again in it", tile, line);
+    }
+}
+
+/* A T.Pipelined loop that runs in order: the user asked for stages and gets none; the
+ * remark says what stops its first copy global -> shared. */
 static void unpipelined_remark(Pipe *P, const Stmt *L) {
+    const Stmt *c = NULL, *body = L->u.for_.body;
+    Kept why = 0;
+    for (int i = 0; i < P->nkept; i++)
+        if (P->kept[i].loop == L) c = P->kept[i].copy, why = P->kept[i].why;
+    for (int i = 0; !c && body->kind == STMT_SEQ && i < body->u.seq.len; i++)
+        if (global_to_shared(body->u.seq.data[i])) c = body->u.seq.data[i];
     pass_remark(P->ctx, P->f, L->loc,
-                "T.Pipelined(num_stages=%d) runs without software pipelining: no T.copy "
-                "in its body from a global tensor into a shared tile that only the loop uses "
-                "can run first in the iteration",
-                L->u.for_.num_stages);
+                "T.Pipelined(num_stages=%d) runs without software pipelining: %s",
+                L->u.for_.num_stages,
+                c ? kept_text(&P->ctx->arena, c, why)
+                  : "its body has no T.copy from a global tensor into a shared tile outside "
+                    "if and loop statements");
 }
 
 static void pipe_stmt(Pipe *P, Stmt **slot) {
@@ -526,6 +589,7 @@ static void pipe_stmt(Pipe *P, Stmt **slot) {
     if (s->kind == STMT_KERNEL) {
         P->kernel = s;
         if (cuda_hand_scheduled(s)) return;
+        P->nkept = 0;
         hoist_all(slot, P);
         if (pipe_warp_specialize(P->ctx, P->f, s)) return;
     }
@@ -542,6 +606,6 @@ static void pipe_stmt(Pipe *P, Stmt **slot) {
 static void pipe_slot(Stmt **slot, void *ud) { pipe_stmt(ud, slot); }
 
 void pass_pipeline_async(Ctx *ctx, Func *f) {
-    Pipe P = {ctx, f, NULL};
+    Pipe P = {.ctx = ctx, .f = f};
     if (f->body) pipe_stmt(&P, &f->body);
 }

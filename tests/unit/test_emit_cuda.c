@@ -1682,9 +1682,16 @@ static bool has_remark(const Compiled *c, const char *text) {
 
 static void test_pipelined_remark(void) {
     Compiled *c = check_program("kept", src_pipe_kept);
-    CHECK(has_remark(c, "runs without software pipelining") && c->src &&
-              !kernels_call(c, "tl_cp_async16("),
-          "kept: B_s is read after the loop: no pipeline, a remark");
+    CHECK(has_remark(c, "kept:14: note: T.Pipelined(num_stages=2) runs without software "
+                        "pipelining: 'B_s' (filled at line 15) is also used outside the loop") &&
+              c->src && !kernels_call(c, "tl_cp_async16("),
+          "kept: B_s is read after the loop: no pipeline, a remark that says so");
+    compiled_free(c);
+    c = check_program("pipe_read_first", src_pipe_read_first);
+    CHECK(has_remark(c, ":10: note: T.Pipelined(num_stages=2) runs without software "
+                        "pipelining: a statement before its T.copy into 'S' (line 12) uses "
+                        "that tile"),
+          "pipe_read_first: a remark naming the copy and the statement before it");
     compiled_free(c);
 }
 
