@@ -9,8 +9,8 @@
 enum { PIPE_MAX_PRODUCERS = 16 };
 
 /* The number of leading copies global -> shared of loop L's body (in kernel) that can be
- * pipelined: whole-tile vector copies into distinct buffers that nothing else in the
- * kernel touches (0: none). */
+ * pipelined: whole-tile vector copies, from tensors the kernel does not write, into
+ * distinct buffers that nothing else in the kernel touches (0: none). */
 int pipe_producer_count(Stmt *kernel, Stmt *L);
 /* (k - L.min) % stages. */
 Expr *pipe_stage_of(Ctx *ctx, Expr *k, const Stmt *L, int stages);

@@ -150,6 +150,14 @@ static void touch_stmt(Stmt **slot, void *ud) {
     ir_stmt_children(s, touch_stmt, ud);
 }
 
+/* Whether anything in kernel writes the global tensor copy c reads: a prefetch of it
+ * could then read what an earlier iteration has not written yet. */
+static bool source_written(Stmt *kernel, const Stmt *c) {
+    Touch t = {c->u.copy.src.buf, NULL, 0, 0};
+    touch_stmt(&kernel->u.kernel.body, &t);
+    return t.writes > 0;
+}
+
 int pipe_producer_count(Stmt *kernel, Stmt *L) {
     Stmt *body = L->u.for_.body;
     if (body->kind != STMT_SEQ) return 0;
@@ -157,7 +165,7 @@ int pipe_producer_count(Stmt *kernel, Stmt *L) {
     for (; n < body->u.seq.len; n++) {
         Stmt *c = body->u.seq.data[n];
         if (c->kind != STMT_COPY || c->u.copy.src.buf->scope != SCOPE_GLOBAL ||
-            !cuda_copy_vector(c) || !ir_region_whole(&c->u.copy.dst))
+            !cuda_copy_vector(c) || !ir_region_whole(&c->u.copy.dst) || source_written(kernel, c))
             break;
         const Buffer *b = c->u.copy.dst.buf;
         Touch in = {b, c, 0, 0}, all = {b, L, 0, 0};
@@ -235,9 +243,7 @@ static Stmt *hoistable(Ctx *ctx, Stmt *kernel, Stmt *const *before, int n, const
     *why = lets->full ? KEPT_MANY_LETS
            : !cuda_copy_vector(c) || !ir_region_whole(&c->u.copy.dst) ? KEPT_NOT_VECTOR
                                                                      : 0;
-    Touch src = {c->u.copy.src.buf, NULL, 0, 0};
-    if (!*why) touch_stmt(&kernel->u.kernel.body, &src);
-    if (src.writes) *why = KEPT_SRC_WRITTEN;
+    if (!*why && source_written(kernel, c)) *why = KEPT_SRC_WRITTEN;
     for (int i = 0; i < n && !*why; i++) {
         Touch t = {c->u.copy.dst.buf, NULL, 0, 0};
         touch_stmt((Stmt **)&before[i], &t);

@@ -848,6 +848,19 @@ static const char src_pipe_read_first[] = HEAD
     "                T.copy(S, Out[k * 32, 0])\n"
     "                T.copy(A[k * 32, 0], S)\n"
     "    return main\n";
+/* A loop that writes the rows its next iteration copies in: no copy of A is prefetched
+ * (a prefetch would read them before they are written); Out gets A's first rows each time. */
+static const char src_pipe_src_next[] = HEAD
+    "def psn(K=128):\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((K, 64), \"float16\"), Out: T.Tensor((K, 64), \"float16\")):\n"
+    "        with T.Kernel(1, threads=128) as bx:\n"
+    "            S = T.alloc_shared((32, 64), \"float16\")\n"
+    "            for k in T.Pipelined(K // 32 - 1, num_stages=2):\n"
+    "                T.copy(A[k * 32, 0], S)\n"
+    "                T.copy(S, A[(k + 1) * 32, 0])\n"
+    "                T.copy(S, Out[k * 32, 0])\n"
+    "    return main\n";
 static const char src_pipe_k16[] = PIPE_GEMM("pipe_k16", "16", "3", "40");
 static const char src_pipe_k48[] = PIPE_GEMM("pipe_k48", "48", "4", "100");
 
@@ -1652,10 +1665,8 @@ static char *fa_stages2(void) {
     return stages ? fa : NULL;
 }
 
-/* Flash attention with 2 stages: its copies of K and V, inside T.macro calls and V's
- * after the first gemm, run first in the iteration and are pipelined (cp.async on sm_80,
- * TMA in a producer warp group on sm_90a): no remark. A loop whose copy fills a tile that
- * the kernel also reads after the loop runs in order, and the compilation says so. */
+/* Loops that run in order get a note that names the copy and what stops it: a tile the
+ * kernel also reads after the loop; a source the kernel writes. */
 static const char src_pipe_kept[] = HEAD
     "def kept(M=64, N=64, K=256):\n"
     "    @T.prim_func\n"
@@ -1672,6 +1683,18 @@ static const char src_pipe_kept[] = HEAD
     "                T.gemm(A_s, B_s, acc)\n"
     "            T.copy(acc, C)\n"
     "            T.copy(B_s, D)\n"
+    "    return main\n";
+
+static const char src_pipe_src_written[] = HEAD
+    "def sw(K=128):\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((K, 64), \"float16\"), Out: T.Tensor((K, 64), \"float16\")):\n"
+    "        with T.Kernel(1, threads=128) as bx:\n"
+    "            S = T.alloc_shared((32, 64), \"float16\")\n"
+    "            for k in T.Pipelined(K // 32, num_stages=2):\n"
+    "                T.copy(A[k * 32, 0], S)\n"
+    "                T.copy(S, A[k * 32, 0])\n"
+    "                T.copy(S, Out[k * 32, 0])\n"
     "    return main\n";
 
 static bool has_remark(const Compiled *c, const char *text) {
@@ -1693,6 +1716,17 @@ static void test_pipelined_remark(void) {
                         "that tile"),
           "pipe_read_first: a remark naming the copy and the statement before it");
     compiled_free(c);
+    c = check_program("sw", src_pipe_src_written);
+    CHECK(has_remark(c, "sw:9: note: T.Pipelined(num_stages=2) runs without software "
+                        "pipelining: the kernel writes 'A', which its T.copy into 'S' (line "
+                        "10) reads"),
+          "sw: a remark naming the written source");
+    compiled_free(c);
+    char *gemm = read_text("examples/gemm.py"); /* a plain GEMM loop: pipelined, no remark */
+    c = gemm ? check_program("examples/gemm.py", gemm) : NULL;
+    CHECK(c && c->src && !has_remark(c, "software pipelining"), "examples/gemm.py: no remark");
+    if (c) compiled_free(c);
+    free(gemm);
 }
 
 /* setmaxnreg budgets of a warp-specialized kernel (src: its source) fit the registers its
@@ -1868,7 +1902,7 @@ int main(void) {
         {"atomic", src_atomic, NULL}, {"convert", src_convert, NULL},
         {"workspace", src_workspace, ws_syms}, {"dynamic", src_dynamic, dyn_syms},
         {"manual_pipe", src_manual_pipe, NULL}, {"pipe_k16", src_pipe_k16, NULL},
-        {"pipe_read_first", src_pipe_read_first, NULL},
+        {"pipe_read_first", src_pipe_read_first, NULL}, {"pipe_src_next", src_pipe_src_next, NULL},
         {"pipe_k48", src_pipe_k48, NULL},
     };
     enum { NPROG = sizeof progs / sizeof *progs, MAXC = 80 };
