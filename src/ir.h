@@ -129,8 +129,9 @@ struct Buffer {
      * (tl_swizzle of runtime/cuda/tl_cuda.h; 0: row-major). */
     const struct Frag *layout;
     int swizzle;
-    int panel; /* CUDA: stored as column panels of this many elements ([C/panel][R][panel],
-                  each swizzled: tl_panel_swizzle, the MN-major wgmma operand), or 0 */
+    int panel; /* CUDA: stored as column panels of 128 bytes, this many elements
+                  ([C/panel][R][panel], each 128B-swizzled: tl_panel_swizzle; wgmma
+                  operands wider than 128 bytes), or 0 */
     bool overwritten; /* CUDA: every element is written before it is read (pipelined
                          stages): the block does not zero it at entry */
     int align;        /* CUDA: bytes the generated code's vector accesses (and TMA) need

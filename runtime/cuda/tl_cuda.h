@@ -235,13 +235,23 @@ TL_DEV void tl_gemm_check() {
     static_assert(K % KSTEP == 0, "tl_gemm: K is a multiple of the mma's k (16, int8 32)");
 }
 
-/* Element offset of logical element offset o in a stack of R x C tiles of 16-bit
- * elements stored as C / 64 panels of [R][64], each 128B-swizzled (the MN-major wgmma
- * operand layout, ../shared/HOPPER-NOTES.md section 1.2); C a multiple of 64. */
-template <int R, int C> TL_DEV int tl_panel_swizzle(int o) {
-    static_assert(C % 64 == 0, "tl_panel_swizzle: C is a multiple of 64");
+/* Element offset of logical element offset o in a stack of R x C tiles of ES-byte
+ * elements stored as column panels of [R][P], P = 128 / ES (128-byte rows), each
+ * 128B-swizzled: the layout of wgmma operands whose rows exceed 128 bytes, MN-major or
+ * K-major (../shared/HOPPER-NOTES.md section 1.2), and of TMA boxes; C a multiple of P. */
+template <int R, int C, int ES = 2> TL_DEV int tl_panel_swizzle(int o) {
+    constexpr int P = 128 / ES;
+    static_assert(C % P == 0, "tl_panel_swizzle: rows are whole 128-byte panels");
     const int tile = o / (R * C), rem = o % (R * C), r = rem / C, c = rem % C;
-    return tl_swizzle<128, 2>(tile * R * C + (c / 64) * R * 64 + r * 64 + c % 64);
+    return tl_swizzle<128, ES>(tile * R * C + (c / P) * R * P + r * P + c % P);
+}
+
+/* Element offset of element (r, k) of an R x K K-major wgmma operand of ES-byte
+ * elements: rows of 64 or 128 bytes swizzled as wide (tl_swizzle), wider rows in
+ * 128-byte panels (tl_panel_swizzle). */
+template <int R, int K, int ES> TL_DEV int tl_kmajor_off(int r, int k) {
+    if constexpr (K * ES <= 128) return tl_swizzle<K * ES, ES>(r * K + k);
+    else return tl_panel_swizzle<R, K, ES>(r * K + k);
 }
 
 /* tl_dynamic_smem(): the block's dynamic shared memory (1024-aligned: swizzled tiles
@@ -1906,10 +1916,9 @@ TL_DEV void tl_wgmma_one(float *d, uint64_t a, uint64_t b) {
 /* C += A * B for one block tile: NWG warpgroups split M (warpgroup w: rows w * (M / NWG)
  * .. in MT = M / NWG / 64 m64 slices); every thread of those warpgroups calls it, after
  * a barrier (and fence.proxy.async by the threads that wrote A and B). TA, TB: the input
- * types (TL_MMA_*: f16 or bf16 both, or any two fp8). A: [M][K] K-major with rows of
- * 128 or 64 bytes (K = 64 or 32 16-bit elements, 128 or 64 fp8 ones: the 128B or 64B
- * swizzle); B: [N][K] likewise (TRANS_B), or, 16-bit only, [K][N] in 64-column panels
- * (N >= 64). C: the thread's MT * N / 2 floats, C[(mi * N / 8 + ni) * 4 + c] = element
+ * types (TL_MMA_*: f16 or bf16 both, or any two fp8). A: [M][K] K-major (tl_kmajor_off:
+ * rows of 64 bytes, 64B-swizzled, or whole 128-byte panels, 128B-swizzled); B: [N][K]
+ * likewise (TRANS_B), or, 16-bit only, [K][N] in 64-column panels (N >= 64). C: the thread's MT * N / 2 floats, C[(mi * N / 8 + ni) * 4 + c] = element
  * (w * (M / NWG) + mi * 64 + 16 * (warp % 4) + lane / 4 + 8 * (c / 2), ni * 8 +
  * 2 * (lane % 4) + c % 2). Returns with at most WAIT of its wgmma groups (one per call)
  * still running: with WAIT = 1 the previous call's wgmmas are done, this call's may
@@ -1917,15 +1926,16 @@ TL_DEV void tl_wgmma_one(float *d, uint64_t a, uint64_t b) {
 template <int M, int N, int K, int NWG, bool TRANS_B, int TA, int TB, int WAIT>
 TL_DEV void tl_wgmma_ss(const void *A, const void *B, float *C, int tid) {
     constexpr int ES = tl_mma_bytes(TA), ROW = K * ES; /* bytes per K-major row */
-    static_assert((ROW == 128 || ROW == 64) && M % (64 * NWG) == 0 && N % 8 == 0 &&
+    static_assert((ROW == 64 || ROW % 128 == 0) && M % (64 * NWG) == 0 && N % 8 == 0 &&
                       N <= 256 && (TRANS_B || N % 64 == 0) && tl_mma_bytes(TB) == ES &&
                       (ES == 2 ? TA == TB : TRANS_B),
-                  "tl_wgmma_ss: rows of 64 or 128 bytes, M a multiple of 64 * NWG, N <= 256; "
-                  "fp8 B is K-major");
+                  "tl_wgmma_ss: rows of 64 bytes or whole 128-byte panels, M a multiple of "
+                  "64 * NWG, N <= 256; fp8 B is K-major");
     constexpr int MT = M / NWG / 64, R = MT * N / 2;
-    constexpr uint64_t MODE = ROW == 128 ? 1 : 2; /* 128B or 64B swizzle */
+    constexpr int SW = ROW < 128 ? ROW : 128; /* a row's bytes in one (swizzled) panel */
+    constexpr uint64_t MODE = SW == 128 ? 1 : 2; /* 128B or 64B swizzle */
     const int wg = tid / 128;
-    const uint32_t sa = tl_smem_addr((const char *)A + wg * (M / NWG) * ROW),
+    const uint32_t sa = tl_smem_addr((const char *)A + wg * (M / NWG) * SW),
                    sb = tl_smem_addr(B);
 #pragma unroll
     for (int i = 0; i < R; i++) tl_wgmma_fence_operand(C[i]);
@@ -1933,15 +1943,17 @@ TL_DEV void tl_wgmma_ss(const void *A, const void *B, float *C, int tid) {
 #pragma unroll
     for (int s = 0; s < ROW / 32; s++) {
         /* one instruction's K (k16 16-bit, k32 fp8) is 32 bytes of the row: A and K-major
-         * B advance 32 bytes inside it; MN-major B: two 8-row atoms (2 * 1024 bytes) per
-         * k16, panels K * 128 bytes apart */
-        const uint64_t db = TRANS_B ? tl_wgmma_desc(sb + 32 * s, 16, 8 * ROW, MODE)
+         * B advance 32 bytes inside a panel, then to the next panel (M or N rows of 128
+         * bytes on); MN-major B: two 8-row atoms (2 * 1024 bytes) per k16, panels K * 128
+         * bytes apart */
+        const int KOFF = 32 * s % SW, PANEL = 32 * s / SW;
+        const uint64_t db = TRANS_B ? tl_wgmma_desc(sb + PANEL * N * SW + KOFF, 16, 8 * SW, MODE)
                                     : tl_wgmma_desc(sb + 2048 * s, K * 128, 1024, 1);
 #pragma unroll
         for (int mi = 0; mi < MT; mi++)
             tl_wgmma_one<N, TA, TB, !TRANS_B>(
-                C + mi * (N / 2), tl_wgmma_desc(sa + mi * 64 * ROW + 32 * s, 16, 8 * ROW, MODE),
-                db);
+                C + mi * (N / 2),
+                tl_wgmma_desc(sa + PANEL * M * SW + mi * 64 * SW + KOFF, 16, 8 * SW, MODE), db);
     }
     asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
     if constexpr (WAIT >= 0) tl_wgmma_wait<WAIT>(); /* -1: the program waits (T.wait_wgmma) */
@@ -1959,11 +1971,12 @@ template <int M, int N, int K, int NWG, bool TRANS_B, int T, int WAIT>
 TL_DEV void tl_wgmma_rs(const void *A, const void *B, float *C, int tid) {
     static_assert(tl_mma_bytes(T) == 2 && K % 16 == 0 && M % (64 * NWG) == 0 &&
                       (N == 16 || N == 32 || N == 64 || N == 128 || N == 256) &&
-                      (TRANS_B ? K * 2 == 128 || K * 2 == 64 : N % 64 == 0),
+                      (TRANS_B ? K * 2 == 64 || K * 2 % 128 == 0 : N % 64 == 0),
                   "tl_wgmma_rs: 16-bit, K a multiple of 16, M of 64 * NWG, N 16 .. 256 (powers "
-                  "of two); K-major B rows of 64 or 128 bytes, MN-major B in 64-column panels");
-    constexpr int MT = M / NWG / 64, R = MT * N / 2, ROW = 2 * K;
-    constexpr uint64_t MODE = ROW == 128 ? 1 : 2;
+                  "of two); K-major B rows of 64 bytes or whole 128-byte panels, MN-major B "
+                  "in 64-column panels");
+    constexpr int MT = M / NWG / 64, R = MT * N / 2, ROW = 2 * K, SW = ROW < 128 ? ROW : 128;
+    constexpr uint64_t MODE = SW == 128 ? 1 : 2;
     const uint32_t *a = (const uint32_t *)A, sb = tl_smem_addr(B);
     (void)tid;
 #pragma unroll
@@ -1971,8 +1984,9 @@ TL_DEV void tl_wgmma_rs(const void *A, const void *B, float *C, int tid) {
     asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 #pragma unroll
     for (int s = 0; s < K / 16; s++) {
-        const uint64_t db = TRANS_B ? tl_wgmma_desc(sb + 32 * s, 16, 8 * ROW, MODE)
-                                    : tl_wgmma_desc(sb + 2048 * s, K * 128, 1024, 1);
+        const uint64_t db =
+            TRANS_B ? tl_wgmma_desc(sb + 32 * s / SW * N * SW + 32 * s % SW, 16, 8 * SW, MODE)
+                    : tl_wgmma_desc(sb + 2048 * s, K * 128, 1024, 1);
 #pragma unroll
         for (int mi = 0; mi < MT; mi++) {
             const uint32_t *w = a + mi * K / 4 + 4 * s;
@@ -2310,7 +2324,7 @@ template <int T> TL_DEV float tl_mma_in(const void *p, int i) {
 
 template <int M, int N, int K, int NWG, bool TRANS_B, int TA, int TB>
 TL_DEV void tl_wgmma_sim(const void *A, const void *B, float *C, int tid) {
-    constexpr int MT = M / NWG / 64, ES = tl_mma_bytes(TA), ROW = K * ES;
+    constexpr int MT = M / NWG / 64, ES = tl_mma_bytes(TA);
     const int wg = tid / 128, q = tid / 32 % 4, lane = tid % 32;
     for (int mi = 0; mi < MT; mi++)
         for (int ni = 0; ni < N / 8; ni++)
@@ -2320,9 +2334,9 @@ TL_DEV void tl_wgmma_sim(const void *A, const void *B, float *C, int tid) {
                 float *acc = &C[(mi * N / 8 + ni) * 4 + c];
                 for (int k = 0; k < K; k++) {
                     float b;
-                    if constexpr (TRANS_B) b = tl_mma_in<TB>(B, tl_swizzle<ROW, ES>(col * K + k));
+                    if constexpr (TRANS_B) b = tl_mma_in<TB>(B, tl_kmajor_off<N, K, ES>(col, k));
                     else b = tl_mma_in<TB>(B, tl_panel_swizzle<K, N>(k * N + col));
-                    *acc += tl_mma_in<TA>(A, tl_swizzle<ROW, ES>(row * K + k)) * b;
+                    *acc += tl_mma_in<TA>(A, tl_kmajor_off<M, K, ES>(row, k)) * b;
                 }
             }
 }
@@ -2330,10 +2344,10 @@ TL_DEV void tl_wgmma_sim(const void *A, const void *B, float *C, int tid) {
 /* Queued, then run by tl_wgmma_wait<WAIT> (at once when WAIT is 0). */
 template <int M, int N, int K, int NWG, bool TRANS_B, int TA, int TB, int WAIT>
 TL_DEV void tl_wgmma_ss(const void *A, const void *B, float *C, int tid) {
-    static_assert((K * tl_mma_bytes(TA) == 128 || K * tl_mma_bytes(TA) == 64) &&
+    static_assert((K * tl_mma_bytes(TA) == 64 || K * tl_mma_bytes(TA) % 128 == 0) &&
                       tl_mma_bytes(TB) == tl_mma_bytes(TA) &&
                       (tl_mma_bytes(TA) == 2 ? TA == TB : TRANS_B),
-                  "tl_wgmma_ss: rows of 64 or 128 bytes; fp8 B is K-major");
+                  "tl_wgmma_ss: rows of 64 bytes or whole 128-byte panels; fp8 B is K-major");
     TlSimQueue *q = &tl_sim_queues[sim_thread()];
     int i = q->ngemm++;
     q->issued++;
@@ -2369,7 +2383,7 @@ TL_DEV void tl_wgmma_rs_sim(const void *slot, const void *B, float *C, int tid) 
                 float *acc = &C[(mi * N / 8 + ni) * 4 + c];
                 for (int k = 0; k < K; k++) {
                     float b;
-                    if constexpr (TRANS_B) b = tl_mma_in<T>(B, tl_swizzle<2 * K, 2>(col * K + k));
+                    if constexpr (TRANS_B) b = tl_mma_in<T>(B, tl_kmajor_off<N, K, 2>(col, k));
                     else b = tl_mma_in<T>(B, tl_panel_swizzle<K, N>(k * N + col));
                     *acc += tile[row][k] * b;
                 }
@@ -2378,8 +2392,9 @@ TL_DEV void tl_wgmma_rs_sim(const void *slot, const void *B, float *C, int tid) 
 
 template <int M, int N, int K, int NWG, bool TRANS_B, int T, int WAIT>
 TL_DEV void tl_wgmma_rs(const void *A, const void *B, float *C, int tid) {
-    static_assert(tl_mma_bytes(T) == 2 && K % 16 == 0 && (TRANS_B ? K == 64 || K == 32 : N % 64 == 0),
-                  "tl_wgmma_rs: 16-bit; K-major B rows of 64 or 128 bytes");
+    static_assert(tl_mma_bytes(T) == 2 && K % 16 == 0 &&
+                      (TRANS_B ? K == 32 || K % 64 == 0 : N % 64 == 0),
+                  "tl_wgmma_rs: 16-bit; K-major B rows of 64 bytes or whole 128-byte panels");
     TlSimQueue *q = &tl_sim_queues[sim_thread()];
     int i = q->ngemm++, n = q->issued++ % 8;
     tl_sim_rs_a[sim_thread()][n] = (const uint16_t *)A;

@@ -28,8 +28,8 @@
  *
  * Provides: Buffer.layout on register fragments, For.layout on the nests that touch
  * them (and on no others), Buffer.swizzle on the shared operands of kept gemms whose
- * rows allow it (Buffer.panel too for wgmma's MN-major B), Stmt.gemm.warp_m/warp_n or
- * Stmt.gemm.wgmma, Stmt.reduce.workspace (a shared buffer
+ * rows allow it (Buffer.panel too for wgmma operands wider than 128 bytes),
+ * Stmt.gemm.warp_m/warp_n or Stmt.gemm.wgmma, Stmt.reduce.workspace (a shared buffer
  * allocated at the top of the kernel) when the reduced dimension spans warps. Every
  * register-fragment access sits in a nest with a layout consistent with the fragment's
  * (frag_consistent), indexed by the nest variables (plus window offsets); no register
@@ -366,21 +366,24 @@ static int gemm_readers(const Infer *I, const Buffer *b) {
 
 static bool fp8(DType t) { return t == DT_FLOAT8_E4M3 || t == DT_FLOAT8_E5M2; }
 
+/* Whether K-major wgmma operand rows of this many bytes have a shared layout wgmma
+ * reads: 64 bytes (the 64B swizzle) or whole 128-byte panels (the 128B swizzle; rows
+ * over 128 bytes are stored as 128-byte column panels, Buffer.panel). */
+static bool kmajor_rows(int64_t row) { return row == 64 || (row > 0 && row % 128 == 0); }
+
 /* Warpgroups for a wgmma gemm (sm_90a), or 0 for mma.sync: A in shared memory [M][K]
- * (K-major, rows of 128 or 64 bytes: K = 64 or 32 16-bit elements, 128 or 64 fp8) read by
- * this gemm only, or a 16-bit register fragment (K a multiple of 16; it takes the
- * accumulator layout, tl_wgmma_rs); B [N][K] (rows of 128 or 64 bytes) or (16-bit)
+ * (K-major, kmajor_rows: K = 32 or a multiple of 64 16-bit elements, 64 or a multiple
+ * of 128 fp8) read by this gemm only, or a 16-bit register fragment (K a multiple of 16;
+ * it takes the accumulator layout, tl_wgmma_rs); B [N][K] (kmajor_rows) or (16-bit)
  * [K][N] (N >= 64), read by this gemm only; N one of the wgmma widths, M a multiple of
  * 64; as many warpgroups as split M, the rest replicas. */
 static int wgmma_groups(const Infer *I, const Stmt *s, int64_t M, int64_t N, int64_t K) {
     const Buffer *A = s->u.gemm.a.buf, *B = s->u.gemm.b.buf;
     int64_t row = K * dtype_bytes(A->dtype);
     bool regs = A->scope == SCOPE_FRAGMENT && !demoted(I, A) && dtype_bytes(A->dtype) == 2 &&
-                A->dtype == B->dtype && K % 16 == 0 &&
-                (!s->u.gemm.trans_b || row == 128 || row == 64);
+                A->dtype == B->dtype && K % 16 == 0 && (!s->u.gemm.trans_b || kmajor_rows(row));
     if (!I->wgmma || A->dtype == DT_INT8 || s->u.gemm.trans_a ||
-        !(regs || (A->scope == SCOPE_SHARED && (row == 128 || row == 64) &&
-                   gemm_readers(I, A) == 1)) ||
+        !(regs || (A->scope == SCOPE_SHARED && kmajor_rows(row) && gemm_readers(I, A) == 1)) ||
         M % 64 || (N != 16 && N != 32 && N != 64 && N != 128 && N != 256) ||
         (!s->u.gemm.trans_b && (N < 64 || fp8(B->dtype))) || I->nthreads % 128 ||
         gemm_readers(I, B) != 1 || A == B)
@@ -638,6 +641,13 @@ static void stored_panels(Stmt **slot, void *ud) {
     ir_stmt_children(s, stored_panels, ud);
 }
 
+/* A K-major wgmma operand with rows of `row` bytes (kmajor_rows): tl_swizzle's 64B or
+ * 128B pattern, in 128-byte column panels when wider (tl_kmajor_off). */
+static void kmajor_layout(Buffer *b, int row) {
+    b->swizzle = row < 128 ? row : 128;
+    if (row > 128) b->panel = 128 / dtype_bytes(b->dtype);
+}
+
 static void finish(Infer *I) {
     StmtList allocs = {0};
     annotated_swizzles(I->kernel->u.kernel.body);
@@ -646,13 +656,16 @@ static void finish(Infer *I) {
     staged_swizzles(&I->kernel->u.kernel.body, &outside);
     for (int i = 0; i < I->ops.len; i++) {
         Stmt *s = I->ops.data[i];
-        if (s->kind == STMT_GEMM && s->u.gemm.wgmma) { /* the 128B-swizzled wgmma tiles */
+        if (s->kind == STMT_GEMM && s->u.gemm.wgmma) { /* the swizzled wgmma tiles */
             Buffer *A = s->u.gemm.a.buf, *B = s->u.gemm.b.buf;
             int64_t n = tile_dim(B, 1), k = tile_dim(A, 1);
-            int row = (int)k * dtype_bytes(A->dtype); /* tl_swizzle's 128B or 64B pattern */
-            if (A->scope == SCOPE_SHARED) A->swizzle = row;
-            B->swizzle = s->u.gemm.trans_b ? row : 128;
-            if (!s->u.gemm.trans_b && n > 64) B->panel = 64;
+            int row = (int)k * dtype_bytes(A->dtype);
+            if (A->scope == SCOPE_SHARED) kmajor_layout(A, row);
+            if (s->u.gemm.trans_b) kmajor_layout(B, row);
+            else { /* MN-major: 64-column panels */
+                B->swizzle = 128;
+                if (n > 64) B->panel = 64;
+            }
         } else if (s->kind == STMT_GEMM) {
             swizzle_operand(s->u.gemm.a.buf);
             swizzle_operand(s->u.gemm.b.buf);

@@ -112,7 +112,7 @@ static int64_t const_of(const Expr *e) {
 /* The tensor map and boxes of a TMA copy between region g of a global tensor and the
  * shared tile t (a whole tile, or a stage of a stacked one; 1-D or 2-D after dropping
  * unit dims), or NULL when TMA cannot move the tile's layout:
- *   - 64-column panels (Buffer.panel, 16-bit): one 128B-swizzled box per panel;
+ *   - 128-byte column panels (Buffer.panel): one 128B-swizzled box per panel;
  *   - rows of exactly 32, 64 or 128 bytes swizzled alike (tl_swizzle = the hardware's);
  *   - plain rows of at most 256 elements and a multiple of 16 bytes.
  * Row counts over 256 split into chunks of 256. Every box lands 128-byte aligned and
@@ -135,9 +135,9 @@ TmaMap *pipe_tma_plan_tile(Ctx *ctx, const Func *f, const Region *g, const Regio
     int64_t inner = C, step_elems = C;
     m->npanel = 1;
     if (T->panel) {
-        if (T->panel != 64 || es != 2 || C % 64) return NULL;
-        inner = 64, step_elems = 64, m->swizzle = 128, m->npanel = (int)(C / 64);
-        m->panel_step = R * 64;
+        if (T->panel * es != 128 || C % T->panel) return NULL;
+        inner = step_elems = T->panel, m->swizzle = 128, m->npanel = (int)(C / T->panel);
+        m->panel_step = R * T->panel;
     } else if (T->swizzle) {
         if ((T->swizzle != 32 && T->swizzle != 64 && T->swizzle != 128) || C * es != T->swizzle)
             return NULL;

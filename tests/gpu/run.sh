@@ -192,7 +192,11 @@ gemm.py|-D M=264 -D N=200 -D K=328 -D block_M=128 -D block_N=64 -D block_K=32 -D
 gemm.py|-D M=200 -D N=136 -D K=200 -D block_M=128 -D block_N=128 -D block_K=64 -D num_stages=3 -D shared_epilogue=True|1
 gemm.py|-D M=1024 -D N=1024 -D K=1024 -D block_M=256 -D block_N=128 -D block_K=64 -D num_stages=3 -D threads=256 -D shared_epilogue=True|0
 gemm.py|-D M=1000 -D N=900 -D K=1024 -D block_M=256 -D block_N=128 -D block_K=64 -D num_stages=4 -D threads=256 -D shared_epilogue=True|0
+gemm.py|-D M=200 -D N=136 -D K=328 -D block_M=128 -D block_N=128 -D block_K=128 -D num_stages=2 -D threads=256|1
+gemm.py|-D M=264 -D N=200 -D K=328 -D block_M=128 -D block_N=64 -D block_K=128 -D trans_B=True -D in_dtype="bfloat16" -D out_dtype="bfloat16" -D num_stages=3|1
+gemm.py|-D M=1024 -D N=1024 -D K=1024 -D block_M=128 -D block_N=256 -D block_K=128 -D num_stages=2 -D threads=256 -D trans_B=True|0
 gemm_fp8.py||0
+gemm_fp8.py|-D M=200 -D N=136 -D K=592 -D block_K=256|1
 gemm_fp8.py|-D M=200 -D N=136 -D K=328 -D b_dtype="float8_e5m2"|1
 gemm_fp8.py|-D M=264 -D N=200 -D K=328 -D block_N=64 -D shared_epilogue=True|1
 gemm_fp8.py|-D M=512 -D N=384 -D K=512 -D block_M=256 -D threads=256 -D num_stages=4|0
@@ -206,6 +210,7 @@ gemm_operands.py|-D M=100 -D N=72 -D K=50 -D trans_A=True -D trans_B=True -D a_f
 gemm_operands.py|-D M=70 -D N=100 -D K=40 -D trans_B=True -D a_frag=True -D b_frag=True|1
 gemm_operands.py|-D M=264 -D N=200 -D K=328 -D block_M=128 -D block_N=128 -D block_K=64 -D num_stages=3|0
 gemm_operands.py|-D M=264 -D N=200 -D K=328 -D block_M=128 -D block_N=128 -D block_K=64 -D num_stages=3 -D a_frag=True -D b_frag=False|1
+gemm_operands.py|-D M=200 -D N=136 -D K=328 -D block_M=128 -D block_N=128 -D block_K=128 -D trans_B=True -D a_frag=True -D b_frag=False -D threads=256|1
 gemm_operands.py|-D M=200 -D N=136 -D K=200 -D block_M=128 -D block_N=128 -D block_K=64 -D trans_B=True -D a_frag=True -D b_frag=False -D in_dtype="bfloat16" -D out_dtype="bfloat16"|1
 gemm_warp_specialized.py||0
 gemm_warp_specialized.py|-D M=200 -D N=136 -D K=200|1
@@ -245,6 +250,8 @@ flash_attention.py|-D seq_len=96 -D is_causal=True -D block_M=32 -D block_N=64 -
 flash_attention.py|-D num_stages=2 -D is_causal=True|1
 flash_attention.py|-D batch=2 -D heads=1 -D seq_len=100 -D dim=32 -D num_stages=2|1
 flash_attention.py|-D seq_len=256 -D dim=128 -D num_stages=3|0
+flash_attention.py|-D seq_len=200 -D dim=128 -D num_stages=2 -D is_causal=True|1
+flash_attention.py|-D seq_len=256 -D dim=128 -D num_stages=2 -D block_M=128 -D block_N=128 -D threads=256|0
 mla_decode.py||1
 mla_decode.py|-D num_split=1|0
 mla_decode.py|-D batch=1 -D heads=32 -D seqlen_kv=512 -D block_N=64 -D num_split=4|0

@@ -1528,6 +1528,28 @@ static const char src_ws_tiles[] = HEAD
          "    return main\n"
 static const char src_ws_fp8[] = WS_FP8("M=128, N=64, K=256", 128, "float8_e4m3");
 static const char src_ws_fp8_mixed[] = WS_FP8("M=200, N=80, K=208", 64, "float8_e5m2");
+/* K-major fp8 tiles of 256-byte rows: two 128-byte column panels (a TMA box and a
+ * descriptor base each); ragged M, N and K (the last k-tile's second panel is empty). */
+static const char src_ws_fp8_wide[] = WS_FP8("M=200, N=80, K=592", 256, "float8_e4m3");
+
+/* 16-bit K-major A and B with rows of 256 bytes (block_K 128): two 128-byte panels each;
+ * ragged M, N and K. */
+static const char src_ws_wide[] = HEAD
+    "def wsw(M=200, N=136, K=328, dtype=\"float16\"):\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((N, K), dtype),\n"
+    "             C: T.Tensor((M, N), \"float32\")):\n"
+    "        with T.Kernel(T.ceildiv(N, 64), T.ceildiv(M, 128), threads=256) as (bx, by):\n"
+    "            A_s = T.alloc_shared((128, 128), dtype)\n"
+    "            B_s = T.alloc_shared((64, 128), dtype)\n"
+    "            acc = T.alloc_fragment((128, 64), \"float32\")\n"
+    "            T.clear(acc)\n"
+    "            for k in T.Pipelined(T.ceildiv(K, 128), num_stages=2):\n"
+    "                T.copy(A[by * 128, k * 128], A_s)\n"
+    "                T.copy(B[bx * 64, k * 128], B_s)\n"
+    "                T.gemm(A_s, B_s, acc, transpose_B=True)\n"
+    "            T.copy(acc, C[by * 128, bx * 64])\n"
+    "    return main\n";
 
 /* src_ws_single's kernel with warp specialization turned off by TileLang's pass configs
  * (the string and the PassConfigKey spelling). */
@@ -2039,6 +2061,7 @@ int main(void) {
     static const struct { const char *name, *text; const int64_t *syms; } ws[] = {
         {"ws_ragged", src_ws_ragged, NULL}, {"ws_single", src_ws_single, NULL},
         {"ws_fp8", src_ws_fp8, NULL},  {"ws_fp8_mixed", src_ws_fp8_mixed, NULL},
+        {"ws_fp8_wide", src_ws_fp8_wide, NULL}, {"ws_wide", src_ws_wide, NULL},
         {"ws_tiles", src_ws_tiles, NULL}, {"ws_epilogue", src_ws_epilogue, NULL},
         {"ws_chunked", src_ws_chunked, NULL}, {"ws_window", src_ws_window, NULL},
         {"ws_dynamic", src_ws_dynamic, wsd_syms},
@@ -2073,6 +2096,26 @@ int main(void) {
                               "                tl_bar_sync<1, 256>();"),
           "ws_chunked: each chunk leaves by a TMA store, and the barrier before the next chunk "
           "waits for its reads");
+    for (int i = 0; i < n; i++) /* K-major rows over 128 bytes: 128-byte panels */
+        if (!strcmp(names[i], "ws_wide") || !strcmp(names[i], "ws_fp8_wide")) {
+            bool f8 = names[i][3] == 'f';
+            CHECK(kernels_call(all[i], f8 ? "tl_wgmma_ss<128, 64, 256, 2, true, TL_MMA_E4M3, "
+                                            "TL_MMA_E4M3, 1>(A_s + (tl_floormod_i32(vtl_it_"
+                                          : "tl_wgmma_ss<128, 64, 128, 2, true, TL_MMA_F16, "
+                                            "TL_MMA_F16, 1>(A_s + (tl_floormod_i32(vtl_it_") &&
+                      kernels_call(all[i], f8 ? " tl_c0 + 128, tl_c1);" : " tl_c0 + 64, tl_c1);") &&
+                      kernels_call(all[i], f8 ? " tl_c2 + 128, tl_c3);" : " tl_c2 + 64, tl_c3);"),
+                  "%s: wgmma on K-major A and B tiles of two 128-byte panels, a TMA box each "
+                  "(multicast or not)", names[i]);
+        }
+    setenv("TILEC_NO_WS", "1", 1); /* the same tiles filled by cp.async */
+    all[n] = check_program("wide_cp_async", src_ws_wide);
+    unsetenv("TILEC_NO_WS");
+    CHECK(kernels_call(all[n], "tl_cp_async16(&A_s[tl_panel_swizzle<128, 128, 2>(") &&
+              kernels_call(all[n], "tl_wgmma_ss<128, 64, 128, 2, true, TL_MMA_F16, TL_MMA_F16, 0>("),
+          "wide_cp_async: cp.async into paneled K-major tiles, wgmma");
+    cases[n] = (SimCase){"wide_cp_async", (char *)src_ws_wide, NULL, all[n]};
+    names[n++] = "wide_cp_async";
     for (int tb = 0; tb < 2; tb++) { /* A from registers */
         const char *name = tb ? "rs_gemm_tb" : "rs_gemm";
         static char rs_tb[sizeof src_rs_gemm];
@@ -2094,7 +2137,7 @@ int main(void) {
         const char *p = all[n]->src;
         const Compiled *c = all[n];
         CHECK(p && (no ? !kernels_call(c, "tl_tma_store") && kernels_call(c, "C_s[tl_swizzle<256, 2>(")
-                       : kernels_call(c, "tl_stmatrix<4>(&C_s[tl_panel_swizzle<128, 128>(") &&
+                       : kernels_call(c, "tl_stmatrix<4>(&C_s[tl_panel_swizzle<128, 128, 2>(") &&
                              kernels_call(c, "tl_tma_store(&tl_tmap2, C_s + (0) * 128 + 8192, tl_c") &&
                              kernels_call(c, "tl_tma_store_commit();") &&
                              kernels_call(c, "        }\n        if (tl_tid == 0) tl_tma_store_wait_read();\n    }\n}")),

@@ -515,8 +515,9 @@ bool cu_elem(CfEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx) {
         return true;
     }
     if (b->panel) {
-        sb_printf(o, "%s[tl_panel_swizzle<%lld, %lld>(", cf_buf(em, b),
-                  (long long)dim_of(b, b->ndim - 2), (long long)dim_of(b, b->ndim - 1));
+        sb_printf(o, "%s[tl_panel_swizzle<%lld, %lld, %d>(", cf_buf(em, b),
+                  (long long)dim_of(b, b->ndim - 2), (long long)dim_of(b, b->ndim - 1),
+                  dtype_bytes(b->dtype));
         cf_ex_offset(em, o, b, idx);
         sb_puts(o, ")]");
         return true;
