@@ -77,11 +77,10 @@ def flashattn(batch=1,
         T.copy(scores_max, scores_max_prev)
         T.fill(scores_max, -T.infinity(accum_dtype))
         T.reduce_max(acc_s, scores_max, dim=1, clear=False)
-        # To do causal softmax, we need to set the scores_max to 0 if it is -inf
-        # This process is called Check_inf in FlashAttention3 code, and it only need to be done
-        # in the first ceil_div(kBlockM, kBlockN) steps.
-        # for i in T.Parallel(block_M):
-        #     scores_max[i] = T.if_then_else(scores_max[i] == -T.infinity(accum_dtype), 0, scores_max[i])
+        # The running maximum: a row that this block masks entirely (causal, block_M >
+        # block_N) keeps its finite maximum instead of -inf, whose exp2(-inf - -inf) is NaN.
+        for i in T.Parallel(block_M):
+            scores_max[i] = T.max(scores_max[i], scores_max_prev[i])
         for i in T.Parallel(block_M):
             scores_scale[i] = T.exp2(scores_max_prev[i] * scale - scores_max[i] * scale)
         for i, j in T.Parallel(block_M, block_N):

@@ -38,6 +38,7 @@ size_t rt_compare(DType t, const void *got, const void *ref, size_t n, RtCompare
             ok = rt_elem_get_int(t, got, e) == rt_elem_get_int(t, ref, e);
         } else if (same_special(g, r)) {
             ok = 1;
+            if (isnan(g) && out->nnan++ == 0) out->first_nan = e;
             g = r = 0;
         } else {
             ok = fabs(g - r) <= out->atol + out->rtol * fabs(r); /* false for NaN */

@@ -141,6 +141,8 @@ void rt_tolerance(DType t, double *rtol, double *atol);
 typedef struct RtCompare {
     size_t nbad;        /* elements outside the tolerance */
     size_t first_bad;   /* index of the first of them */
+    size_t nnan;        /* elements NaN in both (they agree), and the first of them */
+    size_t first_nan;
     double max_abs_err; /* over all elements (NaN/inf pairs that agree count as 0) */
     double atol, rtol;  /* the tolerance used, atol already scaled */
 } RtCompare;

@@ -236,6 +236,8 @@ FA_CASES = [
     (2, 1, 100, 32, False, {}),
     (2, 1, 100, 32, True, {}),
     (1, 2, 96, 64, True, {"block_M": 32, "block_N": 64, "num_stages": 2}),
+    # rows that a whole key block masks (block_M > block_N): the running maximum
+    (1, 1, 256, 64, True, {"block_M": 128, "block_N": 64, "threads": 256, "num_stages": 2}),
 ]
 
 

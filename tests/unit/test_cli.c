@@ -176,6 +176,11 @@ static void test_seed_and_check(void) {
     }
     CHECK(c.numel == 256 * 128 && out_of_range == 0 && distinct > 1000);
     npy_free(&c);
+    /* NaN where the reference has NaN agrees, with a note */
+    CHECK(tilec_run("run nan.py --check") == 0 && strstr(out, "check: OK") &&
+          strstr(out, "check: note: output 'C' has ") &&
+          strstr(out, " NaN elements (the first at ["));
+    CHECK(tilec_run("run add.py --check") == 0 && !strstr(out, "NaN"));
     CHECK(tilec_run("run add.py --bench -D M=64") == 0 && strstr(out, "median") &&
           strstr(out, "runs"));
 }
@@ -230,6 +235,13 @@ int main(int argc, char **argv) {
     unsetenv("TILEC_NO_CACHE");
     write_text(path("add.py"), add_src);
     write_text(path("dyn.py"), dyn_src);
+    char nan_src[sizeof add_src + 16]; /* log of inputs in [-1, 1): about half are NaN */
+    const char *plus = strstr(add_src, " = A[");
+    snprintf(nan_src, sizeof nan_src, "%.*s = T.log(A[%s", (int)(plus - add_src), add_src,
+             plus + strlen(" = A["));
+    char *close = strstr(nan_src, "] + B[");
+    if (close) memmove(close + 2, close + 1, strlen(close + 1) + 1), close[1] = ')';
+    write_text(path("nan.py"), nan_src);
     test_usage();
     test_in_out();
     test_seed_and_check();

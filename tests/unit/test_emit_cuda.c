@@ -1678,6 +1678,19 @@ static void test_ws_register_budget(void) {
 }
 
 /* examples/flash_attention.py with num_stages=2 (malloc'd), or NULL. */
+/* text with each "from" (a factory default) replaced by "to" of the same length or
+ * shorter (padded with blanks); false if one is missing. */
+static bool set_defaults(char *text, const char *const *from_to, int n) {
+    for (int i = 0; i < n; i += 2) {
+        char *p = strstr(text, from_to[i]);
+        size_t lf = strlen(from_to[i]), lt = strlen(from_to[i + 1]);
+        if (!p || lt > lf) return false;
+        memcpy(p, from_to[i + 1], lt);
+        memset(p + lt, ' ', lf - lt);
+    }
+    return true;
+}
+
 static char *fa_stages2(void) {
     char *fa = read_text("examples/flash_attention.py");
     char *stages = fa ? strstr(fa, "num_stages=1,") : NULL;
@@ -2018,6 +2031,17 @@ int main(void) {
               "fa_stages2: K and V pipelined with cp.async");
         lower_arch = "sm_90a";
     }
+    char *fa_2wg = fa2 ? strdup(fa2) : NULL; /* two consumer warp groups, causal */
+    static const char *const fa_2wg_defaults[] = {
+        "block_M=64,", "block_M=128,", "threads=128)", "threads=256)",
+        "is_causal=False,", "is_causal=True,"};
+    if (fa_2wg && set_defaults(fa_2wg, fa_2wg_defaults, 6)) {
+        names[n] = "sm90_fa_2wg_causal";
+        all[n] = check_program(names[n], fa_2wg);
+        cases[n] = (SimCase){names[n], fa_2wg, NULL, all[n]};
+        CHECK(kernels_call(all[n++], "tl_wgmma_ss<128, 64, 64, 2, true, TL_MMA_F16"),
+              "sm90_fa_2wg_causal: Q K^T on two warp groups");
+    }
     if (fa2_90) {
         names[n] = "sm90_fa_stages2";
         all[n] = check_program(names[n], fa2_90);
@@ -2215,6 +2239,7 @@ int main(void) {
     free(async);
     free(fa2);
     free(fa2_90);
+    free(fa_2wg);
     if (!getenv("TEST_EMIT_CUDA_KEEP")) {
         char cmd[300];
         snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
