@@ -1,5 +1,7 @@
 """tilec against its peers on the GPU, in one process, on the same inputs, with the same
-timer (triton.testing.do_bench, median). Prints a table and writes bench/results.csv.
+timer (CUDA events, median). GEMM and attention rows time the two sides interleaved, a
+cache flush before each call (interleaved_ms); the others use triton.testing.do_bench.
+Prints a table and writes bench/results.csv.
 
     PYTHONPATH=python TILEC_LIBRARY=build/libtilec.so python3 bench/bench.py [--quick]
         [--only gemm|fp8|rowwise|copy|manual|attention ...] [--gemm-config bM,bN,bK,stages,threads[,1] |
@@ -55,7 +57,7 @@ FP8_SWEEP = [(256, 128, 128, 4, 256), (128, 256, 128, 4, 256), (128, 128, 128, 4
              (256, 128, 128, 3, 256, 1), (128, 256, 128, 3, 256, 1),
              (256, 128, 128, 4, 256, 1), (128, 256, 128, 4, 256, 1)]
 SWEEP_MAX_ERR = 2e-2  # a swept config whose relative error exceeds this is not chosen
-GEMM_ROUNDS = 3  # a GEMM row keeps each side's fastest of this many medians, taken in turn
+INTERLEAVED_ROUNDS = 500  # at most this many calls of each side per row (interleaved_ms)
 # (race): one median can read several percent low while clocks move (docs/perf.md)
 WARM_UP_S = 3.0  # seconds of load before a group of GEMM rows (warm_up_gpu)
 GPU_BUDGET_MS = 900.0  # GPU time one GEMM measurement aims to stay under
@@ -241,31 +243,52 @@ def warm_up_gpu():
     del a
 
 
+def interleaved_ms(fns, budget_ms=2 * GPU_BUDGET_MS):
+    """Median milliseconds per call of each of fns (each run at least once already), their
+    calls interleaved (in turn, the order reversed every round), each after do_bench's
+    256 MB cache flush and timed by events. So every fn sees the same clocks: under load
+    the H200's clock moves the time of one kernel by 10% and more within a second
+    (docs/perf.md, ninth session), more than the differences being measured."""
+    flush = torch.empty(256 << 20, dtype=torch.int8, device="cuda")
+    one = sum(event_ms(f)[0] for f in fns)
+    rounds = max(3, min(INTERLEAVED_ROUNDS, int(budget_ms / max(one, 1e-3))))
+    ev = [[(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+           for _ in range(rounds)] for _ in fns]
+    for r in range(rounds):
+        for j in (range(len(fns)) if r % 2 == 0 else reversed(range(len(fns)))):
+            flush.zero_()
+            ev[j][r][0].record()
+            fns[j]()
+            ev[j][r][1].record()
+    torch.cuda.synchronize()
+    return [statistics.median(s.elapsed_time(e) for s, e in row) for row in ev]
+
+
 def race(work, rows, peer, peer_name, tilec, deadline):
-    """(peer ms, tilec ms): each side's fastest of GEMM_ROUNDS medians, the sides taken in
-    turn and in alternating order (peer first in even rounds), so that neither gets the
-    better clocks; the peer starts, so that its number survives a tilec fault that breaks
-    the CUDA context. tilec is not run past the deadline; a failing side is recorded in
-    rows and yields 0."""
-    ms = {peer_name: [], "tilec": []}
-    fns = {peer_name: peer, "tilec": tilec}
-    for r in range(GEMM_ROUNDS):
-        for side in ((peer_name, "tilec") if r % 2 == 0 else ("tilec", peer_name)):
-            if fns[side] is None:
-                continue
-            try:
-                if side == "tilec" and time.monotonic() > deadline:
-                    raise TimeoutError("skipped: the run is past --time-limit")
-                ms[side].append(timed_ms(fns[side]))
-            except Exception as e:  # noqa: BLE001 (one shape never stops the run)
-                rows.fail(work, side, e)
-                fns[side], ms[side] = None, []
-    return fastest(*ms[peer_name]), fastest(*ms["tilec"])
-
-
-def fastest(*ms):
-    """The least of the positive times ms (0: none)."""
-    return min((t for t in ms if t > 0), default=0.0)
+    """(peer ms, tilec ms), timed interleaved (interleaved_ms). The peer is timed alone
+    first, so that its number survives a tilec fault that breaks the CUDA context, and
+    tilec's first call comes after that. tilec is not run past the deadline; a failing
+    side is recorded in rows and yields 0."""
+    peer_ms = tl_ms = 0.0
+    if peer is not None:
+        try:
+            peer()
+            peer_ms = timed_ms(peer)
+        except Exception as e:  # noqa: BLE001 (one shape never stops the run)
+            rows.fail(work, peer_name, e)
+            peer = None
+    if tilec is not None:
+        try:
+            if time.monotonic() > deadline:
+                raise TimeoutError("skipped: the run is past --time-limit")
+            event_ms(tilec)
+            if peer is None:
+                tl_ms = timed_ms(tilec)
+            else:
+                peer_ms, tl_ms = interleaved_ms([peer, tilec])
+        except Exception as e:  # noqa: BLE001
+            rows.fail(work, "tilec", e)
+    return peer_ms, tl_ms
 
 
 def gemm_row(rows, fut, shape, dtype, deadline, kind="gemm"):
@@ -396,8 +419,8 @@ def fp8_rows(rows, quick, deadline):
         kern = futs[(shape, chosen)].result() if chosen else None
         peer_ms, tl_ms = race(work, rows, lt, "cuBLASLt",
                               (lambda: kern(a, b)) if kern else None, deadline)
-        peer_ms = fastest(peer_first, peer_ms)  # each side's one more median
-        tl_ms = fastest(flops / best / 1e9 if best else 0.0, tl_ms)
+        peer_ms = peer_ms or peer_first  # the sweep's numbers only when the race failed
+        tl_ms = tl_ms or (flops / best / 1e9 if best else 0.0)
         rows.append((work, "cuBLASLt", flops / tl_ms / 1e9 if tl_ms else 0.0,
                      flops / peer_ms / 1e9 if peer_ms else 0.0, "TFLOP/s", err))
         del a, b
@@ -406,9 +429,11 @@ def fp8_rows(rows, quick, deadline):
 # ---- flash attention against torch SDPA ------------------------------------------------------
 # (batch, seq_len, heads, dim), 16k tokens as ../shared/PERF.md's; fp16 (the example's type)
 ATTN_SHAPES = [(4, 4096, 16, 128), (1, 16384, 16, 128), (4, 4096, 32, 64)]
-ATTN_CFG = dict(block_M=128, block_N=64, num_stages=2, threads=256)  # fastest measured
-# (docs/perf.md, ninth session): two consumer warp groups; TileLang's Hopper choice,
-# 128 x 128, needs more registers than a TMA producer warp group leaves
+# The fastest tiles measured per head dim (docs/perf.md, ninth session), two consumer warp
+# groups each: at dim 128, 128 x 64 with a TMA producer warp group (128 x 128 needs more
+# registers than one leaves); at dim 64, 128 x 128 on cp.async.
+ATTN_CFGS = {128: dict(block_M=128, block_N=64, num_stages=2, threads=256),
+             64: dict(block_M=128, block_N=128, num_stages=2, threads=256)}
 
 
 def sdpa_peer(q, k, v, causal):
@@ -436,13 +461,17 @@ def sdpa_peer(q, k, v, causal):
 
 
 def attention_rows(rows, quick, deadline):
-    """examples/flash_attention.py (ATTN_CFG) against torch SDPA on the same fp16 inputs,
+    """examples/flash_attention.py (ATTN_CFGS) against torch SDPA on the same fp16 inputs,
     full and causal; error relative to the largest output of SDPA."""
     mod = example("flash_attention")
     shapes = ATTN_SHAPES[:1] if quick else ATTN_SHAPES
     jobs = [(sh, c) for sh in shapes for c in (False, True)]
-    futs = compile_all(lambda sh, c: mod.flashattn(batch=sh[0], seq_len=sh[1], heads=sh[2],
-                                                   dim=sh[3], is_causal=c, **ATTN_CFG), jobs)
+    def build(sh, causal):
+        b, n, h, d = sh
+        return mod.flashattn(batch=b, seq_len=n, heads=h, dim=d, is_causal=causal,
+                             **ATTN_CFGS[d])
+
+    futs = compile_all(build, jobs)
     warm_up_gpu()
     for (b, n, h, d), causal in jobs:
         work = "attention fp16 b%d s%d h%d d%d %s" % (b, n, h, d, "causal" if causal else "full")

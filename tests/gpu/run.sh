@@ -196,7 +196,7 @@ gemm.py|-D M=200 -D N=136 -D K=328 -D block_M=128 -D block_N=128 -D block_K=128 
 gemm.py|-D M=264 -D N=200 -D K=328 -D block_M=128 -D block_N=64 -D block_K=128 -D trans_B=True -D in_dtype="bfloat16" -D out_dtype="bfloat16" -D num_stages=3|1
 gemm.py|-D M=1024 -D N=1024 -D K=1024 -D block_M=128 -D block_N=256 -D block_K=128 -D num_stages=2 -D threads=256 -D trans_B=True|0
 gemm_fp8.py||0
-gemm_fp8.py|-D M=200 -D N=136 -D K=592 -D block_K=256|1
+gemm_fp8.py|-D M=200 -D N=136 -D K=592 -D block_K=256 -D num_stages=2|1
 gemm_fp8.py|-D M=200 -D N=136 -D K=328 -D b_dtype="float8_e5m2"|1
 gemm_fp8.py|-D M=264 -D N=200 -D K=328 -D block_N=64 -D shared_epilogue=True|1
 gemm_fp8.py|-D M=512 -D N=384 -D K=512 -D block_M=256 -D threads=256 -D num_stages=4|0
