@@ -620,6 +620,11 @@ TL_DEV uint64_t tl_wgmma_desc(uint32_t addr, uint32_t lbo, uint32_t sbo, uint64_
            (uint64_t)(sbo >> 4) << 32 | mode << 62;
 }
 
+/* Descriptor d moved `bytes` (a multiple of 16) further into shared memory: the address
+ * field is addr >> 4 in bits 0..13, and shared addresses stay under 0x40000, so the sum
+ * never carries out of it. One add instead of the whole encoding per instruction. */
+TL_DEV uint64_t tl_wgmma_desc_at(uint64_t d, uint32_t bytes) { return d + (bytes >> 4); }
+
 /* Waits until at most N wgmma groups of this warpgroup are running. */
 template <int N> TL_DEV void tl_wgmma_wait() {
     asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
@@ -1935,8 +1940,10 @@ TL_DEV void tl_wgmma_ss(const void *A, const void *B, float *C, int tid) {
     constexpr int SW = ROW < 128 ? ROW : 128; /* a row's bytes in one (swizzled) panel */
     constexpr uint64_t MODE = SW == 128 ? 1 : 2; /* 128B or 64B swizzle */
     const int wg = tid / 128;
-    const uint32_t sa = tl_smem_addr((const char *)A + wg * (M / NWG) * SW),
-                   sb = tl_smem_addr(B);
+    const uint64_t da = tl_wgmma_desc(tl_smem_addr((const char *)A + wg * (M / NWG) * SW), 16,
+                                      8 * SW, MODE),
+                   db = TRANS_B ? tl_wgmma_desc(tl_smem_addr(B), 16, 8 * SW, MODE)
+                                : tl_wgmma_desc(tl_smem_addr(B), K * 128, 1024, 1);
 #pragma unroll
     for (int i = 0; i < R; i++) tl_wgmma_fence_operand(C[i]);
     asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
@@ -1947,13 +1954,11 @@ TL_DEV void tl_wgmma_ss(const void *A, const void *B, float *C, int tid) {
          * bytes on); MN-major B: two 8-row atoms (2 * 1024 bytes) per k16, panels K * 128
          * bytes apart */
         const int KOFF = 32 * s % SW, PANEL = 32 * s / SW;
-        const uint64_t db = TRANS_B ? tl_wgmma_desc(sb + PANEL * N * SW + KOFF, 16, 8 * SW, MODE)
-                                    : tl_wgmma_desc(sb + 2048 * s, K * 128, 1024, 1);
+        const uint64_t dbs = tl_wgmma_desc_at(db, TRANS_B ? PANEL * N * SW + KOFF : 2048 * s);
 #pragma unroll
         for (int mi = 0; mi < MT; mi++)
             tl_wgmma_one<N, TA, TB, !TRANS_B>(
-                C + mi * (N / 2),
-                tl_wgmma_desc(sa + PANEL * M * SW + mi * 64 * SW + KOFF, 16, 8 * SW, MODE), db);
+                C + mi * (N / 2), tl_wgmma_desc_at(da, PANEL * M * SW + mi * 64 * SW + KOFF), dbs);
     }
     asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
     if constexpr (WAIT >= 0) tl_wgmma_wait<WAIT>(); /* -1: the program waits (T.wait_wgmma) */
@@ -1977,27 +1982,28 @@ TL_DEV void tl_wgmma_rs(const void *A, const void *B, float *C, int tid) {
                   "in 64-column panels");
     constexpr int MT = M / NWG / 64, R = MT * N / 2, ROW = 2 * K, SW = ROW < 128 ? ROW : 128;
     constexpr uint64_t MODE = SW == 128 ? 1 : 2;
-    const uint32_t *a = (const uint32_t *)A, sb = tl_smem_addr(B);
+    const uint32_t *a = (const uint32_t *)A;
+    const uint64_t db = TRANS_B ? tl_wgmma_desc(tl_smem_addr(B), 16, 8 * SW, MODE)
+                                : tl_wgmma_desc(tl_smem_addr(B), K * 128, 1024, 1);
     (void)tid;
 #pragma unroll
     for (int i = 0; i < R; i++) tl_wgmma_fence_operand(C[i]);
     asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 #pragma unroll
     for (int s = 0; s < K / 16; s++) {
-        const uint64_t db =
-            TRANS_B ? tl_wgmma_desc(sb + 32 * s / SW * N * SW + 32 * s % SW, 16, 8 * SW, MODE)
-                    : tl_wgmma_desc(sb + 2048 * s, K * 128, 1024, 1);
+        const uint64_t dbs =
+            tl_wgmma_desc_at(db, TRANS_B ? 32 * s / SW * N * SW + 32 * s % SW : 2048 * s);
 #pragma unroll
         for (int mi = 0; mi < MT; mi++) {
             const uint32_t *w = a + mi * K / 4 + 4 * s;
 #define TL_WGMMA_RS(n)                                                                      \
     if constexpr (N == n) {                                                                 \
         if constexpr (T == TL_MMA_BF16)                                                     \
-            TRANS_B ? tl_wgmma_rs_##n##_bf16_0(C + mi * (N / 2), w, db)                     \
-                    : tl_wgmma_rs_##n##_bf16_1(C + mi * (N / 2), w, db);                    \
+            TRANS_B ? tl_wgmma_rs_##n##_bf16_0(C + mi * (N / 2), w, dbs)                    \
+                    : tl_wgmma_rs_##n##_bf16_1(C + mi * (N / 2), w, dbs);                   \
         else                                                                                \
-            TRANS_B ? tl_wgmma_rs_##n##_f16_0(C + mi * (N / 2), w, db)                      \
-                    : tl_wgmma_rs_##n##_f16_1(C + mi * (N / 2), w, db);                     \
+            TRANS_B ? tl_wgmma_rs_##n##_f16_0(C + mi * (N / 2), w, dbs)                     \
+                    : tl_wgmma_rs_##n##_f16_1(C + mi * (N / 2), w, dbs);                    \
     }
             TL_WGMMA_RS(16) TL_WGMMA_RS(32) TL_WGMMA_RS(64) TL_WGMMA_RS(128) TL_WGMMA_RS(256)
 #undef TL_WGMMA_RS
