@@ -1923,7 +1923,8 @@ TL_DEV void tl_wgmma_one(float *d, uint64_t a, uint64_t b) {
  * a barrier (and fence.proxy.async by the threads that wrote A and B). TA, TB: the input
  * types (TL_MMA_*: f16 or bf16 both, or any two fp8). A: [M][K] K-major (tl_kmajor_off:
  * rows of 64 bytes, 64B-swizzled, or whole 128-byte panels, 128B-swizzled); B: [N][K]
- * likewise (TRANS_B), or, 16-bit only, [K][N] in 64-column panels (N >= 64). C: the thread's MT * N / 2 floats, C[(mi * N / 8 + ni) * 4 + c] = element
+ * likewise (TRANS_B), or, 16-bit only, [K][N] in 64-column panels (N >= 64). C: the
+ * thread's MT * N / 2 floats, C[(mi * N / 8 + ni) * 4 + c] = element
  * (w * (M / NWG) + mi * 64 + 16 * (warp % 4) + lane / 4 + 8 * (c / 2), ni * 8 +
  * 2 * (lane % 4) + c % 2). Returns with at most WAIT of its wgmma groups (one per call)
  * still running: with WAIT = 1 the previous call's wgmmas are done, this call's may
@@ -1970,8 +1971,9 @@ TL_DEV void tl_wgmma_ss(const void *A, const void *B, float *C, int tid) {
  * M x K wgmma (the element order of C above, with K for N): the thread's 16-bit values
  * 8 s .. 8 s + 7 of m64 slice mi (from mi * K / 2) are the a0..a3 words of k-step s, so
  * an accumulator converted in place feeds the next gemm (P = softmax(Q K^T), then P V).
- * B as in tl_wgmma_ss; K-major B needs rows of 64 or 128 bytes, MN-major B any K that is
- * a multiple of 16. The registers of A must not change until the wgmma is waited for. */
+ * B as in tl_wgmma_ss; K-major B needs rows of 64 bytes or whole 128-byte panels,
+ * MN-major B any K that is a multiple of 16. The registers of A must not change until the
+ * wgmma is waited for. */
 template <int M, int N, int K, int NWG, bool TRANS_B, int T, int WAIT>
 TL_DEV void tl_wgmma_rs(const void *A, const void *B, float *C, int tid) {
     static_assert(tl_mma_bytes(T) == 2 && K % 16 == 0 && M % (64 * NWG) == 0 &&
