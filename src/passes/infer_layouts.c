@@ -314,8 +314,9 @@ static void fp8_remark(Infer *I, const Stmt *s, int64_t M, int64_t N, int64_t K)
              arena_printf(&I->ctx->arena,
                           "%s: note: this fp8 T.gemm (%lldx%lldx%lld) runs on CUDA cores (slow): "
                           "fp8 tensor cores are sm_90a's wgmma, with A (M, K) and B (N, K) in "
-                          "shared memory (transpose_B=True), K = 64 or 128, M a multiple of "
-                          "64, N = 16, 32, 64, 128 or 256, threads a multiple of 128%s",
+                          "shared memory (transpose_B=True), K = 64 or a multiple of 128, M a "
+                          "multiple of 64, N = 16, 32, 64, 128 or 256, threads a multiple of "
+                          "128%s",
                           where(I, s->loc), (long long)M, (long long)N, (long long)K,
                           I->wgmma ? "" : " (this target is not sm_90a)"));
 }

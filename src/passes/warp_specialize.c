@@ -287,13 +287,14 @@ static Stmt *arrive_empty(Ws *W, Expr *idx, Loc loc) {
 }
 
 /* Consumers' arrival on empty[stage(g - delta)] (Lg's var g); with delta 1 only when the
- * tile's iteration k is past the first. */
+ * tile's iteration k is past the first. The stage is taken of g + S - delta, the same
+ * stage of an index that stays non-negative: the modulo compiles to a mask. */
 static Stmt *release(Ws *W, const Stmt *Lg, int delta) {
     Ctx *ctx = W->ctx;
     const Stmt *L = W->L;
     Loc loc = L->loc;
     Expr *g = ir_varref(ctx, Lg->u.for_.var, loc);
-    if (delta) g = ir_bin(ctx, OP_SUB, g, ir_int(ctx, delta, g->dtype, loc), loc);
+    if (delta) g = ir_bin(ctx, OP_ADD, g, ir_int(ctx, W->S - delta, g->dtype, loc), loc);
     Stmt *a = arrive_empty(W, pipe_stage_of(ctx, g, L, W->S), loc);
     if (!delta) return a;
     Stmt *c = ir_stmt(ctx, STMT_IF, loc);
