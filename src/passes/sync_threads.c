@@ -30,8 +30,12 @@
  * rather than one per iteration inside it. For a loop, the pending set at the back edge (end of
  * the body and each `continue`) is checked against the accesses the body can make before
  * its first barrier; a conflict puts a barrier at the end of the body and before each of
- * its `continue`s. A warp-specialized region (STMT_WS) is planned on its consumer: the
- * producer's TMA writes are ordered by mbarriers, like cp.async by the pipeline's waits.
+ * its `continue`s. Before that, such a conflict plans the body again entered with the
+ * back edges' accesses, which puts the barrier before the first statement that conflicts
+ * instead, as late as possible; the end of the body gets one only if a conflict remains.
+ * A warp-specialized region (STMT_WS) is planned on its consumer, as the body of a loop
+ * over the block's tiles when it has a tile var: the producer's TMA writes are ordered by
+ * mbarriers, like cp.async by the pipeline's waits.
  * A reduction across warps contains barriers of its own, which order what precedes it
  * (reduce_accesses). */
 #include "compiler.h"
@@ -471,34 +475,48 @@ static void ensure_seq(Sync *S, Stmt **slot) {
     *slot = seq;
 }
 
-/* A serial loop c whose bounds (for) or condition (while: head, read before every
- * iteration) make the reads A, entered with pending P; barriers go into out (before the
- * loop) and into its body. The body is planned on its own first (entered with A only), so
- * the barriers it needs anyway are known; P then needs one barrier before the loop only
- * if it conflicts with what the body does before its first barrier. That barrier runs
- * once, where one inside the body would run every iteration. Returns the pending set at
- * the loop's exit. */
-static AccSet visit_loop(Sync *S, Stmt *c, Stmt **body, AccSet P, const AccSet *A, bool is_while,
-                         StmtList *out) {
+/* A serial loop whose bounds (for) or condition (while: head, read before every
+ * iteration) make the reads A, entered with pending P; runs: it runs at least once.
+ * Barriers go into out (before the loop) and into its body. The body is planned on its
+ * own first (entered with A only), so the barriers it needs anyway are known; P then
+ * needs one barrier before the loop only if it conflicts with what the body does before
+ * its first barrier. That barrier runs once, where one inside the body would run every
+ * iteration. Returns the pending set at the loop's exit. */
+static AccSet visit_loop(Sync *S, Loc loc, Stmt **body, AccSet P, const AccSet *A, bool is_while,
+                         bool runs, StmtList *out) {
     LoopCtx lc = {0}, *saved = S->loop;
     S->loop = &lc;
     AccSet end = visit_block(S, body, *A);
     S->loop = saved;
     AccSet F = {0}, none = {0};
     bool barrier = first_accesses(S, *body, &F);
-    AccSet AF = set_union(S, A, &F);
-    sync_if_conflict(S, out, &P, &AF, c->loc);
     const AccSet *head = is_while ? A : &none;
-    AccSet back = set_union(S, &end, &lc.cont), next = set_union(S, head, &F);
+    AccSet back = set_union(S, &end, &lc.cont);
+    if (set_conflict(S, &back, &F) && !set_conflict(S, &back, head)) {
+        /* The next iteration's start conflicts with the back edges: the body is planned
+         * again, entered with their accesses too, so that the barrier lands right before
+         * the first statement that conflicts, as late as possible (an iteration's last
+         * TMA store then overlaps the start of the next, up to its first write of the
+         * tile). */
+        AccSet entry = set_union(S, A, &back);
+        lc = (LoopCtx){0};
+        S->loop = &lc;
+        end = visit_block(S, body, entry);
+        S->loop = saved;
+        F.len = 0;
+        barrier = first_accesses(S, *body, &F);
+        back = set_union(S, &end, &lc.cont);
+    }
+    AccSet AF = set_union(S, A, &F);
+    sync_if_conflict(S, out, &P, &AF, loc);
+    AccSet next = set_union(S, head, &F);
     bool appended = set_conflict(S, &back, &next);
     if (appended) { /* the back edges: the end of the body and each continue */
         ensure_seq(S, body);
-        ir_seq_push(S->ctx, *body, new_sync(S, c->loc));
+        ir_seq_push(S->ctx, *body, new_sync(S, loc));
         sync_continues(S, *body);
         end.len = 0;
     }
-    int64_t trips;
-    bool runs = !is_while && ir_is_const_int(c->u.for_.extent, &trips) && trips > 0;
     bool cleared = runs && !lc.has_break && (appended || (barrier && !lc.has_continue));
     AccSet r = set_union(S, cleared ? &none : &P, &end);
     r = set_union(S, &r, &lc.brk);
@@ -546,7 +564,7 @@ static AccSet visit_item(Sync *S, Stmt *c, AccSet P, StmtList *out) {
     }
     case STMT_WHILE:
         uniform_reads(S, c->u.while_.cond, &A);
-        P = visit_loop(S, c, &c->u.while_.body, P, &A, true, out);
+        P = visit_loop(S, c->loc, &c->u.while_.body, P, &A, true, false, out);
         break;
     case STMT_BREAK:
     case STMT_CONTINUE:
@@ -558,8 +576,10 @@ static AccSet visit_item(Sync *S, Stmt *c, AccSet P, StmtList *out) {
         }
         break;
     case STMT_WS: /* the producer only issues TMA, ordered by the mbarriers; the consumer's
-                     barriers are among its own threads */
-        P = visit_block(S, &c->u.ws.consumer, P);
+                     barriers are among its own threads. With a tile var the consumer is
+                     the body of a loop over the block's tiles (a persistent grid). */
+        if (c->u.ws.tile) P = visit_loop(S, c->loc, &c->u.ws.consumer, P, &A, false, true, out);
+        else P = visit_block(S, &c->u.ws.consumer, P);
         break;
     case STMT_THREADS: P = visit_region(S, c, P, out); break;
     case STMT_FOR:
@@ -569,7 +589,9 @@ static AccSet visit_item(Sync *S, Stmt *c, AccSet P, StmtList *out) {
         }
         uniform_reads(S, c->u.for_.min, &A);
         uniform_reads(S, c->u.for_.extent, &A);
-        P = visit_loop(S, c, &c->u.for_.body, P, &A, false, out);
+        int64_t trips;
+        P = visit_loop(S, c->loc, &c->u.for_.body, P, &A, false,
+                       ir_is_const_int(c->u.for_.extent, &trips) && trips > 0, out);
         break;
     case STMT_REDUCE:
         if (crosses_warps(c)) { /* its own barriers end every pending access */

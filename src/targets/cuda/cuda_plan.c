@@ -89,14 +89,18 @@ static bool loads_buf(Expr *e, const Buffer *b) {
 /* Whether statement s writes every element of b before anything reads it: a whole-
  * buffer copy into it, a reduction's workspace, a parallel nest whose only statement
  * stores b at its loop variables over all of b, without reading b, or a serial loop that
- * runs and whose body starts with one of those. */
+ * runs and whose body starts (past barriers) with one of those. */
 static bool writes_whole(const Stmt *s, const Buffer *b) {
     s = ir_only_stmt((Stmt *)s);
     int64_t trips;
     if (s->kind == STMT_FOR && s->u.for_.kind != LOOP_PARALLEL &&
         ir_is_const_int(s->u.for_.extent, &trips) && trips > 0) {
         const Stmt *body = s->u.for_.body;
-        if (body->kind == STMT_SEQ) body = body->u.seq.len ? body->u.seq.data[0] : NULL;
+        if (body->kind == STMT_SEQ) { /* past barriers: they touch no memory */
+            int i = 0;
+            while (i < body->u.seq.len && body->u.seq.data[i]->kind == STMT_SYNC) i++;
+            body = i < body->u.seq.len ? body->u.seq.data[i] : NULL;
+        }
         return body && writes_whole(body, b);
     }
     if (s->kind == STMT_COPY)

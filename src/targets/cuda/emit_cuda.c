@@ -237,8 +237,8 @@ static bool has_kind(const Stmt *s, StmtKind kind);
 
 /* One side of a STMT_WS inside its braces: once with tile 0, or on a persistent grid for
  * every tile of the block, its block indices decoded first (and the consumer's registers
- * zeroed, as at entry). The consumers meet at a barrier after each tile: its shared
- * accesses were planned (pass_insert_sync_threads) as a block's, not as a loop's. */
+ * zeroed, as at entry). pass_insert_sync_threads planned the consumer as the body of this
+ * loop over tiles: the barriers between one tile and the next are in it. */
 static void ws_side(CfEmit *em, const Stmt *ws, const Stmt *body, bool consumer) {
     CuEmit *cu = cu_of(em);
     const Var *t = ws->u.ws.tile;
@@ -278,10 +278,6 @@ static void ws_side(CfEmit *em, const Stmt *ws, const Stmt *body, bool consumer)
     if (t) cf_live_add(em, t);
     if (t && cu->persistent && consumer) cu->stores_issued |= has_kind(body, STMT_COPY);
     cf_stmt(em, body);
-    if (t && cu->persistent && consumer) {
-        if (cu->wgmma) cf_line(em, "tl_fence_proxy_async();");
-        cu_barrier(em);
-    }
     if (t && cu->persistent) {
         em->indent--;
         cf_line(em, "}");
