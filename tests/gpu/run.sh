@@ -15,7 +15,8 @@
 #
 #   make check-gpu              or   tests/gpu/run.sh [--no-sanitizer] [--no-pytest]
 #   tests/gpu/run.sh --build-only   only step 1's build (for bench/ on a GPU machine)
-# Environment: BUILD (default build), JOBS (make -j, default: all cores),
+# Environment: BUILD (default build), JOBS (make -j, default: all cores), GPU_JOBS (cases
+# run at once, default: half the cores, at most 8), TILEC (the binary, default BUILD/tilec),
 # COMPUTE_SANITIZER (path of compute-sanitizer), NVCC (path of nvcc), TILEC_CUDA_ARCH
 # (passed through; also nvcc's -arch, default sm_90a).
 set -u
@@ -24,7 +25,7 @@ ROOT=$(pwd)
 BUILD=${BUILD:-build}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 LOGS=${OUT:-$BUILD}/gpu-logs
-TILEC=$ROOT/$BUILD/tilec
+TILEC=${TILEC:-$ROOT/$BUILD/tilec}
 CASE_TIMEOUT=${CASE_TIMEOUT:-600}
 SANITIZE=1
 PYTEST=1
@@ -259,29 +260,53 @@ mla_decode.py|-D batch=1 -D heads=32 -D seqlen_kv=512 -D block_N=64 -D num_split
 EOF
 )
 
-# run_case PREFIX FILE DEFINES [WRAPPER...]: [WRAPPER] tilec run --target cuda --check.
-# DEFINES is split on blanks; quotes stay (tilec reads -D op="max" as a Python literal).
+# run_case PREFIX FILE DEFINES [WRAPPER...]: [WRAPPER] tilec run --target cuda --check,
+# in the background, at most GPU_JOBS cases at once (the C reference of each runs on the
+# CPU; the kernel cache is safe to share); flush_cases waits for them and reports them in
+# the order they were started. DEFINES is split on blanks; quotes stay (tilec reads
+# -D op="max" as a Python literal).
+GPU_JOBS=${GPU_JOBS:-$(($(nproc 2>/dev/null || echo 2) / 2))}
+[ "$GPU_JOBS" -ge 1 ] || GPU_JOBS=1
+[ "$GPU_JOBS" -le 8 ] || GPU_JOBS=8
+STARTED=()
 run_case() {
     local prefix=$1 file=$2 defs=$3
     shift 3
     local -a words=()
     read -ra words <<<"$defs"
-    local name="$prefix $file${defs:+ $defs}" log rc
+    local name="$prefix $file${defs:+ $defs}" log
     log=$(log_of "$name")
     local -a cmd=("$@" "$TILEC" run "examples/$file" --target cuda --check
         ${words[@]+"${words[@]}"})
-    echo "\$ ${cmd[*]}" >"$log"
-    timeout "$CASE_TIMEOUT" "${cmd[@]}" >>"$log" 2>&1
-    rc=$?
-    if [ $rc -eq 0 ] && ! grep -q "^check: OK" "$log"; then rc=99; fi
-    result "$name" $rc "$log"
+    while [ "$(jobs -rp | wc -l)" -ge "$GPU_JOBS" ]; do wait -n 2>/dev/null || sleep 0.2; done
+    rm -f "$log.rc"
+    (
+        echo "\$ ${cmd[*]}" >"$log"
+        timeout "$CASE_TIMEOUT" "${cmd[@]}" >>"$log" 2>&1
+        rc=$?
+        if [ $rc -eq 0 ] && ! grep -q "^check: OK" "$log"; then rc=99; fi
+        echo "$rc" >"$log.rc"
+    ) &
+    STARTED+=("$name")
 }
 
-echo "== examples: --target cuda --check"
+flush_cases() {
+    wait
+    local name log
+    for name in ${STARTED[@]+"${STARTED[@]}"}; do
+        log=$(log_of "$name")
+        result "$name" "$(cat "$log.rc" 2>/dev/null || echo 98)" "$log"
+        rm -f "$log.rc"
+    done
+    STARTED=()
+}
+
+echo "== examples: --target cuda --check ($GPU_JOBS at once)"
 while IFS='|' read -r file defs small; do
     [ -n "$file" ] || continue
     run_case "check" "$file" "$defs"
 done <<<"$CASES"
+flush_cases
 
 # run_variant PREFIX "FILE..." VAR=1: the small cases of those files again with VAR=1.
 run_variant() {
@@ -296,12 +321,16 @@ run_variant() {
 
 echo "== examples: --target cuda --check, mma.sync instead of wgmma"
 run_variant check-mma "gemm.py gemm_fp8.py gemm_operands.py flash_attention.py gemm_warp_specialized.py" TILEC_NO_WGMMA=1
+flush_cases
 echo "== examples: --target cuda --check, cp.async instead of TMA and warp specialization"
 run_variant check-nows "gemm.py gemm_fp8.py" TILEC_NO_WS=1
+flush_cases
 echo "== examples: --target cuda --check, one tile per block instead of a persistent grid"
 run_variant check-nopersist "gemm.py gemm_fp8.py" TILEC_NO_PERSISTENT=1
+flush_cases
 echo "== examples: --target cuda --check, 2-block clusters with TMA multicast"
 run_variant check-cluster "gemm.py gemm_fp8.py" TILEC_CLUSTER=1
+flush_cases
 
 # A view that does not start on a 16-byte boundary, passed to a kernel that reads its
 # tensors in 16-byte vectors: an argument error naming the parameter, not a fault.
@@ -389,6 +418,7 @@ if [ "$SANITIZE" -eq 1 ] && [ -n "$SAN" ]; then
             run_case "$tool" "$file" "$defs" "$SAN" --tool "$tool" --error-exitcode 99 \
                 --print-limit 20
         done <<<"$CASES"
+        flush_cases
     done
 else
     echo "SKIP compute-sanitizer: not found (set COMPUTE_SANITIZER) or --no-sanitizer"
