@@ -58,7 +58,6 @@ FP8_SWEEP = [(256, 128, 128, 4, 256), (128, 256, 128, 4, 256), (128, 128, 128, 4
              (256, 128, 128, 4, 256, 1), (128, 256, 128, 4, 256, 1)]
 SWEEP_MAX_ERR = 2e-2  # a swept config whose relative error exceeds this is not chosen
 INTERLEAVED_ROUNDS = 500  # at most this many calls of each side per row (interleaved_ms)
-# (race): one median can read several percent low while clocks move (docs/perf.md)
 WARM_UP_S = 3.0  # seconds of load before a group of GEMM rows (warm_up_gpu)
 GPU_BUDGET_MS = 900.0  # GPU time one GEMM measurement aims to stay under
 
@@ -462,6 +461,7 @@ def attention_rows(rows, quick, deadline):
     mod = example("flash_attention")
     shapes = ATTN_SHAPES[:1] if quick else ATTN_SHAPES
     jobs = [(sh, c) for sh in shapes for c in (False, True)]
+
     def build(sh, causal):
         b, n, h, d = sh
         return mod.flashattn(batch=b, seq_len=n, heads=h, dim=d, is_causal=causal,
