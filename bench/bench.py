@@ -424,10 +424,11 @@ def fp8_rows(rows, quick, deadline):
 # ---- flash attention against torch SDPA ------------------------------------------------------
 # (batch, seq_len, heads, dim), 16k tokens as ../shared/PERF.md's; fp16 (the example's type)
 ATTN_SHAPES = [(4, 4096, 16, 128), (1, 16384, 16, 128), (4, 4096, 32, 64)]
-# The fastest tiles measured per head dim (docs/perf.md, ninth session), two consumer warp
-# groups each: at dim 128, 128 x 64 with a TMA producer warp group (128 x 128 needs more
-# registers than one leaves); at dim 64, 128 x 128 on cp.async.
-ATTN_CFGS = {128: dict(block_M=128, block_N=64, num_stages=2, threads=256),
+# Tiles per head dim: TileLang's Hopper choice, 128 x 128 over two consumer warp groups
+# and a TMA producer warp group (docs/perf.md, ninth session: at dim 128 480-485 TFLOP/s
+# against 425-432 for 128 x 64; at dim 64 340-343, against 306 for 128 x 64 and 353-358
+# for 128 x 128 on cp.async, which the compiler chose before it admitted these tiles).
+ATTN_CFGS = {128: dict(block_M=128, block_N=128, num_stages=2, threads=256),
              64: dict(block_M=128, block_N=128, num_stages=2, threads=256)}
 
 

@@ -6,6 +6,7 @@
  * error and the strings tl_info/tl_cache_dir return), so threads may compile and launch
  * at once. User errors unwind to here through ctx_fail and become a tl_status plus the
  * text tl_last_error() returns. */
+#include "ir_walk.h"
 #include "rt/rt.h"
 #include "targets/cuda/driver.h"
 #include "work.h"
@@ -25,6 +26,7 @@ struct tl_kernel {
     tl_param_info *params;
     void *module; /* NULL when compiled with build = 0 or TL_BUILD_ONLY */
     int build;    /* tl_options.build */
+    bool no_ws;   /* compiled again without warp specialization (compile_into) */
 };
 
 /* ---- per-thread strings -------------------------------------------------------------- */
@@ -172,7 +174,11 @@ static void compile_to_source(tl_kernel *k, const Source *src, const tl_options 
     }
     Program *p = elaborate(ctx, src, o->factory, defs, o->ndefines, o->out_idx, o->nout_idx);
     k->func = p->func;
+    k->func->disable_warp_specialized |= k->no_ws;
     StrBuf sb = {0};
+    if (k->no_ws)
+        sb_puts(&sb, "note: compiled without a TMA producer warp group: with one, ptxas could "
+                     "not give the kernel's instructions the registers they need\n");
     for (int i = 0; i < p->warnings.len; i++) sb_printf(&sb, "%s\n", p->warnings.data[i]);
     k->warnings = arena_strdup(&ctx->arena, sb.buf ? sb.buf : "");
     sb.len = 0;
@@ -208,6 +214,34 @@ static tl_status kernel_build(tl_kernel *k, const tl_options *o) {
     return st;
 }
 
+/* compile_to_source, its user errors turned into a status. */
+static tl_status lower_source(tl_kernel *k, const Source *src, const tl_options *o) {
+    jmp_buf jb;
+    if (CTX_TRY(&k->ctx, &jb)) {
+        k->ctx.on_error = NULL;
+        return fail_text(TL_ERROR_PROGRAM, k->ctx.err.buf ? k->ctx.err.buf : "error");
+    }
+    compile_to_source(k, src, o);
+    k->ctx.on_error = NULL;
+    return TL_OK;
+}
+
+/* Whether a build log says ptxas could not give an instruction the registers it needs. */
+static bool register_shortage(const char *log) {
+    return log && (strstr(log, "C7602") || strstr(log, "Insufficient registers"));
+}
+
+static void ws_child(Stmt **slot, void *found);
+
+/* Whether *slot holds a warp-specialized region. */
+static bool has_ws(Stmt **slot) {
+    bool found = *slot && (*slot)->kind == STMT_WS;
+    if (*slot && !found) ir_stmt_children(*slot, ws_child, &found);
+    return found;
+}
+
+static void ws_child(Stmt **slot, void *found) { *(bool *)found |= has_ws(slot); }
+
 static tl_status compile_into(tl_kernel *k, const Source *src, const tl_options *o) {
     if (o->build != TL_BUILD_NONE && o->build != TL_BUILD_LOAD && o->build != TL_BUILD_ONLY)
         return fail(TL_ERROR_ARGUMENT, "options.build is %d; expected 0 (no build), 1 (build "
@@ -217,14 +251,18 @@ static tl_status compile_into(tl_kernel *k, const Source *src, const tl_options 
     if (st != TL_OK) return st;
     if (o->ndefines && !o->defines) return fail(TL_ERROR_ARGUMENT, "ndefines > 0 but defines "
                                                 "is NULL");
-    jmp_buf jb;
-    if (CTX_TRY(&k->ctx, &jb)) {
-        k->ctx.on_error = NULL;
-        return fail_text(TL_ERROR_PROGRAM, k->ctx.err.buf ? k->ctx.err.buf : "error");
+    st = lower_source(k, src, o);
+    if (st != TL_OK || o->build == TL_BUILD_NONE) return st;
+    st = kernel_build(k, o);
+    if (st != TL_OK && !k->no_ws && register_shortage(tl_last_error()) &&
+        has_ws(&k->func->body)) {
+        /* the producer warp group's registers are an estimate (warp_specialize.c
+         * regs_fit); ptxas has the last word */
+        k->no_ws = true;
+        st = lower_source(k, src, o);
+        if (st == TL_OK) st = kernel_build(k, o);
     }
-    compile_to_source(k, src, o);
-    k->ctx.on_error = NULL;
-    return o->build != TL_BUILD_NONE ? kernel_build(k, o) : TL_OK;
+    return st;
 }
 
 static tl_status compile_common(tl_kernel *k, const Source *src, const tl_options *opt,

@@ -288,6 +288,46 @@ static void test_examples(void) {
     }
 }
 
+/* Three consumer warp groups of 192 x 256 accumulators (128 registers each): with a
+ * producer warp group a thread may hold 128 registers, which the fragment estimate
+ * allows (regs_fit) but ptxas cannot fit (C7602). The build then compiles the kernel
+ * again without the producer warp group (cp.async), with a note. */
+static const char ws_regs_src[] =
+    "import tilelang\nimport tilelang.language as T\n\n"
+    "def wsr(M=192, N=256, K=128, dtype=\"float16\"):\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype),\n"
+    "             C: T.Tensor((M, N), dtype)):\n"
+    "        with T.Kernel(1, 1, threads=384) as (bx, by):\n"
+    "            A_s = T.alloc_shared((M, 64), dtype)\n"
+    "            B_s = T.alloc_shared((64, N), dtype)\n"
+    "            acc = T.alloc_fragment((M, N), \"float32\")\n"
+    "            T.clear(acc)\n"
+    "            for k in T.Pipelined(K // 64, num_stages=3):\n"
+    "                T.copy(A[0, k * 64], A_s)\n"
+    "                T.copy(B[k * 64, 0], B_s)\n"
+    "                T.gemm(A_s, B_s, acc)\n"
+    "            T.copy(acc, C)\n"
+    "    return main\n";
+
+static void test_ws_register_retry(void) {
+    arch_set("sm_90a");
+    tl_options o = tl_options_default();
+    o.target = "cuda";
+    o.build = TL_BUILD_ONLY;
+    o.use_cache = 0;
+    tl_kernel *k = NULL;
+    tl_status st = tl_compile_source(ws_regs_src, "wsr.py", &o, &k);
+    CHECK(st == TL_OK, "wsr: %s", tl_last_error());
+    const char *src = k ? tl_kernel_source(k) : NULL, *w = k ? tl_kernel_warnings(k) : NULL;
+    CHECK(src && !strstr(src, "tl_tma_load(&") && strstr(src, "tl_cp_async16(") &&
+              strstr(src, "tl_wgmma_ss<192, 256, 64, 3,") && w &&
+              strstr(w, "compiled without a TMA producer warp group"),
+          "wsr: compiled again on cp.async, with a note: %s", w ? w : "(no kernel)");
+    tl_kernel_destroy(k);
+    arch_set(NULL);
+}
+
 /* Build only through the cache: the cubin is cached, the kernel cannot run. */
 static void test_build_only_cache(void) {
     char cache[300];
@@ -419,6 +459,13 @@ static void test_gemm_sass(void) {
                                    {"dim", "64"}};
     check_gemm_sass(tool, "sm_90a", "examples/flash_attention.py", fa,
                     (int)(sizeof fa / sizeof *fa), "HGMMA", SASS_HGMMA_RS, -1);
+    /* TileLang's Hopper tiles at head dim 128: 128 x 128 over two consumer warp groups
+     * and a producer warp group (TMA), both gemms on wgmma, no spills */
+    static const tl_define fa128[] = {{"batch", "1"}, {"heads", "2"}, {"seq_len", "256"},
+                                      {"dim", "128"}, {"block_M", "128"}, {"block_N", "128"},
+                                      {"threads", "256"}, {"num_stages", "2"}};
+    check_gemm_sass(tool, "sm_90a", "examples/flash_attention.py", fa128,
+                    (int)(sizeof fa128 / sizeof *fa128), "UTMALDG", SASS_HGMMA_RS, -1);
     /* the bench's configuration: 4 stages, an epilogue in chunks leaving by TMA stores */
     check_gemm_sass(tool, "sm_90a", "examples/gemm.py", epi, (int)(sizeof epi / sizeof *epi),
                     "HGMMA", "UTMASTG", 0);
@@ -570,6 +617,7 @@ int main(void) {
     test_toolchain_id(nv);
     test_unavailable();
     test_build_only_cache();
+    test_ws_register_retry();
     test_examples();
     test_gemm_sass();
     if (target_cuda.available(NULL)) {

@@ -1558,12 +1558,6 @@ static const char src_ws_wide[] = HEAD
                   ": True, \"tl.enable_fast_math\": 1})\n",                                    \
                   "ws_off", "M=128, N=64, K=64, dtype=\"bfloat16\"", "128")
 
-/* Three consumer warp groups of 192x256 accumulators (128 registers each): with a
- * producer warp group the block would be 512 threads, 128 registers a thread, which
- * ptxas cannot fit; the kernel keeps the cp.async pipeline (and compiles: check_program
- * builds the sm_90a cubin), with a remark. */
-static const char src_ws_regs[] =
-    ONE_TILE_GEMM("", "wsr", "M=192, N=256, K=128, dtype=\"float16\"", "384");
 
 /* Whether the kernels of c's source (past the pasted headers) contain text. */
 /* Tier 3, TileLang's barrierpipe style: a list of mbarriers named by number, plain T.copy
@@ -1664,17 +1658,6 @@ static void test_tier3_errors(void) {
 static bool kernels_call(const Compiled *c, const char *text) {
     const char *k = c->src ? strstr(c->src, "// ---- kernels ----") : NULL;
     return k && strstr(k, text);
-}
-
-static void test_ws_register_budget(void) {
-    Compiled *c = check_program("wsr.py", src_ws_regs);
-    bool remark = false;
-    for (int i = 0; c->f && i < c->f->remarks.len; i++)
-        remark |= strstr(c->f->remarks.data[i], "no TMA producer warp group") != NULL;
-    CHECK(c->src && !strstr(c->src, "tl_tma_load(&") && kernels_call(c, "tl_cp_async16(") &&
-              strstr(c->src, "tl_wgmma_ss<192, 256, 64, 3,") && remark,
-          "wsr: wgmma on cp.async, no producer warp group, a remark");
-    compiled_free(c);
 }
 
 /* A copy of text (malloc'd) with the first "from" of each pair (a factory default)
@@ -2049,6 +2032,19 @@ int main(void) {
         CHECK(kernels_call(all[n++], "tl_wgmma_ss<128, 64, 64, 2, true, TL_MMA_F16"),
               "sm90_fa_2wg_causal: Q K^T on two warp groups");
     }
+    static const char *const fa_128_defaults[] = { /* TileLang's Hopper tiles, dim 128 */
+        "block_M=64,", "block_M=128,", "block_N=64,", "block_N=128,", "threads=128)",
+        "threads=256)", "dim=64,", "dim=128,", "seq_len=128,", "seq_len=256,"};
+    char *fa_128 = fa2 ? set_defaults(fa2, fa_128_defaults, 10) : NULL;
+    CHECK(!fa2 || fa_128, "flash_attention.py's factory defaults for sm90_fa_128");
+    if (fa_128) {
+        names[n] = "sm90_fa_128";
+        all[n] = check_program(names[n], fa_128);
+        cases[n] = (SimCase){names[n], fa_128, NULL, all[n]};
+        CHECK(kernels_call(all[n], "tl_wgmma_ss<128, 128, 128, 2, true, TL_MMA_F16") &&
+                  kernels_call(all[n++], "tl_tma_load(&"),
+              "sm90_fa_128: 128 x 128 tiles, Q K^T on wgmma, K and V by TMA");
+    }
     if (fa2_90) {
         names[n] = "sm90_fa_stages2";
         all[n] = check_program(names[n], fa2_90);
@@ -2236,7 +2232,6 @@ int main(void) {
     CHECK(budgeted >= 10, "%d warp-specialized kernels with setmaxnreg budgets checked",
           budgeted);
     test_pass_configs();
-    test_ws_register_budget();
     test_pipelined_remark();
     lower_arch = "sm_80";
 
@@ -2252,6 +2247,7 @@ int main(void) {
     free(fa2);
     free(fa2_90);
     free(fa_2wg);
+    free(fa_128);
     if (!getenv("TEST_EMIT_CUDA_KEEP")) {
         char cmd[300];
         snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
