@@ -6,7 +6,6 @@
  * error and the strings tl_info/tl_cache_dir return), so threads may compile and launch
  * at once. User errors unwind to here through ctx_fail and become a tl_status plus the
  * text tl_last_error() returns. */
-#include "ir_walk.h"
 #include "rt/rt.h"
 #include "targets/cuda/driver.h"
 #include "work.h"
@@ -231,17 +230,6 @@ static bool register_shortage(const char *log) {
     return log && (strstr(log, "C7602") || strstr(log, "Insufficient registers"));
 }
 
-static void ws_child(Stmt **slot, void *found);
-
-/* Whether *slot holds a warp-specialized region. */
-static bool has_ws(Stmt **slot) {
-    bool found = *slot && (*slot)->kind == STMT_WS;
-    if (*slot && !found) ir_stmt_children(*slot, ws_child, &found);
-    return found;
-}
-
-static void ws_child(Stmt **slot, void *found) { *(bool *)found |= has_ws(slot); }
-
 static tl_status compile_into(tl_kernel *k, const Source *src, const tl_options *o) {
     if (o->build != TL_BUILD_NONE && o->build != TL_BUILD_LOAD && o->build != TL_BUILD_ONLY)
         return fail(TL_ERROR_ARGUMENT, "options.build is %d; expected 0 (no build), 1 (build "
@@ -254,8 +242,8 @@ static tl_status compile_into(tl_kernel *k, const Source *src, const tl_options 
     st = lower_source(k, src, o);
     if (st != TL_OK || o->build == TL_BUILD_NONE) return st;
     st = kernel_build(k, o);
-    if (st != TL_OK && !k->no_ws && register_shortage(tl_last_error()) &&
-        has_ws(&k->func->body)) {
+    if (st != TL_OK && !k->no_ws && k->func->warp_specialized &&
+        register_shortage(tl_last_error())) {
         /* the producer warp group's registers are an estimate (warp_specialize.c
          * regs_fit); ptxas has the last word */
         k->no_ws = true;

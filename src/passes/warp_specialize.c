@@ -585,5 +585,6 @@ bool pipe_warp_specialize(Ctx *ctx, Func *f, Stmt *k) {
         ok = plan(&W, f, k, &u) && regs_fit(ctx, f, k);
     }
     if (ok) build(&W, k, &u, li);
+    f->warp_specialized |= ok;
     return ok;
 }
