@@ -36,6 +36,9 @@ void pass_remark(Ctx *ctx, Func *f, Loc loc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 void pass_check_tile_ops(Ctx *ctx, Func *f);     /* user errors for shape/dtype mismatches */
+/* T.Pipelined(order=, stage=, group=): user errors for schedules that do not fit the body
+ * or would change its results; groups the body (PipeSchedule). */
+void pass_check_schedules(Ctx *ctx, Func *f);
 void pass_lower_tile_ops(Ctx *ctx, Func *f);     /* copy/fill/gemm/reduce/cumsum/atomic -> loops */
 /* The same, leaving the tile ops for which keep returns true (block-wide ones: none
  * inside a T.Parallel loop); and one op lowered alone (the op itself when it is not a

@@ -1111,6 +1111,7 @@ static void exec_for_ir(Interp *in, Env *env, Ast *s, LoopSpec *L) {
         f->u.for_.kind = L->kind;
         f->u.for_.num_stages = L->num_stages;
         f->u.for_.annot = L->annot && strcmp(L->annot, "range") ? L->annot : NULL;
+        f->u.for_.sched = L->sched;
         if (!outer)
             outer = f;
         else

@@ -71,6 +71,7 @@ typedef struct LoopSpec {
     Expr *min[8], *extent[8];
     int num_stages;
     const char *annot;
+    PipeSchedule *sched; /* T.Pipelined(order=, stage=, group=) */
 } LoopSpec;
 
 typedef struct KernelSpec {

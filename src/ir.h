@@ -166,6 +166,21 @@ typedef struct Region {
 } Region;
 
 typedef Vec(Stmt *) StmtList;
+enum { ASYNC_MAX_FENCED = 8 };
+
+/* T.Pipelined(order=, stage=, group=): TileLang's schedule of the loop body. Group g
+ * (statements first[g] .. first[g + 1] - 1 of the flattened body, consecutive) runs
+ * stage[g] iterations late and order[g]-th among the groups of an iteration; stage and
+ * order -1: copies global -> shared that the TMA producer loads. pass_check_schedules
+ * checks that the schedule computes what program order does and then makes the loop
+ * body a SEQ of one SEQ per group (grouped); pipelines that cannot apply it flatten the
+ * body again (pipe_flatten_groups), which computes the same. */
+typedef struct PipeSchedule {
+    int ngroups;
+    int *first, *stage, *order;
+    Loc loc; /* the T.Pipelined call */
+    bool grouped;
+} PipeSchedule;
 
 /* CUDA sm_90 (pass_pipeline_async): a TMA tensor map over a global buffer (the whole
  * tensor, its dims innermost first), encoded by the runtime at each launch from the
@@ -194,6 +209,7 @@ struct Stmt {
                  const char *annot;  /* other annotations as printed text, or NULL */
                  const struct Frag *layout; /* CUDA: the T.Parallel nest rooted here runs
                                                by this layout (pass_infer_layouts) */
+                 PipeSchedule *sched; /* PIPELINED: order=/stage=/group=, or NULL */
         } for_;
         struct { Expr *cond; Stmt *body; } while_;
         struct { Expr *cond; Stmt *then, *orelse; } if_;     /* orelse may be NULL */
@@ -231,6 +247,8 @@ struct Stmt {
                  int wgmma;          /* CUDA sm_90a: > 0: wgmma over this many warpgroups */
                  bool inflight;      /* wgmma: return with its group still running
                                         (pass_pipeline_async waits for it) */
+                 bool deferred;      /* wgmma: return without waiting for any group
+                                        (a scheduled pipeline's STMT_ASYNC waits) */
                  bool manual;        /* T.wgmma_gemm: wgmma or an error, left in flight;
                                         the program waits (T.wait_wgmma) */
                  int pipe_wait;      /* CUDA mma.sync ending a cp.async pipeline's body:
@@ -246,10 +264,11 @@ struct Stmt {
         struct { Expr *cond; const char *msg; } assert_;
         struct { Buffer *buf; const char *layout; } annotate; /* layout: source text, kept */
         struct { Expr *panel; bool enable; } swizzle;
-        struct { bool commit; int wait; bool wgmma; Buffer *acc; } async_; /* commit the
-                                 cp.async group, or wait until at most `wait` groups
-                                 (wgmma groups when wgmma; then acc, its accumulator, is
-                                 fenced for the compiler) are in flight */
+        struct { bool commit; int wait; bool wgmma; Buffer *acc[ASYNC_MAX_FENCED]; } async_;
+                              /* commit the cp.async group, or wait until at most `wait`
+                                 groups (wgmma groups when wgmma; then the register
+                                 operands acc[] (NULL-terminated) of the groups it retires
+                                 are fenced for the compiler) are in flight */
         /* WS: the producer runs in one thread of an extra warp group, the consumer (the
            rest of the kernel) in the block's threads; they meet only at mbarriers. tile
            (int32, may be NULL) is defined in both: how many tiles (blocks of the

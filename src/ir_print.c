@@ -426,6 +426,10 @@ static void print_for(Printer *p, const Stmt *s, int indent) {
     print_stop(p, s->u.for_.min, s->u.for_.extent);
     if (s->u.for_.num_stages) sb_printf(sb, ", stages=%d", s->u.for_.num_stages);
     if (s->u.for_.annot) sb_printf(sb, ", %s", s->u.for_.annot);
+    const PipeSchedule *ps = s->u.for_.sched;
+    for (int g = 0; ps && g < ps->ngroups; g++) /* group [first, next first) */
+        sb_printf(sb, "%s[%d:%d] stage %d order %d", g ? ", " : ", schedule: ", ps->first[g],
+                  ps->first[g + 1], ps->stage[g], ps->order[g]);
     sb_puts(sb, "):\n");
     print_body(p, s->u.for_.body, indent + 1);
 }

@@ -230,6 +230,43 @@ void ir_stmt_subst(Ctx *ctx, Stmt *s, const Var *from, Expr *to) {
     ir_stmt_children(s, subst_stmt_slot, &sc);
 }
 
+/* Fresh start and extent arrays for a cloned region. */
+static void own_region(Region *r, void *ud) {
+    Ctx *ctx = ud;
+    Expr **start = NEW_ARRAY(&ctx->arena, Expr *, r->ndim + 1);
+    Expr **ext = NEW_ARRAY(&ctx->arena, Expr *, r->ndim + 1);
+    for (int d = 0; d < r->ndim; d++) {
+        start[d] = r->start ? r->start[d] : NULL;
+        ext[d] = r->extent ? r->extent[d] : NULL;
+    }
+    r->start = r->start ? start : NULL;
+    r->extent = r->extent ? ext : NULL;
+}
+
+static void clone_stmt_slot(Stmt **slot, void *ud) {
+    SubstCtx *sc = ud;
+    *slot = ir_stmt_clone(sc->ctx, *slot, sc->from, sc->to);
+}
+
+Stmt *ir_stmt_clone(Ctx *ctx, const Stmt *s, const Var *from, Expr *to) {
+    Stmt *c = NEW(&ctx->arena, Stmt);
+    *c = *s;
+    if (c->kind == STMT_SEQ) {
+        Stmt **items = NEW_ARRAY(&ctx->arena, Stmt *, s->u.seq.len + 1);
+        for (int i = 0; i < s->u.seq.len; i++) items[i] = s->u.seq.data[i];
+        c->u.seq.data = items, c->u.seq.cap = s->u.seq.len;
+    } else if (c->kind == STMT_STORE) {
+        Expr **idx = NEW_ARRAY(&ctx->arena, Expr *, s->u.store.buf->ndim + 1);
+        for (int d = 0; d < s->u.store.buf->ndim; d++) idx[d] = s->u.store.idx[d];
+        c->u.store.idx = idx;
+    }
+    ir_stmt_regions(c, own_region, ctx);
+    SubstCtx sc = {ctx, from, to};
+    if (c->kind != STMT_ALLOC) ir_stmt_exprs(c, subst_expr_slot, &sc); /* the buffer's own */
+    ir_stmt_children(c, clone_stmt_slot, &sc);
+    return c;
+}
+
 int ir_region_squeeze(const Region *r, int *dims) {
     int n = 0;
     for (int d = 0; d < r->ndim; d++) {

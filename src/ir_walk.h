@@ -38,6 +38,9 @@ bool ir_expr_loads(const Expr *e);
 bool ir_expr_equal(const Expr *a, const Expr *b);
 /* Replaces Var `from` by `to` in every expression of s and its children (in place). */
 void ir_stmt_subst(Ctx *ctx, Stmt *s, const Var *from, Expr *to);
+/* A deep copy of s with Var `from` replaced by `to` (to may be NULL: a plain copy). The
+ * copy shares s's vars and buffers (ALLOC statements declare the same buffer). */
+Stmt *ir_stmt_clone(Ctx *ctx, const Stmt *s, const Var *from, Expr *to);
 
 /* Python slice syntax of a region for user messages (`A[0:64, k * 32:k * 32 + 32]`; the
  * bare buffer name when the region is the whole buffer). In ir_print.c. */

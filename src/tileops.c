@@ -524,6 +524,61 @@ static Value *t_parallel(Interp *in, CallArgs *a, void *d) {
     return loop_of(in, LOOP_PARALLEL, a->pos.len, mn, ext, 0);
 }
 
+/* The items of a list or tuple argument of fname (else an error). */
+static ValueList list_arg(Interp *in, Value *v, Loc loc, const char *what) {
+    if (v->kind != V_TUPLE && v->kind != V_LIST)
+        ctx_fail(in->ctx, loc, "T.Pipelined: %s= must be a list, got %s", what, val_describe(in, v));
+    return v->u.items;
+}
+
+static int int_item(Interp *in, Value *v, Loc loc, const char *what) {
+    int64_t x;
+    if (!val_is_const_int(v, &x) || x < -1 || x > 1 << 20)
+        ctx_fail(in->ctx, loc, "T.Pipelined: %s= holds %s; it takes integers from -1 up", what,
+                 val_describe(in, v));
+    return (int)x;
+}
+
+/* T.Pipelined's order=, stage=, group= (TileLang's statement-level schedule): one entry
+ * per group, each group a list of consecutive statement indices, the groups in order
+ * from statement 0. Whether they cover the body is checked once it exists
+ * (pass_check_schedules). */
+static PipeSchedule *parse_schedule(Interp *in, Value *order, Value *stage, Value *group, Loc loc) {
+    if (!order || !stage || !group)
+        ctx_fail(in->ctx, loc, "T.Pipelined: order=, stage= and group= are given together");
+    ValueList o = list_arg(in, order, loc, "order"), st = list_arg(in, stage, loc, "stage");
+    ValueList g = list_arg(in, group, loc, "group");
+    if (o.len != g.len || st.len != g.len || !g.len)
+        ctx_fail(in->ctx, loc,
+                 "T.Pipelined: order= has %d entries, stage= %d and group= %d; they need one "
+                 "per group",
+                 o.len, st.len, g.len);
+    PipeSchedule *ps = NEW(ARENA, PipeSchedule);
+    ps->ngroups = g.len, ps->loc = loc;
+    ps->first = NEW_ARRAY(ARENA, int, g.len + 1);
+    ps->stage = NEW_ARRAY(ARENA, int, g.len);
+    ps->order = NEW_ARRAY(ARENA, int, g.len);
+    int next = 0;
+    for (int i = 0; i < g.len; i++) {
+        ps->stage[i] = int_item(in, st.data[i], loc, "stage");
+        ps->order[i] = int_item(in, o.data[i], loc, "order");
+        if ((ps->stage[i] < 0) != (ps->order[i] < 0))
+            ctx_fail(in->ctx, loc, "T.Pipelined: group %d has stage %d and order %d; -1 (a "
+                     "producer copy) goes in both or neither", i, ps->stage[i], ps->order[i]);
+        ValueList idx = list_arg(in, g.data[i], loc, "group");
+        ps->first[i] = next;
+        for (int j = 0; j < idx.len; j++)
+            if (int_item(in, idx.data[j], loc, "group") != next++)
+                ctx_fail(in->ctx, loc,
+                         "T.Pipelined: group %d should continue with statement %d; tilec "
+                         "takes groups of consecutive statements, in order from 0",
+                         i, next - 1);
+        if (!idx.len) ctx_fail(in->ctx, loc, "T.Pipelined: group %d is empty", i);
+    }
+    ps->first[g.len] = next;
+    return ps;
+}
+
 /* T.serial / T.unroll / T.vectorized (start, stop) or (stop); T.Pipelined adds stages. */
 static Value *t_range_loop(Interp *in, CallArgs *a, void *d) {
     LoopKind kind = (LoopKind)(intptr_t)d;
@@ -546,7 +601,11 @@ static Value *t_range_loop(Interp *in, CallArgs *a, void *d) {
         av[3] && av[3]->kind != V_NONE ? (int)val_to_int(in, av[3], a->loc, "num_stages") : 0;
     if (stages < 0) ctx_fail(in->ctx, a->loc, "%s: num_stages must not be negative", fname);
     Value *v = loop_of(in, kind, 1, &mn, &ext, stages);
-    if (av[4] || av[5] || av[6]) v->u.loop->annot = "order/stage/group given";
+    bool sched = (av[4] && av[4]->kind != V_NONE) || (av[5] && av[5]->kind != V_NONE) ||
+                 (av[6] && av[6]->kind != V_NONE);
+    if (sched && kind != LOOP_PIPELINED)
+        ctx_fail(in->ctx, a->loc, "%s takes no order=, stage= or group=", fname);
+    if (sched) v->u.loop->sched = parse_schedule(in, av[4], av[5], av[6], a->loc);
     return v;
 }
 

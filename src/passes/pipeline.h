@@ -30,6 +30,21 @@ bool pipe_only_gemm_reads(Stmt *body, int nprod, Buffer *const *bufs, const Stmt
 /* The wait after the loop for an in-flight gemm (and the fence of its accumulator). */
 Stmt *pipe_wgmma_drain(Ctx *ctx, const Stmt *gemm, Loc loc);
 
+/* pipeline_schedule.c: appends s to seq, the statements of nested SEQs (T.macro calls,
+ * schedule groups) in place: a SEQ opens no scope. */
+void pipe_flatten_into(Ctx *ctx, Stmt *seq, Stmt *s);
+/* Whether loop L's body is still its schedule's groups, one SEQ each (passes keep them:
+ * pass_simplify does not flatten them). */
+bool pipe_grouped(const Stmt *L);
+/* Loop L's body as one SEQ again when pass_check_schedules grouped it (its schedule is
+ * then not applied; program order computes the same). */
+void pipe_flatten_groups(Ctx *ctx, Stmt *L);
+/* seq (straight-line code, flattened) with its wgmma gemms issued without waiting
+ * (gemm.deferred) and a wait (STMT_ASYNC) before each statement that touches the
+ * accumulator of one still running or writes one's operands, retiring it and those
+ * issued before it; a statement with a wgmma inside waits for all, and so does the end. */
+Stmt *pipe_wgmma_waits(Ctx *ctx, Stmt *seq);
+
 /* warp_specialize.c: the tensor map and boxes of a TMA copy between region g of a
  * global tensor parameter and shared tile t (a whole tile, or a stage of a stacked one;
  * 1-D or 2-D after dropping unit dims) when TMA can move the tile's layout, else NULL;

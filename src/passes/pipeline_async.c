@@ -179,16 +179,6 @@ int pipe_producer_count(Stmt *kernel, Stmt *L) {
 }
 
 /* ---- producers first ------------------------------------------------------------------ */
-/* Appends s to seq, the statements of nested SEQs (T.macro calls) in place: a SEQ opens
- * no scope (the emitters print its statements as they are). */
-static void flatten_into(Ctx *ctx, Stmt *seq, Stmt *s) {
-    if (s->kind != STMT_SEQ) {
-        ir_seq_push(ctx, seq, s);
-        return;
-    }
-    for (int i = 0; i < s->u.seq.len; i++) flatten_into(ctx, seq, s->u.seq.data[i]);
-}
-
 /* The lets of the loop body before the statement being looked at: var -> value, with the
  * earlier lets inlined; value NULL when it loads (a copy that needs it stays). A body
  * with more lets than MAX_LETS moves no copy past the later ones. */
@@ -271,31 +261,44 @@ static Stmt *hoistable(Ctx *ctx, Stmt *kernel, Stmt *const *before, int n, const
 
 /* Puts the copies of loop L's body (in kernel) that can run first at its front, as
  * TileLang's pipeline planner makes every load of a tile a producer stage: T.macro calls
- * are flattened, and a copy moves up past lets (inlined into it), past statements that
- * do not touch its tile and past other copies (hoistable). The loop computes the same. */
+ * are flattened (a scheduled body's groups stay, as SEQs after the copies), and a copy
+ * moves up past lets (inlined into it), past statements that do not touch its tile and
+ * past other copies (hoistable). The loop computes the same. */
 static void hoist_producers(Pipe *P, Stmt *L) {
     Ctx *ctx = P->ctx;
-    Stmt *flat = ir_seq(ctx, L->u.for_.body->loc);
-    flatten_into(ctx, flat, L->u.for_.body);
-    Stmt *front = ir_seq(ctx, flat->loc), *rest = ir_seq(ctx, flat->loc);
+    bool grouped = pipe_grouped(L); /* the statements that stay, stay in their groups */
+    if (!grouped) pipe_flatten_groups(ctx, L);
+    int ngroups = grouped ? L->u.for_.sched->ngroups : 1, g = 0;
+    Stmt *flat = ir_seq(ctx, L->u.for_.body->loc), *front = ir_seq(ctx, flat->loc);
+    Stmt **rest = NEW_ARRAY(&ctx->arena, Stmt *, ngroups);
+    int *end = NEW_ARRAY(&ctx->arena, int, ngroups); /* group g: flat items before end[g] */
+    for (int i = 0; i < ngroups; i++) {
+        rest[i] = ir_seq(ctx, flat->loc);
+        pipe_flatten_into(ctx, flat, grouped ? L->u.for_.body->u.seq.data[i] : L->u.for_.body);
+        end[i] = flat->u.seq.len;
+    }
     Lets lets = {.n = 0};
     bool noted = false;
     for (int i = 0; i < flat->u.seq.len; i++) {
         Stmt *s = flat->u.seq.data[i], *h = NULL;
+        while (i >= end[g]) g++;
         Kept why = 0;
         if (global_to_shared(s)) h = hoistable(ctx, P->kernel, flat->u.seq.data, i, &lets, s, &why);
         if (why && !noted && P->nkept < 8) {
             P->kept[P->nkept].loop = L, P->kept[P->nkept].copy = s, P->kept[P->nkept++].why = why;
             noted = true;
         }
-        ir_seq_push(ctx, h ? front : rest, h ? h : s);
+        ir_seq_push(ctx, h ? front : rest[g], h ? h : s);
         if (s->kind == STMT_LET && lets.n == MAX_LETS) lets.full = true;
         else if (s->kind == STMT_LET) {
             lets.var[lets.n] = s->u.let.var;
             lets.value[lets.n++] = inlined(ctx, &lets, s->u.let.value);
         }
     }
-    for (int i = 0; i < rest->u.seq.len; i++) ir_seq_push(ctx, front, rest->u.seq.data[i]);
+    for (int i = 0; i < ngroups; i++) {
+        if (grouped) ir_seq_push(ctx, front, rest[i]);
+        else pipe_flatten_into(ctx, front, rest[i]);
+    }
     L->u.for_.body = front;
 }
 
@@ -540,7 +543,7 @@ static Stmt *pipeline(Pipe *P, Stmt *L, int nprod) {
 Stmt *pipe_wgmma_drain(Ctx *ctx, const Stmt *gemm, Loc loc) {
     Stmt *w = async_stmt(ctx, false, 0, loc);
     w->u.async_.wgmma = true;
-    w->u.async_.acc = gemm->u.gemm.c.buf;
+    w->u.async_.acc[0] = gemm->u.gemm.c.buf;
     return w;
 }
 
@@ -590,14 +593,32 @@ static void unpipelined_remark(Pipe *P, const Stmt *L) {
                     "if and loop statements");
 }
 
+/* Schedules (order=, stage=, group=) that no pipeline applies: the loops run in program
+ * order, which computes the same (pass_check_schedules). */
+static void unscheduled(Stmt **slot, void *ud) {
+    Pipe *P = ud;
+    Stmt *s = *slot;
+    if (s->kind == STMT_FOR && s->u.for_.sched && s->u.for_.sched->grouped) {
+        pipe_flatten_groups(P->ctx, s);
+        pass_remark(P->ctx, P->f, s->loc,
+                    "T.Pipelined(order=, stage=, group=): the schedule is applied by the TMA "
+                    "producer warp group (sm_90a) only; this loop runs in program order");
+    }
+    ir_stmt_children(s, unscheduled, ud);
+}
+
 static void pipe_stmt(Pipe *P, Stmt **slot) {
     Stmt *s = *slot;
     if (s->kind == STMT_KERNEL) {
         P->kernel = s;
-        if (cuda_hand_scheduled(s)) return;
+        if (cuda_hand_scheduled(s)) {
+            unscheduled(slot, P);
+            return;
+        }
         P->nkept = 0;
         hoist_all(slot, P);
         if (pipe_warp_specialize(P->ctx, P->f, s)) return;
+        unscheduled(slot, P);
     }
     if (s->kind == STMT_FOR && s->u.for_.kind == LOOP_PARALLEL) return; /* not inside nests */
     ir_stmt_children(s, pipe_slot, P);

@@ -1,7 +1,8 @@
 /* simplify.c - small clean-ups after lowering: constant folding through every
  * expression (by rebuilding it with the folding constructors of ir.c), removal of loops
  * whose extent is a constant <= 0, inlining of serial/unrolled loops of extent 1, IF and
- * WHILE with constant conditions, and flattening of nested STMT_SEQ.
+ * WHILE with constant conditions, and flattening of nested STMT_SEQ (but for the groups
+ * of a scheduled T.Pipelined body).
  *
  * Requires: nothing. Provides: no directly nested SEQ, no empty SEQ inside a SEQ, no
  * IF with a constant condition. Expression dtypes are preserved (a rebuilt node whose
@@ -128,8 +129,13 @@ static void simp_stmt(Simp *S, Stmt **slot) {
         simp_stmt(S, slot); /* the replacement may simplify further */
         return;
     }
-    ir_stmt_children(*slot, simp_child, S);
-    if ((*slot)->kind == STMT_SEQ) flatten_seq(S, *slot);
+    Stmt *s = *slot, *b = s->kind == STMT_FOR ? s->u.for_.body : NULL;
+    if (b && s->u.for_.sched && s->u.for_.sched->grouped && b->kind == STMT_SEQ) {
+        for (int i = 0; i < b->u.seq.len; i++) simp_stmt(S, &b->u.seq.data[i]);
+        return; /* a scheduled loop's groups stay SEQs (PipeSchedule) */
+    }
+    ir_stmt_children(s, simp_child, S);
+    if (s->kind == STMT_SEQ) flatten_seq(S, s);
 }
 
 void pass_simplify(Ctx *ctx, Func *f) {

@@ -202,6 +202,7 @@ static Expr *parity(Ctx *ctx, Expr *k, const Stmt *L, int S, int flip) {
 
 typedef struct Ws {
     Ctx *ctx;
+    Func *f;
     Stmt *L;
     int S, nprod;
     const Stmt *prods[PIPE_MAX_PRODUCERS];
@@ -344,6 +345,124 @@ static Stmt *consumer_loop(Ws *W) {
     return L;
 }
 
+/* ---- a scheduled loop (T.Pipelined(order=, stage=, group=), pipeline_schedule.c) ---- */
+/* The largest stage of the loop's schedule if the consumers can apply it, else -1: the
+ * stage -1 groups all went to the producer, stages are 0 or 1 and the ring has a stage
+ * more than that (iteration k - 1 holds its stage while k's is read), no group declares
+ * a buffer. */
+static int sched_depth(Ws *W) {
+    const PipeSchedule *ps = W->L->u.for_.sched;
+    Stmt *body = W->L->u.for_.body;
+    if (!ps || !ps->grouped || body->u.seq.len != W->nprod + ps->ngroups) return -1;
+    int D = 0;
+    for (int g = 0; g < ps->ngroups; g++) {
+        Stmt *grp = body->u.seq.data[W->nprod + g];
+        if (grp->kind != STMT_SEQ || (ps->stage[g] < 0 && grp->u.seq.len) || ps->stage[g] > 1)
+            return -1;
+        for (int i = 0; i < grp->u.seq.len; i++)
+            if (grp->u.seq.data[i]->kind == STMT_ALLOC) return -1;
+        if (ps->stage[g] > D) D = ps->stage[g];
+    }
+    return W->S > D ? D : -1;
+}
+
+/* A let of a fresh var = value, pushed on seq; the var. */
+static Var *let_var(Ctx *ctx, Stmt *seq, const char *name, Expr *value, Loc loc) {
+    Stmt *let = ir_stmt(ctx, STMT_LET, loc);
+    let->u.let.var = ir_var(ctx, name, value->dtype);
+    let->u.let.value = value;
+    ir_seq_push(ctx, seq, let);
+    return let->u.let.var;
+}
+
+/* The groups of stages lo..hi in their order, pushed on seq: group g of stage s for
+ * iteration kk[s] (an expression of the loop's var), reading the stages of global
+ * iteration it[s]. */
+static void instances(Ws *W, Stmt *seq, int lo, int hi, Expr *const *kk, Var *const *it) {
+    const PipeSchedule *ps = W->L->u.for_.sched;
+    for (int o = 0; o < ps->ngroups; o++)
+        for (int g = 0; g < ps->ngroups; g++) {
+            int st = ps->stage[g];
+            if (ps->order[g] != o || st < lo || st > hi) continue;
+            Stmt L = *W->L, *c = ir_stmt_clone(W->ctx, W->L->u.for_.body->u.seq.data[W->nprod + g],
+                                                W->L->u.for_.var, kk[st]);
+            L.u.for_.var = it[st];
+            pipe_restage(W->ctx, &c, W->bufs, W->nprod, &L, W->S);
+            ir_seq_push(W->ctx, seq, c);
+        }
+}
+
+/* The part of a scheduled loop for iteration k (an expression): its global iteration,
+ * the wait for its stage (when the groups include stage 0), the groups of stages lo..hi
+ * (stage 1 for iteration k - 1) with their wgmma waits, and the release of the stage
+ * that the iteration of stage hi read (when release). */
+static Stmt *scheduled_part(Ws *W, Expr *k, int lo, int hi, bool release) {
+    Ctx *ctx = W->ctx;
+    const Stmt *L = W->L;
+    Loc loc = L->loc;
+    DType t = L->u.for_.var->dtype;
+    Stmt *part = ir_seq(ctx, loc), *groups = ir_seq(ctx, loc);
+    Var *it[2];
+    Expr *kk[2] = {k, ir_bin(ctx, OP_SUB, ir_subst(ctx, k, NULL, NULL), ir_int(ctx, 1, t, loc), loc)};
+    it[0] = let_var(ctx, part, "tl_it", global_iter(W, ir_subst(ctx, k, NULL, NULL)), loc);
+    /* the stage of it - 1 through a non-negative index (the modulo compiles to a mask) */
+    it[1] = lo || !hi ? it[0] : let_var(ctx, part, "tl_it_prev",
+                                 ir_bin(ctx, OP_ADD, ir_varref(ctx, it[0], loc),
+                                        ir_int(ctx, W->S - 1, t, loc), loc), loc);
+    if (lo) kk[1] = k; /* the epilogue: stage 1 alone, for the last iteration k */
+    if (!lo) ir_seq_push(ctx, part, mbar(ctx, MBAR_WAIT, W->full,
+                                         pipe_stage_of(ctx, ir_varref(ctx, it[0], loc), L, W->S),
+                                         parity(ctx, ir_varref(ctx, it[0], loc), L, W->S, 0), loc));
+    instances(W, groups, lo, hi, kk, it);
+    ir_seq_push(ctx, part, pipe_wgmma_waits(ctx, groups));
+    if (release)
+        ir_seq_push(ctx, part, arrive_empty(W, pipe_stage_of(ctx, ir_varref(ctx, it[hi], loc), L, W->S), loc));
+    return part;
+}
+
+/* if (the loop runs at all) body */
+static Stmt *if_runs(Ws *W, Stmt *body) {
+    Ctx *ctx = W->ctx;
+    Expr *n = ir_subst(ctx, W->L->u.for_.extent, NULL, NULL);
+    Stmt *c = ir_stmt(ctx, STMT_IF, W->L->loc);
+    c->u.if_.cond = ir_bin(ctx, OP_GT, n, ir_int(ctx, 0, n->dtype, W->L->loc), W->L->loc);
+    c->u.if_.then = body;
+    return c;
+}
+
+/* The consumers under a schedule of depth D (0 or 1): each iteration runs the groups in
+ * their order, those of stage 1 for the iteration before, peeled so that every part is
+ * straight-line code whose wgmmas overlap the statements after them (pipe_wgmma_waits):
+ *     if (n > 0) { wait full(min); the stage-0 groups of min }                  (D = 1)
+ *     for k in [min + D, min + n): wait full(k); the groups of k and k - D; release k - D
+ *     if (n > 0) { the stage-1 groups of min + n - 1; release it }              (D = 1)
+ * Flash attention's schedule (FlashAttention-3's intra-warpgroup overlap) issues Q K^T
+ * of block k, then P V of block k - 1, and runs block k's softmax while P V runs. */
+static Stmt *consumer_scheduled(Ws *W, int D) {
+    Ctx *ctx = W->ctx;
+    const Stmt *L = W->L;
+    Loc loc = L->loc;
+    DType t = L->u.for_.var->dtype;
+    Stmt *out = ir_seq(ctx, loc), *loop = ir_stmt(ctx, STMT_FOR, loc);
+    if (D) ir_seq_push(ctx, out, if_runs(W, scheduled_part(W, ir_subst(ctx, L->u.for_.min, NULL, NULL), 0, 0, false)));
+    loop->u.for_ = L->u.for_;
+    loop->u.for_.kind = LOOP_SERIAL;
+    loop->u.for_.num_stages = 0;
+    loop->u.for_.sched = NULL;
+    loop->u.for_.min = ir_bin(ctx, OP_ADD, ir_subst(ctx, L->u.for_.min, NULL, NULL), ir_int(ctx, D, t, loc), loc);
+    loop->u.for_.extent = ir_bin(ctx, OP_SUB, ir_subst(ctx, L->u.for_.extent, NULL, NULL), ir_int(ctx, D, t, loc), loc);
+    loop->u.for_.body = scheduled_part(W, ir_varref(ctx, L->u.for_.var, loc), 0, D, true);
+    ir_seq_push(ctx, out, loop);
+    if (D) {
+        Expr *last = ir_bin(ctx, OP_SUB,
+                            ir_bin(ctx, OP_ADD, ir_subst(ctx, L->u.for_.min, NULL, NULL),
+                                   ir_subst(ctx, L->u.for_.extent, NULL, NULL), loc),
+                            ir_int(ctx, 1, t, loc), loc);
+        ir_seq_push(ctx, out, if_runs(W, scheduled_part(W, last, 1, 1, true)));
+    }
+    return out;
+}
+
 void pipe_add_tmaps(Ctx *ctx, Stmt *k, TmaMap *const *maps, int n) {
     int old = k->u.kernel.ntmaps;
     TmaMap **all = NEW_ARRAY(&ctx->arena, TmaMap *, old + n);
@@ -474,7 +593,15 @@ static void build(Ws *W, Stmt *k, Uses *u, int li) {
     int nthreads = k->u.kernel.threads[0];
     bool *per_tile = NEW_ARRAY(&ctx->arena, bool, li + 1);
     per_tile_lets(W, k, u, li, per_tile);
-    W->gemm = pipe_inflight_gemm(L->u.for_.body, W->nprod, W->bufs);
+    int D = sched_depth(W);
+    if (D < 0 && L->u.for_.sched && L->u.for_.sched->grouped) {
+        pipe_flatten_groups(ctx, L);
+        pass_remark(ctx, W->f, L->loc,
+                    "T.Pipelined(order=, stage=, group=): runs in program order; the TMA "
+                    "producer warp group applies schedules of stages 0 and 1 whose stage -1 "
+                    "groups are all copies it loads, with num_stages above the largest stage");
+    }
+    W->gemm = D >= 0 ? NULL : pipe_inflight_gemm(L->u.for_.body, W->nprod, W->bufs);
     if (W->gemm) W->gemm->u.gemm.inflight = true;
     /* after its wait, the gemm's warp group is done with the stage: one thread tells */
     W->per_group = W->gemm && pipe_only_gemm_reads(L->u.for_.body, W->nprod, W->bufs, W->gemm);
@@ -486,7 +613,7 @@ static void build(Ws *W, Stmt *k, Uses *u, int li) {
     for (int i = 0; i < body->u.seq.len; i++) {
         Stmt *s = body->u.seq.data[i];
         if (i == li) {
-            ir_seq_push(ctx, cons, consumer_loop(W));
+            ir_seq_push(ctx, cons, D >= 0 ? consumer_scheduled(W, D) : consumer_loop(W));
             if (W->gemm) ir_seq_push(ctx, cons, pipe_wgmma_drain(ctx, W->gemm, loc));
             if (W->gemm && W->tile) ir_seq_push(ctx, cons, release_last(W));
         } else if (i < li && per_tile[i] && W->tile) {
@@ -567,7 +694,7 @@ bool pipe_warp_specialize(Ctx *ctx, Func *f, Stmt *k) {
         if (s->kind == STMT_FOR && s->u.for_.kind == LOOP_PIPELINED) li = i;
     }
     bool ok = li >= 0 && scan.pipelined == 1 && !scan.jumps && !scan.simt_gemms;
-    Ws W = {.ctx = ctx, .L = ok ? body->u.seq.data[li] : NULL};
+    Ws W = {.ctx = ctx, .f = f, .L = ok ? body->u.seq.data[li] : NULL};
     if (ok) {
         W.S = W.L->u.for_.num_stages;
         W.nprod = pipe_producer_count(k, W.L);

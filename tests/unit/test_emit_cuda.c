@@ -2042,8 +2042,16 @@ int main(void) {
         all[n] = check_program(names[n], fa_128);
         cases[n] = (SimCase){names[n], fa_128, NULL, all[n]};
         CHECK(kernels_call(all[n], "tl_wgmma_ss<128, 128, 128, 2, true, TL_MMA_F16") &&
-                  kernels_call(all[n++], "tl_tma_load(&"),
+                  kernels_call(all[n], "tl_tma_load(&"),
               "sm90_fa_128: 128 x 128 tiles, Q K^T on wgmma, K and V by TMA");
+        /* the example's schedule: Q K^T and P V in flight together, softmax waits for the
+           first only, P's cast for both */
+        CHECK(kernels_call(all[n], "TL_MMA_F16, TL_MMA_F16, -1>(Q_shared, ") &&
+                  kernels_call(all[n], "TL_MMA_F16, -1>(acc_s_cast, ") &&
+                  kernels_call(all[n], "tl_wgmma_wait<1>();") &&
+                  kernels_call(all[n], "tl_wgmma_fence_operand(acc_s_cast[tl_c]);") &&
+                  !has_remark(all[n++], "order="),
+              "sm90_fa_128: T.Pipelined(order=, stage=, group=) applied");
     }
     if (fa2_90) {
         names[n] = "sm90_fa_stages2";

@@ -306,9 +306,9 @@ static Gemm build_gemm(void) {
                              2 * sizeof(Expr *));
     st->u.store.value = ir_load(&ctx, Cl, (Expr *[]){V(g.i), V(g.j)}, L0);
     Stmt *fj = ir_stmt(&ctx, STMT_FOR, L0);
-    fj->u.for_ = (__typeof__(fj->u.for_)){g.j, I(0), I(128), LOOP_PARALLEL, st, 0, NULL, NULL};
+    fj->u.for_ = (__typeof__(fj->u.for_)){g.j, I(0), I(128), LOOP_PARALLEL, st, 0, NULL, NULL, NULL};
     Stmt *fi = ir_stmt(&ctx, STMT_FOR, L0);
-    fi->u.for_ = (__typeof__(fi->u.for_)){g.i, I(0), I(128), LOOP_PARALLEL, fj, 0, NULL, NULL};
+    fi->u.for_ = (__typeof__(fi->u.for_)){g.i, I(0), I(128), LOOP_PARALLEL, fj, 0, NULL, NULL, NULL};
     ir_seq_push(&ctx, body, fi);
     f->body = ir_seq(&ctx, L0);
     ir_seq_push(&ctx, f->body, k);

@@ -91,6 +91,7 @@ static void cuda_lower_tile_ops(Ctx *ctx, Func *f) {
 
 void cuda_lower(Ctx *ctx, Func *f) {
     pass_run(ctx, f, "check_tile_ops", pass_check_tile_ops);
+    pass_run(ctx, f, "check_schedules", pass_check_schedules);
     pass_run(ctx, f, "chunk_staging", pass_chunk_staging);
     pass_run(ctx, f, "stage_gemm_operands", pass_stage_gemm_operands);
     pass_run(ctx, f, "lower_tile_ops", cuda_lower_tile_ops);
@@ -469,10 +470,11 @@ static bool cu_stmt(CfEmit *em, const Stmt *s) {
         if (s->u.async_.commit) cf_line(em, "tl_cp_async_commit();");
         else cf_line(em, "tl_%s_wait<%d>();", s->u.async_.wgmma ? "wgmma" : "cp_async",
                      s->u.async_.wait);
-        if (s->u.async_.acc) /* its registers are read next: not before the wait */
+        /* the registers are used next: not before the wait, nor reused before it */
+        for (int i = 0; i < ASYNC_MAX_FENCED && s->u.async_.acc[i]; i++)
             cf_line(em, "for (int tl_c = 0; tl_c < %lld; ++tl_c) tl_wgmma_fence_operand(%s[tl_c]);",
-                    (long long)s->u.async_.acc->layout->nlocal, cf_buf(em, s->u.async_.acc));
-        else if (s->u.async_.wgmma)
+                    (long long)s->u.async_.acc[i]->layout->nlocal, cf_buf(em, s->u.async_.acc[i]));
+        if (s->u.async_.wgmma && !s->u.async_.acc[0])
             fence_manual_accs(em, cu_of(em)->kernel->u.kernel.body);
         return true;
     case STMT_THREADS: cf_loc_comment(em, s->loc); emit_threads(em, s); return true;

@@ -565,7 +565,7 @@ void cu_gemm(CfEmit *em, const Stmt *s) {
         const char *tid = used == cu_of(em)->nthreads
                               ? "tl_tid"
                               : arena_printf(&em->ctx->arena, "tl_tid %% %d", used);
-        int wait = s->u.gemm.manual ? -1 : s->u.gemm.inflight ? 1 : 0;
+        int wait = s->u.gemm.manual || s->u.gemm.deferred ? -1 : s->u.gemm.inflight ? 1 : 0;
         if (A->layout) /* A in registers (one input type) */
             cf_line(em, "tl_wgmma_rs<%lld, %lld, %lld, %d, %s, %s, %d>(%s, %s, %s, %s);",
                     (long long)M, (long long)N, (long long)K, s->u.gemm.wgmma,
