@@ -428,8 +428,10 @@ ATTN_SHAPES = [(4, 4096, 16, 128), (1, 16384, 16, 128), (4, 4096, 32, 64)]
 # and a TMA producer warp group (docs/perf.md, ninth session: at dim 128 480-485 TFLOP/s
 # against 425-432 for 128 x 64; at dim 64 340-343, against 306 for 128 x 64 and 353-358
 # for 128 x 128 on cp.async, which the compiler chose before it admitted these tiles).
+# At dim 64 the example's overlap (T.Pipelined order/stage/group) gains 1.8%, at dim 128
+# it loses 2% (tenth session: 345.5 against 339.3, 468.3 against 477.0).
 ATTN_CFGS = {128: dict(block_M=128, block_N=128, num_stages=2, threads=256),
-             64: dict(block_M=128, block_N=128, num_stages=2, threads=256)}
+             64: dict(block_M=128, block_N=128, num_stages=2, threads=256, overlap=True)}
 
 
 def sdpa_peer(q, k, v, causal):

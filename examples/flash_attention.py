@@ -23,7 +23,8 @@ def flashattn(batch=1,
               block_M=64,
               block_N=64,
               num_stages=1,
-              threads=128):
+              threads=128,
+              overlap=False):
     scale = (1.0 / dim)**0.5 * 1.44269504  # log2(e)
     shape = [batch, seq_len, heads, dim]
     dtype = "float16"
@@ -131,17 +132,19 @@ def flashattn(batch=1,
                 T.min(T.ceildiv(seq_len, block_N), T.ceildiv(
                     (bx + 1) * block_M, block_N)) if is_causal else T.ceildiv(seq_len, block_N))
 
-            # FlashAttention-3's overlap, in TileLang's schedule: the body's 15 statements
-            # in 6 groups (copy K; mask and Q K^T; softmax; rescale; copy V; P V). Each
-            # iteration issues Q K^T of block k (order 0), then rescales and issues P V of
-            # block k - 1 (stage 1, orders 1 and 2), and runs block k's softmax (order 3)
-            # while P V runs on the tensor cores. The copies (-1) are the producer's.
-            for k in T.Pipelined(
-                    loop_range,
-                    num_stages=num_stages,
-                    order=[-1, 0, 3, 1, -1, 2],
-                    stage=[-1, 0, 0, 1, -1, 1],
-                    group=[[0], [1, 2], [3, 4, 5, 6, 7, 8, 9, 10, 11], [12], [13], [14]]):
+            # overlap: FlashAttention-3's intra-warpgroup overlap as TileLang schedules it.
+            # The body's 15 statements in 6 groups (copy K; mask and Q K^T; softmax;
+            # rescale; copy V; P V): each iteration issues Q K^T of block k (order 0),
+            # rescales and issues P V of block k - 1 (stage 1, orders 1 and 2), then runs
+            # block k's softmax (order 3) while P V may still run. The copies (-1) are the
+            # TMA producer's.
+            order, stage, group = None, None, None
+            if overlap:
+                order = [-1, 0, 3, 1, -1, 2]
+                stage = [-1, 0, 0, 1, -1, 1]
+                group = [[0], [1, 2], [3, 4, 5, 6, 7, 8, 9, 10, 11], [12], [13], [14]]
+            for k in T.Pipelined(loop_range, num_stages=num_stages, order=order, stage=stage,
+                                 group=group):
                 MMA0(K, Q_shared, K_shared, acc_s, k, bx, by, bz)
                 Softmax(acc_s, acc_s_cast, scores_max, scores_max_prev, scores_scale, scores_sum,
                         logsum)

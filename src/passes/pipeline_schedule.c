@@ -208,20 +208,24 @@ static void find_wgmma(Stmt **slot, void *ud) {
     ir_stmt_children(*slot, find_wgmma, ud);
 }
 
+static void fence(Stmt *w, int *k, const Buffer *b) {
+    if (b->scope == SCOPE_FRAGMENT && *k < ASYNC_MAX_FENCED &&
+        !has_buf((const Buffer *const *)w->u.async_.acc, *k, b))
+        w->u.async_.acc[(*k)++] = (Buffer *)b;
+}
+
 /* A wait until `left` of the groups run, fencing the register operands of the retired
- * gemms fl[0..n). */
-static Stmt *wait_for(Ctx *ctx, Stmt *const *fl, int n, int left, Loc loc) {
+ * gemms fl[0..n) (not reused before the wait) and the fragments that the next statement
+ * (next) touches: computing those values cannot move above the wait either (a cast into
+ * a retired gemm's A, hoisted by the compiler, makes ptxas wait for every gemm there). */
+static Stmt *wait_for(Ctx *ctx, Stmt *const *fl, int n, int left, const Access *next, Loc loc) {
     Stmt *w = ir_stmt(ctx, STMT_ASYNC, loc);
     w->u.async_.wait = left;
     w->u.async_.wgmma = true;
     int k = 0;
-    for (int i = 0; i < n; i++) {
-        Buffer *regs[2] = {fl[i]->u.gemm.c.buf, fl[i]->u.gemm.a.buf};
-        for (int r = 0; r < 2; r++)
-            if (regs[r]->scope == SCOPE_FRAGMENT && k < ASYNC_MAX_FENCED &&
-                !has_buf((const Buffer *const *)w->u.async_.acc, k, regs[r]))
-                w->u.async_.acc[k++] = regs[r];
-    }
+    for (int i = 0; i < n; i++) fence(w, &k, fl[i]->u.gemm.c.buf), fence(w, &k, fl[i]->u.gemm.a.buf);
+    for (int i = 0; next && i < next->rd.len; i++) fence(w, &k, next->rd.data[i]);
+    for (int i = 0; next && i < next->wr.len; i++) fence(w, &k, next->wr.data[i]);
     return w;
 }
 
@@ -241,7 +245,7 @@ Stmt *pipe_wgmma_waits(Ctx *ctx, Stmt *seq) {
         for (int f = n - 1; f > j; f--)
             if (conflict(&fa[f], &a)) j = f;
         if (j >= 0) {
-            ir_seq_push(ctx, out, wait_for(ctx, fl, j + 1, n - 1 - j, s->loc));
+            ir_seq_push(ctx, out, wait_for(ctx, fl, j + 1, n - 1 - j, &a, s->loc));
             for (int f = j + 1; f < n; f++) fl[f - j - 1] = fl[f], fa[f - j - 1] = fa[f];
             n -= j + 1;
         }
@@ -251,6 +255,6 @@ Stmt *pipe_wgmma_waits(Ctx *ctx, Stmt *seq) {
             fl[n] = s, fa[n++] = a;
         }
     }
-    if (n) ir_seq_push(ctx, out, wait_for(ctx, fl, n, 0, seq->loc));
+    if (n) ir_seq_push(ctx, out, wait_for(ctx, fl, n, 0, NULL, seq->loc));
     return out;
 }

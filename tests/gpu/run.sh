@@ -254,6 +254,9 @@ flash_attention.py|-D seq_len=256 -D dim=128 -D num_stages=3|0
 flash_attention.py|-D seq_len=200 -D dim=128 -D num_stages=2 -D is_causal=True|1
 flash_attention.py|-D seq_len=256 -D dim=128 -D num_stages=2 -D block_M=128 -D block_N=128 -D threads=256|0
 flash_attention.py|-D seq_len=256 -D dim=128 -D num_stages=2 -D block_M=128 -D block_N=64 -D threads=256 -D is_causal=True|1
+flash_attention.py|-D seq_len=256 -D dim=128 -D num_stages=2 -D block_M=128 -D block_N=128 -D threads=256 -D overlap=True|1
+flash_attention.py|-D seq_len=200 -D dim=64 -D num_stages=2 -D block_M=128 -D block_N=64 -D threads=256 -D is_causal=True -D overlap=True|1
+flash_attention.py|-D batch=2 -D heads=1 -D seq_len=100 -D dim=32 -D num_stages=2 -D overlap=True|0
 mla_decode.py||1
 mla_decode.py|-D num_split=1|0
 mla_decode.py|-D batch=1 -D heads=32 -D seqlen_kv=512 -D block_N=64 -D num_split=4|0

@@ -2020,9 +2020,9 @@ int main(void) {
         lower_arch = "sm_90a";
     }
     static const char *const fa_2wg_defaults[] = { /* two consumer warp groups, causal */
-        "block_M=64,", "block_M=128,", "threads=128)", "threads=256)",
-        "is_causal=False,", "is_causal=True,"};
-    char *fa_2wg = fa2 ? set_defaults(fa2, fa_2wg_defaults, 6) : NULL;
+        "block_M=64,", "block_M=128,", "threads=128,", "threads=256,",
+        "is_causal=False,", "is_causal=True,", "overlap=False)", "overlap=True)"};
+    char *fa_2wg = fa2 ? set_defaults(fa2, fa_2wg_defaults, 8) : NULL;
     CHECK(!fa2 || fa_2wg, "flash_attention.py's factory defaults block_M=64, threads=128, "
                           "is_causal=False");
     if (fa_2wg) {
@@ -2033,9 +2033,10 @@ int main(void) {
               "sm90_fa_2wg_causal: Q K^T on two warp groups");
     }
     static const char *const fa_128_defaults[] = { /* TileLang's Hopper tiles, dim 128 */
-        "block_M=64,", "block_M=128,", "block_N=64,", "block_N=128,", "threads=128)",
-        "threads=256)", "dim=64,", "dim=128,", "seq_len=128,", "seq_len=256,"};
-    char *fa_128 = fa2 ? set_defaults(fa2, fa_128_defaults, 10) : NULL;
+        "block_M=64,", "block_M=128,", "block_N=64,", "block_N=128,", "threads=128,",
+        "threads=256,", "dim=64,", "dim=128,", "seq_len=128,", "seq_len=256,", "overlap=False)",
+        "overlap=True)"};
+    char *fa_128 = fa2 ? set_defaults(fa2, fa_128_defaults, 12) : NULL;
     CHECK(!fa2 || fa_128, "flash_attention.py's factory defaults for sm90_fa_128");
     if (fa_128) {
         names[n] = "sm90_fa_128";
@@ -2049,7 +2050,7 @@ int main(void) {
         CHECK(kernels_call(all[n], "TL_MMA_F16, TL_MMA_F16, -1>(Q_shared, ") &&
                   kernels_call(all[n], "TL_MMA_F16, -1>(acc_s_cast, ") &&
                   kernels_call(all[n], "tl_wgmma_wait<1>();") &&
-                  kernels_call(all[n], "tl_wgmma_fence_operand(acc_s_cast[tl_c]);") &&
+                  kernels_call(all[n], "tl_wgmma_fence_operand(((uint32_t *)acc_s_cast)[tl_c]);") &&
                   !has_remark(all[n++], "order="),
               "sm90_fa_128: T.Pipelined(order=, stage=, group=) applied");
     }

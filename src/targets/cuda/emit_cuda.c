@@ -471,9 +471,15 @@ static bool cu_stmt(CfEmit *em, const Stmt *s) {
         else cf_line(em, "tl_%s_wait<%d>();", s->u.async_.wgmma ? "wgmma" : "cp_async",
                      s->u.async_.wait);
         /* the registers are used next: not before the wait, nor reused before it */
-        for (int i = 0; i < ASYNC_MAX_FENCED && s->u.async_.acc[i]; i++)
-            cf_line(em, "for (int tl_c = 0; tl_c < %lld; ++tl_c) tl_wgmma_fence_operand(%s[tl_c]);",
-                    (long long)s->u.async_.acc[i]->layout->nlocal, cf_buf(em, s->u.async_.acc[i]));
+        for (int i = 0; i < ASYNC_MAX_FENCED && s->u.async_.acc[i]; i++) {
+            const Buffer *b = s->u.async_.acc[i]; /* float32, or 32-bit words of the rest */
+            int64_t bytes = b->layout->nlocal * dtype_bytes(b->dtype);
+            bool f32 = b->dtype == DT_FLOAT32;
+            if (f32 || bytes % 4 == 0)
+                cf_line(em, "for (int tl_c = 0; tl_c < %lld; ++tl_c) tl_wgmma_fence_operand(%s%s%s[tl_c]);",
+                        (long long)(f32 ? b->layout->nlocal : bytes / 4), f32 ? "" : "((uint32_t *)",
+                        cf_buf(em, b), f32 ? "" : ")");
+        }
         if (s->u.async_.wgmma && !s->u.async_.acc[0])
             fence_manual_accs(em, cu_of(em)->kernel->u.kernel.body);
         return true;
