@@ -267,8 +267,9 @@ struct Stmt {
         struct { bool commit; int wait; bool wgmma; Buffer *acc[ASYNC_MAX_FENCED]; } async_;
                               /* commit the cp.async group, or wait until at most `wait`
                                  groups (wgmma groups when wgmma; then the register
-                                 operands acc[] (NULL-terminated) of the groups it retires
-                                 are fenced for the compiler) are in flight */
+                                 fragments acc[] (the first ones, the rest NULL) are
+                                 fenced for the compiler: the operands of the groups it
+                                 retires, what is computed from them next) are in flight */
         /* WS: the producer runs in one thread of an extra warp group, the consumer (the
            rest of the kernel) in the block's threads; they meet only at mbarriers. tile
            (int32, may be NULL) is defined in both: how many tiles (blocks of the

@@ -601,8 +601,9 @@ static Value *t_range_loop(Interp *in, CallArgs *a, void *d) {
         av[3] && av[3]->kind != V_NONE ? (int)val_to_int(in, av[3], a->loc, "num_stages") : 0;
     if (stages < 0) ctx_fail(in->ctx, a->loc, "%s: num_stages must not be negative", fname);
     Value *v = loop_of(in, kind, 1, &mn, &ext, stages);
-    bool sched = (av[4] && av[4]->kind != V_NONE) || (av[5] && av[5]->kind != V_NONE) ||
-                 (av[6] && av[6]->kind != V_NONE);
+    for (int i = 4; i < 7; i++) /* None: not given */
+        if (av[i] && av[i]->kind == V_NONE) av[i] = NULL;
+    bool sched = av[4] || av[5] || av[6];
     if (sched && kind != LOOP_PIPELINED)
         ctx_fail(in->ctx, a->loc, "%s takes no order=, stage= or group=", fname);
     if (sched) v->u.loop->sched = parse_schedule(in, av[4], av[5], av[6], a->loc);

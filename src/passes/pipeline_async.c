@@ -601,8 +601,9 @@ static void unscheduled(Stmt **slot, void *ud) {
     if (s->kind == STMT_FOR && s->u.for_.sched && s->u.for_.sched->grouped) {
         pipe_flatten_groups(P->ctx, s);
         pass_remark(P->ctx, P->f, s->loc,
-                    "T.Pipelined(order=, stage=, group=): the schedule is applied by the TMA "
-                    "producer warp group (sm_90a) only; this loop runs in program order");
+                    "T.Pipelined(order=, stage=, group=): only a TMA producer warp group "
+                    "(sm_90a, num_stages of 2 or more) applies the schedule; this loop runs "
+                    "in program order");
     }
     ir_stmt_children(s, unscheduled, ud);
 }

@@ -238,6 +238,10 @@ FA_CASES = [
     (1, 2, 96, 64, True, {"block_M": 32, "block_N": 64, "num_stages": 2}),
     # rows that a whole key block masks (block_M > block_N): the running maximum
     (1, 1, 256, 64, True, {"block_M": 128, "block_N": 64, "threads": 256, "num_stages": 2}),
+    # TileLang's schedule (T.Pipelined order/stage/group): the same result
+    (1, 2, 100, 64, True, {"num_stages": 2, "overlap": True}),
+    (1, 1, 256, 128, False, {"block_M": 128, "block_N": 128, "threads": 256, "num_stages": 2,
+                             "overlap": True}),
 ]
 
 
