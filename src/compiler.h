@@ -56,6 +56,9 @@ void pass_simplify(Ctx *ctx, Func *f);           /* constant folding, trivial lo
 /* CUDA (SIMT model, see src/passes/map_threads.c): thread-distributed loops, barriers. */
 void pass_map_threads(Ctx *ctx, Func *f);         /* which loops the block's threads share */
 void pass_insert_sync_threads(Ctx *ctx, Func *f); /* __syncthreads from memory hazards */
+/* CUDA: drops the warp-group turns (STMT_TURN) of kernels where a block barrier falls
+ * inside a turn (pipeline_schedule.c). */
+void pass_check_turns(Ctx *ctx, Func *f);
 /* CUDA: tensor-core gemms and fragment reductions kept as tile ops (cuda_keep_tile_op);
  * register fragments, their layouts and the loops' thread mappings (infer_layouts.c). */
 bool cuda_keep_tile_op(const Stmt *s);

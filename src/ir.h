@@ -72,7 +72,8 @@
     X(STMT_MBAR)  /* CUDA sm_90: an mbarrier operation */                              \
     X(STMT_THREADS) /* T.ws: a part of the block's threads runs the body */            \
     X(STMT_FENCE)   /* T.fence_proxy_async */                                          \
-    X(STMT_SETMAXNREG) /* T.set_max_nreg */
+    X(STMT_SETMAXNREG) /* T.set_max_nreg */                                          \
+    X(STMT_TURN) /* CUDA sm_90: the two consumer warp groups' gemm turns (ping-pong) */
 
 #define X2_ENUM(e, ...) e,
 typedef enum Scope { TL_SCOPES(X2_ENUM) SCOPE_COUNT } Scope;
@@ -166,6 +167,7 @@ typedef struct Region {
 } Region;
 
 typedef Vec(Stmt *) StmtList;
+typedef enum TurnOp { TURN_START, TURN_WAIT, TURN_PASS, TURN_END } TurnOp;
 enum { ASYNC_MAX_FENCED = 8 };
 
 /* T.Pipelined(order=, stage=, group=): TileLang's schedule of the loop body. Group g
@@ -299,6 +301,11 @@ struct Stmt {
         struct { int lo, count; Stmt *body, *orelse; bool split; } threads;
         /* SETMAXNREG: this warp group's register budget from here on */
         struct { int regs; bool inc; } setmaxnreg;
+        /* TURN (FlashAttention-3's ping-pong of two consumer warp groups, named barriers
+           2 and 3): START (group 1 gives group 0 the first turn), WAIT (for this group's
+           turn), PASS (the turn to the other group), END (group 0 takes group 1's last
+           pass); per tile, START and END once, WAIT and PASS in pairs */
+        struct { TurnOp op; } turn;
     } u;
 };
 

@@ -293,7 +293,7 @@ static void check_stmt(Verifier *v, const Stmt *s) {
     case STMT_SWIZZLE:
         if (s->u.swizzle.panel) check_expr(v, s->u.swizzle.panel);
         break;
-    case STMT_SYNC: case STMT_ASYNC: case STMT_FENCE: case STMT_SETMAXNREG: break;
+    case STMT_SYNC: case STMT_ASYNC: case STMT_FENCE: case STMT_SETMAXNREG: case STMT_TURN: break;
     case STMT_THREADS:
         check_scoped(v, s->u.threads.body);
         if (s->u.threads.orelse) check_scoped(v, s->u.threads.orelse);

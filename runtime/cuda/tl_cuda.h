@@ -625,6 +625,24 @@ TL_DEV uint64_t tl_wgmma_desc(uint32_t addr, uint32_t lbo, uint32_t sbo, uint64_
  * never carries out of it. One add instead of the whole encoding per instruction. */
 TL_DEV uint64_t tl_wgmma_desc_at(uint64_t d, uint32_t bytes) { return d + (bytes >> 4); }
 
+/* FlashAttention-3's ping-pong of two consumer warp groups (threads 0..255) over named
+ * barriers 2 (group 0's turn) and 3 (group 1's): a group waits for its turn before it
+ * issues its gemms and passes the turn after, so that one group's softmax runs while
+ * the other's gemms do. Per tile: start (group 1 gives group 0 the first turn), pairs of
+ * wait and pass, end (group 0 takes group 1's last pass): the barriers end as they began. */
+TL_DEV void tl_pingpong_start(int tid) {
+    if (tid >= 128) asm volatile("bar.arrive 2, 256;\n" ::: "memory");
+}
+TL_DEV void tl_pingpong_wait(int tid) {
+    asm volatile("bar.sync %0, 256;\n" ::"r"(2 + tid / 128) : "memory");
+}
+TL_DEV void tl_pingpong_pass(int tid) {
+    asm volatile("bar.arrive %0, 256;\n" ::"r"(3 - tid / 128) : "memory");
+}
+TL_DEV void tl_pingpong_end(int tid) {
+    if (tid < 128) asm volatile("bar.sync 2, 256;\n" ::: "memory");
+}
+
 /* Waits until at most N wgmma groups of this warpgroup are running. */
 template <int N> TL_DEV void tl_wgmma_wait() {
     asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
@@ -2417,6 +2435,11 @@ TL_DEV void tl_wgmma_rs(const void *A, const void *B, float *C, int tid) {
 
 /* Named barriers of the harness (sim_bar: id, thread count). */
 template <int ID, int N> TL_DEV void tl_bar_sync() { sim_bar(ID, N); }
+/* The warp groups' turns (sim_bar_arrive: an arrival that does not wait). */
+TL_DEV void tl_pingpong_start(int tid) { if (tid >= 128) sim_bar_arrive(2, 256); }
+TL_DEV void tl_pingpong_wait(int tid) { sim_bar(2 + tid / 128, 256); }
+TL_DEV void tl_pingpong_pass(int tid) { sim_bar_arrive(3 - tid / 128, 256); }
+TL_DEV void tl_pingpong_end(int tid) { if (tid < 128) sim_bar(2, 256); }
 
 /* An mbarrier word: pending arrivals (bits 0..10), count (11..21), phase (22), expected
  * transaction bytes (32..63, signed). A TMA box lands when issued (early copies) or when

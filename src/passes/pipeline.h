@@ -45,6 +45,14 @@ void pipe_flatten_groups(Ctx *ctx, Stmt *L);
  * issued before it; a statement with a wgmma inside waits for all, and so does the end. */
 Stmt *pipe_wgmma_waits(Ctx *ctx, Stmt *seq);
 
+/* FlashAttention-3's warp-group ping-pong: a TURN_WAIT before the first wgmma of seq (a
+ * scheduled loop's straight-line part) and a TURN_PASS after its last; false (seq
+ * unchanged) when there is none or the statements between touch shared memory (a block
+ * barrier there would deadlock the turns; pass_check_turns drops the turns of a kernel
+ * where one lands all the same). pipe_turn: a TURN statement. */
+bool pipe_turn_window(Ctx *ctx, Stmt *seq);
+Stmt *pipe_turn(Ctx *ctx, TurnOp op, Loc loc);
+
 /* warp_specialize.c: the tensor map and boxes of a TMA copy between region g of a
  * global tensor parameter and shared tile t (a whole tile, or a stage of a stacked one;
  * 1-D or 2-D after dropping unit dims) when TMA can move the tile's layout, else NULL;

@@ -258,3 +258,64 @@ Stmt *pipe_wgmma_waits(Ctx *ctx, Stmt *seq) {
     if (n) ir_seq_push(ctx, out, wait_for(ctx, fl, n, 0, NULL, seq->loc));
     return out;
 }
+
+/* ---- warp-group ping-pong (TILEC_PINGPONG=1) ------------------------------------------- */
+Stmt *pipe_turn(Ctx *ctx, TurnOp op, Loc loc) {
+    Stmt *t = ir_stmt(ctx, STMT_TURN, loc);
+    t->u.turn.op = op;
+    return t;
+}
+
+bool pipe_turn_window(Ctx *ctx, Stmt *seq) {
+    int first = -1, last = -1;
+    for (int i = 0; i < seq->u.seq.len; i++)
+        if (is_wgmma(seq->u.seq.data[i])) last = i, first = first < 0 ? i : first;
+    for (int i = first + 1; first >= 0 && i < last; i++) {
+        Access a = access_of(ctx, seq->u.seq.data[i]);
+        for (int k = 0; k < a.rd.len + a.wr.len; k++)
+            if ((k < a.rd.len ? a.rd.data[k] : a.wr.data[k - a.rd.len])->scope == SCOPE_SHARED)
+                return false;
+    }
+    if (first < 0) return false;
+    Stmt *out = ir_seq(ctx, seq->loc);
+    for (int i = 0; i < seq->u.seq.len; i++) {
+        Stmt *s = seq->u.seq.data[i];
+        if (i == first) ir_seq_push(ctx, out, pipe_turn(ctx, TURN_WAIT, s->loc));
+        ir_seq_push(ctx, out, s);
+        if (i == last) ir_seq_push(ctx, out, pipe_turn(ctx, TURN_PASS, s->loc));
+    }
+    seq->u.seq = out->u.seq;
+    return true;
+}
+
+/* Whether a block barrier lies between a TURN_WAIT and the next TURN_PASS (open: after a
+ * wait). */
+typedef struct Turns {
+    bool open, unsafe;
+} Turns;
+
+static void turns_scan(Stmt **slot, void *ud) {
+    Turns *t = ud;
+    Stmt *s = *slot;
+    if (s->kind == STMT_TURN) t->open = s->u.turn.op == TURN_WAIT;
+    if (s->kind == STMT_SYNC && t->open) t->unsafe = true;
+    ir_stmt_children(s, turns_scan, ud);
+}
+
+static void turns_drop(Stmt **slot, void *ud) {
+    if ((*slot)->kind == STMT_TURN) *slot = ir_seq(ud, (*slot)->loc);
+    else ir_stmt_children(*slot, turns_drop, ud);
+}
+
+void pass_check_turns(Ctx *ctx, Func *f) {
+    for (int i = 0; f->body && f->body->kind == STMT_SEQ && i < f->body->u.seq.len; i++) {
+        Stmt **k = &f->body->u.seq.data[i];
+        Turns t = {false, false};
+        if ((*k)->kind == STMT_KERNEL) turns_scan(k, &t);
+        if (!t.unsafe) continue;
+        turns_drop(k, ctx);
+        pass_remark(ctx, f, (*k)->loc,
+                    "TILEC_PINGPONG: a block barrier falls between a warp group's turn and its "
+                    "pass; this kernel runs without the ping-pong");
+    }
+}

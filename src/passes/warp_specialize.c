@@ -395,8 +395,9 @@ static void instances(Ws *W, Stmt *seq, int lo, int hi, Expr *const *kk, Var *co
 /* The part of a scheduled loop for iteration k (an expression): its global iteration,
  * the wait for its stage (when the groups include stage 0), the groups of stages lo..hi
  * (stage 1 for iteration k - 1) with their wgmma waits, and the release of the stage
- * that the iteration of stage hi read (when release). */
-static Stmt *scheduled_part(Ws *W, Expr *k, int lo, int hi, bool release) {
+ * that the iteration of stage hi read (when release). With turns, the wgmma issues in a
+ * warp-group turn where pipe_turn_window can (*turns says whether). */
+static Stmt *scheduled_part(Ws *W, Expr *k, int lo, int hi, bool release, bool *turns) {
     Ctx *ctx = W->ctx;
     const Stmt *L = W->L;
     Loc loc = L->loc;
@@ -414,7 +415,9 @@ static Stmt *scheduled_part(Ws *W, Expr *k, int lo, int hi, bool release) {
                                          pipe_stage_of(ctx, ir_varref(ctx, it[0], loc), L, W->S),
                                          parity(ctx, ir_varref(ctx, it[0], loc), L, W->S, 0), loc));
     instances(W, groups, lo, hi, kk, it);
-    ir_seq_push(ctx, part, pipe_wgmma_waits(ctx, groups));
+    Stmt *issued = pipe_wgmma_waits(ctx, groups);
+    if (turns) *turns = pipe_turn_window(ctx, issued);
+    ir_seq_push(ctx, part, issued);
     if (release)
         ir_seq_push(ctx, part, arrive_empty(W, pipe_stage_of(ctx, ir_varref(ctx, it[hi], loc), L, W->S), loc));
     return part;
@@ -437,28 +440,36 @@ static Stmt *if_runs(Ws *W, Stmt *body) {
  *     for k in [min + D, min + n): wait full(k); the groups of k and k - D; release k - D
  *     if (n > 0) { the stage-1 groups of min + n - 1; release it }              (D = 1)
  * Flash attention's schedule (FlashAttention-3's intra-warpgroup overlap) issues Q K^T
- * of block k, then P V of block k - 1, and runs block k's softmax while P V runs. */
-static Stmt *consumer_scheduled(Ws *W, int D) {
+ * of block k, then P V of block k - 1, and runs block k's softmax while P V runs. With
+ * TILEC_PINGPONG=1 (experimental, not yet timed) two consumer warp groups also take
+ * turns at issuing the steady loop's wgmmas (FA3's ping-pong: tl_pingpong_*). */
+static Stmt *consumer_scheduled(Ws *W, int D, int threads) {
+    const char *e = getenv("TILEC_PINGPONG");
+    bool pingpong = e && *e && strcmp(e, "0");
     Ctx *ctx = W->ctx;
     const Stmt *L = W->L;
     Loc loc = L->loc;
     DType t = L->u.for_.var->dtype;
     Stmt *out = ir_seq(ctx, loc), *loop = ir_stmt(ctx, STMT_FOR, loc);
-    if (D) ir_seq_push(ctx, out, if_runs(W, scheduled_part(W, ir_subst(ctx, L->u.for_.min, NULL, NULL), 0, 0, false)));
+    if (D) ir_seq_push(ctx, out, if_runs(W, scheduled_part(W, ir_subst(ctx, L->u.for_.min, NULL, NULL), 0, 0, false, NULL)));
     loop->u.for_ = L->u.for_;
     loop->u.for_.kind = LOOP_SERIAL;
     loop->u.for_.num_stages = 0;
     loop->u.for_.sched = NULL;
     loop->u.for_.min = ir_bin(ctx, OP_ADD, ir_subst(ctx, L->u.for_.min, NULL, NULL), ir_int(ctx, D, t, loc), loc);
     loop->u.for_.extent = ir_bin(ctx, OP_SUB, ir_subst(ctx, L->u.for_.extent, NULL, NULL), ir_int(ctx, D, t, loc), loc);
-    loop->u.for_.body = scheduled_part(W, ir_varref(ctx, L->u.for_.var, loc), 0, D, true);
+    bool turns = false;
+    loop->u.for_.body = scheduled_part(W, ir_varref(ctx, L->u.for_.var, loc), 0, D, true,
+                                       pingpong && threads == 256 ? &turns : NULL);
+    if (turns) ir_seq_push(ctx, out, pipe_turn(ctx, TURN_START, loc));
     ir_seq_push(ctx, out, loop);
+    if (turns) ir_seq_push(ctx, out, pipe_turn(ctx, TURN_END, loc));
     if (D) {
         Expr *last = ir_bin(ctx, OP_SUB,
                             ir_bin(ctx, OP_ADD, ir_subst(ctx, L->u.for_.min, NULL, NULL),
                                    ir_subst(ctx, L->u.for_.extent, NULL, NULL), loc),
                             ir_int(ctx, 1, t, loc), loc);
-        ir_seq_push(ctx, out, if_runs(W, scheduled_part(W, last, 1, 1, true)));
+        ir_seq_push(ctx, out, if_runs(W, scheduled_part(W, last, 1, 1, true, NULL)));
     }
     return out;
 }
@@ -613,7 +624,7 @@ static void build(Ws *W, Stmt *k, Uses *u, int li) {
     for (int i = 0; i < body->u.seq.len; i++) {
         Stmt *s = body->u.seq.data[i];
         if (i == li) {
-            ir_seq_push(ctx, cons, D >= 0 ? consumer_scheduled(W, D) : consumer_loop(W));
+            ir_seq_push(ctx, cons, D >= 0 ? consumer_scheduled(W, D, nthreads) : consumer_loop(W));
             if (W->gemm) ir_seq_push(ctx, cons, pipe_wgmma_drain(ctx, W->gemm, loc));
             if (W->gemm && W->tile) ir_seq_push(ctx, cons, release_last(W));
         } else if (i < li && per_tile[i] && W->tile) {

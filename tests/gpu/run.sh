@@ -334,6 +334,9 @@ flush_cases
 echo "== examples: --target cuda --check, 2-block clusters with TMA multicast"
 run_variant check-cluster "gemm.py gemm_fp8.py" TILEC_CLUSTER=1
 flush_cases
+echo "== examples: --target cuda --check, warp-group ping-pong (TILEC_PINGPONG=1)"
+run_variant check-pingpong "flash_attention.py" TILEC_PINGPONG=1
+flush_cases
 
 # A view that does not start on a 16-byte boundary, passed to a kernel that reads its
 # tensors in 16-byte vectors: an argument error naming the parameter, not a fault.

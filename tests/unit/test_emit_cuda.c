@@ -277,7 +277,8 @@ static const char sim_prelude[] =
     "    T o = *p; if (o == (T)c) *p = (T)v; return o; }\n"
     "#define __grid_constant__\n"
     "void __syncthreads(void);\nvoid __trap(void);\nint sim_thread(void);\n"
-    "int sim_early_copies(void);\nvoid sim_bar(int id, int n);\nvoid sim_yield(void);\n"
+    "int sim_early_copies(void);\nvoid sim_bar(int id, int n);\nvoid sim_bar_arrive(int id, int n);\n"
+    "void sim_yield(void);\n"
     "void sim_progress(void);\nvoid sim_warp_sync(void);\n"
     "template <class T> static T __shfl_xor_sync(unsigned, T v, int m) {\n"
     "    static T slot[2048]; int t = sim_thread(); slot[t] = v; sim_warp_sync();\n"
@@ -305,18 +306,24 @@ static const char sim_runner[] =
     "void sim_progress(void) { sim_moves++; }\n"
     "unsigned sim_rank(void) { return (unsigned)(sim_cur / sim_n); }\n"
     "unsigned char *sim_smem(unsigned rank) { return sim_smem_of[rank]; }\n"
-    "static void sim_wait_at(int id, int n) {\n"
+    "/* An arrival at barrier id of n threads; whether it was the last (which releases\n"
+    " * the others). */\n"
+    "static int sim_arrive_at(int id, int n) {\n"
     "    sim_moves++;\n"
-    "    if (++sim_arrived[id] == n) { /* the last one releases the others */\n"
-    "        sim_arrived[id] = 0;\n"
-    "        for (int t = 0; t < sim_n * sim_nc; t++)\n"
-    "            if (sim_state[t] == 1 && sim_waits[t] == id) sim_state[t] = 0;\n"
-    "        return;\n"
-    "    }\n"
+    "    if (++sim_arrived[id] < n) return 0;\n"
+    "    sim_arrived[id] = 0;\n"
+    "    for (int t = 0; t < sim_n * sim_nc; t++)\n"
+    "        if (sim_state[t] == 1 && sim_waits[t] == id) sim_state[t] = 0;\n"
+    "    return 1;\n"
+    "}\n"
+    "static void sim_wait_at(int id, int n) {\n"
+    "    if (sim_arrive_at(id, n)) return;\n"
     "    sim_state[sim_cur] = 1, sim_waits[sim_cur] = id;\n"
     "    swapcontext(&sim_ctx[sim_cur], &sim_sched);\n"
     "}\n"
     "void sim_bar(int id, int n) { sim_wait_at((int)sim_rank() * SIM_BLOCK_BARS + id, n); }\n"
+    "/* bar.arrive: an arrival that does not wait */\n"
+    "void sim_bar_arrive(int id, int n) { sim_arrive_at((int)sim_rank() * SIM_BLOCK_BARS + id, n); }\n"
     "void sim_cluster_bar(void) { sim_wait_at(SIM_BARS - 1, sim_n * sim_nc); }\n"
     "void __syncthreads(void) { sim_bar(0, sim_n); }\n"
     "void sim_warp_sync(void) {\n"
@@ -2053,6 +2060,21 @@ int main(void) {
                   kernels_call(all[n], "tl_wgmma_fence_operand(((uint32_t *)acc_s_cast)[tl_c]);") &&
                   !has_remark(all[n++], "order="),
               "sm90_fa_128: T.Pipelined(order=, stage=, group=) applied");
+        setenv("TILEC_PINGPONG", "1", 1); /* the two warp groups take turns at the wgmmas */
+        names[n] = "sm90_fa_pingpong";
+        all[n] = check_program(names[n], fa_128);
+        unsetenv("TILEC_PINGPONG");
+        cases[n] = (SimCase){names[n], fa_128, NULL, all[n]};
+        const char *w = kernels_call(all[n], "tl_pingpong_wait(tl_tid);")
+                            ? strstr(all[n]->src, "tl_pingpong_wait(tl_tid);") : NULL;
+        const char *pass = w ? strstr(w, "tl_pingpong_pass(tl_tid);") : NULL;
+        bool barrier_inside = false; /* a block barrier between would deadlock the turns */
+        for (const char *b = w; b && (b = strstr(b, "tl_bar_sync<")) && b < pass; b++)
+            barrier_inside = true;
+        CHECK(pass && !barrier_inside && kernels_call(all[n], "tl_pingpong_start(tl_tid);") &&
+                  kernels_call(all[n++], "tl_pingpong_end(tl_tid);"),
+              "sm90_fa_pingpong: the steady loop's wgmmas between a turn and its pass, no "
+              "barrier between");
     }
     if (fa2_90) {
         names[n] = "sm90_fa_stages2";

@@ -103,6 +103,7 @@ void cuda_lower(Ctx *ctx, Func *f) {
     pass_run(ctx, f, "tma_store", pass_tma_store);
     pass_run(ctx, f, "map_threads", pass_map_threads);
     pass_run(ctx, f, "insert_sync_threads", pass_insert_sync_threads);
+    pass_run(ctx, f, "check_turns", pass_check_turns);
     pass_run(ctx, f, "split_warp_groups", pass_split_warp_groups);
 }
 
@@ -486,6 +487,10 @@ static bool cu_stmt(CfEmit *em, const Stmt *s) {
     case STMT_THREADS: cf_loc_comment(em, s->loc); emit_threads(em, s); return true;
     case STMT_FENCE: cf_loc_comment(em, s->loc); cf_line(em, "tl_fence_proxy_async();"); return true;
     case STMT_SETMAXNREG: cf_loc_comment(em, s->loc); emit_setmaxnreg(em, s); return true;
+    case STMT_TURN:
+        cf_line(em, "tl_pingpong_%s(tl_tid);",
+                (const char *[]){"start", "wait", "pass", "end"}[s->u.turn.op]);
+        return true;
     case STMT_ALLOC: emit_alloc(em, s); return true;
     case STMT_MBAR: emit_mbar(em, s); return true;
     case STMT_WS: cf_loc_comment(em, s->loc); emit_ws(em, s); return true;
