@@ -1339,6 +1339,30 @@ static const char src_wgmma[] = HEAD
     "            T.copy(acc, C[by * 128, bx * 128])\n"
     "    return main\n";
 
+/* A schedule whose stage-1 group reads the accumulator that the stage-0 gemm of the next
+ * iteration overwrites (legal: it runs first, order 0): per-k-block partial products
+ * summed into D, on ragged tiles. */
+static const char src_sched_gemm[] = HEAD
+    "def sched(M=200, N=136, K=328, dtype=\"float16\"):\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype),\n"
+    "             C: T.Tensor((M, N), \"float32\")):\n"
+    "        with T.Kernel(T.ceildiv(N, 64), T.ceildiv(M, 128), threads=256) as (bx, by):\n"
+    "            A_s = T.alloc_shared((128, 64), dtype)\n"
+    "            B_s = T.alloc_shared((64, 64), dtype)\n"
+    "            part = T.alloc_fragment((128, 64), \"float32\")\n"
+    "            D = T.alloc_fragment((128, 64), \"float32\")\n"
+    "            T.clear(D)\n"
+    "            for k in T.Pipelined(T.ceildiv(K, 64), num_stages=2, order=[-1, -1, 1, 0],\n"
+    "                                 stage=[-1, -1, 0, 1], group=[[0], [1], [2], [3]]):\n"
+    "                T.copy(A[by * 128, k * 64], A_s)\n"
+    "                T.copy(B[k * 64, bx * 64], B_s)\n"
+    "                T.gemm(A_s, B_s, part, clear_accum=True)\n"
+    "                for i, j in T.Parallel(128, 64):\n"
+    "                    D[i, j] += part[i, j] * 0.5\n"
+    "            T.copy(D, C[by * 128, bx * 64])\n"
+    "    return main\n";
+
 /* Warp specialization (sm_90a): ragged edges (partial tiles in M, N and K: TMA fills
  * zeros), B transposed, 64-byte swizzled K tiles of 32, a stage count above... */
 static const char src_ws_ragged[] = HEAD
@@ -2116,6 +2140,11 @@ int main(void) {
           "on a persistent grid");
     cases[n] = (SimCase){"wgmma", (char *)src_wgmma, NULL, all[n]};
     names[n++] = "wgmma";
+    all[n] = check_program("sched_gemm", src_sched_gemm);
+    CHECK(kernels_call(all[n], "TL_MMA_F16, TL_MMA_F16, -1>(A_s") && !has_remark(all[n], "order="),
+          "sched_gemm: the schedule applied, the wgmma deferred");
+    cases[n] = (SimCase){"sched_gemm", (char *)src_sched_gemm, NULL, all[n]};
+    names[n++] = "sched_gemm";
     static const struct { const char *name, *text; const int64_t *syms; } ws[] = {
         {"ws_ragged", src_ws_ragged, NULL}, {"ws_single", src_ws_single, NULL},
         {"ws_fp8", src_ws_fp8, NULL},  {"ws_fp8_mixed", src_ws_fp8_mixed, NULL},
