@@ -458,22 +458,26 @@ def sdpa_peer(q, k, v, causal):
     return best[0], best[1]
 
 
-def attention_rows(rows, quick, deadline):
-    """examples/flash_attention.py (ATTN_CFGS) against torch SDPA on the same fp16 inputs,
-    full and causal; error relative to the largest output of SDPA."""
+def attention_rows(rows, quick, deadline, overlap=None):
+    """examples/flash_attention.py (ATTN_CFGS; overlap= True or False overrides the
+    schedule choice at every head dim) against torch SDPA on the same fp16 inputs, full and
+    causal; error relative to the largest output of SDPA."""
     mod = example("flash_attention")
     shapes = ATTN_SHAPES[:1] if quick else ATTN_SHAPES
     jobs = [(sh, c) for sh in shapes for c in (False, True)]
 
     def build(sh, causal):
         b, n, h, d = sh
-        return mod.flashattn(batch=b, seq_len=n, heads=h, dim=d, is_causal=causal,
-                             **ATTN_CFGS[d])
+        cfg = dict(ATTN_CFGS[d], **({} if overlap is None else {"overlap": overlap}))
+        return mod.flashattn(batch=b, seq_len=n, heads=h, dim=d, is_causal=causal, **cfg)
 
     futs = compile_all(build, jobs)
     warm_up_gpu()
     for (b, n, h, d), causal in jobs:
-        work = "attention fp16 b%d s%d h%d d%d %s" % (b, n, h, d, "causal" if causal else "full")
+        work = "attention fp16 b%d s%d h%d d%d %s%s%s" % (
+            b, n, h, d, "causal" if causal else "full",
+            "" if overlap is None else " overlap" if overlap else " no-overlap",
+            " pingpong" if os.environ.get("TILEC_PINGPONG", "0") not in ("", "0") else "")
         flops = 4.0 * b * h * n * n * d / (2 if causal else 1)
         try:
             q, k, v = (torch.randn(b, n, h, d, device="cuda", dtype=torch.float16)
@@ -571,6 +575,10 @@ def main():
     ap.add_argument("--time-limit", type=float, default=330.0, metavar="S",
                     help="seconds after which the remaining tilec GEMMs are skipped (recorded "
                     "as 0; cuBLAS is still measured); default %(default)s")
+    ap.add_argument("--attention-overlap", choices=("on", "off"), default=None,
+                    help="flash attention with (on) or without (off) the example's "
+                    "T.Pipelined schedule at every head dim (default: ATTN_CFGS's choice); "
+                    "TILEC_PINGPONG=1 in the environment adds the warp-group ping-pong")
     ap.add_argument("--csv", default=os.path.join(ROOT, "bench", "results.csv"))
     args = ap.parse_args()
     only = set(args.only or ("gemm", "fp8", "rowwise", "copy", "manual", "attention"))
@@ -592,7 +600,8 @@ def main():
     if "manual" in only:
         manual_rows(rows, args.quick, start + args.time_limit)
     if "attention" in only:
-        attention_rows(rows, args.quick, start + args.time_limit)
+        attention_rows(rows, args.quick, start + args.time_limit,
+                       None if args.attention_overlap is None else args.attention_overlap == "on")
     date = datetime.date.today().isoformat()
     with open(args.csv, "w", newline="") as f:
         w = csv.writer(f)
