@@ -1,7 +1,8 @@
 /* pipeline_schedule.c - TileLang's statement-level schedule of a T.Pipelined loop
  * (order=, stage=, group=; PipeSchedule): checking it (pass_check_schedules, on every
- * target) and the wgmma waits of a scheduled loop's straight-line code (the CUDA
- * target's warp-specialized consumers, warp_specialize.c).
+ * target), the wgmma waits of a scheduled loop's straight-line code (the CUDA target's
+ * warp-specialized consumers, warp_specialize.c), and the turns of FlashAttention-3's
+ * warp-group ping-pong around its wgmma issues (TILEC_PINGPONG=1).
  *
  * Group g of iteration k runs in iteration k + stage[g] of the scheduled loop, order[g]-th
  * among that iteration's groups. It computes what program order does when every two
@@ -270,13 +271,14 @@ bool pipe_turn_window(Ctx *ctx, Stmt *seq) {
     int first = -1, last = -1;
     for (int i = 0; i < seq->u.seq.len; i++)
         if (is_wgmma(seq->u.seq.data[i])) last = i, first = first < 0 ? i : first;
-    for (int i = first + 1; first >= 0 && i < last; i++) {
+    if (first < 0) return false;
+    for (int i = first + 1; i < last; i++) { /* the wgmmas' shared operands need no barrier */
+        if (is_wgmma(seq->u.seq.data[i])) continue;
         Access a = access_of(ctx, seq->u.seq.data[i]);
         for (int k = 0; k < a.rd.len + a.wr.len; k++)
             if ((k < a.rd.len ? a.rd.data[k] : a.wr.data[k - a.rd.len])->scope == SCOPE_SHARED)
                 return false;
     }
-    if (first < 0) return false;
     Stmt *out = ir_seq(ctx, seq->loc);
     for (int i = 0; i < seq->u.seq.len; i++) {
         Stmt *s = seq->u.seq.data[i];

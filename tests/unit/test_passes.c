@@ -884,6 +884,41 @@ static void test_lowered_text(void) {
                "        m[i_2] = max(m[i_2], C_f[i_2, j_2])\n");
 }
 
+/* pass_check_turns: the warp-group turns of a kernel with a block barrier inside a turn
+ * (which would deadlock the two warp groups) are dropped, with a remark; others stay. */
+static Stmt *turn_stmt(TurnOp op) {
+    Stmt *t = st(STMT_TURN);
+    t->u.turn.op = op;
+    return t;
+}
+
+static int count_turns(const Stmt *s) {
+    if (s->kind == STMT_TURN) return 1;
+    int n = 0;
+    for (int i = 0; s->kind == STMT_SEQ && i < s->u.seq.len; i++) n += count_turns(s->u.seq.data[i]);
+    return n + (s->kind == STMT_KERNEL ? count_turns(s->u.kernel.body) : 0);
+}
+
+static void test_check_turns(void) {
+    for (int unsafe = 0; unsafe < 2; unsafe++) {
+        Func *f = func_new();
+        Var *bx, *by;
+        Stmt *inside = unsafe ? st(STMT_SYNC) : ir_seq(&ctx, L0);
+        Stmt *k = kernel(1, I(1), NULL, &bx, &by,
+                         SEQ(turn_stmt(TURN_START), turn_stmt(TURN_WAIT), inside,
+                             turn_stmt(TURN_PASS), st(STMT_SYNC), turn_stmt(TURN_END)));
+        f->body = SEQ(k);
+        pass_check_turns(&ctx, f);
+        checks++;
+        if (count_turns(f->body->u.seq.data[0]) != (unsafe ? 0 : 4) ||
+            (f->remarks.len > 0) != unsafe) {
+            failures++;
+            fprintf(stderr, "check_turns (%s barrier inside): %d turns left, %d remarks\n",
+                    unsafe ? "a" : "no", count_turns(f->body->u.seq.data[0]), f->remarks.len);
+        }
+    }
+}
+
 int main(void) {
     setenv("TILEC_VERIFY", "1", 1);
     test_copy_oob(0);
@@ -905,6 +940,7 @@ int main(void) {
     test_errors();
     test_safe_proofs();
     test_simplify();
+    test_check_turns();
     test_lowered_text();
     arena_free(&ctx.arena);
     sb_free(&ctx.err);
