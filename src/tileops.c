@@ -524,7 +524,7 @@ static Value *t_parallel(Interp *in, CallArgs *a, void *d) {
     return loop_of(in, LOOP_PARALLEL, a->pos.len, mn, ext, 0);
 }
 
-/* The items of a list or tuple argument of fname (else an error). */
+/* The items of T.Pipelined's list argument `what` (a list or tuple; else an error). */
 static ValueList list_arg(Interp *in, Value *v, Loc loc, const char *what) {
     if (v->kind != V_TUPLE && v->kind != V_LIST)
         ctx_fail(in->ctx, loc, "T.Pipelined: %s= must be a list, got %s", what, val_describe(in, v));

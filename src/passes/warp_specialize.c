@@ -42,10 +42,13 @@
 
 enum { PRODUCER_THREADS = 128, MAX_THREADS = 1024, MAX_STAGES = 8, MAX_DIMS = 8, REG_SLACK = 8 };
 
-static bool ws_disabled(void) {
-    const char *e = getenv("TILEC_NO_WS");
+/* Whether environment variable name is set to something other than "" and "0". */
+static bool env_on(const char *name) {
+    const char *e = getenv(name);
     return e && *e && strcmp(e, "0");
 }
+
+static bool ws_disabled(void) { return env_on("TILEC_NO_WS"); }
 
 /* ---- what the kernel holds ------------------------------------------------------------ */
 typedef struct Scan {
@@ -444,8 +447,7 @@ static Stmt *if_runs(Ws *W, Stmt *body) {
  * TILEC_PINGPONG=1 (experimental, not yet timed) two consumer warp groups also take
  * turns at issuing the steady loop's wgmmas (FA3's ping-pong: tl_pingpong_*). */
 static Stmt *consumer_scheduled(Ws *W, int D, int threads) {
-    const char *e = getenv("TILEC_PINGPONG");
-    bool pingpong = e && *e && strcmp(e, "0");
+    bool pingpong = env_on("TILEC_PINGPONG"); /* opt-in until timed on the GPU */
     Ctx *ctx = W->ctx;
     const Stmt *L = W->L;
     Loc loc = L->loc;
@@ -537,10 +539,7 @@ enum { CLUSTER = 2 };
 
 /* Opt-in (TILEC_CLUSTER=1): on the H200 on 2026-12-03 the clustered GEMM ran at 0.98-0.99x
  * the unclustered one (docs/perf.md). */
-static bool cluster_disabled(void) {
-    const char *e = getenv("TILEC_CLUSTER");
-    return !e || !*e || !strcmp(e, "0");
-}
+static bool cluster_disabled(void) { return !env_on("TILEC_CLUSTER"); }
 
 /* Whether the CLUSTER blocks can share map m's boxes evenly: their count divides, or
  * (apply: made to) by halving the rows of each box on whole swizzle patterns. */

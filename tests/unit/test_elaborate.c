@@ -16,7 +16,16 @@ typedef struct Result {
     char *error; /* error text or NULL */
 } Result;
 
+static Result *run_passes(const char *text, const char *factory, const Define *defs, int ndefs,
+                          bool check_schedules);
+
 static Result *run(const char *text, const char *factory, const Define *defs, int ndefs) {
+    return run_passes(text, factory, defs, ndefs, false);
+}
+
+/* The front end, then (check_schedules) pass_check_schedules. */
+static Result *run_passes(const char *text, const char *factory, const Define *defs, int ndefs,
+                          bool check_schedules) {
     Result *r = calloc(1, sizeof *r);
     Source *src = NEW(&r->ctx.arena, Source);
     src->name = "k.py";
@@ -28,6 +37,7 @@ static Result *run(const char *text, const char *factory, const Define *defs, in
         return r;
     }
     r->prog = elaborate(&r->ctx, src, factory, defs, ndefs, NULL, 0);
+    if (check_schedules) pass_check_schedules(&r->ctx, r->prog->func);
     StrBuf sb = {0};
     ir_print_func(&sb, r->prog->func);
     r->ir = sb.buf;
@@ -292,7 +302,58 @@ static void test_deferred_errors(void) {
     done(r);
 }
 
+/* T.Pipelined(order=, stage=, group=) that does not fit: a kernel whose loop body is
+ * four statements (copy in, a let, scale, copy out) with the schedule `sched`; the error
+ * at line `line` (6: the loop, 11: the last copy). */
+static void expect_schedule_error(const char *loop, const char *sched, const char *needle,
+                                  int line) {
+    char buf[1024], where[32];
+    snprintf(where, sizeof where, "k.py:%d:", line);
+    snprintf(buf, sizeof buf,
+             "import tilelang.language as T\n@T.prim_func\n"
+             "def main(A: T.Tensor((256,), \"float32\"), B: T.Tensor((256,), \"float32\")):\n"
+             "    with T.Kernel(1, threads=64) as bx:\n"
+             "        A_s = T.alloc_shared((64,), \"float32\")\n"
+             "        for k in T.%s(4, num_stages=2%s):\n"
+             "            T.copy(A[k * 64], A_s)\n"
+             "            j = k * 64\n"
+             "            for i in T.Parallel(64):\n"
+             "                A_s[i] *= 2.0\n"
+             "            T.copy(A_s, B[j])\n",
+             loop, sched);
+    Result *r = run_passes(buf, NULL, NULL, 0, true);
+    CHECK(r->error && strstr(r->error, needle) && strstr(r->error, where),
+          "want '%s' at %s, got: %s", needle, where, r->error ? r->error : r->ir);
+    done(r);
+}
+
+static void test_schedule_errors(void) {
+    const char *groups = ", group=[[0], [1], [2], [3]]";
+    char buf[256];
+    expect_schedule_error("Pipelined", ", order=[-1, 0, 1, 2]", "given together", 6);
+    expect_schedule_error("Pipelined", ", order=1, stage=[0], group=[[0]]",
+                          "order= must be a list", 6);
+    snprintf(buf, sizeof buf, ", order=[-1, 0, 1], stage=[-1, 0, 0, 0]%s", groups);
+    expect_schedule_error("Pipelined", buf, "they need one per group", 6);
+    snprintf(buf, sizeof buf, ", order=[-1, 0, 1, \"a\"], stage=[-1, 0, 0, 0]%s", groups);
+    expect_schedule_error("Pipelined", buf, "takes integers from -1 up", 6);
+    snprintf(buf, sizeof buf, ", order=[-1, 0, 1, 2], stage=[0, 0, 0, 0]%s", groups);
+    expect_schedule_error("Pipelined", buf, "-1 (a producer copy) goes in both or neither", 6);
+    expect_schedule_error("Pipelined",
+                          ", order=[-1, 0, 1, 2], stage=[-1, 0, 0, 0], "
+                          "group=[[0], [], [1], [2, 3]]",
+                          "group 1 is empty", 6);
+    snprintf(buf, sizeof buf, ", order=[-1, 0, 0, 1], stage=[-1, 0, 0, 0]%s", groups);
+    expect_schedule_error("Pipelined", buf, "groups 1 and 2 have the same order 0", 6);
+    snprintf(buf, sizeof buf, ", order=[-1, 0, 1, -1], stage=[-1, 0, 0, -1]%s", groups);
+    expect_schedule_error("Pipelined", buf, "statement 3 is in group 3 of stage -1", 11);
+    snprintf(buf, sizeof buf, ", order=[-1, 0, 1, 2], stage=[-1, 0, 0, 0]%s", groups);
+    expect_schedule_error("Pipelined", buf, "group 3 uses 'j', which group 1 binds", 11);
+    expect_schedule_error("serial", ", order=[0]", "T.serial takes no order=, stage= or group=", 6);
+}
+
 int main(void) {
+    test_schedule_errors();
     test_factory();
     test_missing_arg();
     test_unknown_define();
