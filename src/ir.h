@@ -55,6 +55,10 @@
     X(MBAR_INIT, "init") X(MBAR_ARRIVE, "arrive") X(MBAR_EXPECT_TX, "arrive_expect_tx") \
     X(MBAR_EXPECT, "expect_tx") X(MBAR_WAIT, "wait")
 
+/* the two consumer warp groups' turns (STMT_TURN; tl_pingpong_<name> in tl_cuda.h) */
+#define TL_TURN_OPS(X) \
+    X(TURN_START, "start") X(TURN_WAIT, "wait") X(TURN_PASS, "pass") X(TURN_END, "end")
+
 #define TL_GEMM_POLICIES(X) \
     X(POLICY_SQUARE, "Square") X(POLICY_FULL_ROW, "FullRow") X(POLICY_FULL_COL, "FullCol")
 
@@ -85,6 +89,7 @@ typedef enum ReduceOp { TL_REDUCE_OPS(X2_ENUM) REDUCE_OP_COUNT } ReduceOp;
 typedef enum AtomicOp { TL_ATOMIC_OPS(X2_ENUM) ATOMIC_OP_COUNT } AtomicOp;
 typedef enum GemmPolicy { TL_GEMM_POLICIES(X2_ENUM) GEMM_POLICY_COUNT } GemmPolicy;
 typedef enum MbarOp { TL_MBAR_OPS(X2_ENUM) MBAR_OP_COUNT } MbarOp;
+typedef enum TurnOp { TL_TURN_OPS(X2_ENUM) TURN_OP_COUNT } TurnOp;
 typedef enum ExprKind { TL_EXPR_KINDS(X2_ENUM) EXPR_KIND_COUNT } ExprKind;
 typedef enum StmtKind { TL_STMT_KINDS(X2_ENUM) STMT_KIND_COUNT } StmtKind;
 #undef X2_ENUM
@@ -99,6 +104,7 @@ const char *reduce_op_name(ReduceOp op);
 const char *atomic_op_name(AtomicOp op);
 const char *gemm_policy_name(GemmPolicy p);
 const char *mbar_op_name(MbarOp op);
+const char *turn_op_name(TurnOp op);
 
 /* ---- nodes ------------------------------------------------------------------------ */
 typedef struct Expr Expr;
@@ -167,7 +173,6 @@ typedef struct Region {
 } Region;
 
 typedef Vec(Stmt *) StmtList;
-typedef enum TurnOp { TURN_START, TURN_WAIT, TURN_PASS, TURN_END } TurnOp;
 enum { ASYNC_MAX_FENCED = 8 };
 
 /* T.Pipelined(order=, stage=, group=): TileLang's schedule of the loop body. Group g

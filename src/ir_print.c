@@ -601,7 +601,7 @@ static void print_simple(Printer *p, const Stmt *s) {
                   s->u.setmaxnreg.inc ? "inc" : "dec");
         break;
     case STMT_TURN:
-        sb_printf(sb, "pingpong_%s", (const char *[]){"start", "wait", "pass", "end"}[s->u.turn.op]);
+        sb_printf(sb, "pingpong_%s", turn_op_name(s->u.turn.op));
         break;
     case STMT_MBAR:
         sb_printf(sb, "mbarrier_%s %s", mbar_op_name(s->u.mbar.op), buf_name(p, s->u.mbar.bar));

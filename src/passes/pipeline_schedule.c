@@ -224,7 +224,10 @@ static Stmt *wait_for(Ctx *ctx, Stmt *const *fl, int n, int left, const Access *
     w->u.async_.wait = left;
     w->u.async_.wgmma = true;
     int k = 0;
-    for (int i = 0; i < n; i++) fence(w, &k, fl[i]->u.gemm.c.buf), fence(w, &k, fl[i]->u.gemm.a.buf);
+    for (int i = 0; i < n; i++) {
+        fence(w, &k, fl[i]->u.gemm.c.buf);
+        fence(w, &k, fl[i]->u.gemm.a.buf);
+    }
     for (int i = 0; next && i < next->rd.len; i++) fence(w, &k, next->rd.data[i]);
     for (int i = 0; next && i < next->wr.len; i++) fence(w, &k, next->wr.data[i]);
     return w;

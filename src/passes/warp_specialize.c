@@ -395,6 +395,20 @@ static void instances(Ws *W, Stmt *seq, int lo, int hi, Expr *const *kk, Var *co
         }
 }
 
+/* A fresh copy of e, plus d. */
+static Expr *shifted(Ws *W, const Expr *e, int d) {
+    Loc loc = W->L->loc;
+    Expr *c = ir_subst(W->ctx, e, NULL, NULL);
+    if (!d) return c;
+    return ir_bin(W->ctx, d > 0 ? OP_ADD : OP_SUB, c, ir_int(W->ctx, d > 0 ? d : -d, c->dtype, loc),
+                  loc);
+}
+
+/* The ring stage that global iteration it (a var) uses. */
+static Expr *stage_at(Ws *W, Var *it) {
+    return pipe_stage_of(W->ctx, ir_varref(W->ctx, it, W->L->loc), W->L, W->S);
+}
+
 /* The part of a scheduled loop for iteration k (an expression): its global iteration,
  * the wait for its stage (when the groups include stage 0), the groups of stages lo..hi
  * (stage 1 for iteration k - 1) with their wgmma waits, and the release of the stage
@@ -404,32 +418,30 @@ static Stmt *scheduled_part(Ws *W, Expr *k, int lo, int hi, bool release, bool *
     Ctx *ctx = W->ctx;
     const Stmt *L = W->L;
     Loc loc = L->loc;
-    DType t = L->u.for_.var->dtype;
     Stmt *part = ir_seq(ctx, loc), *groups = ir_seq(ctx, loc);
+    /* stage 1 is for k - 1, but in the epilogue (stage 1 alone) for the last iteration k */
+    Expr *kk[2] = {k, lo ? k : shifted(W, k, -1)};
     Var *it[2];
-    Expr *kk[2] = {k, ir_bin(ctx, OP_SUB, ir_subst(ctx, k, NULL, NULL), ir_int(ctx, 1, t, loc), loc)};
-    it[0] = let_var(ctx, part, "tl_it", global_iter(W, ir_subst(ctx, k, NULL, NULL)), loc);
+    it[0] = let_var(ctx, part, "tl_it", global_iter(W, shifted(W, k, 0)), loc);
     /* the stage of it - 1 through a non-negative index (the modulo compiles to a mask) */
-    it[1] = lo || !hi ? it[0] : let_var(ctx, part, "tl_it_prev",
-                                 ir_bin(ctx, OP_ADD, ir_varref(ctx, it[0], loc),
-                                        ir_int(ctx, W->S - 1, t, loc), loc), loc);
-    if (lo) kk[1] = k; /* the epilogue: stage 1 alone, for the last iteration k */
-    if (!lo) ir_seq_push(ctx, part, mbar(ctx, MBAR_WAIT, W->full,
-                                         pipe_stage_of(ctx, ir_varref(ctx, it[0], loc), L, W->S),
-                                         parity(ctx, ir_varref(ctx, it[0], loc), L, W->S, 0), loc));
+    it[1] = lo || !hi ? it[0]
+                      : let_var(ctx, part, "tl_it_prev",
+                                shifted(W, ir_varref(ctx, it[0], loc), W->S - 1), loc);
+    if (!lo)
+        ir_seq_push(ctx, part, mbar(ctx, MBAR_WAIT, W->full, stage_at(W, it[0]),
+                                    parity(ctx, ir_varref(ctx, it[0], loc), L, W->S, 0), loc));
     instances(W, groups, lo, hi, kk, it);
     Stmt *issued = pipe_wgmma_waits(ctx, groups);
     if (turns) *turns = pipe_turn_window(ctx, issued);
     ir_seq_push(ctx, part, issued);
-    if (release)
-        ir_seq_push(ctx, part, arrive_empty(W, pipe_stage_of(ctx, ir_varref(ctx, it[hi], loc), L, W->S), loc));
+    if (release) ir_seq_push(ctx, part, arrive_empty(W, stage_at(W, it[hi]), loc));
     return part;
 }
 
 /* if (the loop runs at all) body */
 static Stmt *if_runs(Ws *W, Stmt *body) {
     Ctx *ctx = W->ctx;
-    Expr *n = ir_subst(ctx, W->L->u.for_.extent, NULL, NULL);
+    Expr *n = shifted(W, W->L->u.for_.extent, 0);
     Stmt *c = ir_stmt(ctx, STMT_IF, W->L->loc);
     c->u.if_.cond = ir_bin(ctx, OP_GT, n, ir_int(ctx, 0, n->dtype, W->L->loc), W->L->loc);
     c->u.if_.then = body;
@@ -451,27 +463,26 @@ static Stmt *consumer_scheduled(Ws *W, int D, int threads) {
     Ctx *ctx = W->ctx;
     const Stmt *L = W->L;
     Loc loc = L->loc;
-    DType t = L->u.for_.var->dtype;
     Stmt *out = ir_seq(ctx, loc), *loop = ir_stmt(ctx, STMT_FOR, loc);
-    if (D) ir_seq_push(ctx, out, if_runs(W, scheduled_part(W, ir_subst(ctx, L->u.for_.min, NULL, NULL), 0, 0, false, NULL)));
+    if (D) /* prologue */
+        ir_seq_push(ctx, out,
+                    if_runs(W, scheduled_part(W, shifted(W, L->u.for_.min, 0), 0, 0, false, NULL)));
     loop->u.for_ = L->u.for_;
     loop->u.for_.kind = LOOP_SERIAL;
     loop->u.for_.num_stages = 0;
     loop->u.for_.sched = NULL;
-    loop->u.for_.min = ir_bin(ctx, OP_ADD, ir_subst(ctx, L->u.for_.min, NULL, NULL), ir_int(ctx, D, t, loc), loc);
-    loop->u.for_.extent = ir_bin(ctx, OP_SUB, ir_subst(ctx, L->u.for_.extent, NULL, NULL), ir_int(ctx, D, t, loc), loc);
+    loop->u.for_.min = shifted(W, L->u.for_.min, D);
+    loop->u.for_.extent = shifted(W, L->u.for_.extent, -D);
     bool turns = false;
     loop->u.for_.body = scheduled_part(W, ir_varref(ctx, L->u.for_.var, loc), 0, D, true,
                                        pingpong && threads == 256 ? &turns : NULL);
     if (turns) ir_seq_push(ctx, out, pipe_turn(ctx, TURN_START, loc));
     ir_seq_push(ctx, out, loop);
     if (turns) ir_seq_push(ctx, out, pipe_turn(ctx, TURN_END, loc));
-    if (D) {
-        Expr *last = ir_bin(ctx, OP_SUB,
-                            ir_bin(ctx, OP_ADD, ir_subst(ctx, L->u.for_.min, NULL, NULL),
-                                   ir_subst(ctx, L->u.for_.extent, NULL, NULL), loc),
-                            ir_int(ctx, 1, t, loc), loc);
-        ir_seq_push(ctx, out, if_runs(W, scheduled_part(W, last, 1, 1, true, NULL)));
+    if (D) { /* epilogue */
+        Expr *end = ir_bin(ctx, OP_ADD, shifted(W, L->u.for_.min, 0),
+                           shifted(W, L->u.for_.extent, 0), loc);
+        ir_seq_push(ctx, out, if_runs(W, scheduled_part(W, shifted(W, end, -1), 1, 1, true, NULL)));
     }
     return out;
 }

@@ -488,8 +488,7 @@ static bool cu_stmt(CfEmit *em, const Stmt *s) {
     case STMT_FENCE: cf_loc_comment(em, s->loc); cf_line(em, "tl_fence_proxy_async();"); return true;
     case STMT_SETMAXNREG: cf_loc_comment(em, s->loc); emit_setmaxnreg(em, s); return true;
     case STMT_TURN:
-        cf_line(em, "tl_pingpong_%s(tl_tid);",
-                (const char *[]){"start", "wait", "pass", "end"}[s->u.turn.op]);
+        cf_line(em, "tl_pingpong_%s(tl_tid);", turn_op_name(s->u.turn.op));
         return true;
     case STMT_ALLOC: emit_alloc(em, s); return true;
     case STMT_MBAR: emit_mbar(em, s); return true;
