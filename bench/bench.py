@@ -4,7 +4,7 @@ cache flush before each call (interleaved_ms); the others use triton.testing.do_
 Prints a table and writes bench/results.csv.
 
     PYTHONPATH=python TILEC_LIBRARY=build/libtilec.so python3 bench/bench.py [--quick]
-        [--only gemm|fp8|rowwise|copy|manual|attention ...] [--gemm-config bM,bN,bK,stages,threads[,1] |
+        [--only gemm|splitk|fp8|rowwise|copy|manual|attention ...] [--gemm-config bM,bN,bK,stages,threads[,1] |
         --gemm-configs-sweep] [--time-limit S]
 
 Peers (../shared/PERF.md): cuBLAS through torch.matmul, cuBLASLt fp8 through
@@ -18,7 +18,9 @@ error is relative to a float32 reference; a shape that fails to compile or run i
 with tilec 0 and its message, and the run goes on. The table ends with the geometric mean
 of tilec / cuBLAS per dtype (row "gemm geomean <dtype>", over the shapes tilec ran).
 "gemm by hand" rows run examples/gemm_warp_specialized.py, the same GEMM scheduled with
-TileLang's Tier 3 primitives (fp16, 4096^3 and 8192^3; --quick: 4096^3)."""
+TileLang's Tier 3 primitives (fp16, 4096^3 and 8192^3; --quick: 4096^3). "gemm split-k" rows
+(group splitk) run the same matmul on shapes with fewer tiles than SMs and a long K, whose
+tiles tilec cuts along K over the idle SMs (split-K; TILEC_NO_SPLITK=1 turns it off)."""
 import argparse
 import concurrent.futures
 import csv
@@ -53,6 +55,8 @@ GEMM_DTYPES = ("float16", "bfloat16")
 # fp8 (issue 4): C = A @ B.T, A (M,K) and B (N,K) e4m3, bfloat16 out; tilec runs
 # examples/gemm_fp8.py with the fastest of FP8_SWEEP on the first shape.
 FP8_SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192)]
+# split-K (fp16, the sm_90 default config): 32 and 64 tiles of 128 x 256 on 132 SMs
+SPLITK_SHAPES = [(1024, 1024, 16384), (512, 2048, 16384), (2048, 1024, 8192)]
 FP8_SWEEP = [(256, 128, 128, 4, 256), (128, 256, 128, 4, 256), (128, 128, 128, 4, 128),
              (256, 128, 128, 3, 256, 1), (128, 256, 128, 3, 256, 1),
              (256, 128, 128, 4, 256, 1), (128, 256, 128, 4, 256, 1)]
@@ -341,6 +345,17 @@ def gemm_rows(rows, quick, cfg, sweep, deadline):
                      gm[0], gm[1], "TFLOP/s", worst))
 
 
+def splitk_rows(rows, quick, cfg, deadline):
+    """gemm_row for SPLITK_SHAPES (--quick: the first), fp16."""
+    torch.backends.cuda.matmul.allow_tf32 = False
+    shapes = SPLITK_SHAPES[:1] if quick else SPLITK_SHAPES
+    futs = compile_gemms(example("gemm"), [(s, "float16", cfg) for s in shapes])
+    warm_up_gpu()
+    for shape in shapes:
+        gemm_row(rows, futs[(shape, "float16", cfg)], shape, "float16", deadline,
+                 kind="gemm split-k")
+
+
 # ---- the GEMM scheduled by hand (Tier 3) against cuBLAS ------------------------------------
 MANUAL_SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192)]
 MANUAL_CFG = dict(block_M=128, block_N=256, block_K=64, num_stages=4, async_wgmma=True)
@@ -561,7 +576,7 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="smaller sizes; GEMM 4096^3 only")
     ap.add_argument("--only", action="append",
-                    choices=("gemm", "fp8", "rowwise", "copy", "manual", "attention"),
+                    choices=("gemm", "splitk", "fp8", "rowwise", "copy", "manual", "attention"),
                     help="run only this group (repeatable; default: all)")
     g = ap.add_mutually_exclusive_group()
     g.add_argument("--gemm-config", type=gemm_config, default=None,
@@ -581,7 +596,7 @@ def main():
                     "TILEC_PINGPONG=1 in the environment adds the warp-group ping-pong")
     ap.add_argument("--csv", default=os.path.join(ROOT, "bench", "results.csv"))
     args = ap.parse_args()
-    only = set(args.only or ("gemm", "fp8", "rowwise", "copy", "manual", "attention"))
+    only = set(args.only or ("gemm", "splitk", "fp8", "rowwise", "copy", "manual", "attention"))
     load_gpu_modules()
     torch.manual_seed(0)
     dev = torch.cuda.get_device_name(0)
@@ -590,11 +605,13 @@ def main():
         copy_row(rows)
     if "rowwise" in only:
         rowwise_rows(rows, args.quick)
+    cfg = args.gemm_config or (GEMM_DEFAULT_SM90 if torch.cuda.get_device_capability() >= (9, 0)
+                               else GEMM_DEFAULT)
     if "gemm" in only:
-        cfg = args.gemm_config or (GEMM_DEFAULT_SM90 if torch.cuda.get_device_capability() >= (9, 0)
-                                   else GEMM_DEFAULT)
         gemm_rows(rows, args.quick, cfg, args.gemm_configs_sweep,
                   start + args.time_limit)
+    if "splitk" in only:
+        splitk_rows(rows, args.quick, cfg, start + args.time_limit)
     if "fp8" in only:
         fp8_rows(rows, args.quick, start + args.time_limit)
     if "manual" in only:

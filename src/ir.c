@@ -18,6 +18,7 @@ static const char *const atomic_op_names[] = {TL_ATOMIC_OPS(X_NAME)};
 static const char *const gemm_policy_names[] = {TL_GEMM_POLICIES(X_NAME)};
 static const char *const mbar_op_names[] = {TL_MBAR_OPS(X_NAME)};
 static const char *const turn_op_names[] = {TL_TURN_OPS(X_NAME)};
+static const char *const sk_op_names[] = {TL_SK_OPS(X_NAME)};
 #undef X_NAME
 #define X_NARGS(e, name, n) [e] = n,
 static const int intrinsic_nargs_table[] = {TL_INTRINSICS(X_NARGS)};
@@ -40,6 +41,7 @@ const char *gemm_policy_name(GemmPolicy p) {
 }
 const char *mbar_op_name(MbarOp op) { return NAME_OF(mbar_op_names, op, MBAR_OP_COUNT); }
 const char *turn_op_name(TurnOp op) { return NAME_OF(turn_op_names, op, TURN_OP_COUNT); }
+const char *sk_op_name(SkOp op) { return NAME_OF(sk_op_names, op, SK_OP_COUNT); }
 int intrinsic_nargs(Intrinsic fn) {
     return (unsigned)fn < (unsigned)FN_COUNT ? intrinsic_nargs_table[fn] : 0;
 }

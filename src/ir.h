@@ -59,6 +59,11 @@
 #define TL_TURN_OPS(X) \
     X(TURN_START, "start") X(TURN_WAIT, "wait") X(TURN_PASS, "pass") X(TURN_END, "end")
 
+/* a split-K unit's partial accumulators (STMT_SPLITK): ZERO them before its loop when
+   it does not start the tile; COMBINE after it (store them for the block that finishes
+   the tile, or add the stored ones of the tile's other units) */
+#define TL_SK_OPS(X) X(SK_ZERO, "zero") X(SK_COMBINE, "combine")
+
 #define TL_GEMM_POLICIES(X) \
     X(POLICY_SQUARE, "Square") X(POLICY_FULL_ROW, "FullRow") X(POLICY_FULL_COL, "FullCol")
 
@@ -77,7 +82,8 @@
     X(STMT_THREADS) /* T.ws: a part of the block's threads runs the body */            \
     X(STMT_FENCE)   /* T.fence_proxy_async */                                          \
     X(STMT_SETMAXNREG) /* T.set_max_nreg */                                          \
-    X(STMT_TURN) /* CUDA sm_90: the two consumer warp groups' gemm turns (ping-pong) */
+    X(STMT_TURN) /* CUDA sm_90: the two consumer warp groups' gemm turns (ping-pong) */ \
+    X(STMT_SPLITK) /* CUDA sm_90: a split-K unit's accumulators (pass_pipeline_async) */
 
 #define X2_ENUM(e, ...) e,
 typedef enum Scope { TL_SCOPES(X2_ENUM) SCOPE_COUNT } Scope;
@@ -90,6 +96,7 @@ typedef enum AtomicOp { TL_ATOMIC_OPS(X2_ENUM) ATOMIC_OP_COUNT } AtomicOp;
 typedef enum GemmPolicy { TL_GEMM_POLICIES(X2_ENUM) GEMM_POLICY_COUNT } GemmPolicy;
 typedef enum MbarOp { TL_MBAR_OPS(X2_ENUM) MBAR_OP_COUNT } MbarOp;
 typedef enum TurnOp { TL_TURN_OPS(X2_ENUM) TURN_OP_COUNT } TurnOp;
+typedef enum SkOp { TL_SK_OPS(X2_ENUM) SK_OP_COUNT } SkOp;
 typedef enum ExprKind { TL_EXPR_KINDS(X2_ENUM) EXPR_KIND_COUNT } ExprKind;
 typedef enum StmtKind { TL_STMT_KINDS(X2_ENUM) STMT_KIND_COUNT } StmtKind;
 #undef X2_ENUM
@@ -105,6 +112,7 @@ const char *atomic_op_name(AtomicOp op);
 const char *gemm_policy_name(GemmPolicy p);
 const char *mbar_op_name(MbarOp op);
 const char *turn_op_name(TurnOp op);
+const char *sk_op_name(SkOp op);
 
 /* ---- nodes ------------------------------------------------------------------------ */
 typedef struct Expr Expr;
@@ -173,7 +181,20 @@ typedef struct Region {
 } Region;
 
 typedef Vec(Stmt *) StmtList;
-enum { ASYNC_MAX_FENCED = 8 };
+enum { ASYNC_MAX_FENCED = 8, SK_MAX_ACC = 4 };
+
+/* Split-K work units of a warp-specialized loop (STMT_WS.sk): on a persistent grid a
+ * block may run only the iterations min + lo .. min + hi - 1 of a tile's loop (of iters
+ * per tile); k + base counts iteration k over the block's units (what the stages and
+ * phases run on). The accumulators acc[0 .. nacc) (float32 register fragments that the
+ * loop only adds gemm products to) are then combined across the tile's units
+ * (STMT_SPLITK). lo, hi and base are defined in both sides of the WS, per unit. */
+typedef struct SplitK {
+    Var *lo, *hi, *base;
+    Expr *iters;
+    Buffer *acc[SK_MAX_ACC];
+    int nacc;
+} SplitK;
 
 /* T.Pipelined(order=, stage=, group=): TileLang's schedule of the loop body. Group g
  * (statements first[g] .. first[g + 1] - 1 of the flattened body, consecutive) runs
@@ -284,8 +305,9 @@ struct Stmt {
            when each side runs for every tile of the block (the emitter's choice,
            cuda_kernel_persistent). cluster > 1: on a persistent grid, clusters of that
            many blocks take consecutive tiles along grid dimension cluster_dim (whose
-           extent it divides) and share the multicast copies */
-        struct { Stmt *producer, *consumer; Var *tile; int cluster, cluster_dim; } ws;
+           extent it divides) and share the multicast copies. sk (may be NULL): the
+           tiles are split into split-K units (SplitK) */
+        struct { Stmt *producer, *consumer; Var *tile; int cluster, cluster_dim; SplitK *sk; } ws;
         /* MBAR on bar[idx]: INIT (every entry, count arg, by one thread), ARRIVE (each
            executing thread; with per_group only the first thread of each warp group of
            128), EXPECT_TX (one thread: arrive, expect arg bytes), EXPECT (one thread:
@@ -311,6 +333,8 @@ struct Stmt {
            turn), PASS (the turn to the other group), END (group 0 takes group 1's last
            pass); per tile, START and END once, WAIT and PASS in pairs */
         struct { TurnOp op; } turn;
+        /* SPLITK: op on the accumulators of the enclosing STMT_WS's sk */
+        struct { SkOp op; } splitk;
     } u;
 };
 

@@ -603,6 +603,7 @@ static void print_simple(Printer *p, const Stmt *s) {
     case STMT_TURN:
         sb_printf(sb, "pingpong_%s", turn_op_name(s->u.turn.op));
         break;
+    case STMT_SPLITK: sb_printf(sb, "split_k_%s", sk_op_name(s->u.splitk.op)); break;
     case STMT_MBAR:
         sb_printf(sb, "mbarrier_%s %s", mbar_op_name(s->u.mbar.op), buf_name(p, s->u.mbar.bar));
         if (s->u.mbar.idx) {
@@ -668,6 +669,12 @@ static void print_stmt(Printer *p, const Stmt *s, int indent) {
         if (s->u.ws.tile && s->u.ws.cluster > 1)
             sb_printf(p->sb, " (clusters of %d blocks along dim %d)", s->u.ws.cluster,
                       s->u.ws.cluster_dim);
+        if (s->u.ws.sk) {
+            const SplitK *k = s->u.ws.sk;
+            sb_printf(p->sb, " in split-K units %s .. %s of ", k->lo->name, k->hi->name);
+            print_expr(p, k->iters, 0);
+            sb_printf(p->sb, " iterations, from %s", k->base->name);
+        }
         if (s->u.ws.tile) sb_puts(p->sb, ":\n");
         if (s->u.ws.tile) sb_indent(p->sb, indent);
         sb_puts(p->sb, "producer:\n");

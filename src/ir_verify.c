@@ -293,7 +293,8 @@ static void check_stmt(Verifier *v, const Stmt *s) {
     case STMT_SWIZZLE:
         if (s->u.swizzle.panel) check_expr(v, s->u.swizzle.panel);
         break;
-    case STMT_SYNC: case STMT_ASYNC: case STMT_FENCE: case STMT_SETMAXNREG: case STMT_TURN: break;
+    case STMT_SYNC: case STMT_ASYNC: case STMT_FENCE: case STMT_SETMAXNREG: case STMT_TURN:
+    case STMT_SPLITK: break;
     case STMT_THREADS:
         check_scoped(v, s->u.threads.body);
         if (s->u.threads.orelse) check_scoped(v, s->u.threads.orelse);
@@ -301,6 +302,11 @@ static void check_stmt(Verifier *v, const Stmt *s) {
     case STMT_WS: {
         int nv = v->vars.len;
         if (s->u.ws.tile) define_var(v, s->u.ws.tile);
+        if (s->u.ws.sk) {
+            check_expr(v, s->u.ws.sk->iters);
+            define_var(v, s->u.ws.sk->lo), define_var(v, s->u.ws.sk->hi);
+            define_var(v, s->u.ws.sk->base);
+        }
         check_scoped(v, s->u.ws.producer);
         check_scoped(v, s->u.ws.consumer);
         v->vars.len = nv;

@@ -102,6 +102,9 @@ void ir_stmt_exprs(Stmt *s, ExprSlotFn fn, void *ud) {
         break;
     case STMT_ASSERT: fn(&s->u.assert_.cond, ud); break;
     case STMT_SWIZZLE: opt(&s->u.swizzle.panel, fn, ud); break;
+    case STMT_WS:
+        if (s->u.ws.sk) fn(&s->u.ws.sk->iters, ud);
+        break;
     default: break;
     }
 }

@@ -181,6 +181,49 @@ TL_DEV void tl_tile_index(int t, int gx, int gy, int panel, int b[3]) {
     tl_raster(panel, (unsigned)gx, (unsigned)gy, (unsigned)i, &b[0], &b[1]);
 }
 
+/* ---- split-K on a persistent grid --------------------------------------------------------
+ * Of a grid of g blocks walking `tiles` tiles of `iters` loop iterations each: with at
+ * least as many tiles as blocks, block b takes the tiles b, b + g, ... whole. With fewer
+ * and split (there is a workspace), every tile is cut into p = g / tiles parts at the same
+ * iterations (parts of at least TL_SK_MIN_PART), so that the blocks running at once read
+ * the same k-slices, which L2 then serves once: block b < tiles * p runs part b % p of
+ * tile b / p, iterations [lo, hi), and the other blocks idle. (Stream-K's uneven ranges
+ * over the last waves, tried on 2026-12-04, lost 2-13% on the H200: blocks at different
+ * k-offsets share nothing in L2.) The block that runs part 0 finishes the tile, adding
+ * the partial results of the blocks after it that run the others (one slot each). */
+enum { TL_SK_MIN_PART = 4 };
+
+typedef struct TlSkPart {
+    int tile, lo, hi, parts;
+} TlSkPart;
+
+/* How many parts each tile is cut into (1: the blocks walk whole tiles). */
+TL_HOSTDEV inline int tl_sk_parts(int tiles, int iters, int g, bool split) {
+    int parts = split && tiles < g ? g / tiles : 1;
+    if (parts > iters / TL_SK_MIN_PART) parts = iters / TL_SK_MIN_PART;
+    return parts > 1 ? parts : 1;
+}
+
+/* Block b's part (of `parts` > 1 per tile); false when it idles. */
+TL_HOSTDEV inline bool tl_sk_part_of(int b, int tiles, int iters, int parts, TlSkPart *p) {
+    if (b >= tiles * parts) return false;
+    const int i = b % parts;
+    p->tile = b / parts, p->parts = parts;
+    p->lo = (int)((long long)iters * i / parts);
+    p->hi = (int)((long long)iters * (i + 1) / parts);
+    return true;
+}
+
+/* Whether block q runs a part of p's tile (q after the block that finishes it). */
+TL_HOSTDEV inline bool tl_sk_holds(const TlSkPart *p, int q) { return q < (p->tile + 1) * p->parts; }
+
+/* The workspace of a split-K launch of g blocks: a flag per block (128-byte aligned), then
+ * per block its partial result of `bytes` (a multiple of 16). */
+TL_HOSTDEV inline unsigned *tl_sk_flag(unsigned char *ws, int p) { return (unsigned *)ws + p; }
+TL_HOSTDEV inline float *tl_sk_part(unsigned char *ws, int g, int p, long long bytes) {
+    return (float *)(ws + ((long long)g * 4 + 127) / 128 * 128 + bytes * p);
+}
+
 /* T.device_assert's message: the C target's text, on the device's stdout. */
 TL_DEV void tl_assert_fail(const char *where, const char *msg, long long bx, long long by,
                            long long bz) {
@@ -2166,6 +2209,49 @@ TL_DEV void tl_tma_load_multicast(const TlTensorMap *map, void *smem, uint64_t *
 }
 #endif
 
+/* Tells the compiler that c holds. */
+TL_DEV void tl_assume(bool c) { __builtin_assume(c); }
+
+/* ---- split-K: partial results (the workspace of tl_sk_part) -----------------------------
+ * N accumulator registers of each of the NT consumer threads, as float4s interleaved by
+ * thread (coalesced); through L2 (.cg), where the other block reads them. */
+template <int N, int NT> TL_DEV void tl_sk_put(float *part, const float *acc, int tid) {
+    static_assert(N % 4 == 0, "tl_sk_put: accumulators in whole float4s");
+#pragma unroll
+    for (int r = 0; r < N / 4; r++)
+        __stcg((float4 *)part + r * NT + tid,
+               make_float4(acc[4 * r], acc[4 * r + 1], acc[4 * r + 2], acc[4 * r + 3]));
+}
+template <int N, int NT> TL_DEV void tl_sk_add(const float *part, float *acc, int tid) {
+#pragma unroll
+    for (int r = 0; r < N / 4; r++) {
+        const float4 v = __ldcg((const float4 *)part + r * NT + tid);
+        acc[4 * r] += v.x, acc[4 * r + 1] += v.y, acc[4 * r + 2] += v.z, acc[4 * r + 3] += v.w;
+    }
+}
+/* After every consumer thread's tl_sk_put: the partial result is there (a release at GPU
+ * scope, cumulative over the barrier: the block's stores before it are visible to whoever
+ * acquires the flag). */
+template <int NT> TL_DEV void tl_sk_signal(unsigned *flag, int tid) {
+    tl_bar_sync<1, NT>();
+    if (tid == 0)
+        asm volatile("st.release.gpu.global.u32 [%0], %1;\n" ::"l"(flag), "r"(1u) : "memory");
+}
+/* Before any consumer thread's tl_sk_add: waits for the flag and clears it for the next
+ * launch (each flag is set once and read once per launch). */
+template <int NT> TL_DEV void tl_sk_wait(unsigned *flag, int tid) {
+    if (tid == 0) {
+        unsigned v = 0;
+        for (;;) {
+            asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(v) : "l"(flag) : "memory");
+            if (v) break;
+            __nanosleep(64);
+        }
+        *(volatile unsigned *)flag = 0u;
+    }
+    tl_bar_sync<1, NT>();
+}
+
 #else /* TL_CUDA_SIM: the same contracts in host C++ */
 /* Asynchronous work happens at the extremes the hardware allows, so that a missing wait
  * or barrier shows as wrong data: a wgmma left in flight computes when tl_wgmma_wait
@@ -2431,6 +2517,29 @@ TL_DEV void tl_wgmma_rs(const void *A, const void *B, float *C, int tid) {
     q->gemm[i] = tl_wgmma_rs_sim<M, N, K, NWG, TRANS_B, T>;
     q->ga[i] = (const void *)(uintptr_t)n, q->gb[i] = B, q->gc[i] = C, q->gtid[i] = tid;
     if constexpr (WAIT >= 0) tl_wgmma_wait<WAIT>();
+}
+
+TL_DEV void tl_assume(bool c) {
+    if (!c) __trap();
+}
+/* Split-K partial results: the same layout; a waiting thread yields (blocks run one after
+ * another from the last, so a flag a block waits for is set already). */
+template <int N, int NT> TL_DEV void tl_sk_put(float *part, const float *acc, int tid) {
+    for (int r = 0; r < N; r++) part[(r / 4 * NT + tid) * 4 + r % 4] = acc[r];
+}
+template <int N, int NT> TL_DEV void tl_sk_add(const float *part, float *acc, int tid) {
+    for (int r = 0; r < N; r++) acc[r] += part[(r / 4 * NT + tid) * 4 + r % 4];
+}
+template <int NT> TL_DEV void tl_sk_signal(unsigned *flag, int tid) {
+    sim_bar(1, NT);
+    if (tid == 0) *flag = 1u, sim_progress();
+}
+template <int NT> TL_DEV void tl_sk_wait(unsigned *flag, int tid) {
+    if (tid == 0) {
+        while (!*flag) sim_yield();
+        *flag = 0u;
+    }
+    sim_bar(1, NT);
 }
 
 /* Named barriers of the harness (sim_bar: id, thread count). */

@@ -27,6 +27,8 @@ void pipe_stack_buffer(Ctx *ctx, Buffer *b, int stages);
 Stmt *pipe_inflight_gemm(Stmt *body, int nprod, Buffer *const *bufs);
 /* Whether no statement of the body after the producers but g touches bufs[0..nprod). */
 bool pipe_only_gemm_reads(Stmt *body, int nprod, Buffer *const *bufs, const Stmt *g);
+/* Whether s (or a statement in it) reads or writes b. */
+bool pipe_touches(Stmt *s, const Buffer *b);
 /* The wait after the loop for an in-flight gemm (and the fence of its accumulator). */
 Stmt *pipe_wgmma_drain(Ctx *ctx, const Stmt *gemm, Loc loc);
 

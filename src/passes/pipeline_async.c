@@ -455,6 +455,12 @@ Stmt *pipe_inflight_gemm(Stmt *body, int nprod, Buffer *const *bufs) {
     return a && b && !t.reads && !t.writes && !g->u.gemm.clear_accum ? g : NULL;
 }
 
+bool pipe_touches(Stmt *s, const Buffer *b) {
+    Touch t = {b, NULL, 0, 0};
+    touch_stmt(&s, &t);
+    return t.reads || t.writes;
+}
+
 bool pipe_only_gemm_reads(Stmt *body, int nprod, Buffer *const *bufs, const Stmt *g) {
     for (int b = 0; b < nprod; b++) {
         Touch t = {bufs[b], g, 0, 0};

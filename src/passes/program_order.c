@@ -16,6 +16,7 @@ static void order_slot(Stmt **slot, void *ud);
 static bool hardware_only(const Stmt *s) {
     switch (s->kind) {
     case STMT_MBAR: case STMT_FENCE: case STMT_SETMAXNREG: case STMT_ASYNC: case STMT_TURN:
+    case STMT_SPLITK:
         return true;
     case STMT_ALLOC: return s->u.alloc.buf->scope == SCOPE_BARRIER;
     default: return false;

@@ -217,17 +217,40 @@ typedef struct Ws {
     bool per_group; /* only the in-flight gemm reads the stages: one release per warp group */
     int cluster, cluster_dim;             /* STMT_WS.cluster, cluster_dim */
     bool multicast[PIPE_MAX_PRODUCERS]; /* the copy is the same in every block of a cluster */
+    SplitK *sk;                        /* STMT_WS.sk, or NULL */
 } Ws;
 
 /* Iteration k of the loop counted over the block's tiles so far: k + extent * tile (the
- * stages and phases run on across tiles); k itself without a tile var. */
+ * stages and phases run on across tiles), or k + base over split-K units; k itself
+ * without a tile var. */
 static Expr *global_iter(Ws *W, Expr *k) {
     if (!W->tile) return k;
     Ctx *ctx = W->ctx;
     Loc loc = W->L->loc;
-    Expr *done = ir_bin(ctx, OP_MUL, ir_subst(ctx, W->L->u.for_.extent, NULL, NULL),
-                        ir_varref(ctx, W->tile, loc), loc);
+    Expr *done = W->sk ? ir_varref(ctx, W->sk->base, loc)
+                       : ir_bin(ctx, OP_MUL, ir_subst(ctx, W->L->u.for_.extent, NULL, NULL),
+                                ir_varref(ctx, W->tile, loc), loc);
     return ir_bin(ctx, OP_ADD, k, ir_cast(ctx, k->dtype, done, loc), loc);
+}
+
+/* The first iteration of the loop in this unit (min + lo in a split-K unit, else min),
+ * and the unit's trip count; fresh expressions. */
+static Expr *unit_min(Ws *W) {
+    Ctx *ctx = W->ctx;
+    Loc loc = W->L->loc;
+    Expr *min = ir_subst(ctx, W->L->u.for_.min, NULL, NULL);
+    if (!W->sk) return min;
+    return ir_bin(ctx, OP_ADD, min, ir_cast(ctx, min->dtype, ir_varref(ctx, W->sk->lo, loc), loc),
+                  loc);
+}
+
+static Expr *unit_extent(Ws *W) {
+    Ctx *ctx = W->ctx;
+    Loc loc = W->L->loc;
+    if (!W->sk) return ir_subst(ctx, W->L->u.for_.extent, NULL, NULL);
+    return ir_cast(ctx, W->L->u.for_.extent->dtype,
+                   ir_bin(ctx, OP_SUB, ir_varref(ctx, W->sk->hi, loc),
+                          ir_varref(ctx, W->sk->lo, loc), loc), loc);
 }
 
 /* A let of a fresh var g = global_iter(k) at the top of body, and the loop shape with g
@@ -275,8 +298,8 @@ static Stmt *producer(Ws *W, int map0) {
     loop->u.for_.var = kp;
     loop->u.for_.kind = LOOP_SERIAL;
     loop->u.for_.num_stages = 0;
-    loop->u.for_.min = ir_subst(ctx, L->u.for_.min, NULL, NULL);
-    loop->u.for_.extent = ir_subst(ctx, L->u.for_.extent, NULL, NULL);
+    loop->u.for_.min = unit_min(W);
+    loop->u.for_.extent = unit_extent(W);
     loop->u.for_.body = body;
     return loop;
 }
@@ -302,8 +325,7 @@ static Stmt *release(Ws *W, const Stmt *Lg, int delta) {
     Stmt *a = arrive_empty(W, pipe_stage_of(ctx, g, L, W->S), loc);
     if (!delta) return a;
     Stmt *c = ir_stmt(ctx, STMT_IF, loc);
-    c->u.if_.cond = ir_bin(ctx, OP_GT, ir_varref(ctx, L->u.for_.var, loc),
-                           ir_subst(ctx, L->u.for_.min, NULL, NULL), loc);
+    c->u.if_.cond = ir_bin(ctx, OP_GT, ir_varref(ctx, L->u.for_.var, loc), unit_min(W), loc);
     c->u.if_.then = a;
     return c;
 }
@@ -315,13 +337,10 @@ static Stmt *release_last(Ws *W) {
     const Stmt *L = W->L;
     Loc loc = L->loc;
     DType t = L->u.for_.var->dtype;
-    Expr *last = ir_bin(ctx, OP_SUB,
-                        ir_bin(ctx, OP_ADD, ir_subst(ctx, L->u.for_.min, NULL, NULL),
-                               ir_subst(ctx, L->u.for_.extent, NULL, NULL), loc),
+    Expr *last = ir_bin(ctx, OP_SUB, ir_bin(ctx, OP_ADD, unit_min(W), unit_extent(W), loc),
                         ir_int(ctx, 1, t, loc), loc);
     Stmt *c = ir_stmt(ctx, STMT_IF, loc);
-    c->u.if_.cond = ir_bin(ctx, OP_GT, ir_subst(ctx, L->u.for_.extent, NULL, NULL),
-                           ir_int(ctx, 0, t, loc), loc);
+    c->u.if_.cond = ir_bin(ctx, OP_GT, unit_extent(W), ir_int(ctx, 0, t, loc), loc);
     c->u.if_.then = arrive_empty(W, pipe_stage_of(ctx, global_iter(W, last), L, W->S), loc);
     return c;
 }
@@ -607,6 +626,89 @@ static void plan_cluster(Ws *W, Stmt *k, Uses *u, int li) {
         W->multicast[i] = copy_shared(W, &set, i) && split_boxes(W->maps[i], true);
 }
 
+/* ---- split-K ------------------------------------------------------------------------- */
+static void escapes_stmt(Stmt **slot, void *ud) {
+    const Stmt *s = *slot;
+    const Buffer *w = s->kind == STMT_STORE    ? s->u.store.buf
+                      : s->kind == STMT_COPY   ? s->u.copy.dst.buf
+                      : s->kind == STMT_FILL   ? s->u.fill.dst.buf
+                      : s->kind == STMT_ATOMIC ? s->u.atomic.dst.buf
+                      : s->kind == STMT_REDUCE ? s->u.reduce.dst.buf
+                      : s->kind == STMT_CUMSUM ? s->u.cumsum.dst.buf
+                                               : NULL;
+    *(bool *)ud |= s->kind == STMT_PRINT || (w && w->scope == SCOPE_GLOBAL);
+    ir_stmt_children(*slot, escapes_stmt, ud);
+}
+
+/* Whether s writes memory outside the block or prints. */
+static bool escapes(Stmt *s) {
+    bool any = false;
+    escapes_stmt(&s, &any);
+    return any;
+}
+
+/* tl_sk_begin cuts tiles into parts of at least TL_SK_MIN_PART (4) iterations: never one
+ * of fewer than 8. */
+enum { SK_MIN_ITERS = 8 };
+
+/* Split-K units (SplitK; tl_sk_begin in tl_cuda.h) for the loop of a persistent tile
+ * walk without clusters or a schedule, unless TILEC_NO_SPLITK is set, when splitting a
+ * tile's iterations cannot change its result: the loop's body after the producer copies
+ * only adds wgmma products to float32 register fragments (each unit sums a part of the
+ * iterations from zero, and the parts add up), the kernel's code before the loop has no
+ * effect outside the block (every unit runs it), and the code after it does not read the
+ * stages (whose last contents are the unit's, not the tile's). */
+static SplitK *plan_splitk(Ws *W, Stmt *k, int li, int D) {
+    int64_t iters;
+    if (!W->tile || W->cluster > 1 || D >= 0 || env_on("TILEC_NO_SPLITK") ||
+        (ir_is_const_int(W->L->u.for_.extent, &iters) && iters < SK_MIN_ITERS))
+        return NULL;
+    Ctx *ctx = W->ctx;
+    Stmt *body = W->L->u.for_.body, *kb = k->u.kernel.body;
+    SplitK *sk = NEW(&ctx->arena, SplitK);
+    for (int i = W->nprod; i < body->u.seq.len; i++) {
+        const Stmt *g = body->u.seq.data[i];
+        if (g->kind != STMT_GEMM || g->u.gemm.wgmma <= 0 || g->u.gemm.clear_accum) return NULL;
+        Buffer *c = g->u.gemm.c.buf;
+        if (c->scope != SCOPE_FRAGMENT || !c->layout || c->layout->nlocal % 4 ||
+            c->dtype != DT_FLOAT32) /* (tl_sk_put moves float4s) */
+            return NULL;
+        int j = 0;
+        while (j < sk->nacc && sk->acc[j] != c) j++;
+        if (j == SK_MAX_ACC) return NULL;
+        if (j == sk->nacc) sk->acc[sk->nacc++] = c;
+    }
+    for (int i = 0; i < kb->u.seq.len; i++) {
+        if (i < li && escapes(kb->u.seq.data[i])) return NULL;
+        for (int b = 0; i > li && b < W->nprod; b++)
+            if (pipe_touches(kb->u.seq.data[i], W->bufs[b])) return NULL;
+    }
+    if (!sk->nacc) return NULL;
+    sk->lo = ir_var(ctx, "tl_sk_lo", DT_INT32);
+    sk->hi = ir_var(ctx, "tl_sk_hi", DT_INT32);
+    sk->base = ir_var(ctx, "tl_sk_base", DT_INT32);
+    sk->iters = ir_subst(ctx, W->L->u.for_.extent, NULL, NULL);
+    return sk;
+}
+
+static Stmt *splitk_op(Ctx *ctx, SkOp op, Loc loc) {
+    Stmt *s = ir_stmt(ctx, STMT_SPLITK, loc);
+    s->u.splitk.op = op;
+    return s;
+}
+
+/* The kernel's code after the loop, run by the units that start their tile: the one that
+ * finishes a split tile, after STMT_SPLITK's combine. */
+static Stmt *finishing(Ws *W, Stmt *epilogue) {
+    Ctx *ctx = W->ctx;
+    Loc loc = W->L->loc;
+    Stmt *c = ir_stmt(ctx, STMT_IF, loc);
+    c->u.if_.cond = ir_bin(ctx, OP_EQ, ir_varref(ctx, W->sk->lo, loc), ir_int(ctx, 0, DT_INT32, loc),
+                           loc);
+    c->u.if_.then = epilogue;
+    return c;
+}
+
 static void build(Ws *W, Stmt *k, Uses *u, int li) {
     Ctx *ctx = W->ctx;
     Stmt *body = k->u.kernel.body, *L = W->L;
@@ -627,16 +729,21 @@ static void build(Ws *W, Stmt *k, Uses *u, int li) {
     /* after its wait, the gemm's warp group is done with the stage: one thread tells */
     W->per_group = W->gemm && pipe_only_gemm_reads(L->u.for_.body, W->nprod, W->bufs, W->gemm);
     plan_cluster(W, k, u, li);
+    W->sk = plan_splitk(W, k, li, D);
     W->full = ring(ctx, "full_barrier", W->S, loc);
     W->empty = ring(ctx, "empty_barrier", W->S, loc);
     Stmt *front = ir_seq(ctx, body->loc), *cons = ir_seq(ctx, body->loc);
-    Stmt *prod = ir_seq(ctx, body->loc);
+    Stmt *prod = ir_seq(ctx, body->loc), *epilogue = ir_seq(ctx, body->loc);
     for (int i = 0; i < body->u.seq.len; i++) {
         Stmt *s = body->u.seq.data[i];
         if (i == li) {
+            if (W->sk) ir_seq_push(ctx, cons, splitk_op(ctx, SK_ZERO, loc));
             ir_seq_push(ctx, cons, D >= 0 ? consumer_scheduled(W, D, nthreads) : consumer_loop(W));
             if (W->gemm) ir_seq_push(ctx, cons, pipe_wgmma_drain(ctx, W->gemm, loc));
             if (W->gemm && W->tile) ir_seq_push(ctx, cons, release_last(W));
+            if (W->sk) ir_seq_push(ctx, cons, splitk_op(ctx, SK_COMBINE, loc));
+        } else if (i > li && W->sk) {
+            ir_seq_push(ctx, epilogue, s);
         } else if (i < li && per_tile[i] && W->tile) {
             Stmt *copy = ir_stmt(ctx, STMT_LET, s->loc); /* the same var, in both scopes */
             copy->u.let = s->u.let;
@@ -649,6 +756,7 @@ static void build(Ws *W, Stmt *k, Uses *u, int li) {
             ir_seq_push(ctx, cons, s);
         }
     }
+    if (W->sk) ir_seq_push(ctx, cons, finishing(W, epilogue));
     ir_seq_push(ctx, front, alloc_of(ctx, W->full));
     ir_seq_push(ctx, front, alloc_of(ctx, W->empty));
     ir_seq_push(ctx, front, mbar(ctx, MBAR_INIT, W->full, NULL, ir_int(ctx, 1, DT_INT32, loc), loc));
@@ -659,10 +767,16 @@ static void build(Ws *W, Stmt *k, Uses *u, int li) {
     ir_seq_push(ctx, front, ir_stmt(ctx, STMT_SYNC, loc));
     Stmt *ws = ir_stmt(ctx, STMT_WS, loc);
     ir_seq_push(ctx, prod, producer(W, k->u.kernel.ntmaps));
+    if (W->sk) { /* the consumers' loop runs the unit's iterations (last: both sides count
+                    stages and phases from the loop's own bounds) */
+        Expr *min = unit_min(W), *n = unit_extent(W);
+        L->u.for_.min = min, L->u.for_.extent = n;
+    }
     ws->u.ws.producer = prod;
     ws->u.ws.consumer = cons;
     ws->u.ws.tile = W->tile;
     ws->u.ws.cluster = W->cluster, ws->u.ws.cluster_dim = W->cluster_dim;
+    ws->u.ws.sk = W->sk;
     ir_seq_push(ctx, front, ws);
     for (int i = 0; i < W->nprod; i++) {
         pipe_stack_buffer(ctx, W->bufs[i], W->S);

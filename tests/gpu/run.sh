@@ -196,12 +196,16 @@ gemm.py|-D M=1000 -D N=900 -D K=1024 -D block_M=256 -D block_N=128 -D block_K=64
 gemm.py|-D M=200 -D N=136 -D K=328 -D block_M=128 -D block_N=128 -D block_K=128 -D num_stages=2 -D threads=256|1
 gemm.py|-D M=264 -D N=200 -D K=328 -D block_M=128 -D block_N=64 -D block_K=128 -D trans_B=True -D in_dtype="bfloat16" -D out_dtype="bfloat16" -D num_stages=3|1
 gemm.py|-D M=1024 -D N=1024 -D K=1024 -D block_M=128 -D block_N=256 -D block_K=128 -D num_stages=2 -D threads=256 -D trans_B=True|0
+gemm.py|-D M=1000 -D N=1000 -D K=2048 -D block_M=128 -D block_N=256 -D block_K=64 -D num_stages=4 -D threads=256 -D shared_epilogue=True|0
+gemm.py|-D M=1000 -D N=1000 -D K=2000 -D block_M=128 -D block_N=256 -D block_K=64 -D num_stages=4 -D threads=256 -D trans_B=True -D in_dtype="bfloat16" -D out_dtype="bfloat16"|0
+gemm.py|-D M=200 -D N=300 -D K=1000 -D block_M=128 -D block_N=256 -D block_K=64 -D num_stages=4 -D threads=256 -D shared_epilogue=True|1
 gemm_fp8.py||0
 gemm_fp8.py|-D M=200 -D N=136 -D K=592 -D block_K=256 -D num_stages=2|1
 gemm_fp8.py|-D M=200 -D N=136 -D K=328 -D b_dtype="float8_e5m2"|1
 gemm_fp8.py|-D M=264 -D N=200 -D K=328 -D block_N=64 -D shared_epilogue=True|1
 gemm_fp8.py|-D M=512 -D N=384 -D K=512 -D block_M=256 -D threads=256 -D num_stages=4|0
 gemm_fp8.py|-D M=1000 -D N=900 -D K=1024 -D block_M=256 -D block_N=128 -D threads=256 -D num_stages=4 -D shared_epilogue=True|0
+gemm_fp8.py|-D M=1000 -D N=1000 -D K=4096 -D block_N=256 -D threads=256 -D num_stages=3 -D shared_epilogue=True|0
 gemm_fp8.py|-D M=192 -D N=256 -D K=192 -D block_N=256 -D block_K=64 -D in_dtype="float8_e5m2" -D out_dtype="float16"|1
 gemm.py|-D M=256 -D N=256 -D K=256 -D in_dtype="int8" -D out_dtype="int32" -D accum_dtype="int32"|0
 gemm.py|-D M=100 -D N=72 -D K=80 -D trans_A=True -D trans_B=True -D in_dtype="int8" -D out_dtype="int32" -D accum_dtype="int32"|1

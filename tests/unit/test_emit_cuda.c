@@ -406,9 +406,11 @@ static const char sim_runner[] =
     "    gridDim.x = (unsigned)grid[0], gridDim.y = (unsigned)grid[1];\n"
     "    gridDim.z = (unsigned)grid[2];\n"
     "    blockDim.x = block[0], blockDim.y = block[1], blockDim.z = block[2];\n"
+    "    /* from the last block: a split-K block waits only for later ones */\n"
     "    for (unsigned z = 0; z < gridDim.z; z++)\n"
     "        for (unsigned y = 0; y < gridDim.y; y++)\n"
-    "            for (unsigned x = 0; x < gridDim.x; x += (unsigned)cluster) {\n"
+    "            for (unsigned x = gridDim.x; x > 0;) {\n"
+    "                x -= (unsigned)cluster;\n"
     "                sim_bx0 = x, blockIdx.y = y, blockIdx.z = z;\n"
     "                if (sim_block(n, cluster, reverse, msg, len)) return 1;\n"
     "            }\n"
@@ -460,6 +462,9 @@ static void sim_shims(FILE *fp, int c, const Func *f, const CudaPlan *plan) {
             fprintf(fp, "%s(%s *)g[%d]", n ? ", " : "", storage_type(plan->globals[i]->dtype), i);
         for (int t = 0; t < plan->kernels[k].ntmaps; t++, n++) /* after the globals (run_sim) */
             fprintf(fp, "%s*(const TlTensorMap *)g[%d]", n ? ", " : "", plan->nglobals + t);
+        if (plan->kernels[k].sk_bytes) /* the split-K workspace, after the maps */
+            fprintf(fp, "%s(unsigned char *)g[%d]", n++ ? ", " : "",
+                    plan->nglobals + plan->kernels[k].ntmaps);
         fprintf(fp, ");\n}\n");
     }
     fprintf(fp, "static SimBody sim_case%d[] = {", c);
@@ -715,7 +720,7 @@ static int sim_tmaps(const SimCase *sc, const CudaKernelPlan *k, Bufs *b, SimTma
 static int run_sim(SimLaunch launch, int c, const SimCase *sc, Bufs *b, int reverse) {
     const Func *f = sc->cu->f;
     CudaPlan plan = cuda_plan(&sc->cu->ctx.arena, f);
-    void *globals[SIM_MAX_GLOBALS + SIM_MAX_TMAPS] = {0};
+    void *globals[SIM_MAX_GLOBALS + SIM_MAX_TMAPS + 1] = {0};
     SimTmap maps[SIM_MAX_TMAPS];
     int rc = 0;
     for (int j = 0; j < plan.nglobals && j < 16; j++) {
@@ -730,12 +735,19 @@ static int run_sim(SimLaunch launch, int c, const SimCase *sc, Bufs *b, int reve
         int cl = plan.kernels[k].cluster;
         if (plan.kernels[k].persistent) { /* SIM_RESIDENT clusters walk the tiles */
             int64_t tiles = grid[0] * grid[1] * grid[2] / cl;
-            grid[0] = cl * (tiles < SIM_RESIDENT ? tiles : SIM_RESIDENT), grid[1] = grid[2] = 1;
+            bool all = tiles >= SIM_RESIDENT || plan.kernels[k].sk_bytes; /* (split-K) */
+            grid[0] = cl * (all ? SIM_RESIDENT : tiles), grid[1] = grid[2] = 1;
         }
         if (!rc) rc = sim_tmaps(sc, &plan.kernels[k], b, maps, globals, plan.nglobals);
+        void *ws = NULL; /* the split-K workspace (cuda.h), its flags zero */
+        if (plan.kernels[k].sk_bytes) {
+            ws = calloc(1, (size_t)((grid[0] * 4 + 127) / 128 * 128 + plan.kernels[k].sk_bytes * grid[0]));
+            globals[plan.nglobals + plan.kernels[k].ntmaps] = ws;
+        }
         char msg[256] = "";
         if (!rc) rc = launch(c, k, b->data, sc->syms, globals, grid, plan.kernels[k].block, cl,
                              reverse, msg, sizeof msg);
+        free(ws);
         CHECK(rc == 0, "%s: simulated kernel %d (%s order): %s", sc->name, k,
               reverse ? "reverse" : "forward", msg);
     }
@@ -1539,6 +1551,29 @@ static const char src_ws_tiles[] = HEAD
     "            T.copy(acc, C[bz, m0, n0])\n"
     "    return main\n";
 
+/* Split-K (tl_sk_begin): one tile of 14 iterations on SIM_RESIDENT = 3 blocks, in parts
+ * of 4, 5 and 5 (the first block adds the other two); ragged M, N and K; the epilogue
+ * through C_s and TMA stores only in the unit that finishes the tile (C_s, written whole
+ * there, is not zeroed). */
+static const char src_ws_splitk[] = HEAD
+    "def wsk(M=60, N=56, K=880, dtype=\"float16\"):\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype),\n"
+    "             C: T.Tensor((M, N), dtype)):\n"
+    "        with T.Kernel(T.ceildiv(N, 64), T.ceildiv(M, 64), threads=128) as (bx, by):\n"
+    "            A_s = T.alloc_shared((64, 64), dtype)\n"
+    "            B_s = T.alloc_shared((64, 64), dtype)\n"
+    "            C_s = T.alloc_shared((64, 64), dtype)\n"
+    "            acc = T.alloc_fragment((64, 64), \"float32\")\n"
+    "            T.clear(acc)\n"
+    "            for k in T.Pipelined(T.ceildiv(K, 64), num_stages=3):\n"
+    "                T.copy(A[by * 64, k * 64], A_s)\n"
+    "                T.copy(B[k * 64, bx * 64], B_s)\n"
+    "                T.gemm(A_s, B_s, acc)\n"
+    "            T.copy(acc, C_s)\n"
+    "            T.copy(C_s, C[by * 64, bx * 64])\n"
+    "    return main\n";
+
 /* fp8 wgmma (k32 QGMMA, K-major A and B) on TMA tiles: 128-byte rows of e4m3, and 64-byte
  * rows of e4m3 x e5m2 with ragged M, N and K. */
 #define WS_FP8(dims, bk, bdt)                                                                 \
@@ -2163,6 +2198,15 @@ int main(void) {
     }
     unsetenv("TILEC_CLUSTER");
     const char *epi = all[n - 4]->src, *chunked = all[n - 3]->src, *win = all[n - 2]->src;
+    all[n] = check_program("ws_splitk", src_ws_splitk); /* (clusters would exclude it) */
+    cases[n] = (SimCase){"ws_splitk", (char *)src_ws_splitk, NULL, all[n]};
+    names[n] = "ws_splitk";
+    const char *sk = all[n++]->src;
+    CHECK(sk && strstr(sk, "tl_sk_put<32, 128>(tl_sk_part(tl_sk_ws, (int)gridDim.x, "
+                           "(int)blockIdx.x, 16384) + 0, acc, tl_tid);") &&
+              strstr(sk, "if (vtl_sk_lo == 0) {") && !strstr(sk, "tl_smem_zero(tl_smem"),
+          "ws_splitk: split-K units storing and adding partial sums, the epilogue in the "
+          "unit that finishes the tile, C_s not zeroed");
     CHECK(epi && strstr(epi, "__cluster_dims__(2, 1, 1)") &&
               strstr(epi, "tl_b[1] = tl_b[1] * 2 + (int)tl_cluster_rank();") &&
               strstr(epi, "tl_tma_load_multicast(&tl_tmap1") &&
@@ -2177,7 +2221,7 @@ int main(void) {
     CHECK(win && strstr(win, "float acc[32] = {};") && strstr(win, "((h * 32) / 8 % 8) * 4]") &&
               !strstr(win, "tl_smem_zero(tl_smem"),
           "ws_window: acc's windows read and written in registers");
-    if (all[n - 1]->f) test_tmap_geometry(all[n - 1]); /* ws_dynamic */
+    if (all[n - 2]->f) test_tmap_geometry(all[n - 2]); /* ws_dynamic */
     CHECK(chunked && strstr(chunked, "tl_tma_store(&tl_tmap2, C_s + (0) * 64 + 0, tl_c") &&
               strstr(chunked, "for (int32_t h = 0; h < 2; ++h) {  /* unroll */\n"
                               "                tl_fence_proxy_async();\n"

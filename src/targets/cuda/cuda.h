@@ -10,12 +10,17 @@
  *           <one pointer per T.alloc_global buffer, in the order of CudaPlan.globals>,
  *           <one `const __grid_constant__ TlTensorMap` per TMA map of the kernel, in
  *            CudaKernelPlan.tmaps order: a CUtensorMap the runtime encodes at each
- *            launch from the argument (cuda_tmap_geometry)>)
+ *            launch from the argument (cuda_tmap_geometry)>,
+ *           <with CudaKernelPlan.sk_bytes > 0: `unsigned char *tl_sk_ws`, the split-K
+ *            workspace of the launch's g blocks (tl_sk_part in tl_cuda.h: a flag per
+ *            block, zero at launch and left zero, then g x sk_bytes), or NULL: no tile
+ *            is split>)
  *   - The block has CudaKernelPlan.block threads: the T.Kernel's, plus a producer warp
  *     group after them in a warp-specialized kernel.
  *   - The grid is the T.Kernel's, or for a persistent kernel (CudaKernelPlan.persistent)
  *     (min(tiles, blocks the GPU holds at once), 1, 1), tiles = the product of the
- *     T.Kernel's grid, which the kernel evaluates itself; with CudaKernelPlan.cluster > 1
+ *     T.Kernel's grid, which the kernel evaluates itself (with sk_bytes > 0 all the blocks
+ *     the GPU holds: fewer tiles are split along K); with CudaKernelPlan.cluster > 1
  *     (the kernel's __cluster_dims__(cluster, 1, 1)) a multiple of the cluster, at most
  *     cluster x cuOccupancyMaxActiveClusters.
  *   - Kernels run one after another on the caller's stream.
@@ -34,6 +39,7 @@ typedef struct CudaKernelPlan {
     int64_t smem_bytes;    /* dynamic shared memory */
     bool persistent;       /* cuda_kernel_persistent: the grid is what the GPU holds */
     int cluster;           /* cuda_kernel_cluster: blocks per cluster (1: no cluster) */
+    int64_t sk_bytes;      /* cuda_kernel_sk_bytes: a block's split-K partial result */
     int ntmaps;
     const TmaMap *const *tmaps; /* its TMA tensor maps (kernel.tmaps) */
 } CudaKernelPlan;

@@ -36,6 +36,10 @@ const Stmt *cuda_kernel_ws(const Stmt *kernel);
  * unset. Each CUDA block then runs the T.Kernel blocks (tiles) blockIdx.x,
  * blockIdx.x + gridDim.x, ... in the order of T.use_swizzle (cuda.h). */
 bool cuda_kernel_persistent(const Stmt *kernel, const CudaBuffers *bufs);
+/* Bytes of one block's partial result in a split-K launch (CudaKernelPlan.sk_bytes): the
+ * accumulators of STMT_WS.sk of every consumer thread; 0 unless the kernel is persistent
+ * and has split-K units. */
+int64_t cuda_kernel_sk_bytes(const Stmt *kernel, const CudaBuffers *bufs);
 /* Blocks per cluster (__cluster_dims__): STMT_WS.cluster on a persistent grid, else 1
  * (a kernel that cannot walk tiles runs its multicast copies as plain ones). */
 int cuda_kernel_cluster(const Stmt *kernel, const CudaBuffers *bufs);
@@ -94,6 +98,7 @@ typedef struct CuEmit {
     const Stmt *kernel;     /* the T.Kernel being emitted */
     bool persistent;        /* cuda_kernel_persistent: each side of its WS walks the tiles */
     int cluster;            /* cuda_kernel_cluster */
+    const SplitK *sk;      /* its split-K units (persistent kernels), or NULL */
     const CudaBuffers *bufs; /* its buffers */
 } CuEmit;
 

@@ -32,8 +32,14 @@ typedef struct Life {
 
 typedef Vec(Stmt *) StmtOrder;
 
+/* The statements first .. end - 1 of a one-armed if's branch (numbered in line). */
+typedef struct Span {
+    int first, end;
+} Span;
+
 typedef struct LifeWalk {
     Vec(Life) lives;
+    Vec(Span) ifs;
     int at; /* index of the statement being walked */
 } LifeWalk;
 
@@ -129,10 +135,18 @@ static bool writes_whole(const Stmt *s, const Buffer *b) {
 
 /* Numbers the kernel body's statements (sequences flattened) and records lifetimes. A
  * warp-specialized part: the consumer's statements in order, and what the producer
- * touches (it runs beside all of them) live from the first to the last. */
+ * touches (it runs beside all of them) live from the first to the last. A one-armed if
+ * whose condition reads no memory is flattened too (a split-K unit's epilogue): a
+ * buffer first written whole in it is fresh if it also dies in it (fresh_in_ifs). */
 static void lives_seq(LifeWalk *w, Stmt *s, StmtOrder *order, Arena *a) {
     if (s->kind == STMT_SEQ) {
         for (int i = 0; i < s->u.seq.len; i++) lives_seq(w, s->u.seq.data[i], order, a);
+        return;
+    }
+    if (s->kind == STMT_IF && !s->u.if_.orelse && !ir_expr_loads(s->u.if_.cond)) {
+        int first = order->len;
+        lives_seq(w, s->u.if_.then, order, a);
+        VEC_PUSH(a, w->ifs, ((Span){first, order->len}));
         return;
     }
     if (s->kind == STMT_WS) {
@@ -230,6 +244,16 @@ static int64_t first_fit(const CudaBuffers *out, const Life *lives, int n, const
     return at;
 }
 
+/* Whether l, if first touched in a flattened if, is last touched there too: a path that
+ * skips the if does not read it unwritten after it. */
+static bool fresh_in_ifs(const LifeWalk *w, const Life *l) {
+    for (int i = 0; i < w->ifs.len; i++) {
+        const Span *s = &w->ifs.data[i];
+        if (l->first >= s->first && l->first < s->end && l->last >= s->end) return false;
+    }
+    return true;
+}
+
 void cuda_kernel_buffers(Arena *a, const Stmt *kernel, CudaBuffers *out) {
     BufWalk w = {.a = a, .out = out};
     *out = (CudaBuffers){0};
@@ -241,7 +265,8 @@ void cuda_kernel_buffers(Arena *a, const Stmt *kernel, CudaBuffers *out) {
     for (int i = 0; i < n; i++)
         lives[i].fresh =
             lives[i].first >= 0 &&
-            (lives[i].buf->overwritten || writes_whole(order.data[lives[i].first], lives[i].buf));
+            (lives[i].buf->overwritten || writes_whole(order.data[lives[i].first], lives[i].buf)) &&
+            fresh_in_ifs(&w.lw, &lives[i]);
     /* zeroed at entry, in allocation order: the buffers a program may read first (but not
      * one that nothing touches, which gets no bytes) */
     for (int i = 0; i < n; i++) {
@@ -290,6 +315,14 @@ bool cuda_kernel_persistent(const Stmt *kernel, const CudaBuffers *bufs) {
     return ws && ws->u.ws.tile && !bufs->zero_bytes && !(off && *off && strcmp(off, "0"));
 }
 
+int64_t cuda_kernel_sk_bytes(const Stmt *kernel, const CudaBuffers *bufs) {
+    const Stmt *ws = cuda_kernel_ws(kernel);
+    if (!ws || !ws->u.ws.sk || !cuda_kernel_persistent(kernel, bufs)) return 0;
+    int64_t n = 0;
+    for (int i = 0; i < ws->u.ws.sk->nacc; i++) n += ws->u.ws.sk->acc[i]->layout->nlocal;
+    return n * kernel->u.kernel.threads[0] * 4;
+}
+
 int cuda_kernel_cluster(const Stmt *kernel, const CudaBuffers *bufs) {
     const Stmt *ws = cuda_kernel_ws(kernel);
     return ws && ws->u.ws.cluster > 1 && cuda_kernel_persistent(kernel, bufs) ? ws->u.ws.cluster
@@ -328,6 +361,7 @@ CudaPlan cuda_plan(Arena *a, const Func *f) {
         k->smem_bytes = bufs.smem_bytes;
         k->persistent = cuda_kernel_persistent(s, &bufs);
         k->cluster = cuda_kernel_cluster(s, &bufs);
+        k->sk_bytes = cuda_kernel_sk_bytes(s, &bufs);
     }
     return p;
 }

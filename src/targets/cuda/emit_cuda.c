@@ -237,58 +237,165 @@ static int consumer_regs(int consumers, int producers) {
 static bool vars_has(const CfVarVec *vs, const Var *v);
 static bool has_kind(const Stmt *s, StmtKind kind);
 
+/* The block indices of tile tl_tile (in T.use_swizzle order), and the consumer's
+ * registers zeroed, as at entry. */
+static void tile_entry(CfEmit *em, const Stmt *ws, bool consumer) {
+    CuEmit *cu = cu_of(em);
+    const Stmt *k = cu->kernel;
+    int64_t panel = 0;
+    if (cu->swizzle) ir_is_const_int(cu->swizzle->u.swizzle.panel, &panel);
+    int c = cu->cluster;
+    cf_line(em, "int tl_b[3];");
+    cf_line(em, "tl_tile_index(tl_tile, tl_gx, tl_gy, %lld, tl_b);", (long long)panel);
+    if (c > 1)
+        cf_line(em, "tl_b[%d] = tl_b[%d] * %d + (int)tl_cluster_rank();", ws->u.ws.cluster_dim,
+                ws->u.ws.cluster_dim, c);
+    for (int d = 0; d < k->u.kernel.ngrid; d++)
+        if (k->u.kernel.block[d] && vars_has(&cu->used, k->u.kernel.block[d]))
+            cf_line(em, "%s = tl_b[%d];", cf_var(em, k->u.kernel.block[d]), d);
+    for (int i = 0; consumer && i < cu->bufs->regs.len; i++) {
+        const CudaSlot *r = &cu->bufs->regs.data[i];
+        cf_line(em, "for (int tl_c = 0; tl_c < %lld; ++tl_c) %s[tl_c] = 0;",
+                (long long)(r->elems > 0 ? r->elems : 1), cf_buf(em, r->buf));
+    }
+}
+
+/* The loop over the block's tiles of a persistent grid: blockIdx.x, + gridDim.x, ...
+ * (with clusters of c blocks, the cluster's tiles c * i .. c * i + c - 1 of its dim).
+ * With split-K units (lo, hi, base), each tile whole. */
+static void tile_loop(CfEmit *em, const Stmt *ws, const Stmt *body, bool consumer) {
+    CuEmit *cu = cu_of(em);
+    const char *t = cf_var(em, ws->u.ws.tile);
+    int c = cu->cluster;
+    cf_line(em, "for (int32_t %s = 0;; ++%s) {  /* the block's tiles */", t, t);
+    em->indent++;
+    if (c > 1)
+        cf_line(em, "const int tl_tile = (int)blockIdx.x / %d + %s * ((int)gridDim.x / %d);", c,
+                t, c);
+    else
+        cf_line(em, "const int tl_tile = (int)blockIdx.x + %s * (int)gridDim.x;", t);
+    cf_line(em, "if (tl_tile >= tl_ntiles) break;");
+    if (cu->sk)
+        cf_line(em, "const int32_t %s = 0, %s = %s, %s = %s * %s;", cf_var(em, cu->sk->lo),
+                cf_var(em, cu->sk->hi), cf_ex_str(em, cu->sk->iters, DT_INT32, true),
+                cf_var(em, cu->sk->base), cf_var(em, cu->sk->hi), t);
+    tile_entry(em, ws, consumer);
+    cf_stmt(em, body);
+    em->indent--;
+    cf_line(em, "}");
+}
+
+/* A split-K grid (cu->sk): the tile loop when the tiles are not split (tl_sk_parts), else
+ * the block's one part of a tile, if any. The body is emitted for both: in the tile loop,
+ * lo, hi and base are the whole tile's and the split-K code folds away. (The tile var is
+ * not used: the loop's iterations count from base.) */
+static void splitk_units(CfEmit *em, const Stmt *ws, const Stmt *body, bool consumer) {
+    CuEmit *cu = cu_of(em);
+    const SplitK *sk = cu->sk;
+    const char *iters = cf_ex_str(em, sk->iters, DT_INT32, true);
+    cf_line(em, "const int tl_parts = tl_sk_parts(tl_ntiles, %s, (int)gridDim.x, "
+            "tl_sk_ws != nullptr);", iters);
+    cf_line(em, "TlSkPart tl_part = {0, 0, 0, 1};");
+    cf_line(em, "if (tl_parts == 1) {");
+    em->indent++;
+    tile_loop(em, ws, body, consumer);
+    em->indent--;
+    cf_line(em, "} else if (tl_sk_part_of((int)blockIdx.x, tl_ntiles, %s, tl_parts, &tl_part)) {"
+            "  /* split-K */", iters);
+    em->indent++;
+    cf_line(em, "const int tl_tile = tl_part.tile;");
+    cf_line(em, "const int32_t %s = tl_part.lo, %s = tl_part.hi, %s = -tl_part.lo;",
+            cf_var(em, sk->lo), cf_var(em, sk->hi), cf_var(em, sk->base));
+    /* parts are never empty; where ptxas cannot prove that a wgmma loop runs, it
+     * serializes every wgmma of the kernel (C7515) */
+    cf_line(em, "tl_assume(%s > %s);", cf_var(em, sk->hi), cf_var(em, sk->lo));
+    tile_entry(em, ws, consumer);
+    cf_stmt(em, body);
+    em->indent--;
+    cf_line(em, "}");
+}
+
 /* One side of a STMT_WS inside its braces: once with tile 0, or on a persistent grid for
- * every tile of the block, its block indices decoded first (and the consumer's registers
- * zeroed, as at entry). pass_insert_sync_threads planned the consumer as the body of this
- * loop over tiles: the barriers between one tile and the next are in it. */
+ * every tile of the block (tile_loop, splitk_units), its block indices decoded first.
+ * pass_insert_sync_threads planned the consumer as the body of this loop over tiles: the
+ * barriers between one tile and the next are in it. */
 static void ws_side(CfEmit *em, const Stmt *ws, const Stmt *body, bool consumer) {
     CuEmit *cu = cu_of(em);
     const Var *t = ws->u.ws.tile;
-    const Stmt *k = cu->kernel;
+    const SplitK *sk = ws->u.ws.sk;
     int mark = em->live.len;
     em->indent++;
-    if (t && !cu->persistent) {
-        cf_line(em, "const int32_t %s = 0;", cf_var(em, t));
-    } else if (t) {
-        int64_t panel = 0;
-        if (cu->swizzle) ir_is_const_int(cu->swizzle->u.swizzle.panel, &panel);
-        cf_line(em, "for (int32_t %s = 0;; ++%s) {  /* the block's tiles */", cf_var(em, t),
-                cf_var(em, t));
-        em->indent++;
-        int c = cu->cluster;
-        if (c > 1) /* a cluster's blocks take the tiles c * i .. c * i + c - 1 of its dim */
-            cf_line(em, "const int tl_tile = (int)blockIdx.x / %d + %s * ((int)gridDim.x / %d);",
-                    c, cf_var(em, t), c);
-        else
-            cf_line(em, "const int tl_tile = (int)blockIdx.x + %s * (int)gridDim.x;",
-                    cf_var(em, t));
-        cf_line(em, "if (tl_tile >= tl_ntiles) break;");
-        cf_line(em, "int tl_b[3];");
-        cf_line(em, "tl_tile_index(tl_tile, tl_gx, tl_gy, %lld, tl_b);", (long long)panel);
-        if (c > 1)
-            cf_line(em, "tl_b[%d] = tl_b[%d] * %d + (int)tl_cluster_rank();",
-                    ws->u.ws.cluster_dim, ws->u.ws.cluster_dim, c);
-        for (int d = 0; d < k->u.kernel.ngrid; d++)
-            if (k->u.kernel.block[d] && vars_has(&cu->used, k->u.kernel.block[d]))
-                cf_line(em, "%s = tl_b[%d];", cf_var(em, k->u.kernel.block[d]), d);
-        for (int i = 0; consumer && i < cu->bufs->regs.len; i++) {
-            const CudaSlot *r = &cu->bufs->regs.data[i];
-            cf_line(em, "for (int tl_c = 0; tl_c < %lld; ++tl_c) %s[tl_c] = 0;",
-                    (long long)(r->elems > 0 ? r->elems : 1), cf_buf(em, r->buf));
-        }
-    }
     if (t) cf_live_add(em, t);
+    if (sk) cf_live_add(em, sk->lo), cf_live_add(em, sk->hi), cf_live_add(em, sk->base);
     if (t && cu->persistent && consumer) cu->stores_issued |= has_kind(body, STMT_COPY);
-    cf_stmt(em, body);
     if (t && cu->persistent) {
-        em->indent--;
-        cf_line(em, "}");
+        if (cu->sk) splitk_units(em, ws, body, consumer);
+        else tile_loop(em, ws, body, consumer);
+    } else {
+        if (t) cf_line(em, "const int32_t %s = 0;", cf_var(em, t));
+        if (sk) /* one unit: the whole tile */
+            cf_line(em, "const int32_t %s = 0, %s = %s, %s = 0;", cf_var(em, sk->lo),
+                    cf_var(em, sk->hi), cf_ex_str(em, sk->iters, DT_INT32, true),
+                    cf_var(em, sk->base));
+        cf_stmt(em, body);
     }
     /* the block's shared memory outlives the TMA stores' reads; here, not after the
      * producer's branch, so that the producer keeps no register for it */
     if (consumer && cu->tma_stores) cf_line(em, "if (tl_tid == 0) tl_tma_store_wait_read();");
     em->indent--;
     em->live.len = mark;
+    cf_line(em, "}");
+}
+
+/* tl_sk_<op> (put or add) of every accumulator with block p's slot. */
+static void splitk_each(CfEmit *em, const char *op, const char *p) {
+    CuEmit *cu = cu_of(em);
+    int64_t bytes = cuda_kernel_sk_bytes(cu->kernel, cu->bufs), off = 0;
+    for (int i = 0; i < cu->sk->nacc; i++) {
+        const Buffer *b = cu->sk->acc[i];
+        cf_line(em, "tl_sk_%s<%lld, %d>(tl_sk_part(tl_sk_ws, (int)gridDim.x, %s, %lld) + %lld, "
+                "%s, tl_tid);", op, (long long)b->layout->nlocal, cu->nthreads, p,
+                (long long)bytes, (long long)off, cf_buf(em, b));
+        off += b->layout->nlocal * cu->nthreads;
+    }
+}
+
+/* STMT_SPLITK on a split-K grid (cu->sk; else nothing: every unit is a whole tile).
+ * ZERO: a part that does not start its tile sums its iterations from zero. COMBINE, when
+ * the tiles are split: a part that does not start its tile stores its sums in its block's
+ * slot and sets its flag; the one that starts it adds those of the blocks after it that
+ * run the rest, in block order. */
+static void emit_splitk(CfEmit *em, SkOp op) {
+    CuEmit *cu = cu_of(em);
+    const SplitK *sk = cu->sk;
+    if (!sk) return;
+    const char *lo = cf_var(em, sk->lo);
+    if (op == SK_ZERO) {
+        cf_line(em, "if (%s > 0) {  /* split-K: this unit's part of the sums */", lo);
+        for (int i = 0; i < sk->nacc; i++)
+            cf_line(em, "    for (int tl_c = 0; tl_c < %lld; ++tl_c) %s[tl_c] = 0.0f;",
+                    (long long)sk->acc[i]->layout->nlocal, cf_buf(em, sk->acc[i]));
+        cf_line(em, "}");
+        return;
+    }
+    cf_line(em, "if (tl_parts > 1) {  /* split-K: a part of the tile */");
+    em->indent++;
+    cf_line(em, "if (%s > 0) {", lo);
+    em->indent++;
+    splitk_each(em, "put", "(int)blockIdx.x");
+    cf_line(em, "tl_sk_signal<%d>(tl_sk_flag(tl_sk_ws, (int)blockIdx.x), tl_tid);", cu->nthreads);
+    em->indent--;
+    cf_line(em, "} else {");
+    em->indent++;
+    cf_line(em, "for (int tl_p = (int)blockIdx.x + 1; tl_sk_holds(&tl_part, tl_p); ++tl_p) {");
+    em->indent++;
+    cf_line(em, "tl_sk_wait<%d>(tl_sk_flag(tl_sk_ws, tl_p), tl_tid);", cu->nthreads);
+    splitk_each(em, "add", "tl_p");
+    em->indent--;
+    cf_line(em, "}");
+    em->indent--;
+    cf_line(em, "}");
+    em->indent--;
     cf_line(em, "}");
 }
 
@@ -490,6 +597,7 @@ static bool cu_stmt(CfEmit *em, const Stmt *s) {
     case STMT_TURN:
         cf_line(em, "tl_pingpong_%s(tl_tid);", turn_op_name(s->u.turn.op));
         return true;
+    case STMT_SPLITK: emit_splitk(em, s->u.splitk.op); return true;
     case STMT_ALLOC: emit_alloc(em, s); return true;
     case STMT_MBAR: emit_mbar(em, s); return true;
     case STMT_WS: cf_loc_comment(em, s->loc); emit_ws(em, s); return true;
@@ -754,6 +862,7 @@ static void kernel_params(CfEmit *em, StrBuf *o, const Host *h, const Stmt *k) {
                                          cf_buf(em, h->globals.data[i])));
     for (int i = 0; i < k->u.kernel.ntmaps; i++, n++)
         cf_list_item(o, !n, arena_printf(a, "const __grid_constant__ TlTensorMap tl_tmap%d", i));
+    if (cu_of(em)->sk) cf_list_item(o, !n++, "unsigned char *tl_sk_ws");
     if (!n) sb_puts(o, "void");
 }
 
@@ -897,6 +1006,7 @@ static void emit_kernel(CfEmit *em, const Stmt *k, int id, const Host *h) {
     cu->bufs = &bufs;
     cu->persistent = cuda_kernel_persistent(k, &bufs);
     cu->cluster = cuda_kernel_cluster(k, &bufs);
+    cu->sk = cuda_kernel_sk_bytes(k, &bufs) ? cuda_kernel_ws(k)->u.ws.sk : NULL;
     for (int d = 0; cu->persistent && d < k->u.kernel.ngrid; d++)
         vars_expr(&w, k->u.kernel.grid[d]); /* the kernel counts its tiles */
     StrBuf *o = em->out;

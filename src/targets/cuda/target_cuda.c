@@ -10,6 +10,7 @@
  * launches enter that context and queue every kernel on the caller's stream. */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -565,7 +566,8 @@ static int kernel_grid(const Launch *l, int i, const int64_t *syms, unsigned g[3
                       "1); set TILEC_NO_PERSISTENT=1", k->name, (long long)tiles);
             return -1;
         }
-        g[0] = (unsigned)(tiles < l->m->resident[i] ? tiles : l->m->resident[i]);
+        /* a split-K kernel cuts fewer tiles than blocks into parts (tl_sk_begin) */
+        g[0] = (unsigned)(tiles < l->m->resident[i] && !k->sk_bytes ? tiles : l->m->resident[i]);
         g[0] = g[0] / (unsigned)k->cluster * (unsigned)k->cluster; /* whole clusters */
         g[1] = g[2] = 1;
     }
@@ -614,6 +616,45 @@ static int tmaps_encode(Launch *l, const CudaKernelPlan *k, const int64_t *syms,
     return 0;
 }
 
+/* ---- split-K workspaces ------------------------------------------------------------------
+ * One per (context, stream), grown as needed and kept for the process: the launches of a
+ * stream run in order, so all its split-K kernels share one; its flags are zeroed when
+ * it is allocated, and the kernels leave them zero. The lock is held from the lookup
+ * until the kernel is queued, so a growth never frees a workspace another thread has
+ * handed to a launch. Without one (the table is full, the allocation failed) the kernel
+ * splits no tile. */
+enum { SK_SPACES = 16 };
+typedef struct SkSpace {
+    CuContext ctx;
+    CuStream stream;
+    CuDevPtr ptr;
+    size_t bytes;
+} SkSpace;
+static SkSpace sk_spaces[SK_SPACES];
+static int sk_nspaces;
+static pthread_mutex_t sk_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The workspace of l's stream with room for g blocks of kernel k (cuda.h), or 0. */
+static CuDevPtr sk_workspace(Launch *l, const CudaKernelPlan *k, unsigned g) {
+    const CudaDriver *d = l->d;
+    size_t need = ((size_t)g * 4 + 127) / 128 * 128 + (size_t)k->sk_bytes * g;
+    SkSpace *s = NULL;
+    for (int i = 0; i < sk_nspaces && !s; i++)
+        if (sk_spaces[i].ctx == l->m->ctx && sk_spaces[i].stream == l->stream) s = &sk_spaces[i];
+    if (!s && sk_nspaces == SK_SPACES) return 0;
+    if (!s) s = &sk_spaces[sk_nspaces++], *s = (SkSpace){l->m->ctx, l->stream, 0, 0};
+    if (s->bytes >= need) return s->ptr;
+    if (s->ptr && (d->StreamSynchronize(l->stream) || d->MemFree(s->ptr))) return 0;
+    s->ptr = 0, s->bytes = 0;
+    if (d->MemAlloc(&s->ptr, need)) return s->ptr = 0;
+    if (d->MemsetD8Async(s->ptr, 0, need, l->stream)) {
+        d->MemFree(s->ptr);
+        return s->ptr = 0;
+    }
+    s->bytes = need;
+    return s->ptr;
+}
+
 static int kernel_launch(Launch *l, int i, const int64_t *syms, StrBuf *err) {
     const CudaKernelPlan *k = &l->m->plan.kernels[i];
     unsigned g[3], b[3];
@@ -621,8 +662,15 @@ static int kernel_launch(Launch *l, int i, const int64_t *syms, StrBuf *err) {
     if (!g[0] || !g[1] || !g[2]) return 0; /* an empty grid runs nothing */
     if (tmaps_encode(l, k, syms, err)) return -1;
     for (int dim = 0; dim < 3; dim++) b[dim] = k->block[dim] > 0 ? (unsigned)k->block[dim] : 1;
+    CuDevPtr ws = 0;
+    if (k->sk_bytes) {
+        pthread_mutex_lock(&sk_lock);
+        ws = sk_workspace(l, k, g[0]);
+        l->params[common_params(l) + k->ntmaps] = &ws;
+    }
     CuResult r = l->d->LaunchKernel(l->m->fns[i], g[0], g[1], g[2], b[0], b[1], b[2],
                                     (unsigned)k->smem_bytes, l->stream, l->params, NULL);
+    if (k->sk_bytes) pthread_mutex_unlock(&sk_lock);
     const char *sync = getenv("TILEC_CUDA_SYNC");
     if (r == CUDRV_SUCCESS && sync && *sync && strcmp(sync, "0") != 0)
         r = l->d->StreamSynchronize(l->stream);
@@ -646,7 +694,7 @@ static void params_fill(Launch *l, const int64_t *syms) {
 
 static int launch_all(Launch *l, const int64_t *syms, StrBuf *err) {
     int nmaps = max_tmaps(&l->m->plan);
-    size_t np = (size_t)(common_params(l) + nmaps) + 1;
+    size_t np = (size_t)(common_params(l) + nmaps) + 2; /* the split-K workspace */
     l->globals = calloc((size_t)l->m->plan.nglobals + 1, sizeof *l->globals);
     l->params = calloc(np, sizeof *l->params);
     l->maps = nmaps ? aligned_alloc(64, sizeof(CuTensorMap) * (size_t)nmaps) : NULL;
