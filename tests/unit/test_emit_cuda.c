@@ -1555,24 +1555,30 @@ static const char src_ws_tiles[] = HEAD
  * of 4, 5 and 5 (the first block adds the other two); ragged M, N and K; the epilogue
  * through C_s and TMA stores only in the unit that finishes the tile (C_s, written whole
  * there, is not zeroed). */
-static const char src_ws_splitk[] = HEAD
-    "def wsk(M=60, N=56, K=880, dtype=\"float16\"):\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype),\n"
-    "             C: T.Tensor((M, N), dtype)):\n"
-    "        with T.Kernel(T.ceildiv(N, 64), T.ceildiv(M, 64), threads=128) as (bx, by):\n"
-    "            A_s = T.alloc_shared((64, 64), dtype)\n"
-    "            B_s = T.alloc_shared((64, 64), dtype)\n"
-    "            C_s = T.alloc_shared((64, 64), dtype)\n"
-    "            acc = T.alloc_fragment((64, 64), \"float32\")\n"
-    "            T.clear(acc)\n"
-    "            for k in T.Pipelined(T.ceildiv(K, 64), num_stages=3):\n"
-    "                T.copy(A[by * 64, k * 64], A_s)\n"
-    "                T.copy(B[k * 64, bx * 64], B_s)\n"
-    "                T.gemm(A_s, B_s, acc)\n"
-    "            T.copy(acc, C_s)\n"
-    "            T.copy(C_s, C[by * 64, bx * 64])\n"
-    "    return main\n";
+#define WS_SPLITK(PRE, GEMM_ARGS)                                                          \
+    HEAD "def wsk(M=60, N=56, K=880, dtype=\"float16\"):\n"                                   \
+         "    @T.prim_func\n"                                                                 \
+         "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype),\n"             \
+         "             C: T.Tensor((M, N), dtype)):\n"                                        \
+         "        with T.Kernel(T.ceildiv(N, 64), T.ceildiv(M, 64), threads=128) as (bx, by):\n" \
+         "            A_s = T.alloc_shared((64, 64), dtype)\n"                                \
+         "            B_s = T.alloc_shared((64, 64), dtype)\n"                                \
+         "            C_s = T.alloc_shared((64, 64), dtype)\n"                                \
+         "            acc = T.alloc_fragment((64, 64), \"float32\")\n"                        \
+         PRE                                                                                  \
+         "            T.clear(acc)\n"                                                         \
+         "            for k in T.Pipelined(T.ceildiv(K, 64), num_stages=3):\n"                \
+         "                T.copy(A[by * 64, k * 64], A_s)\n"                                  \
+         "                T.copy(B[k * 64, bx * 64], B_s)\n"                                  \
+         "                T.gemm(A_s, B_s, acc" GEMM_ARGS ")\n"                               \
+         "            T.copy(acc, C_s)\n"                                                     \
+         "            T.copy(C_s, C[by * 64, bx * 64])\n"                                     \
+         "    return main\n"
+static const char src_ws_splitk[] = WS_SPLITK("", "");
+/* ... not split: a store to C before the loop (every part would run it), a gemm that
+ * clears its accumulator (the parts' sums would not add up). */
+static const char src_ws_nosplit_store[] = WS_SPLITK("            C[by * 64, bx * 64] = 0\n", "");
+static const char src_ws_nosplit_clear[] = WS_SPLITK("", ", clear_accum=True");
 
 /* fp8 wgmma (k32 QGMMA, K-major A and B) on TMA tiles: 128-byte rows of e4m3, and 64-byte
  * rows of e4m3 x e5m2 with ragged M, N and K. */
@@ -2207,6 +2213,13 @@ int main(void) {
               strstr(sk, "if (vtl_sk_lo == 0) {") && !strstr(sk, "tl_smem_zero(tl_smem"),
           "ws_splitk: split-K units storing and adding partial sums, the epilogue in the "
           "unit that finishes the tile, C_s not zeroed");
+    static const struct { const char *name, *text; } nosplit[] = {
+        {"ws_nosplit_store", src_ws_nosplit_store}, {"ws_nosplit_clear", src_ws_nosplit_clear}};
+    for (int i = 0; i < 2; i++) {
+        Compiled *c = check_program(nosplit[i].name, nosplit[i].text);
+        CHECK(c->src && strstr(c->src, "a persistent grid") && !strstr(c->src, "tl_sk_ws"),
+              "%s: a persistent grid without split-K", nosplit[i].name);
+    }
     CHECK(epi && strstr(epi, "__cluster_dims__(2, 1, 1)") &&
               strstr(epi, "tl_b[1] = tl_b[1] * 2 + (int)tl_cluster_rank();") &&
               strstr(epi, "tl_tma_load_multicast(&tl_tmap1") &&
