@@ -18,7 +18,9 @@
  * count (0, 1, fewer than S, symbolic) runs without deadlock. When only that wgmma reads
  * the stages, one thread per consumer warp group releases them (empty counts groups).
  * With TILEC_CLUSTER=1, plan_cluster may pair blocks into 2-block clusters that
- * multicast the copies they share (empty then counts both blocks' releases).
+ * multicast the copies they share (empty then counts both blocks' releases). Without
+ * clusters, plan_splitk may let a tile's iterations be split across blocks (split-K
+ * units, STMT_WS.sk) when that cannot change the result.
  *
  * Conditions (else the loop is left to the cp.async pipeline): compiling for sm_90 with
  * wgmma (cuda_lowering_wgmma) and TILEC_NO_WS unset; 1-D threads, a multiple of 128 and
@@ -647,11 +649,11 @@ static bool escapes(Stmt *s) {
     return any;
 }
 
-/* tl_sk_begin cuts tiles into parts of at least TL_SK_MIN_PART (4) iterations: never one
+/* tl_sk_parts cuts tiles into parts of at least TL_SK_MIN_PART (4) iterations: never one
  * of fewer than 8. */
 enum { SK_MIN_ITERS = 8 };
 
-/* Split-K units (SplitK; tl_sk_begin in tl_cuda.h) for the loop of a persistent tile
+/* Split-K units (SplitK; tl_sk_parts in tl_cuda.h) for the loop of a persistent tile
  * walk without clusters or a schedule, unless TILEC_NO_SPLITK is set, when splitting a
  * tile's iterations cannot change its result: the loop's body after the producer copies
  * only adds wgmma products to float32 register fragments (each unit sums a part of the

@@ -1551,7 +1551,7 @@ static const char src_ws_tiles[] = HEAD
     "            T.copy(acc, C[bz, m0, n0])\n"
     "    return main\n";
 
-/* Split-K (tl_sk_begin): one tile of 14 iterations on SIM_RESIDENT = 3 blocks, in parts
+/* Split-K (tl_sk_parts): one tile of 14 iterations on SIM_RESIDENT = 3 blocks, in parts
  * of 4, 5 and 5 (the first block adds the other two); ragged M, N and K; the epilogue
  * through C_s and TMA stores only in the unit that finishes the tile (C_s, written whole
  * there, is not zeroed). */

@@ -98,7 +98,7 @@ typedef struct CuEmit {
     const Stmt *kernel;     /* the T.Kernel being emitted */
     bool persistent;        /* cuda_kernel_persistent: each side of its WS walks the tiles */
     int cluster;            /* cuda_kernel_cluster */
-    const SplitK *sk;      /* its split-K units (persistent kernels), or NULL */
+    const SplitK *sk;       /* its split-K units (persistent kernels), or NULL */
     const CudaBuffers *bufs; /* its buffers */
 } CuEmit;
 

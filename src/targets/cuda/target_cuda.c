@@ -566,7 +566,7 @@ static int kernel_grid(const Launch *l, int i, const int64_t *syms, unsigned g[3
                       "1); set TILEC_NO_PERSISTENT=1", k->name, (long long)tiles);
             return -1;
         }
-        /* a split-K kernel cuts fewer tiles than blocks into parts (tl_sk_begin) */
+        /* a split-K kernel cuts fewer tiles than blocks into parts (tl_sk_parts) */
         g[0] = (unsigned)(tiles < l->m->resident[i] && !k->sk_bytes ? tiles : l->m->resident[i]);
         g[0] = g[0] / (unsigned)k->cluster * (unsigned)k->cluster; /* whole clusters */
         g[1] = g[2] = 1;
