@@ -55,8 +55,9 @@ GEMM_DTYPES = ("float16", "bfloat16")
 # fp8 (issue 4): C = A @ B.T, A (M,K) and B (N,K) e4m3, bfloat16 out; tilec runs
 # examples/gemm_fp8.py with the fastest of FP8_SWEEP on the first shape.
 FP8_SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192)]
-# split-K (fp16, the sm_90 default config): 32 and 64 tiles of 128 x 256 on 132 SMs
-SPLITK_SHAPES = [(1024, 1024, 16384), (512, 2048, 16384), (2048, 1024, 8192)]
+# split-K (the sm_90 default config): 28 to 64 tiles of 128 x 256 on 132 SMs; the first is
+# ../shared/PERF.md's small-M peer shape
+SPLITK_SHAPES = [(128, 7168, 4096), (1024, 1024, 16384), (512, 2048, 16384), (2048, 1024, 8192)]
 FP8_SWEEP = [(256, 128, 128, 4, 256), (128, 256, 128, 4, 256), (128, 128, 128, 4, 128),
              (256, 128, 128, 3, 256, 1), (128, 256, 128, 3, 256, 1),
              (256, 128, 128, 4, 256, 1), (128, 256, 128, 4, 256, 1)]
@@ -346,14 +347,15 @@ def gemm_rows(rows, quick, cfg, sweep, deadline):
 
 
 def splitk_rows(rows, quick, cfg, deadline):
-    """gemm_row for SPLITK_SHAPES (--quick: the first), fp16."""
+    """gemm_row for SPLITK_SHAPES (--quick: the first) in both GEMM dtypes."""
     torch.backends.cuda.matmul.allow_tf32 = False
     shapes = SPLITK_SHAPES[:1] if quick else SPLITK_SHAPES
-    futs = compile_gemms(example("gemm"), [(s, "float16", cfg) for s in shapes])
+    futs = compile_gemms(example("gemm"), [(s, d, cfg) for d in GEMM_DTYPES for s in shapes])
     warm_up_gpu()
-    for shape in shapes:
-        gemm_row(rows, futs[(shape, "float16", cfg)], shape, "float16", deadline,
-                 kind="gemm split-k")
+    for dtype in GEMM_DTYPES:
+        for shape in shapes:
+            gemm_row(rows, futs[(shape, dtype, cfg)], shape, dtype, deadline,
+                     kind="gemm split-k")
 
 
 # ---- the GEMM scheduled by hand (Tier 3) against cuBLAS ------------------------------------
