@@ -217,11 +217,14 @@ TL_HOSTDEV inline bool tl_sk_part_of(int b, int tiles, int iters, int parts, TlS
 /* Whether block q runs a part of p's tile (q after the block that finishes it). */
 TL_HOSTDEV inline bool tl_sk_holds(const TlSkPart *p, int q) { return q < (p->tile + 1) * p->parts; }
 
-/* The workspace of a split-K launch of g blocks: a flag per block (128-byte aligned), then
- * per block its partial result of `bytes` (a multiple of 16). */
+/* The workspace of a split-K launch (cuda.h; CUDA_SK_MAX_BLOCKS there is this one): a flag
+ * per block, TL_SK_MAX_BLOCKS of them whatever the grid (the stream's launches share the
+ * workspace, and the flags' bytes must be flags in every one), then per block its partial
+ * result of `bytes` (a multiple of 16). */
+enum { TL_SK_MAX_BLOCKS = 4096 };
 TL_HOSTDEV inline unsigned *tl_sk_flag(unsigned char *ws, int p) { return (unsigned *)ws + p; }
-TL_HOSTDEV inline float *tl_sk_part(unsigned char *ws, int g, int p, long long bytes) {
-    return (float *)(ws + ((long long)g * 4 + 127) / 128 * 128 + bytes * p);
+TL_HOSTDEV inline float *tl_sk_part(unsigned char *ws, int p, long long bytes) {
+    return (float *)(ws + 4 * TL_SK_MAX_BLOCKS + bytes * p);
 }
 
 /* T.device_assert's message: the C target's text, on the device's stdout. */

@@ -18,6 +18,7 @@
 #include "targets/cuda/driver.h"
 
 #include <dirent.h>
+#include <math.h>
 #include <stddef.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -602,6 +603,79 @@ static void test_gpu_launch(void) {
     tl_kernel_destroy(k);
 }
 
+/* examples/gemm.py for the GPU with these defines (M, N, K first), or NULL. */
+static tl_kernel *gemm_kernel(const tl_define *defs, int n) {
+    tl_options o = tl_options_default();
+    o.target = "cuda";
+    o.use_cache = 0;
+    o.defines = defs;
+    o.ndefines = n;
+    tl_kernel *k = NULL;
+    CHECK(tl_compile_file("examples/gemm.py", &o, &k) == TL_OK, "compile: %s", tl_last_error());
+    return k;
+}
+
+/* Elements of the device result c (M x N, float16) that differ from A @ B (float16
+ * inputs whose products and sums are exact in float32) by more than float16 rounding. */
+static int wrong_products(DLTensor *c, const DLTensor *a, const DLTensor *b, int M, int N,
+                          int K) {
+    DLTensor *h = NULL;
+    int64_t shape[2] = {M, N};
+    tl_tensor_alloc(c->dtype, 2, shape, (DLDevice){kDLCPU, 0}, &h);
+    if (!h || tl_tensor_copy(h, c) != TL_OK) return -1;
+    int bad = 0;
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            double ref = 0;
+            for (int k = 0; k < K; k++)
+                ref += rt_elem_get(DT_FLOAT16, a->data, (size_t)i * K + k) *
+                       rt_elem_get(DT_FLOAT16, b->data, (size_t)k * N + j);
+            double got = rt_elem_get(DT_FLOAT16, h->data, (size_t)i * N + j);
+            bad += fabs(got - ref) > fabs(ref) / 1024 + 1e-6;
+        }
+    tl_tensor_free(h);
+    return bad;
+}
+
+/* Two split-K GEMMs of different grids and partial-result sizes, called in turn on the
+ * one stream (so on its one workspace), each twice: every result exact to float16. */
+static void test_gpu_splitk(void) {
+    enum { NK = 2 };
+    static const tl_define a[] = {{"M", "256"}, {"N", "512"}, {"K", "1024"}, {"block_M", "128"},
+                                  {"block_N", "256"}, {"block_K", "64"}, {"num_stages", "4"},
+                                  {"threads", "256"}, {"shared_epilogue", "True"}};
+    static const tl_define b[] = {{"M", "192"}, {"N", "256"}, {"K", "2048"}, {"block_M", "64"},
+                                  {"block_N", "128"}, {"block_K", "64"}, {"num_stages", "3"},
+                                  {"threads", "128"}};
+    static const int dims[NK][3] = {{256, 512, 1024}, {192, 256, 2048}};
+    arch_set(NULL);
+    tl_kernel *k[NK] = {gemm_kernel(a, 9), gemm_kernel(b, 8)};
+    DLTensor *in[NK][2] = {{NULL}}, *dev[NK][2] = {{NULL}}, *out[2 * NK] = {NULL};
+    DLDataType f16 = {kDLFloat, 16, 1};
+    for (int i = 0; i < NK && k[0] && k[1]; i++)
+        for (int t = 0; t < 2; t++) {
+            int64_t shape[2] = {t ? dims[i][2] : dims[i][0], t ? dims[i][1] : dims[i][2]};
+            tl_tensor_alloc(f16, 2, shape, (DLDevice){kDLCPU, 0}, &in[i][t]);
+            tl_tensor_alloc(f16, 2, shape, tl_kernel_device(k[i]), &dev[i][t]);
+            for (int64_t e = 0; e < shape[0] * shape[1]; e++)
+                rt_elem_set(DT_FLOAT16, in[i][t]->data, (size_t)e, (double)((e * 7 + t) % 9 - 4) / 4);
+            tl_tensor_copy(dev[i][t], in[i][t]);
+        }
+    for (int r = 0; r < 2 * NK && k[0] && k[1]; r++)
+        CHECK(tl_kernel_call(k[r % NK], dev[r % NK], 2, &out[r], 1, NULL) == TL_OK, "%s",
+              tl_last_error());
+    for (int r = 0; r < 2 * NK && out[r]; r++) {
+        const int *d = dims[r % NK];
+        int bad = wrong_products(out[r], in[r % NK][0], in[r % NK][1], d[0], d[1], d[2]);
+        CHECK(bad == 0, "split-K gemm %d (call %d): %d wrong elements", r % NK, r, bad);
+    }
+    for (int i = 0; i < NK; i++) {
+        for (int t = 0; t < 2; t++) tl_tensor_free(in[i][t]), tl_tensor_free(dev[i][t]);
+        tl_tensor_free(out[i]), tl_tensor_free(out[i + NK]);
+        tl_kernel_destroy(k[i]);
+    }
+}
+
 int main(void) {
     StrBuf why = {0};
     const CudaNvrtc *nv = cuda_nvrtc(&why);
@@ -625,6 +699,7 @@ int main(void) {
     if (target_cuda.available(NULL)) {
         test_device_memory();
         test_gpu_launch();
+        test_gpu_splitk();
     }
     rmdir(tmpdir);
     sb_free(&why);

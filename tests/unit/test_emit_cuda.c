@@ -741,7 +741,7 @@ static int run_sim(SimLaunch launch, int c, const SimCase *sc, Bufs *b, int reve
         if (!rc) rc = sim_tmaps(sc, &plan.kernels[k], b, maps, globals, plan.nglobals);
         void *ws = NULL; /* the split-K workspace (cuda.h), its flags zero */
         if (plan.kernels[k].sk_bytes) {
-            ws = calloc(1, (size_t)((grid[0] * 4 + 127) / 128 * 128 + plan.kernels[k].sk_bytes * grid[0]));
+            ws = calloc(1, (size_t)(4 * CUDA_SK_MAX_BLOCKS + plan.kernels[k].sk_bytes * grid[0]));
             globals[plan.nglobals + plan.kernels[k].ntmaps] = ws;
         }
         char msg[256] = "";
@@ -2208,8 +2208,11 @@ int main(void) {
     cases[n] = (SimCase){"ws_splitk", (char *)src_ws_splitk, NULL, all[n]};
     names[n] = "ws_splitk";
     const char *sk = all[n++]->src;
-    CHECK(sk && strstr(sk, "tl_sk_put<32, 128>(tl_sk_part(tl_sk_ws, (int)gridDim.x, "
-                           "(int)blockIdx.x, 16384) + 0, acc, tl_tid);") &&
+    char flags[64];
+    snprintf(flags, sizeof flags, "TL_SK_MAX_BLOCKS = %d };", CUDA_SK_MAX_BLOCKS);
+    CHECK(sk && strstr(sk, flags), "tl_cuda.h's %s (cuda.h's CUDA_SK_MAX_BLOCKS)", flags);
+    CHECK(sk && strstr(sk, "tl_sk_put<32, 128>(tl_sk_part(tl_sk_ws, (int)blockIdx.x, 16384) "
+                           "+ 0, acc, tl_tid);") &&
               strstr(sk, "if (vtl_sk_lo == 0) {") && !strstr(sk, "tl_smem_zero(tl_smem"),
           "ws_splitk: split-K units storing and adding partial sums, the epilogue in the "
           "unit that finishes the tile, C_s not zeroed");

@@ -12,9 +12,9 @@
  *            CudaKernelPlan.tmaps order: a CUtensorMap the runtime encodes at each
  *            launch from the argument (cuda_tmap_geometry)>,
  *           <with CudaKernelPlan.sk_bytes > 0: `unsigned char *tl_sk_ws`, the split-K
- *            workspace of the launch's g blocks (tl_sk_part in tl_cuda.h: a flag per
- *            block, zero at launch and left zero, then g x sk_bytes), or NULL: no tile
- *            is split>)
+ *            workspace of the launch's g <= CUDA_SK_MAX_BLOCKS blocks (tl_sk_part in
+ *            tl_cuda.h: CUDA_SK_MAX_BLOCKS 32-bit flags, zero at launch and left zero,
+ *            then g x sk_bytes), or NULL: no tile is split>)
  *   - The block has CudaKernelPlan.block threads: the T.Kernel's, plus a producer warp
  *     group after them in a warp-specialized kernel.
  *   - The grid is the T.Kernel's, or for a persistent kernel (CudaKernelPlan.persistent)
@@ -30,6 +30,10 @@
 #define TILEC_TARGET_CUDA_H
 
 #include "compiler.h"
+
+/* The flags of a split-K workspace: as many as the most blocks a split-K launch may have
+ * (TL_SK_MAX_BLOCKS of tl_cuda.h). */
+enum { CUDA_SK_MAX_BLOCKS = 4096 };
 
 typedef struct CudaKernelPlan {
     const char *name;      /* "tilec_kernel_0" */

@@ -353,8 +353,8 @@ static void splitk_each(CfEmit *em, const char *op, const char *p) {
     int64_t bytes = cuda_kernel_sk_bytes(cu->kernel, cu->bufs), off = 0;
     for (int i = 0; i < cu->sk->nacc; i++) {
         const Buffer *b = cu->sk->acc[i];
-        cf_line(em, "tl_sk_%s<%lld, %d>(tl_sk_part(tl_sk_ws, (int)gridDim.x, %s, %lld) + %lld, "
-                "%s, tl_tid);", op, (long long)b->layout->nlocal, cu->nthreads, p,
+        cf_line(em, "tl_sk_%s<%lld, %d>(tl_sk_part(tl_sk_ws, %s, %lld) + %lld, %s, tl_tid);",
+                op, (long long)b->layout->nlocal, cu->nthreads, p,
                 (long long)bytes, (long long)off, cf_buf(em, b));
         off += b->layout->nlocal * cu->nthreads;
     }

@@ -637,7 +637,8 @@ static pthread_mutex_t sk_lock = PTHREAD_MUTEX_INITIALIZER;
 /* The workspace of l's stream with room for g blocks of kernel k (cuda.h), or 0. */
 static CuDevPtr sk_workspace(Launch *l, const CudaKernelPlan *k, unsigned g) {
     const CudaDriver *d = l->d;
-    size_t need = ((size_t)g * 4 + 127) / 128 * 128 + (size_t)k->sk_bytes * g;
+    size_t flags = 4 * CUDA_SK_MAX_BLOCKS, need = flags + (size_t)k->sk_bytes * g;
+    if (g > CUDA_SK_MAX_BLOCKS) return 0;
     SkSpace *s = NULL;
     for (int i = 0; i < sk_nspaces && !s; i++)
         if (sk_spaces[i].ctx == l->m->ctx && sk_spaces[i].stream == l->stream) s = &sk_spaces[i];
@@ -647,7 +648,7 @@ static CuDevPtr sk_workspace(Launch *l, const CudaKernelPlan *k, unsigned g) {
     if (s->ptr && (d->StreamSynchronize(l->stream) || d->MemFree(s->ptr))) return 0;
     s->ptr = 0, s->bytes = 0;
     if (d->MemAlloc(&s->ptr, need)) return s->ptr = 0;
-    if (d->MemsetD8Async(s->ptr, 0, need, l->stream)) {
+    if (d->MemsetD8Async(s->ptr, 0, flags, l->stream)) {
         d->MemFree(s->ptr);
         return s->ptr = 0;
     }
