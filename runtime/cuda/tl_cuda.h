@@ -2525,8 +2525,9 @@ TL_DEV void tl_wgmma_rs(const void *A, const void *B, float *C, int tid) {
 TL_DEV void tl_assume(bool c) {
     if (!c) __trap();
 }
-/* Split-K partial results: the same layout; a waiting thread yields (blocks run one after
- * another from the last, so a flag a block waits for is set already). */
+/* Split-K partial results: the same layout; a waiting thread yields (the harness runs a
+ * split-K kernel's blocks one after another from the last, so a flag a block waits for
+ * is set already). */
 template <int N, int NT> TL_DEV void tl_sk_put(float *part, const float *acc, int tid) {
     for (int r = 0; r < N; r++) part[(r / 4 * NT + tid) * 4 + r % 4] = acc[r];
 }

@@ -386,10 +386,11 @@ static const char sim_runner[] =
     "        }\n"
     "    }\n"
     "}\n"
-    "/* The grid, cluster after cluster (cluster blocks along x run at once). */\n"
+    "/* The grid, cluster after cluster (cluster blocks along x run at once), from the\n"
+    " * last along x when down (split-K: a block waits only for later ones). */\n"
     "extern \"C\" int sim_launch(int c, int k, void **a, const int64_t *s, void **g,\n"
     "                           const int64_t *grid, const int *block, int cluster,\n"
-    "                           int reverse, char *msg, int len) {\n"
+    "                           int down, int reverse, char *msg, int len) {\n"
     "    int n = block[0] * block[1] * block[2], all = n * cluster;\n"
     "    if (cluster < 1 || cluster > SIM_CLUSTER || grid[0] % cluster) {\n"
     "        snprintf(msg, len, \"clusters of %d blocks along x of %lld\", cluster,\n"
@@ -408,11 +409,10 @@ static const char sim_runner[] =
     "    gridDim.x = (unsigned)grid[0], gridDim.y = (unsigned)grid[1];\n"
     "    gridDim.z = (unsigned)grid[2];\n"
     "    blockDim.x = block[0], blockDim.y = block[1], blockDim.z = block[2];\n"
-    "    /* from the last block: a split-K block waits only for later ones */\n"
     "    for (unsigned z = 0; z < gridDim.z; z++)\n"
     "        for (unsigned y = 0; y < gridDim.y; y++)\n"
-    "            for (unsigned x = gridDim.x; x > 0;) {\n"
-    "                x -= (unsigned)cluster;\n"
+    "            for (unsigned i = 0; i < gridDim.x; i += (unsigned)cluster) {\n"
+    "                unsigned x = down ? gridDim.x - (unsigned)cluster - i : i;\n"
     "                sim_bx0 = x, blockIdx.y = y, blockIdx.z = z;\n"
     "                if (sim_block(n, cluster, reverse, msg, len)) return 1;\n"
     "            }\n"
@@ -522,7 +522,7 @@ static void *sim_build(SimCase *cases, int n) {
 }
 
 typedef int (*SimLaunch)(int, int, void **, const int64_t *, void **, const int64_t *,
-                         const int *, int, int, char *, int);
+                         const int *, int, int, int, char *, int);
 
 /* ---- buffers of one case ------------------------------------------------------------------ */
 typedef struct Bufs {
@@ -748,7 +748,7 @@ static int run_sim(SimLaunch launch, int c, const SimCase *sc, Bufs *b, int reve
         }
         char msg[256] = "";
         if (!rc) rc = launch(c, k, b->data, sc->syms, globals, grid, plan.kernels[k].block, cl,
-                             reverse, msg, sizeof msg);
+                             ws != NULL, reverse, msg, sizeof msg);
         free(ws);
         CHECK(rc == 0, "%s: simulated kernel %d (%s order): %s", sc->name, k,
               reverse ? "reverse" : "forward", msg);
