@@ -301,8 +301,9 @@ static const char *config_key(Interp *in, Value *k) {
     return key;
 }
 
-/* @tilelang.jit(pass_configs={...}): the keys tilec acts on; TileLang's others (fast
- * math, vectorization knobs, ...) are accepted and have no effect. */
+/* @tilelang.jit(pass_configs={...}): the keys tilec acts on (TileLang's Hopper switches,
+ * tilec's own split-K one); TileLang's others (fast math, vectorization knobs, ...) are
+ * accepted and have no effect. */
 static void read_pass_configs(Interp *in, Func *f, Value *cfg, Loc loc) {
     if (!cfg || cfg->kind == V_NONE) return;
     if (cfg->kind != V_DICT)
@@ -314,6 +315,8 @@ static void read_pass_configs(Interp *in, Func *f, Value *cfg, Loc loc) {
                      val_describe(in, cfg->u.dict.keys.data[i]));
         if (!strcmp(key, "tl.disable_warp_specialized") || !strcmp(key, "tl.disable_tma_lower"))
             f->disable_warp_specialized |= val_truthy(in, cfg->u.dict.values.data[i], loc);
+        if (!strcmp(key, "tilec.disable_split_k"))
+            f->disable_split_k |= val_truthy(in, cfg->u.dict.values.data[i], loc);
     }
 }
 

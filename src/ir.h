@@ -355,6 +355,7 @@ typedef struct Func {
     const char *flops;  /* optional work declarations, as IR text for reporting (may be NULL) */
     bool disable_warp_specialized; /* pass_configs tl.disable_warp_specialized or
                                       tl.disable_tma_lower: no TMA producer on sm_90a */
+    bool disable_split_k;          /* pass_configs tilec.disable_split_k: whole tiles */
     bool warp_specialized;         /* a kernel got a TMA producer warp group (CUDA) */
     Vec(const char *) remarks; /* lowering's notes on slower choices ("file:line: note: ..."),
                                   added to the compilation's warnings */

@@ -654,16 +654,17 @@ static bool escapes(Stmt *s) {
 enum { SK_MIN_ITERS = 8 };
 
 /* Split-K units (SplitK; tl_sk_parts in tl_cuda.h) for the loop of a persistent tile
- * walk without clusters or a schedule, unless TILEC_NO_SPLITK is set, when splitting a
- * tile's iterations cannot change its result: the loop's body after the producer copies
- * only adds wgmma products to float32 register fragments (each unit sums a part of the
- * iterations from zero, and the parts add up), the kernel's code before the loop has no
- * effect outside the block (every unit runs it), and the code after it does not read the
- * stages (whose last contents are the unit's, not the tile's). */
+ * walk without clusters or a schedule (unless TILEC_NO_SPLITK or the pass config
+ * tilec.disable_split_k is set), when splitting a tile's iterations cannot change its
+ * result: the loop's body after the producer copies only adds wgmma products to float32
+ * register fragments (each unit sums a part of the iterations from zero, and the parts
+ * add up), the kernel's code before the loop has no effect outside the block (every unit
+ * runs it), and the code after it does not read the stages (whose last contents are the
+ * unit's, not the tile's). */
 static SplitK *plan_splitk(Ws *W, Stmt *k, int li, int D) {
     int64_t iters;
     if (!W->tile || W->cluster > 1 || D >= 0 || env_on("TILEC_NO_SPLITK") ||
-        (ir_is_const_int(W->L->u.for_.extent, &iters) && iters < SK_MIN_ITERS))
+        W->f->disable_split_k || (ir_is_const_int(W->L->u.for_.extent, &iters) && iters < SK_MIN_ITERS))
         return NULL;
     Ctx *ctx = W->ctx;
     Stmt *body = W->L->u.for_.body, *kb = k->u.kernel.body;

@@ -1557,8 +1557,8 @@ static const char src_ws_tiles[] = HEAD
  * of 4, 5 and 5 (the first block adds the other two); ragged M, N and K; the epilogue
  * through C_s and TMA stores only in the unit that finishes the tile (C_s, written whole
  * there, is not zeroed). */
-#define WS_SPLITK(PRE, GEMM_ARGS)                                                          \
-    HEAD "def wsk(M=60, N=56, K=880, dtype=\"float16\"):\n"                                   \
+#define WS_SPLITK(JIT, PRE, GEMM_ARGS)                                                     \
+    HEAD JIT "def wsk(M=60, N=56, K=880, dtype=\"float16\"):\n"                               \
          "    @T.prim_func\n"                                                                 \
          "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype),\n"             \
          "             C: T.Tensor((M, N), dtype)):\n"                                        \
@@ -1576,11 +1576,15 @@ static const char src_ws_tiles[] = HEAD
          "            T.copy(acc, C_s)\n"                                                     \
          "            T.copy(C_s, C[by * 64, bx * 64])\n"                                     \
          "    return main\n"
-static const char src_ws_splitk[] = WS_SPLITK("", "");
+static const char src_ws_splitk[] = WS_SPLITK("", "", "");
 /* ... not split: a store to C before the loop (every part would run it), a gemm that
- * clears its accumulator (the parts' sums would not add up). */
-static const char src_ws_nosplit_store[] = WS_SPLITK("            C[by * 64, bx * 64] = 0\n", "");
-static const char src_ws_nosplit_clear[] = WS_SPLITK("", ", clear_accum=True");
+ * clears its accumulator (the parts' sums would not add up), the pass config that says
+ * so. */
+static const char src_ws_nosplit_store[] =
+    WS_SPLITK("", "            C[by * 64, bx * 64] = 0\n", "");
+static const char src_ws_nosplit_clear[] = WS_SPLITK("", "", ", clear_accum=True");
+static const char src_ws_nosplit_config[] =
+    WS_SPLITK("@tilelang.jit(pass_configs={\"tilec.disable_split_k\": True})\n", "", "");
 
 /* fp8 wgmma (k32 QGMMA, K-major A and B) on TMA tiles: 128-byte rows of e4m3, and 64-byte
  * rows of e4m3 x e5m2 with ragged M, N and K. */
@@ -2219,8 +2223,9 @@ int main(void) {
           "ws_splitk: split-K units storing and adding partial sums, the epilogue in the "
           "unit that finishes the tile, C_s not zeroed");
     static const struct { const char *name, *text; } nosplit[] = {
-        {"ws_nosplit_store", src_ws_nosplit_store}, {"ws_nosplit_clear", src_ws_nosplit_clear}};
-    for (int i = 0; i < 2; i++) {
+        {"ws_nosplit_store", src_ws_nosplit_store}, {"ws_nosplit_clear", src_ws_nosplit_clear},
+        {"ws_nosplit_config", src_ws_nosplit_config}};
+    for (int i = 0; i < 3; i++) {
         Compiled *c = check_program(nosplit[i].name, nosplit[i].text);
         CHECK(c->src && strstr(c->src, "a persistent grid") && !strstr(c->src, "tl_sk_ws"),
               "%s: a persistent grid without split-K", nosplit[i].name);
