@@ -538,8 +538,9 @@ static int globals_free(Launch *l, StrBuf *err) {
     return rc;
 }
 
-/* Grid of kernel i; 0 with the dims (a zero dim: nothing to run), -1 with err. */
-static int kernel_grid(const Launch *l, int i, const int64_t *syms, unsigned g[3],
+/* Grid of kernel i; 0 with the dims (a zero dim: nothing to run), -1 with err. *split:
+ * whether a split-K kernel has fewer tiles than blocks (tl_sk_parts may cut them). */
+static int kernel_grid(const Launch *l, int i, const int64_t *syms, unsigned g[3], bool *split,
                        StrBuf *err) {
     const CudaKernelPlan *k = &l->m->plan.kernels[i];
     int64_t v[3] = {1, 1, 1};
@@ -567,7 +568,8 @@ static int kernel_grid(const Launch *l, int i, const int64_t *syms, unsigned g[3
             return -1;
         }
         /* a split-K kernel cuts fewer tiles than blocks into parts (tl_sk_parts) */
-        g[0] = (unsigned)(tiles < l->m->resident[i] && !k->sk_bytes ? tiles : l->m->resident[i]);
+        *split = k->sk_bytes && tiles < l->m->resident[i];
+        g[0] = (unsigned)(tiles < l->m->resident[i] && !*split ? tiles : l->m->resident[i]);
         g[0] = g[0] / (unsigned)k->cluster * (unsigned)k->cluster; /* whole clusters */
         g[1] = g[2] = 1;
     }
@@ -659,19 +661,20 @@ static CuDevPtr sk_workspace(Launch *l, const CudaKernelPlan *k, unsigned g) {
 static int kernel_launch(Launch *l, int i, const int64_t *syms, StrBuf *err) {
     const CudaKernelPlan *k = &l->m->plan.kernels[i];
     unsigned g[3], b[3];
-    if (kernel_grid(l, i, syms, g, err)) return -1;
+    bool split = false;
+    if (kernel_grid(l, i, syms, g, &split, err)) return -1;
     if (!g[0] || !g[1] || !g[2]) return 0; /* an empty grid runs nothing */
     if (tmaps_encode(l, k, syms, err)) return -1;
     for (int dim = 0; dim < 3; dim++) b[dim] = k->block[dim] > 0 ? (unsigned)k->block[dim] : 1;
-    CuDevPtr ws = 0;
-    if (k->sk_bytes) {
+    CuDevPtr ws = 0; /* the workspace only where tiles may be split */
+    if (k->sk_bytes) l->params[common_params(l) + k->ntmaps] = &ws;
+    if (split) {
         pthread_mutex_lock(&sk_lock);
         ws = sk_workspace(l, k, g[0]);
-        l->params[common_params(l) + k->ntmaps] = &ws;
     }
     CuResult r = l->d->LaunchKernel(l->m->fns[i], g[0], g[1], g[2], b[0], b[1], b[2],
                                     (unsigned)k->smem_bytes, l->stream, l->params, NULL);
-    if (k->sk_bytes) pthread_mutex_unlock(&sk_lock);
+    if (split) pthread_mutex_unlock(&sk_lock);
     const char *sync = getenv("TILEC_CUDA_SYNC");
     if (r == CUDRV_SUCCESS && sync && *sync && strcmp(sync, "0") != 0)
         r = l->d->StreamSynchronize(l->stream);
