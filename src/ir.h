@@ -126,6 +126,8 @@ typedef struct Var {
     int id;           /* unique in the compilation */
     const Expr *let_value; /* a kernel LET's value when it loads nothing, else NULL: slice
                               extents between lets simplify through it (tileops.c) */
+    bool nonneg;           /* never negative (a pipeline's iteration count): the C family
+                              divides it as unsigned */
 } Var;
 
 struct Buffer {

@@ -261,6 +261,8 @@ static Stmt *global_loop(Ws *W, Stmt *body, Expr *k, Stmt *Lg) {
     const Stmt *L = W->L;
     *Lg = *L;
     Lg->u.for_.var = ir_var(W->ctx, "tl_it", L->u.for_.var->dtype);
+    int64_t min;
+    Lg->u.for_.var->nonneg = ir_is_const_int(L->u.for_.min, &min) && min >= 0; /* k >= min */
     Stmt *let = ir_stmt(W->ctx, STMT_LET, L->loc);
     let->u.let.var = Lg->u.for_.var;
     let->u.let.value = global_iter(W, k);

@@ -2152,8 +2152,8 @@ int main(void) {
         all[n] = check_program(names[n], fa2_90);
         cases[n] = (SimCase){names[n], fa2_90, NULL, all[n]};
         const Compiled *c = all[n++];
-        CHECK(c->src && kernels_call(c, "tl_tma_load(&tl_tmap0, K_shared + (tl_floormod_i32(vtl_it, 2)) * 4096") &&
-                  kernels_call(c, "tl_tma_load(&tl_tmap1, V_shared + (tl_floormod_i32(vtl_it, 2)) * 4096"),
+        CHECK(c->src && kernels_call(c, "tl_tma_load(&tl_tmap0, K_shared + ((int32_t)((uint32_t)vtl_it % 2u)) * 4096") &&
+                  kernels_call(c, "tl_tma_load(&tl_tmap1, V_shared + ((int32_t)((uint32_t)vtl_it % 2u)) * 4096"),
               "sm90_fa_stages2: K and V loaded by TMA in a producer warp group");
     }
     setenv("TILEC_CLUSTER", "1", 1); /* the warp-specialized cases in 2-block clusters */
@@ -2179,8 +2179,8 @@ int main(void) {
     all[n] = check_program("wgmma", src_wgmma);
     CHECK(all[n]->src &&
               strstr(all[n]->src, "tl_wgmma_ss<128, 128, 64, 2, false, TL_MMA_BF16, TL_MMA_BF16, 1>") &&
-              strstr(all[n]->src, "tl_tma_load(&tl_tmap1, B_s + (tl_floormod_i32(vtl_it, 3)) * "
-                                  "8192 + 4096, &full_barrier[tl_floormod_i32(vtl_it, 3)], "
+              strstr(all[n]->src, "tl_tma_load(&tl_tmap1, B_s + ((int32_t)((uint32_t)vtl_it % 3u)) "
+                                  "* 8192 + 4096, &full_barrier[(int32_t)((uint32_t)vtl_it % 3u)], "
                                   "tl_c2 + 64") &&
               strstr(all[n]->src, "a persistent grid"),
           "wgmma: a 2-warpgroup wgmma on paneled B tiles (a TMA box per panel), left in flight, "
@@ -2259,9 +2259,9 @@ int main(void) {
         if (!strcmp(names[i], "ws_wide") || !strcmp(names[i], "ws_fp8_wide")) {
             bool f8 = names[i][3] == 'f';
             CHECK(kernels_call(all[i], f8 ? "tl_wgmma_ss<128, 64, 256, 2, true, TL_MMA_E4M3, "
-                                            "TL_MMA_E4M3, 1>(A_s + (tl_floormod_i32(vtl_it_"
+                                            "TL_MMA_E4M3, 1>(A_s + ((int32_t)((uint32_t)vtl_it_"
                                           : "tl_wgmma_ss<128, 64, 128, 2, true, TL_MMA_F16, "
-                                            "TL_MMA_F16, 1>(A_s + (tl_floormod_i32(vtl_it_") &&
+                                            "TL_MMA_F16, 1>(A_s + ((int32_t)((uint32_t)vtl_it_") &&
                       kernels_call(all[i], f8 ? " tl_c0 + 128, tl_c1);" : " tl_c0 + 64, tl_c1);") &&
                       kernels_call(all[i], f8 ? " tl_c2 + 128, tl_c3);" : " tl_c2 + 64, tl_c3);"),
                   "%s: wgmma on K-major A and B tiles of two 128-byte panels, a TMA box each "
