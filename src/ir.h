@@ -293,7 +293,7 @@ struct Stmt {
         struct { const char *msg; Expr *value; Region region; } print; /* value or region.buf */
         struct { Expr *cond; const char *msg; } assert_;
         struct { Buffer *buf; const char *layout; } annotate; /* layout: source text, kept */
-        struct { Expr *panel; bool enable; } swizzle;
+        struct { Expr *panel; bool enable, column; } swizzle; /* column: order="column" */
         struct { bool commit; int wait; bool wgmma; Buffer *acc[ASYNC_MAX_FENCED]; } async_;
                               /* commit the cp.async group, or wait until at most `wait`
                                  groups (wgmma groups when wgmma; then the register

@@ -631,7 +631,8 @@ static void print_simple(Printer *p, const Stmt *s) {
     case STMT_SWIZZLE:
         sb_puts(sb, "use_swizzle(");
         print_expr(p, s->u.swizzle.panel, 0);
-        sb_printf(sb, "%s)", s->u.swizzle.enable ? "" : ", enable=False");
+        sb_printf(sb, "%s%s)", s->u.swizzle.column ? ", order=\"column\"" : "",
+                  s->u.swizzle.enable ? "" : ", enable=False");
         break;
     default: sb_printf(sb, "<stmt %d>", (int)s->kind); break;
     }

@@ -794,6 +794,11 @@ static Value *t_use_swizzle(Interp *in, CallArgs *a, void *d) {
     s->u.swizzle.panel = av[0] ? val_to_expr(in, av[0], a->loc, "panel_size")
                                : ir_int(in->ctx, 10, DT_INT32, a->loc);
     s->u.swizzle.enable = opt_bool(in, av[2], true, a->loc);
+    if (av[1] && (av[1]->kind != V_STR || (strcmp(av[1]->u.s, "row") &&
+                                           strcmp(av[1]->u.s, "column") && strcmp(av[1]->u.s, "col"))))
+        ctx_fail(in->ctx, a->loc, "T.use_swizzle: order must be \"row\" or \"column\", not %s",
+                 val_describe(in, av[1]));
+    s->u.swizzle.column = av[1] && strcmp(av[1]->u.s, "row");
     emit_stmt(in, s);
     return val_none(in);
 }

@@ -168,17 +168,26 @@ TL_DEV void tl_raster(int panel, unsigned gx, unsigned gy, unsigned bid, int *bx
     *by = (int)(poff % stride + pidx * (unsigned)panel);
 }
 
-/* This block's (bx, by) under T.use_swizzle(panel). */
-TL_DEV void tl_swizzle_2d(int panel, int *bx, int *by) {
-    tl_raster(panel, gridDim.x, gridDim.y, blockIdx.x + blockIdx.y * gridDim.x, bx, by);
+/* T.use_swizzle(panel, order="column") (TileLang's rasterization2DColumn): the same walk
+ * with x and y exchanged, down a panel of `panel` columns, row by row. */
+TL_DEV void tl_raster_any(int panel, bool column, unsigned gx, unsigned gy, unsigned bid,
+                          int *bx, int *by) {
+    if (column) tl_raster(panel, gy, gx, bid, by, bx);
+    else tl_raster(panel, gx, gy, bid, bx, by);
+}
+
+/* This block's (bx, by) under T.use_swizzle(panel, order). */
+TL_DEV void tl_swizzle_2d(int panel, int *bx, int *by, bool column = false) {
+    tl_raster_any(panel, column, gridDim.x, gridDim.y, blockIdx.x + blockIdx.y * gridDim.x, bx,
+                  by);
 }
 
 /* A persistent kernel's tile t of a gx x gy x gz grid (x fastest) as block indices b[3],
- * the x-y plane in T.use_swizzle(panel) order when panel > 0. */
-TL_DEV void tl_tile_index(int t, int gx, int gy, int panel, int b[3]) {
+ * the x-y plane in T.use_swizzle(panel, order) order when panel > 0. */
+TL_DEV void tl_tile_index(int t, int gx, int gy, int panel, int b[3], bool column = false) {
     const int plane = gx * gy, i = t % plane;
     b[0] = i % gx, b[1] = i / gx, b[2] = t / plane;
-    tl_raster(panel, (unsigned)gx, (unsigned)gy, (unsigned)i, &b[0], &b[1]);
+    tl_raster_any(panel, column, (unsigned)gx, (unsigned)gy, (unsigned)i, &b[0], &b[1]);
 }
 
 /* ---- split-K on a persistent grid --------------------------------------------------------

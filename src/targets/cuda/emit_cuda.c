@@ -29,10 +29,11 @@
  *     thread in a distributed loop); T.device_assert: tl_assert_fail (the C target's
  *     message), then __trap(), so the launch fails and the CUDA context is unusable
  *     afterwards;
- *   - T.use_swizzle(panel) with a constant panel on a 2-D/3-D grid remaps blockIdx.x/y
- *     (tl_swizzle_2d, TileLang's row rasterization); otherwise it is ignored (it only
- *     changes the order of blocks); T.annotate_layout asks for a swizzled shared buffer
- *     (pass_infer_layouts) and is otherwise a hint the inference does not need.
+ *   - T.use_swizzle(panel, order) with a constant panel on a 2-D/3-D grid remaps
+ *     blockIdx.x/y (tl_swizzle_2d, TileLang's row or column rasterization); otherwise it
+ *     is ignored (it only changes the order of blocks); T.annotate_layout asks for a
+ *     swizzled shared buffer (pass_infer_layouts) and is otherwise a hint the inference
+ *     does not need.
  * Expressions and the statements both C-family targets write alike are the shared
  * printer's (src/targets/cfamily.h); the CfHooks below supply the thread-dependent parts.
  * Host-level lets that a kernel uses are recomputed at the top of the kernel (they are
@@ -246,7 +247,8 @@ static void tile_entry(CfEmit *em, const Stmt *ws, bool consumer) {
     if (cu->swizzle) ir_is_const_int(cu->swizzle->u.swizzle.panel, &panel);
     int c = cu->cluster;
     cf_line(em, "int tl_b[3];");
-    cf_line(em, "tl_tile_index(tl_tile, tl_gx, tl_gy, %lld, tl_b);", (long long)panel);
+    cf_line(em, "tl_tile_index(tl_tile, tl_gx, tl_gy, %lld, tl_b%s);", (long long)panel,
+            panel && cu->swizzle->u.swizzle.column ? ", true" : "");
     if (c > 1)
         cf_line(em, "tl_b[%d] = tl_b[%d] * %d + (int)tl_cluster_rank();", ws->u.ws.cluster_dim,
                 ws->u.ws.cluster_dim, c);
@@ -949,9 +951,10 @@ static void kernel_prologue(CfEmit *em, const Stmt *k, const VarList *vs, int64_
         cf_live_add(em, v);
     }
     if (swz)
-        cf_line(em, "tl_swizzle_2d(%lld, &%s, &%s); /* T.use_swizzle(%lld) */", (long long)panel,
-                cf_var(em, k->u.kernel.block[0]), cf_var(em, k->u.kernel.block[1]),
-                (long long)panel);
+        cf_line(em, "tl_swizzle_2d(%lld, &%s, &%s%s); /* T.use_swizzle(%lld%s) */",
+                (long long)panel, cf_var(em, k->u.kernel.block[0]),
+                cf_var(em, k->u.kernel.block[1]), sw->u.swizzle.column ? ", true" : "",
+                (long long)panel, sw->u.swizzle.column ? ", order=\"column\"" : "");
 }
 
 /* The T.use_swizzle that kernel_prologue applies (a constant panel on a 2-D or 3-D grid),
