@@ -1,7 +1,7 @@
 """tilec against its peers on the GPU, in one process, on the same inputs, with the same
 timer (CUDA events, median). GEMM and attention rows time the two sides interleaved, a
 cache flush before each call (interleaved_ms); the others use triton.testing.do_bench.
-Prints a table and writes bench/results.csv.
+Prints a table and appends the rows to bench/results.csv.
 
     PYTHONPATH=python TILEC_LIBRARY=build/libtilec.so python3 bench/bench.py [--quick]
         [--only gemm|splitk|fp8|rowwise|copy|manual|attention ...] [--gemm-config bM,bN,bK,stages,threads[,1] |
@@ -572,6 +572,24 @@ def copy_row(rows):
     rows.append(("device copy 1 GiB", "-", 0.0, 2.0 * x.numel() * 2 / t / 1e6, "GB/s", 0.0))
 
 
+CSV_HEADER = ["date", "device", "work", "peer", "tilec", "peer_value", "unit", "ratio",
+              "max_err"]
+
+
+def append_csv(path, date, dev, rows):
+    """Adds rows (work, peer, tilec, peer value, unit, max err) to the CSV at path, which
+    keeps every earlier run (the header only when the file is new or empty)."""
+    new = not os.path.exists(path) or os.path.getsize(path) == 0
+    with open(path, "a", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        if new:
+            w.writerow(CSV_HEADER)
+        for r in rows:
+            ratio = r[2] / r[3] if r[3] and r[2] else 0.0
+            w.writerow([date, dev, r[0], r[1], "%.4g" % r[2], "%.4g" % r[3], r[4],
+                        "%.4f" % ratio, "%.3g" % r[5]])
+
+
 def main():
     start = time.monotonic()
     ap = argparse.ArgumentParser(description=__doc__,
@@ -596,7 +614,8 @@ def main():
                     help="flash attention with (on) or without (off) the example's "
                     "T.Pipelined schedule at every head dim (default: ATTN_CFGS's choice); "
                     "TILEC_PINGPONG=1 in the environment adds the warp-group ping-pong")
-    ap.add_argument("--csv", default=os.path.join(ROOT, "bench", "results.csv"))
+    ap.add_argument("--csv", default=os.path.join(ROOT, "bench", "results.csv"),
+                    help="CSV the rows are appended to (default %(default)s)")
     args = ap.parse_args()
     only = set(args.only or ("gemm", "splitk", "fp8", "rowwise", "copy", "manual", "attention"))
     load_gpu_modules()
@@ -622,14 +641,7 @@ def main():
         attention_rows(rows, args.quick, start + args.time_limit,
                        None if args.attention_overlap is None else args.attention_overlap == "on")
     date = datetime.date.today().isoformat()
-    with open(args.csv, "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["date", "device", "work", "peer", "tilec", "peer_value", "unit", "ratio",
-                    "max_err"])
-        for r in rows:
-            ratio = r[2] / r[3] if r[3] and r[2] else 0.0
-            w.writerow([date, dev, r[0], r[1], "%.4g" % r[2], "%.4g" % r[3], r[4],
-                        "%.4f" % ratio, "%.3g" % r[5]])
+    append_csv(args.csv, date, dev, rows)
     print("%s, %s (%.0f s)" % (date, dev, time.monotonic() - start))
     print("| work | peer | tilec | peer | unit | ratio | max err |")
     print("|---|---|---|---|---|---|---|")

@@ -5,6 +5,7 @@ for a profiler (ncu) to read; not a benchmark.
         -k regex:'tilec|gemm|nvjet' python3 bench/profile_gemm.py [M N K [CONFIG [DTYPE]]]
 
 CONFIG as bench.py's --gemm-config (default bench.GEMM_DEFAULT_SM90), DTYPE float16 or bfloat16.
+bench/ncu_table.py gives a metric list (--metrics) and turns ncu's output into a table.
 """
 import os
 import sys

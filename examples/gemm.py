@@ -25,6 +25,7 @@ def matmul(M=256,
            num_stages=2,
            threads=128,
            enable_rasterization=True,
+           panel_size=10,
            shared_epilogue=False):
     A_shape = (K, M) if trans_A else (M, K)
     B_shape = (N, K) if trans_B else (K, N)
@@ -43,8 +44,9 @@ def matmul(M=256,
             C_local = T.alloc_fragment((block_M, block_N), accum_dtype)
             C_shared = T.alloc_shared((block_M, block_N), out_dtype)
 
-            # blocks in panels of 10 columns: neighbours share A and B tiles in L2
-            T.use_swizzle(panel_size=10, enable=enable_rasterization)
+            # blocks in panels of panel_size block rows, walked column by column: blocks
+            # that run at once share A and B tiles in L2
+            T.use_swizzle(panel_size=panel_size, enable=enable_rasterization)
             T.clear(C_local)
             for k in T.Pipelined(T.ceildiv(K, block_K), num_stages=num_stages):
                 if trans_A:
