@@ -1,0 +1,48 @@
+"""bench/'s pieces that run without a GPU: the results CSV keeps its history, and
+variants.py's --variant and --shapes parse (and refuse what they cannot parse)."""
+from pysupport import ROOT, pytestmark  # noqa: F401 (the ASan skip); first: sets sys.path
+
+import argparse
+import csv
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, str(ROOT / "bench"))
+_as_tilelang = os.environ.get("TILEC_AS_TILELANG")
+import bench  # noqa: E402 (sets TILEC_AS_TILELANG for the examples it runs)
+import variants  # noqa: E402
+
+if _as_tilelang is None:  # the other tests' import hook sees the environment it had
+    os.environ.pop("TILEC_AS_TILELANG", None)
+
+
+def test_csv_appends_with_one_header(tmp_path):
+    path = tmp_path / "results.csv"
+    bench.append_csv(str(path), "2026-12-04", "GPU", [("w1", "peer", 2.0, 4.0, "TFLOP/s", 0.1)])
+    bench.append_csv(str(path), "2026-12-05", "GPU", [("w2", "peer", 3.0, 0.0, "TFLOP/s", 0.2)])
+    rows = list(csv.reader(path.open()))
+    assert rows[0] == bench.CSV_HEADER
+    assert [r[2] for r in rows[1:]] == ["w1", "w2"]  # the first run's row survives the second
+    assert rows[1][7] == "0.5000" and rows[2][7] == "0.0000"  # ratio; 0 without a peer
+    assert b"\r" not in path.read_bytes()
+
+
+def test_variant_splits_environment_from_arguments():
+    assert variants.variant("default") == ("default", {}, {})
+    assert variants.variant("w:TILEC_CLUSTER=1,block_M=256,shared_epilogue=False,x=a") == (
+        "w", {"TILEC_CLUSTER": "1"}, {"block_M": 256, "shared_epilogue": False, "x": "a"})
+    assert variants.shapes("4096x1024x8192,128x7168x4096") == [(4096, 1024, 8192),
+                                                              (128, 7168, 4096)]
+
+
+@pytest.mark.parametrize("text", ["w:block_M", ":block_M=1", "w:=3"])
+def test_variant_refuses_malformed(text):
+    with pytest.raises(argparse.ArgumentTypeError):
+        variants.variant(text)
+
+
+def test_shapes_refuses_malformed():
+    with pytest.raises(argparse.ArgumentTypeError):
+        variants.shapes("4096x4096xK")
