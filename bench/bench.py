@@ -4,7 +4,7 @@ cache flush before each call (interleaved_ms); the others use triton.testing.do_
 Prints a table and appends the rows to bench/results.csv.
 
     PYTHONPATH=python TILEC_LIBRARY=build/libtilec.so python3 bench/bench.py [--quick]
-        [--only gemm|splitk|fp8|rowwise|copy|manual|attention ...] [--gemm-config bM,bN,bK,stages,threads[,1] |
+        [--only gemm|mma|splitk|fp8|rowwise|copy|manual|attention ...] [--gemm-config bM,bN,bK,stages,threads[,1] |
         --gemm-configs-sweep] [--time-limit S]
 
 Peers (../shared/PERF.md): cuBLAS through torch.matmul, cuBLASLt fp8 through
@@ -20,9 +20,14 @@ of tilec / cuBLAS per dtype (row "gemm geomean <dtype>", over the shapes tilec r
 "gemm by hand" rows run examples/gemm_warp_specialized.py, the same GEMM scheduled with
 TileLang's Tier 3 primitives (fp16, 4096^3 and 8192^3; --quick: 4096^3). "gemm split-k" rows
 (group splitk) run the same matmul on shapes with fewer tiles than SMs and a long K, whose
-tiles tilec cuts along K over the idle SMs (split-K; TILEC_NO_SPLITK=1 turns it off)."""
+tiles tilec cuts along K over the idle SMs (split-K; TILEC_NO_SPLITK=1 turns it off).
+"gemm mma.sync" rows (group mma, issue 3) run the same matmul compiled for the mma.sync path
+(TILEC_NO_WGMMA=1: on sm_90 the code sm_80 gets) on 4096^3, 8192^3 and 4096x7168x2048
+against cuBLAS and against Triton's GEMM on the same instructions (bench/triton_mma.py,
+its fastest config per shape), the three timed interleaved."""
 import argparse
 import concurrent.futures
+import contextlib
 import csv
 import datetime
 import importlib.util
@@ -321,6 +326,19 @@ def gemm_row(rows, fut, shape, dtype, deadline, kind="gemm"):
                  flops / peer_ms / 1e9 if peer_ms else 0.0, "TFLOP/s", err))
 
 
+def geomean_row(work, peer, done):
+    """A row of the geometric means of tilec's and the peer's numbers in the rows done, over
+    those both ran (the ratio of the means is the geomean of the ratios), and their largest
+    error."""
+    ran = [r for r in done if r[2] > 0 and r[3] > 0]
+    gm = [math.exp(statistics.fmean(math.log(r[i]) for r in ran)) if ran else 0.0
+          for i in (2, 3)]
+    worst = max((r[5] for r in ran), default=float("nan"),
+                key=lambda e: math.inf if math.isnan(e) else e)
+    return (work, "%s (%d of %d shapes)" % (peer, len(ran), len(done)), gm[0], gm[1],
+            "TFLOP/s", worst)
+
+
 def gemm_rows(rows, quick, cfg, sweep, deadline):
     torch.backends.cuda.matmul.allow_tf32 = False  # the reference is true float32
     mod = example("gemm")
@@ -336,14 +354,7 @@ def gemm_rows(rows, quick, cfg, sweep, deadline):
         for shape in shapes:
             gemm_row(rows, futs[(shape, dtype, cfgs[dtype])], shape, dtype, deadline)
             done.append(rows[-1])
-        ran = [r for r in done if r[2] > 0 and r[3] > 0]
-        # geometric means over the shapes both ran: their ratio is the geomean of the ratios
-        gm = [math.exp(statistics.fmean(math.log(r[i]) for r in ran)) if ran else 0.0
-              for i in (2, 3)]
-        worst = max((r[5] for r in ran), default=float("nan"),
-                    key=lambda e: math.inf if math.isnan(e) else e)
-        rows.append(("gemm geomean %s" % dtype, "cuBLAS (%d of %d shapes)" % (len(ran), len(done)),
-                     gm[0], gm[1], "TFLOP/s", worst))
+        rows.append(geomean_row("gemm geomean %s" % dtype, "cuBLAS", done))
 
 
 def splitk_rows(rows, quick, cfg, deadline):
@@ -356,6 +367,98 @@ def splitk_rows(rows, quick, cfg, deadline):
         for shape in shapes:
             gemm_row(rows, futs[(shape, dtype, cfg)], shape, dtype, deadline,
                      kind="gemm split-k")
+
+
+# ---- the mma.sync path (issue 3) against cuBLAS and Triton on the same instructions ---------
+MMA_SHAPES = GEMM_FULL[:3]  # issue 3's large GEMMs
+# 128x128x64 tiles (TileLang's sm80 default) in 2 stages with the shared-memory epilogue:
+# two 128-thread blocks share an SM, so that one block's barrier waits do not idle it; the
+# fastest measured (docs/perf.md, thirteenth session)
+MMA_CONFIG = (128, 128, 64, 2, 128, 1)
+
+
+@contextlib.contextmanager
+def environ(**values):
+    """The environment variables in values set (to strings) inside the block, restored after."""
+    saved = {k: os.environ.get(k) for k in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def triton_peers(rows, work, a, b):
+    """[(config name, fn)] of the bench/triton_mma.py configs that compile to mma.sync and
+    compute a @ b correctly."""
+    import triton_mma
+    peers = []
+    for cfg in triton_mma.CONFIGS:
+        try:
+            with environ(DISABLE_MMA_V3="1"):  # sm_90: mma.sync, not wgmma
+                f = triton_mma.compile(cfg, a, b)
+            err = rel_err(f(a, b), a, b)
+            if err > SWEEP_MAX_ERR:
+                raise ValueError("relative error %.3g" % err)
+            peers.append((triton_mma.name(cfg), lambda f=f: f(a, b)))
+        except Exception as e:  # noqa: BLE001 (a config that fails is left out)
+            rows.fail(work, "Triton %s" % triton_mma.name(cfg), e)
+    return peers
+
+
+def mma_row(rows, fut, shape, dtype, deadline):
+    """Rows of one shape: tilec's kernel fut against cuBLAS and against Triton's fastest
+    mma.sync config, cuBLAS, every Triton config and tilec timed interleaved (the fastest
+    of several Triton medians: if anything, in Triton's favour). The peers are first timed
+    alone, before tilec's first call: their numbers survive a tilec fault that breaks the
+    CUDA context."""
+    m, n, k = shape
+    work = "gemm mma.sync %s %dx%dx%d" % (dtype, m, n, k)
+    flops = 2.0 * m * n * k
+    a, b = gemm_inputs(shape, dtype)
+    a @ b
+    peers = [("cuBLAS", lambda: a @ b)] + triton_peers(rows, work, a, b)
+    peer_ms = [timed_ms(fn) for _, fn in peers]
+    tl_ms, err = 0.0, float("nan")
+    try:
+        if time.monotonic() > deadline:
+            raise TimeoutError("skipped: the run is past --time-limit")
+        kern = fut.result()
+        err = rel_err(kern(a, b), a, b)
+        *peer_ms, tl_ms = interleaved_ms([fn for _, fn in peers] + [lambda: kern(a, b)])
+    except Exception as e:  # noqa: BLE001
+        rows.fail(work, "tilec", e)
+    tl = flops / tl_ms / 1e9 if tl_ms else 0.0
+    rows.append((work, "cuBLAS", tl, flops / peer_ms[0] / 1e9, "TFLOP/s", err))
+    if len(peers) > 1:
+        ms, name = min(zip(peer_ms[1:], (p[0] for p in peers[1:])))
+        rows.append((work, "Triton mma.sync %s" % name, tl, flops / ms / 1e9, "TFLOP/s", err))
+    del a, b
+
+
+def mma_rows(rows, quick, deadline):
+    """examples/gemm.py on the mma.sync path (compiled with TILEC_NO_WGMMA=1: on sm_90 the
+    code sm_80 gets), MMA_CONFIG, on MMA_SHAPES (--quick: the first) in both dtypes, against
+    cuBLAS and Triton (mma_row); a geometric-mean row per dtype and peer."""
+    torch.backends.cuda.matmul.allow_tf32 = False
+    shapes = MMA_SHAPES[:1] if quick else MMA_SHAPES
+    with environ(TILEC_NO_WGMMA="1"):  # read while the kernels compile
+        futs = compile_gemms(example("gemm"), [(s, d, MMA_CONFIG) for d in GEMM_DTYPES
+                                               for s in shapes])
+    print("gemm mma.sync: tilec config %s" % cfg_name(MMA_CONFIG), flush=True)
+    warm_up_gpu()
+    for dtype in GEMM_DTYPES:
+        first = len(rows)
+        for shape in shapes:
+            mma_row(rows, futs[(shape, dtype, MMA_CONFIG)], shape, dtype, deadline)
+        for peer in ("cuBLAS", "Triton mma.sync"):
+            done = [r for r in rows[first:] if r[1].startswith(peer)]
+            if done:
+                rows.append(geomean_row("gemm mma.sync geomean %s" % dtype, peer, done))
 
 
 # ---- the GEMM scheduled by hand (Tier 3) against cuBLAS ------------------------------------
@@ -596,7 +699,8 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="smaller sizes; GEMM 4096^3 only")
     ap.add_argument("--only", action="append",
-                    choices=("gemm", "splitk", "fp8", "rowwise", "copy", "manual", "attention"),
+                    choices=("gemm", "mma", "splitk", "fp8", "rowwise", "copy", "manual",
+                             "attention"),
                     help="run only this group (repeatable; default: all)")
     g = ap.add_mutually_exclusive_group()
     g.add_argument("--gemm-config", type=gemm_config, default=None,
@@ -617,7 +721,8 @@ def main():
     ap.add_argument("--csv", default=os.path.join(ROOT, "bench", "results.csv"),
                     help="CSV the rows are appended to (default %(default)s)")
     args = ap.parse_args()
-    only = set(args.only or ("gemm", "splitk", "fp8", "rowwise", "copy", "manual", "attention"))
+    only = set(args.only or ("gemm", "mma", "splitk", "fp8", "rowwise", "copy", "manual",
+                             "attention"))
     load_gpu_modules()
     torch.manual_seed(0)
     dev = torch.cuda.get_device_name(0)
@@ -631,6 +736,8 @@ def main():
     if "gemm" in only:
         gemm_rows(rows, args.quick, cfg, args.gemm_configs_sweep,
                   start + args.time_limit)
+    if "mma" in only:
+        mma_rows(rows, args.quick, start + args.time_limit)
     if "splitk" in only:
         splitk_rows(rows, args.quick, cfg, start + args.time_limit)
     if "fp8" in only:

@@ -63,9 +63,7 @@ def compile_variant(var, shape_list, dtype):
     """{shape: compiled kernel} of one variant, its environment set while it compiles (a
     module of its own, so that the kernel cache in memory does not mix variants)."""
     name, env, kw = var
-    saved = {k: os.environ.get(k) for k in env}
-    os.environ.update(env)
-    try:
+    with bench.environ(**env):
         mod = bench.example("gemm")
         args = dict(bench.cfg_args(bench.GEMM_DEFAULT_SM90))
         args.update(kw)
@@ -75,12 +73,6 @@ def compile_variant(var, shape_list, dtype):
             return mod.matmul(M=m, N=n, K=k, in_dtype=dtype, out_dtype=dtype, **args)
 
         futs = bench.compile_all(build, [(s,) for s in shape_list])
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
     out = {}
     for s in shape_list:
         try:

@@ -4,6 +4,7 @@ from pysupport import ROOT, pytestmark  # noqa: F401 (the ASan skip); first: set
 
 import argparse
 import csv
+import math
 import os
 import sys
 
@@ -46,3 +47,24 @@ def test_variant_refuses_malformed(text):
 def test_shapes_refuses_malformed():
     with pytest.raises(argparse.ArgumentTypeError):
         variants.shapes("4096x4096xK")
+
+
+def test_environ_sets_and_restores(monkeypatch):
+    monkeypatch.setenv("TILEC_TEST_KEPT", "old")
+    monkeypatch.delenv("TILEC_TEST_NEW", raising=False)
+    with pytest.raises(RuntimeError):
+        with bench.environ(TILEC_TEST_KEPT="1", TILEC_TEST_NEW="2"):
+            assert os.environ["TILEC_TEST_KEPT"] == "1" and os.environ["TILEC_TEST_NEW"] == "2"
+            raise RuntimeError  # restored on the way out of a failing block too
+    assert os.environ["TILEC_TEST_KEPT"] == "old" and "TILEC_TEST_NEW" not in os.environ
+
+
+def test_geomean_row_skips_what_did_not_run():
+    done = [("a", "p", 2.0, 8.0, "TFLOP/s", 0.1), ("b", "p", 8.0, 2.0, "TFLOP/s", float("nan")),
+            ("c", "p", 0.0, 5.0, "TFLOP/s", 0.9)]  # tilec failed on c
+    work, peer, tl, other, unit, err = bench.geomean_row("g", "p", done)
+    assert (work, peer, unit) == ("g", "p (2 of 3 shapes)", "TFLOP/s")
+    assert tl == pytest.approx(4.0) and other == pytest.approx(4.0)
+    assert math.isnan(err)  # an unknown error makes the largest unknown
+    assert bench.geomean_row("g", "p", done[:1])[5] == 0.1
+    assert bench.geomean_row("g", "p", done[2:])[1:4] == ("p (0 of 1 shapes)", 0.0, 0.0)
