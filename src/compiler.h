@@ -53,6 +53,7 @@ void pass_safe_memory_access(Ctx *ctx, Func *f); /* guard global loads (-> 0) an
  * (program_order.c). */
 void pass_program_order(Ctx *ctx, Func *f);
 void pass_simplify(Ctx *ctx, Func *f);           /* constant folding, trivial loops */
+void pass_mark_nonneg(Ctx *ctx, Func *f);        /* Var.nonneg of the int vars never < 0 */
 /* CUDA (SIMT model, see src/passes/map_threads.c): thread-distributed loops, barriers. */
 void pass_map_threads(Ctx *ctx, Func *f);         /* which loops the block's threads share */
 void pass_insert_sync_threads(Ctx *ctx, Func *f); /* __syncthreads from memory hazards */

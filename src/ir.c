@@ -497,6 +497,22 @@ Expr *ir_subst(Ctx *ctx, const Expr *e, const Var *from, Expr *to) {
     return c;
 }
 
+/* Whether integer e is provably never negative: non-negative constants and Var.nonneg
+ * vars combined by +, *, min, max and floor division or modulo by positive constants. */
+bool ir_nonneg(const Expr *e) {
+    int64_t c;
+    if (ir_is_const_int(e, &c)) return c >= 0;
+    if (e->kind == EXPR_VAR) return e->u.var->nonneg;
+    if (e->kind != EXPR_BIN) return false;
+    const Expr *a = e->u.bin.a, *b = e->u.bin.b;
+    switch (e->u.bin.op) {
+    case OP_ADD: case OP_MUL: case OP_MIN: return ir_nonneg(a) && ir_nonneg(b);
+    case OP_MAX: return ir_nonneg(a) || ir_nonneg(b);
+    case OP_FLOORDIV: case OP_FLOORMOD: return ir_nonneg(a) && ir_is_const_int(b, &c) && c > 0;
+    default: return false;
+    }
+}
+
 /* Whether e is provably a multiple of m (m > 0). */
 bool ir_multiple_of(const Expr *e, int64_t m) {
     int64_t c;

@@ -126,7 +126,8 @@ typedef struct Var {
     int id;           /* unique in the compilation */
     const Expr *let_value; /* a kernel LET's value when it loads nothing, else NULL: slice
                               extents between lets simplify through it (tileops.c) */
-    bool nonneg;           /* never negative (a pipeline's iteration count): the C family
+    bool nonneg;           /* never negative (pass_mark_nonneg: loop variables that start at
+                              >= 0, block indices, lets of such values): the C family
                               divides it as unsigned */
 } Var;
 
@@ -378,6 +379,9 @@ Expr *ir_cast(Ctx *ctx, DType to, Expr *a, Loc loc); /* no-op if same dtype; fol
 Expr *ir_load(Ctx *ctx, Buffer *buf, Expr **idx, Loc loc);
 Expr *ir_select(Ctx *ctx, Expr *cond, Expr *t, Expr *f, Loc loc);
 bool ir_is_const_int(const Expr *e, int64_t *out);
+/* Whether integer e is provably never negative (Var.nonneg vars, constants, + * min max,
+ * floor division and modulo by positive constants). */
+bool ir_nonneg(const Expr *e);
 /* Whether integer e is provably a multiple of m (m > 0): constants, sums, products. */
 bool ir_multiple_of(const Expr *e, int64_t m);
 Stmt *ir_stmt(Ctx *ctx, StmtKind kind, Loc loc);

@@ -261,8 +261,6 @@ static Stmt *global_loop(Ws *W, Stmt *body, Expr *k, Stmt *Lg) {
     const Stmt *L = W->L;
     *Lg = *L;
     Lg->u.for_.var = ir_var(W->ctx, "tl_it", L->u.for_.var->dtype);
-    int64_t min;
-    Lg->u.for_.var->nonneg = ir_is_const_int(L->u.for_.min, &min) && min >= 0; /* k >= min */
     Stmt *let = ir_stmt(W->ctx, STMT_LET, L->loc);
     let->u.let.var = Lg->u.for_.var;
     let->u.let.value = global_iter(W, k);
@@ -564,8 +562,10 @@ static void per_tile_lets(Ws *W, Stmt *k, Uses *u, int li, bool *per_tile) {
         per_tile[i] = s->kind == STMT_LET && hoisted(s, u) && uses_any(&set, s->u.let.value);
         if (per_tile[i]) set.vars[set.n++] = s->u.let.var;
     }
-    if (!uses_any(&set, W->L->u.for_.min) && !uses_any(&set, W->L->u.for_.extent))
+    if (!uses_any(&set, W->L->u.for_.min) && !uses_any(&set, W->L->u.for_.extent)) {
         W->tile = ir_var(W->ctx, "tl_tile_iter", DT_INT32);
+        W->tile->nonneg = true; /* the block's tiles counted from 0 (emit_ws binds it) */
+    }
 }
 
 /* ---- clusters -------------------------------------------------------------------------- */
@@ -692,6 +692,7 @@ static SplitK *plan_splitk(Ws *W, Stmt *k, int li, int D) {
     sk->lo = ir_var(ctx, "tl_sk_lo", DT_INT32);
     sk->hi = ir_var(ctx, "tl_sk_hi", DT_INT32);
     sk->base = ir_var(ctx, "tl_sk_base", DT_INT32);
+    sk->lo->nonneg = sk->hi->nonneg = sk->base->nonneg = true; /* iteration counts */
     sk->iters = ir_subst(ctx, W->L->u.for_.extent, NULL, NULL);
     return sk;
 }

@@ -399,21 +399,6 @@ static void ex_bin_float(CfEmit *em, StrBuf *o, const Expr *e) {
     if (narrow && op != OP_MIN && op != OP_MAX) sb_puts(o, ")");
 }
 
-/* Whether integer e is never negative: built of Var.nonneg vars and non-negative
- * constants by +, * and floor division or modulo by positive constants. */
-static bool nonneg(const Expr *e) {
-    int64_t c;
-    if (ir_is_const_int(e, &c)) return c >= 0;
-    if (e->kind == EXPR_VAR) return e->u.var->nonneg;
-    if (e->kind != EXPR_BIN) return false;
-    switch (e->u.bin.op) {
-    case OP_ADD: case OP_MUL: return nonneg(e->u.bin.a) && nonneg(e->u.bin.b);
-    case OP_FLOORDIV: case OP_FLOORMOD:
-        return nonneg(e->u.bin.a) && ir_is_const_int(e->u.bin.b, &c) && c > 0;
-    default: return false;
-    }
-}
-
 static void ex_bin_int(CfEmit *em, StrBuf *o, const Expr *e) {
     static const char *const helper[BINOP_COUNT] = {
         [OP_DIV] = "div", [OP_FLOORDIV] = "floordiv", [OP_FLOORMOD] = "floormod",
@@ -429,7 +414,7 @@ static void ex_bin_int(CfEmit *em, StrBuf *o, const Expr *e) {
     bool wrap = int_narrow(t);
     TL_ASSERT(helper[op] || infix[op]);
     int64_t c;
-    if ((op == OP_FLOORDIV || op == OP_FLOORMOD) && t == DT_INT32 && nonneg(e) &&
+    if ((op == OP_FLOORDIV || op == OP_FLOORMOD) && t == DT_INT32 && ir_nonneg(e) &&
         ir_is_const_int(e->u.bin.b, &c)) { /* a shift or a mask for a power of two */
         sb_puts(o, "((int32_t)((uint32_t)");
         cf_ex_as(em, o, e->u.bin.a, t);

@@ -2371,7 +2371,8 @@ int main(void) {
             CHECK(all[i]->src && strstr(all[i]->src, "__launch_bounds__(384, 1)") &&
                       strstr(all[i]->src, "tl_setmaxnreg_dec<40>();") &&
                       strstr(all[i]->src, "} else {  /* threads 256..383 */") &&
-                      strstr(all[i]->src, "tl_tma_load(&tl_tmap1, B_shared + (tl_floormod_i32(ko, 3)) * 8192 + 4096"),
+                      strstr(all[i]->src, "tl_tma_load(&tl_tmap1, B_shared + "
+                                          "((int32_t)((uint32_t)ko % 3u)) * 8192 + 4096"),
                   "sm90_gemm_warp_specialized.py: TMA into the stages, setmaxnreg, one program "
                   "per warp-group set");
     int budgeted = 0; /* every warp-specialized kernel above: 128 to 896 threads */

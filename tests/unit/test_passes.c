@@ -854,6 +854,48 @@ static void test_simplify(void) {
                "    break\n");
 }
 
+/* pass_mark_nonneg: loop variables from a start >= 0, block indices and lets of such
+ * values are marked; a negative or unknown start, a difference or a min with a possibly
+ * negative side are not. */
+static Stmt *let(Var *v, Expr *value) {
+    Stmt *s = st(STMT_LET);
+    s->u.let.var = v, s->u.let.value = value;
+    return s;
+}
+
+static void test_mark_nonneg(void) {
+    Func *f = func_new();
+    Buffer *Y = BUF("Y", DT_INT32, SCOPE_GLOBAL, I(8));
+    param(f, Y, true);
+    const char *names[] = {"k", "j", "m", "n", "a", "b", "c", "d"};
+    Var *v[8];
+    for (int i = 0; i < 8; i++) v[i] = ir_var(&ctx, names[i], DT_INT32);
+    Var *k = v[0], *j = v[1], *m = v[2], *n = v[3], *a = v[4], *b = v[5], *c = v[6], *d = v[7];
+    Param pn = {"n", NULL, n, false}; /* a scalar parameter: its sign is unknown */
+    VEC_PUSH(&ctx.arena, f->params, pn);
+    Var *bx, *by;
+    Stmt *kern = kernel(1, I(4), NULL, &bx, &by, NULL);
+    Stmt *body = SEQ(let(a, B(OP_ADD, B(OP_MUL, V(k), I(3)), V(bx))), let(b, B(OP_SUB, V(k), I(1))),
+                     let(c, B(OP_FLOORMOD, B(OP_MAX, V(j), V(k)), I(4))),
+                     let(d, B(OP_MIN, V(j), V(k))),
+                     store(Y, EX(I(0)), B(OP_ADD, B(OP_ADD, V(a), V(b)), B(OP_ADD, V(c), V(d)))));
+    Stmt *loops = loop(k, I(0), I(8), LOOP_SERIAL,
+                       loop(j, I(-2), I(4), LOOP_SERIAL, loop(m, V(n), I(2), LOOP_SERIAL, body)));
+    kern->u.kernel.body = SEQ(loops);
+    f->body = SEQ(kern);
+    pass_run(&ctx, f, "mark_nonneg", pass_mark_nonneg);
+    const bool want[8] = {true, false, false, false, true, false, true, false};
+    for (int i = 0; i < 8; i++) {
+        checks++;
+        if (v[i]->nonneg != want[i]) {
+            failures++;
+            fprintf(stderr, "mark_nonneg: %s is%s marked\n", names[i], v[i]->nonneg ? "" : " not");
+        }
+    }
+    checks++;
+    if (!bx->nonneg) failures++, fprintf(stderr, "mark_nonneg: the block index is not marked\n");
+}
+
 /* ---- the printed form of lowered ops (a contract the emitters read) ------------------- */
 static void test_lowered_text(void) {
     Buffer *As = BUF("A_s", DT_FLOAT16, SCOPE_SHARED, I(64), I(32));
@@ -940,6 +982,7 @@ int main(void) {
     test_errors();
     test_safe_proofs();
     test_simplify();
+    test_mark_nonneg();
     test_check_turns();
     test_lowered_text();
     arena_free(&ctx.arena);

@@ -38,6 +38,7 @@ static void c_lower(Ctx *ctx, Func *f) {
     pass_run(ctx, f, "lower_tile_ops", pass_lower_tile_ops);
     pass_run(ctx, f, "safe_memory_access", pass_safe_memory_access);
     pass_run(ctx, f, "simplify", pass_simplify);
+    pass_run(ctx, f, "mark_nonneg", pass_mark_nonneg);
 }
 
 /* ---- running the compiler ----------------------------------------------------------- */

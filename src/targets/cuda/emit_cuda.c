@@ -106,6 +106,7 @@ void cuda_lower(Ctx *ctx, Func *f) {
     pass_run(ctx, f, "insert_sync_threads", pass_insert_sync_threads);
     pass_run(ctx, f, "check_turns", pass_check_turns);
     pass_run(ctx, f, "split_warp_groups", pass_split_warp_groups);
+    pass_run(ctx, f, "mark_nonneg", pass_mark_nonneg);
 }
 
 static void emit_distributed(CfEmit *em, const Stmt *root);
