@@ -4,8 +4,8 @@ cache flush before each call (interleaved_ms); the others use triton.testing.do_
 Prints a table and appends the rows to bench/results.csv.
 
     PYTHONPATH=python TILEC_LIBRARY=build/libtilec.so python3 bench/bench.py [--quick]
-        [--only gemm|mma|splitk|fp8|rowwise|copy|manual|attention ...] [--gemm-config bM,bN,bK,stages,threads[,1] |
-        --gemm-configs-sweep] [--time-limit S]
+        [--only gemm|mma|splitk|fp8|rowwise|copy|manual|attention ...]
+        [--gemm-config bM,bN,bK,stages,threads[,1] | --gemm-configs-sweep] [--time-limit S]
 
 Peers (../shared/PERF.md): cuBLAS through torch.matmul, cuBLASLt fp8 through
 torch._scaled_mm, torch's softmax, an RMSNorm written in torch, torch SDPA (cuDNN or flash
