@@ -4,7 +4,7 @@ cache flush before each call (interleaved_ms); the others use triton.testing.do_
 Prints a table and appends the rows to bench/results.csv.
 
     PYTHONPATH=python TILEC_LIBRARY=build/libtilec.so python3 bench/bench.py [--quick]
-        [--only gemm|mma|splitk|fp8|rowwise|copy|manual|attention ...]
+        [--only gemm|mma|splitk|fp8|rowwise|copy|manual|attention|compile ...]
         [--gemm-config bM,bN,bK,stages,threads[,1] | --gemm-configs-sweep] [--time-limit S]
 
 Peers (../shared/PERF.md): cuBLAS through torch.matmul, cuBLASLt fp8 through
@@ -24,7 +24,9 @@ tiles tilec cuts along K over the idle SMs (split-K; TILEC_NO_SPLITK=1 turns it 
 "gemm mma.sync" rows (group mma, issue 3) run the same matmul compiled for the mma.sync path
 (TILEC_NO_WGMMA=1: on sm_90 the code sm_80 gets) on 4096^3, 8192^3 and 4096x7168x2048
 against cuBLAS and against Triton's GEMM on the same instructions (bench/triton_mma.py,
-its fastest config per shape), the three timed interleaved."""
+its fastest config per shape), the three timed interleaved. "compile cold" rows (group
+compile) time a compile without the disk cache, source to loaded cubin, against
+../shared/PERF.md's 0.5 s, as compiles per second."""
 import argparse
 import concurrent.futures
 import contextlib
@@ -668,6 +670,47 @@ def rowwise_rows(rows, quick):
                  byts / t_peer / 1e6, "GB/s", err))
 
 
+# ---- compile time ----------------------------------------------------------------------------
+# Kernels whose cold compile (source to a loaded cubin) ../shared/PERF.md wants under
+# COMPILE_TARGET_S: issue 4's GEMM and the attention benchmark's flash attention, each with
+# the size parameter that compile_rows varies and its step (a tile).
+COMPILE_KERNELS = [
+    ("gemm", "matmul", dict(M=4096, N=4096, K=4096, block_M=128, block_N=256, block_K=64,
+                            num_stages=4, threads=256, shared_epilogue=True), "M", 128),
+    ("flash_attention", "flashattn", dict(batch=4, heads=16, seq_len=4096, dim=128, block_M=128,
+                                          block_N=128, num_stages=2, threads=256), "seq_len", 128),
+]
+COMPILE_TARGET_S = 0.5
+
+
+def compile_rows(rows):
+    """Seconds of a cold compile of each of COMPILE_KERNELS, the median of three after one
+    that loads NVRTC, as compiles per second against the target's 1 / 0.5 s. Cold: no
+    tilec disk cache, and a source no cache has seen (the size parameter moved by a random
+    number of tiles each time): the CUDA driver's compute cache also keeps what NVRTC
+    built (measured: 0.07 s for a source compiled before in another process, 1.1 s for a
+    new one; docs/perf.md, thirteenth session)."""
+    import random
+    from tilec.jit import compile_file
+    for name, factory, args, size, step in COMPILE_KERNELS:
+        work = "compile cold %s (%s)" % (name, " ".join("%s=%s" % kv for kv in args.items()))
+        path = os.path.join(ROOT, "examples", name + ".py")
+        try:
+            times = []
+            for _ in range(4):
+                defines = {k: repr(v) for k, v in args.items()}
+                defines[size] = repr(args[size] + step * random.randrange(1, 1 << 20))
+                t0 = time.perf_counter()
+                compile_file(path, factory, defines, target="cuda", use_cache=False)
+                times.append(time.perf_counter() - t0)
+            t = statistics.median(times[1:])
+            print("%s: %.3f s" % (work, t), flush=True)
+            rows.append((work, "PERF.md target", 1.0 / t, 1.0 / COMPILE_TARGET_S, "1/s",
+                         float("nan")))
+        except Exception as e:  # noqa: BLE001
+            rows.fail(work, "tilec", e)
+
+
 def copy_row(rows):
     x = torch.empty(2 ** 30 // 2, dtype=torch.float16, device="cuda").normal_()
     y = torch.empty_like(x)
@@ -700,7 +743,7 @@ def main():
     ap.add_argument("--quick", action="store_true", help="smaller sizes; GEMM 4096^3 only")
     ap.add_argument("--only", action="append",
                     choices=("gemm", "mma", "splitk", "fp8", "rowwise", "copy", "manual",
-                             "attention"),
+                             "attention", "compile"),
                     help="run only this group (repeatable; default: all)")
     g = ap.add_mutually_exclusive_group()
     g.add_argument("--gemm-config", type=gemm_config, default=None,
@@ -722,11 +765,13 @@ def main():
                     help="CSV the rows are appended to (default %(default)s)")
     args = ap.parse_args()
     only = set(args.only or ("gemm", "mma", "splitk", "fp8", "rowwise", "copy", "manual",
-                             "attention"))
+                             "attention", "compile"))
     load_gpu_modules()
     torch.manual_seed(0)
     dev = torch.cuda.get_device_name(0)
     rows = Rows()
+    if "compile" in only:
+        compile_rows(rows)
     if "copy" in only:
         copy_row(rows)
     if "rowwise" in only:

@@ -68,3 +68,14 @@ def test_geomean_row_skips_what_did_not_run():
     assert math.isnan(err)  # an unknown error makes the largest unknown
     assert bench.geomean_row("g", "p", done[:1])[5] == 0.1
     assert bench.geomean_row("g", "p", done[2:])[1:4] == ("p (0 of 1 shapes)", 0.0, 0.0)
+
+
+@pytest.mark.parametrize("name, factory, args, size, step", bench.COMPILE_KERNELS)
+def test_compile_kernels_take_their_arguments(name, factory, args, size, step):
+    """The compile group's factories and arguments (checked on the C target: what the GPU
+    run would fail on late), with its size parameter moved by a tile."""
+    from tilec.jit import compile_file
+    defines = {k: repr(v) for k, v in args.items()}
+    defines[size] = repr(args[size] + step)
+    k = compile_file(str(ROOT / "examples" / (name + ".py")), factory, defines, target="c")
+    assert k.name == factory
