@@ -2250,6 +2250,17 @@ int main(void) {
         CHECK(c->src && strstr(c->src, "a persistent grid") && !strstr(c->src, "tl_sk_ws"),
               "%s: a persistent grid without split-K", nosplit[i].name);
     }
+    /* 256 tiles, more than half the blocks an sm_90 GPU holds of this kernel (3 an SM by
+       its shared memory, on 132 SMs): no launch splits them, and the kernel has no split-K
+       code (which doubled its compile time) */
+    static const char *const many_tiles[] = {"M=60, N=56", "M=1024, N=1024"};
+    char *big = set_defaults(src_ws_splitk, many_tiles, 2);
+    Compiled *whole = big ? check_program("ws_splitk_many_tiles", big) : NULL;
+    CHECK(whole && whole->src && strstr(whole->src, "a persistent grid") &&
+              !strstr(whole->src, "tl_sk_ws") && !kernels_call(whole, "tl_sk_parts(") &&
+              kernels_call(all[n - 1], "tl_sk_parts("),
+          "ws_splitk_many_tiles: a persistent grid whose tiles no launch splits, no split-K code");
+    free(big);
     CHECK(epi && strstr(epi, "__cluster_dims__(2, 1, 1)") &&
               strstr(epi, "tl_b[1] = tl_b[1] * 2 + (int)tl_cluster_rank();") &&
               strstr(epi, "tl_tma_load_multicast(&tl_tmap1") &&

@@ -37,8 +37,9 @@ const Stmt *cuda_kernel_ws(const Stmt *kernel);
  * blockIdx.x + gridDim.x, ... in the order of T.use_swizzle (cuda.h). */
 bool cuda_kernel_persistent(const Stmt *kernel, const CudaBuffers *bufs);
 /* Bytes of one block's partial result in a split-K launch (CudaKernelPlan.sk_bytes): the
- * accumulators of STMT_WS.sk of every consumer thread; 0 unless the kernel is persistent
- * and has split-K units. */
+ * accumulators of STMT_WS.sk of every consumer thread; 0 unless the kernel is persistent,
+ * has split-K units and may have few enough tiles to split (a constant grid of more than
+ * half the blocks an sm_90 GPU holds never splits). */
 int64_t cuda_kernel_sk_bytes(const Stmt *kernel, const CudaBuffers *bufs);
 /* Blocks per cluster (__cluster_dims__): STMT_WS.cluster on a persistent grid, else 1
  * (a kernel that cannot walk tiles runs its multicast copies as plain ones). */

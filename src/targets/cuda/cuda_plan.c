@@ -315,9 +315,36 @@ bool cuda_kernel_persistent(const Stmt *kernel, const CudaBuffers *bufs) {
     return ws && ws->u.ws.tile && !bufs->zero_bytes && !(off && *off && strcmp(off, "0"));
 }
 
+/* The most blocks of kernel that any sm_90 GPU runs at once: 132 SMs (the H100 SXM's and
+ * the H200's, the most of the sm_90 parts) times the blocks that its threads and shared
+ * memory let share an SM (228 KB, 1 KB of it reserved per block). An upper bound of a
+ * persistent launch's grid (target_cuda.c: resident). */
+static int64_t max_resident(const Stmt *kernel, const CudaBuffers *bufs) {
+    enum { SMS = 132, SM_SMEM = 233472, BLOCK_RESERVED = 1024, SM_THREADS = 2048 };
+    int64_t threads = kernel->u.kernel.threads[0] + kernel->u.kernel.producer_threads;
+    int64_t per_sm = 32, by_smem = SM_SMEM / (bufs->smem_bytes + BLOCK_RESERVED);
+    if (threads > 0 && SM_THREADS / threads < per_sm) per_sm = SM_THREADS / threads;
+    if (by_smem < per_sm) per_sm = by_smem;
+    return SMS * (per_sm > 1 ? per_sm : 1);
+}
+
+/* Whether the kernel's tiles are a constant number that no launch splits: tl_sk_parts
+ * gives each tile grid / tiles parts, and the grid is at most max_resident. Such a
+ * kernel is emitted without split-K code, which would double its compile time. */
+static bool never_splits(const Stmt *kernel, const CudaBuffers *bufs) {
+    int64_t tiles = 1, n;
+    for (int d = 0; d < kernel->u.kernel.ngrid; d++) {
+        if (!ir_is_const_int(kernel->u.kernel.grid[d], &n)) return false;
+        tiles *= n;
+    }
+    return 2 * tiles > max_resident(kernel, bufs);
+}
+
 int64_t cuda_kernel_sk_bytes(const Stmt *kernel, const CudaBuffers *bufs) {
     const Stmt *ws = cuda_kernel_ws(kernel);
-    if (!ws || !ws->u.ws.sk || !cuda_kernel_persistent(kernel, bufs)) return 0;
+    if (!ws || !ws->u.ws.sk || !cuda_kernel_persistent(kernel, bufs) ||
+        never_splits(kernel, bufs))
+        return 0;
     int64_t n = 0;
     for (int i = 0; i < ws->u.ws.sk->nacc; i++) n += ws->u.ws.sk->acc[i]->layout->nlocal;
     return n * kernel->u.kernel.threads[0] * 4;

@@ -278,10 +278,11 @@ static void tile_loop(CfEmit *em, const Stmt *ws, const Stmt *body, bool consume
     else
         cf_line(em, "const int tl_tile = (int)blockIdx.x + %s * (int)gridDim.x;", t);
     cf_line(em, "if (tl_tile >= tl_ntiles) break;");
-    if (cu->sk)
-        cf_line(em, "const int32_t %s = 0, %s = %s, %s = %s * %s;", cf_var(em, cu->sk->lo),
-                cf_var(em, cu->sk->hi), cf_ex_str(em, cu->sk->iters, DT_INT32, true),
-                cf_var(em, cu->sk->base), cf_var(em, cu->sk->hi), t);
+    const SplitK *sk = ws->u.ws.sk; /* planned units, even where no launch splits (!cu->sk) */
+    if (sk)
+        cf_line(em, "const int32_t %s = 0, %s = %s, %s = %s * %s;", cf_var(em, sk->lo),
+                cf_var(em, sk->hi), cf_ex_str(em, sk->iters, DT_INT32, true),
+                cf_var(em, sk->base), cf_var(em, sk->hi), t);
     tile_entry(em, ws, consumer);
     cf_stmt(em, body);
     em->indent--;
