@@ -56,6 +56,14 @@ typedef struct tl_options {
                                   needs the toolchain (NVRTC for cuda) but no device */
     const int *out_idx;        /* overrides the program's out_idx when non-NULL */
     int nout_idx;
+    /* Eager-style kernels (T.const sizes): the call's tensors, of which only ndim, shape
+     * and strides are read; inputs[i] is the parameter input_names[i], or, when
+     * input_names is NULL, the i-th tensor parameter in signature order. The T.const sizes
+     * that no define gives are read from them and the kernel is specialized to them;
+     * without them those sizes stay symbolic (bound at launch, like T.dynamic ones). */
+    DLTensor *const *inputs;
+    const char *const *input_names;
+    int ninputs;
 } tl_options;
 
 tl_options tl_options_default(void);

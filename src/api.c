@@ -171,7 +171,16 @@ static void compile_to_source(tl_kernel *k, const Source *src, const tl_options 
         defs[i].name = o->defines[i].name;
         defs[i].value = o->defines[i].value;
     }
-    Program *p = elaborate(ctx, src, o->factory, defs, o->ndefines, o->out_idx, o->nout_idx);
+    ArgShape *inputs = NEW_ARRAY(&ctx->arena, ArgShape, o->ninputs + 1);
+    for (int i = 0; i < o->ninputs; i++) {
+        const DLTensor *t = o->inputs[i];
+        inputs[i] = (ArgShape){o->input_names ? o->input_names[i] : NULL, t->ndim, t->shape,
+                               t->strides};
+    }
+    ElabRequest rq = {.factory = o->factory, .defs = defs, .ndefs = o->ndefines,
+                      .out_idx = o->out_idx, .nout_idx = o->nout_idx, .inputs = inputs,
+                      .ninputs = o->ninputs};
+    Program *p = elaborate_request(ctx, src, &rq);
     k->func = p->func;
     k->func->disable_warp_specialized |= k->no_ws;
     StrBuf sb = {0};
@@ -239,6 +248,12 @@ static tl_status compile_into(tl_kernel *k, const Source *src, const tl_options 
     if (st != TL_OK) return st;
     if (o->ndefines && !o->defines) return fail(TL_ERROR_ARGUMENT, "ndefines > 0 but defines "
                                                 "is NULL");
+    if (o->ninputs < 0 || (o->ninputs && !o->inputs))
+        return fail(TL_ERROR_ARGUMENT, "ninputs is %d but inputs is %s", o->ninputs,
+                    o->inputs ? "set" : "NULL");
+    for (int i = 0; i < o->ninputs; i++)
+        if (!o->inputs[i] || o->inputs[i]->ndim < 0 || (o->inputs[i]->ndim && !o->inputs[i]->shape))
+            return fail(TL_ERROR_ARGUMENT, "inputs[%d] is not a tensor with a shape", i);
     st = lower_source(k, src, o);
     if (st != TL_OK || o->build == TL_BUILD_NONE) return st;
     st = kernel_build(k, o);

@@ -12,10 +12,19 @@ typedef struct Define {
     const char *value; /* Python literal text; a bare word is a string */
 } Define;
 
+/* An eager-style kernel's T.const size left symbolic, and the input tensor dimension (or
+ * stride) that gives it. */
+typedef struct EagerSize {
+    const char *name;
+    int param, dim; /* index in func->params */
+    bool stride;
+} EagerSize;
+
 /* What the front end hands to the back end. */
 typedef struct Program {
     Func *func;               /* the elaborated prim_func; params carry is_output */
     Vec(const char *) warnings;
+    Vec(EagerSize) sizes;     /* eager style: symbolic T.const sizes */
 } Program;
 
 /* Parse src, run its module level, call the factory (or take the prim_func) named
@@ -25,6 +34,29 @@ typedef struct Program {
  * `override_out_idx` (if non-NULL) marks outputs. User errors ctx_fail. */
 Program *elaborate(Ctx *ctx, const Source *src, const char *factory, const Define *defs,
                    int ndefs, const int *override_out_idx, int n_override_out_idx);
+
+/* The shape of a tensor an eager-style kernel will be called with: T.const sizes that no
+ * define gives are read from it (eager.c). */
+typedef struct ArgShape {
+    const char *name; /* the parameter; NULL: the next tensor parameter in signature order */
+    int ndim;
+    const int64_t *shape;
+    const int64_t *strides; /* NULL: contiguous */
+} ArgShape;
+
+/* Everything a compile asks of the front end (elaborate above is the short form). */
+typedef struct ElabRequest {
+    const char *factory;
+    const Define *defs;
+    int ndefs;
+    const int *out_idx; /* overrides the program's out_idx when non-NULL */
+    int nout_idx;
+    const ArgShape *inputs; /* eager style: the call's tensors, or NULL */
+    int ninputs;
+    const struct tl_capture *capture; /* the Python package's capture (capture.c), or NULL */
+} ElabRequest;
+
+Program *elaborate_request(Ctx *ctx, const Source *src, const ElabRequest *rq);
 
 /* ---- passes: each rewrites f in place; each file states what it requires/provides ---- */
 typedef void (*PassFn)(Ctx *ctx, Func *f);

@@ -182,16 +182,40 @@ static Value *pick_kernel(Interp *in, const char *factory) {
                    in->src->name);
 }
 
+Value *eval_define_of(Interp *in, const char *name, Loc loc) {
+    (void)loc;
+    int d = find_define(in, name);
+    if (d < 0) return NULL;
+    in->def_used[d] = true;
+    return define_value(in, d);
+}
+
+/* A function's parameters that get no value (no define, no default), all in one error. */
+static void check_missing(Interp *in, Function *f, bool (*skip)(const Function *, const AstArg *)) {
+    StrBuf names = {0}, how = {0};
+    int n = 0;
+    AstArgList *params = &f->def->u.def.params;
+    for (int i = 0; i < params->len; i++) {
+        AstArg *p = &params->data[i];
+        if (p->star || p->value || find_define(in, p->name) >= 0 || (skip && skip(f, p))) continue;
+        sb_printf(&names, "%s%s", n ? ", " : "", p->name);
+        sb_printf(&how, "%s-D %s=...", n ? " " : "", p->name);
+        n++;
+    }
+    if (!n) return;
+    char *msg = arena_printf(&in->ctx->arena,
+                             "'%s' needs a value for %s %s, which %s no default: pass %s with %s",
+                             f->name, n > 1 ? "its parameters" : "its parameter", names.buf,
+                             n > 1 ? "have" : "has", n > 1 ? "them" : "it", how.buf);
+    sb_free(&names);
+    sb_free(&how);
+    ctx_fail(in->ctx, f->def->loc, "%s", msg);
+}
+
 /* Calls the factory with the defines that name its parameters. */
 static Value *call_factory(Interp *in, Value *fv) {
     Function *f = fv->u.func;
-    for (int i = 0; i < f->def->u.def.params.len; i++)
-        if (f->def->u.def.params.data[i].annotation)
-            ctx_fail(in->ctx, f->def->u.def.params.data[i].loc,
-                     "'%s' looks like an eager-style kernel (typed parameters, T.const sizes), "
-                     "which tilec does not support yet: write a factory that returns a "
-                     "@T.prim_func",
-                     f->name);
+    check_missing(in, f, NULL);
     CallArgs args = {.loc = f->def->loc};
     AstArgList *params = &f->def->u.def.params;
     for (int i = 0; i < params->len; i++) {
@@ -209,7 +233,7 @@ static Value *call_factory(Interp *in, Value *fv) {
 }
 
 /* ---- the prim_func ---------------------------------------------------------------------- */
-static void add_sym(Interp *in, Func *f, Expr *e, const char *pname, Loc loc) {
+void param_add_sym(Interp *in, Func *f, Expr *e, const char *pname, Loc loc) {
     int64_t c;
     if (ir_is_const_int(e, &c)) return;
     if (e->kind != EXPR_VAR)
@@ -220,6 +244,34 @@ static void add_sym(Interp *in, Func *f, Expr *e, const char *pname, Loc loc) {
     for (int i = 0; i < f->syms.len; i++)
         if (f->syms.data[i] == e->u.var) return;
     VEC_PUSH(&in->ctx->arena, f->syms, e->u.var);
+}
+
+Param param_declare(Interp *in, Func *f, const char *name, Value *t, Loc loc, Env *body_env) {
+    Param prm = {.name = name};
+    if (t->kind == V_TENSOR_TYPE) {
+        TensorType *tt = t->u.tensor;
+        Buffer *b = ir_buffer(in->ctx, name, tt->dtype, SCOPE_GLOBAL, tt->ndim, loc);
+        for (int d = 0; d < tt->ndim; d++) {
+            b->shape[d] = tt->shape[d];
+            param_add_sym(in, f, tt->shape[d], name, loc);
+        }
+        if (tt->strides) {
+            b->strides = tt->strides;
+            for (int d = 0; d < tt->ndim; d++) param_add_sym(in, f, tt->strides[d], name, loc);
+        }
+        prm.buf = b;
+        Value *bv = val_new(in, V_BUFFER);
+        bv->u.buf = b;
+        env_set(in, body_env, name, bv);
+    } else if (t->kind == V_DTYPE || t->kind == V_STR) {
+        DType dt = val_to_dtype(in, t, loc, "parameter type");
+        prm.scalar = ir_var(in->ctx, name, dt);
+        env_set(in, body_env, name, val_expr(in, ir_varref(in->ctx, prm.scalar, loc)));
+    } else {
+        ctx_fail(in->ctx, loc, "parameter '%s': %s is not a tensor type or dtype", name,
+                 val_describe(in, t));
+    }
+    return prm;
 }
 
 static void elaborate_params(Interp *in, Function *pf, Func *f, Env *body_env) {
@@ -233,33 +285,64 @@ static void elaborate_params(Interp *in, Function *pf, Func *f, Env *body_env) {
                      "scalar dtype such as T.int32",
                      p->name);
         Value *t = eval_expr(in, pf->closure, p->annotation);
-        Param prm = {.name = p->name};
-        if (t->kind == V_TENSOR_TYPE) {
-            TensorType *tt = t->u.tensor;
-            Buffer *b = ir_buffer(in->ctx, p->name, tt->dtype, SCOPE_GLOBAL, tt->ndim, p->loc);
-            for (int d = 0; d < tt->ndim; d++) {
-                b->shape[d] = tt->shape[d];
-                add_sym(in, f, tt->shape[d], p->name, p->loc);
-            }
-            if (tt->strides) {
-                b->strides = tt->strides;
-                for (int d = 0; d < tt->ndim; d++) add_sym(in, f, tt->strides[d], p->name, p->loc);
-            }
-            prm.buf = b;
-            Value *bv = val_new(in, V_BUFFER);
-            bv->u.buf = b;
-            env_set(in, body_env, p->name, bv);
-        } else if (t->kind == V_DTYPE || t->kind == V_STR) {
-            DType dt = val_to_dtype(in, t, p->loc, "parameter type");
-            prm.scalar = ir_var(in->ctx, p->name, dt);
-            env_set(in, body_env, p->name, val_expr(in, ir_varref(in->ctx, prm.scalar, p->loc)));
-        } else {
-            ctx_fail(in->ctx, p->annotation->loc,
-                     "parameter '%s': %s is not a tensor type or dtype", p->name,
-                     val_describe(in, t));
-        }
-        VEC_PUSH(&in->ctx->arena, f->params, prm);
+        VEC_PUSH(&in->ctx->arena, f->params, param_declare(in, f, p->name, t, p->loc, body_env));
     }
+}
+
+/* ---- eager style (eager.c) ---------------------------------------------------------------- */
+/* Binds an eager function's compile-time parameters (defines, else defaults) and notes its
+ * run-time ones, which its body declares. */
+static Env *eager_begin(Interp *in, Function *fn, Func *f) {
+    check_missing(in, fn, eager_is_runtime_param);
+    Env *scope = env_new(in, fn->closure);
+    Eager *E = NEW(&in->ctx->arena, Eager);
+    AstArgList *params = &fn->def->u.def.params;
+    for (int i = 0; i < params->len; i++) {
+        AstArg *p = &params->data[i];
+        if (p->star) ctx_fail(in->ctx, p->loc, "*args and **kwargs are not allowed in a kernel");
+        if (!eager_is_runtime_param(fn, p)) {
+            Value *v = eval_define_of(in, p->name, p->loc);
+            env_set(in, scope, p->name, v ? v : eval_expr(in, fn->closure, p->value));
+            continue;
+        }
+        if (find_define(in, p->name) >= 0)
+            ctx_fail_noloc(in->ctx, "-D %s: '%s' is a tensor parameter of '%s'; its sizes come "
+                           "from T.const names", p->name, p->name, fn->name);
+        EagerArg a = {.name = p->name, .loc = p->loc};
+        VEC_PUSH(&in->ctx->arena, E->args, a);
+        Value *err = val_new(in, V_ERROR);
+        err->u.error.use_msg = arena_printf(&in->ctx->arena,
+                                            "'%s' is used before its annotation gives its type",
+                                            p->name);
+        err->u.error.note = arena_printf(&in->ctx->arena, "the parameter '%s'", p->name);
+        err->u.error.loc = p->loc;
+        env_set(in, scope, p->name, err);
+    }
+    in->eager = E;
+    for (int i = 0; i < E->args.len; i++) { /* types in the signature come first */
+        AstArg *p = NULL;
+        for (int k = 0; k < params->len; k++)
+            if (!strcmp(params->data[k].name, E->args.data[i].name)) p = &params->data[k];
+        if (!p->annotation) continue;
+        Value *t = eval_expr(in, fn->closure, p->annotation);
+        E->args.data[i].param = param_declare(in, f, p->name, t, p->loc, scope);
+        E->args.data[i].declared = true;
+    }
+    return scope;
+}
+
+static void elaborate_eager(Interp *in, Function *fn, Func *f, Program *p) {
+    Env *scope = eager_begin(in, fn, f);
+    f->body = ir_seq(in->ctx, fn->def->loc);
+    in->builder = f->body;
+    in->func = f;
+    exec_block(in, scope, &fn->def->u.def.body);
+    Value *ret = in->flow == FLOW_RETURN ? in->retval : NULL;
+    in->builder = NULL;
+    in->flow = FLOW_NORMAL;
+    eager_finish(in, f, ret, fn->def->loc);
+    eager_sizes(in, f, p);
+    in->eager = NULL;
 }
 
 static void mark_outputs(Interp *in, Func *f, Value *out_idx, const int *ovr, int novr, Loc loc) {
@@ -356,10 +439,10 @@ static void check_defines_used(Interp *in, Func *f, const char *factory_name) {
     }
 }
 
-Program *elaborate(Ctx *ctx, const Source *src, const char *factory, const Define *defs, int ndefs,
-                   const int *ovr, int novr) {
-    for (int i = 0; i < ndefs; i++)
-        if (!defs[i].name || !*defs[i].name || !defs[i].value)
+/* One elaboration; an eager kernel's symbolic T.const sizes are left in p->sizes. */
+static Program *elaborate_once(Ctx *ctx, const Source *src, const ElabRequest *rq) {
+    for (int i = 0; i < rq->ndefs; i++)
+        if (!rq->defs[i].name || !*rq->defs[i].name || !rq->defs[i].value)
             ctx_fail_noloc(ctx, "-D needs NAME=VALUE");
     AstList mod = parse_module(ctx, src);
     Interp *in = NEW(&ctx->arena, Interp);
@@ -367,32 +450,90 @@ Program *elaborate(Ctx *ctx, const Source *src, const char *factory, const Defin
     in->src = src;
     in->globals = env_new(in, NULL);
     in->builtins = env_new(in, NULL);
-    in->defs = defs;
-    in->ndefs = ndefs;
-    in->def_used = NEW_ARRAY(&ctx->arena, bool, ndefs + 1);
+    in->defs = rq->defs;
+    in->ndefs = rq->ndefs;
+    in->def_used = NEW_ARRAY(&ctx->arena, bool, rq->ndefs + 1);
     builtins_install(in);
     run_module(in, &mod);
 
-    Value *k = pick_kernel(in, factory);
-    Value *pfv = k->u.func->is_prim_func ? k : call_factory(in, k);
-    Function *pf = pfv->u.func;
+    Program *p = NEW(&ctx->arena, Program);
+    Value *k = pick_kernel(in, rq->factory);
     Func *f = NEW(&ctx->arena, Func);
     f->name = k->u.func->name;
-    f->loc = pf->def->loc;
-    Env *body_env = env_new(in, pf->closure);
-    elaborate_params(in, pf, f, body_env);
-    f->body = ir_seq(ctx, pf->def->loc);
-    in->builder = f->body;
-    in->func = f;
-    exec_block(in, body_env, &pf->def->u.def.body);
-    in->builder = NULL;
-    in->flow = FLOW_NORMAL;
-    check_top_level(in, f, pf->def->loc);
-    JitInfo *jit = k->u.func->jit.is_jit ? &k->u.func->jit : &pf->jit;
-    mark_outputs(in, f, jit->out_idx, ovr, novr, k->u.func->def->loc);
+    JitInfo *jit = &k->u.func->jit;
+    if (eager_is_eager(k->u.func)) {
+        f->loc = k->u.func->def->loc;
+        elaborate_eager(in, k->u.func, f, p);
+    } else {
+        Value *pfv = k->u.func->is_prim_func ? k : call_factory(in, k);
+        Function *pf = pfv->u.func;
+        f->loc = pf->def->loc;
+        Env *body_env = env_new(in, pf->closure);
+        elaborate_params(in, pf, f, body_env);
+        f->body = ir_seq(ctx, pf->def->loc);
+        in->builder = f->body;
+        in->func = f;
+        exec_block(in, body_env, &pf->def->u.def.body);
+        in->builder = NULL;
+        in->flow = FLOW_NORMAL;
+        if (!jit->is_jit) jit = &pf->jit;
+        mark_outputs(in, f, jit->out_idx, rq->out_idx, rq->nout_idx, k->u.func->def->loc);
+    }
+    check_top_level(in, f, f->loc);
     read_pass_configs(in, f, jit->pass_configs, k->u.func->def->loc);
-    check_defines_used(in, f, k == pfv ? NULL : k->u.func->name);
-    Program *p = NEW(&ctx->arena, Program);
+    check_defines_used(in, f, k->u.func->is_prim_func ? NULL : k->u.func->name);
     p->func = f;
     return p;
+}
+
+/* The input that gives parameter i (by name, else the n-th tensor input in order). */
+static const ArgShape *input_for(const ElabRequest *rq, const Func *f, int i) {
+    int nth = 0;
+    for (int k = 0; k < i; k++) nth += f->params.data[k].buf && !f->params.data[k].is_output;
+    for (int k = 0; k < rq->ninputs; k++)
+        if (rq->inputs[k].name && !strcmp(rq->inputs[k].name, f->params.data[i].name))
+            return &rq->inputs[k];
+    return nth < rq->ninputs && !rq->inputs[nth].name ? &rq->inputs[nth] : NULL;
+}
+
+/* The defines that give each symbolic T.const size its value from the call's tensors;
+ * every dimension a size names must agree. */
+static Define *sizes_from_inputs(Ctx *ctx, const ElabRequest *rq, Program *p, int *ndefs) {
+    Func *f = p->func;
+    Define *defs = NEW_ARRAY(&ctx->arena, Define, rq->ndefs + p->sizes.len + 1);
+    memcpy(defs, rq->defs, sizeof *defs * (size_t)rq->ndefs);
+    *ndefs = rq->ndefs;
+    for (int s = 0; s < p->sizes.len; s++) {
+        EagerSize *sz = &p->sizes.data[s];
+        const Param *prm = &f->params.data[sz->param];
+        const ArgShape *a = input_for(rq, f, sz->param);
+        if (!a)
+            ctx_fail(ctx, f->loc, "T.const size '%s' needs the tensor '%s' or a value "
+                     "(-D %s=...)", sz->name, prm->name, sz->name);
+        if (a->ndim != prm->buf->ndim)
+            ctx_fail(ctx, prm->buf->loc, "'%s' has %d dimensions, but the tensor given for it "
+                     "has %d", prm->name, prm->buf->ndim, a->ndim);
+        int64_t v = sz->stride ? (a->strides ? a->strides[sz->dim] : 1) : a->shape[sz->dim];
+        if (sz->stride && !a->strides)
+            for (int d = sz->dim + 1; d < a->ndim; d++) v *= a->shape[d];
+        defs[(*ndefs)++] = (Define){sz->name, arena_printf(&ctx->arena, "%lld", (long long)v)};
+    }
+    return defs;
+}
+
+Program *elaborate_request(Ctx *ctx, const Source *src, const ElabRequest *rq) {
+    Program *p = elaborate_once(ctx, src, rq);
+    if (!p->sizes.len || !rq->ninputs) return p;
+    ElabRequest second = *rq;
+    second.defs = sizes_from_inputs(ctx, rq, p, &second.ndefs);
+    second.inputs = NULL;
+    second.ninputs = 0;
+    return elaborate_once(ctx, src, &second);
+}
+
+Program *elaborate(Ctx *ctx, const Source *src, const char *factory, const Define *defs, int ndefs,
+                   const int *ovr, int novr) {
+    ElabRequest rq = {.factory = factory, .defs = defs, .ndefs = ndefs, .out_idx = ovr,
+                      .nout_idx = novr};
+    return elaborate_request(ctx, src, &rq);
 }

@@ -1269,6 +1269,7 @@ static void exec_stmt(Interp *in, Env *env, Ast *s) {
     }
     case AST_AUGASSIGN: exec_augassign(in, env, s); return;
     case AST_ANNASSIGN:
+        if (eager_declare(in, env, s)) return;
         if (s->u.annassign.value)
             assign_target(in, env, s->u.annassign.target, eval_expr(in, env, s->u.annassign.value),
                           s->loc);

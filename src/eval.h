@@ -135,6 +135,20 @@ struct Env {
     Vec(Binding) vars;
 };
 
+/* eager.c: the eager-style kernel being elaborated. */
+typedef struct EagerArg {
+    const char *name; /* a run-time parameter, in signature order */
+    Loc loc;
+    bool declared; /* its annotation ran */
+    Param param;
+} EagerArg;
+
+typedef struct Eager {
+    Vec(EagerArg) args;
+    Vec(Buffer *) outputs; /* T.empty, in order */
+    Vec(Var *) consts;     /* T.const sizes that no define gave */
+} Eager;
+
 struct Interp {
     Ctx *ctx;
     const Source *src;
@@ -150,6 +164,7 @@ struct Interp {
     const Define *defs;
     int ndefs;
     bool *def_used;
+    Eager *eager;    /* an eager-style kernel's body is being elaborated */
     int depth; /* call depth, to stop runaway recursion */
     /* control flow signals of the statement executor */
     enum { FLOW_NORMAL, FLOW_RETURN, FLOW_BREAK, FLOW_CONTINUE } flow;
@@ -219,6 +234,26 @@ Value *buffer_subscript(Interp *in, Buffer *buf, Value *index, Loc loc);
 /* A buffer, region or head-address load as a region; `like` (may be NULL) gives the
  * extents of a head address (trailing dims aligned). */
 Region value_to_region(Interp *in, Value *v, const Region *like, Loc loc, const char *what);
+
+/* elaborate.c: the parameter `name` of type `type` (a tensor type or a dtype), bound in
+ * body_env; its symbolic sizes join f->syms. The value of define `name`, marked used, or
+ * NULL when there is none. */
+Param param_declare(Interp *in, Func *f, const char *name, Value *type, Loc loc, Env *body_env);
+void param_add_sym(Interp *in, Func *f, Expr *e, const char *pname, Loc loc);
+Value *eval_define_of(Interp *in, const char *name, Loc loc);
+
+/* tileops.c: T.Tensor(shape, dtype) as a tensor type value; whether s is an identifier. */
+Value *tensor_type_of(Interp *in, Value *shape, Value *dtype, Loc loc);
+bool ident_ok(const char *s);
+
+/* eager.c (see there) */
+bool eager_is_eager(const Function *f);
+bool eager_is_runtime_param(const Function *f, const AstArg *p);
+Value *t_const(Interp *in, CallArgs *a, void *d);
+Value *t_empty(Interp *in, CallArgs *a, void *d);
+bool eager_declare(Interp *in, Env *env, Ast *s);
+void eager_finish(Interp *in, Func *f, Value *ret, Loc loc);
+void eager_sizes(Interp *in, Func *f, Program *p);
 
 /* arith.c: linear simplification (cancels (b+1)*k - b*k), used for slice extents. */
 Expr *arith_simplify(Ctx *ctx, Expr *e);

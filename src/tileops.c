@@ -114,6 +114,23 @@ static Value *t_alloc_var(Interp *in, CallArgs *a, void *d) {
     return buffer_value(in, b);
 }
 
+Value *tensor_type_of(Interp *in, Value *shape, Value *dtype, Loc loc) {
+    TensorType *t = NEW(ARENA, TensorType);
+    t->ndim = shape_of(in, shape, loc, "tensor shape", &t->shape);
+    t->dtype = dtype ? val_to_dtype(in, dtype, loc, "dtype") : DT_FLOAT32;
+    Value *v = val_new(in, V_TENSOR_TYPE);
+    v->u.tensor = t;
+    return v;
+}
+
+bool ident_ok(const char *s) {
+    if (!(*s == '_' || ((*s | 0x20) >= 'a' && (*s | 0x20) <= 'z'))) return false;
+    for (; *s; s++)
+        if (!(*s == '_' || ((*s | 0x20) >= 'a' && (*s | 0x20) <= 'z') || (*s >= '0' && *s <= '9')))
+            return false;
+    return true;
+}
+
 /* T.Tensor((M, N), dtype) / T.Buffer(...) / T.StridedTensor(shape, strides, dtype). */
 static Value *t_tensor(Interp *in, CallArgs *a, void *d) {
     bool strided = d != NULL;
@@ -741,6 +758,14 @@ static Value *t_if_then_else(Interp *in, CallArgs *a, void *d) {
     return val_expr(in, ir_select(in->ctx, c, t, f, a->loc));
 }
 
+/* T.dtype("float16") / T.dtype(T.float16): the dtype (also a parameter annotation). */
+static Value *t_dtype(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    Value *av[1];
+    args_bind(in, a, "T.dtype", "dtype", av, 1);
+    return val_dtype(in, val_to_dtype(in, av[0], a->loc, "T.dtype"));
+}
+
 static Value *t_cast(Interp *in, CallArgs *a, void *d) {
     bool tvm_order = d != NULL; /* T.Cast(dtype, x) vs T.cast(x, dtype) */
     if (a->pos.len != 2) ctx_fail(in->ctx, a->loc, "T.cast() takes 2 arguments");
@@ -934,6 +959,7 @@ static const TEntry t_entries[] = {
     {"min", t_minmax, I(OP_MIN)},
     {"if_then_else", t_if_then_else, 0},
     {"cast", t_cast, 0},
+    {"dtype", t_dtype, 0},
     {"Cast", t_cast, 1},
     {"infinity", t_limit, 0},
     {"max_value", t_limit, 1},
@@ -949,8 +975,8 @@ static const TEntry t_entries[] = {
     {"prim_func", t_decorator_mark, I("T.prim_func")},
     {"macro", t_decorator_mark, I("T.macro")},
     {"get_thread_binding", t_unsupported, I("T.get_thread_binding")},
-    {"const", t_unsupported, I("T.const (eager-style kernels)")},
-    {"empty", t_unsupported, I("T.empty (eager-style kernels)")},
+    {"const", t_const, 0},
+    {"empty", t_empty, 0},
     {"shfl_xor", t_unsupported, I("T.shfl_xor")},
 };
 #undef I

@@ -70,7 +70,8 @@ class Options(ctypes.Structure):
                 ("defines", ctypes.POINTER(Define)), ("ndefines", ctypes.c_int),
                 ("use_cache", ctypes.c_int), ("cache_dir", ctypes.c_char_p),
                 ("build", ctypes.c_int), ("out_idx", ctypes.POINTER(ctypes.c_int)),
-                ("nout_idx", ctypes.c_int)]
+                ("nout_idx", ctypes.c_int), ("inputs", ctypes.POINTER(DLTensorP)),
+                ("input_names", ctypes.POINTER(ctypes.c_char_p)), ("ninputs", ctypes.c_int)]
 
 
 class ParamInfo(ctypes.Structure):

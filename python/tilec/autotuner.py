@@ -107,7 +107,7 @@ class AutotunedFunction:
 
     def __call__(self, *args, **kwargs):
         cfgs = self._config_list(args, kwargs)
-        base = self.jit.bind(args, kwargs)
+        base, _ = self.jit.bind(args, kwargs)
         tuned = set().union(*cfgs)
         if tuned & set(base):  # the caller fixed a tuned argument: no tuning
             return self.jit.compile_defines(base)

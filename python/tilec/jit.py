@@ -24,6 +24,7 @@ import numpy as np
 from . import _lib
 from ._lib import TilecError, TilecWarning, check, lib
 from .kernel import Kernel
+from . import _tensor
 from ._tensor import dtype_name
 
 # Defaults for every compile; tilelang.disable_cache() turns the disk cache off here.
@@ -146,11 +147,59 @@ class PrimFunc:
 
 
 # ---- compiling ------------------------------------------------------------------------------
+def _is_tensor(x):
+    """Whether a call argument is a tensor (numpy, torch, or any array with a shape and a
+    dtype that DLPack or the CUDA array interface describes)."""
+    if isinstance(x, np.ndarray) or _tensor.is_torch_tensor(x):
+        return True
+    return hasattr(x, "shape") and hasattr(x, "dtype") and (
+        hasattr(x, "__dlpack__") or hasattr(x, "__cuda_array_interface__"))
+
+
+def _strides(x):
+    """x's strides in elements, or None."""
+    if _tensor.is_torch_tensor(x):
+        return tuple(x.stride())
+    st = getattr(x, "strides", None)
+    item = getattr(getattr(x, "dtype", None), "itemsize", None)
+    if st is None or not item:
+        return None
+    return tuple(int(v) // item for v in st)
+
+
+def tensor_signature(x):
+    """(shape, strides, dtype name) of a tensor argument: what an eager kernel is
+    specialized to."""
+    return (tuple(int(d) for d in x.shape), _strides(x), dtype_name(x.dtype))
+
+
+def _shape_structs(inputs, keep):
+    """ctypes DLTensors (no data) describing {name: tensor_signature}."""
+    arr = (_lib.DLTensorP * max(len(inputs), 1))()
+    names = (_lib.ctypes.c_char_p * max(len(inputs), 1))()
+    for i, (name, (shape, strides, _)) in enumerate(inputs.items()):
+        t = _lib.DLTensor()
+        t.ndim = len(shape)
+        sh = (_lib.ctypes.c_int64 * max(len(shape), 1))(*shape)
+        keep.append(sh)
+        t.shape = _lib.ctypes.cast(sh, _lib.ctypes.POINTER(_lib.ctypes.c_int64))
+        if strides is not None:
+            st = (_lib.ctypes.c_int64 * max(len(strides), 1))(*strides)
+            keep.append(st)
+            t.strides = _lib.ctypes.cast(st, _lib.ctypes.POINTER(_lib.ctypes.c_int64))
+        keep.append(t)
+        arr[i] = _lib.ctypes.pointer(t)
+        names[i] = name.encode("utf-8")
+    keep.extend([arr, names])
+    return arr, names
+
+
 def compile_file(path, factory=None, defines=None, out_idx=None, target=None, use_cache=None,
-                 cache_dir=None):
+                 cache_dir=None, inputs=None):
     """Compiles FACTORY (a function or prim_func name; None = the last one) of the file at
     path. defines: {name: literal text}. out_idx: None (the file's @jit out_idx) or a list
-    of parameter indices. Returns a Kernel."""
+    of parameter indices. inputs: an eager-style kernel's tensors, {parameter name:
+    tensor_signature}, whose shapes give its T.const sizes. Returns a Kernel."""
     L = lib()
     defines = dict(defines or {})
     opt = L.tl_options_default()
@@ -174,6 +223,9 @@ def compile_file(path, factory=None, defines=None, out_idx=None, target=None, us
     if out_idx is not None:
         idx = (_lib.ctypes.c_int * max(len(out_idx), 1))(*out_idx)
         opt.out_idx, opt.nout_idx = idx, len(out_idx)
+    if inputs:
+        opt.inputs, opt.input_names = _shape_structs(inputs, keep)
+        opt.ninputs = len(inputs)
     handle = _lib.ctypes.c_void_p()
     check(L.tl_compile_file(c(path), _lib.ctypes.byref(opt), _lib.ctypes.byref(handle)))
     k = Kernel(handle.value, source_file=path, factory=factory, defines=defines)
@@ -206,6 +258,7 @@ class JITFunction:
         self.use_cache = use_cache
         self.cache_dir = cache_dir
         self._kernels = {}
+        self._eager = None
         self._lock = threading.Lock()
         if isinstance(func, PrimFunc):
             self._sig = None
@@ -218,37 +271,67 @@ class JITFunction:
         functools.update_wrapper(self, func.func if isinstance(func, PrimFunc) else func)
 
     def bind(self, args, kwargs):
-        """{parameter name: literal text} for the arguments given (defaults are the file's)."""
+        """({parameter name: literal text}, {parameter name: tensor}) for the arguments
+        given; defaults are the file's. Tensors are an eager-style kernel's run-time
+        arguments; keywords that name no parameter are its T.const sizes."""
         if self._sig is None:
             if args or kwargs:
                 raise TilecError("the prim_func '%s' takes no compile-time arguments"
                                  % self.func.__name__)
-            return {}
+            return {}, {}
+        extra = {k: kwargs.pop(k) for k in list(kwargs) if k not in self._sig.parameters}
         try:
-            bound = self._sig.bind(*args, **kwargs)
+            bound = self._sig.bind_partial(*args, **kwargs)
         except TypeError as e:
             raise TypeError("%s(): %s" % (self.__name__, e)) from None
-        return {k: literal(v, "%s(%s=...)" % (self.__name__, k))
-                for k, v in bound.arguments.items()}
+        values = dict(bound.arguments, **extra)
+        if extra and not self.is_eager():
+            raise TypeError("%s(): unexpected keyword argument%s %s" % (
+                self.__name__, "s" if len(extra) > 1 else "", ", ".join(map(repr, extra))))
+        tensors = {k: v for k, v in values.items() if _is_tensor(v)}
+        defines = {k: literal(v, "%s(%s=...)" % (self.__name__, k))
+                   for k, v in values.items() if k not in tensors}
+        return defines, tensors
+
+    def is_eager(self):
+        """Whether the function is an eager-style kernel (its body is the kernel: it uses
+        T.const, T.empty or T.Kernel and defines no @T.prim_func)."""
+        if self._eager is None:
+            self._eager = not isinstance(self.func, PrimFunc) and _body_is_eager(self.func)
+        return self._eager
 
     def __call__(self, *args, **kwargs):
-        return self.compile(*args, **kwargs)
+        """A factory: its Kernel. An eager-style kernel called with tensors: runs it on
+        them and returns its outputs (TileLang's eager call)."""
+        defines, tensors = self.bind(args, dict(kwargs))
+        kernel = self.compile_defines(defines, tensors=tensors)
+        if not tensors or not self.is_eager():
+            return kernel
+        names = [p.name for p in kernel.input_params]
+        missing = [n for n in names if n not in tensors]
+        if missing:
+            raise TypeError("%s(): missing tensor argument%s %s" % (
+                self.__name__, "s" if len(missing) > 1 else "", ", ".join(missing)))
+        return kernel(*[tensors[n] for n in names])
 
     def get_kernel(self, *args, **kwargs):
         return self.compile(*args, **kwargs)
 
     def compile(self, *args, **kwargs):
-        return self.compile_defines(self.bind(args, kwargs))
+        defines, tensors = self.bind(args, dict(kwargs))
+        return self.compile_defines(defines, tensors=tensors)
 
-    def compile_defines(self, defines, target=None):
-        """The Kernel for these defines ({name: literal text}), compiled once per tuple."""
+    def compile_defines(self, defines, target=None, tensors=None):
+        """The Kernel for these defines ({name: literal text}) and, for an eager-style
+        kernel, the shapes and dtypes of these tensors; compiled once per key."""
         target = normalize_target(target or self.target)
-        key = (tuple(sorted(defines.items())), target)
+        inputs = {k: tensor_signature(v) for k, v in (tensors or {}).items()}
+        key = (tuple(sorted(defines.items())), tuple(sorted(inputs.items())), target)
         k = self._kernels.get(key)
         if k is not None:
             return k
         k = compile_function(self.func, defines, self.out_idx, target, self.use_cache,
-                             self.cache_dir)
+                             self.cache_dir, inputs=inputs)
         with self._lock:
             return self._kernels.setdefault(key, k)
 
@@ -259,10 +342,35 @@ class JITFunction:
         return "<tilec.JITFunction %s>" % self.__name__
 
 
+def _body_is_eager(func):
+    """Whether func's body is an eager-style kernel (as libtilec decides, eager.c)."""
+    import ast
+    import textwrap
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(inspect.unwrap(func))))
+    except (OSError, TypeError, SyntaxError):
+        return False
+    fn = tree.body[0] if tree.body else None
+    if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    eager = False
+    for node in ast.walk(fn):
+        if node is not fn and isinstance(node, ast.FunctionDef):
+            for d in node.decorator_list:
+                d = d.func if isinstance(d, ast.Call) else d
+                if getattr(d, "attr", getattr(d, "id", None)) == "prim_func":
+                    return False
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr in ("const", "empty", "Kernel"):
+            eager = True
+    return eager
+
+
 def compile_function(func, defines=None, out_idx=None, target=None, use_cache=None,
-                     cache_dir=None):
+                     cache_dir=None, inputs=None):
     """Compiles a module-level factory or prim_func (a function, PrimFunc or
-    JITFunction) with defines {name: literal text}."""
+    JITFunction) with defines {name: literal text} and, for an eager-style kernel, inputs
+    {name: tensor_signature}."""
     defines = dict(defines or {})
     if isinstance(func, JITFunction):
         out_idx = func.out_idx if out_idx is None else out_idx
@@ -280,7 +388,7 @@ def compile_function(func, defines=None, out_idx=None, target=None, use_cache=No
     else:
         path, name = source_of(func)
     return compile_file(path, name, defines, normalize_out_idx(out_idx), target, use_cache,
-                        cache_dir)
+                        cache_dir, inputs=inputs)
 
 
 def jit(func=None, *, out_idx=None, target=None, use_cache=None, cache_dir=None, **ignored):
@@ -315,10 +423,11 @@ def compile(func, out_idx=None, target=None, use_cache=None, cache_dir=None,
               "compile_flags"):
         factory_args.pop(k, None)
     if isinstance(func, JITFunction):
-        defines = func.bind((), factory_args)
+        defines, tensors = func.bind((), factory_args)
         if out_idx is None and target is None:
-            return func.compile_defines(defines)
-        return compile_function(func, defines, out_idx, target, use_cache, cache_dir)
+            return func.compile_defines(defines, tensors=tensors)
+        return compile_function(func, defines, out_idx, target, use_cache, cache_dir,
+                                inputs={k: tensor_signature(v) for k, v in tensors.items()})
     if not isinstance(func, PrimFunc) and not callable(func):
         raise TilecError("tilec.compile takes a function, got %s" % type(func).__name__)
     defines = {k: literal(v, "%s=" % k) for k, v in factory_args.items()}
