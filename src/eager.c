@@ -67,8 +67,20 @@ static bool block_annotates(const AstList *body, const char *name) {
     return false;
 }
 
+/* A signature annotation makes a run-time parameter when it is TileLang's (T.Tensor(...),
+ * T.int32), not a Python type hint (int, float, T.dtype, a config class). */
+static bool tilelang_annotation(const Ast *a) {
+    if (!a || a->kind == AST_NAME) return false;
+    if (a->kind == AST_ATTR) return strcmp(a->u.attr.attr, "dtype") != 0;
+    return true;
+}
+
+bool eager_signature_types(const Function *f, const AstArg *p) {
+    return tilelang_annotation(p->annotation) && !block_annotates(&f->def->u.def.body, p->name);
+}
+
 bool eager_is_runtime_param(const Function *f, const AstArg *p) {
-    return p->annotation || block_annotates(&f->def->u.def.body, p->name);
+    return tilelang_annotation(p->annotation) || block_annotates(&f->def->u.def.body, p->name);
 }
 
 /* ---- T.const and T.empty ------------------------------------------------------------ */

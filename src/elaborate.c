@@ -323,7 +323,7 @@ static Env *eager_begin(Interp *in, Function *fn, Func *f) {
         AstArg *p = NULL;
         for (int k = 0; k < params->len; k++)
             if (!strcmp(params->data[k].name, E->args.data[i].name)) p = &params->data[k];
-        if (!p->annotation) continue;
+        if (!eager_signature_types(fn, p)) continue;
         Value *t = eval_expr(in, fn->closure, p->annotation);
         E->args.data[i].param = param_declare(in, f, p->name, t, p->loc, scope);
         E->args.data[i].declared = true;
@@ -521,6 +521,26 @@ static Define *sizes_from_inputs(Ctx *ctx, const ElabRequest *rq, Program *p, in
     return defs;
 }
 
+/* The call's tensors against the specialized parameters: a size that two tensors give
+ * differently is an error here rather than at launch. */
+static void check_inputs(Ctx *ctx, const ElabRequest *rq, const Func *f) {
+    for (int i = 0; i < f->params.len; i++) {
+        const Param *prm = &f->params.data[i];
+        const ArgShape *a = prm->buf && !prm->is_output ? input_for(rq, f, i) : NULL;
+        if (!a) continue;
+        if (a->ndim != prm->buf->ndim)
+            ctx_fail(ctx, prm->buf->loc, "'%s' has %d dimensions, but the tensor given for it "
+                     "has %d", prm->name, prm->buf->ndim, a->ndim);
+        for (int d = 0; d < a->ndim; d++) {
+            int64_t c;
+            if (ir_is_const_int(prm->buf->shape[d], &c) && c != a->shape[d])
+                ctx_fail(ctx, prm->buf->loc, "'%s' has size %lld in dimension %d, but the "
+                         "tensor given for it has %lld", prm->name, (long long)c, d,
+                         (long long)a->shape[d]);
+        }
+    }
+}
+
 Program *elaborate_request(Ctx *ctx, const Source *src, const ElabRequest *rq) {
     Program *p = elaborate_once(ctx, src, rq);
     if (!p->sizes.len || !rq->ninputs) return p;
@@ -528,7 +548,9 @@ Program *elaborate_request(Ctx *ctx, const Source *src, const ElabRequest *rq) {
     second.defs = sizes_from_inputs(ctx, rq, p, &second.ndefs);
     second.inputs = NULL;
     second.ninputs = 0;
-    return elaborate_once(ctx, src, &second);
+    p = elaborate_once(ctx, src, &second);
+    check_inputs(ctx, rq, p->func);
+    return p;
 }
 
 Program *elaborate(Ctx *ctx, const Source *src, const char *factory, const Define *defs, int ndefs,

@@ -249,6 +249,7 @@ bool ident_ok(const char *s);
 /* eager.c (see there) */
 bool eager_is_eager(const Function *f);
 bool eager_is_runtime_param(const Function *f, const AstArg *p);
+bool eager_signature_types(const Function *f, const AstArg *p); /* its annotation types it */
 Value *t_const(Interp *in, CallArgs *a, void *d);
 Value *t_empty(Interp *in, CallArgs *a, void *d);
 bool eager_declare(Interp *in, Env *env, Ast *s);

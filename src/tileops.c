@@ -558,13 +558,22 @@ static int int_item(Interp *in, Value *v, Loc loc, const char *what) {
 
 /* T.Pipelined's order=, stage=, group= (TileLang's statement-level schedule): one entry
  * per group, each group a list of consecutive statement indices, the groups in order
- * from statement 0. Whether they cover the body is checked once it exists
- * (pass_check_schedules). */
+ * from statement 0; without group= (TileLang 0.1.15 has none) each statement is a group.
+ * Whether they cover the body is checked once it exists (pass_check_schedules). */
 static PipeSchedule *parse_schedule(Interp *in, Value *order, Value *stage, Value *group, Loc loc) {
-    if (!order || !stage || !group)
-        ctx_fail(in->ctx, loc, "T.Pipelined: order=, stage= and group= are given together");
+    if (!order || !stage)
+        ctx_fail(in->ctx, loc, "T.Pipelined: order= and stage= are given together");
     ValueList o = list_arg(in, order, loc, "order"), st = list_arg(in, stage, loc, "stage");
-    ValueList g = list_arg(in, group, loc, "group");
+    ValueList g = {0};
+    if (group) {
+        g = list_arg(in, group, loc, "group");
+    } else {
+        for (int i = 0; i < o.len; i++) {
+            Value *one = val_new(in, V_LIST);
+            VEC_PUSH(ARENA, one->u.items, val_int(in, i));
+            VEC_PUSH(ARENA, g, one);
+        }
+    }
     if (o.len != g.len || st.len != g.len || !g.len)
         ctx_fail(in->ctx, loc,
                  "T.Pipelined: order= has %d entries, stage= %d and group= %d; they need one "

@@ -748,6 +748,38 @@ static int run_bench(Run *r, DLTensor **all) {
     return 0;
 }
 
+/* A kernel with symbolic sizes is compiled again for the inputs' shapes: an eager-style
+ * kernel's T.const sizes are then constants (its T.dynamic ones stay symbolic). */
+static tl_status specialize(Run *r) {
+    int symbolic = 0;
+    for (int i = 0; i < r->n; i++)
+        for (int d = 0; d < r->info[i].ndim; d++) symbolic |= r->info[i].shape[d] < 0;
+    if (!symbolic) return TL_OK;
+    DLTensor **ins = calloc((size_t)r->n + 1, sizeof *ins);
+    const char **names = calloc((size_t)r->n + 1, sizeof *names);
+    int n = 0;
+    for (int i = 0; i < r->n; i++)
+        if (r->given[i] && !r->info[i].is_scalar) ins[n] = r->given[i], names[n++] = r->info[i].name;
+    tl_options o = tl_options_default();
+    o.target = tl_kernel_target(r->k);
+    o.factory = r->cli->factory;
+    o.defines = r->cli->defines;
+    o.ndefines = r->cli->ndefines;
+    o.use_cache = !r->cli->no_cache;
+    o.inputs = ins;
+    o.input_names = names;
+    o.ninputs = n;
+    tl_kernel *k;
+    tl_status st = tl_compile_file(r->cli->file, &o, &k);
+    free(ins);
+    free(names);
+    if (st != TL_OK) return st;
+    tl_kernel_destroy(r->k);
+    r->k = k;
+    for (int i = 0; i < r->n; i++) tl_kernel_param(k, i, &r->info[i]);
+    return TL_OK;
+}
+
 static int cmd_run(Cli *c) {
     Run r = {.cli = c};
     if (compile(c, c->target, 1, &r.k) != TL_OK) return api_error();
@@ -755,6 +787,7 @@ static int cmd_run(Cli *c) {
     DLTensor **all = NULL, **on_dev = NULL; /* host tensors; on the GPU for cuda */
     double ms;
     int rc = prepare_inputs(&r);
+    if (!rc && specialize(&r) != TL_OK) rc = api_error();
     if (!rc && run_once(&r, r.k, &all, &on_dev, &ms) != TL_OK) rc = api_error();
     if (!rc) printf("%s (%s): %.3f ms\n", tl_kernel_name(r.k), tl_kernel_target(r.k), ms);
     if (!rc && c->out_dir) rc = write_results(&r, all);

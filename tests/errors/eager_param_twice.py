@@ -1,5 +1,5 @@
 # expect: error: parameter .B. is annotated twice
-# line: 12
+# line: 13
 import tilelang
 import tilelang.language as T
 

@@ -352,7 +352,69 @@ static void test_schedule_errors(void) {
     expect_schedule_error("serial", ", order=[0]", "T.serial takes no order=, stage= or group=", 6);
 }
 
+/* Eager style: T.const sizes symbolic without shapes, constants from defines or from the
+ * call's tensors (the second phase), and a clear error when shapes disagree. */
+static const char *EAGER =
+    "import tilelang\n"
+    "import tilelang.language as T\n"
+    "@tilelang.jit\n"
+    "def add(A, B, block=32):\n"
+    "    M, N = T.const('M, N')\n"
+    "    A: T.Tensor((M, N), T.float32)\n"
+    "    B: T.Tensor((N,), T.float32)\n"
+    "    C = T.empty((M, N), T.float32)\n"
+    "    with T.Kernel(T.ceildiv(M, block), threads=block) as bx:\n"
+    "        for i, j in T.Parallel(block, N):\n"
+    "            C[bx * block + i, j] = A[bx * block + i, j] + B[j]\n"
+    "    return C\n";
+
+static Result *run_eager(const Define *defs, int ndefs, const ArgShape *in, int nin) {
+    Result *r = calloc(1, sizeof *r);
+    Source *src = NEW(&r->ctx.arena, Source);
+    src->name = "k.py";
+    src->text = EAGER;
+    src->len = strlen(EAGER);
+    jmp_buf jb;
+    if (CTX_TRY(&r->ctx, &jb)) {
+        r->error = strdup(r->ctx.err.buf ? r->ctx.err.buf : "(empty)");
+        return r;
+    }
+    ElabRequest rq = {.defs = defs, .ndefs = ndefs, .inputs = in, .ninputs = nin};
+    r->prog = elaborate_request(&r->ctx, src, &rq);
+    StrBuf sb = {0};
+    ir_print_func(&sb, r->prog->func);
+    r->ir = sb.buf;
+    return r;
+}
+
+static void test_eager(void) {
+    Result *r = run_eager(NULL, 0, NULL, 0);
+    CHECK(r->ir && strstr(r->ir, "A: global float32[M, N]") && strstr(r->ir, "C: global "
+          "float32[M, N] /*out*/") && r->prog->sizes.len == 2, "%s", r->ir ? r->ir : r->error);
+    done(r);
+    int64_t a[2] = {100, 48}, b[1] = {48};
+    ArgShape in[2] = {{NULL, 2, a, NULL}, {NULL, 1, b, NULL}};
+    r = run_eager(NULL, 0, in, 2);
+    CHECK(r->ir && strstr(r->ir, "A: global float32[100, 48]") && !strstr(r->ir, "syms") &&
+          strstr(r->ir, "grid(4)"), "%s", r->ir ? r->ir : r->error);
+    done(r);
+    Define defs[] = {{"M", "64"}, {"N", "16"}};
+    r = run_eager(defs, 2, NULL, 0);
+    CHECK(r->ir && strstr(r->ir, "C: global float32[64, 16]"), "%s", r->ir ? r->ir : r->error);
+    done(r);
+    ArgShape named[1] = {{"B", 1, b, NULL}}; /* M has no tensor that gives it */
+    r = run_eager(NULL, 0, named, 1);
+    CHECK(r->error && strstr(r->error, "T.const size 'M' needs the tensor 'A'"), "%s", r->error);
+    done(r);
+    int64_t b2[1] = {40};
+    ArgShape bad[2] = {{NULL, 2, a, NULL}, {NULL, 1, b2, NULL}};
+    r = run_eager(NULL, 0, bad, 2); /* N is 48 from A, but B has 40 elements */
+    CHECK(r->error && strstr(r->error, "'B'") && strstr(r->error, "40"), "%s", r->error);
+    done(r);
+}
+
 int main(void) {
+    test_eager();
     test_schedule_errors();
     test_factory();
     test_missing_arg();
