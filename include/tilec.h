@@ -64,6 +64,11 @@ typedef struct tl_options {
     DLTensor *const *inputs;
     const char *const *input_names;
     int ninputs;
+    /* TileLang's pass configs, key -> value (a Python literal), as
+     * @tilelang.jit(pass_configs=...) gives them; they add to (and override) the ones the
+     * kernel file's own decorator gives. */
+    const tl_define *pass_configs;
+    int npass_configs;
 } tl_options;
 
 tl_options tl_options_default(void);
@@ -75,6 +80,47 @@ tl_status tl_compile_file(const char *path, const tl_options *opt, tl_kernel **o
 tl_status tl_compile_source(const char *source, const char *filename, const tl_options *opt,
                             tl_kernel **out);
 void tl_kernel_destroy(tl_kernel *k);
+
+/* ---- a kernel captured from a running Python program ------------------------------------
+ * The Python package runs a kernel's factory in Python and hands libtilec the kernel
+ * function with the values of its free names, so that any Python (dataclass configs,
+ * helpers imported from other modules, closures) can build a kernel; only the kernel
+ * function and the functions it calls are compiled. A value is text: a Python expression
+ * of literals (numbers, strings, True/False/None, tuples, lists, dicts), `T.<dtype>`, and
+ *   __module__("math")              a module (tilelang.language, math, ...)
+ *   __func__(i)                     captured function funcs[i]
+ *   __obj__(i)                      objects[i], evaluated once (so `is` holds)
+ *   __object__("Type", a=v, ...)    an object with these attributes (dataclass, enum member)
+ *   __opaque__("message")           a value that cannot reach a kernel: using it is an
+ *                                   error with this message at the use */
+#define TL_CAPTURE_VERSION 1
+enum { TL_FUNC_PLAIN = 0, TL_FUNC_PRIM = 1, TL_FUNC_MACRO = 2, TL_FUNC_JIT = 3 };
+
+typedef struct tl_capture_func {
+    const char *filename; /* where it is defined; messages point into this file */
+    const char *source;   /* that file's whole text (as the program ran it) */
+    int line;             /* the line of its `def` or of its first decorator */
+    const char *name;
+    int kind;             /* TL_FUNC_*: PRIM a @T.prim_func, JIT an eager-style kernel */
+    const tl_define *env; /* its free names: name -> value text */
+    int nenv;
+    const tl_define *defaults; /* parameter name -> default value text (Python's values) */
+    int ndefaults;
+} tl_capture_func;
+
+typedef struct tl_capture {
+    int version;                  /* TL_CAPTURE_VERSION */
+    const tl_capture_func *funcs; /* funcs[0] is the kernel */
+    int nfuncs;
+    const char *const *objects;   /* value texts */
+    int nobjects;
+} tl_capture;
+
+/* Compiles funcs[0]: a prim_func as it is; an eager-style kernel with opt->defines as its
+ * compile-time arguments (value texts as above) and opt->inputs. opt->factory, when set,
+ * names the kernel (the factory that made the prim_func); by default it is funcs[0]'s
+ * name. */
+tl_status tl_compile_capture(const tl_capture *cap, const tl_options *opt, tl_kernel **out);
 
 /* Thread-local text of the last failure in this thread ("" if none). */
 const char *tl_last_error(void);

@@ -26,6 +26,7 @@ struct tl_kernel {
     void *module; /* NULL when compiled with build = 0 or TL_BUILD_ONLY */
     int build;    /* tl_options.build */
     bool no_ws;   /* compiled again without warp specialization (compile_into) */
+    const tl_capture *capture; /* tl_compile_capture's, during the compile */
 };
 
 /* ---- per-thread strings -------------------------------------------------------------- */
@@ -171,6 +172,9 @@ static void compile_to_source(tl_kernel *k, const Source *src, const tl_options 
         defs[i].name = o->defines[i].name;
         defs[i].value = o->defines[i].value;
     }
+    Define *configs = NEW_ARRAY(&ctx->arena, Define, o->npass_configs + 1);
+    for (int i = 0; i < o->npass_configs; i++)
+        configs[i] = (Define){o->pass_configs[i].name, o->pass_configs[i].value};
     ArgShape *inputs = NEW_ARRAY(&ctx->arena, ArgShape, o->ninputs + 1);
     for (int i = 0; i < o->ninputs; i++) {
         const DLTensor *t = o->inputs[i];
@@ -179,7 +183,8 @@ static void compile_to_source(tl_kernel *k, const Source *src, const tl_options 
     }
     ElabRequest rq = {.factory = o->factory, .defs = defs, .ndefs = o->ndefines,
                       .out_idx = o->out_idx, .nout_idx = o->nout_idx, .inputs = inputs,
-                      .ninputs = o->ninputs};
+                      .ninputs = o->ninputs, .capture = k->capture,
+                      .configs = configs, .nconfigs = o->npass_configs};
     Program *p = elaborate_request(ctx, src, &rq);
     k->func = p->func;
     k->func->disable_warp_specialized |= k->no_ws;
@@ -248,6 +253,12 @@ static tl_status compile_into(tl_kernel *k, const Source *src, const tl_options 
     if (st != TL_OK) return st;
     if (o->ndefines && !o->defines) return fail(TL_ERROR_ARGUMENT, "ndefines > 0 but defines "
                                                 "is NULL");
+    if (o->npass_configs < 0 || (o->npass_configs && !o->pass_configs))
+        return fail(TL_ERROR_ARGUMENT, "npass_configs is %d but pass_configs is %s",
+                    o->npass_configs, o->pass_configs ? "set" : "NULL");
+    for (int i = 0; i < o->npass_configs; i++)
+        if (!o->pass_configs[i].name || !o->pass_configs[i].value)
+            return fail(TL_ERROR_ARGUMENT, "pass_configs[%d] needs a name and a value", i);
     if (o->ninputs < 0 || (o->ninputs && !o->inputs))
         return fail(TL_ERROR_ARGUMENT, "ninputs is %d but inputs is %s", o->ninputs,
                     o->inputs ? "set" : "NULL");
@@ -309,6 +320,18 @@ tl_status tl_compile_file(const char *path, const tl_options *opt, tl_kernel **o
         return st;
     }
     return compile_common(k, src, opt, out);
+}
+
+tl_status tl_compile_capture(const tl_capture *cap, const tl_options *opt, tl_kernel **out) {
+    if (!out) return fail(TL_ERROR_ARGUMENT, "tl_compile_capture: out is NULL");
+    *out = NULL;
+    if (!cap) return fail(TL_ERROR_ARGUMENT, "tl_compile_capture: cap is NULL");
+    tl_kernel *k = calloc(1, sizeof *k);
+    TL_ASSERT(k);
+    k->capture = cap;
+    tl_status st = compile_common(k, NULL, opt, out);
+    if (st == TL_OK) k->capture = NULL;
+    return st;
 }
 
 void tl_kernel_destroy(tl_kernel *k) {

@@ -54,6 +54,8 @@ typedef struct ElabRequest {
     const ArgShape *inputs; /* eager style: the call's tensors, or NULL */
     int ninputs;
     const struct tl_capture *capture; /* the Python package's capture (capture.c), or NULL */
+    const Define *configs; /* pass configs from the caller: key -> value text */
+    int nconfigs;
 } ElabRequest;
 
 Program *elaborate_request(Ctx *ctx, const Source *src, const ElabRequest *rq);

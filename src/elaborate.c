@@ -2,6 +2,7 @@
  * kernel (factory or prim_func), bind the caller's defines, and elaborate the prim_func's
  * parameters and body into tile IR. */
 #include "eval.h"
+#include "ir_walk.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -109,14 +110,15 @@ static bool is_bare_word(const char *s) {
 
 static Value *define_value(Interp *in, int i) {
     const char *text = in->defs[i].value;
-    if (is_bare_word(text) && strcmp(text, "True") && strcmp(text, "False") && strcmp(text, "None"))
+    if (!in->literal_env && is_bare_word(text) && strcmp(text, "True") &&
+        strcmp(text, "False") && strcmp(text, "None"))
         return val_str(in, text);
     Source *src = NEW(&in->ctx->arena, Source);
     src->name = arena_printf(&in->ctx->arena, "-D %s", in->defs[i].name);
     src->text = text;
     src->len = strlen(text);
     Ast *e = parse_expression(in->ctx, src);
-    return eval_expr(in, env_new(in, NULL), e);
+    return eval_expr(in, in->literal_env ? in->literal_env : env_new(in, NULL), e);
 }
 
 /* ---- choosing the kernel ------------------------------------------------------------- */
@@ -233,17 +235,37 @@ static Value *call_factory(Interp *in, Value *fv) {
 }
 
 /* ---- the prim_func ---------------------------------------------------------------------- */
+typedef struct SymCollect {
+    Interp *in;
+    Func *f;
+    const char *pname;
+    Loc loc;
+} SymCollect;
+
+static void collect_syms(Expr **slot, void *ud) {
+    SymCollect *c = ud;
+    Expr *e = *slot;
+    if (e->kind == EXPR_LOAD)
+        ctx_fail(c->in->ctx, c->loc, "a dimension of parameter '%s' reads memory; sizes are "
+                 "integers, symbols and arithmetic on them", c->pname);
+    if (e->kind != EXPR_VAR) {
+        ir_expr_children(e, collect_syms, ud);
+        return;
+    }
+    for (int i = 0; i < c->f->syms.len; i++)
+        if (c->f->syms.data[i] == e->u.var) return;
+    VEC_PUSH(&c->in->ctx->arena, c->f->syms, e->u.var);
+}
+
+/* The symbols of a shape or stride: bare (`n`, bound from the tensor at launch) or inside
+ * arithmetic (`n * cols`, checked at launch once another tensor binds them). */
 void param_add_sym(Interp *in, Func *f, Expr *e, const char *pname, Loc loc) {
     int64_t c;
     if (ir_is_const_int(e, &c)) return;
-    if (e->kind != EXPR_VAR)
-        ctx_fail(in->ctx, loc,
-                 "each dimension of parameter '%s' must be an integer or a "
-                 "T.dynamic symbol",
-                 pname);
-    for (int i = 0; i < f->syms.len; i++)
-        if (f->syms.data[i] == e->u.var) return;
-    VEC_PUSH(&in->ctx->arena, f->syms, e->u.var);
+    if (!dtype_is_int(e->dtype))
+        ctx_fail(in->ctx, loc, "a dimension of parameter '%s' is not an integer", pname);
+    SymCollect sc = {in, f, pname, loc};
+    collect_syms(&e, &sc);
 }
 
 Param param_declare(Interp *in, Func *f, const char *name, Value *t, Loc loc, Env *body_env) {
@@ -375,8 +397,8 @@ static void mark_outputs(Interp *in, Func *f, Value *out_idx, const int *ovr, in
 /* The key of a pass_configs entry: a string, or TileLang's PassConfigKey member (an
  * opaque path "tilelang.PassConfigKey.TL_DISABLE_WARP_SPECIALIZED"), as "tl.<name>". */
 static const char *config_key(Interp *in, Value *k) {
-    if (k->kind == V_STR) return k->u.s;
-    if (k->kind != V_MODULE && k->kind != V_OPAQUE) return NULL;
+    if (k->kind == V_STR && strncmp(k->u.s, "TL_", 3)) return k->u.s;
+    if (k->kind != V_STR && k->kind != V_MODULE && k->kind != V_OPAQUE) return NULL;
     const char *dot = strrchr(k->u.s, '.'), *name = dot ? dot + 1 : k->u.s;
     if (strncmp(name, "TL_", 3)) return NULL;
     char *key = arena_printf(&in->ctx->arena, "tl.%s", name + 3);
@@ -439,12 +461,28 @@ static void check_defines_used(Interp *in, Func *f, const char *factory_name) {
     }
 }
 
+/* The caller's pass configs (tl_options.pass_configs) as a dict, or NULL. */
+static Value *request_configs(Interp *in, const ElabRequest *rq) {
+    if (!rq->nconfigs) return NULL;
+    Value *d = val_new(in, V_DICT);
+    Env *env = in->literal_env ? in->literal_env : env_new(in, NULL);
+    for (int i = 0; i < rq->nconfigs; i++) {
+        Source *src = NEW(&in->ctx->arena, Source);
+        src->name = arena_printf(&in->ctx->arena, "pass_configs[%s]", rq->configs[i].name);
+        src->text = rq->configs[i].value;
+        src->len = strlen(src->text);
+        VEC_PUSH(&in->ctx->arena, d->u.dict.keys, val_str(in, rq->configs[i].name));
+        VEC_PUSH(&in->ctx->arena, d->u.dict.values,
+                 eval_expr(in, env, parse_expression(in->ctx, src)));
+    }
+    return d;
+}
+
 /* One elaboration; an eager kernel's symbolic T.const sizes are left in p->sizes. */
 static Program *elaborate_once(Ctx *ctx, const Source *src, const ElabRequest *rq) {
     for (int i = 0; i < rq->ndefs; i++)
         if (!rq->defs[i].name || !*rq->defs[i].name || !rq->defs[i].value)
             ctx_fail_noloc(ctx, "-D needs NAME=VALUE");
-    AstList mod = parse_module(ctx, src);
     Interp *in = NEW(&ctx->arena, Interp);
     in->ctx = ctx;
     in->src = src;
@@ -454,12 +492,17 @@ static Program *elaborate_once(Ctx *ctx, const Source *src, const ElabRequest *r
     in->ndefs = rq->ndefs;
     in->def_used = NEW_ARRAY(&ctx->arena, bool, rq->ndefs + 1);
     builtins_install(in);
-    run_module(in, &mod);
-
+    Value *k;
+    if (rq->capture) {
+        k = capture_kernel(in, rq->capture);
+    } else {
+        AstList mod = parse_module(ctx, src);
+        run_module(in, &mod);
+        k = pick_kernel(in, rq->factory);
+    }
     Program *p = NEW(&ctx->arena, Program);
-    Value *k = pick_kernel(in, rq->factory);
     Func *f = NEW(&ctx->arena, Func);
-    f->name = k->u.func->name;
+    f->name = rq->capture && rq->factory ? rq->factory : k->u.func->name;
     JitInfo *jit = &k->u.func->jit;
     if (eager_is_eager(k->u.func)) {
         f->loc = k->u.func->def->loc;
@@ -481,6 +524,7 @@ static Program *elaborate_once(Ctx *ctx, const Source *src, const ElabRequest *r
     }
     check_top_level(in, f, f->loc);
     read_pass_configs(in, f, jit->pass_configs, k->u.func->def->loc);
+    read_pass_configs(in, f, request_configs(in, rq), k->u.func->def->loc);
     check_defines_used(in, f, k->u.func->is_prim_func ? NULL : k->u.func->name);
     p->func = f;
     return p;

@@ -77,6 +77,7 @@ const char *val_describe(Interp *in, const Value *v) {
     case V_FUNC: return arena_printf(a, "function %s", v->u.func->name);
     case V_BUILTIN: return arena_printf(a, "%s", v->u.builtin->name);
     case V_ATOM: return v->u.s;
+    case V_OBJECT: return arena_printf(a, "a %s", v->u.obj.type);
     default: return val_kind_name(v->kind);
     }
 }
@@ -90,7 +91,7 @@ bool val_is_const_int(const Value *v, int64_t *out) {
 
 static _Noreturn void fail_error_value(Interp *in, Value *v, Loc loc) {
     if (v->u.error.use_msg) {
-        ctx_note(in->ctx, v->u.error.loc, "%s", v->u.error.note);
+        if (v->u.error.note) ctx_note(in->ctx, v->u.error.loc, "%s", v->u.error.note);
         ctx_fail(in->ctx, loc, "%s", v->u.error.use_msg);
     }
     ctx_note(in->ctx, loc, "the value was used here");
@@ -591,6 +592,12 @@ static Value *eval_attr(Interp *in, Env *env, Ast *e) {
     case V_LIST:
     case V_STR:
         return module_attr(in, base, attr, loc); /* methods: items, keys, append, format... */
+    case V_OBJECT: {
+        Value *v = env_get(base->u.obj.attrs, attr);
+        if (v) return v;
+        ctx_fail(in->ctx, loc, "%s has no attribute '%s' (of the attributes Python gave it, "
+                 "the ones that can reach a kernel)", val_describe(in, base), attr);
+    }
     case V_ERROR: fail_error_value(in, base, loc);
     default: break;
     }
@@ -851,6 +858,7 @@ static void bind_params(Interp *in, Function *f, Env *scope, CallArgs *args) {
                 v = args->kw.data[k];
                 kw_used[k] = true;
             }
+        if (!v && f->defaults) v = env_get(f->defaults, p->name);
         if (!v && p->value) v = eval_expr(in, f->closure, p->value);
         if (!v)
             ctx_fail(in->ctx, args->loc, "%s() missing required argument '%s'", f->name, p->name);

@@ -19,7 +19,7 @@
     X(V_EXPR, "expression") X(V_BUFFER, "buffer") X(V_REGION, "buffer region")           \
     X(V_ATOM, "constant") X(V_LOOP, "loop range") X(V_KERNEL, "T.Kernel")                 \
     X(V_TENSOR_TYPE, "tensor type") X(V_ERROR, "unavailable value") X(V_ELLIPSIS, "...")   \
-    X(V_WS, "T.ws")
+    X(V_WS, "T.ws") X(V_OBJECT, "object")
 // clang-format on
 
 typedef enum ValueKind {
@@ -60,6 +60,8 @@ typedef struct JitInfo {
 typedef struct Function {
     Ast *def; /* AST_DEF or AST_LAMBDA */
     Env *closure;
+    Env *defaults; /* parameter defaults as values (a captured function), or NULL: the
+                      def's default expressions, evaluated in the closure at each call */
     const char *name;
     bool is_prim_func, is_macro;
     JitInfo jit;
@@ -113,6 +115,10 @@ struct Value {
         struct {
             int lo, count; /* WS: the threads of the region */
         } ws;
+        struct {
+            const char *type; /* OBJECT: a captured Python object, by its attributes */
+            Env *attrs;
+        } obj;
         /* ERROR: a deferred error: formatted `text` (a module statement that failed), or
          * `use_msg` reported where the value is used, with a note at `loc`. */
         struct {
@@ -165,6 +171,7 @@ struct Interp {
     int ndefs;
     bool *def_used;
     Eager *eager;    /* an eager-style kernel's body is being elaborated */
+    Env *literal_env; /* where define values are evaluated (a capture's), or NULL */
     int depth; /* call depth, to stop runaway recursion */
     /* control flow signals of the statement executor */
     enum { FLOW_NORMAL, FLOW_RETURN, FLOW_BREAK, FLOW_CONTINUE } flow;
@@ -245,6 +252,10 @@ Value *eval_define_of(Interp *in, const char *name, Loc loc);
 /* tileops.c: T.Tensor(shape, dtype) as a tensor type value; whether s is an identifier. */
 Value *tensor_type_of(Interp *in, Value *shape, Value *dtype, Loc loc);
 bool ident_ok(const char *s);
+
+/* capture.c: the kernel function of a tl_capture (funcs[0]); sets in->src and
+ * in->literal_env. */
+Value *capture_kernel(Interp *in, const struct tl_capture *cap);
 
 /* eager.c (see there) */
 bool eager_is_eager(const Function *f);

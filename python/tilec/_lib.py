@@ -71,7 +71,21 @@ class Options(ctypes.Structure):
                 ("use_cache", ctypes.c_int), ("cache_dir", ctypes.c_char_p),
                 ("build", ctypes.c_int), ("out_idx", ctypes.POINTER(ctypes.c_int)),
                 ("nout_idx", ctypes.c_int), ("inputs", ctypes.POINTER(DLTensorP)),
-                ("input_names", ctypes.POINTER(ctypes.c_char_p)), ("ninputs", ctypes.c_int)]
+                ("input_names", ctypes.POINTER(ctypes.c_char_p)), ("ninputs", ctypes.c_int),
+                ("pass_configs", ctypes.POINTER(Define)), ("npass_configs", ctypes.c_int)]
+
+
+class CaptureFunc(ctypes.Structure):
+    _fields_ = [("filename", ctypes.c_char_p), ("source", ctypes.c_char_p),
+                ("line", ctypes.c_int), ("name", ctypes.c_char_p), ("kind", ctypes.c_int),
+                ("env", ctypes.POINTER(Define)), ("nenv", ctypes.c_int),
+                ("defaults", ctypes.POINTER(Define)), ("ndefaults", ctypes.c_int)]
+
+
+class Capture(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_int), ("funcs", ctypes.POINTER(CaptureFunc)),
+                ("nfuncs", ctypes.c_int), ("objects", ctypes.POINTER(ctypes.c_char_p)),
+                ("nobjects", ctypes.c_int)]
 
 
 class ParamInfo(ctypes.Structure):
@@ -109,6 +123,8 @@ def _declare(lib):
         "tl_options_default": (Options, []),
         "tl_compile_file": (c_int, [c_char_p, opt_p, ctypes.POINTER(c_void_p)]),
         "tl_compile_source": (c_int, [c_char_p, c_char_p, opt_p, ctypes.POINTER(c_void_p)]),
+        "tl_compile_capture": (c_int, [ctypes.POINTER(Capture), opt_p,
+                                       ctypes.POINTER(c_void_p)]),
         "tl_kernel_destroy": (None, [kp]),
         "tl_last_error": (c_char_p, []),
         "tl_kernel_name": (c_char_p, [kp]),

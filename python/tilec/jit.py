@@ -1,17 +1,13 @@
-"""@tilec.jit and tilec.compile: hand a kernel's source file to libtilec.
+"""@tilec.jit and tilec.compile: hand a kernel to libtilec.
 
-The kernel is never executed in Python. The package passes libtilec the file the
-function is defined in (inspect.getsourcefile), the function's name and the call's
-arguments as Python-literal text (`tl_define`s); libtilec parses the file, evaluates
-its module level and the factory, and compiles the @T.prim_func it returns. So:
+From Python, Python runs the Python: a factory runs in CPython (dataclass configs,
+helpers imported from other modules, closures, anything), and libtilec compiles only the
+@T.prim_func it returns, or an eager-style kernel's body, together with the values of the
+names they read (tilec.capture). So a kernel must be a function defined in a .py file
+(not a REPL or exec), but where and how it is built is ordinary Python.
 
-* a factory must be defined at the top level of a .py file (not in a REPL or inside
-  another function), and the file on disk is what is compiled;
-* module-level constants the kernel reads come from the file's text, which libtilec
-  evaluates itself; values computed at run time in Python (read from a config file,
-  changed after import, ...) are not seen: pass them as factory arguments;
-* arguments must be literals: ints, floats, bools, strings, None, dtypes (numpy, torch
-  or TileLang's, passed by name) and tuples/lists/dicts of those."""
+compile_file is the other way in, the one `tilec run` takes: libtilec evaluates the file
+and the factory itself from literal arguments."""
 import functools
 import inspect
 import math
@@ -24,7 +20,7 @@ import numpy as np
 from . import _lib
 from ._lib import TilecError, TilecWarning, check, lib
 from .kernel import Kernel
-from . import _tensor
+from . import _tensor, capture
 from ._tensor import dtype_name
 
 # Defaults for every compile; tilelang.disable_cache() turns the disk cache off here.
@@ -116,10 +112,11 @@ class PrimFunc:
     and, when it was made by calling a plain (undecorated) factory function in Python, that
     factory's name and arguments, so that tilec.compile(prim_func) compiles the factory."""
 
-    def __init__(self, func, factory=None, factory_args=None):
+    def __init__(self, func, factory=None, factory_args=None, frame_locals=None):
         self.func = func
         self.factory = factory
         self.factory_args = factory_args
+        self.frame_locals = frame_locals  # the defining function's locals, at the def
         functools.update_wrapper(self, func)
 
     def __call__(self, *args, **kwargs):
@@ -136,13 +133,15 @@ class PrimFunc:
             frame = None
         code = frame.f_code if frame is not None else None
         if code is not None and code.co_name != "<module>":
+            local = dict(frame.f_locals)
             outer = frame.f_globals.get(code.co_name)
             outer = inspect.unwrap(outer) if callable(outer) else None
             if getattr(outer, "__code__", None) is code:
                 nargs = code.co_argcount + code.co_kwonlyargcount
                 names = code.co_varnames[:nargs]
-                args = {n: frame.f_locals[n] for n in names if n in frame.f_locals}
-                return cls(func, outer, args)
+                args = {n: local[n] for n in names if n in local}
+                return cls(func, outer, args, local)
+            return cls(func, frame_locals=local)
         return cls(func)
 
 
@@ -200,10 +199,56 @@ def compile_file(path, factory=None, defines=None, out_idx=None, target=None, us
     path. defines: {name: literal text}. out_idx: None (the file's @jit out_idx) or a list
     of parameter indices. inputs: an eager-style kernel's tensors, {parameter name:
     tensor_signature}, whose shapes give its T.const sizes. Returns a Kernel."""
+    keep = []
+    opt = _options(keep, defines, out_idx, target, use_cache, cache_dir, inputs)
+    if factory:
+        keep.append(factory.encode("utf-8"))
+        opt.factory = keep[-1]
+    handle = _lib.ctypes.c_void_p()
+    check(lib().tl_compile_file(path.encode("utf-8"), _lib.ctypes.byref(opt),
+                                _lib.ctypes.byref(handle)))
+    return _kernel(handle, path, factory, defines)
+
+
+def compile_capture(cap, defines=None, out_idx=None, target=None, use_cache=None,
+                    cache_dir=None, inputs=None, configs=None, name=None):
+    """Compiles a tilec.capture.Capture (its first function is the kernel); defines: an
+    eager kernel's compile-time arguments as value texts; inputs as for compile_file;
+    configs: pass configs {key: value text}; name: the kernel's (default: the
+    function's)."""
+    keep = []
+    opt = _options(keep, defines, out_idx, target, use_cache, cache_dir, inputs)
+    if configs:
+        arr = (_lib.Define * len(configs))()
+        for i, (k, v) in enumerate(configs.items()):
+            keep.extend([k.encode("utf-8"), v.encode("utf-8")])
+            arr[i].name, arr[i].value = keep[-2], keep[-1]
+        keep.append(arr)
+        opt.pass_configs, opt.npass_configs = arr, len(configs)
+    if name:
+        keep.append(name.encode("utf-8"))
+        opt.factory = keep[-1]
+    handle = _lib.ctypes.c_void_p()
+    check(lib().tl_compile_capture(_lib.ctypes.byref(cap.structs(keep)),
+                                   _lib.ctypes.byref(opt), _lib.ctypes.byref(handle)))
+    first = cap.funcs[0]
+    return _kernel(handle, first["filename"], first["name"], defines)
+
+
+def _kernel(handle, path, factory, defines):
+    k = Kernel(handle.value, source_file=path, factory=factory, defines=dict(defines or {}))
+    if k.warnings:
+        import warnings
+        for line in k.warnings.splitlines():
+            warnings.warn(line, TilecWarning, stacklevel=4)
+    return k
+
+
+def _options(keep, defines, out_idx, target, use_cache, cache_dir, inputs):
+    """A tl_options; keep holds what it points to."""
     L = lib()
     defines = dict(defines or {})
     opt = L.tl_options_default()
-    keep = []
 
     def c(s):
         b = s.encode("utf-8")
@@ -211,7 +256,6 @@ def compile_file(path, factory=None, defines=None, out_idx=None, target=None, us
         return b
 
     opt.target = c(normalize_target(target))
-    opt.factory = c(factory) if factory else None
     arr = (_lib.Define * max(len(defines), 1))()
     for i, (k, v) in enumerate(defines.items()):
         arr[i].name, arr[i].value = c(k), c(v)
@@ -222,18 +266,13 @@ def compile_file(path, factory=None, defines=None, out_idx=None, target=None, us
     opt.cache_dir = c(str(cache_dir)) if cache_dir else None
     if out_idx is not None:
         idx = (_lib.ctypes.c_int * max(len(out_idx), 1))(*out_idx)
+        keep.append(idx)
         opt.out_idx, opt.nout_idx = idx, len(out_idx)
     if inputs:
         opt.inputs, opt.input_names = _shape_structs(inputs, keep)
         opt.ninputs = len(inputs)
-    handle = _lib.ctypes.c_void_p()
-    check(L.tl_compile_file(c(path), _lib.ctypes.byref(opt), _lib.ctypes.byref(handle)))
-    k = Kernel(handle.value, source_file=path, factory=factory, defines=defines)
-    if k.warnings:
-        import warnings
-        for line in k.warnings.splitlines():
-            warnings.warn(line, TilecWarning, stacklevel=3)
-    return k
+    keep.append(arr)
+    return opt
 
 
 def normalize_out_idx(out_idx):
@@ -249,10 +288,12 @@ class JITFunction:
     returns a compiled Kernel, cached in memory per argument tuple (and on disk by
     libtilec). .compile(*args, **kwargs) does the same; .get_kernel(...) too."""
 
-    def __init__(self, func, out_idx=None, target=None, use_cache=None, cache_dir=None):
+    def __init__(self, func, out_idx=None, target=None, use_cache=None, cache_dir=None,
+                 pass_configs=None):
         if isinstance(func, JITFunction):
             func = func.func
         self.func = func
+        self.pass_configs = dict(pass_configs or {})
         self.out_idx = normalize_out_idx(out_idx)
         self.target = target
         self.use_cache = use_cache
@@ -260,38 +301,84 @@ class JITFunction:
         self._kernels = {}
         self._eager = None
         self._lock = threading.Lock()
-        if isinstance(func, PrimFunc):
-            self._sig = None
-        else:
-            self._sig = inspect.signature(func)
-            for p in self._sig.parameters.values():
-                if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
-                    raise TilecError("%s: tilec factories take named parameters, not *%s"
-                                     % (func.__name__, p.name))
+        self._sig = None if isinstance(func, PrimFunc) else inspect.signature(func)
         functools.update_wrapper(self, func.func if isinstance(func, PrimFunc) else func)
 
-    def bind(self, args, kwargs):
-        """({parameter name: literal text}, {parameter name: tensor}) for the arguments
-        given; defaults are the file's. Tensors are an eager-style kernel's run-time
-        arguments; keywords that name no parameter are its T.const sizes."""
-        if self._sig is None:
-            if args or kwargs:
-                raise TilecError("the prim_func '%s' takes no compile-time arguments"
-                                 % self.func.__name__)
-            return {}, {}
+    def split(self, args, kwargs):
+        """An eager-style kernel's arguments: ({name: compile-time value}, {name: tensor}).
+        Keywords that name no parameter are its T.const sizes."""
         extra = {k: kwargs.pop(k) for k in list(kwargs) if k not in self._sig.parameters}
         try:
             bound = self._sig.bind_partial(*args, **kwargs)
         except TypeError as e:
             raise TypeError("%s(): %s" % (self.__name__, e)) from None
         values = dict(bound.arguments, **extra)
-        if extra and not self.is_eager():
-            raise TypeError("%s(): unexpected keyword argument%s %s" % (
-                self.__name__, "s" if len(extra) > 1 else "", ", ".join(map(repr, extra))))
         tensors = {k: v for k, v in values.items() if _is_tensor(v)}
-        defines = {k: literal(v, "%s(%s=...)" % (self.__name__, k))
-                   for k, v in values.items() if k not in tensors}
-        return defines, tensors
+        return {k: v for k, v in values.items() if k not in tensors}, tensors
+
+    def bind(self, args, kwargs):
+        """({parameter name: literal text}, {parameter name: tensor}) for the arguments
+        given, for libtilec to evaluate the file itself (the autotuner's path)."""
+        if self._sig is None:
+            if args or kwargs:
+                raise TilecError("the prim_func '%s' takes no compile-time arguments"
+                                 % self.func.__name__)
+            return {}, {}
+        if not self.is_eager():
+            try:
+                bound = self._sig.bind_partial(*args, **kwargs)
+            except TypeError as e:
+                raise TypeError("%s(): %s" % (self.__name__, e)) from None
+            return {k: literal(v, "%s(%s=...)" % (self.__name__, k))
+                    for k, v in bound.arguments.items()}, {}
+        values, tensors = self.split(args, dict(kwargs))
+        return {k: literal(v, "%s(%s=...)" % (self.__name__, k))
+                for k, v in values.items()}, tensors
+
+    def capture(self, args, kwargs):
+        """(Capture, {name: value text}, {name: tensor}): runs a factory in Python and
+        captures the prim_func it returns; captures an eager kernel with its arguments."""
+        if isinstance(self.func, PrimFunc):
+            if args or kwargs:
+                raise TilecError("the prim_func '%s' takes no compile-time arguments"
+                                 % self.func.__name__)
+            return capture_prim_func(self.func), {}, {}
+        if self.is_eager():
+            values, tensors = self.split(args, dict(kwargs))
+            cap = capture.capture_kernel(self.func, capture.JIT)
+            defines = {k: cap.value(v, "the argument '%s'" % k) for k, v in values.items()}
+            return cap, defines, tensors
+        result = self.func(*args, **kwargs)
+        if not isinstance(result, PrimFunc):
+            raise TilecError("the factory '%s' returned %s, not a @T.prim_func"
+                             % (self.__name__, type(result).__name__))
+        return capture_prim_func(result), {}, {}
+
+    def _arguments_text(self, args, kwargs):
+        """{name: text} of the factory arguments given (Kernel.defines): Python literals
+        where they are literals, else their repr."""
+        if self._sig is None:
+            return {}
+        try:
+            bound = self._sig.bind_partial(*args, **kwargs).arguments
+        except TypeError:
+            return {}
+        out = {}
+        for k, v in bound.items():
+            if _is_tensor(v):
+                continue
+            try:
+                out[k] = literal(v)
+            except TilecError:
+                out[k] = repr(v)
+        return out
+
+    def kernel_name(self):
+        """The kernel's name: the factory's (a prim_func made by an undecorated factory:
+        that factory's), else the function's."""
+        if isinstance(self.func, PrimFunc):
+            return self.func.factory.__name__ if self.func.factory else self.func.__name__
+        return self.__name__
 
     def is_eager(self):
         """Whether the function is an eager-style kernel (its body is the kernel: it uses
@@ -303,8 +390,7 @@ class JITFunction:
     def __call__(self, *args, **kwargs):
         """A factory: its Kernel. An eager-style kernel called with tensors: runs it on
         them and returns its outputs (TileLang's eager call)."""
-        defines, tensors = self.bind(args, dict(kwargs))
-        kernel = self.compile_defines(defines, tensors=tensors)
+        kernel, tensors = self._compile(args, kwargs)
         if not tensors or not self.is_eager():
             return kernel
         names = [p.name for p in kernel.input_params]
@@ -318,28 +404,55 @@ class JITFunction:
         return self.compile(*args, **kwargs)
 
     def compile(self, *args, **kwargs):
-        defines, tensors = self.bind(args, dict(kwargs))
-        return self.compile_defines(defines, tensors=tensors)
+        return self._compile(args, kwargs)[0]
+
+    def _config_texts(self, cap):
+        """pass_configs as {key: value text}; keys are strings or TileLang's PassConfigKey
+        members (their names)."""
+        out = {}
+        for k, v in self.pass_configs.items():
+            key = getattr(k, "value", None) or getattr(k, "name", None) or str(k)
+            out[str(key)] = cap.value(v, "pass_configs[%r]" % (key,))
+        return out
+
+    def _compile(self, args, kwargs, target=None):
+        """(Kernel, tensors): compiled once per captured program, arguments and tensor
+        signature (the factory itself runs on every call, as Python code does)."""
+        cap, defines, tensors = self.capture(args, dict(kwargs))
+        target = normalize_target(target or self.target)
+        inputs = {k: tensor_signature(v) for k, v in tensors.items()}
+        key = (cap.key(), tuple(sorted(defines.items())), tuple(sorted(inputs.items())),
+               target)
+        k = self._kernels.get(key)
+        if k is None:
+            k = compile_capture(cap, defines, self.out_idx, target, self.use_cache,
+                                self.cache_dir, inputs=inputs,
+                                configs=self._config_texts(cap), name=self.kernel_name())
+            k.defines = self._arguments_text(args, kwargs)
+            with self._lock:
+                k = self._kernels.setdefault(key, k)
+        return k, tensors
 
     def compile_defines(self, defines, target=None, tensors=None):
-        """The Kernel for these defines ({name: literal text}) and, for an eager-style
-        kernel, the shapes and dtypes of these tensors; compiled once per key."""
-        target = normalize_target(target or self.target)
-        inputs = {k: tensor_signature(v) for k, v in (tensors or {}).items()}
-        key = (tuple(sorted(defines.items())), tuple(sorted(inputs.items())), target)
-        k = self._kernels.get(key)
-        if k is not None:
-            return k
-        k = compile_function(self.func, defines, self.out_idx, target, self.use_cache,
-                             self.cache_dir, inputs=inputs)
-        with self._lock:
-            return self._kernels.setdefault(key, k)
+        """The Kernel for these arguments given as Python-literal texts ({name: text}, as
+        literal() writes them: the autotuner's configs) and, for an eager-style kernel,
+        these tensors; compiled as a call with the values would be."""
+        values = {k: eval(v, {"__builtins__": {}}, {"float": float})  # our own literals
+                  for k, v in defines.items()}
+        values.update(tensors or {})
+        return self._compile((), values, target)[0]
 
     def source_info(self):
         return source_of(self.func.func if isinstance(self.func, PrimFunc) else self.func)
 
     def __repr__(self):
         return "<tilec.JITFunction %s>" % self.__name__
+
+
+def capture_prim_func(pf):
+    """The Capture of a PrimFunc: its function, with the locals of the function that
+    defined it for the names its annotations read."""
+    return capture.capture_kernel(pf.func, capture.PRIM, pf.frame_locals)
 
 
 def _body_is_eager(func):
@@ -366,32 +479,8 @@ def _body_is_eager(func):
     return eager
 
 
-def compile_function(func, defines=None, out_idx=None, target=None, use_cache=None,
-                     cache_dir=None, inputs=None):
-    """Compiles a module-level factory or prim_func (a function, PrimFunc or
-    JITFunction) with defines {name: literal text} and, for an eager-style kernel, inputs
-    {name: tensor_signature}."""
-    defines = dict(defines or {})
-    if isinstance(func, JITFunction):
-        out_idx = func.out_idx if out_idx is None else out_idx
-        target = target or func.target
-        func = func.func
-    if isinstance(func, PrimFunc):
-        if func.factory is not None:
-            path, name = source_of(func.factory)
-            given = {k: literal(v, "%s(%s=...)" % (name, k))
-                     for k, v in (func.factory_args or {}).items()}
-            given.update(defines)
-            defines = given
-        else:
-            path, name = source_of(func.func)
-    else:
-        path, name = source_of(func)
-    return compile_file(path, name, defines, normalize_out_idx(out_idx), target, use_cache,
-                        cache_dir, inputs=inputs)
-
-
-def jit(func=None, *, out_idx=None, target=None, use_cache=None, cache_dir=None, **ignored):
+def jit(func=None, *, out_idx=None, target=None, use_cache=None, cache_dir=None,
+        pass_configs=None, **ignored):
     """Decorator for a kernel factory (or a top-level @T.prim_func):
 
         @tilec.jit(out_idx=[-1], target="c")
@@ -405,33 +494,37 @@ def jit(func=None, *, out_idx=None, target=None, use_cache=None, cache_dir=None,
     out_idx: the output parameters (int or list; negative counts from the end), returned
     by kernel(*inputs); None keeps the file's own @tilelang.jit(out_idx=...). target:
     "auto" (default; $TILEC_TARGET overrides), "c" or "cuda". use_cache / cache_dir:
-    libtilec's disk cache of built kernels. Other keywords TileLang takes
-    (pass_configs, execution_backend, verbose, ...) are accepted and ignored: libtilec
-    reads pass_configs from the file itself."""
+    libtilec's disk cache of built kernels. pass_configs: TileLang's pass configs
+    ({key: value}; docs/language.md says which tilec acts on). Other keywords TileLang
+    takes (execution_backend, verbose, ...) are accepted and ignored."""
     def wrap(f):
         return JITFunction(f, out_idx=out_idx, target=target, use_cache=use_cache,
-                           cache_dir=cache_dir)
+                           cache_dir=cache_dir, pass_configs=pass_configs)
     return wrap if func is None else wrap(func)
 
 
 def compile(func, out_idx=None, target=None, use_cache=None, cache_dir=None,
-            **factory_args):
+            pass_configs=None, **factory_args):
     """Compiles func (a factory, a @T.prim_func, or a @tilec.jit function) with the factory
     arguments given as keywords; returns a Kernel. Keywords TileLang's compile takes
-    (execution_backend, target_host, verbose, pass_configs, compile_flags) are ignored."""
-    for k in ("execution_backend", "target_host", "verbose", "pass_configs",
-              "compile_flags"):
+    (execution_backend, target_host, verbose, compile_flags) are ignored."""
+    for k in ("execution_backend", "target_host", "verbose", "compile_flags"):
         factory_args.pop(k, None)
     if isinstance(func, JITFunction):
-        defines, tensors = func.bind((), factory_args)
-        if out_idx is None and target is None:
-            return func.compile_defines(defines, tensors=tensors)
-        return compile_function(func, defines, out_idx, target, use_cache, cache_dir,
-                                inputs={k: tensor_signature(v) for k, v in tensors.items()})
+        if out_idx is None and target is None and use_cache is None and cache_dir is None \
+                and pass_configs is None:
+            return func.compile(**factory_args)
+        func = JITFunction(func.func, out_idx=func.out_idx if out_idx is None else out_idx,
+                           target=target or func.target,
+                           use_cache=func.use_cache if use_cache is None else use_cache,
+                           cache_dir=cache_dir or func.cache_dir,
+                           pass_configs=func.pass_configs if pass_configs is None
+                           else pass_configs)
+        return func.compile(**factory_args)
     if not isinstance(func, PrimFunc) and not callable(func):
         raise TilecError("tilec.compile takes a function, got %s" % type(func).__name__)
-    defines = {k: literal(v, "%s=" % k) for k, v in factory_args.items()}
-    return compile_function(func, defines, out_idx, target, use_cache, cache_dir)
+    return JITFunction(func, out_idx=out_idx, target=target, use_cache=use_cache,
+                       cache_dir=cache_dir, pass_configs=pass_configs).compile(**factory_args)
 
 
 def cache_dir():

@@ -58,9 +58,9 @@ def _module(name, cls=_StrictModule, **attrs):
     return m
 
 
-def _jit(func=None, *, out_idx=None, target="auto", **ignored):
+def _jit(func=None, *, out_idx=None, target="auto", pass_configs=None, **ignored):
     from ..jit import jit
-    return jit(func, out_idx=out_idx, target=target)
+    return jit(func, out_idx=out_idx, target=target, pass_configs=pass_configs)
 
 
 def _compile(func, out_idx=None, target="auto", **kwargs):

@@ -77,12 +77,69 @@ def prim_func(func=None, **kwargs):
 
 
 def macro(func=None, **kwargs):
-    """@T.macro: the function itself (tilec inlines macros from the source)."""
-    return func if func is not None else (lambda f: f)
+    """@T.macro: the function itself, marked (tilec inlines macros from the source)."""
+    def mark(f):
+        try:
+            f.__tilec_macro__ = True
+        except (AttributeError, TypeError):  # a builtin: not a macro tilec inlines
+            pass
+        return f
+    return mark(func) if func is not None else mark
+
+
+def dtype(x):
+    """T.dtype("float16") / T.dtype(torch.float16): the dtype (T.float16)."""
+    if isinstance(x, str):
+        name = _ALIASES.get(str(x), str(x))
+    else:
+        from .._tensor import dtype_name
+        name = dtype_name(x)
+    if name not in _DTYPES:
+        raise TypeError("T.dtype: unknown dtype %r" % (x,))
+    return DType(name)
+
+
+class Sym:
+    """A size made in Python from T.dynamic symbols: kept as the text of its expression
+    (tilec_expr), which libtilec evaluates when a kernel captures it."""
+    __slots__ = ("tilec_expr",)
+
+    def __init__(self, text):
+        self.tilec_expr = text
+
+    def __repr__(self):
+        return "<tilec symbolic size %s>" % self.tilec_expr
+
+
+def _text(x):
+    return x.tilec_expr if isinstance(x, Sym) else repr(x)
+
+
+def _sym_op(op, reverse=False):
+    def f(self, other):
+        if not isinstance(other, (int, Sym)):
+            return NotImplemented
+        a, b = (other, self) if reverse else (self, other)
+        return Sym("(%s %s %s)" % (_text(a), op, _text(b)))
+    return f
+
+
+for _op, _name in [("+", "add"), ("-", "sub"), ("*", "mul"), ("//", "floordiv"),
+                   ("%", "mod")]:
+    setattr(Sym, "__%s__" % _name, _sym_op(_op))
+    setattr(Sym, "__r%s__" % _name, _sym_op(_op, True))
 
 
 def dynamic(name, dtype="int32"):
-    return Inert("T.dynamic(%r)" % name)
+    return Sym("T.dynamic(%r, %r)" % (name, str(dtype)))
+
+
+def ceildiv(a, b):
+    if isinstance(a, int) and isinstance(b, int):
+        return -(-a // b)
+    if isinstance(a, (int, Sym)) and isinstance(b, (int, Sym)):
+        return Sym("T.ceildiv(%s, %s)" % (_text(a), _text(b)))
+    return Inert("T.ceildiv(...)")
 
 
 symbolic = dynamic
@@ -100,4 +157,4 @@ for _a, _n in _ALIASES.items():
     globals()[_a] = DType(_n)
 del _n, _a
 
-__all__ = ["prim_func", "macro", "dynamic", "symbolic", "DType"] + _DTYPES + list(_ALIASES)
+__all__ = ["prim_func", "macro", "dynamic", "symbolic", "ceildiv", "dtype", "DType"] + _DTYPES + list(_ALIASES)
