@@ -90,7 +90,8 @@ void tl_kernel_destroy(tl_kernel *k);
  *   __module__("math")              a module (tilelang.language, math, ...)
  *   __func__(i)                     captured function funcs[i]
  *   __obj__(i)                      objects[i], evaluated once (so `is` holds)
- *   __object__("Type", a=v, ...)    an object with these attributes (dataclass, enum member)
+ *   __object__("Type", a=v, ...)    an object with these attributes (dataclass, enum member;
+ *                                   __class__=v: an object whose functions are its methods)
  *   __opaque__("message")           a value that cannot reach a kernel: using it is an
  *                                   error with this message at the use */
 #define TL_CAPTURE_VERSION 1

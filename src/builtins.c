@@ -551,10 +551,99 @@ static Value *import_module(Interp *in, const char *dotted) {
     return module_value(in, dotted);
 }
 
-void exec_import(Interp *in, Env *env, Ast *s) {
-    Arena *ar = &in->ctx->arena;
+/* Modules tilec knows by name; any other is looked for as a file of the user's. */
+static bool known_module(const char *dotted, int level) {
+    static const char *const known[] = {"tilelang", "tilec", "math", "torch", "numpy",
+                                        "typing", "dataclasses", "enum", "functools",
+                                        "itertools", "os", "sys", "collections", "abc",
+                                        "argparse", "time", "random", "__future__", "triton"};
+    if (level) return false;
+    size_t n = strcspn(dotted, ".");
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (strlen(known[i]) == n && !strncmp(known[i], dotted, n)) return true;
+    return false;
+}
+
+/* `from M import *`: M's public names (its __all__ when it has one). */
+static void import_star(Interp *in, Env *env, Value *m) {
+    Env *g = m->u.obj.attrs;
+    Value *all = env_get(g, "__all__");
+    if (all && (all->kind == V_LIST || all->kind == V_TUPLE)) {
+        for (int i = 0; i < all->u.items.len; i++) {
+            Value *n = all->u.items.data[i];
+            Value *v = n->kind == V_STR ? env_get(g, n->u.s) : NULL;
+            if (v) env_set(in, env, n->u.s, v);
+        }
+        return;
+    }
+    for (int i = 0; i < g->vars.len; i++)
+        if (g->vars.data[i].name[0] != '_') env_set(in, env, g->vars.data[i].name, g->vars.data[i].value);
+}
+
+/* `from M import a, b as c` where M is a file of the user's; true when it is. */
+static bool import_from_user(Interp *in, Env *env, Ast *s) {
+    const char *mod = s->u.import.module ? s->u.import.module : "";
+    const char *from = s->loc.src ? s->loc.src->name : NULL;
+    if (known_module(mod, s->u.import.level)) return false;
+    Value *m = import_user_module(in, from, mod, s->u.import.level);
     for (int i = 0; i < s->u.import.names.len; i++) {
         AstAlias *al = &s->u.import.names.data[i];
+        const char *bind = al->asname ? al->asname : al->name;
+        if (m && !strcmp(al->name, "*")) {
+            import_star(in, env, m);
+            continue;
+        }
+        Value *v = m ? env_get(m->u.obj.attrs, al->name) : NULL;
+        if (!v) { /* a submodule: from pkg import helpers */
+            const char *sub = *mod ? arena_printf(&in->ctx->arena, "%s.%s", mod, al->name)
+                                   : al->name;
+            v = import_user_module(in, from, sub, s->u.import.level);
+        }
+        if (!v && !m) return false;
+        if (!v)
+            ctx_fail(in->ctx, s->loc, "cannot import name '%s' from %s", al->name,
+                     m->u.obj.type);
+        env_set(in, env, bind, v);
+    }
+    return true;
+}
+
+static void bind_dotted(Interp *in, Env *env, const char *from, const char *dotted) {
+    Arena *ar = &in->ctx->arena;
+    Value *parent = NULL;
+    for (const char *dot = dotted;; dot++) {
+        dot = strchr(dot, '.');
+        const char *prefix = dot ? arena_strndup(ar, dotted, (size_t)(dot - dotted)) : dotted;
+        Value *m = import_user_module(in, from, prefix, 0);
+        if (!m) { /* a folder without __init__.py: a namespace package */
+            m = val_new(in, V_OBJECT);
+            m->u.obj.type = arena_printf(ar, "module %s", prefix);
+            m->u.obj.attrs = env_new(in, NULL);
+        }
+        const char *last = strrchr(prefix, '.');
+        if (parent) object_set_attr(in, parent, last ? last + 1 : prefix, m);
+        else env_set(in, env, prefix, m);
+        parent = m;
+        if (!dot) return;
+    }
+}
+
+void exec_import(Interp *in, Env *env, Ast *s) {
+    Arena *ar = &in->ctx->arena;
+    if (s->kind == AST_IMPORT_FROM && import_from_user(in, env, s)) return;
+    for (int i = 0; i < s->u.import.names.len; i++) {
+        AstAlias *al = &s->u.import.names.data[i];
+        Value *um = s->kind == AST_IMPORT && !known_module(al->name, 0)
+                        ? import_user_module(in, s->loc.src ? s->loc.src->name : NULL, al->name, 0)
+                        : NULL;
+        if (um && al->asname) {
+            env_set(in, env, al->asname, um);
+            continue;
+        }
+        if (um) { /* `import a.b.c` binds a; a.b and a.b.c are its attributes */
+            bind_dotted(in, env, s->loc.src ? s->loc.src->name : NULL, al->name);
+            continue;
+        }
         if (s->kind == AST_IMPORT) {
             if (al->asname) {
                 env_set(in, env, al->asname, import_module(in, al->name));

@@ -67,7 +67,13 @@ static Value *cap_object(Interp *in, CallArgs *a, void *d) {
     Value *v = val_new(in, V_OBJECT);
     v->u.obj.type = a->pos.data[0]->u.s;
     v->u.obj.attrs = env_new(in, NULL);
-    for (int i = 0; i < a->kw.len; i++) env_set(in, v->u.obj.attrs, a->names.data[i], a->kw.data[i]);
+    for (int i = 0; i < a->kw.len; i++) {
+        Value *x = a->kw.data[i];
+        if (!strcmp(a->names.data[i], "__class__") && x->kind == V_OBJECT)
+            v->u.obj.of = x; /* its methods, bound to v when read */
+        else
+            env_set(in, v->u.obj.attrs, a->names.data[i], x);
+    }
     return v;
 }
 

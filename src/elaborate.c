@@ -68,18 +68,18 @@ static bool override_assignment(Interp *in, Ast *s) {
     return true;
 }
 
-static void run_module(Interp *in, AstList *mod) {
+void run_module(Interp *in, Env *globals, AstList *mod, bool main_file) {
     Ctx *ctx = in->ctx;
     jmp_buf *outer = ctx->on_error;
     for (volatile int i = 0; i < mod->len; i++) {
         Ast *s = mod->data[i];
-        if (override_assignment(in, s)) continue;
+        if (main_file && override_assignment(in, s)) continue;
         jmp_buf jb;
         if (!setjmp(jb)) {
             ctx->on_error = &jb;
             in->flow = FLOW_NORMAL;
             AstList one = {&mod->data[i], 1, 1};
-            exec_block(in, in->globals, &one);
+            exec_block(in, globals, &one);
         } else {
             /* this statement failed: its names carry the error to whoever uses them */
             NameList names = {0};
@@ -88,7 +88,7 @@ static void run_module(Interp *in, AstList *mod) {
                 Value *v = val_new(in, V_ERROR);
                 v->u.error.text = arena_strdup(&ctx->arena, ctx->err.buf ? ctx->err.buf : "");
                 v->u.error.loc = s->loc;
-                env_set(in, in->globals, names.data[k], v);
+                env_set(in, globals, names.data[k], v);
             }
             sb_free(&ctx->err);
             in->builder = NULL;
@@ -118,7 +118,8 @@ static Value *define_value(Interp *in, int i) {
     src->text = text;
     src->len = strlen(text);
     Ast *e = parse_expression(in->ctx, src);
-    return eval_expr(in, in->literal_env ? in->literal_env : env_new(in, NULL), e);
+    /* a capture's forms, else the file's names (-D cfg="Config(block=64)") */
+    return eval_expr(in, in->literal_env ? in->literal_env : in->globals, e);
 }
 
 /* ---- choosing the kernel ------------------------------------------------------------- */
@@ -497,7 +498,7 @@ static Program *elaborate_once(Ctx *ctx, const Source *src, const ElabRequest *r
         k = capture_kernel(in, rq->capture);
     } else {
         AstList mod = parse_module(ctx, src);
-        run_module(in, &mod);
+        run_module(in, in->globals, &mod, true);
         k = pick_kernel(in, rq->factory);
     }
     Program *p = NEW(&ctx->arena, Program);

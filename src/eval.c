@@ -370,7 +370,7 @@ static Value *seq_binop(Interp *in, const char *op, Value *a, Value *b, Loc loc)
              val_describe(in, b));
 }
 
-static bool values_equal(Interp *in, Value *a, Value *b);
+
 
 Value *eval_binop(Interp *in, const char *op, Value *a, Value *b, Loc loc) {
     if (a->kind == V_ERROR) fail_error_value(in, a, loc);
@@ -400,7 +400,7 @@ Value *eval_binop(Interp *in, const char *op, Value *a, Value *b, Loc loc) {
     return seq_binop(in, op, a, b, loc);
 }
 
-static bool values_equal(Interp *in, Value *a, Value *b) {
+bool values_equal(Interp *in, Value *a, Value *b) {
     if (is_num(a) && is_num(b)) return num_f(a) == num_f(b);
     if (a->kind == V_DTYPE || b->kind == V_DTYPE) {
         DType x = a->kind == V_DTYPE ? a->u.dtype
@@ -592,12 +592,7 @@ static Value *eval_attr(Interp *in, Env *env, Ast *e) {
     case V_LIST:
     case V_STR:
         return module_attr(in, base, attr, loc); /* methods: items, keys, append, format... */
-    case V_OBJECT: {
-        Value *v = env_get(base->u.obj.attrs, attr);
-        if (v) return v;
-        ctx_fail(in->ctx, loc, "%s has no attribute '%s' (of the attributes Python gave it, "
-                 "the ones that can reach a kernel)", val_describe(in, base), attr);
-    }
+    case V_OBJECT: return object_attr(in, base, attr, loc);
     case V_ERROR: fail_error_value(in, base, loc);
     default: break;
     }
@@ -912,6 +907,9 @@ Value *call_value(Interp *in, Value *fn, CallArgs *args) {
     }
     case V_OPAQUE:
     case V_MODULE: return module_attr(in, fn, "__call__", args->loc);
+    case V_OBJECT:
+        if (fn->u.obj.cls) return call_class(in, fn, args);
+        ctx_fail(in->ctx, args->loc, "%s is not callable", val_describe(in, fn));
     case V_ERROR: fail_error_value(in, fn, args->loc);
     default: ctx_fail(in->ctx, args->loc, "%s is not callable", val_describe(in, fn));
     }
@@ -1025,7 +1023,14 @@ static void assign_target(Interp *in, Env *env, Ast *target, Value *v, Loc loc) 
         }
         ctx_fail(in->ctx, target->loc, "cannot assign to an item of %s", val_describe(in, base));
     }
-    case AST_ATTR: ctx_fail(in->ctx, target->loc, "assigning to attributes is not supported");
+    case AST_ATTR: {
+        Value *base = eval_expr(in, env, target->u.attr.value);
+        if (base->kind != V_OBJECT || base->u.obj.cls)
+            ctx_fail(in->ctx, target->loc, "assigning to attributes is supported on objects "
+                     "only, not on %s", val_describe(in, base));
+        object_set_attr(in, base, target->u.attr.attr, v);
+        return;
+    }
     default: ctx_fail(in->ctx, target->loc, "cannot assign to this expression");
     }
 }
@@ -1301,12 +1306,7 @@ static void exec_stmt(Interp *in, Env *env, Ast *s) {
     case AST_IMPORT_FROM: exec_import(in, env, s); return;
     case AST_TRY: exec_block(in, env, &s->u.body); return;
     case AST_RAISE: ctx_fail(in->ctx, s->loc, "the program raised an exception here");
-    case AST_CLASS: {
-        Value *v = val_new(in, V_OPAQUE);
-        v->u.s = s->u.class_.name;
-        env_set(in, env, s->u.class_.name, v);
-        return;
-    }
+    case AST_CLASS: exec_class(in, env, s); return;
     case AST_BAD_STMT: {
         StrBuf *err = &in->ctx->err;
         sb_free(err);

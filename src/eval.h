@@ -116,8 +116,11 @@ struct Value {
             int lo, count; /* WS: the threads of the region */
         } ws;
         struct {
-            const char *type; /* OBJECT: a captured Python object, by its attributes */
+            const char *type; /* OBJECT: a Python object by its attributes: captured, a
+                                 class, an instance, a user module (pyobjects.c) */
             Env *attrs;
+            struct ClassInfo *cls; /* this object is a class */
+            Value *of;             /* the class of an instance */
         } obj;
         /* ERROR: a deferred error: formatted `text` (a module statement that failed), or
          * `use_msg` reported where the value is used, with a note at `loc`. */
@@ -155,6 +158,11 @@ typedef struct Eager {
     Vec(Var *) consts;     /* T.const sizes that no define gave */
 } Eager;
 
+typedef struct UserModule {
+    const char *path;
+    Value *module;
+} UserModule;
+
 struct Interp {
     Ctx *ctx;
     const Source *src;
@@ -172,6 +180,7 @@ struct Interp {
     bool *def_used;
     Eager *eager;    /* an eager-style kernel's body is being elaborated */
     Env *literal_env; /* where define values are evaluated (a capture's), or NULL */
+    Vec(UserModule) modules; /* imported so far (pyobjects.c) */
     int depth; /* call depth, to stop runaway recursion */
     /* control flow signals of the statement executor */
     enum { FLOW_NORMAL, FLOW_RETURN, FLOW_BREAK, FLOW_CONTINUE } flow;
@@ -252,6 +261,20 @@ Value *eval_define_of(Interp *in, const char *name, Loc loc);
 /* tileops.c: T.Tensor(shape, dtype) as a tensor type value; whether s is an identifier. */
 Value *tensor_type_of(Interp *in, Value *shape, Value *dtype, Loc loc);
 bool ident_ok(const char *s);
+
+/* elaborate.c: runs a module's top level into globals; a failing statement defers its
+ * error to the names it binds. main_file: -D NAME=VALUE replaces `NAME = ...`. */
+void run_module(Interp *in, Env *globals, AstList *mod, bool main_file);
+bool values_equal(Interp *in, Value *a, Value *b); /* eval.c: Python's == on meta values */
+
+/* pyobjects.c (see there) */
+void exec_class(Interp *in, Env *env, Ast *s);
+Value *call_class(Interp *in, Value *cls, CallArgs *a);
+Value *object_attr(Interp *in, Value *obj, const char *attr, Loc loc);
+void object_set_attr(Interp *in, Value *obj, const char *attr, Value *v);
+/* The module `dotted` (`from .{level} import`) as the file from_file would import it, or
+ * NULL when no such file exists. */
+Value *import_user_module(Interp *in, const char *from_file, const char *dotted, int level);
 
 /* capture.c: the kernel function of a tl_capture (funcs[0]); sets in->src and
  * in->literal_env. */

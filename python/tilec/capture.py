@@ -240,9 +240,33 @@ class Capture:
         attrs = {}
         for name, x in _attributes(v):
             attrs[name] = self.value(x, "%s.%s" % (what, name), depth + 1)
+        methods = _methods(type(v)) if not isinstance(v, (type, enum.Enum)) else {}
+        if methods:
+            attrs["__class__"] = self._methods_object(type(v), methods, what)
         tname = v.__name__ if isinstance(v, type) else type(v).__name__
         self.objects[index] = "__object__(%r%s)" % (
             tname, "".join(", %s=%s" % (k, t) for k, t in attrs.items()))
+        return "__obj__(%d)" % index
+
+    def _methods_object(self, cls, methods, what):
+        """__obj__(i) of an object whose attributes are cls's methods (captured functions;
+        one that cannot be captured is an error only if a kernel calls it)."""
+        key = ("methods", id(cls))
+        if key in self._obj_ids:
+            return "__obj__(%d)" % self._obj_ids[key]
+        index = len(self.objects)
+        self._obj_ids[key] = index
+        self._keep.append(cls)
+        self.objects.append(None)
+        parts = []
+        for name, fn in methods.items():
+            try:
+                text = "__func__(%d)" % self.add_function(fn, PLAIN)
+            except TilecError as e:
+                text = self._opaque("%s.%s()" % (what, name), "a method tilec cannot read "
+                                    "(%s)" % e)
+            parts.append(", %s=%s" % (name, text))
+        self.objects[index] = "__object__(%r%s)" % ("class " + cls.__name__, "".join(parts))
         return "__obj__(%d)" % index
 
     # ---- to libtilec ------------------------------------------------------------------------
@@ -320,6 +344,19 @@ def _attributes(v):
         out.update((f.name, getattr(v, f.name)) for f in dataclasses.fields(v))
     out.update(getattr(v, "__dict__", {}))
     return list(out.items())
+
+
+def _methods(cls):
+    """{name: function} of cls's plain methods (not dunder), bases first."""
+    out = {}
+    for base in reversed(cls.__mro__[:-1]):
+        if base.__module__ == "builtins":
+            continue
+        for k, x in vars(base).items():
+            if isinstance(x, types.FunctionType) and not (k.startswith("__") and
+                                                          k.endswith("__")):
+                out[k] = x
+    return out
 
 
 def _class_attrs(cls):

@@ -403,6 +403,28 @@ class JITFunction:
     def get_kernel(self, *args, **kwargs):
         return self.compile(*args, **kwargs)
 
+    def get_kernel_source(self, *args, **kwargs):
+        """The generated source of the kernel for these arguments (TileLang's JITImpl)."""
+        return self.compile(*args, **kwargs).get_kernel_source()
+
+    def par_compile(self, configs, num_workers=None, ignore_error=False):
+        """Kernels for several configs (dicts of keyword arguments or tuples of positional
+        ones), compiled on threads (TileLang's JITImpl.par_compile); with ignore_error a
+        config that fails gives None."""
+        import concurrent.futures
+
+        def one(cfg):
+            try:
+                if isinstance(cfg, dict):
+                    return self.compile(**cfg)
+                return self.compile(*cfg)
+            except Exception:
+                if ignore_error:
+                    return None
+                raise
+        with concurrent.futures.ThreadPoolExecutor(max_workers=num_workers) as pool:
+            return list(pool.map(one, list(configs)))
+
     def compile(self, *args, **kwargs):
         return self._compile(args, kwargs)[0]
 

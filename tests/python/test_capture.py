@@ -71,3 +71,12 @@ def test_value_that_cannot_reach_a_kernel():
     with pytest.raises(tilec.TilecError, match=r"kernels.py:\d+:\d+: error: 'table' is a "
                                                r"ndarray \(tensors reach a kernel as its arguments"):
         tilec.compile(kernels.reads_a_tensor(np.zeros(8)))
+
+
+def test_classes_methods_and_package_imports_from_python():
+    """tl_pkg/classes.py (plain class with a method called in the kernel, IntEnum,
+    `import tl_pkg.sub.tiles as tiles`) through the capture."""
+    from tl_pkg import classes
+    a = rand((100,), 9)
+    np.testing.assert_allclose(classes.transform(100, mode=2)(a), -a, rtol=1e-6)
+    np.testing.assert_allclose(classes.transform(100, mode=1, block=16)(a), a, rtol=1e-6)
