@@ -431,8 +431,32 @@ static Value *ignore_decorator(Interp *in, CallArgs *a, void *d) {
     return builtin_value(in, "decorator", ignore_decorator, NULL);
 }
 
+/* tilelang.math's (also tilelang's): cdiv(a, b) and next_power_of_2(x) on ints. */
+static Value *tl_math(Interp *in, CallArgs *a, void *d) {
+    bool pow2 = d != NULL;
+    Value *av[2];
+    args_bind(in, a, pow2 ? "next_power_of_2" : "cdiv", pow2 ? "x" : "a, b", av, pow2 ? 1 : 2);
+    int64_t x = val_to_int(in, av[0], a->loc, "argument");
+    if (pow2) {
+        if (x <= 1) return val_int(in, 1);
+        if (x > (INT64_C(1) << 62)) ctx_fail(in->ctx, a->loc, "next_power_of_2(%lld) is too large", (long long)x);
+        int64_t p = 1;
+        while (p < x) p <<= 1;
+        return val_int(in, p);
+    }
+    int64_t b = val_to_int(in, av[1], a->loc, "argument");
+    if (b == 0) ctx_fail(in->ctx, a->loc, "cdiv: division by zero");
+    int64_t q = x / b, r = x % b; /* Python's floor of (a + b - 1) // b for b > 0 */
+    return val_int(in, q + ((r != 0) && ((r > 0) == (b > 0))));
+}
+
 static Value *tilelang_attr(Interp *in, const char *path, const char *attr, Loc loc) {
     Arena *ar = &in->ctx->arena;
+    if (!strcmp(path, "tilelang") || !strcmp(path, "tilelang.math")) {
+        if (!strcmp(attr, "cdiv")) return builtin_value(in, "tilelang.cdiv", tl_math, NULL);
+        if (!strcmp(attr, "next_power_of_2"))
+            return builtin_value(in, "tilelang.next_power_of_2", tl_math, (void *)1);
+    }
     if (!strcmp(path, "tilelang")) {
         if (!strcmp(attr, "language")) return module_value(in, "tilelang.language");
         if (!strcmp(attr, "jit") || !strcmp(attr, "lazy_jit"))

@@ -25,6 +25,7 @@ typedef struct Program {
     Func *func;               /* the elaborated prim_func; params carry is_output */
     Vec(const char *) warnings;
     Vec(EagerSize) sizes;     /* eager style: symbolic T.const sizes */
+    bool first_phase;         /* eager style: only the parameters, for the sizes */
 } Program;
 
 /* Parse src, run its module level, call the factory (or take the prim_func) named

@@ -158,6 +158,19 @@ Value *t_empty(Interp *in, CallArgs *a, void *d) {
     return v;
 }
 
+/* The first phase with the call's shapes known needs only the parameters' types: once
+ * all are typed, the body stops as a `return` would (so that what follows, e.g. a fragment
+ * shaped by a T.const size, runs only in the second phase, with constants). */
+void stop_if_typed(Interp *in) {
+    Eager *E = in->eager;
+    if (!E->stop_when_typed) return;
+    for (int i = 0; i < E->args.len; i++)
+        if (!E->args.data[i].declared) return;
+    E->stopped = true;
+    in->flow = FLOW_RETURN;
+    in->retval = NULL;
+}
+
 /* `A: T.Tensor((M, K), dtype)` in an eager body: declares the run-time parameter A. */
 bool eager_declare(Interp *in, Env *env, Ast *s) {
     Ast *t = s->u.annassign.target;
@@ -171,6 +184,7 @@ bool eager_declare(Interp *in, Env *env, Ast *s) {
     Value *type = eval_expr(in, env, s->u.annassign.annotation);
     arg->param = param_declare(in, in->func, arg->name, type, s->loc, env);
     arg->declared = true;
+    stop_if_typed(in);
     return true;
 }
 
@@ -209,6 +223,7 @@ static void order_outputs(Interp *in, Eager *E, Value *ret, Loc loc) {
 
 void eager_finish(Interp *in, Func *f, Value *ret, Loc loc) {
     Eager *E = in->eager;
+    if (E->stopped) ret = NULL; /* the first phase: the outputs do not matter yet */
     for (int i = 0; i < E->args.len; i++)
         if (!E->args.data[i].declared)
             ctx_fail(in->ctx, E->args.data[i].loc,

@@ -315,10 +315,11 @@ static void elaborate_params(Interp *in, Function *pf, Func *f, Env *body_env) {
 /* ---- eager style (eager.c) ---------------------------------------------------------------- */
 /* Binds an eager function's compile-time parameters (defines, else defaults) and notes its
  * run-time ones, which its body declares. */
-static Env *eager_begin(Interp *in, Function *fn, Func *f) {
+static Env *eager_begin(Interp *in, Function *fn, Func *f, bool first_phase) {
     check_missing(in, fn, eager_is_runtime_param);
     Env *scope = env_new(in, fn->closure);
     Eager *E = NEW(&in->ctx->arena, Eager);
+    E->stop_when_typed = first_phase;
     AstArgList *params = &fn->def->u.def.params;
     for (int i = 0; i < params->len; i++) {
         AstArg *p = &params->data[i];
@@ -354,12 +355,16 @@ static Env *eager_begin(Interp *in, Function *fn, Func *f) {
     return scope;
 }
 
-static void elaborate_eager(Interp *in, Function *fn, Func *f, Program *p) {
-    Env *scope = eager_begin(in, fn, f);
+/* first_phase: the call's shapes are known and will be elaborated again with the sizes
+ * they give; stop once the parameters are typed (p->first_phase). */
+static void elaborate_eager(Interp *in, Function *fn, Func *f, Program *p, bool first_phase) {
     f->body = ir_seq(in->ctx, fn->def->loc);
     in->builder = f->body;
     in->func = f;
-    exec_block(in, scope, &fn->def->u.def.body);
+    Env *scope = eager_begin(in, fn, f, first_phase);
+    stop_if_typed(in); /* the signature typed them all */
+    if (in->flow == FLOW_NORMAL) exec_block(in, scope, &fn->def->u.def.body);
+    p->first_phase = in->eager->stopped;
     Value *ret = in->flow == FLOW_RETURN ? in->retval : NULL;
     in->builder = NULL;
     in->flow = FLOW_NORMAL;
@@ -507,7 +512,11 @@ static Program *elaborate_once(Ctx *ctx, const Source *src, const ElabRequest *r
     JitInfo *jit = &k->u.func->jit;
     if (eager_is_eager(k->u.func)) {
         f->loc = k->u.func->def->loc;
-        elaborate_eager(in, k->u.func, f, p);
+        elaborate_eager(in, k->u.func, f, p, rq->ninputs > 0);
+        if (p->first_phase) {
+            p->func = f;
+            return p;
+        }
     } else {
         Value *pfv = k->u.func->is_prim_func ? k : call_factory(in, k);
         Function *pf = pfv->u.func;
@@ -588,7 +597,7 @@ static void check_inputs(Ctx *ctx, const ElabRequest *rq, const Func *f) {
 
 Program *elaborate_request(Ctx *ctx, const Source *src, const ElabRequest *rq) {
     Program *p = elaborate_once(ctx, src, rq);
-    if (!p->sizes.len || !rq->ninputs) return p;
+    if (!p->first_phase && (!p->sizes.len || !rq->ninputs)) return p;
     ElabRequest second = *rq;
     second.defs = sizes_from_inputs(ctx, rq, p, &second.ndefs);
     second.inputs = NULL;

@@ -156,6 +156,8 @@ typedef struct Eager {
     Vec(EagerArg) args;
     Vec(Buffer *) outputs; /* T.empty, in order */
     Vec(Var *) consts;     /* T.const sizes that no define gave */
+    bool stop_when_typed;  /* the first phase: stop once every run-time parameter is typed */
+    bool stopped;
 } Eager;
 
 typedef struct UserModule {
@@ -287,6 +289,7 @@ bool eager_signature_types(const Function *f, const AstArg *p); /* its annotatio
 Value *t_const(Interp *in, CallArgs *a, void *d);
 Value *t_empty(Interp *in, CallArgs *a, void *d);
 bool eager_declare(Interp *in, Env *env, Ast *s);
+void stop_if_typed(Interp *in);
 void eager_finish(Interp *in, Func *f, Value *ret, Loc loc);
 void eager_sizes(Interp *in, Func *f, Program *p);
 

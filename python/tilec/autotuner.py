@@ -66,6 +66,7 @@ def autotune(configs=None, warmup=25, rep=100, timeout=None, supply_type=None, r
 
 class AutotunedFunction:
     def __init__(self, fn, configs, opts):
+        self._tensors = {}  # an eager call's tensors, while it tunes
         self.jit = fn if isinstance(fn, JITFunction) else JITFunction(fn)
         self.configs = configs
         self.opts = opts
@@ -107,10 +108,18 @@ class AutotunedFunction:
 
     def __call__(self, *args, **kwargs):
         cfgs = self._config_list(args, kwargs)
-        base, _ = self.jit.bind(args, kwargs)
+        base, tensors = self.jit.bind(args, kwargs)
         tuned = set().union(*cfgs)
         if tuned & set(base):  # the caller fixed a tuned argument: no tuning
-            return self.jit.compile_defines(base)
+            return self.jit(*args, **kwargs)
+        kernel = self._tuned(cfgs, base, tensors)
+        if tensors and self.jit.is_eager():  # an eager call runs the kernel
+            return kernel(*[tensors[p.name] for p in kernel.input_params])
+        return kernel
+
+    def _tuned(self, cfgs, base, tensors):
+        """The best kernel over cfgs (an eager kernel's specialized to tensors)."""
+        self._tensors = tensors
         cands = [dict(base, **{k: literal(v, "config %s" % k) for k, v in c.items()})
                  for c in cfgs]
         target = _resolved_target(self.jit.target)
@@ -150,7 +159,7 @@ class AutotunedFunction:
         cfg = entry["config"]
         defines = dict(base, **{k: literal(v) for k, v in cfg.items()})
         try:
-            kernel = self.jit.compile_defines(defines, target)
+            kernel = self.jit.compile_defines(defines, target, self._tensors)
         except TilecError:
             return None
         if _signature(kernel) != entry.get("inputs"):  # shapes/dtypes changed: tune again
@@ -171,7 +180,7 @@ class AutotunedFunction:
         workers = self.opts["max_workers"] or min(len(cands), os.cpu_count() or 1)
         bar = _Progress(len(cands), "tilec autotune %s: compile" % name, verbose)
         with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
-            futs = {pool.submit(self.jit.compile_defines, d, target): i
+            futs = {pool.submit(self.jit.compile_defines, d, target, self._tensors): i
                     for i, d in enumerate(cands)}
             for fut in concurrent.futures.as_completed(futs):
                 i = futs[fut]

@@ -190,12 +190,16 @@ static const char *TWO_KERNELS =
 /* Meta-level Python: comprehensions with several clauses, dict displays, starred ranges. */
 static void test_meta_python(void) {
     const char *text =
+        "import tilelang\n"
         "import tilelang.language as T\n"
         "pairs = [(i, j) for i in range(4) for j in range(i) if j > 0]\n"
+        "p2 = (tilelang.math.next_power_of_2(100), tilelang.math.next_power_of_2(1),\n"
+        "      -tilelang.cdiv(-7, 2), tilelang.cdiv(8, 4))\n"
         "sq = {k: k * k for k in [*range(5)]}\n"
         "cfg = dict(block=16, **{'n': 3})\n"
         "@T.prim_func\n"
-        "def main(A: T.Tensor((len(pairs), sq[4], cfg['block'] + cfg['n']), \"float32\")):\n"
+        "def main(A: T.Tensor((len(pairs), sq[4], cfg['block'] + cfg['n']), \"float32\"),\n"
+        "         B: T.Tensor(p2, \"float32\")):\n"
         "    with T.Kernel(1) as bx:\n"
         "        A[0, 0, 0] = 1.0\n";
     Result *r = run(text, NULL, NULL, 0);
@@ -204,6 +208,7 @@ static void test_meta_python(void) {
         Buffer *b = r->prog->func->params.data[0].buf;
         CHECK(b->shape[0]->u.i == 3 && b->shape[1]->u.i == 16 && b->shape[2]->u.i == 19,
               "%s", r->ir);
+        CHECK(strstr(r->ir, "B: global float32[128, 1, 3, 2]"), "%s", r->ir);
     }
     done(r);
 }
