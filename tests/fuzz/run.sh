@@ -1,0 +1,34 @@
+#!/bin/sh
+# run.sh - a short libFuzzer run of the harnesses `make fuzz` built (tests/fuzz/*.c).
+#   tests/fuzz/run.sh [BUILD_DIR [SECONDS]]      defaults: build-fuzz 60
+# Each harness runs SECONDS seconds from a fresh corpus seeded with examples/,
+# tests/errors/, tests/golden/, tests/parse_corpus/ (front end) or tests/fuzz/npy/ (.npy
+# reader); one input may take at most 10 s and 2 GB. A crash, leak, sanitizer report or
+# timeout stops the run with status 1 and leaves the input in BUILD_DIR/fuzz-artifacts/
+# (reproduce: BUILD_DIR/fuzz_frontend FILE).
+set -eu
+cd "$(dirname "$0")/../.."
+build=${1:-build-fuzz}
+secs=${2:-60}
+art="$build/fuzz-artifacts"
+mkdir -p "$art"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/frontend" "$work/npy"
+cp examples/*.py tests/errors/*.py tests/golden/*.py tests/parse_corpus/*.py "$work/frontend/"
+cp tests/fuzz/npy/*.npy "$work/npy/"
+export LSAN_OPTIONS="suppressions=$(pwd)/tests/lsan.supp"
+status=0
+for h in frontend npy; do
+    echo "fuzz_$h: $secs s"
+    if ! "$build/fuzz_$h" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+        -max_len=65536 -print_final_stats=1 -artifact_prefix="$art/$h-" "$work/$h" \
+        >"$work/$h.log" 2>&1; then
+        status=1
+        tail -n 60 "$work/$h.log"
+        echo "fuzz_$h: FAILED (input saved in $art/)"
+    else
+        grep -E '^stat::(number_of_executed_units|peak_rss_mb)' "$work/$h.log" || true
+    fi
+done
+exit $status
