@@ -171,10 +171,15 @@ static int slurp(const char *path, size_t max, unsigned char **out, size_t *n) {
     struct stat st;
     *out = NULL;
     if (fd < 0) return -1;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > max) {
+    if (fstat(fd, &st) != 0) {
         int e = errno;
         close(fd);
-        errno = S_ISREG(st.st_mode) ? (e ? e : EFBIG) : EINVAL;
+        errno = e;
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode) || (size_t)st.st_size > max) {
+        close(fd);
+        errno = S_ISREG(st.st_mode) ? EFBIG : EINVAL;
         return -1;
     }
     unsigned char *p = malloc((size_t)st.st_size + 1);
@@ -214,7 +219,7 @@ static int entry_verify(const unsigned char *e, size_t n, const char *key, const
     char got[33];
     if (!ok) sb_puts(why, "malformed header");
     else if (strcmp(k, key) || strcmp(tn, t->name))
-        sb_printf(why, "it holds kernel %s for target '%s'", k, tn);
+        sb_puts(why, "it holds another kernel (its header names another key or target)");
     else if (n - *off != size)
         sb_printf(why, "truncated or extended: %zu bytes of binary, the header says %zu",
                   n - *off, size);

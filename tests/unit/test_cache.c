@@ -151,7 +151,7 @@ static void test_entries(void) {
     damaged(dir, "truncated", truncate_half, "truncated");
     damaged(dir, "bit flip", flip_bits, "do not match the hash");
     swap_dir = dir;
-    damaged(dir, "other kernel", other_kernel, "it holds kernel");
+    damaged(dir, "other kernel", other_kernel, "it holds another kernel");
 }
 
 static void test_folders(void) {
