@@ -422,7 +422,7 @@ static tl_status launch_checked(tl_kernel *k, DLTensor *const *args, SymEnv *env
     int n = f->params.len;
     void **ptrs = calloc((size_t)n + 1, sizeof *ptrs);
     int64_t *slots = calloc((size_t)n + 1, sizeof *slots);
-    TL_ASSERT(ptrs && slots);
+    if (!ptrs || !slots) st = fail(TL_ERROR_INTERNAL, "out of memory");
     int dev_id = kernel_device(k).device_id;
     for (int i = 0; i < n && st == TL_OK; i++)
         if (args_check(f, dev, k->target->name, i, args[i], env, &err) ||
@@ -430,7 +430,7 @@ static tl_status launch_checked(tl_kernel *k, DLTensor *const *args, SymEnv *env
             st = TL_ERROR_ARGUMENT;
     if (st == TL_OK && args_finish(f, args, env, &err)) st = TL_ERROR_ARGUMENT;
     if (st != TL_OK) {
-        fail(st, "%s", err.buf);
+        if (st != TL_ERROR_INTERNAL) fail(st, "%s", err.buf ? err.buf : "");
     } else {
         for (int i = 0; i < n; i++) ptrs[i] = args_pointer(f, i, args[i], &slots[i]);
         if (k->target->launch(k->module, (void *const *)ptrs, env->val, stream, &err) != 0)
@@ -554,7 +554,7 @@ static tl_status call_run(tl_kernel *k, DLTensor *const *inputs, DLTensor **outp
     DLDevice dev;
     tl_status st = call_inputs(k, inputs, &env, &dev);
     DLTensor **all = calloc((size_t)f->params.len + 1, sizeof *all);
-    TL_ASSERT(all);
+    if (!all && st == TL_OK) st = fail(TL_ERROR_INTERNAL, "out of memory");
     int nout = 0;
     for (int i = 0, j = 0; i < f->params.len && st == TL_OK; i++) {
         if (!f->params.data[i].is_output) {

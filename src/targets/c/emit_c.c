@@ -362,16 +362,21 @@ static void emit_launcher(CfEmit *em, const Stmt *k, int id, const Uses *u, int6
     kernel_params(em, o, u);
     sb_puts(o, u->globals.len + u->free.len ? ")\n{\n" : "void)\n{\n");
     em->indent = 1;
+    StrBuf where = {0}; /* the file name is user text: a string literal, not a format */
+    cf_string(&where, k->loc.src && k->loc.src->name
+                          ? arena_printf(&em->ctx->arena, "%s:%d", k->loc.src->name, k->loc.line)
+                          : "kernel");
     for (int d = 0; d < n; d++) {
         cf_line(em, "const int64_t tl_grid%d = %s;", d,
                 cf_ex_str(em, k->u.kernel.grid[d], DT_INT64, true));
         cf_line(em, "if (tl_grid%d > INT32_MAX) { /* block indices are int32 */", d);
-        cf_line(em, "    fprintf(stderr, \"tilec: T.Kernel %d (%s): grid dimension %d is %%lld "
-                    "blocks, over 2^31 - 1\\n\", (long long)tl_grid%d);", id,
-                cf_loc_where(em, k->loc), d, d);
+        cf_line(em, "    fprintf(stderr, \"tilec: T.Kernel %d (%%s): grid dimension %d is %%lld "
+                    "blocks, over 2^31 - 1\\n\", %s, (long long)tl_grid%d);", id, d,
+                where.buf, d);
         cf_line(em, "    return TL_C_GRID;");
         cf_line(em, "}");
     }
+    sb_free(&where);
     cf_line(em, "int tl_failed = 0;");
     cf_line(em, "#pragma omp parallel");
     cf_line(em, "{");
