@@ -2,7 +2,9 @@
 #   make            build build/libtilec.{a,so} and build/tilec
 #   make test       run the whole test suite (prints "N passed, N failed")
 #   make check-gpu  the CUDA target on a machine with an NVIDIA GPU (tests/gpu/run.sh)
-#   make asan       run the test suite with ASan/UBSan
+#   make asan       run the test suite with ASan/UBSan (any UBSan report fails the test)
+#   make fuzz       build the libFuzzer harnesses (clang); make fuzz-run runs each
+#                   FUZZ_SECONDS (60) seconds
 #   make clean
 CC      ?= cc
 BUILD   ?= build
@@ -55,13 +57,33 @@ test: all unit
 check-gpu:
 	BUILD=$(BUILD) tests/gpu/run.sh
 
+# ASan/UBSan build of the whole suite. allocator_may_return_null: the out-of-memory
+# tests need malloc to fail, not ASan to abort. TEST_EMIT_CUDA_FAST: test_emit_cuda
+# lowers and emits everything (tilec's code, instrumented) but skips NVRTC and the host
+# simulation (code outside tilec, not instrumented), which take minutes under ASan.
+SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 asan:
-	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp $(MAKE) BUILD=build-asan \
-	    OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -Wno-format-truncation" \
-	    LDFLAGS="-fsanitize=address,undefined" test
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
+	ASAN_OPTIONS=allocator_may_return_null=1 TEST_EMIT_CUDA_FAST=1 $(MAKE) BUILD=build-asan \
+	    OPT="-O1 $(SAN) -fno-omit-frame-pointer -Wno-format-truncation" \
+	    LDFLAGS="$(SAN)" test
+
+# libFuzzer harnesses (tests/fuzz/*.c) on the library built by clang with ASan/UBSan.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+fuzz:
+	$(MAKE) BUILD=build-fuzz CC=$(FUZZ_CC) \
+	    OPT="-O1 -g $(SAN) -fsanitize=fuzzer-no-link -fno-omit-frame-pointer" \
+	    LDFLAGS="$(SAN) -fsanitize=fuzzer" build-fuzz/fuzz_frontend build-fuzz/fuzz_npy
+
+fuzz-run: fuzz
+	tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
+
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(BUILD)/libtilec.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz
 
-.PHONY: all unit test check-gpu asan clean
+.PHONY: all unit test check-gpu asan fuzz fuzz-run clean
 -include $(LIB_OBJ:.o=.d) $(BUILD)/tools/tilec.d

@@ -217,9 +217,14 @@ static tl_status kernel_build(tl_kernel *k, const tl_options *o) {
     int cached = !cache_disabled(o->use_cache);
     if (cached) cache_dir_resolve(o->cache_dir, &dir);
     const char *d = cached ? dir.buf : NULL;
-    tl_status st = o->build == TL_BUILD_ONLY ? cache_build(k->target, k->source, d, &err)
-                                             : cache_load_or_build(k->target, k->source, d,
-                                                                   &k->module, &err);
+    StrBuf warn = {0};
+    tl_status st = o->build == TL_BUILD_ONLY
+                       ? cache_build(k->target, k->source, d, &warn, &err)
+                       : cache_load_or_build(k->target, k->source, d, &k->module, &warn, &err);
+    if (warn.len) { /* a bad cache entry was rebuilt */
+        k->warnings = arena_printf(&k->ctx.arena, "%s%s", k->warnings, warn.buf);
+        sb_free(&warn);
+    }
     if (st != TL_OK) fail(st, "%s", err.buf ? err.buf : "build failed");
     else if (k->module && k->target->bind) k->target->bind(k->module, k->func);
     sb_free(&dir);
@@ -227,16 +232,45 @@ static tl_status kernel_build(tl_kernel *k, const tl_options *o) {
     return st;
 }
 
-/* compile_to_source, its user errors turned into a status. */
+/* TILEC_FAULT=internal|oom: an internal error / out of memory at the start of a
+ * compilation, to test that they come back as TL_ERROR_INTERNAL (docs/testing.md). */
+static void injected_fault(void) {
+    const char *f = getenv("TILEC_FAULT");
+    if (f && !strcmp(f, "internal")) TL_ASSERT(!"TILEC_FAULT=internal");
+    if (f && !strcmp(f, "oom")) tl_internal_error(__FILE__, __LINE__, "out of memory");
+}
+
+/* compile_to_source, its user errors turned into a status; an internal error (or out of
+ * memory) anywhere below unwinds here too (ctx_guard) and gives TL_ERROR_INTERNAL. */
 static tl_status lower_source(tl_kernel *k, const Source *src, const tl_options *o) {
     jmp_buf jb;
+    Ctx *outer = ctx_guard(&k->ctx);
     if (CTX_TRY(&k->ctx, &jb)) {
         k->ctx.on_error = NULL;
-        return fail_text(TL_ERROR_PROGRAM, k->ctx.err.buf ? k->ctx.err.buf : "error");
+        ctx_guard(outer);
+        return fail_text(k->ctx.internal ? TL_ERROR_INTERNAL : TL_ERROR_PROGRAM,
+                         k->ctx.err.buf ? k->ctx.err.buf : "error");
     }
+    injected_fault();
     compile_to_source(k, src, o);
     k->ctx.on_error = NULL;
+    ctx_guard(outer);
     return TL_OK;
+}
+
+/* kernel_build under the same guard: its internal errors give TL_ERROR_INTERNAL. */
+static tl_status guarded_build(tl_kernel *k, const tl_options *o) {
+    jmp_buf jb;
+    Ctx *outer = ctx_guard(&k->ctx);
+    volatile tl_status st = TL_ERROR_INTERNAL;
+    if (CTX_TRY(&k->ctx, &jb)) {
+        fail_text(TL_ERROR_INTERNAL, k->ctx.err.buf ? k->ctx.err.buf : "internal error");
+    } else {
+        st = kernel_build(k, o);
+    }
+    k->ctx.on_error = NULL;
+    ctx_guard(outer);
+    return st;
 }
 
 /* Whether a build log says ptxas could not give an instruction the registers it needs. */
@@ -267,14 +301,14 @@ static tl_status compile_into(tl_kernel *k, const Source *src, const tl_options 
             return fail(TL_ERROR_ARGUMENT, "inputs[%d] is not a tensor with a shape", i);
     st = lower_source(k, src, o);
     if (st != TL_OK || o->build == TL_BUILD_NONE) return st;
-    st = kernel_build(k, o);
+    st = guarded_build(k, o);
     if (st != TL_OK && !k->no_ws && k->func->warp_specialized &&
         register_shortage(tl_last_error())) {
         /* the producer warp group's registers are an estimate (warp_specialize.c
          * regs_fit); ptxas has the last word */
         k->no_ws = true;
         st = lower_source(k, src, o);
-        if (st == TL_OK) st = kernel_build(k, o);
+        if (st == TL_OK) st = guarded_build(k, o);
     }
     return st;
 }
@@ -297,7 +331,7 @@ tl_status tl_compile_source(const char *source, const char *filename, const tl_o
     *out = NULL;
     if (!source) return fail(TL_ERROR_ARGUMENT, "tl_compile_source: source is NULL");
     tl_kernel *k = calloc(1, sizeof *k);
-    TL_ASSERT(k);
+    if (!k) return fail(TL_ERROR_INTERNAL, "out of memory");
     Source *src = NEW(&k->ctx.arena, Source);
     src->name = arena_strdup(&k->ctx.arena, filename ? filename : "<source>");
     src->len = strlen(source);
@@ -310,12 +344,16 @@ tl_status tl_compile_file(const char *path, const tl_options *opt, tl_kernel **o
     *out = NULL;
     if (!path) return fail(TL_ERROR_ARGUMENT, "tl_compile_file: path is NULL");
     tl_kernel *k = calloc(1, sizeof *k);
-    TL_ASSERT(k);
+    if (!k) return fail(TL_ERROR_INTERNAL, "out of memory");
     Source *src = NEW(&k->ctx.arena, Source);
     src->name = arena_strdup(&k->ctx.arena, path);
-    src->text = read_file_arena(&k->ctx.arena, path, &src->len);
+    src->text = read_file_arena(&k->ctx.arena, path, TL_MAX_SOURCE_BYTES, &src->len);
     if (!src->text) {
-        tl_status st = fail(TL_ERROR_IO, "cannot read '%s': %s", path, strerror(errno));
+        tl_status st = errno == EFBIG ? fail(TL_ERROR_IO, "cannot read '%s': larger than %d "
+                                             "MiB (a kernel source is text)", path,
+                                             TL_MAX_SOURCE_BYTES >> 20)
+                                      : fail(TL_ERROR_IO, "cannot read '%s': %s", path,
+                                             strerror(errno));
         tl_kernel_destroy(k);
         return st;
     }
@@ -419,7 +457,7 @@ static tl_status launch_checked(tl_kernel *k, DLTensor *const *args, SymEnv *env
     int n = f->params.len;
     void **ptrs = calloc((size_t)n + 1, sizeof *ptrs);
     int64_t *slots = calloc((size_t)n + 1, sizeof *slots);
-    TL_ASSERT(ptrs && slots);
+    if (!ptrs || !slots) st = fail(TL_ERROR_INTERNAL, "out of memory");
     int dev_id = kernel_device(k).device_id;
     for (int i = 0; i < n && st == TL_OK; i++)
         if (args_check(f, dev, k->target->name, i, args[i], env, &err) ||
@@ -427,7 +465,7 @@ static tl_status launch_checked(tl_kernel *k, DLTensor *const *args, SymEnv *env
             st = TL_ERROR_ARGUMENT;
     if (st == TL_OK && args_finish(f, args, env, &err)) st = TL_ERROR_ARGUMENT;
     if (st != TL_OK) {
-        fail(st, "%s", err.buf);
+        if (st != TL_ERROR_INTERNAL) fail(st, "%s", err.buf ? err.buf : "");
     } else {
         for (int i = 0; i < n; i++) ptrs[i] = args_pointer(f, i, args[i], &slots[i]);
         if (k->target->launch(k->module, (void *const *)ptrs, env->val, stream, &err) != 0)
@@ -551,7 +589,7 @@ static tl_status call_run(tl_kernel *k, DLTensor *const *inputs, DLTensor **outp
     DLDevice dev;
     tl_status st = call_inputs(k, inputs, &env, &dev);
     DLTensor **all = calloc((size_t)f->params.len + 1, sizeof *all);
-    TL_ASSERT(all);
+    if (!all && st == TL_OK) st = fail(TL_ERROR_INTERNAL, "out of memory");
     int nout = 0;
     for (int i = 0, j = 0; i < f->params.len && st == TL_OK; i++) {
         if (!f->params.data[i].is_output) {

@@ -17,10 +17,7 @@ enum { ARENA_CHUNK = 64 * 1024 };
 
 static void *xmalloc(size_t n) {
     void *p = malloc(n);
-    if (!p) {
-        fputs("tilec: out of memory\n", stderr);
-        abort(); /* out of memory is not a user error we can report without memory */
-    }
+    if (!p) tl_internal_error(__FILE__, __LINE__, "out of memory");
     return p;
 }
 
@@ -89,10 +86,7 @@ static void sb_reserve(StrBuf *sb, size_t extra) {
     size_t cap = sb->cap ? sb->cap : 256;
     while (cap < sb->len + extra + 1) cap *= 2;
     char *p = realloc(sb->buf, cap);
-    if (!p) {
-        fputs("tilec: out of memory\n", stderr);
-        abort();
-    }
+    if (!p) tl_internal_error(__FILE__, __LINE__, "out of memory");
     sb->buf = p;
     sb->cap = cap;
 }
@@ -167,7 +161,8 @@ _Noreturn void ctx_vfail(Ctx *ctx, Loc loc, const char *fmt, va_list ap) {
     sb_free(&ctx->err);
     ctx->err = full;
     sb_free(&msg);
-    TL_ASSERT(ctx->on_error);
+    if (!ctx->on_error) ctx_internal(NULL, "internal error: ctx_fail outside CTX_TRY: %s",
+                                     ctx->err.buf);
     longjmp(*ctx->on_error, 1);
 }
 
@@ -194,18 +189,57 @@ void ctx_note(Ctx *ctx, Loc loc, const char *fmt, ...) {
     sb_free(&msg);
 }
 
-_Noreturn void tl_internal_error(const char *file, int line, const char *what) {
-    fprintf(stderr, "tilec: internal error at %s:%d: %s\n", file, line, what);
-    abort();
+jmp_buf *ctx_arm(Ctx *ctx, jmp_buf *jbp) {
+    ctx->on_error = jbp;
+    return jbp;
 }
 
-char *read_file_arena(Arena *a, const char *path, size_t *len) {
+static _Thread_local Ctx *guarded;
+
+Ctx *ctx_guard(Ctx *ctx) {
+    Ctx *old = guarded;
+    guarded = ctx;
+    return old;
+}
+
+_Noreturn void ctx_internal(Ctx *ctx, const char *fmt, ...) {
+    char msg[1024]; /* no heap: this may report that there is none left */
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (!ctx || !ctx->on_error) {
+        fprintf(stderr, "tilec: %s\n", msg);
+        abort(); /* not under the API: nowhere to report it */
+    }
+    ctx->internal = true;
+    sb_free(&ctx->err);
+    ctx->err.buf = malloc(strlen(msg) + 9);
+    if (ctx->err.buf) {
+        ctx->err.len = (size_t)sprintf(ctx->err.buf, "error: %s\n", msg);
+        ctx->err.cap = ctx->err.len + 1;
+    }
+    longjmp(*ctx->on_error, 1);
+}
+
+_Noreturn void tl_internal_error(const char *file, int line, const char *what) {
+    if (!strcmp(what, "out of memory")) ctx_internal(guarded, "out of memory");
+    ctx_internal(guarded, "internal error at %s:%d: %s (please report it)", file, line, what);
+}
+
+char *read_file_arena(Arena *a, const char *path, size_t max, size_t *len) {
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
     StrBuf sb = {0};
     char buf[65536];
     size_t n;
     while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+        if (n > max - sb.len) { /* /dev/zero, a huge file: stop at the limit */
+            fclose(f);
+            sb_free(&sb);
+            errno = EFBIG;
+            return NULL;
+        }
         sb_reserve(&sb, n);
         memcpy(sb.buf + sb.len, buf, n);
         sb.len += n;

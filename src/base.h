@@ -71,9 +71,10 @@ typedef struct Loc {
 /* ---- compilation context ------------------------------------------------------------ */
 typedef struct Ctx {
     Arena arena;
-    jmp_buf *on_error; /* set by ctx_try */
+    jmp_buf *on_error; /* set by CTX_TRY */
     StrBuf err;        /* formatted error text of the last failure */
     int next_id;       /* unique ids for vars and buffers */
+    bool internal;     /* the failure was an internal error (TL_ERROR_INTERNAL) */
 } Ctx;
 
 /* Report a user error at loc and unwind to the innermost ctx_try. */
@@ -88,18 +89,31 @@ void ctx_note(Ctx *ctx, Loc loc, const char *fmt, ...) __attribute__((format(pri
 /* Format "file:line:col: KIND: msg\n<source line>\n<caret>\n" into sb. */
 void loc_format(StrBuf *sb, Loc loc, const char *kind, const char *msg);
 
-/* Usage:   jmp_buf jb; if (ctx_try(ctx, &jb)) { ...error in ctx->err... } else { work; }
- *          ctx_untry(ctx, saved);  -- see api.c */
-#define CTX_TRY(ctx, jbp) ((ctx)->on_error = (jbp), setjmp(*(jbp)))
+/* Usage:   jmp_buf jb; if (CTX_TRY(ctx, &jb)) { ...error in ctx->err... } else { work; }
+ * Only as the whole controlling expression of an if (C11 7.13.1.1: where setjmp may
+ * appear); ctx_arm sets ctx->on_error and returns jbp. -- see api.c */
+#define CTX_TRY(ctx, jbp) setjmp(*ctx_arm((ctx), (jbp)))
+jmp_buf *ctx_arm(Ctx *ctx, jmp_buf *jbp);
 
 /* Internal invariant: never a user error. */
 #define TL_ASSERT(cond)                                                               \
     do {                                                                              \
         if (!(cond)) tl_internal_error(__FILE__, __LINE__, #cond);                    \
     } while (0)
+/* An internal error (or running out of memory) unwinds like ctx_fail to the innermost
+ * CTX_TRY of the ctx this thread guards (ctx_guard), with ctx->internal set, so that the
+ * API returns TL_ERROR_INTERNAL; with no guarded ctx it prints and aborts (a bug in a
+ * caller outside the API). */
 _Noreturn void tl_internal_error(const char *file, int line, const char *what);
+_Noreturn void ctx_internal(Ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Makes ctx the one this thread's internal errors unwind (NULL: none); returns the
+ * previous one, to restore. */
+Ctx *ctx_guard(Ctx *ctx);
 
-/* Read a whole file into the arena. Returns NULL (and sets errno) on failure. */
-char *read_file_arena(Arena *a, const char *path, size_t *len);
+/* Read a whole file of at most max bytes into the arena. Returns NULL and sets errno on
+ * failure (EFBIG: the file has more than max bytes, or never ends, like /dev/zero). */
+char *read_file_arena(Arena *a, const char *path, size_t max, size_t *len);
+/* The largest kernel source file (or module it imports) read. */
+enum { TL_MAX_SOURCE_BYTES = 16 << 20 };
 
 #endif

@@ -4,6 +4,7 @@
  * Tile operations live in tileops.c. */
 #include "eval.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,8 +87,14 @@ static Value *py_range(Interp *in, CallArgs *a, void *data) {
         int64_t h = val_to_int(in, hi, a->loc, "range() stop");
         if (s == 0) ctx_fail(ctx, a->loc, "range() step must not be zero");
         Value *r = val_new(in, V_LIST);
-        for (int64_t i = l; (s > 0 ? i < h : i > h) && r->u.items.len < 1000000; i += s)
-            VEC_PUSH(&ctx->arena, r->u.items, val_int(in, i));
+        /* elements: ceil((h - l) / s), computed without overflow */
+        uint64_t span = s > 0 ? (h > l ? (uint64_t)h - (uint64_t)l : 0)
+                              : (l > h ? (uint64_t)l - (uint64_t)h : 0);
+        uint64_t step = s > 0 ? (uint64_t)s : 0 - (uint64_t)s;
+        uint64_t count = span ? (span - 1) / step + 1 : 0;
+        eval_elements(in, count > INT64_MAX ? INT64_MAX : (int64_t)count, a->loc);
+        for (int64_t k = 0; k < (int64_t)count; k++) /* within [l, h): no overflow */
+            VEC_PUSH(&ctx->arena, r->u.items, val_int(in, l + k * s));
         return r;
     }
     Expr *mn = index_expr(in, lo, a->loc, "range() start");
@@ -149,6 +156,9 @@ static Value *py_max(Interp *in, CallArgs *a, void *d) {
 static Value *py_abs(Interp *in, CallArgs *a, void *d) {
     (void)d;
     Value *v = one_arg(in, a, "abs");
+    if (v->kind == V_INT && v->u.i == INT64_MIN)
+        ctx_fail(in->ctx, a->loc, "integer overflow: abs(%lld) does not fit in 64 bits",
+                 (long long)v->u.i);
     if (v->kind == V_INT) return val_int(in, v->u.i < 0 ? -v->u.i : v->u.i);
     if (v->kind == V_FLOAT) return val_float(in, fabs(v->u.f));
     return val_expr(
@@ -158,11 +168,15 @@ static Value *py_abs(Interp *in, CallArgs *a, void *d) {
 static Value *py_int(Interp *in, CallArgs *a, void *d) {
     (void)d;
     Value *v = one_arg(in, a, "int");
-    if (v->kind == V_FLOAT) return val_int(in, (int64_t)v->u.f);
+    if (v->kind == V_FLOAT) return val_int(in, val_float_to_int(in, v->u.f, a->loc));
     if (v->kind == V_STR) {
         char *end;
+        errno = 0;
         long long x = strtoll(v->u.s, &end, 10);
         if (*end || !*v->u.s) ctx_fail(in->ctx, a->loc, "invalid literal for int(): '%s'", v->u.s);
+        if (errno == ERANGE)
+            ctx_fail(in->ctx, a->loc, "integer overflow: int('%s') does not fit in 64 bits",
+                     v->u.s);
         return val_int(in, x);
     }
     if (v->kind == V_EXPR) return val_expr(in, ir_cast(in->ctx, DT_INT32, v->u.expr, a->loc));
@@ -213,7 +227,8 @@ static Value *py_seq(Interp *in, CallArgs *a, void *d) {
     if (v->kind == V_LOOP) { /* list(range(n)) */
         int64_t lo, n;
         if (ir_is_const_int(v->u.loop->min[0], &lo) && ir_is_const_int(v->u.loop->extent[0], &n)) {
-            for (int64_t i = 0; i < n && i < 1000000; i++)
+            eval_elements(in, n, a->loc);
+            for (int64_t i = 0; i < n; i++)
                 VEC_PUSH(&in->ctx->arena, r->u.items, val_int(in, lo + i));
             return r;
         }
@@ -289,7 +304,7 @@ static Value *py_round(Interp *in, CallArgs *a, void *d) {
     (void)d;
     Value *v = a->pos.len ? a->pos.data[0] : NULL;
     if (!v) ctx_fail(in->ctx, a->loc, "round() needs an argument");
-    if (v->kind == V_FLOAT) return val_int(in, (int64_t)nearbyint(v->u.f));
+    if (v->kind == V_FLOAT) return val_int(in, val_float_to_int(in, nearbyint(v->u.f), a->loc));
     return v;
 }
 
@@ -373,11 +388,13 @@ static Value *math_fn(Interp *in, CallArgs *a, void *d) {
     if (!strcmp(name, "exp")) return val_float(in, exp(x));
     if (!strcmp(name, "sqrt")) return val_float(in, sqrt(x));
     if (!strcmp(name, "pow")) return val_float(in, pow(x, y));
-    if (!strcmp(name, "ceil")) return val_int(in, (int64_t)ceil(x));
-    if (!strcmp(name, "floor")) return val_int(in, (int64_t)floor(x));
-    if (!strcmp(name, "isqrt")) return val_int(in, (int64_t)floor(sqrt(x)));
+    if (!strcmp(name, "ceil")) return val_int(in, val_float_to_int(in, ceil(x), a->loc));
+    if (!strcmp(name, "floor")) return val_int(in, val_float_to_int(in, floor(x), a->loc));
+    if (!strcmp(name, "isqrt")) return val_int(in, val_float_to_int(in, floor(sqrt(x)), a->loc));
     if (!strcmp(name, "gcd") || !strcmp(name, "lcm")) {
-        int64_t p = (int64_t)x, q = (int64_t)y, g;
+        int64_t p = val_float_to_int(in, x, a->loc), q = val_float_to_int(in, y, a->loc), g;
+        if (p == INT64_MIN || q == INT64_MIN)
+            ctx_fail(in->ctx, a->loc, "integer overflow in math.%s", name);
         int64_t u = p < 0 ? -p : p, w = q < 0 ? -q : q;
         while (w) {
             int64_t t = u % w;
@@ -386,7 +403,11 @@ static Value *math_fn(Interp *in, CallArgs *a, void *d) {
         }
         g = u;
         if (name[0] == 'g') return val_int(in, g);
-        return val_int(in, g ? (p / g) * q : 0);
+        int64_t l = 0;
+        if (g && (__builtin_mul_overflow(p / g, q, &l) || l == INT64_MIN))
+            ctx_fail(in->ctx, a->loc, "integer overflow: math.lcm(%lld, %lld) does not fit in "
+                     "64 bits", (long long)p, (long long)q);
+        return val_int(in, l < 0 ? -l : l);
     }
     ctx_fail(in->ctx, a->loc, "math.%s is not supported", name);
 }

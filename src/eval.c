@@ -248,32 +248,68 @@ static Value *meta_compare(Interp *in, const char *op, double x, double y) {
     return val_bool(in, r);
 }
 
+/* Compile-time ints are int64 (LANGUAGE.md): a result Python would give as a bigger int is
+ * a clear error, never a wrapped value. */
+_Noreturn static void int_overflow(Interp *in, Loc loc, int64_t x, const char *op, int64_t y) {
+    ctx_fail(in->ctx, loc, "integer overflow: %lld %s %lld does not fit in 64 bits "
+             "(compile-time integers are int64)", (long long)x, op, (long long)y);
+}
+
+static int64_t int_pow(Interp *in, int64_t x, int64_t y, Loc loc) {
+    int64_t r = 1, b = x;
+    for (int64_t e = y; e; e >>= 1) {
+        if ((e & 1) && __builtin_mul_overflow(r, b, &r)) int_overflow(in, loc, x, "**", y);
+        if (e > 1 && __builtin_mul_overflow(b, b, &b)) int_overflow(in, loc, x, "**", y);
+    }
+    return r;
+}
+
+static int64_t int_shift(Interp *in, const char *op, int64_t x, int64_t y, Loc loc) {
+    if (y < 0) ctx_fail(in->ctx, loc, "negative shift count: %lld", (long long)y);
+    if (op[0] == '>') return y > 63 ? (x < 0 ? -1 : 0) : x >> y;
+    if (x == 0) return 0;
+    if (y > 62 || (x > 0 ? x > INT64_MAX >> y : x < INT64_MIN >> y))
+        int_overflow(in, loc, x, "<<", y);
+    return (int64_t)((uint64_t)x << y);
+}
+
 static Value *meta_int_binop(Interp *in, const char *op, int64_t x, int64_t y, Loc loc) {
     Ctx *ctx = in->ctx;
-    if (!strcmp(op, "+")) return val_int(in, (int64_t)((uint64_t)x + (uint64_t)y));
-    if (!strcmp(op, "-")) return val_int(in, (int64_t)((uint64_t)x - (uint64_t)y));
-    if (!strcmp(op, "*")) return val_int(in, (int64_t)((uint64_t)x * (uint64_t)y));
+    int64_t r;
+    if (!strcmp(op, "+") || !strcmp(op, "-") || !strcmp(op, "*")) {
+        bool o = op[0] == '+'   ? __builtin_add_overflow(x, y, &r)
+                 : op[0] == '-' ? __builtin_sub_overflow(x, y, &r)
+                                : __builtin_mul_overflow(x, y, &r);
+        if (o) int_overflow(in, loc, x, op, y);
+        return val_int(in, r);
+    }
     if (!strcmp(op, "/")) {
         if (!y) ctx_fail(ctx, loc, "division by zero");
         return val_float(in, (double)x / (double)y);
     }
     if (!strcmp(op, "//") || !strcmp(op, "%")) {
         if (!y) ctx_fail(ctx, loc, "integer division or modulo by zero");
-        if (x == INT64_MIN && y == -1) ctx_fail(ctx, loc, "integer overflow");
+        if (x == INT64_MIN && y == -1) int_overflow(in, loc, x, op, y);
         return val_int(in, op[0] == '/' ? py_floordiv(x, y) : py_mod(x, y));
     }
     if (!strcmp(op, "**")) {
         if (y < 0) return val_float(in, pow((double)x, (double)y));
-        int64_t r = 1;
-        for (int64_t k = 0; k < y && k < 64; k++) r = (int64_t)((uint64_t)r * (uint64_t)x);
-        return val_int(in, r);
+        return val_int(in, int_pow(in, x, y, loc));
     }
-    if (!strcmp(op, "<<")) return val_int(in, y < 0 || y > 63 ? 0 : (int64_t)((uint64_t)x << y));
-    if (!strcmp(op, ">>")) return val_int(in, y < 0 || y > 63 ? (x < 0 ? -1 : 0) : x >> y);
+    if (!strcmp(op, "<<") || !strcmp(op, ">>")) return val_int(in, int_shift(in, op, x, y, loc));
     if (!strcmp(op, "&")) return val_int(in, x & y);
     if (!strcmp(op, "|")) return val_int(in, x | y);
     if (!strcmp(op, "^")) return val_int(in, x ^ y);
     return meta_compare(in, op, (double)x, (double)y);
+}
+
+int64_t val_float_to_int(Interp *in, double f, Loc loc) {
+    if (f != f) ctx_fail(in->ctx, loc, "cannot convert float NaN to integer");
+    if (isinf(f)) ctx_fail(in->ctx, loc, "cannot convert float infinity to integer");
+    if (!(f >= -9223372036854775808.0 && f < 9223372036854775808.0))
+        ctx_fail(in->ctx, loc, "integer overflow: %g does not fit in 64 bits (compile-time "
+                 "integers are int64)", f);
+    return (int64_t)f;
 }
 
 static Value *meta_float_binop(Interp *in, const char *op, double x, double y, Loc loc) {
@@ -350,9 +386,25 @@ static Value *expr_binop(Interp *in, const char *op, Value *a, Value *b, Loc loc
     return val_expr(in, ir_bin(ctx, bop, x, y, loc));
 }
 
+void eval_work(Interp *in, int64_t n, Loc loc) {
+    in->steps += n;
+    if (in->steps > EVAL_MAX_STEPS)
+        ctx_fail(in->ctx, loc, "compile-time work limit reached: more than %d steps "
+                 "(statements, expressions, sequence elements); a compile-time loop, "
+                 "recursion or sequence is too large", EVAL_MAX_STEPS);
+}
+
+void eval_elements(Interp *in, int64_t n, Loc loc) {
+    if (n > EVAL_MAX_ELEMENTS)
+        ctx_fail(in->ctx, loc, "sequence too long for compile time: %lld elements (the limit "
+                 "is %d)", (long long)n, EVAL_MAX_ELEMENTS);
+    eval_work(in, n, loc);
+}
+
 static Value *seq_binop(Interp *in, const char *op, Value *a, Value *b, Loc loc) {
     Arena *ar = &in->ctx->arena;
     if (!strcmp(op, "+") && a->kind == b->kind && (a->kind == V_TUPLE || a->kind == V_LIST)) {
+        eval_elements(in, (int64_t)a->u.items.len + b->u.items.len, loc);
         Value *r = val_new(in, a->kind);
         for (int i = 0; i < a->u.items.len; i++) VEC_PUSH(ar, r->u.items, a->u.items.data[i]);
         for (int i = 0; i < b->u.items.len; i++) VEC_PUSH(ar, r->u.items, b->u.items.data[i]);
@@ -360,12 +412,17 @@ static Value *seq_binop(Interp *in, const char *op, Value *a, Value *b, Loc loc)
     }
     if (!strcmp(op, "*") && (a->kind == V_TUPLE || a->kind == V_LIST) && b->kind == V_INT) {
         Value *r = val_new(in, a->kind);
-        for (int64_t k = 0; k < b->u.i && k < 100000; k++)
+        int64_t n = b->u.i > 0 ? b->u.i : 0, len = a->u.items.len;
+        int64_t total;
+        eval_elements(in, __builtin_mul_overflow(n, len, &total) ? INT64_MAX : total, loc);
+        for (int64_t k = 0; k < n; k++)
             for (int i = 0; i < a->u.items.len; i++) VEC_PUSH(ar, r->u.items, a->u.items.data[i]);
         return r;
     }
-    if (!strcmp(op, "+") && a->kind == V_STR && b->kind == V_STR)
+    if (!strcmp(op, "+") && a->kind == V_STR && b->kind == V_STR) {
+        eval_work(in, (int64_t)strlen(a->u.s) + (int64_t)strlen(b->u.s), loc);
         return val_str(in, arena_printf(ar, "%s%s", a->u.s, b->u.s));
+    }
     ctx_fail(in->ctx, loc, "unsupported operand types for %s: %s and %s", op, val_describe(in, a),
              val_describe(in, b));
 }
@@ -444,6 +501,7 @@ static Value *eval_unary(Interp *in, const char *op, Value *v, Loc loc) {
     }
     if (!strcmp(op, "-")) {
         if (v->kind == V_FLOAT) return val_float(in, -v->u.f);
+        if (is_num(v) && num_i(v) == INT64_MIN) int_overflow(in, loc, 0, "-", INT64_MIN);
         if (is_num(v)) return val_int(in, -num_i(v));
     } else if (!strcmp(op, "+")) {
         if (is_num(v)) return v->kind == V_BOOL ? val_int(in, v->u.b) : v;
@@ -740,6 +798,7 @@ static Value *eval_call(Interp *in, Env *env, Ast *e) {
 
 Value *eval_expr(Interp *in, Env *env, Ast *e) {
     Ctx *ctx = in->ctx;
+    eval_work(in, 1, e->loc);
     switch (e->kind) {
     case AST_NAME: return lookup(in, env, e->u.name, e->loc);
     case AST_INT: return val_int(in, e->u.ival);
@@ -873,7 +932,9 @@ static Value *call_function(Interp *in, Function *f, CallArgs *args) {
         ctx_fail(in->ctx, args->loc,
                  "calling a @T.prim_func from another kernel is not "
                  "supported; use @T.macro for helpers");
-    if (++in->depth > 200) ctx_fail(in->ctx, args->loc, "recursion too deep");
+    if (++in->depth > EVAL_MAX_DEPTH)
+        ctx_fail(in->ctx, args->loc, "recursion too deep (more than %d nested calls)",
+                 EVAL_MAX_DEPTH);
     Env *scope = env_new(in, f->closure);
     bind_params(in, f, scope, args);
     Value *ret;
@@ -935,7 +996,7 @@ static Value *iterate_values(Interp *in, Value *it, Loc loc) {
         int64_t lo, n;
         if (ir_is_const_int(it->u.loop->min[0], &lo) &&
             ir_is_const_int(it->u.loop->extent[0], &n)) {
-            if (n > 1000000) ctx_fail(in->ctx, loc, "range too long to unroll at compile time");
+            eval_elements(in, n, loc);
             Value *r = val_new(in, V_LIST);
             for (int64_t i = 0; i < n; i++)
                 VEC_PUSH(&in->ctx->arena, r->u.items, val_int(in, lo + i));
@@ -1271,6 +1332,7 @@ static void reject_in_kernel(Interp *in, Ast *s) {
 }
 
 static void exec_stmt(Interp *in, Env *env, Ast *s) {
+    eval_work(in, 1, s->loc);
     if (in->builder) reject_in_kernel(in, s);
     switch (s->kind) {
     case AST_EXPR_STMT: eval_expr(in, env, s->u.expr_stmt.value); return;

@@ -183,11 +183,26 @@ struct Interp {
     Eager *eager;    /* an eager-style kernel's body is being elaborated */
     Env *literal_env; /* where define values are evaluated (a capture's), or NULL */
     Vec(UserModule) modules; /* imported so far (pyobjects.c) */
-    int depth; /* call depth, to stop runaway recursion */
+    int depth;     /* call depth, to stop runaway recursion */
+    int64_t steps; /* compile-time work done (eval_work) */
     /* control flow signals of the statement executor */
     enum { FLOW_NORMAL, FLOW_RETURN, FLOW_BREAK, FLOW_CONTINUE } flow;
     Value *retval;
 };
+
+/* Compile-time work limits (docs/language.md, "Limits"): past one, elaboration stops
+ * with a clear error, within seconds and a few hundred MB. */
+enum {
+    EVAL_MAX_DEPTH = 200,         /* nested calls of Python functions and macros */
+    EVAL_MAX_ELEMENTS = 1000000,  /* elements of one compile-time list, tuple or range */
+    EVAL_MAX_STEPS = 4000000,     /* statements, expressions, sequence elements and string
+                                     bytes made, in one compilation */
+};
+/* Counts n steps of compile-time work; past EVAL_MAX_STEPS a user error at loc. */
+void eval_work(Interp *in, int64_t n, Loc loc);
+/* A sequence of n elements is about to be made: an error at loc past EVAL_MAX_ELEMENTS,
+ * else counted as n steps. */
+void eval_elements(Interp *in, int64_t n, Loc loc);
 
 /* values */
 Value *val_new(Interp *in, ValueKind k);
@@ -205,6 +220,9 @@ const char *val_describe(Interp *in, const Value *v);
 /* conversions with user errors at loc */
 int64_t val_to_int(Interp *in, Value *v, Loc loc, const char *what);
 bool val_is_const_int(const Value *v, int64_t *out);
+/* A float's integer part (Python's int()); NaN, infinities and values outside int64 are
+ * errors at loc. */
+int64_t val_float_to_int(Interp *in, double f, Loc loc);
 /* Compile-time or run-time scalar to an IR expression (ints int32, floats float32,
  * bools bool). */
 Expr *val_to_expr(Interp *in, Value *v, Loc loc, const char *what);

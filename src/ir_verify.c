@@ -353,11 +353,11 @@ bool ir_check(const Func *f, StrBuf *msg) {
 }
 
 void ir_verify(Ctx *ctx, const Func *f, const char *after_pass) {
-    (void)ctx;
     StrBuf msg = {0};
     if (ir_check(f, &msg)) return;
-    fprintf(stderr, "tilec: internal error: invalid IR after %s: %s\n",
-            after_pass ? after_pass : "elaboration", msg.buf ? msg.buf : "");
+    char text[512];
+    snprintf(text, sizeof text, "%s", msg.buf ? msg.buf : "");
     sb_free(&msg);
-    abort();
+    ctx_internal(ctx, "internal error: invalid IR after %s: %s (please report it)",
+                 after_pass ? after_pass : "elaboration", text);
 }

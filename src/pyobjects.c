@@ -232,7 +232,7 @@ Value *import_user_module(Interp *in, const char *from_file, const char *dotted,
         ctx_fail_noloc(in->ctx, "%s: more than 256 modules imported", path);
     Source *src = NEW(ARENA, Source);
     src->name = path;
-    src->text = read_file_arena(ARENA, path, &src->len);
+    src->text = read_file_arena(ARENA, path, TL_MAX_SOURCE_BYTES, &src->len);
     if (!src->text) return NULL;
     Value *m = object_new(in, arena_printf(ARENA, "module %s", *dotted ? dotted : path), NULL);
     UserModule um = {path, m};

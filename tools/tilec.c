@@ -238,6 +238,8 @@ static int parse_option(Cli *c, int argc, char **argv, int *i) {
         if (r < 0) return usage_error(c->cmd, "%s needs a value", valued[k]);
         if (k == 0) return c->target = v, 0;
         if (k == 1) return add_in(c, v);
+        if (k == 2 && !*v) /* "" would write the results into / */
+            return usage_error(c->cmd, "--out-dir needs a directory, not an empty string");
         if (k == 2) return c->out_dir = v, 0;
         return parse_seed(c, v);
     }
@@ -618,7 +620,7 @@ static int is_result(const Run *r, int i) {
 
 static int write_results(Run *r, DLTensor **all) {
     StrBuf err = {0}, path = {0};
-    if (rt_mkdir_p(r->cli->out_dir, &err) != 0) {
+    if (rt_mkdir_p(r->cli->out_dir, 0755, &err) != 0) {
         user_error("--out-dir: %s", err.buf);
         sb_free(&err);
         return 1;

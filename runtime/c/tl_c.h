@@ -83,6 +83,9 @@ typedef unsigned long long uintptr_t;
 #include <string.h>
 #endif
 
+/* What a C-target kernel entry returns (target_c.c turns it into the error message). */
+enum { TL_C_OK = 0, TL_C_ASSERT = 1, TL_C_NOMEM = 2, TL_C_GRID = 3 };
+
 /* Special values as the generated code spells them (NVRTC has no <math.h>). */
 #ifdef __CUDACC__
 #define TL_INFF (__int_as_float(0x7f800000))

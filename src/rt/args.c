@@ -130,6 +130,11 @@ static int arg_fail(StrBuf *err, const Func *f, int i, const char *fmt, ...) {
 static int bind_sym(const Func *f, SymEnv *env, int k, int64_t v, int i, const char *field,
                     StrBuf *err) {
     const char *sym = f->syms.data[k]->name;
+    DType t = f->syms.data[k]->dtype;
+    if (dtype_bytes(t) < 8 && (v > (((int64_t)1 << (8 * dtype_bytes(t) - 1)) - 1)))
+        return arg_fail(err, f, i, "%s is %lld, more than the kernel's %s symbol %s holds; "
+                        "declare it T.dynamic(\"%s\", \"int64\")", field, (long long)v,
+                        dtype_name(t), sym, sym);
     if (env->bound_by[k] == -1) {
         env->val[k] = v;
         env->bound_by[k] = i;

@@ -169,8 +169,9 @@ static int hdr_shape(Hdr *h) {
         if (h->ndim == 64 || h->p >= h->end || *h->p < '0' || *h->p > '9') return -1;
         int64_t v = 0;
         while (h->p < h->end && *h->p >= '0' && *h->p <= '9') {
-            if (v > (INT64_MAX - 9) / 10) return -1;
-            v = v * 10 + (*h->p++ - '0');
+            int digit = *h->p++ - '0';
+            if (v > (INT64_MAX - digit) / 10) return -1;
+            v = v * 10 + digit;
         }
         if (h->p < h->end && *h->p == 'L') h->p++; /* Python 2 long */
         h->shape[h->ndim++] = v;
@@ -235,10 +236,50 @@ static size_t src_read(Src *s, void *dst, size_t n) {
     return k;
 }
 
+/* Bytes left in s, or SIZE_MAX when unknown (a pipe, a device such as /dev/zero). */
+static size_t src_left(Src *s) {
+    if (!s->f) return s->len - s->pos;
+    struct stat st;
+    long pos = ftell(s->f);
+    if (fstat(fileno(s->f), &st) != 0 || !S_ISREG(st.st_mode) || pos < 0) return SIZE_MAX;
+    return (size_t)st.st_size > (size_t)pos ? (size_t)st.st_size - (size_t)pos : 0;
+}
+
+/* 64-byte aligned, with room for a 64-byte rounding: the caller keeps nbytes below
+ * NPY_MAX_BYTES, so the size cannot wrap. NULL when out of memory. */
+enum { NPY_ALIGN = 64 };
+#define NPY_MAX_BYTES ((size_t)PTRDIFF_MAX / 2)
 static void *alloc_data(size_t nbytes) {
-    void *p = aligned_alloc(64, (nbytes + 63) / 64 * 64 + 64);
-    TL_ASSERT(p);
-    return p;
+    return aligned_alloc(NPY_ALIGN, (nbytes + NPY_ALIGN - 1) / NPY_ALIGN * NPY_ALIGN + NPY_ALIGN);
+}
+
+/* Reads nbytes of array data into a new aligned buffer. Memory grows with the bytes that
+ * actually arrive (a short pipe with a huge header allocates little); a file known to be
+ * too short fails before allocating. */
+static int read_data(const char *name, Src *s, size_t nbytes, void **out, StrBuf *err) {
+    size_t left = src_left(s), cap = nbytes, got = 0;
+    if (left != SIZE_MAX && left < nbytes)
+        return fail(err, name, "truncated data: the header says %zu bytes, the file has %zu",
+                    nbytes, left);
+    if (left == SIZE_MAX && cap > ((size_t)1 << 20)) cap = (size_t)1 << 20;
+    unsigned char *data = alloc_data(cap);
+    while (data) {
+        got += src_read(s, data + got, cap - got);
+        if (got < cap || cap == nbytes) break;
+        size_t ncap = cap > nbytes / 2 ? nbytes : 2 * cap;
+        unsigned char *bigger = alloc_data(ncap);
+        if (bigger) memcpy(bigger, data, got);
+        free(data);
+        data = bigger, cap = ncap;
+    }
+    if (!data) return fail(err, name, "out of memory reading %zu bytes of data", nbytes);
+    if (got < nbytes) {
+        free(data);
+        return fail(err, name, "truncated data: the header says %zu bytes, the file has %zu",
+                    nbytes, got);
+    }
+    *out = data;
+    return 0;
 }
 
 static int read_header(const char *name, Src *s, Hdr *h, StrBuf *err) {
@@ -258,7 +299,7 @@ static int read_header(const char *name, Src *s, Hdr *h, StrBuf *err) {
     }
     if (hlen > (64u << 20)) return fail(err, name, "malformed .npy header (length %zu)", hlen);
     char *text = malloc(hlen + 1);
-    TL_ASSERT(text);
+    if (!text) return fail(err, name, "out of memory reading the header");
     int rc = src_read(s, text, hlen) == hlen ? hdr_parse(name, text, hlen, h, err)
                                               : fail(err, name, "truncated header");
     free(text);
@@ -277,17 +318,13 @@ static int read_array(const char *name, Src *s, DType want, NpyArray *out, StrBu
     if (read_header(name, s, &h, err) || descr_parse(name, h.descr, &t, err)) return -1;
     size_t numel = 1, isz = (size_t)dtype_bytes(t);
     for (int d = 0; d < h.ndim; d++) {
-        if (h.shape[d] && numel > SIZE_MAX / isz / (size_t)h.shape[d])
-            return fail(err, name, "array too large");
+        if (h.shape[d] && numel > NPY_MAX_BYTES / isz / (size_t)h.shape[d])
+            return fail(err, name, "array too large (shape dimension %d is %lld)", d,
+                        (long long)h.shape[d]);
         numel *= (size_t)h.shape[d];
     }
-    void *data = alloc_data(numel * isz);
-    size_t got = src_read(s, data, numel * isz);
-    if (got < numel * isz) {
-        free(data);
-        return fail(err, name, "truncated data: the header says %zu bytes, the file has %zu",
-                    numel * isz, got);
-    }
+    void *data = NULL;
+    if (read_data(name, s, numel * isz, &data, err)) return -1;
     if (t == DT_FLOAT32 && want != DT_INVALID && want != t && dtype_is_float(want) &&
         !npy_code(want)) {
         narrow_f32(data, numel, want);
@@ -299,7 +336,10 @@ static int read_array(const char *name, Src *s, DType want, NpyArray *out, StrBu
     out->data = data;
     if (h.ndim) {
         out->shape = malloc(sizeof(int64_t) * (size_t)h.ndim);
-        TL_ASSERT(out->shape);
+        if (!out->shape) {
+            free(data);
+            return fail(err, name, "out of memory");
+        }
         memcpy(out->shape, h.shape, sizeof(int64_t) * (size_t)h.ndim);
     }
     return 0;

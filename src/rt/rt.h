@@ -14,11 +14,15 @@
 
 /* ---- disk cache (cache.c) ---------------------------------------------------------- */
 /* Bumped when the layout of cache entries or the key recipe changes. */
-#define RT_CACHE_FORMAT "1"
+#define RT_CACHE_FORMAT "2"
 
 /* The cache directory for an explicit dir (NULL or "" = not given): dir, else
- * $TILEC_CACHE_DIR, else $XDG_CACHE_HOME/tilec, else $HOME/.cache/tilec. */
+ * $TILEC_CACHE_DIR, else $XDG_CACHE_HOME/tilec, else $HOME/.cache/tilec, else the
+ * password database's home/.cache/tilec, else /tmp/tilec-cache-<uid>. */
 void cache_dir_resolve(const char *dir, StrBuf *out);
+/* Creates dir if missing (mode 0700, parents too) and checks that it is a directory
+ * owned by this user that no other user can write. 0, else -1 with err saying why. */
+int cache_dir_check(const char *dir, StrBuf *err);
 /* 1 when caching is off for this call: use_cache == 0 or $TILEC_NO_CACHE is set to a
  * value other than "" and "0". */
 int cache_disabled(int use_cache);
@@ -26,21 +30,24 @@ int cache_disabled(int use_cache);
  * tilec version and RT_CACHE_FORMAT (each length-prefixed, so fields cannot blur). */
 void cache_key(const char *source, const char *target, const char *toolchain, char hex[33]);
 /* 1 if a directory entry name looks like a cache entry: 32 hex digits, '.', then a
- * non-empty tail of [A-Za-z0-9._-] ("<key>.c.so", and targets' temporary files). */
+ * non-empty tail of [A-Za-z0-9._-] ("<key>.c.so.entry", and temporary files). */
 int cache_entry_name(const char *name);
-/* Builds source with t (or takes it from the cache in dir; dir NULL = no cache: build in
- * a private temporary directory that is removed after loading) and loads it.
- * TL_OK with *module set, else a status and the message in err. */
+/* Builds source with t (or takes it from the cache in dir, after cache_dir_check and a
+ * check of the entry; dir NULL = no cache: build in a private temporary directory that
+ * is removed after loading) and loads it. A bad entry is rebuilt and a line
+ * "warning: ..." appended to warn. TL_OK with *module set, else a status and the message
+ * in err. */
 tl_status cache_load_or_build(const Target *t, const char *source, const char *dir,
-                              void **module, StrBuf *err);
+                              void **module, StrBuf *warn, StrBuf *err);
 /* Build only (no device needed to load): puts the binary into the cache in dir (nothing
- * to do if it is there), or with dir NULL builds it in a temporary directory and deletes
- * it (a compile check). TL_OK, else a status and the message in err. */
-tl_status cache_build(const Target *t, const char *source, const char *dir, StrBuf *err);
+ * to do if a valid entry is there), or with dir NULL builds it in a temporary directory
+ * and deletes it (a compile check). TL_OK, else a status and the message in err. */
+tl_status cache_build(const Target *t, const char *source, const char *dir, StrBuf *warn,
+                      StrBuf *err);
 /* Removes the cache entries (cache_entry_name) in dir, nothing else. */
 tl_status cache_clear_dir(const char *dir, int *nremoved, StrBuf *err);
-/* mkdir -p path (mode 0755). 0 on success, else errno-style failure with err set. */
-int rt_mkdir_p(const char *path, StrBuf *err);
+/* mkdir -p path (missing directories get mode). 0 on success, else -1 with err set. */
+int rt_mkdir_p(const char *path, int mode, StrBuf *err);
 
 /* ---- launch arguments (args.c) ----------------------------------------------------- */
 /* Where a target's kernels read their buffers from. */

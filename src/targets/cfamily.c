@@ -177,10 +177,39 @@ bool cf_live_has(const CfEmit *em, const Var *v) {
 
 void cf_live_add(CfEmit *em, const Var *v) { VEC_PUSH(&em->ctx->arena, em->live, v); }
 
+const char *cf_comment_text(Arena *a, const char *s) {
+    StrBuf sb = {0};
+    sb_puts(&sb, "");
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+            strchr(" ._-+,:=@%#()[]{}<>!~^&|;$/", c))
+            sb_putc(&sb, (char)c);
+        else
+            sb_printf(&sb, "\\x%02x", c);
+    }
+    char *r = arena_strdup(a, sb.buf);
+    sb_free(&sb);
+    return r;
+}
+
+void cf_check_grid(CfEmit *em, const Stmt *k, const int64_t max[3], const char *target) {
+    static const char axis[3] = {'x', 'y', 'z'};
+    for (int d = 0; d < k->u.kernel.ngrid && d < 3; d++) {
+        int64_t n;
+        if (ir_is_const_int(k->u.kernel.grid[d], &n) && n > max[d])
+            ctx_fail(em->ctx, k->loc, "T.Kernel: grid dimension %d (%c) is %lld blocks; %s "
+                     "allows at most %lld", d, axis[d], (long long)n, target,
+                     (long long)max[d]);
+    }
+}
+
 const char *cf_loc_where(CfEmit *em, Loc loc) {
     if (!loc.src || !loc.src->name) return "kernel";
     const char *base = strrchr(loc.src->name, '/');
-    return arena_printf(&em->ctx->arena, "%s:%d", base ? base + 1 : loc.src->name, loc.line);
+    return arena_printf(&em->ctx->arena, "%s:%d",
+                        cf_comment_text(&em->ctx->arena, base ? base + 1 : loc.src->name),
+                        loc.line);
 }
 
 void cf_loc_comment(CfEmit *em, Loc loc) {

@@ -90,6 +90,13 @@ void cf_live_add(CfEmit *em, const Var *v);
 const char *cf_loc_where(CfEmit *em, Loc loc);
 void cf_loc_comment(CfEmit *em, Loc loc);
 void cf_string(StrBuf *o, const char *s); /* a C string literal */
+/* s made safe inside a // or a block comment (a file name is user text): bytes other
+ * than letters, digits, space and ._-+,:=@%#()[]{}<>!~^&|;$/ become \xNN, so no newline,
+ * no trailing backslash or ??/ (line splices), no star that could close the comment. */
+const char *cf_comment_text(Arena *a, const char *s);
+/* A user error at k when a constant grid dimension d of T.Kernel k is above max[d]
+ * (`target` names the limit's owner in the message). */
+void cf_check_grid(CfEmit *em, const Stmt *k, const int64_t max[3], const char *target);
 /* Appends ", item" (or the first item), breaking the line before column 96. */
 void cf_list_item(StrBuf *o, bool first, const char *item);
 

@@ -186,6 +186,23 @@ def test_program_error_names_the_line(ops):
     assert "tk_ops.py:" in str(e.value) and "name 'undefined_name' is not defined" in str(e.value)
 
 
+def test_internal_error_is_a_status_not_an_abort(ops, monkeypatch):
+    """Internal errors and running out of memory come back as TilecError(kind='internal')
+    (issue 29); the process goes on (TILEC_FAULT injects them, docs/testing.md)."""
+    monkeypatch.setenv("TILEC_FAULT", "internal")
+    with pytest.raises(tilec.TilecError, match="internal error at .*TILEC_FAULT=internal") as e:
+        ops.scale_add(M=72, N=8, alpha=0.5)
+    assert e.value.kind == "internal" and e.value.status == 6
+    monkeypatch.setenv("TILEC_FAULT", "oom")
+    with pytest.raises(tilec.TilecError, match="out of memory") as e:
+        ops.scale_add(M=72, N=8, alpha=0.5)
+    assert e.value.kind == "internal"
+    monkeypatch.delenv("TILEC_FAULT")
+    a, b = rand((72, 8), seed=1), rand((72, 8), seed=2)
+    np.testing.assert_allclose(ops.scale_add(M=72, N=8, alpha=0.5)(a, b), a * 0.5 + b,
+                               rtol=1e-6, atol=1e-6)
+
+
 def test_unknown_target(ops):
     with pytest.raises(tilec.TilecError, match="unknown target 'tpu'") as e:
         tilec.compile(ops.scale_add_plain, target="tpu")

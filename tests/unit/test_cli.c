@@ -110,6 +110,9 @@ static void test_usage(void) {
     CHECK(tilec_run("run add.py --in A") == 2 && strstr(err, "bad --in 'A'"));
     CHECK(tilec_run("run add.py --seed x") == 2 && strstr(err, "bad --seed 'x'"));
     CHECK(tilec_run("run add.py --target") == 2 && strstr(err, "--target needs a value"));
+    CHECK(tilec_run("run add.py --out-dir ''") == 2 &&
+          strstr(err, "--out-dir needs a directory, not an empty string"));
+    CHECK(tilec_run("run add.py --out-dir=") == 2 && strstr(err, "--out-dir needs"));
     CHECK(tilec_run("help run") == 0 && strstr(out, "--check") && strstr(out, "--seed"));
     CHECK(tilec_run("help nope") == 2 && strstr(err, "no help for 'nope'"));
     CHECK(tilec_run("run missing.py") == 1 && strstr(err, "cannot read 'missing.py'"));

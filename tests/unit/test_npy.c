@@ -204,6 +204,63 @@ static void test_errors(void) {
     sb_free(&err);
 }
 
+/* Hostile headers (issue 29): shapes whose byte size lies near the largest allocation
+ * (once wrapped the 64-byte rounding: 64 bytes allocated, the data written past them),
+ * huge shapes with a short file or pipe, a device that never ends. */
+static void test_hostile(void) {
+    unsigned char buf[512];
+    float v[4] = {1, 2, 3, 4};
+    static const char *const huge[] = {
+        "{'descr':'<f4','fortran_order':False,'shape':(3, 1537228672809129301)}",
+        "{'descr':'|i1','fortran_order':False,'shape':(3, 1537228672809129301)}",
+        "{'descr':'|b1','fortran_order':False,'shape':(3, 1537228672809129301)}",
+        "{'descr':'|b1','fortran_order':False,'shape':(9223372036854775807,)}",
+        "{'descr':'|u1','fortran_order':False,'shape':(4611686018427387903,)}",
+        "{'descr':'<f8','fortran_order':False,'shape':(1073741824, 1073741824)}",
+    };
+    for (size_t k = 0; k < sizeof huge / sizeof huge[0]; k++) {
+        size_t n = make_npy(buf, 1, huge[k], v, 16);
+        NpyArray a;
+        StrBuf err = {0};
+        int rc = npy_parse("x.npy", buf, n, DT_INVALID, &a, &err);
+        CHECK(rc != 0 && err.buf && (strstr(err.buf, "array too large") ||
+                                     strstr(err.buf, "truncated data")),
+              " case %zu: %s", k, err.buf ? err.buf : "(accepted)");
+        if (rc == 0) npy_free(&a);
+        /* the same through a file: "truncated data" (or too large), nothing allocated */
+        write_bytes(tmp_path("h.npy"), buf, n);
+        err.len = 0;
+        rc = npy_read(tmp_path("h.npy"), DT_INVALID, &a, &err);
+        CHECK(rc != 0 && err.buf && (strstr(err.buf, "array too large") ||
+                                     strstr(err.buf, "truncated data: the header says")),
+              " file case %zu: %s", k, err.buf ? err.buf : "(accepted)");
+        if (rc == 0) npy_free(&a);
+        sb_free(&err);
+    }
+    /* a pipe with a header declaring 2^40 bytes and 16 bytes of data: truncated, and the
+     * reader allocates for the bytes that came, not for the header's claim */
+    size_t n = make_npy(buf, 1, "{'descr':'<f4','fortran_order':False,'shape':(274877906944,)}",
+                        v, 16);
+    int fds[2];
+    CHECK(pipe(fds) == 0);
+    CHECK(write(fds[1], buf, n) == (ssize_t)n);
+    close(fds[1]);
+    char path[64];
+    snprintf(path, sizeof path, "/dev/fd/%d", fds[0]);
+    NpyArray a;
+    StrBuf err = {0};
+    CHECK(npy_read(path, DT_INVALID, &a, &err) != 0);
+    CHECK(err.buf && strstr(err.buf, "truncated data: the header says 1099511627776 bytes, "
+                                     "the file has 16"), " %s", err.buf);
+    close(fds[0]);
+    sb_free(&err);
+    /* a device: not a .npy file (the magic is read, nothing more) */
+    CHECK(npy_read("/dev/zero", DT_INVALID, &a, &err) != 0);
+    CHECK(err.buf && strstr(err.buf, "bad magic"));
+    sb_free(&err);
+    unlink(tmp_path("h.npy"));
+}
+
 /* float32 files read into bf16 / fp8 parameters round to nearest even. */
 static void test_narrowing(void) {
     float v[6] = {1.00390625f, 1.01171875f, -3.0f, 1000.0f, 0.0f, -0.0f};
@@ -283,6 +340,7 @@ int main(void) {
     test_round_trip();
     test_versions();
     test_errors();
+    test_hostile();
     test_narrowing();
     test_elements();
     test_compare();

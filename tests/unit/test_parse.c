@@ -948,7 +948,7 @@ static void corpus_locate(const char *argv0) {
 
 static char *read_corpus(Arena *a, const char *name, size_t *len) {
     char *path = arena_printf(a, "%s/%s", corpus_dir(), name);
-    char *text = read_file_arena(a, path, len);
+    char *text = read_file_arena(a, path, SIZE_MAX, len);
     CHECK(text != NULL, "cannot read %s (run from the repository root or set "
                         "TILEC_PARSE_CORPUS)", path);
     return text;
@@ -1170,7 +1170,7 @@ static void test_fuzz(void) {
 static int dump_file(const char *path) {
     Ctx ctx = {0};
     size_t len;
-    char *text = read_file_arena(&ctx.arena, path, &len);
+    char *text = read_file_arena(&ctx.arena, path, SIZE_MAX, &len);
     if (!text) {
         fprintf(stderr, "cannot read %s\n", path);
         return 2;

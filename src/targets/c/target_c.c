@@ -17,6 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../../../runtime/c/tl_c.h"
+
 #include "compiler.h"
 #include "emit_c.h"
 
@@ -54,7 +56,9 @@ static void cc_words(CcWords *w) {
     if (!cc || !*cc) cc = "cc";
     snprintf(w->buf, sizeof w->buf, "%s", cc);
     w->argc = 0;
-    for (char *p = strtok(w->buf, " \t"); p && w->argc < MAX_ARGV / 2; p = strtok(NULL, " \t"))
+    char *save = NULL; /* strtok_r: compiles run in several threads at once */
+    for (char *p = strtok_r(w->buf, " \t", &save); p && w->argc < MAX_ARGV / 2;
+         p = strtok_r(NULL, " \t", &save))
         w->argv[w->argc++] = p;
     if (!w->argc) w->argv[w->argc++] = "cc";
 }
@@ -314,8 +318,14 @@ static int c_launch(void *module, void *const *args, const int64_t *syms, void *
                     StrBuf *err) {
     CModule *m = module;
     (void)stream;
-    if (m->entry(args, syms) == 0) return 0;
-    sb_puts(err, "T.device_assert failed (the message is on stderr)");
+    switch (m->entry(args, syms)) {
+    case TL_C_OK: return 0;
+    case TL_C_NOMEM: sb_puts(err, "out of memory: the kernel could not allocate its block "
+                                  "scratch or T.alloc_global memory"); break;
+    case TL_C_GRID: sb_puts(err, "the grid is too large: a dimension has more than 2^31 - 1 "
+                                 "blocks (the message is on stderr)"); break;
+    default: sb_puts(err, "T.device_assert failed (the message is on stderr)");
+    }
     return 1;
 }
 

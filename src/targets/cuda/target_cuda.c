@@ -341,7 +341,7 @@ static void *cuda_load(const char *binary_path, StrBuf *err) {
     if (!d) return NULL;
     Arena a = {0};
     size_t n;
-    char *image = read_file_arena(&a, binary_path, &n);
+    char *image = read_file_arena(&a, binary_path, (size_t)1 << 30, &n);
     if (!image) {
         sb_printf(err, "cannot read %s: %s", binary_path, strerror(errno));
         arena_free(&a);
