@@ -555,7 +555,7 @@ static const ArgShape *input_for(const ElabRequest *rq, const Func *f, int i) {
 static Define *sizes_from_inputs(Ctx *ctx, const ElabRequest *rq, Program *p, int *ndefs) {
     Func *f = p->func;
     Define *defs = NEW_ARRAY(&ctx->arena, Define, rq->ndefs + p->sizes.len + 1);
-    memcpy(defs, rq->defs, sizeof *defs * (size_t)rq->ndefs);
+    if (rq->ndefs) memcpy(defs, rq->defs, sizeof *defs * (size_t)rq->ndefs);
     *ndefs = rq->ndefs;
     for (int s = 0; s < p->sizes.len; s++) {
         EagerSize *sz = &p->sizes.data[s];

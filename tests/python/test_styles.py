@@ -8,7 +8,12 @@ import numpy as np
 import pytest
 
 import tilec
-import tl_eager
+
+
+@pytest.fixture
+def tl_eager():
+    import tl_eager
+    return tl_eager
 
 
 def rand(shape, dtype=np.float32, seed=0):
@@ -20,14 +25,14 @@ def gemm_ref(a, b):
 
 
 @pytest.mark.parametrize("m,n,k", [(128, 64, 96), (100, 72, 50)])
-def test_eager_call_runs_on_tensors(m, n, k):
+def test_eager_call_runs_on_tensors(m, n, k, tl_eager):
     a, b = rand((m, k), np.float16, 1), rand((k, n), np.float16, 2)
     c = tl_eager.matmul(a, b, 64, 64, 32)
     assert c.shape == (m, n) and c.dtype == np.float16
     np.testing.assert_allclose(c.astype(np.float64), gemm_ref(a, b), rtol=2e-2, atol=2e-2)
 
 
-def test_eager_kernel_is_specialized_per_shape():
+def test_eager_kernel_is_specialized_per_shape(tl_eager):
     """One kernel per shape signature, with the T.const sizes as constants."""
     a1, b1 = rand((64, 32), np.float16), rand((32, 64), np.float16)
     a2, b2 = rand((96, 32), np.float16), rand((32, 64), np.float16)
@@ -40,7 +45,7 @@ def test_eager_kernel_is_specialized_per_shape():
                                atol=2e-2)
 
 
-def test_eager_compile_with_sizes_as_keywords():
+def test_eager_compile_with_sizes_as_keywords(tl_eager):
     """upstream's `matmul.compile(M=..., N=..., K=..., block_M=...)`."""
     k = tl_eager.matmul.compile(M=80, N=48, K=40, block_M=32, block_N=16, block_K=8)
     a, b = rand((80, 40), np.float16, 3), rand((40, 48), np.float16, 4)
@@ -48,7 +53,7 @@ def test_eager_compile_with_sizes_as_keywords():
                                atol=2e-2)
 
 
-def test_eager_without_sizes_stays_symbolic():
+def test_eager_without_sizes_stays_symbolic(tl_eager):
     """Compiled without tensors or sizes, the T.const sizes are bound at launch."""
     k = tl_eager.matmul.compile(block_M=32, block_N=32, block_K=16)
     assert k.params[0].shape_text() == "(M, K)"
@@ -58,7 +63,7 @@ def test_eager_without_sizes_stays_symbolic():
                                    atol=2e-2)
 
 
-def test_eager_outputs_in_return_order_and_scalar_param():
+def test_eager_outputs_in_return_order_and_scalar_param(tl_eager):
     x = rand((150,), np.float32, 5)
     k = tl_eager.sum_and_scaled.compile(x, scale=0.5)
     assert [p.name for p in k.params] == ["X", "bias", "S", "Y"]
@@ -67,7 +72,7 @@ def test_eager_outputs_in_return_order_and_scalar_param():
     np.testing.assert_allclose(s[0], x.astype(np.float64).sum(), rtol=1e-4)
 
 
-def test_eager_errors_name_the_problem():
+def test_eager_errors_name_the_problem(tl_eager):
     a = rand((64, 32), np.float16)
     with pytest.raises(tilec.TilecError, match="T.const size 'N' needs the tensor 'B'"):
         tl_eager.matmul(a, block_M=64, block_N=64, block_K=32)
@@ -79,7 +84,7 @@ def test_eager_errors_name_the_problem():
         tl_eager.matmul.compile(M=64, N=64, K=64)
 
 
-def test_annotated_factory():
+def test_annotated_factory(tl_eager):
     a = rand((10, 24), np.float32, 6)
     b = tl_eager.cast_rows(10, 24)(a)
     assert b.dtype == np.float16
@@ -88,6 +93,6 @@ def test_annotated_factory():
     assert b64.dtype == np.float64
 
 
-def test_pipelined_schedule_without_group():
+def test_pipelined_schedule_without_group(tl_eager):
     a = rand((256,), np.float32, 7)
     np.testing.assert_allclose(tl_eager.scaled_copy_pipelined()(a), a * 3.0, rtol=1e-6)
