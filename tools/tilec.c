@@ -3,7 +3,7 @@
  *   tilec run FILE[:FACTORY] [-D NAME=VALUE]... [--target T] [--in PARAM=X.npy]...
  *             [--out-dir DIR] [--check] [--bench] [--seed N] [--no-cache]
  *   tilec emit FILE[:FACTORY] [-D NAME=VALUE]... [--target T] [--ir | --source]
- *   tilec info | tilec cache clear | tilec cache dir | tilec help [CMD] | tilec --version
+ *   tilec info [--json] | tilec cache clear | tilec cache dir | tilec help [CMD] | tilec --version
  *
  * Exit status: 0 success, 1 a user error (message on stderr) or a --check mismatch,
  * 2 bad usage. docs/cli.md is the reference. */
@@ -28,7 +28,7 @@ static const char help_main[] =
     "commands:\n"
     "  run FILE[:FACTORY]    compile, run on generated or given inputs, report the time\n"
     "  emit FILE[:FACTORY]   print the generated source (or --ir: the tile IR)\n"
-    "  info                  version, targets, compilers, cache directory\n"
+    "  info [--json]         version, targets, compilers, cache directory\n"
     "  cache clear|dir       empty the kernel cache / print its directory\n"
     "  help [COMMAND]        this text, or a command's options\n"
     "\n"
@@ -67,11 +67,11 @@ static const char help_emit[] =
     "(--ir). Nothing is built, so no compiler is needed.\n";
 
 static const char help_info[] =
-    "usage: tilec info\n"
+    "usage: tilec info [--json]\n"
     "\n"
     "Prints the version, the targets and whether they can run here (and why not), the C\n"
     "compiler, the GPUs (name, compute capability), the CUDA driver and NVRTC versions,\n"
-    "and the kernel cache directory.\n";
+    "and the kernel cache directory. --json: the same as one JSON object (docs/cli.md).\n";
 
 static const char help_cache[] =
     "usage: tilec cache clear | tilec cache dir\n"
@@ -675,6 +675,10 @@ static int compare_one(const char *name, const DLTensor *got, const DLTensor *re
 }
 
 static int run_check(Run *r, DLTensor **all) {
+    if (!strcmp(tl_kernel_target(r->k), "c")) /* say what the comparison is worth */
+        printf("check: note: the kernel ran on the c target, the reference itself (--target "
+               "c, or no usable GPU: see `tilec info`): this compares two runs of the c "
+               "target, no GPU\n");
     tl_kernel *ref;
     if (compile(r->cli, "c", 1, &ref) != TL_OK) return api_error();
     DLTensor **rall = NULL;
@@ -799,8 +803,9 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help"))
         return cmd_help(argc, argv);
     if (!strcmp(cmd, "info")) {
-        if (argc != 2) return usage_error("info", "'info' takes no arguments");
-        return fputs(tl_info(), stdout), 0;
+        int json = argc == 3 && !strcmp(argv[2], "--json");
+        if (argc != 2 && !json) return usage_error("info", "'info' takes only --json");
+        return fputs(json ? tl_info_json() : tl_info(), stdout), 0;
     }
     if (!strcmp(cmd, "cache")) return cmd_cache(argc, argv);
     if (strcmp(cmd, "run") != 0 && strcmp(cmd, "emit") != 0)
