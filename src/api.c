@@ -163,16 +163,56 @@ static void params_describe(tl_kernel *k) {
     }
 }
 
+/* The define that sets pass configs from outside the kernel file (Python's
+ * pass_configs=..., `tilec run -D __pass_configs__=...`): "KEY=0|1,KEY=0|1", bare or
+ * as a quoted Python string. The keys
+ * tilec acts on are those of @tilelang.jit(pass_configs=...) (elaborate.c); others are
+ * accepted and have no effect, as there. A key set to 1 here or in the file is on. */
+#define PASS_CONFIGS_DEFINE "__pass_configs__"
+
+static void apply_pass_configs(Ctx *ctx, Func *f, const char *text) {
+    char *copy = arena_strdup(&ctx->arena, text), *save = NULL;
+    size_t n = strlen(copy);
+    if (n >= 2 && (copy[0] == '\'' || copy[0] == '"') && copy[n - 1] == copy[0]) {
+        copy[n - 1] = '\0'; /* a Python string literal (the package passes one) */
+        copy++;
+    }
+    for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(item, '=');
+        while (*item == ' ') item++;
+        if (!eq)
+            ctx_fail_noloc(ctx, "-D " PASS_CONFIGS_DEFINE ": '%s' is not KEY=VALUE", item);
+        *eq = '\0';
+        const char *v = eq + 1;
+        for (char *e = eq - 1; e >= item && *e == ' '; e--) *e = '\0';
+        while (*v == ' ') v++;
+        bool on = !strcmp(v, "1") || !strcmp(v, "True") || !strcmp(v, "true");
+        if (!on && strcmp(v, "0") && strcmp(v, "False") && strcmp(v, "false"))
+            ctx_fail_noloc(ctx, "-D " PASS_CONFIGS_DEFINE ": %s=%s: the value must be 0 or 1",
+                           item, v);
+        if (!strcmp(item, "tl.disable_warp_specialized") || !strcmp(item, "tl.disable_tma_lower"))
+            f->disable_warp_specialized |= on;
+        if (!strcmp(item, "tilec.disable_split_k")) f->disable_split_k |= on;
+    }
+}
+
 /* Front end, lowering and code generation; user errors ctx_fail out of here. */
 static void compile_to_source(tl_kernel *k, const Source *src, const tl_options *o) {
     Ctx *ctx = &k->ctx;
     Define *defs = NEW_ARRAY(&ctx->arena, Define, o->ndefines + 1);
+    const char *configs = NULL;
+    int ndefs = 0;
     for (int i = 0; i < o->ndefines; i++) {
-        defs[i].name = o->defines[i].name;
-        defs[i].value = o->defines[i].value;
+        if (o->defines[i].name && !strcmp(o->defines[i].name, PASS_CONFIGS_DEFINE)) {
+            configs = o->defines[i].value ? o->defines[i].value : "";
+            continue;
+        }
+        defs[ndefs].name = o->defines[i].name;
+        defs[ndefs++].value = o->defines[i].value;
     }
-    Program *p = elaborate(ctx, src, o->factory, defs, o->ndefines, o->out_idx, o->nout_idx);
+    Program *p = elaborate(ctx, src, o->factory, defs, ndefs, o->out_idx, o->nout_idx);
     k->func = p->func;
+    if (configs) apply_pass_configs(ctx, k->func, configs);
     k->func->disable_warp_specialized |= k->no_ws;
     StrBuf sb = {0};
     if (k->no_ws)
