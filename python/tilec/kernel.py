@@ -465,8 +465,13 @@ class Kernel:
             self.name, self.target, ", ".join(repr(p)[6:-1] for p in self.params))
 
     # ---- introspection ----------------------------------------------------------------
-    def get_kernel_source(self):
-        """The generated C or CUDA source."""
+    def get_kernel_source(self, kernel_only=True):
+        """The generated C or CUDA source (kernel_only: TileLang's flag; tilec's source is
+        the kernel alone either way)."""
+        return self.source
+
+    @property
+    def kernel_source(self):
         return self.source
 
     def get_ir(self):
@@ -508,6 +513,19 @@ class Kernel:
         if which in ("host", "both"):
             print(self.get_host_source() if self.target == "c" else
                   "// none: libtilec launches the CUDA kernel itself")
+
+    def print_source_code(self, which="kernel", file=None):
+        """TileLang's older name: export_sources(kernel_path=file) or show_source(which)."""
+        if file is not None:
+            self.export_sources(kernel_path=file)
+        else:
+            self.show_source(which)
+
+    def get_tuner_result(self):
+        """{"latency", "config", "ref_latency"} of an autotuned kernel."""
+        if self.latency is None:
+            raise ValueError("kernel '%s' was not tuned" % self.name)
+        return {"latency": self.latency, "config": self.config, "ref_latency": None}
 
     def export_sources(self, kernel_path=None, host_path=None):
         """Writes the kernel source to kernel_path and/or the host source to host_path

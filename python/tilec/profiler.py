@@ -128,10 +128,30 @@ class Profiler:
             assert_close(g, r, rtol=rtol, atol=atol, max_mismatched_ratio=max_mismatched_ratio,
                          name="output '%s'" % p.name)
 
+    def manual_assert_close(self, reference_program, input_tensors=None,
+                            manual_check_prog=None):
+        """Runs the kernel and reference_program on the same inputs and hands both output
+        lists to manual_check_prog(outputs, reference_outputs), which checks them."""
+        ins = list(input_tensors) if input_tensors is not None else self.inputs
+        got = self.run_once(input_tensors=ins)
+        ref = reference_program(*ins)
+        manual_check_prog(got, list(ref) if isinstance(ref, (list, tuple)) else [ref])
+
+    def assert_consistent(self, repeat=10):
+        """Runs the kernel repeat more times on the same inputs: every run's outputs must
+        equal the first's exactly (a race or an uninitialized read shows up here)."""
+        first = [_tensor.to_numpy(o).copy() for o in self.run_once()]
+        for r in range(repeat):
+            for p, a, b in zip(self.kernel.output_params, first, self.run_once()):
+                b = _tensor.to_numpy(b)
+                if not np.array_equal(a, b, equal_nan=a.dtype.kind == "f"):
+                    raise AssertionError("output '%s' differs between runs 1 and %d"
+                                         % (p.name, r + 2))
+
     # ---- timing --------------------------------------------------------------------------
     def do_bench(self, func=None, warmup=25, rep=100, n_warmup=0, n_repeat=0,
                  input_tensors=None, return_mode=None, flush_l2=True, backend="event",
-                 quantiles=None, **ignored):
+                 quantiles=None, dynamic_symbolic_constraints=None, **ignored):
         """Milliseconds per run of the kernel (func=None; arguments prepared once) or of
         func(*inputs): warm up for about `warmup` ms, then time runs for about `rep` ms
         (n_warmup / n_repeat > 0 fix the counts). return_mode: "median" (tilec's
@@ -141,7 +161,16 @@ class Profiler:
         the L2 cache flushed before each), "cudagraph" (n_repeat runs captured in one CUDA
         graph, replayed 10 times), "cupti" (the kernels' own device time, from torch's
         profiler: launch overhead excluded). The C target times with time.perf_counter
-        whatever the backend. TileLang's other keywords (device, ...) are ignored."""
+        whatever the backend. dynamic_symbolic_constraints ({"M": 1000}): sizes of
+        symbolic dimensions for inputs made for this call. TileLang's other keywords
+        (device, early_stop_baseline) are ignored."""
+        if input_tensors is None and dynamic_symbolic_constraints:
+            saved = self.symbols
+            self.symbols = dict(saved, **dynamic_symbolic_constraints)
+            try:
+                input_tensors = self.supply_inputs()
+            finally:
+                self.symbols = saved
         ins = list(input_tensors) if input_tensors is not None else self.inputs
         if func is not None:
             fn = lambda: func(*ins)  # noqa: E731

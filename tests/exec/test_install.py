@@ -61,7 +61,8 @@ def test_installed_library_builds_readme_example(tmp_path):
     src.write_text(re.findall(r"```c\n(.*?)```", (ROOT / "README.md").read_text(), re.S)[0])
     exe = tmp_path / "rms"
     cc = os.environ.get("CC", "cc")
-    build = subprocess.run([cc, "-std=c11", str(src), "-o", str(exe)] + flags.stdout.split(),
+    build = subprocess.run([cc, "-std=c11", str(src), "-o", str(exe)] + flags.stdout.split()
+                           + os.environ.get("LDFLAGS", "").split(),  # make asan's runtime
                            capture_output=True, text=True)
     assert build.returncode == 0, build.stderr
     env = dict(os.environ, LD_LIBRARY_PATH=str(prefix / "lib"),

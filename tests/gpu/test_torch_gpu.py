@@ -1,8 +1,9 @@
 """tilec on the GPU with PyTorch (run by tests/gpu/run.sh on a machine with a GPU, torch
 with CUDA and pytest): a module calling two tilec kernels, registered as custom ops,
 under torch.compile (the default inductor backend, fullgraph) and inside a captured CUDA
-graph, each checked against the same computation in torch; DLPack inputs; do_bench's
-three backends; resource usage of a CUDA kernel. Environment as tests/python (TILEC:
+graph, each checked against the same computation in torch; examples/gemm.py captured
+in a CUDA graph; the autograd pattern; DLPack inputs; do_bench's three backends;
+resource usage of a CUDA kernel. Environment as tests/python (TILEC:
 the binary whose directory holds libtilec.so)."""
 import os
 import sys
@@ -148,3 +149,33 @@ def test_resource_usage_of_a_cuda_kernel():
     usage = k.resource_usage
     assert usage and all(u["registers"] > 0 for u in usage.values()), usage
     assert k.n_regs == max(u["registers"] for u in usage.values())
+
+
+@pytest.mark.parametrize("sizes", [dict(M=1024, N=1024, K=1024),
+                                   dict(M=1000, N=1000, K=2048, block_M=128, block_N=256,
+                                        block_K=64, num_stages=4, threads=256)])
+def test_cuda_graph_capture_gemm(sizes):
+    """examples/gemm.py (TMA, warp specialization, split-K where the plan uses it) as an
+    op, captured in a CUDA graph and replayed on new data."""
+    sys.path.insert(0, str(ROOT / "examples"))
+    import gemm
+    k = gemm.matmul.compile_defines(gemm.matmul.bind((), sizes), "cuda")
+    op = tt.register(k, name="g_gemm_%d_%d" % (sizes["M"], sizes["K"]))
+    M_, N_, K_ = sizes["M"], sizes["N"], sizes["K"]
+    a = torch.randn(M_, K_, device="cuda", dtype=torch.float16)
+    b = torch.randn(K_, N_, device="cuda", dtype=torch.float16)
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        op(a, b)
+    torch.cuda.current_stream().wait_stream(s)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        c = op(a, b)
+    for _ in range(2):
+        a.copy_(torch.randn_like(a))
+        b.copy_(torch.randn_like(b))
+        g.replay()
+        torch.cuda.synchronize()
+        ref = (a.float() @ b.float()).to(c.dtype)
+        torch.testing.assert_close(c, ref, rtol=2e-2, atol=2e-1)

@@ -408,3 +408,28 @@ def test_package_installs_the_tilec_command(tmp_path):
     assert run.returncode == 0, run.stderr
     import json
     assert json.loads(run.stdout)["version"] == tilec.version()
+
+
+# ---- TileLang's smaller kernel and profiler methods -----------------------------------------------
+def test_profiler_checks_and_symbolic_bench(ops, capsys):
+    k = ops.scale_add(M=32, N=16, alpha=2.0)
+    prof = k.get_profiler()
+    seen = []
+    prof.manual_assert_close(lambda a, b: a * 2 + b,
+                             manual_check_prog=lambda got, ref: seen.append((got, ref)))
+    (got,), (ref,) = seen[0]
+    np.testing.assert_allclose(got, ref, rtol=1e-6)
+    prof.assert_consistent(repeat=3)
+    flaky = iter(range(100))
+    with pytest.raises(AssertionError, match="output 'C' differs between runs 1 and 2"):
+        prof.run_once = lambda: [np.full((32, 16), next(flaky), np.float32)]
+        prof.assert_consistent(repeat=2)
+    rows = ops.row_sum(N=32).get_profiler()
+    with pytest.raises(tilec.TilecError, match="symbolic size M"):
+        rows.do_bench(warmup=1, rep=2)
+    assert rows.do_bench(warmup=1, rep=2, dynamic_symbolic_constraints={"M": 40}) > 0
+    assert k.get_kernel_source(kernel_only=False) == k.kernel_source == k.source
+    k.print_source_code()
+    assert "tilec_entry" in capsys.readouterr().out
+    with pytest.raises(ValueError, match="was not tuned"):
+        k.get_tuner_result()

@@ -99,8 +99,7 @@ class _UnsupportedModule(types.ModuleType):
         if name.startswith("__"):
             raise AttributeError(name)
         from .tl_tvm import unsupported
-        key = max((k for k in _HINTS if self.__name__ == k or self.__name__.startswith(k + ".")),
-                  key=len)
+        key = max((k for k in _HINTS if _under(self.__name__, (k,))), key=len)
         raise unsupported(self.__name__, name, _HINTS[key])
 
 
@@ -185,11 +184,14 @@ def _module_names():
     return sorted(set(names) | {"tilelang.tvm"})
 
 
+def _under(name, prefixes):
+    return any(name == p or name.startswith(p + ".") for p in prefixes)
+
+
 def _kind(name, content):
-    if name == "tilelang.language" or any(name.startswith(p + ".") or name == p
-                                          for p in _INERT if name not in content):
+    if name == "tilelang.language" or (name not in content and _under(name, _INERT)):
         return _InertModule
-    if name in content and not any(name == p or name.startswith(p + ".") for p in _PARTIAL):
+    if name in content and not _under(name, _PARTIAL):
         return _StrictModule
     return _UnsupportedModule
 
