@@ -819,4 +819,7 @@ def _torch_stream(dev):
             return None
         _raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None) or (
             lambda d: torch.cuda.current_stream(d).cuda_stream)
-    return _raw_stream(dev)
+    try:
+        return _raw_stream(dev)
+    except Exception:  # torch without a usable CUDA (no driver): the arrays are not its;
+        return None    # libtilec reports what is wrong with them

@@ -111,13 +111,19 @@ def test_get_tensor_supply_and_utils_target():
     from tilelang.utils.tensor import TensorSupplyType, get_tensor_supply
     from tilelang.utils.target import check_cuda_availability, determine_target
     import tl_toolbox
+    from tilec._tensor import to_numpy
     k = tl_toolbox.double(M=64, N=32)
-    a = get_tensor_supply(TensorSupplyType.Integer)(k.params[0])
+    t = get_tensor_supply(TensorSupplyType.Integer)(k.params[0])  # torch where installed
+    a = to_numpy(t)
     assert a.shape == (64, 32) and a.dtype == np.float32
     assert set(np.unique(a)) <= {-2.0, -1.0, 0.0, 1.0, 2.0} and len(np.unique(a)) > 1
-    assert (get_tensor_supply(TensorSupplyType.One)(k.params[0]) == 1).all()
-    np.testing.assert_array_equal(k(a), 2 * a)
+    assert (to_numpy(get_tensor_supply(TensorSupplyType.One)(k.params[0])) == 1).all()
+    np.testing.assert_array_equal(to_numpy(k(t)), 2 * a)
     assert determine_target() == ("cuda" if check_cuda_availability() else "c")
+    facts = tilec.info_json()
+    assert determine_target() == facts["auto_target"] and facts["version"] == tilec.version()
+    assert facts["targets"]["c"]["available"] and "cache dir: %s" % facts["cache_dir"] in \
+        tilec.info()
     assert determine_target("cuda -arch=sm_90") == "cuda" and determine_target("llvm") == "c"
 
 

@@ -44,8 +44,8 @@ def determine_torch_fp8_type(fp8_format="e4m3"):
 
 
 def _cuda_usable():
-    from ..jit import info
-    return "auto target: cuda" in info()
+    from .. import info_json
+    return info_json()["auto_target"] == "cuda"
 
 
 def check_cuda_availability():
