@@ -97,9 +97,9 @@ def test_jitkernel_tvm_datatype_fp8_contrib():
     with pytest.raises(tilec.TilecError, match="not a dtype tilec knows"):
         tilelang.DataType("float7")
     assert determine_fp8_type() == T.float8_e4m3fn and determine_fp8_type("e5m2") == "float8_e5m2"
-    with pytest.raises(ImportError, match=r"tilelang\.tvm\.tir: tilec reads TileLang kernels "
-                                          r"without TVM.*dtypes are names here"):
-        tilelang.tvm.tir
+    with pytest.raises(ImportError, match=r"tilelang\.tvm\.tir\.PrimExpr: tilec reads TileLang "
+                                          r"kernels without TVM.*dtypes are names here"):
+        tilelang.tvm.tir.PrimExpr
     from tilelang.contrib import nvcc  # imports, as a script's top does; its names explain
     with pytest.raises(ImportError, match=r"contrib\.nvcc\.compile_cuda: .*NVRTC in-process"):
         nvcc.compile_cuda
@@ -439,3 +439,36 @@ def test_profiler_checks_and_symbolic_bench(ops, capsys):
     assert "tilec_entry" in capsys.readouterr().out
     with pytest.raises(ValueError, match="was not tuned"):
         k.get_tuner_result()
+
+
+def test_import_tvm_and_module_named_functions():
+    """Without TVM, `from tvm import DataType` (TileLang scripts import the TVM TileLang
+    bundles) works, other tvm names explain themselves; a TileLang function exported
+    under its module's name (tilelang.tools.plot_layout) raises the layer's error when
+    called; dtypes convert to torch; tilelang.__file__ exists."""
+    code = PRELUDE + """
+import importlib.util, tilelang
+assert importlib.util.find_spec("tvm") is not None
+from tvm import DataType
+assert DataType("float16").bits == 16
+try:
+    from tvm import tirx
+    tirx.IndexMap
+except ImportError as e:
+    print("tvm:", e)
+from tilelang.tools import plot_layout
+try:
+    plot_layout(None)
+except ImportError as e:
+    print("call:", e)
+print("file", tilelang.__file__.endswith("compat/__init__.py"))
+"""
+    proc = run_py(code)
+    assert proc.returncode == 0, proc.stderr
+    assert "tvm: tvm.tirx.IndexMap: tilec reads TileLang kernels without TVM" in proc.stdout
+    assert "call: tilelang.tools.plot_layout: " in proc.stdout and "tilec emit" in proc.stdout
+    assert "file True" in proc.stdout
+    import tilelang.language as T
+    torch = pytest.importorskip("torch")
+    assert T.float8_e4m3fn.as_torch() is torch.float8_e4m3fn
+    assert T.bfloat16.as_torch() is torch.bfloat16

@@ -58,6 +58,7 @@ class _InertModule(types.ModuleType):
 def _module(name, cls=_StrictModule, **attrs):
     m = cls(name)
     m.__dict__.update(attrs)
+    m.__file__ = __file__  # scripts print tilelang.__file__
     setattr(m, SHIM_FLAG, True)
     m.__path__ = []  # a package: its submodules are the ones registered below
     return m
@@ -68,6 +69,8 @@ _HINTS = {
     "tilelang": "tilec compiles the kernel file with libtilec (tilec.compile, @tilelang.jit).",
     "tilelang.tvm": "dtypes are names here (T.float16 == 'float16', tilelang.DataType), "
                     "targets the strings 'c' and 'cuda'.",
+    "tvm": "dtypes are names here (T.float16 == 'float16', tvm.DataType), targets the "
+           "strings 'c' and 'cuda'.",
     "tilelang.carver": "pick configurations with @tilelang.autotune(configs=[...]) and "
                        "lists of dicts; tilec.info() describes the GPU.",
     "tilelang.engine": "libtilec lowers and builds kernels itself: tilec.compile, or "
@@ -99,8 +102,52 @@ class _UnsupportedModule(types.ModuleType):
         if name.startswith("__"):
             raise AttributeError(name)
         from .tl_tvm import unsupported
-        key = max((k for k in _HINTS if _under(self.__name__, (k,))), key=len)
-        raise unsupported(self.__name__, name, _HINTS[key])
+        if _under(self.__name__, ("tvm", "tilelang.tvm")) and name.islower():
+            return _tvm_submodule("%s.%s" % (self.__name__, name))  # tvm.tirx, tvm.tl, ...
+        raise unsupported(self.__name__, name, _hint(self.__name__))
+
+    def __call__(self, *args, **kwargs):  # a function TileLang exports under a module's name
+        from .tl_tvm import unsupported
+        parent, _, leaf = self.__name__.rpartition(".")
+        raise unsupported(parent, leaf, _hint(self.__name__))
+
+
+def _hint(module):
+    return _HINTS[max((k for k in _HINTS if _under(module, (k,))), key=len)]
+
+
+def _tvm_submodule(name):
+    """The module `name` of the TVM tree (made and registered on first use)."""
+    m = sys.modules.get(name)
+    if m is None:
+        m = sys.modules[name] = _module(name, _UnsupportedModule)
+        parent, _, leaf = name.rpartition(".")
+        if parent in sys.modules:
+            sys.modules[parent].__dict__[leaf] = m
+    return m
+
+
+class _TVMFinder:
+    """Answers `import tvm` / `import tvm.X` when no TVM is installed (it sits at the end
+    of sys.meta_path): TileLang scripts import TVM, which TileLang bundles. `tvm` has
+    DataType; the names of every tvm module raise the layer's ImportError."""
+
+    @classmethod
+    def find_spec(cls, name, path=None, target=None):
+        if name != "tvm" and not name.startswith("tvm."):
+            return None
+        import importlib.machinery
+        return importlib.machinery.ModuleSpec(name, cls, is_package=True)
+
+    @staticmethod
+    def create_module(spec):
+        from .tl_tvm import DataType
+        extra = {"DataType": DataType} if spec.name == "tvm" else {}
+        return _module(spec.name, _UnsupportedModule, **extra)
+
+    @staticmethod
+    def exec_module(module):
+        pass
 
 
 def _set_cache(enabled):
@@ -213,6 +260,8 @@ def build_modules():
         if parent in mods and leaf not in mods[parent].__dict__:
             setattr(mods[parent], leaf, m)
     _setup_logger()
+    if _TVMFinder not in sys.meta_path:
+        sys.meta_path.append(_TVMFinder)
     return mods
 
 

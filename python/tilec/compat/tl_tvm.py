@@ -29,6 +29,10 @@ class DataType(str):
     def is_float(self):
         return self.type_code in (2, 4, 10, 12)
 
+    def as_torch(self):
+        from .._tensor import torch_dtype
+        return torch_dtype(str(self))
+
 
 class TVMNotInTilec(ImportError, TilecError):
     """A TVM or TileLang-internal name that tilec does not have (an ImportError, so that
