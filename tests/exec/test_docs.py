@@ -7,10 +7,12 @@ Commands run with /bin/sh in a scratch directory that links the repository's exa
 tests and python directories and the suite's build directory as build/ (so `--out-dir
 out` and `a.npy` land there), with `tilec` on the PATH and, after `pip install
 ./python` (emulated: the package of the source tree, with its import hook), the
-package importable. The README's set-up line runs against stand-ins for apt-get and
+package importable; the README's virtual environment is made for real (`pip install`
+into it builds the package with make and needs PyPI for setuptools). The README's set-up line runs against stand-ins for apt-get and
 sudo, as root and as a user with sudo."""
 import os
 import re
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -29,7 +31,8 @@ NOT_RUN = {
     "python3 tests/run_tests.py --build build": "runs the suite this test is part of",
     "python3 tests/run_tests.py --build build --quick": "runs the suite this test is part of",
     "python3 tests/run_tests.py --build build --update-golden": "rewrites the golden files",
-    "cd examples && python3 -m tilec.compat gemm.py": "needs torch with CUDA (tests/gpu)",
+    "cd examples && ../.venv/bin/python3 -m tilec.compat gemm.py":
+        "needs torch with CUDA (tests/gpu)",
     "cd examples && python3 -m tilec.compat softmax.py": "needs torch with CUDA (tests/gpu)",
     "cc app.c $(pkg-config --cflags --libs tilec) -o app":
         "app.c is the reader's program; test_install.py builds README's C example this way",
@@ -127,11 +130,17 @@ def test_doc_command(scratch, doc, line, cmd, expect):
     sh = rewrite(cmd, d)
     if sh is None:
         return
-    if "quickstart.py" in sh and asan_library():
+    if ("quickstart.py" in sh or ".venv" in sh) and asan_library():
         pytest.skip("python cannot load the ASan build of libtilec")
+    if ".venv" in sh:  # the README's own environment: the installed package, built by make
+        env = {k: v for k, v in env.items() if k not in ("PYTHONPATH", "TILEC_LIBRARY")}
     if "a.npy" in sh and "np.save" not in sh:  # the README makes it one line before
         assert (d / "a.npy").is_file(), "a.npy should exist: the line before makes it"
+    litter = [ROOT / "python" / n for n in ("build", "tilec.egg-info")]
+    litter = [p for p in litter if not p.exists()]  # pip's in-tree build leaves these
     proc = run_sh(sh, d, env)
+    for p in litter:
+        shutil.rmtree(p, ignore_errors=True)
     text = proc.stdout + proc.stderr
     if expect and any(": error: " in e for e in expect):  # a documented error
         assert proc.returncode == 1, text
