@@ -5,6 +5,8 @@
 #   make asan       run the test suite with ASan/UBSan (any UBSan report fails the test)
 #   make fuzz       build the libFuzzer harnesses (clang); make fuzz-run runs each
 #                   FUZZ_SECONDS (60) seconds
+#   make install    PREFIX=/usr/local DESTDIR= : tilec.h, libtilec.so (SONAME, versioned
+#                   links), libtilec.a, tilec.pc (pkg-config), the tilec command
 #   make clean
 CC      ?= cc
 BUILD   ?= build
@@ -32,8 +34,19 @@ $(BUILD)/%.o: %.c | $(EMBED_H)
 $(BUILD)/libtilec.a: $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/libtilec.so: $(LIB_OBJ)
-	$(CC) -shared -o $@ $^ $(LDFLAGS) $(LDLIBS)
+# The shared library exports the functions of include/tilec.h and nothing else (a linker
+# version script listing every `tl_name(` of the header), and carries the SONAME
+# libtilec.so.MAJOR.
+VERSION := $(shell sed -n 's/^\#define TILEC_VERSION "\(.*\)"/\1/p' include/tilec.h)
+SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
+$(BUILD)/gen/libtilec.map: include/tilec.h
+	@mkdir -p $(dir $@)
+	{ echo '{ global:'; grep -o 'tl_[a-z0-9_]*(' $< | sort -u | sed 's/($$/;/'; \
+	  echo 'local: *; };'; } > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/libtilec.so: $(LIB_OBJ) $(BUILD)/gen/libtilec.map
+	$(CC) -shared -Wl,-soname,libtilec.so.$(SOMAJOR) -Wl,--version-script,$(BUILD)/gen/libtilec.map \
+	    -o $@ $(LIB_OBJ) $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/tilec: $(BUILD)/tools/tilec.o $(BUILD)/libtilec.a
 	$(CC) -o $@ $^ $(LDFLAGS) $(LDLIBS)
@@ -82,8 +95,30 @@ fuzz-run: fuzz
 $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(BUILD)/libtilec.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
+# ---- install ------------------------------------------------------------------------------
+PREFIX  ?= /usr/local
+LIBDIR  ?= $(PREFIX)/lib
+INCDIR  ?= $(PREFIX)/include
+BINDIR  ?= $(PREFIX)/bin
+PCDIR   ?= $(LIBDIR)/pkgconfig
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) $(DESTDIR)$(PCDIR)
+	install -m 755 $(BUILD)/tilec $(DESTDIR)$(BINDIR)/tilec
+	install -m 644 include/tilec.h $(DESTDIR)$(INCDIR)/tilec.h
+	install -m 644 $(BUILD)/libtilec.a $(DESTDIR)$(LIBDIR)/libtilec.a
+	install -m 755 $(BUILD)/libtilec.so $(DESTDIR)$(LIBDIR)/libtilec.so.$(VERSION)
+	ln -sf libtilec.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libtilec.so.$(SOMAJOR)
+	ln -sf libtilec.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libtilec.so
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCDIR@|$(INCDIR)|' \
+	    -e 's|@VERSION@|$(VERSION)|' tools/tilec.pc.in > $(DESTDIR)$(PCDIR)/tilec.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/tilec $(DESTDIR)$(INCDIR)/tilec.h $(DESTDIR)$(LIBDIR)/libtilec.a \
+	    $(DESTDIR)$(LIBDIR)/libtilec.so $(DESTDIR)$(LIBDIR)/libtilec.so.$(SOMAJOR) \
+	    $(DESTDIR)$(LIBDIR)/libtilec.so.$(VERSION) $(DESTDIR)$(PCDIR)/tilec.pc
+
 clean:
 	rm -rf build build-asan build-fuzz
 
-.PHONY: all unit test check-gpu asan fuzz fuzz-run clean
+.PHONY: all unit test check-gpu asan fuzz fuzz-run install uninstall clean
 -include $(LIB_OBJ:.o=.d) $(BUILD)/tools/tilec.d

@@ -183,6 +183,11 @@ const char *tl_cache_dir(const tl_options *opt);
 tl_status tl_cache_clear(const tl_options *opt);
 /* Multi-line description: version, targets, compilers found, GPU and driver, cache dir. */
 const char *tl_info(void);
+/* The same facts as one JSON object (one line): {"version", "targets": {NAME: {"available",
+ * "toolchain", "reason"}}, "cuda": {"driver", "driver_error", "gpus": [{"index", "name",
+ * "compute_capability", "sms", "memory_bytes"}], "nvrtc": {"version", "path"},
+ * "nvrtc_error"} or null, "auto_target", "cache_dir", "cache_enabled"}. */
+const char *tl_info_json(void);
 const char *tl_version(void);
 
 #ifdef __cplusplus

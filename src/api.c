@@ -168,10 +168,8 @@ static void params_describe(tl_kernel *k) {
 static void compile_to_source(tl_kernel *k, const Source *src, const tl_options *o) {
     Ctx *ctx = &k->ctx;
     Define *defs = NEW_ARRAY(&ctx->arena, Define, o->ndefines + 1);
-    for (int i = 0; i < o->ndefines; i++) {
-        defs[i].name = o->defines[i].name;
-        defs[i].value = o->defines[i].value;
-    }
+    for (int i = 0; i < o->ndefines; i++)
+        defs[i] = (Define){o->defines[i].name, o->defines[i].value};
     Define *configs = NEW_ARRAY(&ctx->arena, Define, o->npass_configs + 1);
     for (int i = 0; i < o->npass_configs; i++)
         configs[i] = (Define){o->pass_configs[i].name, o->pass_configs[i].value};
@@ -786,5 +784,48 @@ const char *tl_info(void) {
     sb_printf(sb, "cache dir: %s%s\n", dir.buf,
               cache_disabled(1) ? " (disabled by TILEC_NO_CACHE)" : "");
     sb_free(&dir);
+    return sb->buf;
+}
+
+/* One target as JSON: {"available": bool, "toolchain": text or null, "reason": ...}. */
+static void info_target_json(StrBuf *sb, const char *name) {
+    const Target *t = target_find(name);
+    StrBuf why = {0};
+    int ok = t && t->available(&why);
+    sb_json_str(sb, name);
+    sb_printf(sb, ": {\"available\": %s, \"toolchain\": ", ok ? "true" : "false");
+    if (ok) {
+        Arena a = {0};
+        sb_json_str(sb, t->toolchain_id(&a));
+        arena_free(&a);
+    } else {
+        sb_puts(sb, "null");
+    }
+    sb_puts(sb, ", \"reason\": ");
+    sb_json_str(sb, ok ? NULL : !t ? "not available in this build"
+                                   : why.buf ? why.buf : "unknown reason");
+    sb_puts(sb, "}");
+    sb_free(&why);
+}
+
+const char *tl_info_json(void) {
+    StrBuf *sb = &thread_strings()->info, dir = {0}, why = {0};
+    sb->len = 0;
+    sb_printf(sb, "{\"version\": \"%s\", \"targets\": {", TILEC_VERSION);
+    for (int i = 0; i < NKNOWN_TARGETS; i++) {
+        if (i) sb_puts(sb, ", ");
+        info_target_json(sb, known_targets[i]);
+    }
+    const Target *cu = target_find("cuda");
+    sb_puts(sb, "}, \"cuda\": ");
+    if (cu) cuda_describe_json(sb);
+    else sb_puts(sb, "null");
+    sb_printf(sb, ", \"auto_target\": \"%s\", \"cache_dir\": ",
+              target_usable(cu, &why) ? "cuda" : "c");
+    cache_dir_resolve(NULL, &dir);
+    sb_json_str(sb, dir.buf);
+    sb_printf(sb, ", \"cache_enabled\": %s}\n", cache_disabled(1) ? "false" : "true");
+    sb_free(&dir);
+    sb_free(&why);
     return sb->buf;
 }

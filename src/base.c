@@ -125,6 +125,20 @@ void sb_indent(StrBuf *sb, int level) {
     for (int i = 0; i < level; i++) sb_puts(sb, "    ");
 }
 
+void sb_json_str(StrBuf *sb, const char *s) {
+    if (!s) {
+        sb_puts(sb, "null");
+        return;
+    }
+    sb_putc(sb, '"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') sb_printf(sb, "\\%c", *p);
+        else if (*p < 0x20) sb_printf(sb, "\\u%04x", *p);
+        else sb_putc(sb, (char)*p);
+    }
+    sb_putc(sb, '"');
+}
+
 void sb_free(StrBuf *sb) {
     free(sb->buf);
     sb->buf = NULL;

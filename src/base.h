@@ -54,6 +54,9 @@ void sb_puts(StrBuf *sb, const char *s);
 void sb_printf(StrBuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_vprintf(StrBuf *sb, const char *fmt, va_list ap);
 void sb_indent(StrBuf *sb, int level); /* 4 spaces per level */
+/* s as a JSON string literal (quotes, escapes); `null` when s is NULL. Bytes >= 0x80
+ * pass through: s is UTF-8. */
+void sb_json_str(StrBuf *sb, const char *s);
 void sb_free(StrBuf *sb);
 
 /* ---- sources and locations ---------------------------------------------------------- */

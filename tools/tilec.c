@@ -3,7 +3,7 @@
  *   tilec run FILE[:FACTORY] [-D NAME=VALUE]... [--target T] [--in PARAM=X.npy]...
  *             [--out-dir DIR] [--check] [--bench] [--seed N] [--no-cache]
  *   tilec emit FILE[:FACTORY] [-D NAME=VALUE]... [--target T] [--ir | --source]
- *   tilec info | tilec cache clear | tilec cache dir | tilec help [CMD] | tilec --version
+ *   tilec info [--json] | tilec cache clear | tilec cache dir | tilec help [CMD] | tilec --version
  *
  * Exit status: 0 success, 1 a user error (message on stderr) or a --check mismatch,
  * 2 bad usage. docs/cli.md is the reference. */
@@ -28,7 +28,7 @@ static const char help_main[] =
     "commands:\n"
     "  run FILE[:FACTORY]    compile, run on generated or given inputs, report the time\n"
     "  emit FILE[:FACTORY]   print the generated source (or --ir: the tile IR)\n"
-    "  info                  version, targets, compilers, cache directory\n"
+    "  info [--json]         version, targets, compilers, cache directory\n"
     "  cache clear|dir       empty the kernel cache / print its directory\n"
     "  help [COMMAND]        this text, or a command's options\n"
     "\n"
@@ -47,6 +47,8 @@ static const char help_run[] =
     "                      (64, 64); a bare word is a string); for a symbolic size\n"
     "                      (T.dynamic) it also gives the size of generated inputs\n"
     "  --target T          auto (default: cuda if usable, else c), c, cuda\n"
+    "  --pass-config KEY=VALUE\n"
+    "                      a pass config, as @tilelang.jit(pass_configs={KEY: VALUE})\n"
     "  --in PARAM=X.npy    input data for PARAM from a numpy .npy file; for a scalar\n"
     "                      parameter also --in PARAM=NUMBER\n"
     "  --out-dir DIR       write every output as DIR/PARAM.npy (a kernel without outputs:\n"
@@ -61,17 +63,18 @@ static const char help_run[] =
     "bools 0/1; the same seed gives the same data on every machine.\n";
 
 static const char help_emit[] =
-    "usage: tilec emit FILE[:FACTORY] [-D NAME=VALUE]... [--target T] [--ir | --source]\n"
+    "usage: tilec emit FILE[:FACTORY] [-D NAME=VALUE]... [--pass-config KEY=VALUE]...\n"
+    "                  [--target T] [--ir | --source]\n"
     "\n"
     "Prints the generated source (--source, the default) or the tile IR before lowering\n"
     "(--ir). Nothing is built, so no compiler is needed.\n";
 
 static const char help_info[] =
-    "usage: tilec info\n"
+    "usage: tilec info [--json]\n"
     "\n"
     "Prints the version, the targets and whether they can run here (and why not), the C\n"
     "compiler, the GPUs (name, compute capability), the CUDA driver and NVRTC versions,\n"
-    "and the kernel cache directory.\n";
+    "and the kernel cache directory. --json: the same as one JSON object (docs/cli.md).\n";
 
 static const char help_cache[] =
     "usage: tilec cache clear | tilec cache dir\n"
@@ -119,6 +122,8 @@ typedef struct Cli {
     const char *target, *out_dir;
     tl_define *defines;
     int ndefines;
+    tl_define *configs; /* --pass-config KEY=VALUE */
+    int nconfigs;
     InArg *ins;
     int nins;
     int check, bench, no_cache, emit_ir;
@@ -130,6 +135,8 @@ static void cli_free(Cli *c) {
     free(c->factory);
     for (int i = 0; i < c->ndefines; i++) free((char *)c->defines[i].name);
     free(c->defines);
+    for (int i = 0; i < c->nconfigs; i++) free((char *)c->configs[i].name);
+    free(c->configs);
     for (int i = 0; i < c->nins; i++) free((char *)c->ins[i].param);
     free(c->ins);
 }
@@ -175,6 +182,21 @@ static int add_define(Cli *c, const char *s) {
     c->defines = realloc(c->defines, sizeof *c->defines * (size_t)(c->ndefines + 1));
     c->defines[c->ndefines].name = name;
     c->defines[c->ndefines++].value = value;
+    return 0;
+}
+
+/* --pass-config KEY=VALUE: as @tilelang.jit(pass_configs={KEY: VALUE}) (VALUE a Python
+ * literal; a bare word is a string). */
+static int add_config(Cli *c, const char *s) {
+    char *name = NULL;
+    const char *value = NULL;
+    if (split_assign(s, &name, &value) != 0 || !*value) {
+        free(name);
+        return usage_error(c->cmd, "bad --pass-config '%s': expected KEY=VALUE", s);
+    }
+    c->configs = realloc(c->configs, sizeof *c->configs * (size_t)(c->nconfigs + 1));
+    c->configs[c->nconfigs].name = name;
+    c->configs[c->nconfigs++].value = value;
     return 0;
 }
 
@@ -231,9 +253,10 @@ static int parse_option(Cli *c, int argc, char **argv, int *i) {
     }
     if (!strncmp(a, "-D", 2)) return add_define(c, a + 2);
     if (parse_flag(c, a)) return 0;
-    static const char *const valued[] = {"--target", "--in", "--out-dir", "--seed"};
-    for (int k = 0; k < 4; k++) {
-        if ((k == 1 || k >= 2) && strcmp(c->cmd, "run") != 0) continue;
+    static const char *const valued[] = {"--target", "--in", "--out-dir", "--seed",
+                                         "--pass-config"};
+    for (int k = 0; k < 5; k++) {
+        if ((k == 1 || (k >= 2 && k < 4)) && strcmp(c->cmd, "run") != 0) continue;
         if ((r = opt_value(argc, argv, i, valued[k], &v)) == 0) continue;
         if (r < 0) return usage_error(c->cmd, "%s needs a value", valued[k]);
         if (k == 0) return c->target = v, 0;
@@ -241,6 +264,7 @@ static int parse_option(Cli *c, int argc, char **argv, int *i) {
         if (k == 2 && !*v) /* "" would write the results into / */
             return usage_error(c->cmd, "--out-dir needs a directory, not an empty string");
         if (k == 2) return c->out_dir = v, 0;
+        if (k == 4) return add_config(c, v);
         return parse_seed(c, v);
     }
     return usage_error(c->cmd, "unknown option '%s' for '%s'", a, c->cmd);
@@ -268,6 +292,8 @@ static tl_status compile(const Cli *c, const char *target, int build, tl_kernel 
     o.factory = c->factory;
     o.defines = c->defines;
     o.ndefines = c->ndefines;
+    o.pass_configs = c->configs;
+    o.npass_configs = c->nconfigs;
     o.use_cache = !c->no_cache;
     o.build = build;
     tl_status st = tl_compile_file(c->file, &o, k);
@@ -677,6 +703,10 @@ static int compare_one(const char *name, const DLTensor *got, const DLTensor *re
 }
 
 static int run_check(Run *r, DLTensor **all) {
+    if (!strcmp(tl_kernel_target(r->k), "c")) /* say what the comparison is worth */
+        printf("check: note: the kernel ran on the c target, the reference itself (--target "
+               "c, or no usable GPU: see `tilec info`): this compares two runs of the c "
+               "target, no GPU\n");
     tl_kernel *ref;
     if (compile(r->cli, "c", 1, &ref) != TL_OK) return api_error();
     DLTensor **rall = NULL;
@@ -767,6 +797,8 @@ static tl_status specialize(Run *r) {
     o.factory = r->cli->factory;
     o.defines = r->cli->defines;
     o.ndefines = r->cli->ndefines;
+    o.pass_configs = r->cli->configs;
+    o.npass_configs = r->cli->nconfigs;
     o.use_cache = !r->cli->no_cache;
     o.inputs = ins;
     o.input_names = names;
@@ -834,8 +866,9 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help"))
         return cmd_help(argc, argv);
     if (!strcmp(cmd, "info")) {
-        if (argc != 2) return usage_error("info", "'info' takes no arguments");
-        return fputs(tl_info(), stdout), 0;
+        int json = argc == 3 && !strcmp(argv[2], "--json");
+        if (argc != 2 && !json) return usage_error("info", "'info' takes only --json");
+        return fputs(json ? tl_info_json() : tl_info(), stdout), 0;
     }
     if (!strcmp(cmd, "cache")) return cmd_cache(argc, argv);
     if (strcmp(cmd, "run") != 0 && strcmp(cmd, "emit") != 0)

@@ -31,6 +31,18 @@ def version():
     return text(lib().tl_version())
 
 
+def info_json():
+    """libtilec's description of itself as a dict (tl_info_json; `tilec info --json`):
+    version, targets (available, toolchain, reason), cuda (driver, gpus, nvrtc),
+    auto_target, cache_dir, cache_enabled."""
+    import json
+    from ._lib import lib, text
+    fn = getattr(lib(), "tl_info_json", None)
+    if fn is None:
+        raise TilecError("%s has no tl_info_json: rebuild it" % library_path())
+    return json.loads(text(fn()))
+
+
 def __getattr__(name):
     # tilec.language: TileLang's `T` namespace as inert placeholders (tilec.compat).
     if name == "language":
@@ -41,4 +53,4 @@ def __getattr__(name):
 
 __all__ = ["TilecError", "TilecWarning", "JITFunction", "PrimFunc", "Kernel", "Param",
            "Profiler", "TensorSupplyType", "assert_close", "autotune", "jit", "compile",
-           "cache_dir", "clear_cache", "info", "library_path", "version"]
+           "cache_dir", "clear_cache", "info", "info_json", "library_path", "version"]

@@ -146,6 +146,7 @@ def _declare(lib):
     }
     optional = {  # newer additions; the package works without them
         "tl_kernel_device": (DLDevice, [kp]),
+        "tl_info_json": (c_char_p, []),
     }
     for name, (res, args) in list(table.items()) + list(optional.items()):
         fn = getattr(lib, name, None)

@@ -25,6 +25,7 @@ import os
 import platform
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 from .jit import JITFunction, cache_dir, info, literal, normalize_target
@@ -47,11 +48,12 @@ class AutotuneResult:
 
 def autotune(configs=None, warmup=25, rep=100, timeout=None, supply_type=None, ref_prog=None,
              rtol=1e-2, atol=1e-2, skip_check=False, max_mismatched_ratio=0.01, cache=True,
-             max_workers=None, verbose=True, **ignored):
+             max_workers=None, verbose=True, backend="event", **ignored):
     """Decorator over a @tilec.jit factory (or a plain factory). See the module docstring.
     warmup, rep: do_bench's budgets in ms. supply_type: a TensorSupplyType for the
     inputs. ref_prog: a reference (inputs -> outputs) each candidate must match unless
-    skip_check. cache: read and write the on-disk result. verbose: progress and skip
+    skip_check. backend: do_bench's timing backend ("event", "cudagraph", "cupti").
+    cache: read and write the on-disk result. verbose: progress and skip
     messages on stderr. timeout and TileLang's other options are accepted and ignored."""
     if configs is None:
         raise TilecError("autotune needs configs: a list of dicts of factory arguments")
@@ -60,7 +62,7 @@ def autotune(configs=None, warmup=25, rep=100, timeout=None, supply_type=None, r
         return AutotunedFunction(fn, configs, dict(
             warmup=warmup, rep=rep, supply_type=supply_type, ref_prog=ref_prog, rtol=rtol,
             atol=atol, skip_check=skip_check, max_mismatched_ratio=max_mismatched_ratio,
-            cache=cache, max_workers=max_workers, verbose=verbose))
+            cache=cache, max_workers=max_workers, verbose=verbose, backend=backend))
     return wrap
 
 
@@ -78,6 +80,11 @@ class AutotunedFunction:
 
     def __repr__(self):
         return "<tilec autotuned %s>" % self.__name__
+
+    def compile(self, *args, **kwargs):
+        """The best kernel for these arguments (tuning first if needed): the same as
+        calling the function (TileLang's AutotunedFunction.compile)."""
+        return self(*args, **kwargs)
 
     def _config_list(self, args, kwargs):
         cfgs = self.configs
@@ -192,7 +199,10 @@ class AutotunedFunction:
                               % (name, cfgs[i], results[i][2]))
                 bar.update()
         bar.close()
-        inputs, sig = None, None
+        inputs, sig = get_autotune_inputs(), None
+        built = [k for k in kernels if k is not None]
+        if inputs is not None and built:  # set_autotune_inputs: the caller's tensors
+            sig = _signature(built[0])
         bar = _Progress(len(cands), "tilec autotune %s: bench" % name, verbose)
         for i, k in enumerate(kernels):
             if k is not None:
@@ -233,11 +243,42 @@ class AutotunedFunction:
                 prof.assert_allclose(o["ref_prog"], input_tensors=inputs, rtol=o["rtol"],
                                      atol=o["atol"],
                                      max_mismatched_ratio=o["max_mismatched_ratio"])
-            return prof.do_bench(warmup=o["warmup"], rep=o["rep"], input_tensors=inputs), ""
+            return prof.do_bench(warmup=o["warmup"], rep=o["rep"], input_tensors=inputs,
+                                 backend=o.get("backend", "event")), ""
         except TilecError as e:
             return None, "run failed: " + _first_line(e)
         except AssertionError as e:
             return None, "wrong result: " + _first_line(e)
+
+
+# ---- the caller's inputs ------------------------------------------------------------------
+_captured = threading.local()
+
+
+class set_autotune_inputs:
+    """with set_autotune_inputs(a, b) (or ([a, b])): tunings started inside time every
+    config on these tensors (the kernel's inputs, in order) instead of generated ones."""
+
+    def __init__(self, *args):
+        self.tensors = list(args[0]) if len(args) == 1 and isinstance(args[0], (list, tuple)) \
+            else list(args)
+
+    def __enter__(self):
+        stack = getattr(_captured, "stack", None)
+        if stack is None:
+            stack = _captured.stack = []
+        stack.append(self.tensors)
+        return self
+
+    def __exit__(self, *exc):
+        _captured.stack.pop()
+        return False
+
+
+def get_autotune_inputs():
+    """The tensors of the innermost set_autotune_inputs in this thread, or None."""
+    stack = getattr(_captured, "stack", None)
+    return stack[-1] if stack else None
 
 
 # ---- helpers ----------------------------------------------------------------------------------

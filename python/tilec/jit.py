@@ -211,7 +211,7 @@ def compile_file(path, factory=None, defines=None, out_idx=None, target=None, us
 
 
 def compile_capture(cap, defines=None, out_idx=None, target=None, use_cache=None,
-                    cache_dir=None, inputs=None, configs=None, name=None):
+                    cache_dir=None, inputs=None, configs=None, name=None, build=1):
     """Compiles a tilec.capture.Capture (its first function is the kernel); defines: an
     eager kernel's compile-time arguments as value texts; inputs as for compile_file;
     configs: pass configs {key: value text}; name: the kernel's (default: the
@@ -228,11 +228,21 @@ def compile_capture(cap, defines=None, out_idx=None, target=None, use_cache=None
     if name:
         keep.append(name.encode("utf-8"))
         opt.factory = keep[-1]
+    opt.build = build
     handle = _lib.ctypes.c_void_p()
     check(lib().tl_compile_capture(_lib.ctypes.byref(cap.structs(keep)),
                                    _lib.ctypes.byref(opt), _lib.ctypes.byref(handle)))
-    first = cap.funcs[0]
-    return _kernel(handle, first["filename"], first["name"], defines)
+    if build == 2:  # TL_BUILD_ONLY: built into the cache, nothing to keep
+        lib().tl_kernel_destroy(handle.value)
+        return None
+    k = _kernel(handle, cap.funcs[0]["filename"], name or cap.funcs[0]["name"], defines)
+
+    def rebuild(directory):
+        """Builds the same kernel again into cache directory `directory`, unloaded."""
+        compile_capture(cap, defines, out_idx, target, True, directory, inputs, configs, name,
+                        build=2)
+    k.rebuild = rebuild
+    return k
 
 
 def _kernel(handle, path, factory, defines):
@@ -293,7 +303,7 @@ class JITFunction:
         if isinstance(func, JITFunction):
             func = func.func
         self.func = func
-        self.pass_configs = dict(pass_configs or {})
+        self.pass_configs = pass_configs if pass_configs is not None else {}
         self.out_idx = normalize_out_idx(out_idx)
         self.target = target
         self.use_cache = use_cache
@@ -353,6 +363,9 @@ class JITFunction:
             raise TilecError("the factory '%s' returned %s, not a @T.prim_func"
                              % (self.__name__, type(result).__name__))
         return capture_prim_func(result), {}, {}
+
+    def _compiling(self, starts):
+        """Called before (starts) and after a new kernel compiles (the compat layer logs)."""
 
     def _arguments_text(self, args, kwargs):
         """{name: text} of the factory arguments given (Kernel.defines): Python literals
@@ -432,6 +445,9 @@ class JITFunction:
         """pass_configs as {key: value text}; keys are strings or TileLang's PassConfigKey
         members (their names)."""
         out = {}
+        if not isinstance(self.pass_configs, dict):
+            raise TilecError("pass_configs must be a dict, not %s"
+                             % type(self.pass_configs).__name__)
         for k, v in self.pass_configs.items():
             key = getattr(k, "value", None) or getattr(k, "name", None) or str(k)
             out[str(key)] = cap.value(v, "pass_configs[%r]" % (key,))
@@ -447,10 +463,12 @@ class JITFunction:
                target)
         k = self._kernels.get(key)
         if k is None:
+            self._compiling(True)
             k = compile_capture(cap, defines, self.out_idx, target, self.use_cache,
                                 self.cache_dir, inputs=inputs,
                                 configs=self._config_texts(cap), name=self.kernel_name())
             k.defines = self._arguments_text(args, kwargs)
+            self._compiling(False)
             with self._lock:
                 k = self._kernels.setdefault(key, k)
         return k, tensors

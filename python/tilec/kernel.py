@@ -12,6 +12,7 @@ kernel(*inputs) (the parameters not marked out_idx) returns the outputs:
   kernel runs through tl_kernel_launch (on torch's current CUDA stream for CUDA).
 kernel(*all_params) runs in place and returns None."""
 import ast
+import os
 import sys
 import threading
 
@@ -117,7 +118,7 @@ class _Slot:
     """The DLTensor of one parameter in a scratch array, with its shape/stride arrays and
     the values last written (to skip unchanged fields)."""
     __slots__ = ("t", "dtype", "device", "shape", "strides", "strides_p", "cap", "ndim",
-                 "code", "dev", "scalar", "scalar_addr", "param", "strided")
+                 "code", "dev", "scalar", "scalar_addr", "param", "strided", "keep")
 
     def __init__(self, t, param):
         self.t = t
@@ -132,6 +133,7 @@ class _Slot:
         t.shape = _lib.ctypes.cast(self.shape, _c_int64_p)
         self.ndim = self.code = self.dev = None
         self.strided = False  # t.strides is NULL (it starts zeroed)
+        self.keep = None  # a DLPack capsule the DLTensor points into
         self.scalar = _scalar_buffer(param) if param.is_scalar else None
         self.scalar_addr = _lib.ctypes.addressof(self.scalar) if self.scalar is not None else 0
 
@@ -243,6 +245,8 @@ def _fill(slot, x):
     cai = getattr(x, "__cuda_array_interface__", None)
     if cai is not None:
         return _fill_cai(slot, x, cai)
+    if hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__"):
+        return _fill_dlpack(slot, x)
     if hasattr(x, "__array_interface__") or hasattr(x, "__array__"):
         return _fill(slot, np.asarray(x))
     p = slot.param
@@ -283,6 +287,57 @@ def _fill_cai(slot, x, cai):
     else:
         _set_strides(slot, cai["strides"], dt.itemsize)
     return dev
+
+
+class _DLManagedTensor(_lib.ctypes.Structure):
+    _fields_ = [("dl_tensor", DLTensor), ("manager_ctx", _c_void_p), ("deleter", _c_void_p)]
+
+
+_capsule_pointer = None
+
+
+def _fill_dlpack(slot, x):
+    """An array of any DLPack producer (JAX, CuPy, TensorFlow, PaddlePaddle, numpy...):
+    its DLTensor is read from x.__dlpack__()'s capsule, zero-copy. The capsule is not
+    consumed (its deleter runs when it is collected): x owns the memory, and slot keeps
+    the capsule until the slot is filled again. CUDA producers are asked to order their
+    work before the legacy default stream (stream=1), which launches without torch use."""
+    global _capsule_pointer
+    if _capsule_pointer is None:
+        api = _lib.ctypes.pythonapi
+        api.PyCapsule_GetPointer.restype = _c_void_p
+        api.PyCapsule_GetPointer.argtypes = [_lib.ctypes.py_object, _lib.ctypes.c_char_p]
+        _capsule_pointer = api.PyCapsule_GetPointer
+    dev_type, dev_id = x.__dlpack_device__()
+    p = slot.param
+    if int(dev_type) not in (_lib.kDLCPU, _lib.kDLCUDA, _lib.kDLCUDAHost, _lib.kDLCUDAManaged):
+        raise TilecError("argument '%s' (param %d): a DLPack array on device type %d; tilec "
+                         "takes host (1) or CUDA (2) memory" % (p.name, p.index, dev_type))
+    cap = x.__dlpack__(stream=1) if int(dev_type) == _lib.kDLCUDA else x.__dlpack__()
+    src = _DLManagedTensor.from_address(_capsule_pointer(cap, b"dltensor")).dl_tensor
+    code = (src.dtype.code, src.dtype.bits)
+    if code not in _tensor.DL_NAMES or src.dtype.lanes != 1:
+        raise TilecError("argument '%s' (param %d): DLPack dtype code %d, %d bits, %d lanes "
+                         "has no tilec equivalent" % (p.name, p.index, code[0], code[1],
+                                                      src.dtype.lanes))
+    code = _tensor.DL_CODES[_tensor.DL_NAMES[code]]  # the interned tuple set_meta compares
+    dev = _CPU if int(dev_type) != _lib.kDLCUDA else _cuda_dev(int(dev_id))
+    slot.set_meta(src.ndim, code, dev)
+    slot.keep = cap
+    t = slot.t
+    t.data = (src.data or 0) + src.byte_offset
+    for d in range(src.ndim):
+        slot.shape[d] = src.shape[d]
+    if src.strides:
+        st = slot.strides
+        for d in range(src.ndim):
+            st[d] = src.strides[d]
+        t.strides = slot.strides_p
+        slot.strided = True
+    elif slot.strided:
+        t.strides = None
+        slot.strided = False
+    return dev[1] if dev is not _CPU else -1
 
 
 def _cuda_dev(i):
@@ -410,8 +465,13 @@ class Kernel:
             self.name, self.target, ", ".join(repr(p)[6:-1] for p in self.params))
 
     # ---- introspection ----------------------------------------------------------------
-    def get_kernel_source(self):
-        """The generated C or CUDA source."""
+    def get_kernel_source(self, kernel_only=True):
+        """The generated C or CUDA source (kernel_only: TileLang's flag; tilec's source is
+        the kernel alone either way)."""
+        return self.source
+
+    @property
+    def kernel_source(self):
         return self.source
 
     def get_ir(self):
@@ -429,6 +489,142 @@ class Kernel:
         """A tilec.Profiler for this kernel (see tilec.profiler.Profiler)."""
         from .profiler import Profiler
         return Profiler(self, tensor_supply_type=tensor_supply_type, **kwargs)
+
+    # ---- TileLang's JITKernel toolbox ------------------------------------------------------
+    def get_host_source(self):
+        """The host-side code: on the C target the generated C is all host code; a CUDA
+        kernel has none (libtilec launches it from its launch plan), so TilecError."""
+        if self.target == "c":
+            return self.source
+        raise TilecError("kernel '%s' (cuda) has no generated host source: libtilec launches "
+                         "the device code (get_kernel_source()) itself, from the launch plan "
+                         "(src/targets/cuda/target_cuda.c)" % self.name)
+
+    def show_source(self, which="kernel"):
+        """Prints the kernel source ("kernel"), the host source ("host") or both."""
+        if which not in ("kernel", "host", "both"):
+            raise ValueError("which must be 'kernel', 'host' or 'both', not %r" % (which,))
+        if which == "both":
+            print("===== Kernel Source =====")
+        if which in ("kernel", "both"):
+            print(self.get_kernel_source())
+        if which == "both":
+            print("===== Host Source =====")
+        if which in ("host", "both"):
+            print(self.get_host_source() if self.target == "c" else
+                  "// none: libtilec launches the CUDA kernel itself")
+
+    def print_source_code(self, which="kernel", file=None):
+        """TileLang's older name: export_sources(kernel_path=file) or show_source(which)."""
+        if file is not None:
+            self.export_sources(kernel_path=file)
+        else:
+            self.show_source(which)
+
+    def get_tuner_result(self):
+        """{"latency", "config", "ref_latency"} of an autotuned kernel."""
+        if self.latency is None:
+            raise ValueError("kernel '%s' was not tuned" % self.name)
+        return {"latency": self.latency, "config": self.config, "ref_latency": None}
+
+    def export_sources(self, kernel_path=None, host_path=None):
+        """Writes the kernel source to kernel_path and/or the host source to host_path
+        (directories are created)."""
+        if kernel_path is None and host_path is None:
+            raise ValueError("at least one of kernel_path or host_path must be given")
+        for path, text in ((kernel_path, self.source), (host_path, None)):
+            if path is None:
+                continue
+            text = self.get_host_source() if text is None else text
+            d = os.path.dirname(os.path.abspath(path))
+            os.makedirs(d, exist_ok=True)
+            with open(path, "w") as f:
+                f.write(text)
+
+    def export_library(self, path):
+        """Writes the built binary to path: for the C target a shared object whose
+        `tilec_entry(args, syms)` runs the kernel (docs/internals.md), for CUDA the cubin
+        libtilec loads. Built again with libtilec into a private directory (nothing is
+        loaded), so it is exactly what the cache holds for this kernel."""
+        import shutil
+        import tempfile
+        with tempfile.TemporaryDirectory(prefix="tilec-export-") as tmp:
+            built = self._build_binary(tmp)
+            d = os.path.dirname(os.path.abspath(path))
+            os.makedirs(d, exist_ok=True)
+            shutil.copyfile(built, path)
+        return path
+
+    def _build_binary(self, directory):
+        """Compiles this kernel again with TL_BUILD_ONLY into the cache directory
+        `directory` (empty); returns the path of the one binary there."""
+        rebuild = getattr(self, "rebuild", None)  # a captured kernel (tilec.jit)
+        if rebuild is not None:
+            rebuild(directory)
+            return self._one_binary(directory)
+        if not self.source_file:
+            raise TilecError("kernel '%s' was not compiled from a file here; cannot rebuild "
+                             "its binary" % self.name)
+        keep = []
+
+        def c(text):
+            keep.append(text.encode("utf-8"))
+            return keep[-1]
+
+        opt = self._L.tl_options_default()
+        opt.target, opt.use_cache, opt.cache_dir, opt.build = c(self.target), 1, c(directory), 2
+        opt.factory = c(self.factory) if self.factory else None
+        defs = (_lib.Define * max(len(self.defines), 1))()
+        for i, (k, v) in enumerate(self.defines.items()):
+            defs[i].name, defs[i].value = c(k), c(v)
+        opt.defines, opt.ndefines = defs, len(self.defines)
+        idx = (_lib.ctypes.c_int * max(self._nout, 1))(*self.out_idx)
+        opt.out_idx, opt.nout_idx = idx, self._nout
+        h = _c_void_p()
+        check(self._L.tl_compile_file(c(self.source_file), _lib.ctypes.byref(opt),
+                                      _lib.ctypes.byref(h)))
+        self._L.tl_kernel_destroy(h)
+        return self._one_binary(directory)
+
+    def _one_binary(self, directory):
+        """The binary of the one cache entry in directory, written beside it; an entry is
+        a text header ending in an empty line, then the binary (src/rt/cache.c)."""
+        files = [f for f in os.listdir(directory) if f.endswith(".entry")]
+        if len(files) != 1:
+            raise TilecError("kernel '%s': the build left %d cache entries, expected one (is "
+                             "TILEC_NO_CACHE set?)" % (self.name, len(files)))
+        with open(os.path.join(directory, files[0]), "rb") as f:
+            data = f.read()
+        head, sep, binary = data.partition(b"\n\n")
+        size = [ln for ln in head.split(b"\n") if ln.startswith(b"size ")]
+        if not sep or not size or int(size[0].split()[1]) != len(binary):
+            raise TilecError("kernel '%s': the cache entry %s is malformed" % (self.name,
+                                                                              files[0]))
+        out = os.path.join(directory, files[0][:-len(".entry")].split(".", 1)[1])
+        with open(out, "wb") as f:
+            f.write(binary)
+        return out
+
+    @property
+    def resource_usage(self):
+        """CUDA: {device function name: {"registers": per thread, "static_shared_bytes"}}
+        read from the kernel's cubin (tilec.cubin.resource_usage). The C target has no
+        such limits: TilecError."""
+        if self.target != "cuda":
+            raise TilecError("kernel '%s' runs on the %s target: registers and shared memory "
+                             "are CUDA resources" % (self.name, self.target))
+        if getattr(self, "_usage", None) is None:
+            import tempfile
+            from .cubin import resource_usage
+            with tempfile.TemporaryDirectory(prefix="tilec-usage-") as tmp:
+                with open(self._build_binary(tmp), "rb") as f:
+                    self._usage = resource_usage(f.read())
+        return self._usage
+
+    @property
+    def n_regs(self):
+        """Registers per thread (the most of the kernel's device functions; CUDA only)."""
+        return max((u["registers"] for u in self.resource_usage.values()), default=0)
 
     # ---- calls ----------------------------------------------------------------------------
     def _scratch(self):
@@ -644,5 +840,5 @@ def _torch_stream(dev):
             lambda d: torch.cuda.current_stream(d).cuda_stream)
     try:
         return _raw_stream(dev)
-    except RuntimeError:  # torch without a usable CUDA (no driver): the default stream
-        return None
+    except Exception:  # torch without a usable CUDA (no driver): the arrays are not its;
+        return None    # libtilec reports what is wrong with them

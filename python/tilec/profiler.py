@@ -3,6 +3,7 @@
     profiler = kernel.get_profiler(tensor_supply_type=tilec.TensorSupplyType.Randn)
     profiler.assert_allclose(ref_program, rtol=1e-2, atol=1e-2)
     ms = profiler.do_bench(warmup=25, rep=100)          # median milliseconds
+    ms = profiler.do_bench(backend="cudagraph", quantiles=[0.5, 0.9])   # CUDA: [p50, p90]
 
 Inputs are numpy arrays, or torch tensors when torch is importable (backend="auto"),
 on the kernel's device (torch CUDA tensors for the CUDA target). They are generated
@@ -127,56 +128,180 @@ class Profiler:
             assert_close(g, r, rtol=rtol, atol=atol, max_mismatched_ratio=max_mismatched_ratio,
                          name="output '%s'" % p.name)
 
+    def manual_assert_close(self, reference_program, input_tensors=None,
+                            manual_check_prog=None):
+        """Runs the kernel and reference_program on the same inputs and hands both output
+        lists to manual_check_prog(outputs, reference_outputs), which checks them."""
+        ins = list(input_tensors) if input_tensors is not None else self.inputs
+        got = self.run_once(input_tensors=ins)
+        ref = reference_program(*ins)
+        manual_check_prog(got, list(ref) if isinstance(ref, (list, tuple)) else [ref])
+
+    def assert_consistent(self, repeat=10):
+        """Runs the kernel repeat more times on the same inputs: every run's outputs must
+        equal the first's exactly (a race or an uninitialized read shows up here)."""
+        first = [_tensor.to_numpy(o).copy() for o in self.run_once()]
+        for r in range(repeat):
+            for p, a, b in zip(self.kernel.output_params, first, self.run_once()):
+                b = _tensor.to_numpy(b)
+                if not np.array_equal(a, b, equal_nan=a.dtype.kind == "f"):
+                    raise AssertionError("output '%s' differs between runs 1 and %d"
+                                         % (p.name, r + 2))
+
     # ---- timing --------------------------------------------------------------------------
     def do_bench(self, func=None, warmup=25, rep=100, n_warmup=0, n_repeat=0,
-                 input_tensors=None, return_mode="median", flush_l2=True):
+                 input_tensors=None, return_mode=None, flush_l2=True, backend="event",
+                 quantiles=None, dynamic_symbolic_constraints=None, **ignored):
         """Milliseconds per run of the kernel (func=None; arguments prepared once) or of
         func(*inputs): warm up for about `warmup` ms, then time runs for about `rep` ms
-        (n_warmup / n_repeat > 0 fix the counts) and return their median (return_mode:
-        "median", "mean", "min", "max"). CUDA: CUDA events around each run on torch's
-        current stream, the L2 cache flushed before each one; CPU: time.perf_counter."""
+        (n_warmup / n_repeat > 0 fix the counts). return_mode: "median" (tilec's
+        default), "mean" (TileLang's, the default of kernels made through the tilelang
+        layer), "min", "max"; quantiles=[0.5, 0.9] returns those quantiles instead (one
+        number for one quantile). backend (CUDA): "event" (CUDA events around each run,
+        the L2 cache flushed before each), "cudagraph" (n_repeat runs captured in one CUDA
+        graph, replayed 10 times), "cupti" (the kernels' own device time, from torch's
+        profiler: launch overhead excluded). The C target times with time.perf_counter
+        whatever the backend. dynamic_symbolic_constraints ({"M": 1000}): sizes of
+        symbolic dimensions for inputs made for this call. TileLang's other keywords
+        (device, early_stop_baseline) are ignored."""
+        if input_tensors is None and dynamic_symbolic_constraints:
+            saved = self.symbols
+            self.symbols = dict(saved, **dynamic_symbolic_constraints)
+            try:
+                input_tensors = self.supply_inputs()
+            finally:
+                self.symbols = saved
         ins = list(input_tensors) if input_tensors is not None else self.inputs
-        fn = self._prepared(ins) if func is None else (lambda: func(*ins))
-        if self.kernel.target == "cuda" and self.backend == "torch":
-            times = self._times_cuda(fn, warmup, rep, n_warmup, n_repeat, flush_l2)
-        else:
-            times = _times_cpu(fn, warmup, rep, n_warmup, n_repeat)
-        return _reduce(times, return_mode)
+        if func is not None:
+            fn = lambda: func(*ins)  # noqa: E731
+        else:  # a graph captures on a side stream: launch on the stream current then
+            fn = self._prepared(ins, fixed_stream=backend != "cudagraph")
+        if return_mode is None:
+            return_mode = "mean" if getattr(self.kernel, "tilelang_defaults", False) else "median"
+        cuda = self.kernel.target == "cuda" and self.backend == "torch"
+        if cuda and flush_l2 and self._l2 is None:
+            import torch
+            self._l2 = torch.empty(256 << 20, dtype=torch.int8, device="cuda")
+        times = bench_times(fn, warmup, rep, n_warmup, n_repeat, backend, cuda,
+                            self._l2 if flush_l2 else None)
+        return summarize(times, return_mode, quantiles)
 
-    def _prepared(self, ins):
+    def _prepared(self, ins, fixed_stream=True):
         outs = self.run_once(input_tensors=ins)
         args = list(ins)
         for j, i in enumerate(self.kernel.out_idx):
             args.insert(i, outs[j])
-        return self.kernel.prepare(*args)
+        if fixed_stream:
+            return self.kernel.prepare(*args)
+        return lambda: self.kernel.launch(*args)
 
-    def _times_cuda(self, fn, warmup, rep, n_warmup, n_repeat, flush_l2):
-        import torch
-        if flush_l2 and self._l2 is None:  # larger than any L2 (H200: 60 MB)
-            self._l2 = torch.empty(256 << 20, dtype=torch.int8, device="cuda")
+
+# ---- timing backends ------------------------------------------------------------------------
+BACKENDS = ("event", "cudagraph", "cupti")
+_CACHE_FLUSH = "tilec::cache_flush"
+
+
+def bench_times(fn, warmup, rep, n_warmup, n_repeat, backend, cuda, flush=None):
+    """Per-run milliseconds of fn() (see Profiler.do_bench). cuda: fn queues work on
+    torch's current CUDA stream (timed on the device); else the CPU clock times it.
+    flush: a CUDA tensor zeroed before each timed run (the L2 flush), or None."""
+    if backend not in BACKENDS:
+        raise TilecError("backend must be one of %s, not %r" % (", ".join(BACKENDS), backend))
+    if not cuda:
+        return _times_cpu(fn, warmup, rep, n_warmup, n_repeat)
+    import torch
+    fn()
+    torch.cuda.synchronize()
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    for _ in range(5):
+        if flush is not None:
+            flush.zero_()
         fn()
+    end.record()
+    torch.cuda.synchronize()
+    est = max(start.elapsed_time(end) / 5, 1e-4)
+    nw = n_warmup or max(1, int(warmup / est))
+    nr = n_repeat or max(1, min(int(rep / est), 100000))
+    for _ in range(nw):
+        fn()
+    timer = {"event": _times_events, "cudagraph": _times_graph, "cupti": _times_cupti}[backend]
+    return timer(torch, fn, nr, flush)
+
+
+def _times_events(torch, fn, nr, flush):
+    starts = [torch.cuda.Event(enable_timing=True) for _ in range(nr)]
+    ends = [torch.cuda.Event(enable_timing=True) for _ in range(nr)]
+    for i in range(nr):
+        if flush is not None:
+            flush.zero_()
+        starts[i].record()
+        fn()
+        ends[i].record()
+    torch.cuda.synchronize()
+    return [s.elapsed_time(e) for s, e in zip(starts, ends)]
+
+
+def _times_graph(torch, fn, nr, flush, replays=10):
+    """nr calls captured in one graph (on a side stream, as capture requires), replayed
+    `replays` times; the L2 flush runs before each replay, outside the graph."""
+    stream = torch.cuda.Stream()
+    with torch.cuda.stream(stream):
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph, stream=stream):
+            for _ in range(nr):
+                fn()
         torch.cuda.synchronize()
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(5):
-            fn()
-        end.record()
-        torch.cuda.synchronize()
-        est = max(start.elapsed_time(end) / 5, 1e-4)
-        nw = n_warmup or max(1, int(warmup / est))
-        nr = n_repeat or max(1, min(int(rep / est), 100000))
-        for _ in range(nw):
-            fn()
-        starts = [torch.cuda.Event(enable_timing=True) for _ in range(nr)]
-        ends = [torch.cuda.Event(enable_timing=True) for _ in range(nr)]
-        for i in range(nr):
-            if self._l2 is not None:
-                self._l2.zero_()
+        starts = [torch.cuda.Event(enable_timing=True) for _ in range(replays)]
+        ends = [torch.cuda.Event(enable_timing=True) for _ in range(replays)]
+        for i in range(replays):
+            if flush is not None:
+                flush.zero_()
             starts[i].record()
-            fn()
+            graph.replay()
             ends[i].record()
         torch.cuda.synchronize()
-        return [s.elapsed_time(e) for s, e in zip(starts, ends)]
+    return [s.elapsed_time(e) / nr for s, e in zip(starts, ends)]
+
+
+def _times_cupti(torch, fn, nr, flush):
+    """The device time of the kernels fn launches, per call, from torch's profiler
+    (CUPTI): every CUDA activity of the second round of nr calls except the annotated L2
+    flushes. One number (the mean): the profiler reports totals."""
+    prof = torch.profiler
+    sched = prof.schedule(wait=1, warmup=0, active=1, repeat=1)
+    acts = [prof.ProfilerActivity.CPU, prof.ProfilerActivity.CUDA]
+    with prof.profile(activities=acts, schedule=sched) as p:
+        for _ in range(2):
+            for _ in range(nr):
+                if flush is not None:
+                    with prof.record_function(_CACHE_FLUSH):
+                        flush.zero_()
+                fn()
+            p.step()
+    total = flushed = 0.0
+    for ev in p.events():
+        if getattr(getattr(ev, "device_type", None), "name", "") != "CUDA":
+            continue
+        t = getattr(ev, "self_device_time_total", None)
+        t = ev.self_cuda_time_total if t is None else t
+        if not getattr(ev, "is_user_annotation", False):
+            total += t
+        elif ev.key == _CACHE_FLUSH:
+            flushed += t
+    return [(total - flushed) / nr * 1e-3]
+
+
+def summarize(times, return_mode="median", quantiles=None):
+    """One number (return_mode) or the quantiles (a list; one number for one) of times,
+    linearly interpolated as torch.quantile does."""
+    if quantiles is not None:
+        qs = [float(q) for q in quantiles]
+        if not qs or any(not 0.0 <= q <= 1.0 for q in qs):
+            raise TilecError("quantiles must be numbers in [0, 1], not %r" % (quantiles,))
+        vals = [float(v) for v in np.quantile(np.asarray(times, np.float64), qs)]
+        return vals[0] if len(vals) == 1 else vals
+    return _reduce(times, return_mode)
 
 
 def _times_cpu(fn, warmup, rep, n_warmup, n_repeat):
@@ -265,17 +390,17 @@ def assert_close(actual, expected, rtol=1e-2, atol=1e-2, max_mismatched_ratio=0.
            list(first), a64[first].item(), e64[first].item(), err))
 
 
-def do_bench(fn, warmup=25, rep=100, n_warmup=0, n_repeat=0, return_mode="median"):
-    """Milliseconds per call of fn() (a function of no arguments), timed on the CPU clock;
-    when torch with CUDA is in use, each call is followed by a synchronize."""
+def do_bench(fn, warmup=25, rep=100, n_warmup=0, n_repeat=0, return_mode="median",
+             backend="event", quantiles=None, flush_l2=True):
+    """Milliseconds per call of fn() (a function of no arguments). When torch has CUDA in
+    use (initialized), fn is timed on the device with `backend` ("event", "cudagraph",
+    "cupti"; see Profiler.do_bench), the L2 cache flushed before each run; otherwise on
+    the CPU clock, each call followed by a synchronize when torch's CUDA is initialized."""
     import sys
     torch = sys.modules.get("torch")
-    sync = None
-    if torch is not None and torch.cuda.is_available() and torch.cuda.is_initialized():
-        sync = torch.cuda.synchronize
-
-    def run():
-        fn()
-        if sync:
-            sync()
-    return _reduce(_times_cpu(run, warmup, rep, n_warmup, n_repeat), return_mode)
+    cuda = bool(torch is not None and torch.cuda.is_available() and torch.cuda.is_initialized())
+    flush = None
+    if cuda and flush_l2:
+        flush = torch.empty(256 << 20, dtype=torch.int8, device="cuda")
+    times = bench_times(fn, warmup, rep, n_warmup, n_repeat, backend, cuda, flush)
+    return summarize(times, return_mode, quantiles)

@@ -5,7 +5,8 @@
 #   2. every example with `tilec run --target cuda --check` (the C target is the
 #      reference) at sizes that divide the tiles and sizes that do not
 #   3. the NumPy-referenced execution tests on the cuda target (TILEC_TARGET=cuda pytest),
-#      when pytest is installed
+#      when pytest is installed; tests/gpu/test_torch_gpu.py (tilec kernels as torch custom
+#      ops under torch.compile and in CUDA graphs, do_bench's backends) when torch has CUDA
 #   4. the small cases again under compute-sanitizer --tool memcheck and --tool racecheck,
 #      when compute-sanitizer is installed
 # Prints one line per case (PASS/FAIL/SKIP name) and ends with "N passed, N failed";
@@ -410,6 +411,21 @@ PY
 else
     echo "SKIP tests/exec on the cuda target: python3 with numpy and pytest not found" \
         "(or --no-pytest)"
+fi
+
+# ---- 3b. PyTorch: custom ops under torch.compile and CUDA graphs ----------------------------
+if [ "$PYTEST" -eq 1 ] && python3 -c "import torch, pytest; assert torch.cuda.is_available()" \
+    2>/dev/null; then
+    echo "== tests/gpu/test_torch_gpu.py (torch.compile, CUDA graphs, do_bench backends)"
+    name="pytest tests/gpu/test_torch_gpu.py"
+    log=$(log_of "$name")
+    TILEC=$TILEC timeout 1800 python3 -m pytest -q -p no:cacheprovider \
+        tests/gpu/test_torch_gpu.py >"$log" 2>&1
+    rc=$?
+    if [ $rc -eq 0 ] && grep -q "skipped" "$log" && ! grep -q "passed" "$log"; then rc=99; fi
+    result "$name" $rc "$log"
+else
+    echo "SKIP tests/gpu/test_torch_gpu.py: torch with CUDA or pytest not found (or --no-pytest)"
 fi
 
 # ---- 4. compute-sanitizer -------------------------------------------------------------------

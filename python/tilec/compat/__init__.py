@@ -7,13 +7,18 @@ How `import tilelang` reaches it:
 * explicitly: `import tilec.compat.tilelang_shim` (before `import tilelang`), or
   `python -m tilec.compat script.py args...` to run a TileLang script with it.
 
-What it provides: tilelang.jit / lazy_jit / compile / autotune (tilec's), tilelang.language
-(as T: inert placeholders, see language.py), tilelang.autotuner.autotune,
-tilelang.PassConfigKey (names as strings), tilelang.TensorSupplyType, tilelang.profiler
-(do_bench, Profiler), tilelang.testing (main, torch_assert_close, set_random_seed,
-requires_cuda), tilelang.layout and tilelang.language's helpers (inert),
-tilelang.disable_cache / enable_cache / is_cache_enabled. Names TileLang has and tilec
-does not raise AttributeError naming this layer."""
+What it provides (tests/python/test_toolbox.py checks each): tilelang.jit / lazy_jit /
+compile / par_compile / JITKernel (compat/jit.py: tilec kernels with TileLang's
+defaults, pass_configs from Python values), tilelang.language (as T: inert
+placeholders, language.py; language.fp8), tilelang.autotuner (autotune, AutoTuner,
+set_autotune_inputs), tilelang.profiler (do_bench with TileLang's signature, Profiler),
+tilelang.testing, tilelang.utils (tensor.get_tensor_supply, target up to 0.1.11),
+tilelang.cache (cached, clear_cache), tilelang.env (TILELANG_* settings), tilelang.tvm
+and tilelang.DataType (dtype names), tilelang.PassConfigKey, tilelang.TensorSupplyType,
+disable_cache / enable_cache / is_cache_enabled, set_log_level. Every other module path
+of TileLang 0.1.9 to 0.1.15 (tilelang_modules.txt) imports; the kernel-language ones
+(layout, math, tileop) are inert, and a name of the others (TVM internals: carver,
+engine, intrinsics, ...) raises an ImportError naming tilec's equivalent."""
 import sys
 import types
 
@@ -53,58 +58,235 @@ class _InertModule(types.ModuleType):
 def _module(name, cls=_StrictModule, **attrs):
     m = cls(name)
     m.__dict__.update(attrs)
+    m.__file__ = __file__  # scripts print tilelang.__file__
     setattr(m, SHIM_FLAG, True)
     m.__path__ = []  # a package: its submodules are the ones registered below
     return m
 
 
-def _jit(func=None, *, out_idx=None, target="auto", pass_configs=None, **ignored):
-    from ..jit import jit
-    return jit(func, out_idx=out_idx, target=target, pass_configs=pass_configs)
+# Hints for TileLang modules tilec has no equivalent of (by longest matching prefix).
+_HINTS = {
+    "tilelang": "tilec compiles the kernel file with libtilec (tilec.compile, @tilelang.jit).",
+    "tilelang.tvm": "dtypes are names here (T.float16 == 'float16', tilelang.DataType), "
+                    "targets the strings 'c' and 'cuda'.",
+    "tvm": "dtypes are names here (T.float16 == 'float16', tvm.DataType), targets the "
+           "strings 'c' and 'cuda'.",
+    "tilelang.carver": "pick configurations with @tilelang.autotune(configs=[...]) and "
+                       "lists of dicts; tilec.info() describes the GPU.",
+    "tilelang.engine": "libtilec lowers and builds kernels itself: tilec.compile, or "
+                       "`tilec emit FILE --ir/--source` to see each stage.",
+    "tilelang.transform": "libtilec runs its own passes (docs/internals.md); pass configs "
+                          "go to @tilelang.jit(pass_configs=...).",
+    "tilelang.tools": "`tilec emit FILE --ir` prints the tile IR, `--source` the code.",
+    "tilelang.contrib": "tilec compiles CUDA with NVRTC in-process and C with $CC: "
+                        "tilec.info() shows both.",
+    "tilelang.intrinsics": "T.gemm lowers to mma.sync/wgmma itself (docs/cuda.md).",
+    "tilelang.cuda": "T.gemm lowers to mma.sync/wgmma itself (docs/cuda.md).",
+    "tilelang.jit.adapter": "kernels are tilec.Kernel objects called with arrays "
+                            "(docs/python.md).",
+    "tilelang.rocm": "tilec has CUDA and C targets, no ROCm.",
+}
+# Modules whose names are evaluated inside kernels or factories: inert placeholders.
+_INERT = ("tilelang.language", "tilelang.layout", "tilelang.math", "tilelang.tileop")
+# Modules with some content whose other names are TileLang internals.
+_PARTIAL = ("tilelang.tvm", "tilelang.transform", "tilelang.utils", "tilelang.jit",
+            "tilelang.cache")
+_MODULE_LIST = __file__.rsplit("/", 1)[0] + "/tilelang_modules.txt"
 
 
-def _compile(func, out_idx=None, target="auto", **kwargs):
-    from ..jit import compile
-    return compile(func, out_idx=out_idx, target=target, **kwargs)
+class _UnsupportedModule(types.ModuleType):
+    """A TileLang module tilec has no equivalent of: it imports (scripts import it at
+    the top), and each name raises an ImportError saying what tilec offers instead."""
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        from .tl_tvm import unsupported
+        if _under(self.__name__, ("tvm", "tilelang.tvm")) and name.islower():
+            return _tvm_submodule("%s.%s" % (self.__name__, name))  # tvm.tirx, tvm.tl, ...
+        raise unsupported(self.__name__, name, _hint(self.__name__))
+
+    def __call__(self, *args, **kwargs):  # a function TileLang exports under a module's name
+        from .tl_tvm import unsupported
+        parent, _, leaf = self.__name__.rpartition(".")
+        raise unsupported(parent, leaf, _hint(self.__name__))
+
+
+def _hint(module):
+    return _HINTS[max((k for k in _HINTS if _under(module, (k,))), key=len)]
+
+
+def _tvm_submodule(name):
+    """The module `name` of the TVM tree (made and registered on first use)."""
+    m = sys.modules.get(name)
+    if m is None:
+        m = sys.modules[name] = _module(name, _UnsupportedModule)
+        parent, _, leaf = name.rpartition(".")
+        if parent in sys.modules:
+            sys.modules[parent].__dict__[leaf] = m
+    return m
+
+
+class _TVMFinder:
+    """Answers `import tvm` / `import tvm.X` when no TVM is installed (it sits at the end
+    of sys.meta_path): TileLang scripts import TVM, which TileLang bundles. `tvm` has
+    DataType; the names of every tvm module raise the layer's ImportError."""
+
+    @classmethod
+    def find_spec(cls, name, path=None, target=None):
+        if name != "tvm" and not name.startswith("tvm."):
+            return None
+        import importlib.machinery
+        return importlib.machinery.ModuleSpec(name, cls, is_package=True)
+
+    @staticmethod
+    def create_module(spec):
+        from .tl_tvm import DataType
+        extra = {"DataType": DataType} if spec.name == "tvm" else {}
+        return _module(spec.name, _UnsupportedModule, **extra)
+
+    @staticmethod
+    def exec_module(module):
+        pass
 
 
 def _set_cache(enabled):
-    from ..jit import DEFAULTS
-    DEFAULTS["use_cache"] = enabled
+    from .env import env
+    (env.enable_cache if enabled else env.disable_cache)()
+
+
+def _content():
+    """{module name: {attribute: value}} of the modules with content."""
+    from .. import __version__
+    from ..autotuner import autotune, get_autotune_inputs, set_autotune_inputs
+    from ..jit import clear_cache
+    from ..profiler import Profiler, TensorSupplyType, assert_close
+    from . import env as env_mod, language, testing, tl_utils
+    from .jit import JITKernel, compile, jit, par_compile
+    from .tl_autotuner import AutoTuner
+    from .tl_profiler import do_bench
+    from .tl_tvm import DataType
+
+    def cdiv(a, b):
+        return (a + b - 1) // b
+
+    def next_power_of_2(x):
+        return 1 << (x - 1).bit_length()
+
+    math_attrs = dict(cdiv=cdiv, next_power_of_2=next_power_of_2)
+
+    def cached(func=None, out_idx=None, *args, target="auto", pass_configs=None, **ignored):
+        return compile(func, out_idx=out_idx, target=target, pass_configs=pass_configs)
+
+    lang = {k: v for k, v in vars(language).items() if not k.startswith("_")}
+    utils_tensor = {"TensorSupplyType": TensorSupplyType, "get_tensor_supply":
+                    tl_utils.get_tensor_supply, "torch_assert_close": testing.torch_assert_close}
+    target = {k: getattr(tl_utils, k) for k in (
+        "determine_target", "determine_fp8_type", "determine_torch_fp8_type",
+        "check_cuda_availability", "check_hip_availability", "check_metal_availability",
+        "target_is_cuda", "target_is_hip")}
+    fp8 = {k: target[k] for k in ("determine_fp8_type", "determine_torch_fp8_type")}
+    env_attrs = {k: getattr(env_mod, k) for k in (
+        "env", "EnvVar", "Environment", "CacheState", "enable_cache", "disable_cache",
+        "is_cache_enabled")}
+    return {
+        "tilelang": dict(
+            jit=jit, lazy_jit=jit, compile=compile, par_compile=par_compile,
+            autotune=autotune, JITKernel=JITKernel, Profiler=Profiler, DataType=DataType,
+            PassConfigKey=PassConfigKey, TensorSupplyType=TensorSupplyType,
+            disable_cache=lambda: _set_cache(False), enable_cache=lambda: _set_cache(True),
+            is_cache_enabled=env_mod.is_cache_enabled, set_log_level=_set_log_level,
+            assert_close=assert_close, env=env_mod.env, **math_attrs,
+            __version__="0.1.0+tilec%s" % __version__,
+            __doc__="tilec's TileLang compatibility layer (tilec.compat)"),
+        "tilelang.language": lang,
+        "tilelang.language.fp8": fp8,
+        "tilelang.math": math_attrs,
+        "tilelang.autotuner": dict(autotune=autotune, AutoTuner=AutoTuner,
+                                   set_autotune_inputs=set_autotune_inputs,
+                                   get_autotune_inputs=get_autotune_inputs),
+        "tilelang.autotuner.tuner": dict(autotune=autotune, AutoTuner=AutoTuner),
+        "tilelang.autotuner.capture": dict(set_autotune_inputs=set_autotune_inputs,
+                                           get_autotune_inputs=get_autotune_inputs),
+        "tilelang.profiler": dict(do_bench=do_bench, Profiler=Profiler,
+                                  TensorSupplyType=TensorSupplyType),
+        "tilelang.profiler.bench": dict(do_bench=do_bench),
+        "tilelang.testing": {k: getattr(testing, k) for k in testing.__all__},
+        "tilelang.utils": dict(utils_tensor, **{k: target[k] for k in (
+            "determine_target", "determine_fp8_type", "determine_torch_fp8_type")}),
+        "tilelang.utils.tensor": utils_tensor,
+        "tilelang.utils.target": target,
+        "tilelang.jit": dict(jit=jit, lazy_jit=jit, compile=compile, par_compile=par_compile,
+                             JITKernel=JITKernel),
+        "tilelang.jit.kernel": dict(JITKernel=JITKernel),
+        "tilelang.cache": dict(cached=cached, clear_cache=clear_cache),
+        "tilelang.env": env_attrs,
+        "tilelang.transform": dict(PassConfigKey=PassConfigKey),
+        "tilelang.transform.pass_config": dict(PassConfigKey=PassConfigKey),
+        "tilelang.tvm": dict(DataType=DataType),
+    }
+
+
+def _set_log_level(level):
+    import logging
+    if isinstance(level, str):
+        level = getattr(logging, level.upper(), logging.INFO)
+    logging.getLogger("tilelang").setLevel(level)
+
+
+def _module_names():
+    with open(_MODULE_LIST) as f:
+        names = [line.strip() for line in f if line.strip() and not line.startswith("#")]
+    return sorted(set(names) | {"tilelang.tvm"})
+
+
+def _under(name, prefixes):
+    return any(name == p or name.startswith(p + ".") for p in prefixes)
+
+
+def _kind(name, content):
+    if name == "tilelang.language" or (name not in content and _under(name, _INERT)):
+        return _InertModule
+    if name in content and not _under(name, _PARTIAL):
+        return _StrictModule
+    return _UnsupportedModule
 
 
 def build_modules():
-    """{module name: module} of the shim (new objects)."""
-    from .. import __version__
-    from ..autotuner import autotune
-    from ..profiler import Profiler, TensorSupplyType, assert_close, do_bench
-    from . import language, testing
-    lang = _module("tilelang.language", _InertModule, **{
-        k: v for k, v in vars(language).items() if not k.startswith("_")})
-    autotuner = _module("tilelang.autotuner", autotune=autotune)
-    profiler = _module("tilelang.profiler", do_bench=do_bench, Profiler=Profiler,
-                       TensorSupplyType=TensorSupplyType)
-    layout = _module("tilelang.layout", _InertModule)
-    tmod = _module("tilelang.testing", **{k: getattr(testing, k) for k in testing.__all__})
-    utils = _module("tilelang.utils")
-    tensor = _module("tilelang.utils.tensor", TensorSupplyType=TensorSupplyType,
-                     torch_assert_close=testing.torch_assert_close)
-    utils.tensor = tensor
-    top = _module(
-        "tilelang", jit=_jit, lazy_jit=_jit, compile=_compile, autotune=autotune,
-        language=lang, autotuner=autotuner, profiler=profiler, layout=layout, testing=tmod,
-        utils=utils, PassConfigKey=PassConfigKey, TensorSupplyType=TensorSupplyType,
-        disable_cache=lambda: _set_cache(False), enable_cache=lambda: _set_cache(True),
-        is_cache_enabled=lambda: _default_cache(), set_log_level=lambda *a, **k: None,
-        assert_close=assert_close, __version__="0.1.0+tilec%s" % __version__,
-        __doc__="tilec's TileLang compatibility layer (tilec.compat)")
-    mods = [top, lang, autotuner, profiler, layout, tmod, utils, tensor]
-    return {m.__name__: m for m in mods}
+    """{module name: module} of the shim (new objects): every module path of TileLang
+    0.1.9 to 0.1.15 (tilelang_modules.txt); those with content as _content says, the
+    kernel-language ones inert, the rest _UnsupportedModule. Each is an attribute of its
+    parent, as after an import."""
+    content = _content()
+    mods = {}
+    for name in _module_names() + sorted(content):
+        if name in mods:
+            continue
+        m = _module(name, _kind(name, content), **content.get(name, {}))
+        mods[name] = m
+    for name, m in mods.items():
+        parent, _, leaf = name.rpartition(".")
+        if parent in mods and leaf not in mods[parent].__dict__:
+            setattr(mods[parent], leaf, m)
+    _setup_logger()
+    if _TVMFinder not in sys.meta_path:
+        sys.meta_path.append(_TVMFinder)
+    return mods
 
 
-def _default_cache():
-    from ..jit import DEFAULTS
-    return DEFAULTS["use_cache"]
+def _setup_logger():
+    """The "tilelang" logger prints INFO to stderr, as TileLang's does."""
+    import logging
+    log = logging.getLogger("tilelang")
+    if not any(getattr(h, "_tilec", False) for h in log.handlers):
+        h = logging.StreamHandler()
+        h._tilec = True
+        h.setFormatter(logging.Formatter("%(asctime)s  [TileLang:tilec:%(levelname)s]: "
+                                         "%(message)s", "%Y-%m-%d %H:%M:%S"))
+        log.addHandler(h)
+        log.propagate = False
+        if log.level == logging.NOTSET:
+            log.setLevel(logging.INFO)
 
 
 _built = None

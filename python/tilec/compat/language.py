@@ -27,6 +27,11 @@ class DType(str):
     def __call__(self, *args, **kwargs):
         return Inert("T.%s(...)" % self)
 
+    def as_torch(self):
+        """The torch dtype (TileLang's dtype.as_torch())."""
+        from .._tensor import dtype_name, torch_dtype
+        return torch_dtype(dtype_name(str(self)) or str(self))
+
 
 class Inert:
     """Stands for any T.* value Python evaluates but tilec does not need."""

@@ -338,19 +338,62 @@ int cuda_stream_sync(int dev, void *stream, StrBuf *err) {
 }
 
 /* ---- tilec info ----------------------------------------------------------------------- */
-static void describe_device(const CudaDriver *d, int i, StrBuf *sb) {
+typedef struct DeviceFacts {
+    char name[256];
+    int major, minor, sms;
+    size_t mem;
+} DeviceFacts;
+
+/* 0 and the facts of device i, or -1 if the driver does not give it. */
+static int device_facts(const CudaDriver *d, int i, DeviceFacts *f) {
     CuDevice h;
-    char name[256] = "?";
-    int major = 0, minor = 0, sms = 0;
-    size_t mem = 0;
-    if (d->DeviceGet(&h, i) != CUDRV_SUCCESS) return;
-    (void)d->DeviceGetName(name, (int)sizeof name, h);
-    (void)d->DeviceGetAttribute(&major, CUDRV_DEV_ATTR_CC_MAJOR, h);
-    (void)d->DeviceGetAttribute(&minor, CUDRV_DEV_ATTR_CC_MINOR, h);
-    (void)d->DeviceGetAttribute(&sms, CUDRV_DEV_ATTR_MULTIPROCESSOR_COUNT, h);
-    (void)d->DeviceTotalMem(&mem, h);
-    sb_printf(sb, "  GPU %d: %s, compute capability %d.%d, %d SMs, %.1f GiB\n", i, name,
-              major, minor, sms, (double)mem / (1024.0 * 1024.0 * 1024.0));
+    *f = (DeviceFacts){.name = "?"};
+    if (d->DeviceGet(&h, i) != CUDRV_SUCCESS) return -1;
+    (void)d->DeviceGetName(f->name, (int)sizeof f->name, h);
+    (void)d->DeviceGetAttribute(&f->major, CUDRV_DEV_ATTR_CC_MAJOR, h);
+    (void)d->DeviceGetAttribute(&f->minor, CUDRV_DEV_ATTR_CC_MINOR, h);
+    (void)d->DeviceGetAttribute(&f->sms, CUDRV_DEV_ATTR_MULTIPROCESSOR_COUNT, h);
+    (void)d->DeviceTotalMem(&f->mem, h);
+    return 0;
+}
+
+static void describe_device(const CudaDriver *d, int i, StrBuf *sb) {
+    DeviceFacts f;
+    if (device_facts(d, i, &f)) return;
+    sb_printf(sb, "  GPU %d: %s, compute capability %d.%d, %d SMs, %.1f GiB\n", i, f.name,
+              f.major, f.minor, f.sms, (double)f.mem / (1024.0 * 1024.0 * 1024.0));
+}
+
+void cuda_describe_json(StrBuf *sb) {
+    StrBuf why = {0};
+    const CudaDriver *d = cuda_driver(&why);
+    sb_puts(sb, "{\"driver\": ");
+    if (d) sb_printf(sb, "\"%d.%d\"", d->version / 1000, d->version % 1000 / 10);
+    else sb_puts(sb, "null");
+    sb_puts(sb, ", \"driver_error\": ");
+    sb_json_str(sb, d ? NULL : why.buf);
+    sb_puts(sb, ", \"gpus\": [");
+    for (int i = 0, n = 0; d && i < d->ndevices; i++) {
+        DeviceFacts f;
+        if (device_facts(d, i, &f)) continue;
+        sb_printf(sb, "%s{\"index\": %d, \"name\": ", n++ ? ", " : "", i);
+        sb_json_str(sb, f.name);
+        sb_printf(sb, ", \"compute_capability\": \"%d.%d\", \"sms\": %d, \"memory_bytes\": "
+                  "%zu}", f.major, f.minor, f.sms, f.mem);
+    }
+    why.len = 0;
+    const CudaNvrtc *n = cuda_nvrtc(&why);
+    sb_puts(sb, "], \"nvrtc\": ");
+    if (n) {
+        sb_printf(sb, "{\"version\": \"%d.%d\", \"path\": ", n->major, n->minor);
+        sb_json_str(sb, n->path);
+        sb_puts(sb, "}, \"nvrtc_error\": null}");
+    } else {
+        sb_puts(sb, "null, \"nvrtc_error\": ");
+        sb_json_str(sb, why.buf);
+        sb_puts(sb, "}");
+    }
+    sb_free(&why);
 }
 
 void cuda_describe(StrBuf *sb) {

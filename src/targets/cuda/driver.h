@@ -210,6 +210,8 @@ int cuda_stream_sync(int dev, void *stream, StrBuf *err);
 /* Lines for tl_info: the GPUs (name, compute capability, memory), driver and NVRTC
  * versions, or why CUDA is unavailable. Each line starts with two spaces. */
 void cuda_describe(StrBuf *sb);
+/* The same as one JSON object (tl_info_json's "cuda"). */
+void cuda_describe_json(StrBuf *sb);
 
 /* ---- services of target_cuda.c ------------------------------------------------------------ */
 /* The CUDA device a loaded module runs on. */
