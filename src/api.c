@@ -484,17 +484,50 @@ static tl_status kernel_runnable(const tl_kernel *k) {
     return TL_OK;
 }
 
+/* A launch or call: its arguments, for run_guarded. */
+typedef struct Run {
+    tl_kernel *k;
+    DLTensor *const *args;
+    DLTensor **outputs;
+    void *stream;
+} Run;
+
+/* fn(r) with internal errors (and out of memory) unwinding here as TL_ERROR_INTERNAL: a
+ * Ctx on this stack, since threads may launch one kernel at once. What fn allocated
+ * before such an error is lost. TILEC_FAULT=launch injects one (docs/testing.md). */
+static tl_status run_guarded(tl_status (*fn)(const Run *r), const Run *r) {
+    Ctx g = {0};
+    jmp_buf jb;
+    Ctx *outer = ctx_guard(&g);
+    volatile tl_status st = TL_ERROR_INTERNAL;
+    if (CTX_TRY(&g, &jb)) {
+        fail_text(TL_ERROR_INTERNAL, g.err.buf ? g.err.buf : "internal error");
+    } else {
+        const char *fault = getenv("TILEC_FAULT");
+        if (fault && !strcmp(fault, "launch")) TL_ASSERT(!"TILEC_FAULT=launch");
+        st = fn(r);
+    }
+    ctx_guard(outer);
+    sb_free(&g.err);
+    arena_free(&g.arena);
+    return st;
+}
+
+static tl_status launch_run(const Run *r) {
+    SymEnv env;
+    sym_env_init(&env, r->k->func);
+    tl_status st = launch_checked(r->k, r->args, &env, r->stream);
+    sym_env_free(&env);
+    return st;
+}
+
 tl_status tl_kernel_launch(tl_kernel *k, DLTensor *const *args, int nargs, void *stream) {
     tl_status st = kernel_runnable(k);
     if (st != TL_OK) return st;
     const Func *f = k->func;
     if (nargs != f->params.len) return count_fail(f, "arguments", -1, f->params.len, nargs);
     if (nargs && !args) return fail(TL_ERROR_ARGUMENT, "args is NULL");
-    SymEnv env;
-    sym_env_init(&env, f);
-    st = launch_checked(k, args, &env, stream);
-    sym_env_free(&env);
-    return st;
+    return run_guarded(launch_run, &(Run){.k = k, .args = args, .stream = stream});
 }
 
 /* ---- tl_kernel_call: allocate the outputs, then launch ------------------------------------ */
@@ -619,6 +652,10 @@ static tl_status call_run(tl_kernel *k, DLTensor *const *inputs, DLTensor **outp
     return st;
 }
 
+static tl_status call_guarded(const Run *r) {
+    return call_run(r->k, r->args, r->outputs, r->stream);
+}
+
 tl_status tl_kernel_call(tl_kernel *k, DLTensor *const *inputs, int ninputs, DLTensor **outputs,
                          int noutputs, void *stream) {
     tl_status st = kernel_runnable(k);
@@ -634,7 +671,8 @@ tl_status tl_kernel_call(tl_kernel *k, DLTensor *const *inputs, int ninputs, DLT
     if ((nin && !inputs) || (nout && !outputs))
         return fail(TL_ERROR_ARGUMENT, "tl_kernel_call: inputs or outputs is NULL");
     for (int j = 0; j < nout; j++) outputs[j] = NULL;
-    return call_run(k, inputs, outputs, stream);
+    return run_guarded(call_guarded, &(Run){.k = k, .args = inputs, .outputs = outputs,
+                                            .stream = stream});
 }
 
 /* ---- tensors on a device ----------------------------------------------------------------- */

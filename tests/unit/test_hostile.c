@@ -5,7 +5,8 @@
  *     injected #error; the CUDA text is checked line by line);
  *   - compile-time integers and sequences: exact as in Python where they fit int64 and
  *     the element limit, a clear error otherwise, never a wrapped or truncated value;
- *   - internal errors and out of memory: TL_ERROR_INTERNAL with a message, no abort;
+ *   - internal errors and out of memory, compiling or launching: TL_ERROR_INTERNAL with
+ *     a message, no abort;
  *   - launch limits: grids of 2^31 blocks or more (constant: a compile error; symbolic: a
  *     launch error before any block runs), CUDA grid y/z and shared memory at emit; out
  *     of memory on the C target reported as such;
@@ -166,6 +167,25 @@ static void test_internal_errors(void) {
     CHECK(strstr(tl_last_error(), "out of memory"), " %s", tl_last_error());
     unsetenv("TILEC_FAULT");
     CHECK(tl_compile_source(add_src, "add.py", &o, &k) == TL_OK); /* and it goes on */
+    tl_kernel_destroy(k);
+    /* the same in a launch and a call */
+    o = opts("c", TL_BUILD_LOAD);
+    CHECK(tl_compile_source(add_src, "add.py", &o, &k) == TL_OK);
+    if (!k) return;
+    float a[128], b[128] = {0};
+    for (int i = 0; i < 128; i++) a[i] = (float)i;
+    int64_t shape[1] = {128};
+    DLTensor ta = {.data = a, .device = {kDLCPU, 0}, .ndim = 1, .dtype = {kDLFloat, 32, 1},
+                  .shape = shape};
+    DLTensor tb = ta;
+    tb.data = b;
+    DLTensor *args[2] = {&ta, &tb}, *out[1] = {NULL};
+    setenv("TILEC_FAULT", "launch", 1);
+    CHECK(tl_kernel_launch(k, args, 2, NULL) == TL_ERROR_INTERNAL &&
+          strstr(tl_last_error(), "TILEC_FAULT=launch"), " %s", tl_last_error());
+    CHECK(tl_kernel_call(k, args, 1, out, 1, NULL) == TL_ERROR_INTERNAL && !out[0]);
+    unsetenv("TILEC_FAULT");
+    CHECK(tl_kernel_launch(k, args, 2, NULL) == TL_OK && b[5] == 6.0f && b[127] == 128.0f);
     tl_kernel_destroy(k);
 }
 
