@@ -10,7 +10,8 @@
  *     run one after the other, first in order and then in reverse, so a missing barrier
  *     shows as stale data), results compared bit for bit with the C target's on the same
  *     random inputs. Skipped without a C++ compiler (c++ or $CXX).
- * Run from the repository root. TEST_EMIT_CUDA_KEEP=1 keeps the temporary directory. */
+ * Run from the repository root. TEST_EMIT_CUDA_KEEP=1 keeps the temporary directory;
+ * TEST_EMIT_CUDA_ONLY_SCANS=1 runs only the scan and TMA-store group (test_scans). */
 #include "compiler.h"
 #include "targets/cuda/cuda.h"
 
@@ -347,6 +348,7 @@ static const char sim_runner[] =
     "    int all = n * nc;\n"
     "    sim_reverse = reverse, sim_n = n, sim_nc = nc, tl_sim_nbox = 0;\n"
     "    memset(sim_arrived, 0, sizeof sim_arrived);\n"
+    "    memset(tl_sim_proxy_fenced, 0, sizeof tl_sim_proxy_fenced);\n"
     "    for (int t = 0; t < all; t++) {\n"
     "        tl_sim_queues[t].ngemm = tl_sim_queues[t].issued = 0;\n"
     "        getcontext(&sim_ctx[t]);\n"
@@ -504,7 +506,8 @@ static void *sim_build(SimCase *cases, int n) {
     fprintf(fp, "};\n%s", sim_runner);
     fclose(fp);
     char cmd[2048], so[512];
-    snprintf(so, sizeof so, "%s/sim.so", tmpdir);
+    static int builds; /* a name per build: dlopen returns a loaded library of the same path */
+    snprintf(so, sizeof so, "%s/sim%d.so", tmpdir, builds++);
     snprintf(cmd, sizeof cmd, "%s -std=c++17 -O1 -w -fPIC -shared -ffp-contract=off "
              "-fno-strict-aliasing -o %s %s 2>%s/sim.log", cxx_compiler(), so, path, tmpdir);
     if (system(cmd) != 0) {
@@ -1992,6 +1995,99 @@ static void test_sync_counts(Compiled **c, const char *const *names, int n) {
                       "%s: the pipeline's wait and barrier inside the mma.sync gemm", names[i]);
 }
 
+/* Scans (T.cumsum) over shared and fragment tiles, where issue 26's wrong sums showed:
+ * ragged edges (the last block's rows or columns past the tensor), both dims, both
+ * directions, in place and into another tile, block sizes below, at and above the tile's
+ * rows, one and two grid dimensions, sm_80 and sm_90a. Each is simulated and compared
+ * with the C target. The bug was of a wider class: on sm_90a a shared tile written by the
+ * threads and copied out by TMA stores, in a kernel without gemms, had no async-proxy
+ * fence (the simulation's TMA stores now read 0xff without one): tile_store_progs below
+ * cover the other writers of such tiles. */
+static char *scan_program(int M, int N, int bm, int bn, int threads, int dim, bool reverse,
+                          const char *scope, bool to_dst) {
+    char *text = malloc(2048);
+    snprintf(text, 2048, HEAD
+             "def scan(M=%d, N=%d, bm=%d, bn=%d):\n"
+             "    @T.prim_func\n"
+             "    def main(A: T.Tensor((M, N), \"float32\"), B: T.Tensor((M, N), \"float32\")):\n"
+             "        with T.Kernel(T.ceildiv(N, bn), T.ceildiv(M, bm), threads=%d) as (bx, by):\n"
+             "            s = T.alloc_shared((bm, bn), \"float32\")\n"
+             "            t = T.alloc_%s((bm, bn), \"float32\")\n"
+             "            d = T.alloc_%s((bm, bn), \"float32\")\n"
+             "            T.copy(A[by * bm, bx * bn], s)\n"
+             "            T.copy(s, t)\n"
+             "            T.cumsum(%s, dim=%d, reverse=%s)\n"
+             "            T.copy(%s, B[by * bm, bx * bn])\n"
+             "    return main\n",
+             M, N, bm, bn, threads, scope, scope, to_dst ? "t, d" : "t", dim,
+             reverse ? "True" : "False", to_dst ? "d" : "t");
+    return text;
+}
+
+static const char *const tile_store_progs[] = {
+    HEAD "def ew(M=100, N=72):\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((M, N), \"float16\"), B: T.Tensor((M, N), \"float16\")):\n"
+    "        with T.Kernel(T.ceildiv(N, 32), T.ceildiv(M, 64), threads=128) as (bx, by):\n"
+    "            s = T.alloc_shared((64, 32), \"float16\")\n"
+    "            for i, j in T.Parallel(64, 32):\n"
+    "                s[i, j] = A[by * 64 + i, bx * 32 + j] * 2.0\n"
+    "            T.copy(s, B[by * 64, bx * 32])\n"
+    "    return main\n",
+    HEAD "def red(M=100, N=72):\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((M, N), \"float32\"), B: T.Tensor((M, 4), \"float32\")):\n"
+    "        with T.Kernel(T.ceildiv(M, 16), threads=128) as bx:\n"
+    "            s = T.alloc_shared((16, N), \"float32\")\n"
+    "            r = T.alloc_shared((16, 4), \"float32\")\n"
+    "            T.copy(A[bx * 16, 0], s)\n"
+    "            for i, j in T.Parallel(16, 4):\n"
+    "                r[i, j] = 0.0\n"
+    "            for i, j in T.Parallel(16, 4):\n"
+    "                for k in T.serial(N // 4):\n"
+    "                    r[i, j] += s[i, j * (N // 4) + k]\n"
+    "            T.copy(r, B[bx * 16, 0])\n"
+    "    return main\n",
+};
+
+static void test_scans(void) {
+    static const struct { int M, N, bm, bn, threads; } shapes[] = {
+        {13, 64, 8, 64, 128}, {13, 64, 8, 64, 32}, {64, 13, 64, 8, 128}, {37, 40, 16, 32, 256},
+        {9, 130, 4, 128, 64}, {100, 72, 64, 32, 128}, {5, 7, 8, 8, 128}};
+    enum { NS = sizeof shapes / sizeof *shapes, MAXS = NS * 8 + 2 };
+    SimCase cases[MAXS];
+    static char names[MAXS][64];
+    int n = 0;
+    for (int i = 0; i < NS; i++)
+        for (int v = 0; v < 8; v++) {
+            if (!(((v >> 2) ^ (v >> 1) ^ v ^ i) & 1)) continue; /* half: each dim, scope, order */
+            int dim = v & 1;
+            bool reverse = v & 2, frag = v & 4, to_dst = (i + v) % 3 == 0;
+            snprintf(names[n], sizeof names[n], "scan_%dx%d_%dx%d_t%d_d%d%s_%s%s", shapes[i].M,
+                     shapes[i].N, shapes[i].bm, shapes[i].bn, shapes[i].threads, dim,
+                     reverse ? "r" : "", frag ? "frag" : "shared", to_dst ? "_dst" : "");
+            char *text = scan_program(shapes[i].M, shapes[i].N, shapes[i].bm, shapes[i].bn,
+                                      shapes[i].threads, dim, reverse,
+                                      frag ? "fragment" : "shared", to_dst);
+            lower_arch = (i + v) % 2 ? "sm_90a" : "sm_80"; /* (TMA stores on sm_90a) */
+            Compiled *c = check_program(names[n], text);
+            if (c->f && c->src) cases[n] = (SimCase){names[n], text, NULL, c}, n++;
+            else free(text), compiled_free(c);
+        }
+    lower_arch = "sm_90a";
+    for (size_t i = 0; i < sizeof tile_store_progs / sizeof *tile_store_progs; i++) {
+        snprintf(names[n], sizeof names[n], "tile_store%zu", i);
+        Compiled *c = check_program(names[n], tile_store_progs[i]);
+        CHECK(c->src && kernels_call(c, "tl_tma_store(") &&
+                  kernels_call(c, "tl_fence_proxy_async();\n    __syncthreads();"),
+              "%s: TMA stores after an async-proxy fence", names[n]);
+        cases[n] = (SimCase){names[n], strdup(tile_store_progs[i]), NULL, c}, n++;
+    }
+    lower_arch = "sm_80";
+    sim_check(cases, n);
+    for (int i = 0; i < n; i++) free(cases[i].text), compiled_free(cases[i].cu);
+}
+
 int main(void) {
     alarm(900); /* a simulated kernel that spins on a value no barrier publishes never ends */
     snprintf(tmpdir, sizeof tmpdir, "/tmp/tilec_emit_cuda_XXXXXX");
@@ -2000,6 +2096,11 @@ int main(void) {
         have_nvcc = system("nvcc --version >/dev/null 2>&1") == 0;
         fprintf(stderr, "test_emit_cuda: NVRTC not found: %s\n",
                 have_nvcc ? "compiling with nvcc instead" : "compile checks skipped");
+    }
+    test_scans();
+    if (getenv("TEST_EMIT_CUDA_ONLY_SCANS")) { /* (while working on scans) */
+        printf("test_emit_cuda: %d checks, %d failures\n", checks, failures);
+        return failures != 0;
     }
 
     static const struct { const char *name, *text; const int64_t *syms; } progs[] = {

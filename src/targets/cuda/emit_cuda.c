@@ -542,9 +542,10 @@ static void fence_manual_accs(CfEmit *em, const Stmt *s) {
 static void emit_simple(CfEmit *em, const Stmt *s) {
     if (s->kind == STMT_KERNEL) ctx_fail(em->ctx, s->loc, "T.Kernel inside T.Kernel");
     if (s->kind == STMT_SYNC) {
-        /* wgmma reads shared memory through the async proxy: each thread's earlier
-         * stores and cp.async writes are fenced before the barrier */
-        if (cu_of(em)->wgmma) cf_line(em, "tl_fence_proxy_async();");
+        /* wgmma and TMA stores read shared memory through the async proxy: each
+         * thread's earlier stores and cp.async writes are fenced before the barrier (a
+         * kernel with TMA stores but no gemm too: issue 26's scan read stale tiles) */
+        if (cu_of(em)->wgmma || cu_of(em)->tma_stores) cf_line(em, "tl_fence_proxy_async();");
         cu_barrier(em);
     }
     else if (s->kind == STMT_ANNOTATE_LAYOUT)
