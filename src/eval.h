@@ -213,6 +213,8 @@ Value *module_attr(Interp *in, Value *module, const char *attr, Loc loc);
 
 /* tileops_expert.c: the builtin of Tier 3 name attr (T.<attr>) and its data, or NULL. */
 BuiltinFn tl_expert_fn(const char *attr, void **data);
+BuiltinFn tl_lang_fn(const char *attr, void **data); /* tileops_lang.c: the long tail */
+Value *tl_lang_attr(Interp *in, const char *attr, Loc loc); /* tileops.c: T.<attr> */
 
 /* Subscript a buffer: all scalar indices -> LOAD; any slice -> region. */
 Value *buffer_subscript(Interp *in, Buffer *buf, Value *index, Loc loc);

@@ -963,6 +963,8 @@ Value *tl_lang_attr(Interp *in, const char *attr, Loc loc) {
     void *data;
     BuiltinFn expert = tl_expert_fn(attr, &data);
     if (expert) return bval(in, arena_printf(ARENA, "T.%s", attr), expert, data);
+    BuiltinFn more = tl_lang_fn(attr, &data);
+    if (more) return bval(in, arena_printf(ARENA, "T.%s", attr), more, data);
     for (int fn = 0; fn < FN_COUNT; fn++)
         if (!strcmp(attr, intrinsic_name((Intrinsic)fn)))
             return bval(in, arena_printf(ARENA, "T.%s", attr), t_intrinsic, (void *)(intptr_t)fn);

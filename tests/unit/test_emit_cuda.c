@@ -11,7 +11,7 @@
  *     shows as stale data), results compared bit for bit with the C target's on the same
  *     random inputs. Skipped without a C++ compiler (c++ or $CXX).
  * Run from the repository root. TEST_EMIT_CUDA_KEEP=1 keeps the temporary directory;
- * TEST_EMIT_CUDA_ONLY_SCANS=1 runs only the scan and TMA-store group (test_scans). */
+ * TEST_EMIT_CUDA_ONLY_ISSUE26=1 runs only test_issue26's group. */
 #include "compiler.h"
 #include "targets/cuda/cuda.h"
 
@@ -1995,14 +1995,15 @@ static void test_sync_counts(Compiled **c, const char *const *names, int n) {
                       "%s: the pipeline's wait and barrier inside the mma.sync gemm", names[i]);
 }
 
-/* Scans (T.cumsum) over shared and fragment tiles, where issue 26's wrong sums showed:
+/* Issue 26. Scans (T.cumsum) over shared and fragment tiles, where its wrong sums showed:
  * ragged edges (the last block's rows or columns past the tensor), both dims, both
  * directions, in place and into another tile, block sizes below, at and above the tile's
  * rows, one and two grid dimensions, sm_80 and sm_90a. Each is simulated and compared
  * with the C target. The bug was of a wider class: on sm_90a a shared tile written by the
  * threads and copied out by TMA stores, in a kernel without gemms, had no async-proxy
  * fence (the simulation's TMA stores now read 0xff without one): tile_store_progs below
- * cover the other writers of such tiles. */
+ * cover the other writers of such tiles. And tests/exec/kernels/lang_tail.py, the long tail
+ * of the T namespace (tileops_lang.c). */
 static char *scan_program(int M, int N, int bm, int bn, int threads, int dim, bool reverse,
                           const char *scope, bool to_dst) {
     char *text = malloc(2048);
@@ -2050,11 +2051,11 @@ static const char *const tile_store_progs[] = {
     "    return main\n",
 };
 
-static void test_scans(void) {
+static void test_issue26(void) {
     static const struct { int M, N, bm, bn, threads; } shapes[] = {
         {13, 64, 8, 64, 128}, {13, 64, 8, 64, 32}, {64, 13, 64, 8, 128}, {37, 40, 16, 32, 256},
         {9, 130, 4, 128, 64}, {100, 72, 64, 32, 128}, {5, 7, 8, 8, 128}};
-    enum { NS = sizeof shapes / sizeof *shapes, MAXS = NS * 8 + 2 };
+    enum { NS = sizeof shapes / sizeof *shapes, MAXS = NS * 8 + 4 };
     SimCase cases[MAXS];
     static char names[MAXS][64];
     int n = 0;
@@ -2083,6 +2084,16 @@ static void test_scans(void) {
               "%s: TMA stores after an async-proxy fence", names[n]);
         cases[n] = (SimCase){names[n], strdup(tile_store_progs[i]), NULL, c}, n++;
     }
+    char *tail = read_text("tests/exec/kernels/lang_tail.py"); /* tileops_lang.c's names */
+    CHECK(tail != NULL, "tests/exec/kernels/lang_tail.py");
+    for (int arch = 0; arch < 2 && tail; arch++) {
+        lower_arch = arch ? "sm_90a" : "sm_80";
+        snprintf(names[n], sizeof names[n], "lang_tail_%s", lower_arch);
+        Compiled *c = check_program(names[n], tail);
+        if (c->f && c->src) cases[n] = (SimCase){names[n], strdup(tail), NULL, c}, n++;
+        else compiled_free(c);
+    }
+    free(tail);
     lower_arch = "sm_80";
     sim_check(cases, n);
     for (int i = 0; i < n; i++) free(cases[i].text), compiled_free(cases[i].cu);
@@ -2097,8 +2108,8 @@ int main(void) {
         fprintf(stderr, "test_emit_cuda: NVRTC not found: %s\n",
                 have_nvcc ? "compiling with nvcc instead" : "compile checks skipped");
     }
-    test_scans();
-    if (getenv("TEST_EMIT_CUDA_ONLY_SCANS")) { /* (while working on scans) */
+    test_issue26();
+    if (getenv("TEST_EMIT_CUDA_ONLY_ISSUE26")) { /* (while working on them) */
         printf("test_emit_cuda: %d checks, %d failures\n", checks, failures);
         return failures != 0;
     }

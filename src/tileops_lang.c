@@ -1,0 +1,196 @@
+/* tileops_lang.c - the long tail of the T namespace: TileLang 0.1.15's scalar helpers and
+ * aliases that lower to the IR tilec already has, so they mean the same on every target
+ * (the C target is the reference; the CUDA target prints the same expressions).
+ *
+ *   T.clamp(x, lo, hi)          T.min(T.max(x, lo), hi)  (customize.py: max first)
+ *   T.exp10(x)                  T.pow(10, x) in x's float dtype (float32 for ints)
+ *   T.fabs(x)                   T.abs of x as a float
+ *   T.bitwise_and/or/xor(x, y), T.bitwise_not(x), T.shift_left/right(x, y)
+ *                               the integer operators & | ^ ~ << >> (ints only)
+ *   T.Select(c, t, f)           T.if_then_else(c, t, f) (both sides are plain values)
+ *   T.Serial, T.Unroll          T.serial, T.unroll (loop.py's aliases)
+ *   T.loop_break()              `break` out of the innermost kernel loop
+ *   T.alloc_buffer(shape, dtype, scope=)
+ *                               T.alloc_shared / alloc_fragment / alloc_local /
+ *                               alloc_var by TVM's scope names ("shared", "shared.dyn",
+ *                               "local.fragment", "local", "local.var")
+ *   T.assume(cond)              a hint: nothing (TVM's builtin.assume)
+ *
+ * Each is looked up by tl_lang_fn (tl_lang_attr in tileops.c asks it after its own
+ * table). Errors name the T function and point at the call. */
+#include "eval.h"
+
+#include <string.h>
+
+#define ARENA (&in->ctx->arena)
+
+/* The builtin T.<name> (tileops.c's tables), called with a's arguments. */
+static Value *call_t(Interp *in, const char *name, CallArgs *a) {
+    return call_value(in, tl_lang_attr(in, name, a->loc), a);
+}
+
+static void nargs(Interp *in, CallArgs *a, int n, const char *fname) {
+    if (a->pos.len != n || a->kw.len)
+        ctx_fail(in->ctx, a->loc, "%s() takes %d positional argument%s", fname, n,
+                 n == 1 ? "" : "s");
+}
+
+static Value *call2(Interp *in, const char *name, Value *x, Value *y, Loc loc) {
+    CallArgs b = {0};
+    b.loc = loc;
+    VEC_PUSH(ARENA, b.pos, x);
+    VEC_PUSH(ARENA, b.pos, y);
+    return call_value(in, tl_lang_attr(in, name, loc), &b);
+}
+
+static Value *t_alias(Interp *in, CallArgs *a, void *d) { return call_t(in, d, a); }
+
+static Value *t_clamp(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    nargs(in, a, 3, "T.clamp");
+    Value *lo = call2(in, "max", a->pos.data[0], a->pos.data[1], a->loc);
+    return call2(in, "min", lo, a->pos.data[2], a->loc);
+}
+
+static Expr *as_float(Interp *in, Value *v, Loc loc, const char *fname) {
+    Expr *e = val_to_expr(in, v, loc, fname);
+    return dtype_is_float(e->dtype) ? e : ir_cast(in->ctx, DT_FLOAT32, e, loc);
+}
+
+static Value *t_exp10(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    nargs(in, a, 1, "T.exp10");
+    Expr *x = as_float(in, a->pos.data[0], a->loc, "T.exp10");
+    Expr *ten = ir_float(in->ctx, 10.0, x->dtype, a->loc);
+    return val_expr(in, ir_call(in->ctx, FN_POW, ten, x, a->loc));
+}
+
+static Value *t_fabs(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    nargs(in, a, 1, "T.fabs");
+    return val_expr(in, ir_call(in->ctx, FN_ABS, as_float(in, a->pos.data[0], a->loc, "T.fabs"),
+                                NULL, a->loc));
+}
+
+/* An integer operand of a bitwise T function (a Python int, or an int expression). */
+static Value *int_operand(Interp *in, Value *v, Loc loc, const char *fname) {
+    if (v->kind == V_INT || v->kind == V_BOOL) return v;
+    Expr *e = val_to_expr(in, v, loc, fname);
+    if (!dtype_is_int(e->dtype) && e->dtype != DT_BOOL)
+        ctx_fail(in->ctx, loc, "%s: operands must be integers, got %s", fname,
+                 dtype_name(e->dtype));
+    return val_expr(in, e);
+}
+
+static const struct { const char *name, *op; } bit_ops[] = {
+    {"bitwise_and", "&"}, {"bitwise_or", "|"}, {"bitwise_xor", "^"},
+    {"shift_left", "<<"}, {"shift_right", ">>"},
+};
+
+static Value *t_bitwise(Interp *in, CallArgs *a, void *d) {
+    int i = (int)(intptr_t)d;
+    const char *fname = arena_printf(ARENA, "T.%s", bit_ops[i].name);
+    nargs(in, a, 2, fname);
+    Value *x = int_operand(in, a->pos.data[0], a->loc, fname);
+    Value *y = int_operand(in, a->pos.data[1], a->loc, fname);
+    return eval_binop(in, bit_ops[i].op, x, y, a->loc);
+}
+
+static Value *t_bitwise_not(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    nargs(in, a, 1, "T.bitwise_not");
+    Value *x = int_operand(in, a->pos.data[0], a->loc, "T.bitwise_not");
+    if (x->kind != V_EXPR) return val_int(in, ~val_to_int(in, x, a->loc, "T.bitwise_not"));
+    return val_expr(in, ir_un(in->ctx, OP_BITNOT, x->u.expr, a->loc));
+}
+
+static Value *t_loop_break(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    nargs(in, a, 0, "T.loop_break");
+    if (!in->builder || !in->in_kernel)
+        ctx_fail(in->ctx, a->loc, "T.loop_break is only allowed inside a kernel loop");
+    emit_stmt(in, ir_stmt(in->ctx, STMT_BREAK, a->loc));
+    return val_none(in);
+}
+
+static Value *t_alloc_buffer(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    static const struct { const char *scope, *fn; } scopes[] = {
+        {"shared", "alloc_shared"},   {"shared.dyn", "alloc_shared"},
+        {"local.fragment", "alloc_fragment"}, {"local", "alloc_local"},
+        {"local.var", "alloc_var"},
+    };
+    CallArgs b = {0};
+    b.loc = a->loc;
+    const char *scope = "global";
+    for (int i = 0; i < a->pos.len; i++)
+        if (i < 2) VEC_PUSH(ARENA, b.pos, a->pos.data[i]);
+    if (a->pos.len > 2 && a->pos.data[2]->kind == V_STR) scope = a->pos.data[2]->u.s;
+    for (int k = 0; k < a->kw.len; k++) {
+        Value *v = a->kw.data[k];
+        if (!strcmp(a->names.data[k], "scope") && v->kind == V_STR) scope = v->u.s;
+        else if (!strcmp(a->names.data[k], "dtype")) VEC_PUSH(ARENA, b.pos, v);
+        else ctx_fail(in->ctx, a->loc, "T.alloc_buffer: unexpected argument '%s'",
+                      a->names.data[k]);
+    }
+    if (b.pos.len != 2)
+        ctx_fail(in->ctx, a->loc, "T.alloc_buffer(shape, dtype, scope=) needs a shape and a dtype");
+    for (size_t i = 0; i < sizeof scopes / sizeof *scopes; i++)
+        if (!strcmp(scope, scopes[i].scope)) {
+            if (!strcmp(scopes[i].fn, "alloc_var")) { /* (shape must be one element) */
+                int64_t n = 1;
+                Value *sh = b.pos.data[0];
+                if (sh->kind == V_TUPLE || sh->kind == V_LIST)
+                    for (int j = 0; j < sh->u.items.len; j++)
+                        n *= val_to_int(in, sh->u.items.data[j], a->loc, "shape");
+                if (n != 1)
+                    ctx_fail(in->ctx, a->loc, "T.alloc_buffer: a \"local.var\" buffer holds one "
+                                              "element");
+                b.pos.data[0] = b.pos.data[1], b.pos.len = 1;
+            }
+            return call_t(in, scopes[i].fn, &b);
+        }
+    ctx_fail(in->ctx, a->loc, "T.alloc_buffer: scope \"%s\" is not supported by tilec (use "
+                              "\"shared\", \"shared.dyn\", \"local.fragment\", \"local\" or "
+                              "\"local.var\"; global buffers: T.alloc_global)", scope);
+}
+
+static Value *t_assume(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    nargs(in, a, 1, "T.assume");
+    val_to_expr(in, a->pos.data[0], a->loc, "T.assume condition");
+    return val_none(in);
+}
+
+typedef struct LangEntry {
+    const char *name;
+    BuiltinFn fn;
+    const void *data;
+} LangEntry;
+
+static const LangEntry lang[] = {
+    {"clamp", t_clamp, NULL},
+    {"exp10", t_exp10, NULL},
+    {"fabs", t_fabs, NULL},
+    {"bitwise_and", t_bitwise, (void *)0},
+    {"bitwise_or", t_bitwise, (void *)1},
+    {"bitwise_xor", t_bitwise, (void *)2},
+    {"shift_left", t_bitwise, (void *)3},
+    {"shift_right", t_bitwise, (void *)4},
+    {"bitwise_not", t_bitwise_not, NULL},
+    {"Select", t_alias, "if_then_else"},
+    {"Serial", t_alias, "serial"},
+    {"Unroll", t_alias, "unroll"},
+    {"loop_break", t_loop_break, NULL},
+    {"alloc_buffer", t_alloc_buffer, NULL},
+    {"assume", t_assume, NULL},
+};
+
+BuiltinFn tl_lang_fn(const char *attr, void **data) {
+    for (size_t i = 0; i < sizeof lang / sizeof *lang; i++)
+        if (!strcmp(attr, lang[i].name)) {
+            *data = (void *)lang[i].data;
+            return lang[i].fn;
+        }
+    return NULL;
+}

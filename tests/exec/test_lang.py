@@ -1,0 +1,37 @@
+"""The long tail of the T namespace (src/tileops_lang.c) against NumPy: the kernel
+tests/exec/kernels/lang_tail.py on tiles that divide the tensor and tiles that do not."""
+import numpy as np
+import pytest
+
+
+def lang_tail_ref(a, v, bm, bn):
+    a64 = a.astype(np.float64)
+    f = (np.minimum(np.maximum(a64, -0.5), 0.5) + np.power(10.0, a64 * 0.25) +
+         np.abs(a64) * 2.0 + np.where(a64 > 0.0, a64, -a64 * 3.0))
+    j = ((v & 0xff0) ^ ((v << 3) | (v >> 2))) + ~v
+    M, N = a.shape
+    nb = -(-N // bn)
+    c = np.zeros((M, nb), np.int32)
+    for r in range(M):
+        for b in range(nb):
+            row = np.zeros(bn)  # a padded tile row reads 0 past the tensor
+            part = a[r, b * bn:(b + 1) * bn]
+            row[:part.size] = part
+            neg = np.nonzero(row < 0.0)[0]
+            c[r, b] = neg[0] if neg.size else bn
+    return f, j.astype(np.int32), c
+
+
+@pytest.mark.parametrize("M,N,bm,bn", [(64, 64, 32, 32), (100, 72, 32, 32), (37, 50, 16, 64)])
+def test_lang_tail(tilec, M, N, bm, bn):
+    rng = np.random.default_rng(26)
+    a = rng.uniform(-1.0, 1.0, (M, N)).astype(np.float32)
+    a[:, :5] = np.abs(a[:, :5])  # some rows break late
+    v = rng.integers(-2**20, 2**20, (M, N), dtype=np.int32)
+    out = tilec.run("tests/exec/kernels/lang_tail.py", dict(M=M, N=N, bm=bm, bn=bn),
+                    {"A": a, "I": v})
+    f, j, c = lang_tail_ref(a, v, bm, bn)
+    np.testing.assert_allclose(out["F"].astype(np.float64), f, rtol=1e-5, atol=1e-5)
+    np.testing.assert_array_equal(out["J"], j)
+    np.testing.assert_array_equal(out["C"], c)
+    assert c.max() > 5 and c.min() < bn  # breaks taken and not taken
