@@ -35,3 +35,44 @@ def test_lang_tail(tilec, M, N, bm, bn):
     np.testing.assert_array_equal(out["J"], j)
     np.testing.assert_array_equal(out["C"], c)
     assert c.max() > 5 and c.min() < bn  # breaks taken and not taken
+
+
+CONFIG_KERNEL = '''import tilelang
+import tilelang.language as T
+
+
+@tilelang.jit(out_idx=[-1], pass_configs={
+    tilelang.PassConfigKey.TL_DISABLE_VECTORIZE_256: True,
+    "tl.disable_vectorize_256": True,
+    tilelang.PassConfigKey.TL_ENABLE_FAST_MATH: True,
+    tilelang.PassConfigKey.TIR_DISABLE_VECTORIZE: True,
+    "tl.no_such_key": 1})
+def k(M=64):
+
+    @T.prim_func
+    def main(A: T.Tensor((M,), "float32"), B: T.Tensor((M,), "float32")):
+        with T.Kernel(1, threads=64) as bx:
+            for i in T.Parallel(M):
+                B[i] = A[i] + 1.0
+
+    return main
+'''
+
+
+def test_pass_config_warnings(tilec, tmp_path):
+    """Keys tilec does not act on are each reported once (whatever their spelling);
+    honoured ones (fast math: CUDA only) are not; an unknown key is named."""
+    path = tmp_path / "cfg.py"
+    path.write_text(CONFIG_KERNEL)
+    proc = tilec.command(["run", path, "--target", "c"])
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stderr.splitlines()
+
+    def count(text):
+        return sum(text in line for line in lines)
+
+    assert count("cfg.py:11: warning: pass_configs 'tl.disable_vectorize_256': accepted, "
+                 "no effect in tilec") == 1, proc.stderr
+    assert count("pass_configs 'tirx.disable_vectorize': accepted, no effect in tilec") == 1
+    assert count("pass_configs 'tl.no_such_key': not a TileLang 0.1.15 pass config") == 1
+    assert count("enable_fast_math") == 0

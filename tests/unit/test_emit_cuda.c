@@ -2051,11 +2051,56 @@ static const char *const tile_store_progs[] = {
     "    return main\n",
 };
 
+/* pass_configs: TL_ENABLE_FAST_MATH builds with --use_fast_math (the source's second line
+ * says so; target_cuda.c reads it); TL_DISABLE_THREAD_STORAGE_SYNC leaves only the
+ * program's barriers, which here suffice (simulated against the C target). */
+static const char src_no_sync[] = HEAD
+    "FAST=False\n"
+    "@tilelang.jit(pass_configs={tilelang.PassConfigKey.TL_DISABLE_THREAD_STORAGE_SYNC: True,\n"
+    "                            \"tl.enable_fast_math\": FAST})\n"
+    "def ns(M=100):\n"
+    "    @T.prim_func\n"
+    "    def main(A: T.Tensor((M,), \"float32\"), B: T.Tensor((M,), \"float32\")):\n"
+    "        with T.Kernel(T.ceildiv(M, 64), threads=64) as bx:\n"
+    "            s = T.alloc_shared((64,), \"float32\")\n"
+    "            for i in T.Parallel(64):\n"
+    "                s[i] = A[bx * 64 + i]\n"
+    "            T.sync_threads()\n"
+    "            for i in T.Parallel(64):\n"
+    "                B[bx * 64 + i] = s[63 - i] * 2.0 + s[i]\n"
+    "    return main\n";
+
+static Compiled *pass_config_cases(SimCase *cases, char names[][64], int *n) {
+    Compiled *c = check_program("no_sync", src_no_sync);
+    CHECK(syncs_of(c) == 1 && strstr(c->src, "NVRTC options: " CUDA_IEEE_OPTS),
+          "TL_DISABLE_THREAD_STORAGE_SYNC: the program's one barrier (%d), IEEE options",
+          syncs_of(c));
+    snprintf(names[*n], 64, "no_sync");
+    cases[*n] = (SimCase){names[*n], strdup(src_no_sync), NULL, c}, ++*n;
+    static const char *const fast[] = {"FAST=False", "FAST=True "};
+    char *text = set_defaults(src_no_sync, fast, 2);
+    Compiled *f = text ? check_program("fast_math", text) : NULL;
+    CHECK(f && f->src && strstr(f->src, "NVRTC options: " CUDA_FAST_MATH_OPTS),
+          "TL_ENABLE_FAST_MATH: the source asks for --use_fast_math");
+    free(text);
+    static const char *const no_barrier[] = {"T.sync_threads()", "pass"}, /* then the pass's */
+        *const auto_sync[] = {"T.sync_threads()", "pass", "SYNC: True", "SYNC: False"};
+    for (int on = 0; on < 2; on++) {
+        char *t = set_defaults(src_no_sync, on ? no_barrier : auto_sync, on ? 2 : 4);
+        Compiled *b = t ? check_program("auto_sync", t) : NULL;
+        CHECK(b && b->src && syncs_of(b) == !on, "TL_DISABLE_THREAD_STORAGE_SYNC %s: %d barriers",
+              on ? "True" : "False", b && b->src ? syncs_of(b) : -1);
+        if (b) compiled_free(b);
+        free(t);
+    }
+    return f;
+}
+
 static void test_issue26(void) {
     static const struct { int M, N, bm, bn, threads; } shapes[] = {
         {13, 64, 8, 64, 128}, {13, 64, 8, 64, 32}, {64, 13, 64, 8, 128}, {37, 40, 16, 32, 256},
         {9, 130, 4, 128, 64}, {100, 72, 64, 32, 128}, {5, 7, 8, 8, 128}};
-    enum { NS = sizeof shapes / sizeof *shapes, MAXS = NS * 8 + 4 };
+    enum { NS = sizeof shapes / sizeof *shapes, MAXS = NS * 8 + 5 };
     SimCase cases[MAXS];
     static char names[MAXS][64];
     int n = 0;
@@ -2095,6 +2140,8 @@ static void test_issue26(void) {
     }
     free(tail);
     lower_arch = "sm_80";
+    Compiled *fast = pass_config_cases(cases, names, &n);
+    if (fast) compiled_free(fast);
     sim_check(cases, n);
     for (int i = 0; i < n; i++) free(cases[i].text), compiled_free(cases[i].cu);
 }
