@@ -214,6 +214,11 @@ Value *module_attr(Interp *in, Value *module, const char *attr, Loc loc);
 /* tileops_expert.c: the builtin of Tier 3 name attr (T.<attr>) and its data, or NULL. */
 BuiltinFn tl_expert_fn(const char *attr, void **data);
 BuiltinFn tl_lang_fn(const char *attr, void **data); /* tileops_lang.c: the long tail */
+const char *tl_expert_name(int i); /* the i-th name of tl_expert_fn's table, or NULL */
+const char *tl_lang_name(int i);   /* the i-th name of tl_lang_fn's table, or NULL */
+/* The status of T.<name> in docs/language.md's table (tileops_lang.c), given the
+ * default: "C, CUDA" or the "not yet" of a name that is a compile error. */
+const char *tl_lang_status(const char *name, const char *dflt);
 Value *tl_lang_attr(Interp *in, const char *attr, Loc loc); /* tileops.c: T.<attr> */
 
 /* Subscript a buffer: all scalar indices -> LOAD; any slice -> region. */

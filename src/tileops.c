@@ -955,6 +955,29 @@ static const TEntry t_entries[] = {
 };
 #undef I
 
+/* Every name of the T namespace and its status, "T.<name>\t<status>\n" lines in table
+ * order (tilec info --names; tools/gen_lang_table.py makes docs/language.md's table). */
+char *tl_lang_table(void) {
+    StrBuf sb = {0};
+    const char *ok = "C, CUDA", *no = "not yet (compile error)";
+    for (size_t i = 0; i < sizeof t_entries / sizeof *t_entries; i++)
+        sb_printf(&sb, "T.%s\t%s\n", t_entries[i].name,
+                  tl_lang_status(t_entries[i].name, t_entries[i].fn == t_unsupported ? no : ok));
+    for (int i = 0; tl_expert_name(i); i++)
+        sb_printf(&sb, "T.%s\t%s\n", tl_expert_name(i), tl_lang_status(tl_expert_name(i), ok));
+    for (int i = 0; tl_lang_name(i); i++)
+        sb_printf(&sb, "T.%s\t%s\n", tl_lang_name(i), tl_lang_status(tl_lang_name(i), ok));
+    for (int fn = 0; fn < FN_COUNT; fn++)
+        sb_printf(&sb, "T.%s\t%s\n", intrinsic_name((Intrinsic)fn),
+                  tl_lang_status(intrinsic_name((Intrinsic)fn), ok));
+    sb_printf(&sb, "T.GemmWarpPolicy\t%s\n", tl_lang_status("GemmWarpPolicy", ok));
+    sb_printf(&sb, "T.Layout\t%s\n", tl_lang_status("Layout", ok));
+    sb_printf(&sb, "T.Fragment\t%s\n", tl_lang_status("Fragment", ok));
+    for (int t = 1; t < DT_COUNT; t++)
+        sb_printf(&sb, "T.%s\tC, CUDA (dtype)\n", dtype_name((DType)t));
+    return sb.buf;
+}
+
 Value *tl_lang_attr(Interp *in, const char *attr, Loc loc) {
     for (size_t i = 0; i < sizeof t_entries / sizeof t_entries[0]; i++)
         if (!strcmp(attr, t_entries[i].name))

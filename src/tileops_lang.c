@@ -17,7 +17,11 @@
  *   T.assume(cond)              a hint: nothing (TVM's builtin.assume)
  *
  * Each is looked up by tl_lang_fn (tl_lang_attr in tileops.c asks it after its own
- * table). Errors name the T function and point at the call. */
+ * table). Errors name the T function and point at the call.
+ *
+ * Also here: TileLang names tilec does not support yet, each a compile error at the
+ * call that says why (`pending`), and the status notes of docs/language.md's table of
+ * every T name (tl_lang_status; the table is tl_lang_table's, tileops.c). */
 #include "eval.h"
 
 #include <string.h>
@@ -162,6 +166,68 @@ static Value *t_assume(Interp *in, CallArgs *a, void *d) {
     return val_none(in);
 }
 
+/* A TileLang name tilec does not support yet: a compile error that says why. */
+static Value *t_pending(Interp *in, CallArgs *a, void *d) {
+    const char *const *what = d; /* {name, why} */
+    ctx_fail(in->ctx, a->loc, "T.%s is not supported yet by tilec (%s)", what[0], what[1]);
+}
+
+#define THREAD_LEVEL "thread-level code: tilec's kernels are tile programs, and the C target " \
+                     "runs a block as one thread"
+static const char *const pending[][2] = {
+    {"get_thread_bindings", THREAD_LEVEL}, {"get_block_binding", "use the T.Kernel block indices"},
+    {"get_block_bindings", "use the T.Kernel block indices"}, {"get_lane_idx", THREAD_LEVEL},
+    {"get_warp_idx", THREAD_LEVEL}, {"get_warp_idx_sync", THREAD_LEVEL},
+    {"get_warp_group_idx", THREAD_LEVEL}, {"shfl_down", THREAD_LEVEL}, {"shfl_up", THREAD_LEVEL},
+    {"shfl_sync", THREAD_LEVEL}, {"sync_warp", THREAD_LEVEL}, {"any_of", THREAD_LEVEL},
+    {"all_of", THREAD_LEVEL}, {"warp_reduce_sum", THREAD_LEVEL}, {"warp_reduce_max", THREAD_LEVEL},
+    {"warp_reduce_min", THREAD_LEVEL}, {"warp_reduce_bitand", THREAD_LEVEL},
+    {"warp_reduce_bitor", THREAD_LEVEL}, {"thread_binding", THREAD_LEVEL},
+    {"launch_thread", THREAD_LEVEL},
+    {"view", "buffer views"}, {"reshape", "buffer views"}, {"reinterpret", "bit casts"},
+    {"call_extern", "external functions"}, {"call_intrin", "TVM intrinsics"},
+    {"evaluate", "TVM statements"}, {"atomic_addx2", "vector atomics"},
+    {"atomic_addx4", "vector atomics"}, {"alloc_reducer", "reducers"},
+    {"finalize_reducer", "reducers"}, {"Persistent", "persistent loops"},
+    {"im2col", "im2col copies"}, {"gemm_sp", "sparse tensor cores"},
+    {"comm_reducer", "TVM reducers"}, {"tvm_thread_allreduce", THREAD_LEVEL},
+    {"ptx_cp_async", "use T.copy"}, {"cp_async_barrier_noinc", "use T.copy"},
+    {"import_source", "external sources"}, {"access_ptr", "raw pointers"},
+    {"ptr", "raw pointers"}, {"alloc_cluster_barrier", "cluster barriers"},
+    {"block_rank_in_cluster", "clusters"}, {"ClusterKernel", "clusters"},
+};
+
+/* docs/language.md's status of names that are not plainly "C, CUDA". */
+static const char *const notes[][2] = {
+    {"Kernel", "C, CUDA (`cluster_dims=` accepted, not honoured)"},
+    {"serial", "C, CUDA (step 1 only)"}, {"Serial", "C, CUDA (step 1 only)"},
+    {"unroll", "C, CUDA (step 1 only)"}, {"Unroll", "C, CUDA (step 1 only)"},
+    {"atomic_add", "C, CUDA (no `return_prev`)"},
+    {"annotate_layout", "C, CUDA (swizzled shared tiles honoured; other layouts inferred)"},
+    {"Layout", "accepted in T.annotate_layout, not honoured"},
+    {"Fragment", "accepted in T.annotate_layout, not honoured"},
+    {"use_swizzle", "C, CUDA (block order only; the C target ignores it)"},
+    {"ws", "CUDA; C: program order"}, {"alloc_barrier", "CUDA; C: no effect"},
+    {"create_list_of_mbarrier", "CUDA; C: no effect"}, {"get_mbarrier", "CUDA; C: no effect"},
+    {"mbarrier_wait_parity", "CUDA; C: no effect"}, {"barrier_wait", "CUDA; C: no effect"},
+    {"mbarrier_arrive", "CUDA; C: no effect"}, {"barrier_arrive", "CUDA; C: no effect"},
+    {"mbarrier_expect_tx", "CUDA; C: no effect"}, {"mbarrier_arrive_expect_tx", "CUDA; C: no effect"},
+    {"tma_copy", "C, CUDA (TMA on sm_90a)"}, {"set_max_nreg", "CUDA sm_90a; else no effect"},
+    {"inc_max_nreg", "CUDA sm_90a; else no effect"}, {"dec_max_nreg", "CUDA sm_90a; else no effect"},
+    {"fence_proxy_async", "CUDA sm_90a; else no effect"},
+    {"wait_wgmma", "CUDA sm_90a; else no effect"}, {"warpgroup_wait", "CUDA sm_90a; else no effect"},
+    {"wgmma_gemm", "C, CUDA (wgmma on sm_90a, else an error)"},
+    {"assume", "C, CUDA (a hint: no effect)"},
+};
+
+const char *tl_lang_status(const char *name, const char *dflt) {
+    for (size_t i = 0; i < sizeof notes / sizeof *notes; i++)
+        if (!strcmp(name, notes[i][0])) return notes[i][1];
+    for (size_t i = 0; i < sizeof pending / sizeof *pending; i++)
+        if (!strcmp(name, pending[i][0])) return "not yet (compile error)";
+    return dflt;
+}
+
 typedef struct LangEntry {
     const char *name;
     BuiltinFn fn;
@@ -186,11 +252,23 @@ static const LangEntry lang[] = {
     {"assume", t_assume, NULL},
 };
 
+enum { NLANG = sizeof lang / sizeof *lang, NPENDING = sizeof pending / sizeof *pending };
+
+const char *tl_lang_name(int i) {
+    return i < 0 ? NULL : i < NLANG ? lang[i].name : i < NLANG + NPENDING ? pending[i - NLANG][0]
+                                                                            : NULL;
+}
+
 BuiltinFn tl_lang_fn(const char *attr, void **data) {
-    for (size_t i = 0; i < sizeof lang / sizeof *lang; i++)
+    for (size_t i = 0; i < NLANG; i++)
         if (!strcmp(attr, lang[i].name)) {
             *data = (void *)lang[i].data;
             return lang[i].fn;
+        }
+    for (size_t i = 0; i < NPENDING; i++)
+        if (!strcmp(attr, pending[i][0])) {
+            *data = (void *)pending[i];
+            return t_pending;
         }
     return NULL;
 }

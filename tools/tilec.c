@@ -67,11 +67,12 @@ static const char help_emit[] =
     "(--ir). Nothing is built, so no compiler is needed.\n";
 
 static const char help_info[] =
-    "usage: tilec info\n"
+    "usage: tilec info [--names]\n"
     "\n"
     "Prints the version, the targets and whether they can run here (and why not), the C\n"
     "compiler, the GPUs (name, compute capability), the CUDA driver and NVRTC versions,\n"
-    "and the kernel cache directory.\n";
+    "and the kernel cache directory. --names: every name of the T namespace and its\n"
+    "status (T.<name>, a tab, the status), as docs/language.md tabulates them.\n";
 
 static const char help_cache[] =
     "usage: tilec cache clear | tilec cache dir\n"
@@ -799,7 +800,13 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help"))
         return cmd_help(argc, argv);
     if (!strcmp(cmd, "info")) {
-        if (argc != 2) return usage_error("info", "'info' takes no arguments");
+        if (argc == 3 && !strcmp(argv[2], "--names")) { /* docs/language.md's table */
+            char *t = tl_lang_table();
+            fputs(t ? t : "", stdout);
+            free(t);
+            return 0;
+        }
+        if (argc != 2) return usage_error("info", "'info' takes no arguments (or --names)");
         return fputs(tl_info(), stdout), 0;
     }
     if (!strcmp(cmd, "cache")) return cmd_cache(argc, argv);

@@ -76,3 +76,13 @@ def test_pass_config_warnings(tilec, tmp_path):
     assert count("pass_configs 'tirx.disable_vectorize': accepted, no effect in tilec") == 1
     assert count("pass_configs 'tl.no_such_key': not a TileLang 0.1.15 pass config") == 1
     assert count("enable_fast_math") == 0
+
+
+def test_doc_table_of_names():
+    """docs/language.md's table of T names is the one the builtin tables give."""
+    import subprocess
+    import sys
+    from conftest import ROOT, TILEC
+    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "gen_lang_table.py"), "--check",
+                           "--tilec", TILEC], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
