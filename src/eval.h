@@ -69,6 +69,7 @@ typedef struct LoopSpec {
     LoopKind kind;
     int n; /* number of nested loops (T.Parallel(M, N) -> 2) */
     Expr *min[8], *extent[8];
+    Expr *step; /* n == 1 only: the loop variable is min + i * step, i < extent; or NULL */
     int num_stages;
     const char *annot;
     PipeSchedule *sched; /* T.Pipelined(order=, stage=, group=) */

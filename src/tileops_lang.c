@@ -15,6 +15,10 @@
  *                               alloc_var by TVM's scope names ("shared", "shared.dyn",
  *                               "local.fragment", "local", "local.var")
  *   T.assume(cond)              a hint: nothing (TVM's builtin.assume)
+ *   T.any_of(buf), T.all_of(buf)
+ *                               whether any / every element of a buffer or region is
+ *                               nonzero (logical.py), as one expression of its loads
+ *                               (constant extents, at most 4096 elements)
  *
  * Each is looked up by tl_lang_fn (tl_lang_attr in tileops.c asks it after its own
  * table). Errors name the T function and point at the call.
@@ -179,8 +183,8 @@ static const char *const pending[][2] = {
     {"get_block_bindings", "use the T.Kernel block indices"}, {"get_lane_idx", THREAD_LEVEL},
     {"get_warp_idx", THREAD_LEVEL}, {"get_warp_idx_sync", THREAD_LEVEL},
     {"get_warp_group_idx", THREAD_LEVEL}, {"shfl_down", THREAD_LEVEL}, {"shfl_up", THREAD_LEVEL},
-    {"shfl_sync", THREAD_LEVEL}, {"sync_warp", THREAD_LEVEL}, {"any_of", THREAD_LEVEL},
-    {"all_of", THREAD_LEVEL}, {"warp_reduce_sum", THREAD_LEVEL}, {"warp_reduce_max", THREAD_LEVEL},
+    {"shfl_sync", THREAD_LEVEL}, {"sync_warp", THREAD_LEVEL},
+    {"warp_reduce_sum", THREAD_LEVEL}, {"warp_reduce_max", THREAD_LEVEL},
     {"warp_reduce_min", THREAD_LEVEL}, {"warp_reduce_bitand", THREAD_LEVEL},
     {"warp_reduce_bitor", THREAD_LEVEL}, {"thread_binding", THREAD_LEVEL},
     {"launch_thread", THREAD_LEVEL},
@@ -200,8 +204,7 @@ static const char *const pending[][2] = {
 /* docs/language.md's status of names that are not plainly "C, CUDA". */
 static const char *const notes[][2] = {
     {"Kernel", "C, CUDA (`cluster_dims=` accepted, not honoured)"},
-    {"serial", "C, CUDA (step 1 only)"}, {"Serial", "C, CUDA (step 1 only)"},
-    {"unroll", "C, CUDA (step 1 only)"}, {"Unroll", "C, CUDA (step 1 only)"},
+    {"Pipelined", "C, CUDA (step 1 only)"}, {"vectorized", "C, CUDA (step 1 only)"},
     {"atomic_add", "C, CUDA (no `return_prev`)"},
     {"annotate_layout", "C, CUDA (swizzled shared tiles honoured; other layouts inferred)"},
     {"Layout", "accepted in T.annotate_layout, not honoured"},
@@ -228,6 +231,44 @@ const char *tl_lang_status(const char *name, const char *dflt) {
     return dflt;
 }
 
+/* OR (any) or AND (all) of the elements' truth, balanced: loads of r's elements lo..hi-1
+ * (row-major over r's extents ext). */
+static Expr *fold_elems(Interp *in, const Region *r, const int64_t *ext, int64_t lo,
+                        int64_t hi, bool any, Loc loc) {
+    Ctx *c = in->ctx;
+    if (hi - lo > 1) {
+        int64_t mid = lo + (hi - lo) / 2;
+        return ir_bin(c, any ? OP_OR : OP_AND, fold_elems(in, r, ext, lo, mid, any, loc),
+                      fold_elems(in, r, ext, mid, hi, any, loc), loc);
+    }
+    Expr **idx = NEW_ARRAY(ARENA, Expr *, r->ndim);
+    for (int d = r->ndim - 1; d >= 0; lo /= ext[d], d--)
+        idx[d] = ir_bin(c, OP_ADD, ir_subst(c, r->start[d], NULL, NULL),
+                        ir_int(c, lo % ext[d], DT_INT32, loc), loc);
+    Expr *x = ir_load(c, r->buf, idx, loc);
+    return x->dtype == DT_BOOL ? x
+                               : ir_bin(c, OP_NE, x, ir_cast(c, x->dtype, ir_int(c, 0, DT_INT32, loc),
+                                                             loc), loc);
+}
+
+static Value *t_any_all(Interp *in, CallArgs *a, void *d) {
+    bool any = d != NULL;
+    const char *fname = any ? "T.any_of" : "T.all_of";
+    nargs(in, a, 1, fname);
+    Region r = value_to_region(in, a->pos.data[0], NULL, a->loc, fname);
+    int64_t ext[8], n = 1;
+    for (int k = 0; k < r.ndim; k++) {
+        if (!ir_is_const_int(r.extent[k], &ext[k]))
+            ctx_fail(in->ctx, a->loc, "%s: the region's extents must be compile-time constants",
+                     fname);
+        n *= ext[k];
+    }
+    if (n < 1 || n > 4096)
+        ctx_fail(in->ctx, a->loc, "%s: %lld elements; 1 to 4096 are supported", fname,
+                 (long long)n);
+    return val_expr(in, fold_elems(in, &r, ext, 0, n, any, a->loc));
+}
+
 typedef struct LangEntry {
     const char *name;
     BuiltinFn fn;
@@ -250,6 +291,8 @@ static const LangEntry lang[] = {
     {"loop_break", t_loop_break, NULL},
     {"alloc_buffer", t_alloc_buffer, NULL},
     {"assume", t_assume, NULL},
+    {"any_of", t_any_all, "any"},
+    {"all_of", t_any_all, NULL},
 };
 
 enum { NLANG = sizeof lang / sizeof *lang, NPENDING = sizeof pending / sizeof *pending };

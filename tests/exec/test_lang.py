@@ -12,6 +12,7 @@ def lang_tail_ref(a, v, bm, bn):
     M, N = a.shape
     nb = -(-N // bn)
     c = np.zeros((M, nb), np.int32)
+    d = np.zeros((M, nb), np.int32)
     for r in range(M):
         for b in range(nb):
             row = np.zeros(bn)  # a padded tile row reads 0 past the tensor
@@ -19,7 +20,11 @@ def lang_tail_ref(a, v, bm, bn):
             row[:part.size] = part
             neg = np.nonzero(row < 0.0)[0]
             c[r, b] = neg[0] if neg.size else bn
-    return f, j.astype(np.int32), c
+            rr = r % bm
+            n1 = sum(row[k] > 0.0 for k in range(rr % 3, bn, 3))
+            n2 = sum(row[k] > 0.0 for k in range(bn - 1, rr % 4 - 1, -2 - rr % 2))
+            d[r, b] = (row < 0).any() + 2 * (row[:4] < 0).all() + 4 * n1 + 1024 * n2
+    return f, j.astype(np.int32), c, d
 
 
 @pytest.mark.parametrize("M,N,bm,bn", [(64, 64, 32, 32), (100, 72, 32, 32), (37, 50, 16, 64)])
@@ -27,13 +32,16 @@ def test_lang_tail(tilec, M, N, bm, bn):
     rng = np.random.default_rng(26)
     a = rng.uniform(-1.0, 1.0, (M, N)).astype(np.float32)
     a[:, :5] = np.abs(a[:, :5])  # some rows break late
+    a[3, :4] = -np.abs(a[3, :4])  # and one row's first four are all negative
     v = rng.integers(-2**20, 2**20, (M, N), dtype=np.int32)
     out = tilec.run("tests/exec/kernels/lang_tail.py", dict(M=M, N=N, bm=bm, bn=bn),
                     {"A": a, "I": v})
-    f, j, c = lang_tail_ref(a, v, bm, bn)
+    f, j, c, d = lang_tail_ref(a, v, bm, bn)
     np.testing.assert_allclose(out["F"].astype(np.float64), f, rtol=1e-5, atol=1e-5)
     np.testing.assert_array_equal(out["J"], j)
     np.testing.assert_array_equal(out["C"], c)
+    np.testing.assert_array_equal(out["D"], d)
+    assert (d % 4 >= 2).any() and (d % 4 < 2).any()  # all_of true and false
     assert c.max() > 5 and c.min() < bn  # breaks taken and not taken
 
 

@@ -1,18 +1,20 @@
 """TileLang's scalar helpers and aliases (src/tileops_lang.c), on ragged tiles:
 T.alloc_buffer by scope, T.clamp, T.exp10, T.fabs, T.Select, T.bitwise_*, T.shift_*,
-T.Serial, T.Unroll, T.loop_break, T.assume. tests/exec/test_lang.py has the NumPy
+T.Serial, T.Unroll, T.loop_break, T.assume, T.serial with run-time starts and steps of
+either sign, T.any_of, T.all_of. tests/exec/test_lang.py has the NumPy
 reference; test_emit_cuda runs it on the simulated GPU against the C target."""
 import tilelang
 import tilelang.language as T
 
 
-@tilelang.jit(out_idx=[2, 3, 4])
+@tilelang.jit(out_idx=[2, 3, 4, 5])
 def lang_tail(M=100, N=72, bm=32, bn=32):
 
     @T.prim_func
     def main(A: T.Tensor((M, N), "float32"), I: T.Tensor((M, N), "int32"),
              F: T.Tensor((M, N), "float32"), J: T.Tensor((M, N), "int32"),
-             C: T.Tensor((M, T.ceildiv(N, bn)), "int32")):
+             C: T.Tensor((M, T.ceildiv(N, bn)), "int32"),
+             D: T.Tensor((M, T.ceildiv(N, bn)), "int32")):
         with T.Kernel(T.ceildiv(N, bn), T.ceildiv(M, bm), threads=128) as (bx, by):
             T.assume(bx >= 0)
             a = T.alloc_buffer((bm, bn), "float32", scope="shared")
@@ -37,5 +39,22 @@ def lang_tail(M=100, N=72, bm=32, bn=32):
                         T.loop_break()
                     c += 1
                 C[by * bm + r, bx] = c
+            neg = T.alloc_local((bn,), "int32")
+            n1 = T.alloc_var("int32")
+            n2 = T.alloc_var("int32")
+            for r in T.serial(bm):
+                for k in T.serial(bn):
+                    neg[k] = T.if_then_else(a[r, k] < 0.0, 1, 0)
+                n1 = 0
+                for k in T.serial(r % 3, bn, 3):
+                    if a[r, k] > 0.0:
+                        n1 += 1
+                n2 = 0
+                for k in T.serial(bn - 1, r % 4 - 1, -2 - r % 2):
+                    if a[r, k] > 0.0:
+                        n2 += 1
+                D[by * bm + r, bx] = (T.if_then_else(T.any_of(neg), 1, 0) +
+                                      T.if_then_else(T.all_of(neg[0:4]), 2, 0) + n1 * 4 +
+                                      n2 * 1024)
 
     return main
