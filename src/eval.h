@@ -144,6 +144,7 @@ struct Interp {
     Stmt *builder;       /* current STMT_SEQ inside a prim_func body, else NULL */
     Func *func;          /* the Func being elaborated */
     bool in_kernel;      /* inside a `with T.Kernel` block */
+    Stmt *kernel;        /* its STMT_KERNEL (block variables), while in_kernel */
     int kernel_threads;  /* its threads (all dimensions) */
     bool in_ws;          /* inside a `with T.ws(...)` block */
     Buffer *mbar_list;   /* its T.create_list_of_mbarrier barriers, or NULL */

@@ -15,6 +15,8 @@
  *                               alloc_var by TVM's scope names ("shared", "shared.dyn",
  *                               "local.fragment", "local", "local.var")
  *   T.assume(cond)              a hint: nothing (TVM's builtin.assume)
+ *   T.get_block_binding(dim=0), T.get_block_bindings()
+ *                               the enclosing T.Kernel's block index dim (all of them)
  *   T.any_of(buf), T.all_of(buf)
  *                               whether any / every element of a buffer or region is
  *                               nonzero (logical.py), as one expression of its loads
@@ -179,8 +181,7 @@ static Value *t_pending(Interp *in, CallArgs *a, void *d) {
 #define THREAD_LEVEL "thread-level code: tilec's kernels are tile programs, and the C target " \
                      "runs a block as one thread"
 static const char *const pending[][2] = {
-    {"get_thread_bindings", THREAD_LEVEL}, {"get_block_binding", "use the T.Kernel block indices"},
-    {"get_block_bindings", "use the T.Kernel block indices"}, {"get_lane_idx", THREAD_LEVEL},
+    {"get_thread_bindings", THREAD_LEVEL}, {"get_lane_idx", THREAD_LEVEL},
     {"get_warp_idx", THREAD_LEVEL}, {"get_warp_idx_sync", THREAD_LEVEL},
     {"get_warp_group_idx", THREAD_LEVEL}, {"shfl_down", THREAD_LEVEL}, {"shfl_up", THREAD_LEVEL},
     {"shfl_sync", THREAD_LEVEL}, {"sync_warp", THREAD_LEVEL},
@@ -251,6 +252,30 @@ static Expr *fold_elems(Interp *in, const Region *r, const int64_t *ext, int64_t
                                                              loc), loc);
 }
 
+static Value *block_var(Interp *in, int d, Loc loc) {
+    return val_expr(in, ir_varref(in->ctx, in->kernel->u.kernel.block[d], loc));
+}
+
+static Value *t_block_binding(Interp *in, CallArgs *a, void *d) {
+    bool all = d != NULL;
+    const char *fname = all ? "T.get_block_bindings" : "T.get_block_binding";
+    Value *av[1] = {NULL};
+    args_bind(in, a, fname, all ? "" : "dim=", av, all ? 0 : 1);
+    if (!in->builder || !in->in_kernel || !in->kernel)
+        ctx_fail(in->ctx, a->loc, "%s is only allowed inside a 'with T.Kernel(...)' block", fname);
+    int n = in->kernel->u.kernel.ngrid;
+    if (all) {
+        Value *t = val_new(in, V_TUPLE);
+        for (int k = 0; k < n; k++) VEC_PUSH(ARENA, t->u.items, block_var(in, k, a->loc));
+        return t;
+    }
+    int64_t dim = av[0] ? val_to_int(in, av[0], a->loc, "dim") : 0;
+    if (dim < 0 || dim >= n)
+        ctx_fail(in->ctx, a->loc, "%s: dim %lld, but the kernel's grid has %d dimension%s", fname,
+                 (long long)dim, n, n == 1 ? "" : "s");
+    return block_var(in, (int)dim, a->loc);
+}
+
 static Value *t_any_all(Interp *in, CallArgs *a, void *d) {
     bool any = d != NULL;
     const char *fname = any ? "T.any_of" : "T.all_of";
@@ -291,6 +316,8 @@ static const LangEntry lang[] = {
     {"loop_break", t_loop_break, NULL},
     {"alloc_buffer", t_alloc_buffer, NULL},
     {"assume", t_assume, NULL},
+    {"get_block_binding", t_block_binding, NULL},
+    {"get_block_bindings", t_block_binding, "all"},
     {"any_of", t_any_all, "any"},
     {"all_of", t_any_all, NULL},
 };

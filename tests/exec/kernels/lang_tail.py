@@ -1,7 +1,7 @@
 """TileLang's scalar helpers and aliases (src/tileops_lang.c), on ragged tiles:
 T.alloc_buffer by scope, T.clamp, T.exp10, T.fabs, T.Select, T.bitwise_*, T.shift_*,
 T.Serial, T.Unroll, T.loop_break, T.assume, T.serial with run-time starts and steps of
-either sign, T.any_of, T.all_of. tests/exec/test_lang.py has the NumPy
+either sign, T.any_of, T.all_of, T.get_block_binding(s). tests/exec/test_lang.py has the NumPy
 reference; test_emit_cuda runs it on the simulated GPU against the C target."""
 import tilelang
 import tilelang.language as T
@@ -17,6 +17,7 @@ def lang_tail(M=100, N=72, bm=32, bn=32):
              D: T.Tensor((M, T.ceildiv(N, bn)), "int32")):
         with T.Kernel(T.ceildiv(N, bn), T.ceildiv(M, bm), threads=128) as (bx, by):
             T.assume(bx >= 0)
+            gx, gy = T.get_block_bindings()
             a = T.alloc_buffer((bm, bn), "float32", scope="shared")
             f = T.alloc_buffer((bm, bn), "float32", scope="local.fragment")
             c = T.alloc_buffer((1,), "int32", scope="local.var")
@@ -38,7 +39,7 @@ def lang_tail(M=100, N=72, bm=32, bn=32):
                     if a[r, k] < 0.0:
                         T.loop_break()
                     c += 1
-                C[by * bm + r, bx] = c
+                C[gy * bm + r, T.get_block_binding()] = c
             neg = T.alloc_local((bn,), "int32")
             n1 = T.alloc_var("int32")
             n2 = T.alloc_var("int32")
@@ -53,7 +54,7 @@ def lang_tail(M=100, N=72, bm=32, bn=32):
                 for k in T.serial(bn - 1, r % 4 - 1, -2 - r % 2):
                     if a[r, k] > 0.0:
                         n2 += 1
-                D[by * bm + r, bx] = (T.if_then_else(T.any_of(neg), 1, 0) +
+                D[T.get_block_binding(1) * bm + r, gx] = (T.if_then_else(T.any_of(neg), 1, 0) +
                                       T.if_then_else(T.all_of(neg[0:4]), 2, 0) + n1 * 4 +
                                       n2 * 1024)
 
