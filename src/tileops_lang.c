@@ -17,6 +17,11 @@
  *   T.assume(cond)              a hint: nothing (TVM's builtin.assume)
  *   T.get_block_binding(dim=0), T.get_block_bindings()
  *                               the enclosing T.Kernel's block index dim (all of them)
+ *   T.atomic_addx2/x4(dst, value)
+ *                               T.atomic_add of the 2 / 4 elements at dst (an element or
+ *                               a slice, along its last dimension) and value (the same),
+ *                               each element atomically (the hardware's vector atomics
+ *                               are per element too); no return_prev
  *   T.any_of(buf), T.all_of(buf)
  *                               whether any / every element of a buffer or region is
  *                               nonzero (logical.py), as one expression of its loads
@@ -191,8 +196,7 @@ static const char *const pending[][2] = {
     {"launch_thread", THREAD_LEVEL},
     {"view", "buffer views"}, {"reshape", "buffer views"}, {"reinterpret", "bit casts"},
     {"call_extern", "external functions"}, {"call_intrin", "TVM intrinsics"},
-    {"evaluate", "TVM statements"}, {"atomic_addx2", "vector atomics"},
-    {"atomic_addx4", "vector atomics"}, {"alloc_reducer", "reducers"},
+    {"evaluate", "TVM statements"}, {"alloc_reducer", "reducers"},
     {"finalize_reducer", "reducers"}, {"Persistent", "persistent loops"},
     {"im2col", "im2col copies"}, {"gemm_sp", "sparse tensor cores"},
     {"comm_reducer", "TVM reducers"}, {"tvm_thread_allreduce", THREAD_LEVEL},
@@ -222,6 +226,7 @@ static const char *const notes[][2] = {
     {"wait_wgmma", "CUDA sm_90a; else no effect"}, {"warpgroup_wait", "CUDA sm_90a; else no effect"},
     {"wgmma_gemm", "C, CUDA (wgmma on sm_90a, else an error)"},
     {"assume", "C, CUDA (a hint: no effect)"},
+    {"atomic_addx2", "C, CUDA (no `return_prev`)"}, {"atomic_addx4", "C, CUDA (no `return_prev`)"},
 };
 
 const char *tl_lang_status(const char *name, const char *dflt) {
@@ -276,6 +281,43 @@ static Value *t_block_binding(Interp *in, CallArgs *a, void *d) {
     return block_var(in, (int)dim, a->loc);
 }
 
+/* n elements along the last dimension from v (an element, or a slice of n there). */
+static Region vec_region(Interp *in, Value *v, int n, Loc loc, const char *what) {
+    Expr *ext = ir_int(in->ctx, n, DT_INT32, loc);
+    Region like = {NULL, 1, NULL, &ext};
+    if (v->kind == V_EXPR && v->u.expr->kind == EXPR_LOAD) {
+        like.buf = v->u.expr->u.load.buf;
+        return value_to_region(in, v, &like, loc, what);
+    }
+    Region r = value_to_region(in, v, NULL, loc, what);
+    int64_t e = 0, total = 1;
+    for (int d = 0; d < r.ndim; d++) {
+        if (!ir_is_const_int(r.extent[d], &e)) e = -1;
+        total = e < 0 || total < 0 ? -1 : total * e;
+    }
+    if (r.ndim < 1 || total != n || !ir_is_const_int(r.extent[r.ndim - 1], &e) || e != n)
+        ctx_fail(in->ctx, loc, "%s must be an element or %d consecutive elements of one row", what,
+                 n);
+    return r;
+}
+
+static Value *t_atomic_addx(Interp *in, CallArgs *a, void *d) {
+    int n = (int)(intptr_t)d;
+    const char *fname = n == 2 ? "T.atomic_addx2" : "T.atomic_addx4";
+    Value *av[3];
+    args_bind(in, a, fname, "dst, value, return_prev=", av, 3);
+    if (!in->builder || !in->in_kernel)
+        ctx_fail(in->ctx, a->loc, "%s is only allowed inside a 'with T.Kernel(...)' block", fname);
+    if (av[2] && val_truthy(in, av[2], a->loc))
+        ctx_fail(in->ctx, a->loc, "%s(return_prev=True) is not supported yet by tilec", fname);
+    Stmt *s = ir_stmt(in->ctx, STMT_ATOMIC, a->loc);
+    s->u.atomic.op = ATOMIC_ADD;
+    s->u.atomic.dst = vec_region(in, av[0], n, a->loc, arena_printf(ARENA, "%s: dst", fname));
+    s->u.atomic.src = vec_region(in, av[1], n, a->loc, arena_printf(ARENA, "%s: value", fname));
+    emit_stmt(in, s);
+    return val_none(in);
+}
+
 static Value *t_any_all(Interp *in, CallArgs *a, void *d) {
     bool any = d != NULL;
     const char *fname = any ? "T.any_of" : "T.all_of";
@@ -318,6 +360,8 @@ static const LangEntry lang[] = {
     {"assume", t_assume, NULL},
     {"get_block_binding", t_block_binding, NULL},
     {"get_block_bindings", t_block_binding, "all"},
+    {"atomic_addx2", t_atomic_addx, (void *)2},
+    {"atomic_addx4", t_atomic_addx, (void *)4},
     {"any_of", t_any_all, "any"},
     {"all_of", t_any_all, NULL},
 };

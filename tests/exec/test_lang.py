@@ -94,3 +94,12 @@ def test_doc_table_of_names():
     proc = subprocess.run([sys.executable, str(ROOT / "tools" / "gen_lang_table.py"), "--check",
                            "--tilec", TILEC], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
+
+
+@pytest.mark.parametrize("M,N,bm,bn", [(64, 64, 32, 32), (100, 72, 32, 32)])
+def test_atomic_vec(tilec, M, N, bm, bn):
+    rng = np.random.default_rng(27)
+    a = rng.uniform(-1.0, 1.0, (M, N)).astype(np.float32)
+    out = tilec.run("tests/exec/kernels/atomic_vec.py", dict(M=M, N=N, bm=bm, bn=bn),
+                    {"A": a})["B"]
+    np.testing.assert_allclose(out, 2.0 * a.astype(np.float64), rtol=1e-6, atol=1e-6)

@@ -739,10 +739,14 @@ static void emit_distributed(CfEmit *em, const Stmt *root) {
         const Var *v = loops[k]->u.for_.var;
         StrBuf idx = {0};
         sb_puts(&idx, t);
-        if (k + 1 < n) {
+        if (k + 1 < n) { /* (a product of constants is one number: t / 8 * 4 is not t / 32) */
             sb_puts(&idx, " / ");
+            int64_t inner = 1;
+            for (int l = k + 1; l < n && constant; l++)
+                ir_is_const_int(loops[l]->u.for_.extent, &c), inner *= c < 0 ? 0 : c;
+            if (constant) sb_printf(&idx, "%lld", (long long)inner);
             if (n - k - 1 > 1 && !constant) sb_puts(&idx, "(");
-            for (int l = k + 1; l < n; l++)
+            for (int l = k + 1; l < n && !constant; l++)
                 sb_printf(&idx, "%s%s", l > k + 1 ? " * " : "", ext[l]);
             if (n - k - 1 > 1 && !constant) sb_puts(&idx, ")");
         }
