@@ -1000,6 +1000,7 @@ char *tl_lang_table(void) {
     for (int i = 0; tl_lang_name(i); i++)
         sb_printf(&sb, "T.%s\t%s\n", tl_lang_name(i), tl_lang_status(tl_lang_name(i), ok));
     for (int fn = 0; fn < FN_COUNT; fn++)
+        if (fn != FN_BITCAST) /* (T.reinterpret: tileops_lang.c's) */
         sb_printf(&sb, "T.%s\t%s\n", intrinsic_name((Intrinsic)fn),
                   tl_lang_status(intrinsic_name((Intrinsic)fn), ok));
     sb_printf(&sb, "T.GemmWarpPolicy\t%s\n", tl_lang_status("GemmWarpPolicy", ok));

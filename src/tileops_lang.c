@@ -22,6 +22,8 @@
  *                               a slice, along its last dimension) and value (the same),
  *                               each element atomically (the hardware's vector atomics
  *                               are per element too); no return_prev
+ *   T.reinterpret(value, dtype) the same bits as dtype, of the same width (a float16's
+ *                               uint16 code, a uint32's float32, ...)
  *   T.any_of(buf), T.all_of(buf)
  *                               whether any / every element of a buffer or region is
  *                               nonzero (logical.py), as one expression of its loads
@@ -194,7 +196,7 @@ static const char *const pending[][2] = {
     {"warp_reduce_min", THREAD_LEVEL}, {"warp_reduce_bitand", THREAD_LEVEL},
     {"warp_reduce_bitor", THREAD_LEVEL}, {"thread_binding", THREAD_LEVEL},
     {"launch_thread", THREAD_LEVEL},
-    {"view", "buffer views"}, {"reshape", "buffer views"}, {"reinterpret", "bit casts"},
+    {"view", "buffer views"}, {"reshape", "buffer views"},
     {"call_extern", "external functions"}, {"call_intrin", "TVM intrinsics"},
     {"evaluate", "TVM statements"}, {"alloc_reducer", "reducers"},
     {"finalize_reducer", "reducers"}, {"Persistent", "persistent loops"},
@@ -318,6 +320,19 @@ static Value *t_atomic_addx(Interp *in, CallArgs *a, void *d) {
     return val_none(in);
 }
 
+static Value *t_reinterpret(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    Value *av[2];
+    args_bind(in, a, "T.reinterpret", "value, dtype", av, 2);
+    DType to = val_to_dtype(in, av[1], a->loc, "dtype");
+    Expr *x = av[0]->kind == V_FLOAT ? ir_float(in->ctx, av[0]->u.f, DT_FLOAT32, a->loc)
+                                     : val_to_expr(in, av[0], a->loc, "T.reinterpret value");
+    if (to == DT_BOOL || x->dtype == DT_BOOL || dtype_bits(to) != dtype_bits(x->dtype))
+        ctx_fail(in->ctx, a->loc, "T.reinterpret: %s and %s differ in width (or are bool)",
+                 dtype_name(x->dtype), dtype_name(to));
+    return val_expr(in, ir_bitcast(in->ctx, to, x, a->loc));
+}
+
 static Value *t_any_all(Interp *in, CallArgs *a, void *d) {
     bool any = d != NULL;
     const char *fname = any ? "T.any_of" : "T.all_of";
@@ -362,6 +377,7 @@ static const LangEntry lang[] = {
     {"get_block_bindings", t_block_binding, "all"},
     {"atomic_addx2", t_atomic_addx, (void *)2},
     {"atomic_addx4", t_atomic_addx, (void *)4},
+    {"reinterpret", t_reinterpret, NULL},
     {"any_of", t_any_all, "any"},
     {"all_of", t_any_all, NULL},
 };

@@ -24,7 +24,10 @@ def lang_tail_ref(a, v, bm, bn):
             n1 = sum(row[k] > 0.0 for k in range(rr % 3, bn, 3))
             n2 = sum(row[k] > 0.0 for k in range(bn - 1, rr % 4 - 1, -2 - rr % 2))
             d[r, b] = (row < 0).any() + 2 * (row[:4] < 0).all() + 4 * n1 + 1024 * n2
-    return f, j.astype(np.int32), c, d
+    h = a.astype(np.float16).view(np.uint16).astype(np.int32)
+    g = a.view(np.int32) + h * 3
+    hh = a * np.float32(3.0) + a.astype(np.float16).astype(np.float32)
+    return f, j.astype(np.int32), c, d, g, hh
 
 
 @pytest.mark.parametrize("M,N,bm,bn", [(64, 64, 32, 32), (100, 72, 32, 32), (37, 50, 16, 64)])
@@ -36,11 +39,13 @@ def test_lang_tail(tilec, M, N, bm, bn):
     v = rng.integers(-2**20, 2**20, (M, N), dtype=np.int32)
     out = tilec.run("tests/exec/kernels/lang_tail.py", dict(M=M, N=N, bm=bm, bn=bn),
                     {"A": a, "I": v})
-    f, j, c, d = lang_tail_ref(a, v, bm, bn)
+    f, j, c, d, g, hh = lang_tail_ref(a, v, bm, bn)
     np.testing.assert_allclose(out["F"].astype(np.float64), f, rtol=1e-5, atol=1e-5)
     np.testing.assert_array_equal(out["J"], j)
     np.testing.assert_array_equal(out["C"], c)
     np.testing.assert_array_equal(out["D"], d)
+    np.testing.assert_array_equal(out["G"], g)
+    np.testing.assert_array_equal(out["H"], hh)
     assert (d % 4 >= 2).any() and (d % 4 < 2).any()  # all_of true and false
     assert c.max() > 5 and c.min() < bn  # breaks taken and not taken
 

@@ -1,20 +1,21 @@
 """TileLang's scalar helpers and aliases (src/tileops_lang.c), on ragged tiles:
 T.alloc_buffer by scope, T.clamp, T.exp10, T.fabs, T.Select, T.bitwise_*, T.shift_*,
 T.Serial, T.Unroll, T.loop_break, T.assume, T.serial with run-time starts and steps of
-either sign, T.any_of, T.all_of, T.get_block_binding(s). tests/exec/test_lang.py has the NumPy
+either sign, T.any_of, T.all_of, T.get_block_binding(s), T.reinterpret. tests/exec/test_lang.py has the NumPy
 reference; test_emit_cuda runs it on the simulated GPU against the C target."""
 import tilelang
 import tilelang.language as T
 
 
-@tilelang.jit(out_idx=[2, 3, 4, 5])
+@tilelang.jit(out_idx=[2, 3, 4, 5, 6, 7])
 def lang_tail(M=100, N=72, bm=32, bn=32):
 
     @T.prim_func
     def main(A: T.Tensor((M, N), "float32"), I: T.Tensor((M, N), "int32"),
              F: T.Tensor((M, N), "float32"), J: T.Tensor((M, N), "int32"),
              C: T.Tensor((M, T.ceildiv(N, bn)), "int32"),
-             D: T.Tensor((M, T.ceildiv(N, bn)), "int32")):
+             D: T.Tensor((M, T.ceildiv(N, bn)), "int32"), G: T.Tensor((M, N), "int32"),
+             H: T.Tensor((M, N), "float32")):
         with T.Kernel(T.ceildiv(N, bn), T.ceildiv(M, bm), threads=128) as (bx, by):
             T.assume(bx >= 0)
             gx, gy = T.get_block_bindings()
@@ -27,6 +28,15 @@ def lang_tail(M=100, N=72, bm=32, bn=32):
                 f[i, j] = (T.clamp(x, -0.5, 0.5) + T.exp10(x * 0.25) + T.fabs(x) * 2.0 +
                            T.Select(x > 0.0, x, -x * 3.0))
             T.copy(f, F[by * bm, bx * bn])
+            for i, j in T.Parallel(bm, bn):
+                x = a[i, j]
+                h = T.reinterpret(T.cast(x, "float16"), "uint16")
+                G[by * bm + i, bx * bn + j] = (
+                    T.reinterpret(x, "int32") + T.cast(h, "int32") +
+                    T.cast(T.reinterpret(T.reinterpret(h, "int16"), "uint16"), "int32") * 2)
+                H[by * bm + i, bx * bn + j] = (
+                    T.reinterpret(T.reinterpret(x * 3.0, "uint32"), "float32") +
+                    T.cast(T.reinterpret(h, "float16"), "float32"))
             for i, j in T.Parallel(bm, bn):
                 v = I[by * bm + i, bx * bn + j]
                 J[by * bm + i, bx * bn + j] = (
