@@ -137,21 +137,17 @@ static Value *t_alloc_buffer(Interp *in, CallArgs *a, void *d) {
         {"local.fragment", "alloc_fragment"}, {"local", "alloc_local"},
         {"local.var", "alloc_var"},
     };
+    Value *av[3];
+    args_bind(in, a, "T.alloc_buffer", "shape, dtype=, scope=", av, 3);
+    if (!av[1] || av[1]->kind == V_NONE)
+        ctx_fail(in->ctx, a->loc, "T.alloc_buffer(shape, dtype, scope=) needs a dtype");
+    if (av[2] && av[2]->kind != V_STR && av[2]->kind != V_NONE)
+        ctx_fail(in->ctx, a->loc, "T.alloc_buffer: scope must be a string");
+    const char *scope = av[2] && av[2]->kind == V_STR ? av[2]->u.s : "global";
     CallArgs b = {0};
     b.loc = a->loc;
-    const char *scope = "global";
-    for (int i = 0; i < a->pos.len; i++)
-        if (i < 2) VEC_PUSH(ARENA, b.pos, a->pos.data[i]);
-    if (a->pos.len > 2 && a->pos.data[2]->kind == V_STR) scope = a->pos.data[2]->u.s;
-    for (int k = 0; k < a->kw.len; k++) {
-        Value *v = a->kw.data[k];
-        if (!strcmp(a->names.data[k], "scope") && v->kind == V_STR) scope = v->u.s;
-        else if (!strcmp(a->names.data[k], "dtype")) VEC_PUSH(ARENA, b.pos, v);
-        else ctx_fail(in->ctx, a->loc, "T.alloc_buffer: unexpected argument '%s'",
-                      a->names.data[k]);
-    }
-    if (b.pos.len != 2)
-        ctx_fail(in->ctx, a->loc, "T.alloc_buffer(shape, dtype, scope=) needs a shape and a dtype");
+    VEC_PUSH(ARENA, b.pos, av[0]);
+    VEC_PUSH(ARENA, b.pos, av[1]);
     for (size_t i = 0; i < sizeof scopes / sizeof *scopes; i++)
         if (!strcmp(scope, scopes[i].scope)) {
             if (!strcmp(scopes[i].fn, "alloc_var")) { /* (shape must be one element) */
