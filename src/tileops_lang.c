@@ -15,6 +15,7 @@
  *                               alloc_var by TVM's scope names ("shared", "shared.dyn",
  *                               "local.fragment", "local", "local.var")
  *   T.assume(cond)              a hint: nothing (TVM's builtin.assume)
+ *   T.dtype(x)                  the dtype x names (a string or a dtype)
  *   T.get_block_binding(dim=0), T.get_block_bindings()
  *                               the enclosing T.Kernel's block index dim (all of them)
  *   T.atomic_addx2/x4(dst, value)
@@ -166,6 +167,12 @@ static Value *t_alloc_buffer(Interp *in, CallArgs *a, void *d) {
     ctx_fail(in->ctx, a->loc, "T.alloc_buffer: scope \"%s\" is not supported by tilec (use "
                               "\"shared\", \"shared.dyn\", \"local.fragment\", \"local\" or "
                               "\"local.var\"; global buffers: T.alloc_global)", scope);
+}
+
+static Value *t_dtype(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    nargs(in, a, 1, "T.dtype");
+    return val_dtype(in, val_to_dtype(in, a->pos.data[0], a->loc, "T.dtype argument"));
 }
 
 static Value *t_assume(Interp *in, CallArgs *a, void *d) {
@@ -369,6 +376,7 @@ static const LangEntry lang[] = {
     {"loop_break", t_loop_break, NULL},
     {"alloc_buffer", t_alloc_buffer, NULL},
     {"assume", t_assume, NULL},
+    {"dtype", t_dtype, NULL},
     {"get_block_binding", t_block_binding, NULL},
     {"get_block_bindings", t_block_binding, "all"},
     {"atomic_addx2", t_atomic_addx, (void *)2},

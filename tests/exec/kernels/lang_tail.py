@@ -1,8 +1,9 @@
 """TileLang's scalar helpers and aliases (src/tileops_lang.c), on ragged tiles:
 T.alloc_buffer by scope, T.clamp, T.exp10, T.fabs, T.Select, T.bitwise_*, T.shift_*,
 T.Serial, T.Unroll, T.loop_break, T.assume, T.serial with run-time starts and steps of
-either sign, T.any_of, T.all_of, T.get_block_binding(s), T.reinterpret. tests/exec/test_lang.py has the NumPy
-reference; test_emit_cuda runs it on the simulated GPU against the C target."""
+either sign, T.any_of, T.all_of, T.get_block_binding(s), T.reinterpret, T.dtype.
+tests/exec/test_lang.py has the NumPy reference; test_emit_cuda runs it on the simulated
+GPU against the C target."""
 import tilelang
 import tilelang.language as T
 
@@ -50,7 +51,7 @@ def lang_tail(M=100, N=72, bm=32, bn=32):
                         T.loop_break()
                     c += 1
                 C[gy * bm + r, T.get_block_binding()] = c
-            neg = T.alloc_local((bn,), "int32")
+            neg = T.alloc_local((bn,), T.dtype("int32"))
             n1 = T.alloc_var("int32")
             n2 = T.alloc_var("int32")
             for r in T.serial(bm):
