@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes docs/language.md's table of every T name (section 8) from the builtin tables,
-as `tilec info --names` prints them: one row per status, the names in table order.
+as `tilec info --names` prints them: one row per name, in table order.
 
     tools/gen_lang_table.py [--tilec build/tilec]           rewrite the table in place
     tools/gen_lang_table.py --check [--tilec build/tilec]   exit 1 if the doc differs
@@ -21,15 +21,11 @@ END = "<!-- END T-NAMES -->"
 def table(tilec):
     out = subprocess.run([tilec, "info", "--names"], check=True, capture_output=True,
                          text=True).stdout
-    groups = {}
+    rows = ["| name | status |", "|---|---|"]
     for line in out.splitlines():
         name, status = line.split("\t")
-        groups.setdefault(status, []).append("`%s`" % name)
-    rows = ["| status | names |", "|---|---|"]
-    for status, names in groups.items():
-        rows.append("| %s | %s |" % (status, ", ".join(names)))
-    count = sum(len(v) for v in groups.values())
-    return "%s\n%d names.\n\n%s\n%s" % (BEGIN, count, "\n".join(rows), END)
+        rows.append("| `%s` | %s |" % (name, status))
+    return "%s\n%d names.\n\n%s\n%s" % (BEGIN, len(rows) - 2, "\n".join(rows), END)
 
 
 def main():
