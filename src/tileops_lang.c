@@ -157,6 +157,7 @@ static Value *t_alloc_buffer(Interp *in, CallArgs *a, void *d) {
                 if (sh->kind == V_TUPLE || sh->kind == V_LIST)
                     for (int j = 0; j < sh->u.items.len; j++)
                         n *= val_to_int(in, sh->u.items.data[j], a->loc, "shape");
+                else n = val_to_int(in, sh, a->loc, "shape");
                 if (n != 1)
                     ctx_fail(in->ctx, a->loc, "T.alloc_buffer: a \"local.var\" buffer holds one "
                                               "element");
