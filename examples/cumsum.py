@@ -2,6 +2,7 @@
 
 Each block scans its own tile (a segmented scan over the matrix); with block_M >= M
 (dim=0) or block_N >= N (dim=1) it is a full cumsum. reverse=True scans from the end.
+scope="shared" scans the shared tile in place instead of a fragment copy of it.
 Adapted from TileLang's cumsum tests (testing/python/language/test_tilelang_language_cumsum.py).
 """
 import torch
@@ -10,7 +11,8 @@ import tilelang.language as T
 
 
 @tilelang.jit(out_idx=[-1])
-def cumsum(M=256, N=256, block_M=64, block_N=64, dim=1, reverse=False, dtype="float32"):
+def cumsum(M=256, N=256, block_M=64, block_N=64, dim=1, reverse=False, dtype="float32",
+           scope="fragment"):
 
     @T.prim_func
     def main(
@@ -22,9 +24,13 @@ def cumsum(M=256, N=256, block_M=64, block_N=64, dim=1, reverse=False, dtype="fl
             A_fragment = T.alloc_fragment((block_M, block_N), dtype)
 
             T.copy(A[by * block_M, bx * block_N], A_shared)
-            T.copy(A_shared, A_fragment)
-            T.cumsum(src=A_fragment, dim=dim, reverse=reverse)
-            T.copy(A_fragment, B[by * block_M, bx * block_N])
+            if scope == "shared":
+                T.cumsum(src=A_shared, dim=dim, reverse=reverse)
+                T.copy(A_shared, B[by * block_M, bx * block_N])
+            else:
+                T.copy(A_shared, A_fragment)
+                T.cumsum(src=A_fragment, dim=dim, reverse=reverse)
+                T.copy(A_fragment, B[by * block_M, bx * block_N])
 
     return main
 

@@ -811,7 +811,7 @@ void exec_with(Interp *in, Env *env, Ast *s) {
         st->u.kernel.block[d] = var;
         if (nm) env_set(in, env, nm->u.name, val_expr(in, ir_varref(ctx, var, nm->loc)));
     }
-    in->in_kernel = true;
+    in->in_kernel = true, in->kernel = st;
     in->kernel_threads = K->threads[0] * K->threads[1] * K->threads[2];
     in->mbar_list = NULL;
     st->u.kernel.body = exec_into_seq(in, env, &s->u.with.body, s->loc);

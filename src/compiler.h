@@ -67,6 +67,12 @@ typedef void (*PassFn)(Ctx *ctx, Func *f);
 void pass_run(Ctx *ctx, Func *f, const char *name, PassFn fn);
 /* A note on a slower choice, "file:line: note: ..." at loc, for the compilation's warnings
  * (Func.remarks). */
+/* pass_configs.c: a pass_configs entry (key as TileLang spells it, value's truth) on f;
+ * the key a PassConfigKey member name stands for, or NULL. */
+void pass_config_apply(Ctx *ctx, Func *f, const char *key, bool on, Loc loc);
+const char *pass_config_member_key(const char *member);
+/* tileops.c: "T.<name>\t<status>\n" for every T name (malloc'd; tilec info --names). */
+char *tl_lang_table(void);
 void pass_remark(Ctx *ctx, Func *f, Loc loc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 

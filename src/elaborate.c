@@ -406,15 +406,14 @@ static const char *config_key(Interp *in, Value *k) {
     if (k->kind == V_STR && strncmp(k->u.s, "TL_", 3)) return k->u.s;
     if (k->kind != V_STR && k->kind != V_MODULE && k->kind != V_OPAQUE) return NULL;
     const char *dot = strrchr(k->u.s, '.'), *name = dot ? dot + 1 : k->u.s;
+    if (pass_config_member_key(name)) return pass_config_member_key(name);
     if (strncmp(name, "TL_", 3)) return NULL;
     char *key = arena_printf(&in->ctx->arena, "tl.%s", name + 3);
     for (char *c = key; *c; c++) *c = (char)tolower((unsigned char)*c);
     return key;
 }
 
-/* @tilelang.jit(pass_configs={...}): the keys tilec acts on (TileLang's Hopper switches,
- * tilec's own split-K one); TileLang's others (fast math, vectorization knobs, ...) are
- * accepted and have no effect. */
+/* @tilelang.jit(pass_configs={...}): each entry's meaning is pass_configs.c's. */
 static void read_pass_configs(Interp *in, Func *f, Value *cfg, Loc loc) {
     if (!cfg || cfg->kind == V_NONE) return;
     if (cfg->kind != V_DICT)
@@ -424,10 +423,7 @@ static void read_pass_configs(Interp *in, Func *f, Value *cfg, Loc loc) {
         if (!key)
             ctx_fail(in->ctx, loc, "pass_configs: key %s is not a string",
                      val_describe(in, cfg->u.dict.keys.data[i]));
-        if (!strcmp(key, "tl.disable_warp_specialized") || !strcmp(key, "tl.disable_tma_lower"))
-            f->disable_warp_specialized |= val_truthy(in, cfg->u.dict.values.data[i], loc);
-        if (!strcmp(key, "tilec.disable_split_k"))
-            f->disable_split_k |= val_truthy(in, cfg->u.dict.values.data[i], loc);
+        pass_config_apply(in->ctx, f, key, val_truthy(in, cfg->u.dict.values.data[i], loc), loc);
     }
 }
 

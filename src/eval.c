@@ -1177,10 +1177,13 @@ static void exec_for_ir(Interp *in, Env *env, Ast *s, LoopSpec *L) {
         Ast *nm = names.data[d];
         if (nm->kind != AST_NAME) ctx_fail(in->ctx, nm->loc, "loop variables must be names");
         Var *v = ir_var(in->ctx, nm->u.name, DT_INT32);
-        env_set(in, env, nm->u.name, val_expr(in, ir_varref(in->ctx, v, nm->loc)));
+        Expr *at = ir_varref(in->ctx, v, nm->loc); /* a stepped loop counts from 0 */
+        if (L->step) at = ir_bin(in->ctx, OP_ADD, L->min[d], ir_bin(in->ctx, OP_MUL, at, L->step,
+                                                                    nm->loc), nm->loc);
+        env_set(in, env, nm->u.name, val_expr(in, at));
         Stmt *f = ir_stmt(in->ctx, STMT_FOR, s->loc);
         f->u.for_.var = v;
-        f->u.for_.min = L->min[d];
+        f->u.for_.min = L->step ? ir_int(in->ctx, 0, DT_INT32, nm->loc) : L->min[d];
         f->u.for_.extent = L->extent[d];
         f->u.for_.kind = L->kind;
         f->u.for_.num_stages = L->num_stages;

@@ -71,6 +71,7 @@ typedef struct LoopSpec {
     LoopKind kind;
     int n; /* number of nested loops (T.Parallel(M, N) -> 2) */
     Expr *min[8], *extent[8];
+    Expr *step; /* n == 1 only: the loop variable is min + i * step, i < extent; or NULL */
     int num_stages;
     const char *annot;
     PipeSchedule *sched; /* T.Pipelined(order=, stage=, group=) */
@@ -173,6 +174,7 @@ struct Interp {
     Stmt *builder;       /* current STMT_SEQ inside a prim_func body, else NULL */
     Func *func;          /* the Func being elaborated */
     bool in_kernel;      /* inside a `with T.Kernel` block */
+    Stmt *kernel;        /* its STMT_KERNEL (block variables), while in_kernel */
     int kernel_threads;  /* its threads (all dimensions) */
     bool in_ws;          /* inside a `with T.ws(...)` block */
     Buffer *mbar_list;   /* its T.create_list_of_mbarrier barriers, or NULL */
@@ -264,6 +266,13 @@ Value *module_attr(Interp *in, Value *module, const char *attr, Loc loc);
 
 /* tileops_expert.c: the builtin of Tier 3 name attr (T.<attr>) and its data, or NULL. */
 BuiltinFn tl_expert_fn(const char *attr, void **data);
+BuiltinFn tl_lang_fn(const char *attr, void **data); /* tileops_lang.c: the long tail */
+const char *tl_expert_name(int i); /* the i-th name of tl_expert_fn's table, or NULL */
+const char *tl_lang_name(int i);   /* the i-th name of tl_lang_fn's table, or NULL */
+/* The status of T.<name> in docs/language.md's table (tileops_lang.c), given the
+ * default: "C, CUDA" or the "not yet" of a name that is a compile error. */
+const char *tl_lang_status(const char *name, const char *dflt);
+Value *tl_lang_attr(Interp *in, const char *attr, Loc loc); /* tileops.c: T.<attr> */
 
 /* Subscript a buffer: all scalar indices -> LOAD; any slice -> region. */
 Value *buffer_subscript(Interp *in, Buffer *buf, Value *index, Loc loc);

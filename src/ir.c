@@ -373,9 +373,19 @@ static bool fold_call(Intrinsic fn, double x, double y, double *r) {
     return true;
 }
 
+Expr *ir_bitcast(Ctx *ctx, DType to, Expr *a, Loc loc) {
+    TL_ASSERT(a && dtype_bits(to) == dtype_bits(a->dtype));
+    if (to == a->dtype) return a;
+    Expr *e = expr_new(ctx, EXPR_CALL, to, loc);
+    e->u.call.fn = FN_BITCAST;
+    e->u.call.args[0] = a;
+    return e;
+}
+
 Expr *ir_call(Ctx *ctx, Intrinsic fn, Expr *a, Expr *b, Loc loc) {
     TL_ASSERT(a);
     TL_ASSERT((intrinsic_nargs(fn) == 2) == (b != NULL));
+    TL_ASSERT(fn != FN_BITCAST); /* (ir_bitcast: the dtype is not a's) */
     DType t = a->dtype;
     if (fn == FN_ISINF || fn == FN_ISNAN) t = DT_BOOL;
     else if (b) t = dtype_promote(a->dtype, b->dtype);

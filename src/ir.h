@@ -39,7 +39,9 @@
     X(FN_SIGMOID, "sigmoid", 1) X(FN_SIN, "sin", 1) X(FN_COS, "cos", 1)                \
     X(FN_TAN, "tan", 1) X(FN_ERF, "erf", 1) X(FN_LOG1P, "log1p", 1) X(FN_EXPM1, "expm1", 1) \
     X(FN_POW, "pow", 2) X(FN_FMOD, "fmod", 2) X(FN_ATAN2, "atan2", 2)                 \
-    X(FN_ISINF, "isinf", 1) /* -> bool */ X(FN_ISNAN, "isnan", 1) /* -> bool */
+    X(FN_ISINF, "isinf", 1) /* -> bool */ X(FN_ISNAN, "isnan", 1) /* -> bool */      \
+    X(FN_BITCAST, "reinterpret", 1) /* the same bits as e->dtype, of the same width:    \
+                                       ir_bitcast (T.reinterpret) */
 
 #define TL_LOOP_KINDS(X)                                                              \
     X(LOOP_SERIAL, "serial") X(LOOP_UNROLL, "unroll") X(LOOP_PARALLEL, "parallel")     \
@@ -359,6 +361,8 @@ typedef struct Func {
     bool disable_warp_specialized; /* pass_configs tl.disable_warp_specialized or
                                       tl.disable_tma_lower: no TMA producer on sm_90a */
     bool disable_split_k;          /* pass_configs tilec.disable_split_k: whole tiles */
+    bool fast_math;                /* tl.enable_fast_math: CUDA built with --use_fast_math */
+    bool no_auto_sync;             /* tl.disable_thread_storage_sync: no automatic barriers */
     bool warp_specialized;         /* a kernel got a TMA producer warp group (CUDA) */
     Vec(const char *) remarks; /* lowering's notes on slower choices ("file:line: note: ..."),
                                   added to the compilation's warnings */
@@ -375,6 +379,7 @@ Expr *ir_varref(Ctx *ctx, Var *v, Loc loc);
 Expr *ir_bin(Ctx *ctx, BinOp op, Expr *a, Expr *b, Loc loc);
 Expr *ir_un(Ctx *ctx, UnOp op, Expr *a, Loc loc);
 Expr *ir_call(Ctx *ctx, Intrinsic fn, Expr *a, Expr *b, Loc loc);
+Expr *ir_bitcast(Ctx *ctx, DType to, Expr *a, Loc loc); /* FN_BITCAST; same bit width */
 Expr *ir_cast(Ctx *ctx, DType to, Expr *a, Loc loc); /* no-op if same dtype; folds constants */
 Expr *ir_load(Ctx *ctx, Buffer *buf, Expr **idx, Loc loc);
 Expr *ir_select(Ctx *ctx, Expr *cond, Expr *t, Expr *f, Loc loc);

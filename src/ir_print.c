@@ -309,7 +309,8 @@ static void print_expr_inner(Printer *p, const Expr *e) {
         print_expr(p, e->u.un.a, PREC_UNARY + (expr_prec(e->u.un.a) == PREC_UNARY));
         break;
     case EXPR_CALL:
-        sb_printf(sb, "%s(", intrinsic_name(e->u.call.fn));
+        if (e->u.call.fn == FN_BITCAST) sb_printf(sb, "reinterpret<%s>(", dtype_name(e->dtype));
+        else sb_printf(sb, "%s(", intrinsic_name(e->u.call.fn));
         print_args(p, e->u.call.args, e->u.call.args[1] ? 2 : 1);
         sb_putc(sb, ')');
         break;

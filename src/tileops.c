@@ -34,6 +34,14 @@ static Expr *dim_expr(Interp *in, Value *v, Loc loc, const char *what) {
     return e;
 }
 
+/* An integer (of any sign), as an expression: a stepped loop's bounds and step. */
+static Expr *int_expr(Interp *in, Value *v, Loc loc, const char *what) {
+    Expr *e = val_to_expr(in, v, loc, what);
+    if (!dtype_is_int(e->dtype))
+        ctx_fail(in->ctx, loc, "%s must be an integer, got %s", what, val_describe(in, v));
+    return e;
+}
+
 /* A shape given as an int, a tuple or a list. */
 static int shape_of(Interp *in, Value *v, Loc loc, const char *what, Expr ***out) {
     ValueList items = {0};
@@ -606,6 +614,25 @@ static PipeSchedule *parse_schedule(Interp *in, Value *order, Value *stage, Valu
 }
 
 /* T.serial / T.unroll / T.vectorized (start, stop) or (stop); T.Pipelined adds stages. */
+/* Iterations of range(start, start + span, step), as Python counts them:
+ * max(0, (span + step - sign(step)) // step); a zero constant step is an error (a
+ * run-time zero divides by zero, as in the generated code's `range`). */
+static Expr *stepped_extent(Interp *in, Expr *span, Expr *step, Loc loc, const char *fname) {
+    Ctx *c = in->ctx;
+    int64_t s;
+    if (ir_is_const_int(step, &s) && s == 0) ctx_fail(c, loc, "%s: the step must not be zero", fname);
+    Expr *sign = ir_is_const_int(step, &s)
+                     ? ir_int(c, s > 0 ? 1 : -1, DT_INT32, loc)
+                     : ir_select(c, ir_bin(c, OP_GT, ir_subst(c, step, NULL, NULL),
+                                           ir_int(c, 0, DT_INT32, loc), loc),
+                                 ir_int(c, 1, DT_INT32, loc), ir_int(c, -1, DT_INT32, loc), loc);
+    Expr *n = ir_bin(c, OP_FLOORDIV,
+                     ir_bin(c, OP_SUB, ir_bin(c, OP_ADD, span, ir_subst(c, step, NULL, NULL), loc),
+                            sign, loc),
+                     ir_subst(c, step, NULL, NULL), loc);
+    return arith_simplify(c, ir_bin(c, OP_MAX, n, ir_int(c, 0, DT_INT32, loc), loc));
+}
+
 static Value *t_range_loop(Interp *in, CallArgs *a, void *d) {
     LoopKind kind = (LoopKind)(intptr_t)d;
     const char *fname =
@@ -613,20 +640,25 @@ static Value *t_range_loop(Interp *in, CallArgs *a, void *d) {
     Value *av[8];
     args_bind(in, a, fname, "start, stop=, step=, num_stages=, order=, stage=, group=, *rest", av,
               8);
-    Expr *mn, *ext;
+    Expr *mn, *ext, *step = NULL;
     Value *lo = av[1] ? av[0] : val_int(in, 0), *hi = av[1] ? av[1] : av[0];
-    if (av[2] && av[2]->kind != V_NONE) {
-        int64_t st;
-        if (!val_is_const_int(av[2], &st) || st != 1)
-            ctx_fail(in->ctx, a->loc, "%s: a step other than 1 is not supported", fname);
-    }
-    mn = dim_expr(in, lo, a->loc, "loop start");
+    int64_t st = 1;
+    bool stepped = av[2] && av[2]->kind != V_NONE && (!val_is_const_int(av[2], &st) || st != 1);
+    if (stepped && kind != LOOP_SERIAL && kind != LOOP_UNROLL)
+        ctx_fail(in->ctx, a->loc, "%s: a step other than 1 is not supported", fname);
+    Expr *(*bound)(Interp *, Value *, Loc, const char *) = stepped ? int_expr : dim_expr;
+    mn = bound(in, lo, a->loc, "loop start");
     ext = arith_simplify(
-        in->ctx, ir_bin(in->ctx, OP_SUB, dim_expr(in, hi, a->loc, "loop stop"), mn, a->loc));
+        in->ctx, ir_bin(in->ctx, OP_SUB, bound(in, hi, a->loc, "loop stop"), mn, a->loc));
+    if (stepped) {
+        step = int_expr(in, av[2], a->loc, "loop step");
+        ext = stepped_extent(in, ext, step, a->loc, fname);
+    }
     int stages =
         av[3] && av[3]->kind != V_NONE ? (int)val_to_int(in, av[3], a->loc, "num_stages") : 0;
     if (stages < 0) ctx_fail(in->ctx, a->loc, "%s: num_stages must not be negative", fname);
     Value *v = loop_of(in, kind, 1, &mn, &ext, stages);
+    v->u.loop->step = step;
     for (int i = 4; i < 7; i++) /* None: not given */
         if (av[i] && av[i]->kind == V_NONE) av[i] = NULL;
     bool sched = av[4] || av[5] || av[6];
@@ -765,14 +797,6 @@ static Value *t_if_then_else(Interp *in, CallArgs *a, void *d) {
     }
     if (t->dtype != f->dtype) f = ir_cast(in->ctx, t->dtype, f, a->loc);
     return val_expr(in, ir_select(in->ctx, c, t, f, a->loc));
-}
-
-/* T.dtype("float16") / T.dtype(T.float16): the dtype (also a parameter annotation). */
-static Value *t_dtype(Interp *in, CallArgs *a, void *d) {
-    (void)d;
-    Value *av[1];
-    args_bind(in, a, "T.dtype", "dtype", av, 1);
-    return val_dtype(in, val_to_dtype(in, av[0], a->loc, "T.dtype"));
 }
 
 static Value *t_cast(Interp *in, CallArgs *a, void *d) {
@@ -968,7 +992,6 @@ static const TEntry t_entries[] = {
     {"min", t_minmax, I(OP_MIN)},
     {"if_then_else", t_if_then_else, 0},
     {"cast", t_cast, 0},
-    {"dtype", t_dtype, 0},
     {"Cast", t_cast, 1},
     {"infinity", t_limit, 0},
     {"max_value", t_limit, 1},
@@ -990,6 +1013,30 @@ static const TEntry t_entries[] = {
 };
 #undef I
 
+/* Every name of the T namespace and its status, "T.<name>\t<status>\n" lines in table
+ * order (tilec info --names; tools/gen_lang_table.py makes docs/language.md's table). */
+char *tl_lang_table(void) {
+    StrBuf sb = {0};
+    const char *ok = "C, CUDA", *no = "not yet (compile error)";
+    for (size_t i = 0; i < sizeof t_entries / sizeof *t_entries; i++)
+        sb_printf(&sb, "T.%s\t%s\n", t_entries[i].name,
+                  tl_lang_status(t_entries[i].name, t_entries[i].fn == t_unsupported ? no : ok));
+    for (int i = 0; tl_expert_name(i); i++)
+        sb_printf(&sb, "T.%s\t%s\n", tl_expert_name(i), tl_lang_status(tl_expert_name(i), ok));
+    for (int i = 0; tl_lang_name(i); i++)
+        sb_printf(&sb, "T.%s\t%s\n", tl_lang_name(i), tl_lang_status(tl_lang_name(i), ok));
+    for (int fn = 0; fn < FN_COUNT; fn++)
+        if (fn != FN_BITCAST) /* (T.reinterpret: tileops_lang.c's) */
+        sb_printf(&sb, "T.%s\t%s\n", intrinsic_name((Intrinsic)fn),
+                  tl_lang_status(intrinsic_name((Intrinsic)fn), ok));
+    sb_printf(&sb, "T.GemmWarpPolicy\t%s\n", tl_lang_status("GemmWarpPolicy", ok));
+    sb_printf(&sb, "T.Layout\t%s\n", tl_lang_status("Layout", ok));
+    sb_printf(&sb, "T.Fragment\t%s\n", tl_lang_status("Fragment", ok));
+    for (int t = 1; t < DT_COUNT; t++)
+        sb_printf(&sb, "T.%s\tC, CUDA (dtype)\n", dtype_name((DType)t));
+    return sb.buf;
+}
+
 Value *tl_lang_attr(Interp *in, const char *attr, Loc loc) {
     for (size_t i = 0; i < sizeof t_entries / sizeof t_entries[0]; i++)
         if (!strcmp(attr, t_entries[i].name))
@@ -998,6 +1045,8 @@ Value *tl_lang_attr(Interp *in, const char *attr, Loc loc) {
     void *data;
     BuiltinFn expert = tl_expert_fn(attr, &data);
     if (expert) return bval(in, arena_printf(ARENA, "T.%s", attr), expert, data);
+    BuiltinFn more = tl_lang_fn(attr, &data);
+    if (more) return bval(in, arena_printf(ARENA, "T.%s", attr), more, data);
     for (int fn = 0; fn < FN_COUNT; fn++)
         if (!strcmp(attr, intrinsic_name((Intrinsic)fn)))
             return bval(in, arena_printf(ARENA, "T.%s", attr), t_intrinsic, (void *)(intptr_t)fn);

@@ -298,6 +298,10 @@ static const struct {
 };
 #undef I
 
+const char *tl_expert_name(int i) {
+    return i >= 0 && i < (int)(sizeof expert / sizeof *expert) ? expert[i].name : NULL;
+}
+
 BuiltinFn tl_expert_fn(const char *attr, void **data) {
     for (size_t i = 0; i < sizeof expert / sizeof *expert; i++)
         if (!strcmp(attr, expert[i].name)) {

@@ -70,11 +70,13 @@ static const char help_emit[] =
     "(--ir). Nothing is built, so no compiler is needed.\n";
 
 static const char help_info[] =
-    "usage: tilec info [--json]\n"
+    "usage: tilec info [--json | --names]\n"
     "\n"
     "Prints the version, the targets and whether they can run here (and why not), the C\n"
     "compiler, the GPUs (name, compute capability), the CUDA driver and NVRTC versions,\n"
-    "and the kernel cache directory. --json: the same as one JSON object (docs/cli.md).\n";
+    "and the kernel cache directory. --json: the same as one JSON object (docs/cli.md).\n"
+    "--names: every name of the T namespace and its status (T.<name>, a tab, the\n"
+    "status), as docs/language.md tabulates them.\n";
 
 static const char help_cache[] =
     "usage: tilec cache clear | tilec cache dir\n"
@@ -866,8 +868,14 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help"))
         return cmd_help(argc, argv);
     if (!strcmp(cmd, "info")) {
+        if (argc == 3 && !strcmp(argv[2], "--names")) { /* docs/language.md's table */
+            char *t = tl_lang_table();
+            fputs(t ? t : "", stdout);
+            free(t);
+            return 0;
+        }
         int json = argc == 3 && !strcmp(argv[2], "--json");
-        if (argc != 2 && !json) return usage_error("info", "'info' takes only --json");
+        if (argc != 2 && !json) return usage_error("info", "'info' takes only --json or --names");
         return fputs(json ? tl_info_json() : tl_info(), stdout), 0;
     }
     if (!strcmp(cmd, "cache")) return cmd_cache(argc, argv);

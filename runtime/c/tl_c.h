@@ -112,6 +112,18 @@ TL_FN float tl_bits_f32(uint32_t u) {
     return f;
 }
 
+TL_FN uint64_t tl_f64_bits(double f) {
+    uint64_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+TL_FN double tl_bits_f64(uint64_t u) {
+    double f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
 /* ---- encoding into a narrow format ------------------------------------------------- */
 /* Round the 24-bit significand m (implicit bit included) right by s bits, to nearest,
  * ties to even. 1 <= s <= 31. */

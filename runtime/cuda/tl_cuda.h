@@ -326,6 +326,12 @@ unsigned char *sim_smem(unsigned rank); /* the harness: each block's shared memo
 unsigned sim_rank(void);                /* the running thread's block in its cluster */
 void sim_cluster_bar(void);
 TL_DEV unsigned char *tl_dynamic_smem() { return sim_smem(sim_rank()); }
+/* The async proxy (TMA stores) sees the threads' shared stores only after a
+ * tl_fence_proxy_async: per block of the cluster, whether a thread fenced since the
+ * block's TMA stores last read shared memory (reset at block start by the harness). A
+ * TMA store that reads without one writes 0xff bytes (NaN), so a missing fence shows as
+ * wrong data. Any thread's fence counts: lenient, the hardware needs every writer's. */
+static bool tl_sim_proxy_fenced[8];
 struct TlTensorMap {
     const unsigned char *base;
     int rank, elem_bytes, swizzle;
@@ -343,6 +349,8 @@ TL_HOSTDEV constexpr int tl_mma_bytes(int t) { return t >= TL_MMA_E4M3 ? 1 : 2; 
 TL_DEV void tl_fence_proxy_async() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#elif defined(TL_CUDA_SIM)
+    tl_sim_proxy_fenced[sim_rank()] = true;
 #endif
 }
 #ifndef TL_CUDA_SIM
@@ -2679,9 +2687,10 @@ TL_DEV void tl_sim_store_box(const TlSimStore *s) {
             off += v * (i ? map->strides[i - 1] : map->elem_bytes);
         }
         uintptr_t a = (uintptr_t)(s->smem + o); /* shared memory is 1024-aligned */
-        if (in)
+        if (in && tl_sim_proxy_fenced[sim_rank()])
             memcpy((unsigned char *)map->base + off, (const void *)(a ^ ((a >> 7 & mask) << 4)),
                    map->elem_bytes);
+        else if (in) memset((unsigned char *)map->base + off, 0xff, map->elem_bytes);
         for (int i = 0; i < s->n && ++at[i] == map->box[i]; i++) at[i] = 0;
     }
 }
@@ -2699,10 +2708,14 @@ template <class... C> TL_DEV void tl_tma_store(const TlTensorMap *map, const voi
     }
     tl_sim_stores[t][tl_sim_nstore[t]++] = s;
 }
-TL_DEV void tl_tma_store_commit() {}
+/* A group's reads use up the fence (early copies: at its commit; late: at the wait). */
+TL_DEV void tl_tma_store_commit() {
+    if (sim_early_copies()) tl_sim_proxy_fenced[sim_rank()] = false;
+}
 TL_DEV void tl_tma_store_wait_read() {
     int t = sim_thread();
     for (int i = 0; i < tl_sim_nstore[t]; i++) tl_sim_store_box(&tl_sim_stores[t][i]);
+    if (tl_sim_nstore[t]) tl_sim_proxy_fenced[sim_rank()] = false;
     tl_sim_nstore[t] = 0;
 }
 template <int N> TL_DEV void tl_setmaxnreg_inc() {}

@@ -5,7 +5,8 @@
  * dropping extent-1 dims; T.gemm operands are 2-D tiles with consistent M, N, K and
  * legal scopes; reduce/cumsum dims are normalized to [0, ndim) and shapes agree; regions
  * of non-global buffers have constant extents and lie inside their buffer. Extents that
- * are not compile-time constants are compared only when provably unequal.
+ * are not compile-time constants are compared only when provably unequal. `break`,
+ * `continue` and T.loop_break sit inside a loop of their kernel.
  * Messages use the user's terms: "T.gemm: A is 64x32 but B is 16x64 (...)". */
 #include "compiler.h"
 #include "ir_walk.h"
@@ -285,6 +286,27 @@ static void check_stmt(Ctx *ctx, Stmt *s) {
     ir_stmt_children(s, check_child, ctx);
 }
 
+/* `break` / `continue` / T.loop_break only inside a loop of the kernel. */
+typedef struct JumpCheck {
+    Ctx *ctx;
+    int loops;
+} JumpCheck;
+
+static void check_jumps(Stmt **slot, void *ud) {
+    JumpCheck *j = ud;
+    const Stmt *s = *slot;
+    if ((s->kind == STMT_BREAK || s->kind == STMT_CONTINUE) && !j->loops)
+        ctx_fail(j->ctx, s->loc, "'%s' outside a loop (T.loop_break leaves the innermost "
+                 "kernel loop)", s->kind == STMT_BREAK ? "break" : "continue");
+    int outer = j->loops; /* (a kernel's body starts outside every loop) */
+    j->loops = s->kind == STMT_KERNEL ? 0 : outer + (s->kind == STMT_FOR || s->kind == STMT_WHILE);
+    ir_stmt_children(*slot, check_jumps, ud);
+    j->loops = outer;
+}
+
 void pass_check_tile_ops(Ctx *ctx, Func *f) {
-    if (f->body) check_stmt(ctx, f->body);
+    if (!f->body) return;
+    check_stmt(ctx, f->body);
+    JumpCheck j = {ctx, 0};
+    check_jumps(&f->body, &j);
 }

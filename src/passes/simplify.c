@@ -33,6 +33,7 @@ static Expr *simp_expr(Ctx *ctx, const Expr *e) {
         return keep_dtype(ctx, ir_un(ctx, e->u.un.op, simp_expr(ctx, e->u.un.a), loc), e);
     case EXPR_CALL: {
         Expr *a = simp_expr(ctx, e->u.call.args[0]);
+        if (e->u.call.fn == FN_BITCAST) return ir_bitcast(ctx, e->dtype, a, loc);
         Expr *b = e->u.call.args[1] ? simp_expr(ctx, e->u.call.args[1]) : NULL;
         return keep_dtype(ctx, ir_call(ctx, e->u.call.fn, a, b, loc), e);
     }

@@ -533,9 +533,50 @@ static void ex_call_int(CfEmit *em, StrBuf *o, const Expr *e) {
     if (wrap) sb_puts(o, ")");
 }
 
+/* The bits of a float value as its storage integer, and back (tl_c.h), by dtype. */
+static const char *float_to_bits(DType t) {
+    switch (t) {
+    case DT_FLOAT16: return "tl_f32_to_f16";
+    case DT_BFLOAT16: return "tl_f32_to_bf16";
+    case DT_FLOAT8_E4M3: return "tl_f32_to_e4m3";
+    case DT_FLOAT8_E5M2: return "tl_f32_to_e5m2";
+    case DT_FLOAT64: return "tl_f64_bits";
+    default: return "tl_f32_bits";
+    }
+}
+
+static const char *bits_to_float(DType t) {
+    switch (t) {
+    case DT_FLOAT16: return "tl_f16_to_f32";
+    case DT_BFLOAT16: return "tl_bf16_to_f32";
+    case DT_FLOAT8_E4M3: return "tl_e4m3_to_f32";
+    case DT_FLOAT8_E5M2: return "tl_e5m2_to_f32";
+    case DT_FLOAT64: return "tl_bits_f64";
+    default: return "tl_bits_f32";
+    }
+}
+
+/* FN_BITCAST: a float value goes to its storage bits, those to the unsigned integer of
+ * the width (two's complement for a signed one), and back to a float value. */
+static void ex_bitcast(CfEmit *em, StrBuf *o, const Expr *e) {
+    DType from = e->u.call.args[0]->dtype, to = e->dtype;
+    const char *ubits = dtype_bits(to) == 64 ? "uint64_t" : dtype_bits(to) == 32 ? "uint32_t"
+                        : dtype_bits(to) == 16 ? "uint16_t" : "uint8_t";
+    sb_printf(o, "((%s)", cf_value(to));
+    if (dtype_is_float(to)) sb_printf(o, "%s((%s)", bits_to_float(to), ubits);
+    if (dtype_is_float(from)) sb_printf(o, "%s(", float_to_bits(from));
+    else sb_printf(o, "((%s)", ubits);
+    cf_ex(em, o, e->u.call.args[0]);
+    sb_puts(o, dtype_is_float(to) ? ")))" : "))");
+}
+
 static void ex_call(CfEmit *em, StrBuf *o, const Expr *e) {
     Intrinsic fn = e->u.call.fn;
     const Expr *arg = e->u.call.args[0];
+    if (fn == FN_BITCAST) {
+        ex_bitcast(em, o, e);
+        return;
+    }
     if (fn == FN_ISINF || fn == FN_ISNAN) {
         if (!dtype_is_float(arg->dtype)) {
             sb_puts(o, "false");

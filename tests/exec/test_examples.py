@@ -203,16 +203,19 @@ def tile_cumsum(a, bm, bn, dim, reverse):
     return out
 
 
-CUMSUM_CASES = [(dim, rev, 128, 128) for dim in (0, 1) for rev in (False, True)]
-CUMSUM_CASES += [(0, False, 100, 72), (1, True, 100, 72)]
+CUMSUM_CASES = [(dim, rev, 128, 128, 64, 32, "fragment") for dim in (0, 1)
+                for rev in (False, True)]
+CUMSUM_CASES += [(0, False, 100, 72, 64, 32, "fragment"), (1, True, 100, 72, 64, 32, "fragment")]
+# issue 26: a shared (8, 64) tile over 13 rows (wrong on sm_90a: TMA store without a fence)
+CUMSUM_CASES += [(1, False, 13, 64, 8, 64, "shared"), (0, True, 37, 40, 16, 32, "shared")]
 
 
-@pytest.mark.parametrize("dim,reverse,M,N", CUMSUM_CASES)
-def test_cumsum(tilec, dim, reverse, M, N):
+@pytest.mark.parametrize("dim,reverse,M,N,bm,bn,scope", CUMSUM_CASES)
+def test_cumsum(tilec, dim, reverse, M, N, bm, bn, scope):
     a = rand((M, N), np.float32, 6)
-    defines = dict(M=M, N=N, block_M=64, block_N=32, dim=dim, reverse=reverse)
+    defines = dict(M=M, N=N, block_M=bm, block_N=bn, dim=dim, reverse=reverse, scope=scope)
     out = tilec.run("examples/cumsum.py", defines, {"A": a})["B"]
-    ref = tile_cumsum(a.astype(np.float64), 64, 32, dim, reverse)
+    ref = tile_cumsum(a.astype(np.float64), bm, bn, dim, reverse)
     check(out, ref, np.float32, rtol=1e-5, atol=1e-5)
 
 

@@ -247,6 +247,10 @@ cumsum.py||0
 cumsum.py|-D M=128 -D N=128 -D dim=0 -D reverse=True|0
 cumsum.py|-D M=100 -D N=72 -D dim=0|1
 cumsum.py|-D M=100 -D N=72 -D dim=1 -D reverse=True|1
+cumsum.py|-D M=13 -D N=64 -D block_M=8 -D block_N=64 -D scope="shared"|1
+cumsum.py|-D M=37 -D N=40 -D block_M=16 -D block_N=32 -D dim=0 -D reverse=True -D scope="shared"|1
+../tests/exec/kernels/lang_tail.py||1
+../tests/exec/kernels/lang_tail.py|-D M=37 -D N=50 -D bm=16 -D bn=64|1
 flash_attention.py||0
 flash_attention.py|-D is_causal=True|1
 flash_attention.py|-D seq_len=256 -D dim=128 -D is_causal=True|1

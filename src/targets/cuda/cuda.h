@@ -35,6 +35,12 @@
  * (TL_SK_MAX_BLOCKS of tl_cuda.h). */
 enum { CUDA_SK_MAX_BLOCKS = 4096 };
 
+/* The arithmetic options a generated source names on its second line (emit_cuda.c) and
+ * its build uses (target_cuda.c): IEEE without contraction, the C target's arithmetic, or
+ * fast math for a kernel with pass_configs tl.enable_fast_math. */
+#define CUDA_IEEE_OPTS "--fmad=false (the C target's arithmetic)"
+#define CUDA_FAST_MATH_OPTS "--use_fast_math (pass_configs tl.enable_fast_math)"
+
 typedef struct CudaKernelPlan {
     const char *name;      /* "tilec_kernel_0" */
     int ngrid;

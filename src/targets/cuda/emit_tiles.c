@@ -761,6 +761,13 @@ static const char *copy_ok(CfEmit *em, const VecCopy *C, Var *const *vars) {
     return in_bounds(em, dst->buf, region_idx(em, dst, C->dd, C->n, vars), proven);
 }
 
+/* Whether copy_ok checks the outer (first squeezed) dimension of the copy. */
+static bool copy_checks_outer(const VecCopy *C) {
+    bool global_src = C->s->u.copy.src.buf->scope == SCOPE_GLOBAL;
+    int d = global_src ? C->ds[0] : C->dd[0];
+    return !(d < 32 && C->s->u.copy.proven >> d & 1);
+}
+
 /* The address of the vector at vars in region r (squeezed dims). */
 static const char *copy_ptr(CfEmit *em, const Region *r, const int *dims, int n,
                             Var *const *vars) {
@@ -850,7 +857,7 @@ static bool copy_unrolled(CfEmit *em, const VecCopy *C, int nthreads, int64_t nv
     for (int k = 1; k < C->n; k++) at[k] = vars[k];
     at[0] = ir_var(em->ctx, "i", DT_INT32);
     const char *ok = copy_ok(em, C, at);
-    if (strcmp(ok, "true")) { /* the bounds check reads the outer index */
+    if (copy_checks_outer(C)) { /* the bounds check reads the outer index */
         cf_line(em, "const int32_t %s = %s + %s * %lld;", cf_var(em, at[0]), cf_var(em, vars[0]),
                 u, (long long)(C->n > 1 ? R : R * C->v));
         cf_live_add(em, at[0]);

@@ -21,8 +21,10 @@
 #include "targets/cuda/driver.h"
 
 /* Options of every NVRTC compile besides the architecture and include directory; part of
- * the toolchain id. No --use_fast_math: results stay IEEE, like the C target's. */
-/* --fmad=false: no fused multiply-add, so float results match the C target bit for bit. */
+ * the toolchain id. The last one is the arithmetic: --fmad=false (no fused multiply-add,
+ * so float results match the C target bit for bit), or --use_fast_math where the source
+ * asks for it (CUDA_FAST_MATH_OPTS on its second line: pass_configs tl.enable_fast_math,
+ * TileLang's meaning; the source is part of the cache key). */
 static const char *const nvrtc_flags[] = {"-default-device", "--std=c++17", "-lineinfo",
                                           "--fmad=false"};
 #define N_NVRTC_FLAGS ((int)(sizeof nvrtc_flags / sizeof nvrtc_flags[0]))
@@ -107,11 +109,12 @@ typedef struct NvrtcOpts {
     int n;
 } NvrtcOpts;
 
-static void opts_make(NvrtcOpts *o, const char *arch) {
+static void opts_make(NvrtcOpts *o, const char *arch, bool fast_math) {
     o->n = 0;
     snprintf(o->arch, sizeof o->arch, "--gpu-architecture=%s", arch);
     o->v[o->n++] = o->arch;
     for (int i = 0; i < N_NVRTC_FLAGS; i++) o->v[o->n++] = nvrtc_flags[i];
+    if (fast_math) o->v[o->n - 1] = "--use_fast_math";
     if (cuda_include_dir(o->include, sizeof o->include)) o->v[o->n++] = o->include;
 }
 
@@ -121,7 +124,7 @@ static const char *cuda_toolchain_id(Arena *a) {
     char arch[32];
     if (cuda_arch(arch, sizeof arch, &why)) snprintf(arch, sizeof arch, "sm_?");
     NvrtcOpts o;
-    opts_make(&o, arch);
+    opts_make(&o, arch, false);
     if (nv) sb_printf(&id, "nvrtc %d.%d (%s)", nv->major, nv->minor, nv->path);
     else sb_puts(&id, "nvrtc not found");
     for (int i = 0; i < o.n; i++) sb_printf(&id, " %s", o.v[i]);
@@ -281,7 +284,10 @@ static int cuda_build(const char *source, const char *binary_path, StrBuf *log) 
     }
     if (!arch_supported(nv, arch, log)) return 1;
     NvrtcOpts o;
-    opts_make(&o, arch);
+    int len;
+    const char *opts = text_line(source, 2, &len); /* "... NVRTC options: <these>, ..." */
+    opts_make(&o, arch, opts && memmem(opts, (size_t)len, CUDA_FAST_MATH_OPTS,
+                                       strlen(CUDA_FAST_MATH_OPTS)));
     char *cubin;
     size_t n;
     int rc = nvrtc_compile(nv, source, &o, &cubin, &n, log);
