@@ -364,6 +364,28 @@ static void test_build_only_cache(void) {
 }
 
 /* ---- SASS of the tensor-core GEMM (no GPU) ---------------------------------------------- */
+/* The binary of the one cache entry in dir (a text header ending in an empty line, then
+ * the cubin: src/rt/cache.c) written to out; false if there is none. */
+static bool entry_binary(const char *dir, const char *out) {
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char path[600] = "";
+    while (d && (e = readdir(d)))
+        if (cache_entry_name(e->d_name)) snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    if (d) closedir(d);
+    FILE *f = *path ? fopen(path, "rb") : NULL;
+    if (!f) return false;
+    static char buf[8 << 20];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    char *end = memmem(buf, n, "\n\n", 2);
+    FILE *o = end ? fopen(out, "wb") : NULL;
+    if (!o) return false;
+    size_t off = (size_t)(end + 2 - buf);
+    bool ok = fwrite(buf + off, 1, n - off, o) == n - off;
+    return fclose(o) == 0 && ok;
+}
+
 /* cuobjdump: $CUOBJDUMP, else on PATH or in the toolkit, else the one of the
  * nvidia-cuda-cuobjdump wheel (.ci/run installs it with nvidia-cuda-nvdisasm). */
 static bool find_cuobjdump(char *out, size_t n) {
@@ -398,7 +420,8 @@ static void check_gemm_sass(const char *tool, const char *arch, const char *file
                             const tl_define *defs, int ndefs, const char *want,
                             const char *also, int max_gpu_membars) {
     char cache[300], cmd[1400], line[512];
-    snprintf(cache, sizeof cache, "%s/sass-%s", tmpdir, arch);
+    static int calls; /* a cache of its own per call: its one entry is this kernel */
+    snprintf(cache, sizeof cache, "%s/sass-%s-%d", tmpdir, arch, calls++);
     arch_set(arch);
     tl_options o = tl_options_default();
     o.target = "cuda";
@@ -409,8 +432,11 @@ static void check_gemm_sass(const char *tool, const char *arch, const char *file
     tl_kernel *k = NULL;
     CHECK(tl_compile_file(file, &o, &k) == TL_OK, "%s", tl_last_error());
     tl_kernel_destroy(k);
-    snprintf(cmd, sizeof cmd, "PATH=\"$(dirname '%s')\":$PATH '%s' -sass %s/*.cubin 2>&1", tool,
-             tool, cache);
+    char cubin[320];
+    snprintf(cubin, sizeof cubin, "%s.cubin", cache);
+    CHECK(entry_binary(cache, cubin), "%s for %s: no cache entry in %s", file, arch, cache);
+    snprintf(cmd, sizeof cmd, "PATH=\"$(dirname '%s')\":$PATH '%s' -sass '%s' 2>&1", tool,
+             tool, cubin);
     FILE *p = popen(cmd, "r");
     int found = 0, found_also = 0, local = 0, lines = 0, membars = 0;
     while (p && fgets(line, sizeof line, p)) {
@@ -421,6 +447,9 @@ static void check_gemm_sass(const char *tool, const char *arch, const char *file
         local += strstr(line, " LDL") != NULL || strstr(line, " STL") != NULL;
     }
     if (p) pclose(p);
+    unlink(cubin);
+    tl_cache_clear(&o);
+    rmdir(cache);
     CHECK(!also || found_also > 0, "%s for %s: no %s in %d lines of SASS", file, arch, also,
           lines);
     CHECK(max_gpu_membars < 0 || membars <= max_gpu_membars,
