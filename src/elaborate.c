@@ -403,10 +403,13 @@ static void mark_outputs(Interp *in, Func *f, Value *out_idx, const int *ovr, in
 /* The key of a pass_configs entry: a string, or TileLang's PassConfigKey member (an
  * opaque path "tilelang.PassConfigKey.TL_DISABLE_WARP_SPECIALIZED"), as "tl.<name>". */
 static const char *config_key(Interp *in, Value *k) {
-    if (k->kind == V_STR && strncmp(k->u.s, "TL_", 3)) return k->u.s;
     if (k->kind != V_STR && k->kind != V_MODULE && k->kind != V_OPAQUE) return NULL;
-    const char *dot = strrchr(k->u.s, '.'), *name = dot ? dot + 1 : k->u.s;
+    /* a string is a key ("tl.disable_tma_lower") or a member's name ("TIR_SIMPLIFY", as
+     * the Python layer passes PassConfigKey members); a path ends in the member */
+    const char *dot = k->kind == V_STR ? NULL : strrchr(k->u.s, '.');
+    const char *name = dot ? dot + 1 : k->u.s;
     if (pass_config_member_key(name)) return pass_config_member_key(name);
+    if (k->kind == V_STR && strncmp(name, "TL_", 3)) return name;
     if (strncmp(name, "TL_", 3)) return NULL;
     char *key = arena_printf(&in->ctx->arena, "tl.%s", name + 3);
     for (char *c = key; *c; c++) *c = (char)tolower((unsigned char)*c);

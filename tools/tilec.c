@@ -782,9 +782,11 @@ static int run_bench(Run *r, DLTensor **all) {
     return 0;
 }
 
-/* A kernel with symbolic sizes is compiled again for the inputs' shapes: an eager-style
- * kernel's T.const sizes are then constants (its T.dynamic ones stay symbolic). */
+/* A kernel with symbolic sizes given --in data is compiled again for the inputs' shapes:
+ * an eager-style kernel's T.const sizes are then constants (T.dynamic ones stay
+ * symbolic). */
 static tl_status specialize(Run *r) {
+    if (!r->cli->nins) return TL_OK; /* sizes from -D are constants already */
     int symbolic = 0;
     for (int i = 0; i < r->n; i++)
         for (int d = 0; d < r->info[i].ndim; d++) symbolic |= r->info[i].shape[d] < 0;

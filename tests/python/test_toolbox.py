@@ -339,6 +339,11 @@ def test_pass_configs_from_python_values():
     jf = TLJITFunction(tl_toolbox.double.func, out_idx=[-1], pass_configs=cfg)
     a = rand((32, 32))
     np.testing.assert_array_equal(jf(M=32)(a), 2 * a)
+    # a member whose key is not tl.<name> (TIR_SIMPLIFY is "tirx.Simplify") maps to its key
+    jf = TLJITFunction(tl_toolbox.double.func, out_idx=[-1],
+                       pass_configs={tilelang.PassConfigKey.TIR_SIMPLIFY: True})
+    with pytest.warns(tilec.TilecWarning, match="'tirx.Simplify': accepted, no effect"):
+        jf(M=16)
     with pytest.raises(tilec.TilecError, match="pass_configs must be a dict"):
         tilec.compile(tl_toolbox.double.func, out_idx=[-1], pass_configs=["nonsense"])
 
