@@ -9,7 +9,7 @@
 #ifndef TILEC_RT_H
 #define TILEC_RT_H
 
-#include "compiler.h"
+#include "targets/target.h"
 #include "tilec.h"
 
 /* ---- disk cache (cache.c) ---------------------------------------------------------- */

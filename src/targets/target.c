@@ -1,7 +1,11 @@
 /* target.c - the table of targets. A new back end adds one line here. */
 #include <string.h>
 
-#include "compiler.h"
+#include "targets/target.h"
+
+/* Each target folder defines one (targets/c/target_c.c, targets/cuda/target_cuda.c). */
+extern const Target target_c;
+extern const Target target_cuda;
 
 static const Target *const all_targets[] = {
     &target_c,

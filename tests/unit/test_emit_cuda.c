@@ -13,7 +13,10 @@
  * Run from the repository root. TEST_EMIT_CUDA_KEEP=1 keeps the temporary directory;
  * TEST_EMIT_CUDA_FAST=1 skips parts 1's NVRTC compiles and 3 (make asan: see fast_mode);
  * TEST_EMIT_CUDA_ONLY_ISSUE26=1 runs only test_issue26's group. */
-#include "compiler.h"
+#include "frontend/frontend.h"
+#include "passes/passes.h"
+#include "targets/target.h"
+#include "targets/c/emit_c.h"
 #include "targets/cuda/cuda.h"
 
 #include <dirent.h>

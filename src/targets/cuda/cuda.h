@@ -29,7 +29,8 @@
 #ifndef TILEC_TARGET_CUDA_H
 #define TILEC_TARGET_CUDA_H
 
-#include "compiler.h"
+#include "targets/cuda/passes/cuda_passes.h"
+#include "targets/target.h"
 
 /* The flags of a split-K workspace: as many as the most blocks a split-K launch may have
  * (TL_SK_MAX_BLOCKS of tl_cuda.h). */
@@ -69,6 +70,9 @@ typedef struct CudaPlan {
     int nglobals;
     const Buffer **globals; /* T.alloc_global buffers: the runtime allocates them per launch */
 } CudaPlan;
+
+/* The CUDA target (target_cuda.c), the entry of target.c's table. */
+extern const Target target_cuda;
 
 /* emit_cuda.c: lowering pipeline, source, and the launch plan of a lowered Func. */
 void cuda_lower(Ctx *ctx, Func *f);

@@ -4,7 +4,7 @@
  * shared-memory layout from the lowered IR with cuda_kernel_buffers, so the offsets in
  * the source, smem_bytes and the barriers always agree. */
 #include "cuda_emit.h"
-#include "ir_walk.h"
+#include "ir/ir_walk.h"
 #include "layout/frag.h"
 
 #include "../../../runtime/c/tl_c.h" /* the integer helpers of the generated code */

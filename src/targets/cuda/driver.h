@@ -13,7 +13,7 @@
 
 #include <stddef.h>
 
-#include "base.h"
+#include "base/base.h"
 
 /* ---- driver API types and constants (values as in cuda.h) ------------------------------ */
 typedef int CuResult;

@@ -9,7 +9,7 @@
  * cuda.h. One CUDA block runs one block of the T.Kernel (blockIdx.x/y/z = its block
  * variables in order); which thread runs what:
  *   - serial statements run in every thread; their stores, atomics and prints to
- *     block-wide memory are guarded by `if (tl_tid == 0)` (src/passes/map_threads.c);
+ *     block-wide memory are guarded by `if (tl_tid == 0)` (src/targets/cuda/passes/map_threads.c);
  *   - a T.Parallel nest with a register layout (pass_infer_layouts) runs each thread's
  *     own iterations (cu_layout_nest); any other nest is flattened:
  *     `for (t = tl_tid; t < N; t += nthreads)`;
@@ -42,7 +42,7 @@
  * so NVRTC compiles the output without warnings. */
 #include "cuda_emit.h"
 #include "driver.h"
-#include "ir_walk.h"
+#include "ir/ir_walk.h"
 #include "targets/cfamily.h"
 
 #include <stdio.h>
