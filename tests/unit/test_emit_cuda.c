@@ -17,6 +17,7 @@
 #include "passes/passes.h"
 #include "targets/target.h"
 #include "targets/c/emit_c.h"
+#include "targets/cuda/arch.h"
 #include "targets/cuda/cuda.h"
 
 #include <dirent.h>

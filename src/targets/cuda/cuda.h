@@ -1,5 +1,6 @@
-/* cuda.h - the CUDA target's internal interface, shared by its emitter (emit_cuda.c,
- * lowering) and its runtime (target_cuda.c: NVRTC, driver API, launch).
+/* cuda.h - the CUDA target's internal interface, shared by its compiler half (lower.c,
+ * the pass pipeline; emit_cuda.c, the source; cuda_plan.c, the launch plan) and its
+ * runtime half (target_cuda.c: NVRTC, driver API, launch).
  *
  * Launch ABI of the generated source (the contract between both halves):
  *   - Each top-level STMT_KERNEL i of the lowered Func becomes
@@ -29,7 +30,7 @@
 #ifndef TILEC_TARGET_CUDA_H
 #define TILEC_TARGET_CUDA_H
 
-#include "targets/cuda/passes/cuda_passes.h"
+#include "ir/ir.h"
 #include "targets/target.h"
 
 /* The flags of a split-K workspace: as many as the most blocks a split-K launch may have
@@ -74,7 +75,8 @@ typedef struct CudaPlan {
 /* The CUDA target (target_cuda.c), the entry of target.c's table. */
 extern const Target target_cuda;
 
-/* emit_cuda.c: lowering pipeline, source, and the launch plan of a lowered Func. */
+/* lower.c: the pass pipeline; emit_cuda.c: the source of a lowered Func; cuda_plan.c:
+ * its launch plan. */
 void cuda_lower(Ctx *ctx, Func *f);
 char *cuda_emit(Ctx *ctx, const Func *f);
 CudaPlan cuda_plan(Arena *a, const Func *f);

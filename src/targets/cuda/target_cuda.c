@@ -1,11 +1,9 @@
 /* target_cuda.c - the CUDA target's runtime half: NVRTC compile to CUBIN, module load,
- * launch through the driver API (the lowering and the emitter are in emit_cuda.c; the
+ * launch through the driver API (the pipeline is lower.c, the emitter emit_cuda.c; the
  * launch ABI between both halves is in cuda.h).
  *
- * Architecture: $TILEC_CUDA_ARCH (sm_80, sm_90a, ...) if set, else the compute capability
- * of the current device (the current context's, else device 0), with sm_90 compiled as
- * sm_90a so that Hopper-only instructions are usable. Building needs NVRTC only, not a
- * GPU, when the architecture is given. A module lives in the context that was current
+ * Architecture: cuda_arch (arch.c). Building needs NVRTC only, not a GPU, when the
+ * architecture is given. A module lives in the context that was current
  * when it was loaded (device 0's primary context if none was, which is PyTorch's too);
  * launches enter that context and queue every kernel on the caller's stream. */
 #include <errno.h>
@@ -17,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "targets/cuda/arch.h"
 #include "targets/cuda/cuda.h"
 #include "targets/cuda/driver.h"
 
@@ -33,59 +32,6 @@ static const char *const nvrtc_flags[] = {"-default-device", "--std=c++17", "-li
 /* ---- availability ------------------------------------------------------------------------ */
 /* Runs here: a driver with a device, and NVRTC to compile for it. */
 static int cuda_available(StrBuf *why) { return cuda_driver(why) && cuda_nvrtc(why); }
-
-/* ---- architecture ------------------------------------------------------------------------ */
-/* "sm_" + 2 or 3 digits + an optional feature letter ("a", "f"). */
-static int arch_valid(const char *s) {
-    if (strncmp(s, "sm_", 3) != 0) return 0;
-    int digits = 0;
-    for (s += 3; *s >= '0' && *s <= '9'; s++) digits++;
-    if (*s >= 'a' && *s <= 'z') s++;
-    return (digits == 2 || digits == 3) && !*s;
-}
-
-/* The device kernels of this thread would run on, without creating a context. */
-static int arch_device(const CudaDriver *d, StrBuf *why) {
-    CuContext c = NULL;
-    CuDevice h = 0;
-    if (CU_CALL(d, why, CtxGetCurrent, (&c))) return -1;
-    if (c && CU_CALL(d, why, CtxGetDevice, (&h))) return -1;
-    return h;
-}
-
-/* "sm_<major><minor>" of device dev, sm_90 as sm_90a. */
-static int device_arch(const CudaDriver *d, int dev, char *out, size_t n, StrBuf *why) {
-    CuDevice h;
-    int major = 0, minor = 0;
-    if (CU_CALL(d, why, DeviceGet, (&h, dev)) ||
-        CU_CALL(d, why, DeviceGetAttribute, (&major, CUDRV_DEV_ATTR_CC_MAJOR, h)) ||
-        CU_CALL(d, why, DeviceGetAttribute, (&minor, CUDRV_DEV_ATTR_CC_MINOR, h)))
-        return -1;
-    snprintf(out, n, "sm_%d%d%s", major, minor, major == 9 && minor == 0 ? "a" : "");
-    return 0;
-}
-
-int cuda_arch(char *out, size_t n, StrBuf *why) {
-    const char *env = getenv("TILEC_CUDA_ARCH");
-    if (env && *env) {
-        if (!arch_valid(env)) {
-            sb_printf(why, "TILEC_CUDA_ARCH='%s' is not a CUDA architecture (expected e.g. "
-                      "sm_80 or sm_90a)", env);
-            return -1;
-        }
-        snprintf(out, n, "%s", env);
-        return 0;
-    }
-    StrBuf w = {0};
-    const CudaDriver *d = cuda_driver(&w);
-    int dev = d ? arch_device(d, &w) : -1;
-    int rc = dev < 0 || device_arch(d, dev, out, n, &w) ? -1 : 0;
-    if (rc)
-        sb_printf(why, "cannot tell which GPU architecture to compile for (%s): set "
-                  "TILEC_CUDA_ARCH, e.g. to sm_80 or sm_90a", w.buf);
-    sb_free(&w);
-    return rc;
-}
 
 /* ---- toolchain ------------------------------------------------------------------------- */
 /* The toolkit's include directory, or NULL: the generated code needs none, but a
@@ -336,7 +282,7 @@ static void load_hint(const CudaDriver *d, int dev, StrBuf *err) {
     char arch[32];
     StrBuf why = {0};
     const char *env = getenv("TILEC_CUDA_ARCH");
-    if (env && *env && !device_arch(d, dev, arch, sizeof arch, &why) && strcmp(env, arch))
+    if (env && *env && !cuda_device_arch(d, dev, arch, sizeof arch, &why) && strcmp(env, arch))
         sb_printf(err, "; the kernel was compiled for TILEC_CUDA_ARCH=%s but GPU %d is %s "
                   "(unset TILEC_CUDA_ARCH to compile for it)", env, dev, arch);
     sb_free(&why);

@@ -5,6 +5,7 @@
 #define TILEC_CUDA_PASSES_H
 
 #include "passes/passes.h"
+#include "targets/cuda/arch.h"
 
 /* CUDA (SIMT model, see src/targets/cuda/passes/map_threads.c): thread-distributed loops, barriers. */
 void pass_map_threads(Ctx *ctx, Func *f);         /* which loops the block's threads share */
@@ -15,12 +16,6 @@ void pass_check_turns(Ctx *ctx, Func *f);
 /* CUDA: tensor-core gemms and fragment reductions kept as tile ops (cuda_keep_tile_op);
  * register fragments, their layouts and the loops' thread mappings (infer_layouts.c). */
 bool cuda_keep_tile_op(const Stmt *s);
-/* Whether kernels are compiled for sm_90 (wgmma) and TILEC_NO_WGMMA is not set. */
-bool cuda_lowering_wgmma(void);
-/* Registers a thread holds in a block of `threads` launched one per SM
- * (__launch_bounds__(threads, 1)): the SM's 64K over the threads in multiples of 8, at
- * most 255. setmaxnreg budgets must fit that block's total. */
-int cuda_launch_regs(int threads);
 void pass_infer_layouts(Ctx *ctx, Func *f);
 /* CUDA sm_90a: a fragment -> shared -> global epilogue that does not fit beside the
  * pipeline's stages, in column chunks (chunk_staging.c; before pass_lower_tile_ops). */
@@ -28,13 +23,6 @@ void pass_chunk_staging(Ctx *ctx, Func *f);
 /* CUDA: a T.gemm whose B (or transposed A) is a fragment reads a shared copy of it, so
  * that it runs on tensor cores (stage_operands.c; before pass_lower_tile_ops). */
 void pass_stage_gemm_operands(Ctx *ctx, Func *f);
-/* CUDA (cuda_plan.c): the shared-memory bytes [lo, hi) of each block-wide buffer of a
- * kernel; buffers whose lifetimes do not meet may share bytes. Returns the count. */
-typedef struct SmemRange {
-    const Buffer *buf;
-    int64_t lo, hi;
-} SmemRange;
-int cuda_smem_ranges(Arena *a, const Stmt *kernel, SmemRange **out);
 /* CUDA: elements per vector of a T.copy between global and shared that runs as a vector
  * copy, else 0; software pipelining of T.Pipelined loops (pipeline_async.c: cp.async, or
  * on sm_90a a TMA producer warp group and mbarriers, warp_specialize.c). */
@@ -52,8 +40,6 @@ bool cuda_tma_store_candidate(const Func *f, Stmt *kernel, const Stmt *c);
 void pass_tma_store(Ctx *ctx, Func *f);
 /* Last: one copy of such a kernel's control flow per warp-group set (manual_schedule.c). */
 void pass_split_warp_groups(Ctx *ctx, Func *f);
-/* The compute capability compiled for (90 for sm_90a), 0 if unknown. */
-int cuda_lowering_arch(void);
 /* After pass_map_threads: the loops of the distributed nest rooted at LOOP_PARALLEL loop
  * `root` (root, then each LOOP_PARALLEL loop that is the only statement of the previous
  * one's body), at most max; returns their number. */
@@ -61,5 +47,38 @@ int simt_parallel_nest(Stmt *root, Stmt **loops, int max);
 /* Whether b is block-wide in the SIMT model (global, shared, or a fragment without a
  * register layout), not per-thread. */
 bool simt_block_wide(const Buffer *b);
+
+/* ---- buffers of one kernel (kernel_buffers.c) ------------------------------------------ */
+/* Block-wide buffers (shared, fragments without a register layout, and per-thread ones
+ * made block-wide by pass_map_threads) get 16-byte aligned offsets (1024 for swizzled
+ * tiles) in one dynamic shared allocation. Those a program may read before writing come
+ * first, in the order of their T.alloc, and are zeroed at block entry; the others (whose
+ * first use writes all of them, or Buffer.overwritten) follow, and one may reuse the
+ * bytes of another whose lifetime has ended;
+ * per-thread buffers (local, var) and register fragments (layout->nlocal elements)
+ * become arrays in each thread. No lifetime reuse yet. */
+typedef struct CudaSlot {
+    Buffer *buf;
+    int64_t offset; /* in the dynamic shared memory; -1 for per-thread buffers */
+    int64_t elems;  /* number of elements; -1 if the shape is not constant */
+} CudaSlot;
+
+typedef struct CudaBuffers {
+    Vec(CudaSlot) smem, regs;
+    int64_t smem_bytes; /* multiple of 16 */
+    int64_t zero_bytes; /* the prefix zeroed at entry (overwritten buffers come after) */
+} CudaBuffers;
+
+void cuda_kernel_buffers(Arena *a, const Stmt *kernel, CudaBuffers *out);
+
+/* The shared-memory bytes [lo, hi) of each block-wide buffer of a kernel; buffers whose
+ * lifetimes do not meet may share bytes. Returns the count. */
+typedef struct SmemRange {
+    const Buffer *buf;
+    int64_t lo, hi;
+} SmemRange;
+int cuda_smem_ranges(Arena *a, const Stmt *kernel, SmemRange **out);
+/* The kernel's STMT_WS (the last item of its body after pass_warp_specialize), or NULL. */
+const Stmt *cuda_kernel_ws(const Stmt *kernel);
 
 #endif
