@@ -7,9 +7,8 @@
  * at once. User errors unwind to here through ctx_fail and become a tl_status plus the
  * text tl_last_error() returns. */
 #include "frontend/frontend.h"
-#include "rt/rt.h"
-#include "targets/cuda/driver.h"
 #include "ir/work.h"
+#include "rt/rt.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -26,7 +25,7 @@ struct tl_kernel {
     tl_param_info *params;
     void *module; /* NULL when compiled with build = 0 or TL_BUILD_ONLY */
     int build;    /* tl_options.build */
-    bool no_ws;   /* compiled again without warp specialization (compile_into) */
+    const char *fallback; /* compiled again with the target's fallback: its note */
     const tl_capture *capture; /* tl_compile_capture's, during the compile */
 };
 
@@ -95,36 +94,21 @@ tl_options tl_options_default(void) {
 }
 
 /* ---- choosing a target ---------------------------------------------------------------- */
-static const char *const known_targets[] = {"c", "cuda"};
-enum { NKNOWN_TARGETS = sizeof known_targets / sizeof known_targets[0] };
-
-static int target_usable(const Target *t, StrBuf *why) { return t && t->available(why); }
-
+/* The targets come from the table (targets/target.h); none is named here. */
 static tl_status target_pick(const char *name, int build, const Target **out) {
-    *out = NULL;
     StrBuf why = {0};
-    if (!name || !*name || !strcmp(name, "auto")) {
-        const Target *cu = target_find("cuda");
-        *out = target_usable(cu, &why) ? cu : target_find("c");
-        sb_free(&why);
-        why.len = 0;
-        name = (*out) ? (*out)->name : "c";
-    } else {
-        *out = target_find(name);
-    }
+    bool automatic = !name || !*name || !strcmp(name, "auto");
+    *out = automatic ? target_auto() : target_find(name);
     if (!*out) {
         StrBuf valid = {0};
         sb_puts(&valid, "auto");
-        for (int i = 0; i < NKNOWN_TARGETS; i++)
-            if (target_find(known_targets[i])) sb_printf(&valid, ", %s", known_targets[i]);
-        int known = 0;
-        for (int i = 0; i < NKNOWN_TARGETS; i++) known |= !strcmp(name, known_targets[i]);
-        tl_status st = fail(TL_ERROR_ARGUMENT, known ? "target '%s' is not available in this "
-                            "build (valid targets: %s)" : "unknown target '%s' (valid "
-                            "targets: %s)", name, valid.buf);
+        for (int i = 0; target_at(i); i++) sb_printf(&valid, ", %s", target_at(i)->name);
+        tl_status st = fail(TL_ERROR_ARGUMENT, "unknown target '%s' (valid targets: %s)",
+                            name, valid.buf);
         sb_free(&valid);
         return st;
     }
+    name = (*out)->name;
     if (build == TL_BUILD_LOAD && !(*out)->available(&why)) {
         tl_status st = fail(TL_ERROR_TOOLCHAIN, "the '%s' target cannot build kernels here: %s",
                             name, why.buf ? why.buf : "unknown reason");
@@ -186,11 +170,9 @@ static void compile_to_source(tl_kernel *k, const Source *src, const tl_options 
                       .configs = configs, .nconfigs = o->npass_configs};
     Program *p = elaborate_request(ctx, src, &rq);
     k->func = p->func;
-    k->func->disable_warp_specialized |= k->no_ws;
+    if (k->fallback) k->target->fallback(k->func);
     StrBuf sb = {0};
-    if (k->no_ws)
-        sb_puts(&sb, "note: compiled without a TMA producer warp group: with one, ptxas could "
-                     "not give the kernel's instructions the registers they need\n");
+    if (k->fallback) sb_printf(&sb, "note: %s\n", k->fallback);
     for (int i = 0; i < p->warnings.len; i++) sb_printf(&sb, "%s\n", p->warnings.data[i]);
     k->warnings = arena_strdup(&ctx->arena, sb.buf ? sb.buf : "");
     sb.len = 0;
@@ -272,11 +254,6 @@ static tl_status guarded_build(tl_kernel *k, const tl_options *o) {
     return st;
 }
 
-/* Whether a build log says ptxas could not give an instruction the registers it needs. */
-static bool register_shortage(const char *log) {
-    return log && (strstr(log, "C7602") || strstr(log, "Insufficient registers"));
-}
-
 static tl_status compile_into(tl_kernel *k, const Source *src, const tl_options *o) {
     if (o->build != TL_BUILD_NONE && o->build != TL_BUILD_LOAD && o->build != TL_BUILD_ONLY)
         return fail(TL_ERROR_ARGUMENT, "options.build is %d; expected 0 (no build), 1 (build "
@@ -301,11 +278,11 @@ static tl_status compile_into(tl_kernel *k, const Source *src, const tl_options 
     st = lower_source(k, src, o);
     if (st != TL_OK || o->build == TL_BUILD_NONE) return st;
     st = guarded_build(k, o);
-    if (st != TL_OK && !k->no_ws && k->func->warp_specialized &&
-        register_shortage(tl_last_error())) {
-        /* the producer warp group's registers are an estimate (warp_specialize.c
-         * regs_fit); ptxas has the last word */
-        k->no_ws = true;
+    const char *note = st != TL_OK && !k->fallback && k->target->retry
+                           ? k->target->retry(k->func, tl_last_error())
+                           : NULL;
+    if (note) { /* the target's retry policy */
+        k->fallback = note;
         st = lower_source(k, src, o);
         if (st == TL_OK) st = guarded_build(k, o);
     }
@@ -402,10 +379,8 @@ double tl_kernel_flops(const tl_kernel *k, DLTensor *const *args, int nargs) {
     SymEnv env;
     sym_env_init(&env, f);
     StrBuf err = {0};
-    RtDevKind dev = rt_target_device(k->target);
     int bad = 0;
-    for (int i = 0; i < nargs && !bad; i++)
-        bad = args_check(f, dev, k->target->name, i, args[i], &env, &err);
+    for (int i = 0; i < nargs && !bad; i++) bad = args_check(f, k->target, i, args[i], &env, &err);
     double flops = bad ? 0 : work_flops(k->work, f, env.val);
     sb_free(&err);
     sym_env_free(&env);
@@ -416,9 +391,10 @@ double tl_kernel_flops(const tl_kernel *k, DLTensor *const *args, int nargs) {
 /* Where the kernel's tensors must be: the host, or the GPU its module was loaded on. */
 static DLDevice kernel_device(const tl_kernel *k) {
     DLDevice d = {kDLCPU, 0};
-    if (rt_target_device(k->target) == RT_DEV_CUDA) {
-        d.device_type = kDLCUDA;
-        d.device_id = k->module ? cuda_module_device(k->module) : 0;
+    const TargetDevice *dev = k->target->device;
+    if (dev) {
+        d.device_type = (DLDeviceType)dev->dl_type;
+        d.device_id = k->module ? dev->module_device(k->module) : 0;
     }
     return d;
 }
@@ -450,7 +426,6 @@ static tl_status count_fail(const Func *f, const char *what, int outputs, int wa
 static tl_status launch_checked(tl_kernel *k, DLTensor *const *args, SymEnv *env,
                                 void *stream) {
     const Func *f = k->func;
-    RtDevKind dev = rt_target_device(k->target);
     StrBuf err = {0};
     tl_status st = TL_OK;
     int n = f->params.len;
@@ -459,8 +434,8 @@ static tl_status launch_checked(tl_kernel *k, DLTensor *const *args, SymEnv *env
     if (!ptrs || !slots) st = fail(TL_ERROR_INTERNAL, "out of memory");
     int dev_id = kernel_device(k).device_id;
     for (int i = 0; i < n && st == TL_OK; i++)
-        if (args_check(f, dev, k->target->name, i, args[i], env, &err) ||
-            (dev == RT_DEV_CUDA && args_check_device_id(f, i, args[i], dev_id, &err)))
+        if (args_check(f, k->target, i, args[i], env, &err) ||
+            (k->target->device && args_check_device_id(f, k->target, i, args[i], dev_id, &err)))
             st = TL_ERROR_ARGUMENT;
     if (st == TL_OK && args_finish(f, args, env, &err)) st = TL_ERROR_ARGUMENT;
     if (st != TL_OK) {
@@ -598,13 +573,12 @@ static tl_status output_shape(const Func *f, int i, const SymEnv *env, int64_t *
 static tl_status call_inputs(tl_kernel *k, DLTensor *const *inputs, SymEnv *env,
                              DLDevice *dev) {
     const Func *f = k->func;
-    RtDevKind kind = rt_target_device(k->target);
     StrBuf err = {0};
     *dev = kernel_device(k);
     for (int i = 0, j = 0; i < f->params.len; i++) {
         if (f->params.data[i].is_output) continue;
         const DLTensor *t = inputs[j++];
-        if (args_check(f, kind, k->target->name, i, t, env, &err)) {
+        if (args_check(f, k->target, i, t, env, &err)) {
             tl_status st = fail(TL_ERROR_ARGUMENT, "%s", err.buf);
             sb_free(&err);
             return st;
@@ -696,10 +670,13 @@ tl_status tl_tensor_alloc(DLDataType dtype, int ndim, const int64_t *shape, DLDe
     for (int d = 0; d < ndim; d++)
         if (shape[d] < 0) return fail(TL_ERROR_ARGUMENT, "tl_tensor_alloc: shape[%d] is %lld",
                                       d, (long long)shape[d]);
-    if (dev.device_type != kDLCPU && dev.device_type != kDLCUDA) {
+    if (!rt_dev_allocatable((int)dev.device_type)) {
+        StrBuf kinds = {0};
         rt_device_name(dev, &err);
-        tl_status st = fail(TL_ERROR_ARGUMENT, "tl_tensor_alloc: cannot allocate on %s (cpu "
-                            "and cuda only)", err.buf);
+        rt_dev_kinds(&kinds);
+        tl_status st = fail(TL_ERROR_ARGUMENT, "tl_tensor_alloc: cannot allocate on %s (%s "
+                            "only)", err.buf, kinds.buf);
+        sb_free(&kinds);
         sb_free(&err);
         return st;
     }
@@ -788,13 +765,8 @@ tl_status tl_cache_clear(const tl_options *opt) {
     return st;
 }
 
-static void info_target(StrBuf *sb, const char *name) {
-    const Target *t = target_find(name);
-    sb_printf(sb, "  %-5s ", name);
-    if (!t) {
-        sb_puts(sb, "not available in this build\n");
-        return;
-    }
+static void info_target(StrBuf *sb, const Target *t) {
+    sb_printf(sb, "  %-5s ", t->name);
     StrBuf why = {0};
     if (t->available(&why)) {
         Arena a = {0};
@@ -810,15 +782,14 @@ const char *tl_info(void) {
     StrBuf *sb = &thread_strings()->info, dir = {0};
     sb->len = 0;
     sb_printf(sb, "tilec %s\ntargets:\n", TILEC_VERSION);
-    for (int i = 0; i < NKNOWN_TARGETS; i++) info_target(sb, known_targets[i]);
-    StrBuf why = {0};
-    const Target *cu = target_find("cuda");
-    if (cu) {
-        sb_puts(sb, "cuda:\n");
-        cuda_describe(sb);
+    for (int i = 0; target_at(i); i++) info_target(sb, target_at(i));
+    for (int i = 0; target_at(i); i++) {
+        const TargetDevice *dev = target_at(i)->device;
+        if (!dev || !dev->describe) continue;
+        sb_printf(sb, "%s:\n", target_at(i)->name);
+        dev->describe(sb);
     }
-    sb_printf(sb, "auto target: %s\n", target_usable(cu, &why) ? "cuda" : "c");
-    sb_free(&why);
+    sb_printf(sb, "auto target: %s\n", target_auto()->name);
     cache_dir_resolve(NULL, &dir);
     sb_printf(sb, "cache dir: %s%s\n", dir.buf,
               cache_disabled(1) ? " (disabled by TILEC_NO_CACHE)" : "");
@@ -827,11 +798,10 @@ const char *tl_info(void) {
 }
 
 /* One target as JSON: {"available": bool, "toolchain": text or null, "reason": ...}. */
-static void info_target_json(StrBuf *sb, const char *name) {
-    const Target *t = target_find(name);
+static void info_target_json(StrBuf *sb, const Target *t) {
     StrBuf why = {0};
-    int ok = t && t->available(&why);
-    sb_json_str(sb, name);
+    int ok = t->available(&why);
+    sb_json_str(sb, t->name);
     sb_printf(sb, ": {\"available\": %s, \"toolchain\": ", ok ? "true" : "false");
     if (ok) {
         Arena a = {0};
@@ -841,30 +811,30 @@ static void info_target_json(StrBuf *sb, const char *name) {
         sb_puts(sb, "null");
     }
     sb_puts(sb, ", \"reason\": ");
-    sb_json_str(sb, ok ? NULL : !t ? "not available in this build"
-                                   : why.buf ? why.buf : "unknown reason");
+    sb_json_str(sb, ok ? NULL : why.buf ? why.buf : "unknown reason");
     sb_puts(sb, "}");
     sb_free(&why);
 }
 
 const char *tl_info_json(void) {
-    StrBuf *sb = &thread_strings()->info, dir = {0}, why = {0};
+    StrBuf *sb = &thread_strings()->info, dir = {0};
     sb->len = 0;
     sb_printf(sb, "{\"version\": \"%s\", \"targets\": {", TILEC_VERSION);
-    for (int i = 0; i < NKNOWN_TARGETS; i++) {
+    for (int i = 0; target_at(i); i++) {
         if (i) sb_puts(sb, ", ");
-        info_target_json(sb, known_targets[i]);
+        info_target_json(sb, target_at(i));
     }
-    const Target *cu = target_find("cuda");
-    sb_puts(sb, "}, \"cuda\": ");
-    if (cu) cuda_describe_json(sb);
-    else sb_puts(sb, "null");
-    sb_printf(sb, ", \"auto_target\": \"%s\", \"cache_dir\": ",
-              target_usable(cu, &why) ? "cuda" : "c");
+    sb_puts(sb, "}");
+    for (int i = 0; target_at(i); i++) { /* each device target's own object */
+        const TargetDevice *dev = target_at(i)->device;
+        if (!dev || !dev->describe_json) continue;
+        sb_printf(sb, ", \"%s\": ", target_at(i)->name);
+        dev->describe_json(sb);
+    }
+    sb_printf(sb, ", \"auto_target\": \"%s\", \"cache_dir\": ", target_auto()->name);
     cache_dir_resolve(NULL, &dir);
     sb_json_str(sb, dir.buf);
     sb_printf(sb, ", \"cache_enabled\": %s}\n", cache_disabled(1) ? "false" : "true");
     sb_free(&dir);
-    sb_free(&why);
     return sb->buf;
 }

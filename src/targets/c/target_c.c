@@ -373,4 +373,5 @@ const Target target_c = {
     .load = c_load,
     .launch = c_launch,
     .unload = c_unload,
+    .reference = true,
 };

@@ -213,8 +213,4 @@ void cuda_describe(StrBuf *sb);
 /* The same as one JSON object (tl_info_json's "cuda"). */
 void cuda_describe_json(StrBuf *sb);
 
-/* ---- services of target_cuda.c ------------------------------------------------------------ */
-/* The CUDA device a loaded module runs on. */
-int cuda_module_device(const void *module);
-
 #endif

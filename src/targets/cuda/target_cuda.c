@@ -332,7 +332,7 @@ static void cuda_unload(void *module) {
     free(m);
 }
 
-int cuda_module_device(const void *module) { return ((const CudaModule *)module)->dev; }
+static int cuda_module_device(const void *module) { return ((const CudaModule *)module)->dev; }
 
 /* ---- bind: functions and their shared memory ---------------------------------------------- */
 static int block_threads(const CudaKernelPlan *k) {
@@ -702,6 +702,49 @@ static int cuda_launch(void *module, void *const *args, const int64_t *syms, voi
     return rc ? 1 : 0;
 }
 
+/* ---- retry policy ------------------------------------------------------------------------ */
+/* The producer warp group's registers are an estimate (warp_specialize.c regs_fit); ptxas
+ * has the last word: when it could not give an instruction the registers it needs, the
+ * kernel is compiled again without warp specialization. */
+static const char *cuda_retry(const Func *f, const char *log) {
+    bool shortage = log && (strstr(log, "C7602") || strstr(log, "Insufficient registers"));
+    return f->warp_specialized && shortage
+               ? "compiled without a TMA producer warp group: with one, ptxas could not "
+                 "give the kernel's instructions the registers they need"
+               : NULL;
+}
+
+static void cuda_fallback(Func *f) { f->disable_warp_specialized = true; }
+
+/* ---- the device ---------------------------------------------------------------------------- */
+static bool cuda_takes(DLDevice d) {
+    return d.device_type == kDLCUDA || d.device_type == kDLCUDAManaged;
+}
+
+static int cuda_ordinal(DLDevice d) {
+    switch ((int)d.device_type) {
+    case kDLCUDAHost: return -1;
+    case kDLCUDA:
+    case kDLCUDAManaged: return d.device_id >= 0 ? d.device_id : -2;
+    default: return -2;
+    }
+}
+
+static const TargetDevice cuda_device = {
+    .name = "cuda",
+    .memory = "CUDA memory",
+    .dl_type = kDLCUDA,
+    .takes = cuda_takes,
+    .ordinal = cuda_ordinal,
+    .mem_alloc = cuda_mem_alloc,
+    .mem_free = cuda_mem_free,
+    .mem_copy = cuda_memcpy,
+    .stream_sync = cuda_stream_sync,
+    .module_device = cuda_module_device,
+    .describe = cuda_describe,
+    .describe_json = cuda_describe_json,
+};
+
 const Target target_cuda = {
     .name = "cuda",
     .source_ext = ".cu",
@@ -715,4 +758,7 @@ const Target target_cuda = {
     .launch = cuda_launch,
     .unload = cuda_unload,
     .bind = cuda_bind,
+    .retry = cuda_retry,
+    .fallback = cuda_fallback,
+    .device = &cuda_device,
 };
