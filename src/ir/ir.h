@@ -253,7 +253,11 @@ struct Stmt {
                  Stmt *body;
                  int producer_threads; /* CUDA: a producer warp group launched after the
                                           threads (STMT_WS), or 0 */
-                 TmaMap **tmaps; int ntmaps; /* CUDA: its TMA tensor maps */ } kernel;
+                 TmaMap **tmaps; int ntmaps; /* CUDA: its TMA tensor maps */
+                 /* CUDA: its launch shape (pass_plan_launch): a persistent grid (each
+                    block walks tiles), blocks per cluster (0 or 1: none), and the bytes
+                    of a block's split-K partial result (0: no split-K) */
+                 bool persistent; int cluster; int64_t sk_bytes; } kernel;
         struct { Region src, dst;                            /* with dtype conversion */
                  bool async; /* CUDA: issued with cp.async (pass_pipeline_async) */
                  int tma;    /* CUDA: > 0: by one thread through tensor map tma - 1 of
@@ -307,8 +311,8 @@ struct Stmt {
            rest of the kernel) in the block's threads; they meet only at mbarriers. tile
            (int32, may be NULL) is defined in both: how many tiles (blocks of the
            T.Kernel) this CUDA block has done before, 0 unless the grid is persistent,
-           when each side runs for every tile of the block (the emitter's choice,
-           cuda_kernel_persistent). cluster > 1: on a persistent grid, clusters of that
+           when each side runs for every tile of the block (pass_plan_launch's choice,
+           STMT_KERNEL.persistent). cluster > 1: on a persistent grid, clusters of that
            many blocks take consecutive tiles along grid dimension cluster_dim (whose
            extent it divides) and share the multicast copies. sk (may be NULL): the
            tiles are split into split-K units (SplitK) */

@@ -459,7 +459,12 @@ static void print_kernel(Printer *p, const Stmt *s, int indent) {
         const Var *v = s->u.kernel.block[d];
         sb_printf(sb, "%s%s", d ? ", " : "", v ? var_name(p, v) : "_");
     }
-    sb_puts(sb, "):\n");
+    sb_putc(sb, ')');
+    if (s->u.kernel.persistent) sb_puts(sb, " persistent"); /* CUDA launch shape */
+    if (s->u.kernel.cluster > 1) sb_printf(sb, " cluster(%d)", s->u.kernel.cluster);
+    if (s->u.kernel.sk_bytes)
+        sb_printf(sb, " split_k(%lld bytes per block)", (long long)s->u.kernel.sk_bytes);
+    sb_puts(sb, ":\n");
     print_body(p, s->u.kernel.body, indent + 1);
 }
 

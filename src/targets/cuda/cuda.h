@@ -49,9 +49,9 @@ typedef struct CudaKernelPlan {
     const Expr *grid[3];   /* over f->syms; evaluate with cuda_eval_int */
     int block[3];          /* threads */
     int64_t smem_bytes;    /* dynamic shared memory */
-    bool persistent;       /* cuda_kernel_persistent: the grid is what the GPU holds */
-    int cluster;           /* cuda_kernel_cluster: blocks per cluster (1: no cluster) */
-    int64_t sk_bytes;      /* cuda_kernel_sk_bytes: a block's split-K partial result */
+    bool persistent;       /* STMT_KERNEL.persistent: the grid is what the GPU holds */
+    int cluster;           /* STMT_KERNEL.cluster: blocks per cluster (1: no cluster) */
+    int64_t sk_bytes;      /* STMT_KERNEL.sk_bytes: a block's split-K partial result */
     int ntmaps;
     const TmaMap *const *tmaps; /* its TMA tensor maps (kernel.tmaps) */
 } CudaKernelPlan;

@@ -1,57 +1,12 @@
 /* cuda_plan.c - the launch plan of a lowered Func, and the evaluation of grid and size
- * expressions at launch (cuda.h). Where a kernel's buffers live is kernel_buffers.c's. */
+ * expressions at launch (cuda.h). Where a kernel's buffers live is kernel_buffers.c's;
+ * the launch shape (persistent grid, clusters, split-K) is recorded on each kernel by
+ * pass_plan_launch (passes/plan_launch.c) and read here. */
 #include "cuda_emit.h"
 #include "ir/ir_walk.h"
 #include "layout/frag.h"
 
 #include "../../../runtime/c/tl_c.h" /* the integer helpers of the generated code */
-
-bool cuda_kernel_persistent(const Stmt *kernel, const CudaBuffers *bufs) {
-    const Stmt *ws = cuda_kernel_ws(kernel);
-    const char *off = getenv("TILEC_NO_PERSISTENT");
-    return ws && ws->u.ws.tile && !bufs->zero_bytes && !(off && *off && strcmp(off, "0"));
-}
-
-/* The most blocks of kernel that any sm_90 GPU runs at once: 132 SMs (the H100 SXM's and
- * the H200's, the most of the sm_90 parts) times the blocks that its threads and shared
- * memory let share an SM (228 KB, 1 KB of it reserved per block). An upper bound of a
- * persistent launch's grid (target_cuda.c: resident). */
-static int64_t max_resident(const Stmt *kernel, const CudaBuffers *bufs) {
-    enum { SMS = 132, SM_SMEM = 233472, BLOCK_RESERVED = 1024, SM_THREADS = 2048 };
-    int64_t threads = kernel->u.kernel.threads[0] + kernel->u.kernel.producer_threads;
-    int64_t per_sm = 32, by_smem = SM_SMEM / (bufs->smem_bytes + BLOCK_RESERVED);
-    if (threads > 0 && SM_THREADS / threads < per_sm) per_sm = SM_THREADS / threads;
-    if (by_smem < per_sm) per_sm = by_smem;
-    return SMS * (per_sm > 1 ? per_sm : 1);
-}
-
-/* Whether the kernel's tiles are a constant number that no launch splits: tl_sk_parts
- * gives each tile grid / tiles parts, and the grid is at most max_resident. Such a
- * kernel is emitted without split-K code, which would double its compile time. */
-static bool never_splits(const Stmt *kernel, const CudaBuffers *bufs) {
-    int64_t tiles = 1, n;
-    for (int d = 0; d < kernel->u.kernel.ngrid; d++) {
-        if (!ir_is_const_int(kernel->u.kernel.grid[d], &n)) return false;
-        tiles *= n;
-    }
-    return 2 * tiles > max_resident(kernel, bufs);
-}
-
-int64_t cuda_kernel_sk_bytes(const Stmt *kernel, const CudaBuffers *bufs) {
-    const Stmt *ws = cuda_kernel_ws(kernel);
-    if (!ws || !ws->u.ws.sk || !cuda_kernel_persistent(kernel, bufs) ||
-        never_splits(kernel, bufs))
-        return 0;
-    int64_t n = 0;
-    for (int i = 0; i < ws->u.ws.sk->nacc; i++) n += ws->u.ws.sk->acc[i]->layout->nlocal;
-    return n * kernel->u.kernel.threads[0] * 4;
-}
-
-int cuda_kernel_cluster(const Stmt *kernel, const CudaBuffers *bufs) {
-    const Stmt *ws = cuda_kernel_ws(kernel);
-    return ws && ws->u.ws.cluster > 1 && cuda_kernel_persistent(kernel, bufs) ? ws->u.ws.cluster
-                                                                             : 1;
-}
 
 /* ---- launch plan --------------------------------------------------------------------------- */
 CudaPlan cuda_plan(Arena *a, const Func *f) {
@@ -83,9 +38,9 @@ CudaPlan cuda_plan(Arena *a, const Func *f) {
         CudaBuffers bufs;
         cuda_kernel_buffers(a, s, &bufs);
         k->smem_bytes = bufs.smem_bytes;
-        k->persistent = cuda_kernel_persistent(s, &bufs);
-        k->cluster = cuda_kernel_cluster(s, &bufs);
-        k->sk_bytes = cuda_kernel_sk_bytes(s, &bufs);
+        k->persistent = s->u.kernel.persistent; /* pass_plan_launch's decisions */
+        k->cluster = s->u.kernel.cluster > 1 ? s->u.kernel.cluster : 1;
+        k->sk_bytes = s->u.kernel.sk_bytes;
     }
     return p;
 }

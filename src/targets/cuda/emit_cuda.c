@@ -308,7 +308,7 @@ static void ws_side(CfEmit *em, const Stmt *ws, const Stmt *body, bool consumer)
 /* tl_sk_<op> (put or add) of every accumulator with block p's slot. */
 static void splitk_each(CfEmit *em, const char *op, const char *p) {
     CuEmit *cu = cu_of(em);
-    int64_t bytes = cuda_kernel_sk_bytes(cu->kernel, cu->bufs), off = 0;
+    int64_t bytes = cu->kernel->u.kernel.sk_bytes, off = 0;
     for (int i = 0; i < cu->sk->nacc; i++) {
         const Buffer *b = cu->sk->acc[i];
         cf_line(em, "tl_sk_%s<%lld, %d>(tl_sk_part(tl_sk_ws, %s, %lld) + %lld, %s, tl_tid);",
@@ -968,9 +968,9 @@ static void emit_kernel(CfEmit *em, const Stmt *k, int id, const Host *h) {
     CudaBuffers bufs;
     cuda_kernel_buffers(&em->ctx->arena, k, &bufs);
     cu->bufs = &bufs;
-    cu->persistent = cuda_kernel_persistent(k, &bufs);
-    cu->cluster = cuda_kernel_cluster(k, &bufs);
-    cu->sk = cuda_kernel_sk_bytes(k, &bufs) ? cuda_kernel_ws(k)->u.ws.sk : NULL;
+    cu->persistent = k->u.kernel.persistent; /* pass_plan_launch's decisions */
+    cu->cluster = k->u.kernel.cluster > 1 ? k->u.kernel.cluster : 1;
+    cu->sk = k->u.kernel.sk_bytes ? cuda_kernel_ws(k)->u.ws.sk : NULL;
     for (int d = 0; cu->persistent && d < k->u.kernel.ngrid; d++)
         vars_expr(&w, k->u.kernel.grid[d]); /* the kernel counts its tiles */
     if (!cu->persistent) /* a persistent grid launches one block per SM instead */

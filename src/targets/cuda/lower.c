@@ -27,4 +27,5 @@ void cuda_lower(Ctx *ctx, Func *f) {
     pass_run(ctx, f, "check_turns", pass_check_turns);
     pass_run(ctx, f, "split_warp_groups", pass_split_warp_groups);
     pass_run(ctx, f, "mark_nonneg", pass_mark_nonneg);
+    pass_run(ctx, f, "plan_launch", pass_plan_launch);
 }

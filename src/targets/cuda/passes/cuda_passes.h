@@ -38,8 +38,12 @@ void pass_manual_schedule(Ctx *ctx, Func *f);
  * after pass_pipeline_async). */
 bool cuda_tma_store_candidate(const Func *f, Stmt *kernel, const Stmt *c);
 void pass_tma_store(Ctx *ctx, Func *f);
-/* Last: one copy of such a kernel's control flow per warp-group set (manual_schedule.c). */
+/* After the barriers: one copy of such a kernel's control flow per warp-group set
+ * (manual_schedule.c). */
 void pass_split_warp_groups(Ctx *ctx, Func *f);
+/* The launch shape of each kernel (persistent grid, cluster, split-K bytes), recorded on
+ * its STMT_KERNEL (plan_launch.c; the last pass). */
+void pass_plan_launch(Ctx *ctx, Func *f);
 /* After pass_map_threads: the loops of the distributed nest rooted at LOOP_PARALLEL loop
  * `root` (root, then each LOOP_PARALLEL loop that is the only statement of the previous
  * one's body), at most max; returns their number. */
