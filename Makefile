@@ -15,7 +15,9 @@ CFLAGS  += -std=c11 -D_GNU_SOURCE $(OPT) -g -Wall -Wextra -Werror -fPIC -Iinclud
            -I$(BUILD)/gen -MMD -MP
 LDLIBS  += -ldl -lxxhash -lm -lpthread
 
-LIB_SRC := $(wildcard src/*.c src/passes/*.c src/targets/*.c src/targets/*/*.c src/rt/*.c src/layout/*.c)
+# src/<stage>/ (docs/internals.md: which folder holds which stage); a target's own
+# passes sit in src/targets/<name>/passes/.
+LIB_SRC := $(wildcard src/*/*.c src/targets/*/*.c src/targets/*/passes/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 EMBED   := $(wildcard runtime/c/*.h runtime/cuda/*.h)
 EMBED_H := $(BUILD)/gen/embedded_runtime.h

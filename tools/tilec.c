@@ -7,6 +7,7 @@
  *
  * Exit status: 0 success, 1 a user error (message on stderr) or a --check mismatch,
  * 2 bad usage. docs/cli.md is the reference. */
+#include "frontend/frontend.h"
 #include "rt/rt.h"
 #include "tilec.h"
 

@@ -16,7 +16,7 @@
 #ifndef TILEC_LAYOUT_FRAG_H
 #define TILEC_LAYOUT_FRAG_H
 
-#include "base.h"
+#include "base/base.h"
 
 enum { FRAG_MAX_DIMS = 4, FRAG_MAX_DIGITS = 16 };
 

@@ -20,7 +20,7 @@
 #ifndef TILEC_LAYOUT_LINEAR_H
 #define TILEC_LAYOUT_LINEAR_H
 
-#include "base.h"
+#include "base/base.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /* pass.c - runs one pass and, in debug builds (-DTILEC_DEBUG) or when the environment
  * has TILEC_VERIFY=1, verifies the IR it produced (an invalid IR aborts naming the pass). */
-#include "compiler.h"
+#include "passes/passes.h"
 
 #include <stdarg.h>
 #include <stdlib.h>

@@ -1,7 +1,9 @@
 /* test_elaborate.c - the front end from source text to tile IR: program shapes (factory,
  * direct, several kernels), defines, out_idx, symbolic sizes, and user errors. */
-#include "compiler.h"
-#include "work.h"
+#include "frontend/frontend.h"
+#include "passes/passes.h"
+#include "targets/target.h"
+#include "ir/work.h"
 
 #include <stdio.h>
 #include <stdlib.h>

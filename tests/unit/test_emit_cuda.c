@@ -13,7 +13,11 @@
  * Run from the repository root. TEST_EMIT_CUDA_KEEP=1 keeps the temporary directory;
  * TEST_EMIT_CUDA_FAST=1 skips parts 1's NVRTC compiles and 3 (make asan: see fast_mode);
  * TEST_EMIT_CUDA_ONLY_ISSUE26=1 runs only test_issue26's group. */
-#include "compiler.h"
+#include "frontend/frontend.h"
+#include "passes/passes.h"
+#include "targets/target.h"
+#include "targets/c/emit_c.h"
+#include "targets/cuda/arch.h"
 #include "targets/cuda/cuda.h"
 
 #include <dirent.h>
@@ -1762,6 +1766,16 @@ static bool kernels_call(const Compiled *c, const char *text) {
     return k && strstr(k, text);
 }
 
+/* Whether the lowered IR of c, as printed, has text (the launch shape of its kernels:
+ * pass_plan_launch). */
+static bool ir_says(const Compiled *c, const char *text) {
+    StrBuf sb = {0};
+    if (c->f) ir_print_func(&sb, c->f);
+    bool yes = sb.buf && strstr(sb.buf, text);
+    sb_free(&sb);
+    return yes;
+}
+
 /* A copy of text (malloc'd) with the first "from" of each pair (a factory default)
  * replaced by its "to"; NULL if one is missing. */
 static char *set_defaults(const char *text, const char *const *from_to, int n) {
@@ -2443,6 +2457,12 @@ int main(void) {
               !strstr(whole->src, "tl_sk_ws") && !kernels_call(whole, "tl_sk_parts(") &&
               kernels_call(all[n - 1], "tl_sk_parts("),
           "ws_splitk_many_tiles: a persistent grid whose tiles no launch splits, no split-K code");
+    /* the launch shape is pass_plan_launch's, on each kernel, printed with the lowered IR */
+    CHECK(ir_says(all[n - 1], ") persistent split_k(16384 bytes per block):") &&
+              whole && ir_says(whole, ") persistent:") && !ir_says(all[0], "persistent"),
+          "the lowered IR says which kernels run on a persistent grid and split K");
+    CHECK(ir_says(all[n - 5], ") persistent cluster(2):"),
+          "ws_epilogue: the lowered IR says it runs in clusters of 2");
     if (whole) compiled_free(whole);
     free(big);
     CHECK(epi && strstr(epi, "__cluster_dims__(2, 1, 1)") &&

@@ -1,15 +1,15 @@
-/* emit_cuda.c - the CUDA target's pass pipeline and its CUDA C++ code generation: the
- * kernel frame and the SIMT model for what has no register layout; the layout-driven
- * parts (register fragments, vector accesses, tensor cores, cp.async) are emit_tiles.c's.
+/* emit_cuda.c - the CUDA target's CUDA C++ code generation: the kernel frame and the
+ * SIMT model for what has no register layout; the layout-driven parts (register
+ * fragments, vector accesses, tensor cores, cp.async) are emit_tiles.c's.
  *
- * Requires: a Func lowered by cuda_lower. Provides: one source file, compiled by NVRTC
+ * Requires: a Func lowered by cuda_lower (lower.c). Provides: one source file, compiled by NVRTC
  * with no include path: the prelude (runtime/c/tl_c.h, the scalar semantics shared with
  * the C target, then runtime/cuda/tl_cuda.h, the device's own part), then per top-level
  * STMT_KERNEL i an `extern "C" __global__ tilec_kernel_<i>` with the launch ABI of
  * cuda.h. One CUDA block runs one block of the T.Kernel (blockIdx.x/y/z = its block
  * variables in order); which thread runs what:
  *   - serial statements run in every thread; their stores, atomics and prints to
- *     block-wide memory are guarded by `if (tl_tid == 0)` (src/passes/map_threads.c);
+ *     block-wide memory are guarded by `if (tl_tid == 0)` (src/targets/cuda/passes/map_threads.c);
  *   - a T.Parallel nest with a register layout (pass_infer_layouts) runs each thread's
  *     own iterations (cu_layout_nest); any other nest is flattened:
  *     `for (t = tl_tid; t < N; t += nthreads)`;
@@ -41,8 +41,8 @@
  * that the runtime allocates (zeroed) for each launch. Lets nothing reads are dropped,
  * so NVRTC compiles the output without warnings. */
 #include "cuda_emit.h"
-#include "driver.h"
-#include "ir_walk.h"
+#include "targets/cuda/arch.h"
+#include "ir/ir_walk.h"
 #include "targets/cfamily.h"
 
 #include <stdio.h>
@@ -58,57 +58,9 @@
  * (sm_90's opt-in limit); the launch checks the GPU's own limit. */
 enum { MAX_NEST = 16, MAX_THREADS = 1024, MAX_SMEM = 232448 };
 
-/* ---- the pipeline --------------------------------------------------------------------- */
-/* The compute capability of the target (90 for sm_90a), or 0 if it is unknown. */
-static int arch_number(bool *sm90a) {
-    char arch[32];
-    StrBuf why = {0};
-    int n = 0;
-    if (!cuda_arch(arch, sizeof arch, &why) && sscanf(arch, "sm_%d", &n) != 1) n = 0;
-    sb_free(&why);
-    if (sm90a) *sm90a = n == 90;
-    return n;
-}
-
 static bool env_off(const char *name) {
     const char *v = getenv(name);
     return v && *v && strcmp(v, "0");
-}
-
-int cuda_lowering_arch(void) { return arch_number(NULL); }
-
-int cuda_launch_regs(int threads) {
-    int r = 65536 / threads / 8 * 8;
-    return r > 255 ? 255 : r;
-}
-
-bool cuda_lowering_wgmma(void) {
-    bool sm90 = false;
-    arch_number(&sm90);
-    return sm90 && !env_off("TILEC_NO_WGMMA");
-}
-
-static void cuda_lower_tile_ops(Ctx *ctx, Func *f) {
-    lower_tile_ops_keeping(ctx, f, cuda_keep_tile_op);
-}
-
-void cuda_lower(Ctx *ctx, Func *f) {
-    pass_run(ctx, f, "check_tile_ops", pass_check_tile_ops);
-    pass_run(ctx, f, "check_schedules", pass_check_schedules);
-    pass_run(ctx, f, "chunk_staging", pass_chunk_staging);
-    pass_run(ctx, f, "stage_gemm_operands", pass_stage_gemm_operands);
-    pass_run(ctx, f, "lower_tile_ops", cuda_lower_tile_ops);
-    pass_run(ctx, f, "safe_memory_access", pass_safe_memory_access);
-    pass_run(ctx, f, "simplify", pass_simplify);
-    pass_run(ctx, f, "infer_layouts", pass_infer_layouts);
-    pass_run(ctx, f, "manual_schedule", pass_manual_schedule);
-    pass_run(ctx, f, "pipeline_async", pass_pipeline_async);
-    pass_run(ctx, f, "tma_store", pass_tma_store);
-    pass_run(ctx, f, "map_threads", pass_map_threads);
-    if (!f->no_auto_sync) pass_run(ctx, f, "insert_sync_threads", pass_insert_sync_threads);
-    pass_run(ctx, f, "check_turns", pass_check_turns);
-    pass_run(ctx, f, "split_warp_groups", pass_split_warp_groups);
-    pass_run(ctx, f, "mark_nonneg", pass_mark_nonneg);
 }
 
 static void emit_distributed(CfEmit *em, const Stmt *root);
@@ -356,7 +308,7 @@ static void ws_side(CfEmit *em, const Stmt *ws, const Stmt *body, bool consumer)
 /* tl_sk_<op> (put or add) of every accumulator with block p's slot. */
 static void splitk_each(CfEmit *em, const char *op, const char *p) {
     CuEmit *cu = cu_of(em);
-    int64_t bytes = cuda_kernel_sk_bytes(cu->kernel, cu->bufs), off = 0;
+    int64_t bytes = cu->kernel->u.kernel.sk_bytes, off = 0;
     for (int i = 0; i < cu->sk->nacc; i++) {
         const Buffer *b = cu->sk->acc[i];
         cf_line(em, "tl_sk_%s<%lld, %d>(tl_sk_part(tl_sk_ws, %s, %lld) + %lld, %s, tl_tid);",
@@ -1016,9 +968,9 @@ static void emit_kernel(CfEmit *em, const Stmt *k, int id, const Host *h) {
     CudaBuffers bufs;
     cuda_kernel_buffers(&em->ctx->arena, k, &bufs);
     cu->bufs = &bufs;
-    cu->persistent = cuda_kernel_persistent(k, &bufs);
-    cu->cluster = cuda_kernel_cluster(k, &bufs);
-    cu->sk = cuda_kernel_sk_bytes(k, &bufs) ? cuda_kernel_ws(k)->u.ws.sk : NULL;
+    cu->persistent = k->u.kernel.persistent; /* pass_plan_launch's decisions */
+    cu->cluster = k->u.kernel.cluster > 1 ? k->u.kernel.cluster : 1;
+    cu->sk = k->u.kernel.sk_bytes ? cuda_kernel_ws(k)->u.ws.sk : NULL;
     for (int d = 0; cu->persistent && d < k->u.kernel.ngrid; d++)
         vars_expr(&w, k->u.kernel.grid[d]); /* the kernel counts its tiles */
     if (!cu->persistent) /* a persistent grid launches one block per SM instead */
@@ -1121,7 +1073,9 @@ char *cuda_emit(Ctx *ctx, const Func *f) {
     StrBuf kbuf = {0};
     cf_init(em, ctx, f, &cu_hooks);
     em->out = &kbuf;
-    cu->stmatrix = arch_number(&cu->sm90a) >= 90 && !env_off("TILEC_NO_STMATRIX");
+    int arch = cuda_lowering_arch();
+    cu->sm90a = arch == 90;
+    cu->stmatrix = arch >= 90 && !env_off("TILEC_NO_STMATRIX");
     jmp_buf jb, *saved = ctx->on_error;
     if (CTX_TRY(ctx, &jb)) { /* free the heap buffers if a user error unwinds through here */
         sb_free(&kbuf);

@@ -1,11 +1,9 @@
 /* target_cuda.c - the CUDA target's runtime half: NVRTC compile to CUBIN, module load,
- * launch through the driver API (the lowering and the emitter are in emit_cuda.c; the
+ * launch through the driver API (the pipeline is lower.c, the emitter emit_cuda.c; the
  * launch ABI between both halves is in cuda.h).
  *
- * Architecture: $TILEC_CUDA_ARCH (sm_80, sm_90a, ...) if set, else the compute capability
- * of the current device (the current context's, else device 0), with sm_90 compiled as
- * sm_90a so that Hopper-only instructions are usable. Building needs NVRTC only, not a
- * GPU, when the architecture is given. A module lives in the context that was current
+ * Architecture: cuda_arch (arch.c). Building needs NVRTC only, not a GPU, when the
+ * architecture is given. A module lives in the context that was current
  * when it was loaded (device 0's primary context if none was, which is PyTorch's too);
  * launches enter that context and queue every kernel on the caller's stream. */
 #include <errno.h>
@@ -17,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "targets/cuda/arch.h"
 #include "targets/cuda/cuda.h"
 #include "targets/cuda/driver.h"
 
@@ -33,59 +32,6 @@ static const char *const nvrtc_flags[] = {"-default-device", "--std=c++17", "-li
 /* ---- availability ------------------------------------------------------------------------ */
 /* Runs here: a driver with a device, and NVRTC to compile for it. */
 static int cuda_available(StrBuf *why) { return cuda_driver(why) && cuda_nvrtc(why); }
-
-/* ---- architecture ------------------------------------------------------------------------ */
-/* "sm_" + 2 or 3 digits + an optional feature letter ("a", "f"). */
-static int arch_valid(const char *s) {
-    if (strncmp(s, "sm_", 3) != 0) return 0;
-    int digits = 0;
-    for (s += 3; *s >= '0' && *s <= '9'; s++) digits++;
-    if (*s >= 'a' && *s <= 'z') s++;
-    return (digits == 2 || digits == 3) && !*s;
-}
-
-/* The device kernels of this thread would run on, without creating a context. */
-static int arch_device(const CudaDriver *d, StrBuf *why) {
-    CuContext c = NULL;
-    CuDevice h = 0;
-    if (CU_CALL(d, why, CtxGetCurrent, (&c))) return -1;
-    if (c && CU_CALL(d, why, CtxGetDevice, (&h))) return -1;
-    return h;
-}
-
-/* "sm_<major><minor>" of device dev, sm_90 as sm_90a. */
-static int device_arch(const CudaDriver *d, int dev, char *out, size_t n, StrBuf *why) {
-    CuDevice h;
-    int major = 0, minor = 0;
-    if (CU_CALL(d, why, DeviceGet, (&h, dev)) ||
-        CU_CALL(d, why, DeviceGetAttribute, (&major, CUDRV_DEV_ATTR_CC_MAJOR, h)) ||
-        CU_CALL(d, why, DeviceGetAttribute, (&minor, CUDRV_DEV_ATTR_CC_MINOR, h)))
-        return -1;
-    snprintf(out, n, "sm_%d%d%s", major, minor, major == 9 && minor == 0 ? "a" : "");
-    return 0;
-}
-
-int cuda_arch(char *out, size_t n, StrBuf *why) {
-    const char *env = getenv("TILEC_CUDA_ARCH");
-    if (env && *env) {
-        if (!arch_valid(env)) {
-            sb_printf(why, "TILEC_CUDA_ARCH='%s' is not a CUDA architecture (expected e.g. "
-                      "sm_80 or sm_90a)", env);
-            return -1;
-        }
-        snprintf(out, n, "%s", env);
-        return 0;
-    }
-    StrBuf w = {0};
-    const CudaDriver *d = cuda_driver(&w);
-    int dev = d ? arch_device(d, &w) : -1;
-    int rc = dev < 0 || device_arch(d, dev, out, n, &w) ? -1 : 0;
-    if (rc)
-        sb_printf(why, "cannot tell which GPU architecture to compile for (%s): set "
-                  "TILEC_CUDA_ARCH, e.g. to sm_80 or sm_90a", w.buf);
-    sb_free(&w);
-    return rc;
-}
 
 /* ---- toolchain ------------------------------------------------------------------------- */
 /* The toolkit's include directory, or NULL: the generated code needs none, but a
@@ -336,7 +282,7 @@ static void load_hint(const CudaDriver *d, int dev, StrBuf *err) {
     char arch[32];
     StrBuf why = {0};
     const char *env = getenv("TILEC_CUDA_ARCH");
-    if (env && *env && !device_arch(d, dev, arch, sizeof arch, &why) && strcmp(env, arch))
+    if (env && *env && !cuda_device_arch(d, dev, arch, sizeof arch, &why) && strcmp(env, arch))
         sb_printf(err, "; the kernel was compiled for TILEC_CUDA_ARCH=%s but GPU %d is %s "
                   "(unset TILEC_CUDA_ARCH to compile for it)", env, dev, arch);
     sb_free(&why);
@@ -386,7 +332,7 @@ static void cuda_unload(void *module) {
     free(m);
 }
 
-int cuda_module_device(const void *module) { return ((const CudaModule *)module)->dev; }
+static int cuda_module_device(const void *module) { return ((const CudaModule *)module)->dev; }
 
 /* ---- bind: functions and their shared memory ---------------------------------------------- */
 static int block_threads(const CudaKernelPlan *k) {
@@ -756,6 +702,49 @@ static int cuda_launch(void *module, void *const *args, const int64_t *syms, voi
     return rc ? 1 : 0;
 }
 
+/* ---- retry policy ------------------------------------------------------------------------ */
+/* The producer warp group's registers are an estimate (warp_specialize.c regs_fit); ptxas
+ * has the last word: when it could not give an instruction the registers it needs, the
+ * kernel is compiled again without warp specialization. */
+static const char *cuda_retry(const Func *f, const char *log) {
+    bool shortage = log && (strstr(log, "C7602") || strstr(log, "Insufficient registers"));
+    return f->warp_specialized && shortage
+               ? "compiled without a TMA producer warp group: with one, ptxas could not "
+                 "give the kernel's instructions the registers they need"
+               : NULL;
+}
+
+static void cuda_fallback(Func *f) { f->disable_warp_specialized = true; }
+
+/* ---- the device ---------------------------------------------------------------------------- */
+static bool cuda_takes(DLDevice d) {
+    return d.device_type == kDLCUDA || d.device_type == kDLCUDAManaged;
+}
+
+static int cuda_ordinal(DLDevice d) {
+    switch ((int)d.device_type) {
+    case kDLCUDAHost: return -1;
+    case kDLCUDA:
+    case kDLCUDAManaged: return d.device_id >= 0 ? d.device_id : -2;
+    default: return -2;
+    }
+}
+
+static const TargetDevice cuda_device = {
+    .name = "cuda",
+    .memory = "CUDA memory",
+    .dl_type = kDLCUDA,
+    .takes = cuda_takes,
+    .ordinal = cuda_ordinal,
+    .mem_alloc = cuda_mem_alloc,
+    .mem_free = cuda_mem_free,
+    .mem_copy = cuda_memcpy,
+    .stream_sync = cuda_stream_sync,
+    .module_device = cuda_module_device,
+    .describe = cuda_describe,
+    .describe_json = cuda_describe_json,
+};
+
 const Target target_cuda = {
     .name = "cuda",
     .source_ext = ".cu",
@@ -769,4 +758,7 @@ const Target target_cuda = {
     .launch = cuda_launch,
     .unload = cuda_unload,
     .bind = cuda_bind,
+    .retry = cuda_retry,
+    .fallback = cuda_fallback,
+    .device = &cuda_device,
 };

@@ -1,0 +1,91 @@
+/* arch.c - the GPU architecture the CUDA target compiles for, and what the lowering
+ * derives from it (arch.h). $TILEC_CUDA_ARCH (sm_80, sm_90a, ...) if set, else the compute
+ * capability of the current device (the current context's, else device 0), with sm_90
+ * compiled as sm_90a so that Hopper-only instructions are usable. */
+#include "targets/cuda/arch.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* "sm_" + 2 or 3 digits + an optional feature letter ("a", "f"). */
+static int arch_valid(const char *s) {
+    if (strncmp(s, "sm_", 3) != 0) return 0;
+    int digits = 0;
+    for (s += 3; *s >= '0' && *s <= '9'; s++) digits++;
+    if (*s >= 'a' && *s <= 'z') s++;
+    return (digits == 2 || digits == 3) && !*s;
+}
+
+/* The device kernels of this thread would run on, without creating a context. */
+static int arch_device(const CudaDriver *d, StrBuf *why) {
+    CuContext c = NULL;
+    CuDevice h = 0;
+    if (CU_CALL(d, why, CtxGetCurrent, (&c))) return -1;
+    if (c && CU_CALL(d, why, CtxGetDevice, (&h))) return -1;
+    return h;
+}
+
+int cuda_device_arch(const CudaDriver *d, int dev, char *out, size_t n, StrBuf *why) {
+    CuDevice h;
+    int major = 0, minor = 0;
+    if (CU_CALL(d, why, DeviceGet, (&h, dev)) ||
+        CU_CALL(d, why, DeviceGetAttribute, (&major, CUDRV_DEV_ATTR_CC_MAJOR, h)) ||
+        CU_CALL(d, why, DeviceGetAttribute, (&minor, CUDRV_DEV_ATTR_CC_MINOR, h)))
+        return -1;
+    snprintf(out, n, "sm_%d%d%s", major, minor, major == 9 && minor == 0 ? "a" : "");
+    return 0;
+}
+
+int cuda_arch(char *out, size_t n, StrBuf *why) {
+    const char *env = getenv("TILEC_CUDA_ARCH");
+    if (env && *env) {
+        if (!arch_valid(env)) {
+            sb_printf(why, "TILEC_CUDA_ARCH='%s' is not a CUDA architecture (expected e.g. "
+                      "sm_80 or sm_90a)", env);
+            return -1;
+        }
+        snprintf(out, n, "%s", env);
+        return 0;
+    }
+    StrBuf w = {0};
+    const CudaDriver *d = cuda_driver(&w);
+    int dev = d ? arch_device(d, &w) : -1;
+    int rc = dev < 0 || cuda_device_arch(d, dev, out, n, &w) ? -1 : 0;
+    if (rc)
+        sb_printf(why, "cannot tell which GPU architecture to compile for (%s): set "
+                  "TILEC_CUDA_ARCH, e.g. to sm_80 or sm_90a", w.buf);
+    sb_free(&w);
+    return rc;
+}
+
+/* ---- what the lowering derives from it ------------------------------------------------- */
+/* The compute capability of the target (90 for sm_90a), or 0 if it is unknown. */
+static int arch_number(bool *sm90a) {
+    char arch[32];
+    StrBuf why = {0};
+    int n = 0;
+    if (!cuda_arch(arch, sizeof arch, &why) && sscanf(arch, "sm_%d", &n) != 1) n = 0;
+    sb_free(&why);
+    if (sm90a) *sm90a = n == 90;
+    return n;
+}
+
+static bool env_off(const char *name) {
+    const char *v = getenv(name);
+    return v && *v && strcmp(v, "0");
+}
+
+int cuda_lowering_arch(void) { return arch_number(NULL); }
+
+int cuda_launch_regs(int threads) {
+    int r = 65536 / threads / 8 * 8;
+    return r > 255 ? 255 : r;
+}
+
+bool cuda_lowering_wgmma(void) {
+    bool sm90 = false;
+    arch_number(&sm90);
+    return sm90 && !env_off("TILEC_NO_WGMMA");
+}
+
