@@ -63,8 +63,22 @@ Program *elaborate_request(Ctx *ctx, const Source *src, const ElabRequest *rq);
 
 /* ---- passes: each rewrites f in place; each file states what it requires/provides ---- */
 typedef void (*PassFn)(Ctx *ctx, Func *f);
-/* Runs one pass, then (in debug builds, or when TILEC_VERIFY=1) ir_verify. */
+/* Runs one pass, then, as ctx->passes asks, writes the IR it produced (PassHook), then
+ * (in debug builds, or when TILEC_VERIFY=1) ir_verify. Every pass of every target runs
+ * through it, under the name that --ir-after and TILEC_PRINT_AFTER take. */
 void pass_run(Ctx *ctx, Func *f, const char *name, PassFn fn);
+/* What pass_run does besides running the pass (Ctx.passes). */
+typedef struct PassHook {
+    /* Dump the IR after these passes: "all", or pass names separated by commas; NULL:
+     * none. To print_path (appended to: several compiles may share it), or stderr when
+     * it is NULL; each dump opens with "# IR after PASS (LABEL)". */
+    const char *print_after, *print_path, *label;
+    /* Listing: record the names of the passes in names[0..max) (nnames counts them
+     * all) and run none. */
+    bool list_only;
+    const char **names;
+    int nnames, max;
+} PassHook;
 /* A note on a slower choice, "file:line: note: ..." at loc, for the compilation's warnings
  * (Func.remarks). */
 /* pass_configs.c: a pass_configs entry (key as TileLang spells it, value's truth) on f;
@@ -182,6 +196,16 @@ typedef struct Target {
 } Target;
 
 const Target *target_find(const char *name); /* NULL if unknown */
+/* pass.c: the names of target t's passes in pipeline order (its lower in listing mode,
+ * on an empty Func: a pass that a pipeline runs only for some kernels is listed when an
+ * empty Func would run it) into out[0..max); returns their number. */
+int pass_names(const Target *t, const char **out, int max);
+/* Whether every name of list ("all", or pass names separated by commas) is one of t's
+ * passes; if not, why names the first that is not and lists t's passes. */
+bool pass_list_valid(const Target *t, const char *list, StrBuf *why);
+/* "TARGET\tPASS\n" for every pass of every target in this build, in pipeline order
+ * (malloc'd; tilec info --passes). */
+char *tl_pass_table(void);
 extern const Target target_c;
 extern const Target target_cuda;
 

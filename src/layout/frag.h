@@ -82,6 +82,9 @@ bool frag_replicated(const Frag *f);
 /* Checks the invariants by enumeration (each thread class holds each element exactly
  * once); false if broken. For tests and assertions. */
 bool frag_valid(const Frag *f);
+/* One line: "ORIGIN, T threads x R regs: i0 = ..., i1 = ..." where index d of the element
+ * that register r of thread tid holds is the sum of its digits, stride*(src/step%extent)
+ * with src tid or r (tid/4%8 + 8*(r/2%2)). */
 void frag_print(StrBuf *sb, const Frag *f);
 
 #endif
