@@ -1,5 +1,5 @@
 /* test_api.c - the public C API: compile, parameter info, argument checks, tl_kernel_call,
- * the disk cache, errors, and two threads compiling at once. Results are checked against
+ * the disk cache, errors, IR dumps after passes, and two threads compiling at once. Results are checked against
  * sums computed here; messages against the parameter and field they must name. */
 #include "tilec.h"
 
@@ -446,6 +446,40 @@ static void test_threads(void) {
     }
 }
 
+/* options.print_after / print_after_path: the dumps appended to the file, one per pass
+ * named; a bad pass name or an unwritable path fails before compiling. */
+static void test_print_after(void) {
+    char file[512];
+    snprintf(file, sizeof file, "%s/dump.ir", cache_dir);
+    tl_options o = opts();
+    o.build = TL_BUILD_NONE;
+    o.target = "c";
+    o.print_after = "simplify,mark_nonneg";
+    o.print_after_path = file;
+    tl_kernel *k = NULL;
+    for (int i = 0; i < 2; i++) { /* appended: two compiles, four dumps */
+        CHECK(tl_compile_source(add_src, "add.py", &o, &k) == TL_OK);
+        tl_kernel_destroy(k);
+    }
+    FILE *f = fopen(file, "r");
+    char text[1 << 15] = "";
+    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    text[n] = 0;
+    if (f) fclose(f);
+    int dumps = 0;
+    for (const char *p = text; (p = strstr(p, "# IR after ")); p++) dumps++;
+    const char *head = "# IR after simplify (c)\nfunc add(";
+    CHECK(dumps == 4 && !strncmp(text, head, strlen(head)), "%d: %.80s", dumps, text);
+    remove(file);
+    o.print_after = "simplify,bogus";
+    CHECK_ERR(tl_compile_source(add_src, "add.py", &o, &k), TL_ERROR_ARGUMENT,
+              "print_after: no pass 'bogus' in the c target's pipeline", "mark_nonneg");
+    o.print_after = "all";
+    o.print_after_path = "/nonexistent/dir/dump.ir";
+    CHECK_ERR(tl_compile_source(add_src, "add.py", &o, &k), TL_ERROR_IO,
+              "cannot write /nonexistent/dir/dump.ir");
+}
+
 int main(void) {
     snprintf(cache_dir, sizeof cache_dir, "/tmp/test_api-XXXXXX");
     if (!mkdtemp(cache_dir)) return 1;
@@ -463,6 +497,7 @@ int main(void) {
     test_strided_scalar();
     test_cache();
     test_build0();
+    test_print_after();
     test_threads();
     tl_cache_clear(&o);
     rmdir(cache_dir);
