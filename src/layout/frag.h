@@ -10,9 +10,9 @@
  * digit reads are replicas: they hold the same elements (a row vector reduced from a
  * tile is held by every thread of its row). Layouts are built for constant shapes.
  *
- * Non-power-of-two shapes are handled (the radix is mixed); the GF(2) linear layouts of
- * linear.h are the analysis tool for the power-of-two hardware layouts, this is the form
- * the CUDA emitter prints. */
+ * Non-power-of-two shapes are handled (the radix is mixed). This is the one layout form
+ * of the compiler: pass_infer_layouts attaches these to buffers and loops, the CUDA
+ * emitter prints them as index arithmetic, the IR printer as one line (frag_print). */
 #ifndef TILEC_LAYOUT_FRAG_H
 #define TILEC_LAYOUT_FRAG_H
 
