@@ -1,7 +1,8 @@
 /* test_cli.c - the tilec command (tools/tilec.c) as a user runs it: exit statuses, the
  * messages of bad usage and bad --in/-D, --out-dir (outputs only), --seed determinism,
  * symbolic sizes from -D, --check, emit, --ir-after and info --passes, cache dir/clear.
- * Results are read back with npy_read and compared with sums computed here. Runs BUILD/tilec next to BUILD/tests. */
+ * Results are read back with npy_read and compared with sums computed here. Runs
+ * BUILD/tilec next to BUILD/tests. */
 #include "rt/rt.h"
 
 #include <dirent.h>
@@ -15,50 +16,9 @@
 
 #define CHECK_CONTEXT() fprintf(stderr, "  stdout: %s\n  stderr: %s\n", out, err)
 #include "check.h"
+#include "kernels.h"
 
 static char tilec[4096], tmp[64], out[1 << 16], err[1 << 16];
-
-static const char add_src[] =
-    "import tilelang\n"
-    "import tilelang.language as T\n"
-    "\n"
-    "@tilelang.jit(out_idx=[-1])\n"
-    "def add(M=256, N=128, block=64, dtype=\"float32\"):\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((M, N), dtype), B: T.Tensor((M, N), dtype),\n"
-    "             C: T.Tensor((M, N), dtype)):\n"
-    "        with T.Kernel(T.ceildiv(N, block), T.ceildiv(M, block), threads=128) as (bx, by):\n"
-    "            for i, j in T.Parallel(block, block):\n"
-    "                C[by * block + i, bx * block + j] = A[by * block + i, bx * block + j] + "
-    "B[by * block + i, bx * block + j]\n"
-    "    return main\n";
-
-/* The log of inputs in [-1, 1): about half of C is NaN. */
-static const char nan_src[] =
-    "import tilelang.language as T\n"
-    "\n"
-    "def lg(M=64, N=64, dtype=\"float32\"):\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((M, N), dtype), C: T.Tensor((M, N), dtype)):\n"
-    "        with T.Kernel(1, threads=128) as bx:\n"
-    "            for i, j in T.Parallel(M, N):\n"
-    "                C[i, j] = T.log(A[i, j])\n"
-    "    return main\n";
-
-static const char dyn_src[] =
-    "import tilelang.language as T\n"
-    "\n"
-    "def add(N=128, block=64, dtype=\"float32\"):\n"
-    "    M = T.dynamic(\"M\")\n"
-    "\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((M, N), dtype), B: T.Tensor((M, N), dtype),\n"
-    "             C: T.Tensor((M, N), dtype)):\n"
-    "        with T.Kernel(T.ceildiv(N, block), T.ceildiv(M, block), threads=128) as (bx, by):\n"
-    "            for i, j in T.Parallel(block, block):\n"
-    "                C[by * block + i, bx * block + j] = A[by * block + i, bx * block + j] + "
-    "B[by * block + i, bx * block + j]\n"
-    "    return main\n";
 
 static const char *path(const char *name) {
     static char buf[4][512];
@@ -292,9 +252,9 @@ int main(int argc, char **argv) {
     if (!mkdtemp(tmp)) return 1;
     setenv("TILEC_CACHE_DIR", path("cache"), 1);
     unsetenv("TILEC_NO_CACHE");
-    write_text(path("add.py"), add_src);
-    write_text(path("dyn.py"), dyn_src);
-    write_text(path("nan.py"), nan_src);
+    write_text(path("add.py"), test_kernel("add"));
+    write_text(path("dyn.py"), test_kernel("dyn"));
+    write_text(path("nan.py"), test_kernel("nan"));
     test_usage();
     test_in_out();
     test_seed_and_check();
