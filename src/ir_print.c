@@ -587,6 +587,15 @@ static void print_src_dst(Printer *p, const char *op, const Region *src, const R
     print_region(p, dst, true);
 }
 
+static void print_reduce(Printer *p, const Stmt *s) {
+    sb_printf(p->sb, "reduce_%s", reduce_op_name(s->u.reduce.op));
+    print_src_dst(p, "", &s->u.reduce.src, &s->u.reduce.dst);
+    sb_printf(p->sb, " (dim=%d%s", s->u.reduce.dim, s->u.reduce.clear ? "" : ", clear=False");
+    if (s->u.reduce.workspace)
+        sb_printf(p->sb, ", workspace %s", buf_name(p, s->u.reduce.workspace));
+    sb_putc(p->sb, ')');
+}
+
 static void print_atomic(Printer *p, const Stmt *s) {
     sb_printf(p->sb, "atomic_%s ", atomic_op_name(s->u.atomic.op));
     print_region(p, &s->u.atomic.dst, false);
@@ -638,14 +647,7 @@ static void print_simple(Printer *p, const Stmt *s) {
         print_expr(p, s->u.fill.value, 0);
         break;
     case STMT_GEMM: print_gemm(p, s); break;
-    case STMT_REDUCE:
-        sb_printf(sb, "reduce_%s", reduce_op_name(s->u.reduce.op));
-        print_src_dst(p, "", &s->u.reduce.src, &s->u.reduce.dst);
-        sb_printf(sb, " (dim=%d%s", s->u.reduce.dim, s->u.reduce.clear ? "" : ", clear=False");
-        if (s->u.reduce.workspace)
-            sb_printf(sb, ", workspace %s", buf_name(p, s->u.reduce.workspace));
-        sb_putc(sb, ')');
-        break;
+    case STMT_REDUCE: print_reduce(p, s); break;
     case STMT_CUMSUM:
         print_src_dst(p, "cumsum", &s->u.cumsum.src, &s->u.cumsum.dst);
         sb_printf(sb, " (dim=%d%s)", s->u.cumsum.dim, s->u.cumsum.reverse ? ", reverse" : "");
