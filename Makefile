@@ -57,9 +57,10 @@ $(BUILD)/tilec: $(BUILD)/tools/tilec.o $(BUILD)/libtilec.a
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
+# The unit tests read their kernels from tests/unit/kernels (tests/unit/kernels.h).
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libtilec.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+	$(CC) $(CFLAGS) -DTEST_KERNEL_DIR='"$(CURDIR)/tests/unit/kernels"' -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
 unit: $(UNIT_BIN)
 

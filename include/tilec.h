@@ -69,6 +69,12 @@ typedef struct tl_options {
      * kernel file's own decorator gives. */
     const tl_define *pass_configs;
     int npass_configs;
+    /* Dumping the IR after passes: "all", or pass names separated by commas (`tilec info
+     * --passes` lists each target's); NULL: $TILEC_PRINT_AFTER when it is set. Each dump
+     * is the IR printer's text after a "# IR after PASS (TARGET)" line, appended to the
+     * file print_after_path, or written to stderr when that is NULL. */
+    const char *print_after;
+    const char *print_after_path;
 } tl_options;
 
 tl_options tl_options_default(void);

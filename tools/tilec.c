@@ -3,7 +3,8 @@
  *   tilec run FILE[:FACTORY] [-D NAME=VALUE]... [--target T] [--in PARAM=X.npy]...
  *             [--out-dir DIR] [--check] [--bench] [--seed N] [--no-cache]
  *   tilec emit FILE[:FACTORY] [-D NAME=VALUE]... [--target T] [--ir | --source]
- *   tilec info [--json] | tilec cache clear | tilec cache dir | tilec help [CMD] | tilec --version
+ *   (run and emit: [--ir-after PASS[,PASS...] | --ir-after all] [--ir-file PATH])
+ *   tilec info [--json | --names | --passes] | tilec cache clear | tilec cache dir | tilec help [CMD] | tilec --version
  *
  * Exit status: 0 success, 1 a user error (message on stderr) or a --check mismatch,
  * 2 bad usage. docs/cli.md is the reference. */
@@ -29,7 +30,8 @@ static const char help_main[] =
     "commands:\n"
     "  run FILE[:FACTORY]    compile, run on generated or given inputs, report the time\n"
     "  emit FILE[:FACTORY]   print the generated source (or --ir: the tile IR)\n"
-    "  info [--json]         version, targets, compilers, cache directory\n"
+    "  info [--json]         version, targets, compilers, cache directory (--passes:\n"
+    "                        each target's passes)\n"
     "  cache clear|dir       empty the kernel cache / print its directory\n"
     "  help [COMMAND]        this text, or a command's options\n"
     "\n"
@@ -59,25 +61,33 @@ static const char help_run[] =
     "  --bench             repeat for about 1 s; print median and min time\n"
     "  --seed N            seed of the generated inputs (default 0)\n"
     "  --no-cache          do not use the kernel cache\n"
+    "  --ir-after PASS     print the tile IR after PASS (PASS,PASS...: after each; all:\n"
+    "                      after every pass) to stderr; `tilec info --passes` lists them\n"
+    "  --ir-file PATH      write those dumps to PATH instead (emptied first)\n"
     "\n"
     "Generated inputs: floats uniform in [-1, 1), ints in [-8, 8) ([0, 8) unsigned),\n"
     "bools 0/1; the same seed gives the same data on every machine.\n";
 
 static const char help_emit[] =
     "usage: tilec emit FILE[:FACTORY] [-D NAME=VALUE]... [--pass-config KEY=VALUE]...\n"
-    "                  [--target T] [--ir | --source]\n"
+    "                  [--target T] [--ir | --source] [--ir-after PASS] [--ir-file PATH]\n"
     "\n"
     "Prints the generated source (--source, the default) or the tile IR before lowering\n"
-    "(--ir). Nothing is built, so no compiler is needed.\n";
+    "(--ir). Nothing is built, so no compiler is needed. --ir-after PASS (PASS,PASS...,\n"
+    "or all) prints the IR after those passes of the target's pipeline to stderr, or to\n"
+    "--ir-file PATH (emptied first); `tilec info --passes` lists the passes. On the cuda\n"
+    "target the lowering is for $TILEC_CUDA_ARCH (sm_80, sm_90a; default: the GPU's).\n";
 
 static const char help_info[] =
-    "usage: tilec info [--json | --names]\n"
+    "usage: tilec info [--json | --names | --passes]\n"
     "\n"
     "Prints the version, the targets and whether they can run here (and why not), the C\n"
     "compiler, the GPUs (name, compute capability), the CUDA driver and NVRTC versions,\n"
     "and the kernel cache directory. --json: the same as one JSON object (docs/cli.md).\n"
     "--names: every name of the T namespace and its status (T.<name>, a tab, the\n"
-    "status), as docs/language.md tabulates them.\n";
+    "status), as docs/language.md tabulates them.\n"
+    "--passes: every target's passes in pipeline order (the target, a tab, the pass), the\n"
+    "names --ir-after takes.\n";
 
 static const char help_cache[] =
     "usage: tilec cache clear | tilec cache dir\n"
@@ -123,6 +133,7 @@ typedef struct Cli {
     const char *cmd;
     char *file, *factory;
     const char *target, *out_dir;
+    const char *ir_after, *ir_file; /* --ir-after, --ir-file */
     tl_define *defines;
     int ndefines;
     tl_define *configs; /* --pass-config KEY=VALUE */
@@ -257,8 +268,8 @@ static int parse_option(Cli *c, int argc, char **argv, int *i) {
     if (!strncmp(a, "-D", 2)) return add_define(c, a + 2);
     if (parse_flag(c, a)) return 0;
     static const char *const valued[] = {"--target", "--in", "--out-dir", "--seed",
-                                         "--pass-config"};
-    for (int k = 0; k < 5; k++) {
+                                         "--pass-config", "--ir-after", "--ir-file"};
+    for (int k = 0; k < 7; k++) {
         if ((k == 1 || (k >= 2 && k < 4)) && strcmp(c->cmd, "run") != 0) continue;
         if ((r = opt_value(argc, argv, i, valued[k], &v)) == 0) continue;
         if (r < 0) return usage_error(c->cmd, "%s needs a value", valued[k]);
@@ -268,6 +279,8 @@ static int parse_option(Cli *c, int argc, char **argv, int *i) {
             return usage_error(c->cmd, "--out-dir needs a directory, not an empty string");
         if (k == 2) return c->out_dir = v, 0;
         if (k == 4) return add_config(c, v);
+        if (k == 5) return c->ir_after = v, 0;
+        if (k == 6) return c->ir_file = v, 0;
         return parse_seed(c, v);
     }
     return usage_error(c->cmd, "unknown option '%s' for '%s'", a, c->cmd);
@@ -286,6 +299,12 @@ static int parse_cli(Cli *c, int argc, char **argv) {
         }
     }
     if (!c->file) return usage_error(c->cmd, "'%s' needs a FILE[:FACTORY]", c->cmd);
+    if (c->ir_file && !c->ir_after) return usage_error(c->cmd, "--ir-file needs --ir-after");
+    if (c->ir_file) { /* the library appends: start the file afresh */
+        FILE *fp = fopen(c->ir_file, "w");
+        if (!fp) return user_error("--ir-file: cannot write %s: %s", c->ir_file, strerror(errno));
+        fclose(fp);
+    }
     return 0;
 }
 
@@ -299,6 +318,8 @@ static tl_status compile(const Cli *c, const char *target, int build, tl_kernel 
     o.npass_configs = c->nconfigs;
     o.use_cache = !c->no_cache;
     o.build = build;
+    o.print_after = c->ir_after;
+    o.print_after_path = c->ir_file;
     tl_status st = tl_compile_file(c->file, &o, k);
     if (st == TL_OK && *tl_kernel_warnings(*k)) fputs(tl_kernel_warnings(*k), stderr);
     return st;
@@ -871,14 +892,15 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help"))
         return cmd_help(argc, argv);
     if (!strcmp(cmd, "info")) {
-        if (argc == 3 && !strcmp(argv[2], "--names")) { /* docs/language.md's table */
-            char *t = tl_lang_table();
+        bool names = argc == 3 && !strcmp(argv[2], "--names"); /* docs/language.md's table */
+        if (names || (argc == 3 && !strcmp(argv[2], "--passes"))) {
+            char *t = names ? tl_lang_table() : tl_pass_table();
             fputs(t ? t : "", stdout);
             free(t);
             return 0;
         }
         int json = argc == 3 && !strcmp(argv[2], "--json");
-        if (argc != 2 && !json) return usage_error("info", "'info' takes only --json or --names");
+        if (argc != 2 && !json) return usage_error("info", "'info' takes only --json, --names or --passes");
         return fputs(json ? tl_info_json() : tl_info(), stdout), 0;
     }
     if (!strcmp(cmd, "cache")) return cmd_cache(argc, argv);

@@ -8,13 +8,16 @@
  * text tl_last_error() returns. */
 #include "frontend/frontend.h"
 #include "ir/work.h"
+#include "passes/passes.h"
 #include "rt/rt.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct tl_kernel {
     Ctx ctx;
@@ -149,6 +152,12 @@ static void params_describe(tl_kernel *k) {
     }
 }
 
+/* The passes to dump the IR after: the option, else $TILEC_PRINT_AFTER; NULL: none. */
+static const char *print_after_passes(const tl_options *o) {
+    const char *list = o->print_after ? o->print_after : getenv("TILEC_PRINT_AFTER");
+    return list && *list ? list : NULL;
+}
+
 /* Front end, lowering and code generation; user errors ctx_fail out of here. */
 static void compile_to_source(tl_kernel *k, const Source *src, const tl_options *o) {
     Ctx *ctx = &k->ctx;
@@ -181,7 +190,12 @@ static void compile_to_source(tl_kernel *k, const Source *src, const tl_options 
     sb_free(&sb);
     params_describe(k);
     k->work = work_model(ctx, k->func);
+    PassHook *hook = NEW(&ctx->arena, PassHook);
+    *hook = (PassHook){.print_after = print_after_passes(o), .print_path = o->print_after_path,
+                       .label = k->target->name};
+    ctx->passes = hook;
     k->target->lower(ctx, k->func);
+    ctx->passes = NULL;
     if (k->func->remarks.len) {
         StrBuf w = {0};
         sb_puts(&w, k->warnings);
@@ -254,6 +268,25 @@ static tl_status guarded_build(tl_kernel *k, const tl_options *o) {
     return st;
 }
 
+/* print_after names passes of the target and print_after_path can be written. */
+static tl_status check_print_after(const Target *t, const tl_options *o) {
+    const char *list = print_after_passes(o);
+    if (!list) return TL_OK;
+    StrBuf why = {0};
+    tl_status st = TL_OK;
+    if (!pass_list_valid(t, list, &why)) {
+        st = fail(TL_ERROR_ARGUMENT, "print_after%s: %s",
+                  o->print_after ? "" : " (TILEC_PRINT_AFTER)", why.buf);
+    } else if (o->print_after_path) {
+        int fd = open(o->print_after_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+        if (fd < 0) st = fail(TL_ERROR_IO, "print_after_path: cannot write %s: %s",
+                              o->print_after_path, strerror(errno));
+        else close(fd);
+    }
+    sb_free(&why);
+    return st;
+}
+
 static tl_status compile_into(tl_kernel *k, const Source *src, const tl_options *o) {
     if (o->build != TL_BUILD_NONE && o->build != TL_BUILD_LOAD && o->build != TL_BUILD_ONLY)
         return fail(TL_ERROR_ARGUMENT, "options.build is %d; expected 0 (no build), 1 (build "
@@ -275,6 +308,7 @@ static tl_status compile_into(tl_kernel *k, const Source *src, const tl_options 
     for (int i = 0; i < o->ninputs; i++)
         if (!o->inputs[i] || o->inputs[i]->ndim < 0 || (o->inputs[i]->ndim && !o->inputs[i]->shape))
             return fail(TL_ERROR_ARGUMENT, "inputs[%d] is not a tensor with a shape", i);
+    if ((st = check_print_after(k->target, o)) != TL_OK) return st;
     st = lower_source(k, src, o);
     if (st != TL_OK || o->build == TL_BUILD_NONE) return st;
     st = guarded_build(k, o);

@@ -78,6 +78,8 @@ typedef struct Ctx {
     StrBuf err;        /* formatted error text of the last failure */
     int next_id;       /* unique ids for vars and buffers */
     bool internal;     /* the failure was an internal error (TL_ERROR_INTERNAL) */
+    struct PassHook *passes; /* what pass_run does besides running passes (passes.h:
+                                IR dumps, listing the pipeline), or NULL */
 } Ctx;
 
 /* Report a user error at loc and unwind to the innermost ctx_try. */

@@ -6,8 +6,13 @@
  * dtypes print as `dtype(value)`. Vars and buffers print by name; when two distinct
  * Vars (or Buffers) share a name, the later ones (in order of first appearance in the
  * printed text) get `_<n>` suffixes, so the text never depends on raw ids.
- * Indentation is 4 spaces per level (sb_indent). */
+ * Indentation is 4 spaces per level (sb_indent).
+ * What the CUDA passes attach shows where it is attached: a buffer's register layout
+ * (frag_print's one line), shared-memory swizzle, column panels and alignment on its
+ * alloc line (or parameter), a T.Parallel nest's layout on its loop, tensor-core choices
+ * on the gemm, a kernel's producer warp group and TMA maps under its header. */
 #include "ir/ir_walk.h"
+#include "layout/frag.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -23,9 +28,12 @@ typedef struct NameTab {
     size_t ucap, ulen;
 } NameTab;
 
+enum { PRINT_MAX_LAID = 64 };
 typedef struct Printer {
     StrBuf *sb;
     NameTab vars, bufs;
+    const Buffer *laid[PRINT_MAX_LAID]; /* buffers whose layout was printed, in order */
+    int nlaid;
 } Printer;
 
 static size_t hash_ptr(const void *p) {
@@ -386,6 +394,21 @@ static void print_region(Printer *p, const Region *r, bool short_if_full) {
     sb_putc(sb, ']');
 }
 
+/* What lowering attached to a buffer (pass_infer_layouts, the pipelines, TMA). */
+static void print_buf_attrs(Printer *p, const Buffer *b) {
+    StrBuf *sb = p->sb;
+    if (b->layout) {
+        sb_puts(sb, " layout(");
+        frag_print(sb, b->layout);
+        sb_putc(sb, ')');
+        if (p->nlaid < PRINT_MAX_LAID) p->laid[p->nlaid++] = b;
+    }
+    if (b->swizzle) sb_printf(sb, " swizzle=%dB", b->swizzle);
+    if (b->panel) sb_printf(sb, " panel=%d", b->panel);
+    if (b->align) sb_printf(sb, " align=%d", b->align);
+    if (b->overwritten) sb_puts(sb, " overwritten");
+}
+
 static void print_shape(Printer *p, const Buffer *b) {
     sb_printf(p->sb, "%s[", dtype_name(b->dtype));
     print_args(p, b->shape, b->ndim);
@@ -409,6 +432,7 @@ static void put_quoted(StrBuf *sb, const char *s) {
 
 /* ---- statements --------------------------------------------------------------------- */
 static void print_stmt(Printer *p, const Stmt *s, int indent);
+static void print_ws(Printer *p, const Stmt *s, int indent);
 
 static void print_body(Printer *p, const Stmt *s, int indent) {
     if (!s || (s->kind == STMT_SEQ && s->u.seq.len == 0)) {
@@ -417,6 +441,18 @@ static void print_body(Printer *p, const Stmt *s, int indent) {
         return;
     }
     print_stmt(p, s, indent);
+}
+
+/* A nest's layout: by the name of a buffer printed before with the same layout. */
+static void print_loop_layout(Printer *p, const Frag *f) {
+    for (int i = 0; i < p->nlaid; i++)
+        if (frag_equal(p->laid[i]->layout, f)) {
+            sb_printf(p->sb, ", layout of %s", buf_name(p, p->laid[i]));
+            return;
+        }
+    sb_puts(p->sb, ", layout(");
+    frag_print(p->sb, f);
+    sb_putc(p->sb, ')');
 }
 
 static void print_for(Printer *p, const Stmt *s, int indent) {
@@ -431,6 +467,7 @@ static void print_for(Printer *p, const Stmt *s, int indent) {
     for (int g = 0; ps && g < ps->ngroups; g++) /* group [first, next first) */
         sb_printf(sb, "%s[%d:%d] stage %d order %d", g ? ", " : ", schedule: ", ps->first[g],
                   ps->first[g + 1], ps->stage[g], ps->order[g]);
+    if (s->u.for_.layout) print_loop_layout(p, s->u.for_.layout);
     sb_puts(sb, "):\n");
     print_body(p, s->u.for_.body, indent + 1);
 }
@@ -446,6 +483,20 @@ static void print_if(Printer *p, const Stmt *s, int indent) {
     print_body(p, s->u.if_.orelse, indent + 1);
 }
 
+/* A TMA tensor map: its tensor, box (outermost dimension first, as the tensor's
+ * indices), byte swizzle, and how many boxes one copy moves. */
+static void print_tmap(Printer *p, int i, const TmaMap *m, int indent) {
+    StrBuf *sb = p->sb;
+    sb_indent(sb, indent);
+    sb_printf(sb, "tma_map %d: %s box[", i, buf_name(p, m->buf));
+    for (int d = m->rank - 1; d >= 0; d--) sb_printf(sb, "%d%s", m->box[d], d ? ", " : "");
+    sb_putc(sb, ']');
+    if (m->swizzle) sb_printf(sb, " swizzle=%dB", m->swizzle);
+    if (m->npanel > 1 || m->nchunk > 1)
+        sb_printf(sb, " boxes=%dx%d (dim %d)", m->npanel, m->nchunk, m->outer);
+    sb_printf(sb, " bytes=%lld\n", (long long)m->bytes);
+}
+
 static void print_kernel(Printer *p, const Stmt *s, int indent) {
     StrBuf *sb = p->sb;
     sb_puts(sb, "kernel grid(");
@@ -454,7 +505,10 @@ static void print_kernel(Printer *p, const Stmt *s, int indent) {
     int nt = s->u.kernel.nthreads_dims > 0 ? s->u.kernel.nthreads_dims : 1;
     for (int d = 0; d < nt && d < 3; d++)
         sb_printf(sb, "%s%d", d ? ", " : "", s->u.kernel.threads[d]);
-    sb_puts(sb, ") as (");
+    sb_putc(sb, ')');
+    if (s->u.kernel.producer_threads)
+        sb_printf(sb, " + producer(%d)", s->u.kernel.producer_threads);
+    sb_puts(sb, " as (");
     for (int d = 0; d < s->u.kernel.ngrid; d++) {
         const Var *v = s->u.kernel.block[d];
         sb_printf(sb, "%s%s", d ? ", " : "", v ? var_name(p, v) : "_");
@@ -465,6 +519,7 @@ static void print_kernel(Printer *p, const Stmt *s, int indent) {
     if (s->u.kernel.sk_bytes)
         sb_printf(sb, " split_k(%lld bytes per block)", (long long)s->u.kernel.sk_bytes);
     sb_puts(sb, ":\n");
+    for (int i = 0; i < s->u.kernel.ntmaps; i++) print_tmap(p, i, s->u.kernel.tmaps[i], indent + 1);
     print_body(p, s->u.kernel.body, indent + 1);
 }
 
@@ -490,6 +545,7 @@ static void print_alloc(Printer *p, const Stmt *s) {
         sb_puts(p->sb, " safe_value=");
         print_expr(p, b->safe_value, 0);
     }
+    print_buf_attrs(p, b);
 }
 
 static void print_store(Printer *p, const Stmt *s) {
@@ -520,6 +576,12 @@ static void print_gemm(Printer *p, const Stmt *s) {
     if (s->u.gemm.k_pack > 1) sb_printf(sb, ", k_pack=%d", s->u.gemm.k_pack);
     if (s->u.gemm.wg_wait) sb_printf(sb, ", wg_wait=%d", s->u.gemm.wg_wait);
     if (s->u.gemm.manual) sb_puts(sb, ", wgmma_gemm");
+    if (s->u.gemm.wgmma) sb_printf(sb, ", wgmma warpgroups=%d", s->u.gemm.wgmma);
+    else if (s->u.gemm.warp_m) sb_printf(sb, ", mma.sync warps=%dx%d", s->u.gemm.warp_m,
+                                         s->u.gemm.warp_n);
+    if (s->u.gemm.inflight) sb_puts(sb, ", inflight");
+    if (s->u.gemm.deferred) sb_puts(sb, ", deferred");
+    if (s->u.gemm.pipe_wait) sb_printf(sb, ", pipe_wait=%d", s->u.gemm.pipe_wait);
     sb_putc(sb, ')');
 }
 
@@ -528,6 +590,15 @@ static void print_src_dst(Printer *p, const char *op, const Region *src, const R
     print_region(p, src, true);
     sb_puts(p->sb, " -> ");
     print_region(p, dst, true);
+}
+
+static void print_reduce(Printer *p, const Stmt *s) {
+    sb_printf(p->sb, "reduce_%s", reduce_op_name(s->u.reduce.op));
+    print_src_dst(p, "", &s->u.reduce.src, &s->u.reduce.dst);
+    sb_printf(p->sb, " (dim=%d%s", s->u.reduce.dim, s->u.reduce.clear ? "" : ", clear=False");
+    if (s->u.reduce.workspace)
+        sb_printf(p->sb, ", workspace %s", buf_name(p, s->u.reduce.workspace));
+    sb_putc(p->sb, ')');
 }
 
 static void print_atomic(Printer *p, const Stmt *s) {
@@ -581,11 +652,7 @@ static void print_simple(Printer *p, const Stmt *s) {
         print_expr(p, s->u.fill.value, 0);
         break;
     case STMT_GEMM: print_gemm(p, s); break;
-    case STMT_REDUCE:
-        sb_printf(sb, "reduce_%s", reduce_op_name(s->u.reduce.op));
-        print_src_dst(p, "", &s->u.reduce.src, &s->u.reduce.dst);
-        sb_printf(sb, " (dim=%d%s)", s->u.reduce.dim, s->u.reduce.clear ? "" : ", clear=False");
-        break;
+    case STMT_REDUCE: print_reduce(p, s); break;
     case STMT_CUMSUM:
         print_src_dst(p, "cumsum", &s->u.cumsum.src, &s->u.cumsum.dst);
         sb_printf(sb, " (dim=%d%s)", s->u.cumsum.dim, s->u.cumsum.reverse ? ", reverse" : "");
@@ -629,6 +696,8 @@ static void print_simple(Printer *p, const Stmt *s) {
         if (s->u.async_.commit) sb_puts(sb, "async_commit");
         else sb_printf(sb, "%s(%d)", s->u.async_.wgmma ? "wgmma_wait" : "async_wait",
                        s->u.async_.wait);
+        for (int i = 0; i < ASYNC_MAX_FENCED && s->u.async_.acc[i]; i++)
+            sb_printf(sb, "%s%s", i ? ", " : " fencing ", buf_name(p, s->u.async_.acc[i]));
         break;
     case STMT_ANNOTATE_LAYOUT:
         sb_printf(sb, "annotate_layout %s: %s", buf_name(p, s->u.annotate.buf),
@@ -672,26 +741,35 @@ static void print_stmt(Printer *p, const Stmt *s, int indent) {
         }
         break;
     case STMT_WS:
-        if (s->u.ws.tile) sb_printf(p->sb, "for each tile %s", s->u.ws.tile->name);
-        if (s->u.ws.tile && s->u.ws.cluster > 1)
-            sb_printf(p->sb, " (clusters of %d blocks along dim %d)", s->u.ws.cluster,
-                      s->u.ws.cluster_dim);
-        if (s->u.ws.sk) {
-            const SplitK *k = s->u.ws.sk;
-            sb_printf(p->sb, " in split-K units %s .. %s of ", k->lo->name, k->hi->name);
-            print_expr(p, k->iters, 0);
-            sb_printf(p->sb, " iterations, from %s", k->base->name);
-        }
-        if (s->u.ws.tile) sb_puts(p->sb, ":\n");
-        if (s->u.ws.tile) sb_indent(p->sb, indent);
-        sb_puts(p->sb, "producer:\n");
-        print_body(p, s->u.ws.producer, indent + 1);
-        sb_indent(p->sb, indent);
-        sb_puts(p->sb, "consumer:\n");
-        print_body(p, s->u.ws.consumer, indent + 1);
+        print_ws(p, s, indent);
         break;
     default: print_simple(p, s); break;
     }
+}
+
+/* STMT_WS: producer and consumer, under the tile loop of a persistent grid when there is
+ * a tile counter. */
+static void print_ws(Printer *p, const Stmt *s, int indent) {
+    if (s->u.ws.tile) sb_printf(p->sb, "for each tile %s", var_name(p, s->u.ws.tile));
+    if (s->u.ws.tile && s->u.ws.cluster > 1)
+        sb_printf(p->sb, " (clusters of %d blocks along dim %d)", s->u.ws.cluster,
+                  s->u.ws.cluster_dim);
+    if (s->u.ws.sk) {
+        const SplitK *k = s->u.ws.sk;
+        sb_printf(p->sb, " in split-K units %s .. %s of ", k->lo->name, k->hi->name);
+        print_expr(p, k->iters, 0);
+        sb_printf(p->sb, " iterations, from %s", k->base->name);
+    }
+    if (s->u.ws.tile) {
+        sb_puts(p->sb, ":\n");
+        indent++;
+        sb_indent(p->sb, indent);
+    }
+    sb_puts(p->sb, "producer:\n");
+    print_body(p, s->u.ws.producer, indent + 1);
+    sb_indent(p->sb, indent);
+    sb_puts(p->sb, "consumer:\n");
+    print_body(p, s->u.ws.consumer, indent + 1);
 }
 
 /* ---- entry points ------------------------------------------------------------------- */
@@ -706,6 +784,7 @@ static void print_params(Printer *p, const Func *f) {
                 sb_puts(p->sb, " safe_value=");
                 print_expr(p, pa->buf->safe_value, 0);
             }
+            print_buf_attrs(p, pa->buf);
         } else if (pa->scalar) {
             sb_printf(p->sb, "%s: %s", var_name(p, pa->scalar), dtype_name(pa->scalar->dtype));
         } else {

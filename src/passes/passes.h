@@ -7,8 +7,22 @@
 #include "ir/ir.h"
 
 typedef void (*PassFn)(Ctx *ctx, Func *f);
-/* Runs one pass, then (in debug builds, or when TILEC_VERIFY=1) ir_verify. */
+/* Runs one pass, then, as ctx->passes asks, writes the IR it produced (PassHook), then
+ * (in debug builds, or when TILEC_VERIFY=1) ir_verify. Every pass of every target runs
+ * through it, under the name that --ir-after and TILEC_PRINT_AFTER take. */
 void pass_run(Ctx *ctx, Func *f, const char *name, PassFn fn);
+/* What pass_run does besides running the pass (Ctx.passes). */
+typedef struct PassHook {
+    /* Dump the IR after these passes: "all", or pass names separated by commas; NULL:
+     * none. To print_path (appended to: several compiles may share it), or stderr when
+     * it is NULL; each dump opens with "# IR after PASS (LABEL)". */
+    const char *print_after, *print_path, *label;
+    /* Listing: record the names of the passes in names[0..max) (nnames counts them
+     * all) and run none. */
+    bool list_only;
+    const char **names;
+    int nnames, max;
+} PassHook;
 /* A note on a slower choice, "file:line: note: ..." at loc, for the compilation's warnings
  * (Func.remarks). */
 void pass_remark(Ctx *ctx, Func *f, Loc loc, const char *fmt, ...)

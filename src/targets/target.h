@@ -78,6 +78,16 @@ typedef struct Target {
 /* The targets in the table's order (i = 0, 1, ...; NULL after the last). */
 const Target *target_at(int i);
 const Target *target_find(const char *name); /* NULL if unknown */
+/* The names of target t's passes in pipeline order (its lower in listing mode,
+ * on an empty Func: a pass that a pipeline runs only for some kernels is listed when an
+ * empty Func would run it) into out[0..max); returns their number. */
+int pass_names(const Target *t, const char **out, int max);
+/* Whether every name of list ("all", or pass names separated by commas) is one of t's
+ * passes; if not, why names the first that is not and lists t's passes. */
+bool pass_list_valid(const Target *t, const char *list, StrBuf *why);
+/* "TARGET\tPASS\n" for every pass of every target in this build, in pipeline order
+ * (malloc'd; tilec info --passes). */
+char *tl_pass_table(void);
 /* What target "auto" means here: the first target that can build and run (available),
  * else the reference target. */
 const Target *target_auto(void);
