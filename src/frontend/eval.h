@@ -319,6 +319,8 @@ Value *t_empty(Interp *in, CallArgs *a, void *d);
 bool eager_declare(Interp *in, Env *env, Ast *s);
 void stop_if_typed(Interp *in);
 void eager_finish(Interp *in, Func *f, Value *ret, Loc loc);
+/* tileops.c: an error at loc unless inside a `with T.Kernel` block (what: the name). */
+void need_kernel(Interp *in, Loc loc, const char *what);
 void eager_sizes(Interp *in, Func *f, Program *p);
 
 /* arith.c: linear simplification (cancels (b+1)*k - b*k), used for slice extents. */

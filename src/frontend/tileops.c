@@ -19,7 +19,7 @@ static Value *bval(Interp *in, const char *name, BuiltinFn fn, void *data) {
     return v;
 }
 
-static void need_kernel(Interp *in, Loc loc, const char *what) {
+void need_kernel(Interp *in, Loc loc, const char *what) {
     if (!in->builder || !in->in_kernel)
         ctx_fail(in->ctx, loc, "%s is only allowed inside a 'with T.Kernel(...)' block", what);
 }

@@ -17,11 +17,6 @@
 
 enum { WARP_GROUP = 128, MAX_BARRIERS = 1024 };
 
-static void need_kernel(Interp *in, Loc loc, const char *what) {
-    if (!in->builder || !in->in_kernel)
-        ctx_fail(in->ctx, loc, "%s is only allowed inside a 'with T.Kernel(...)' block", what);
-}
-
 static Stmt *mbar_stmt(Interp *in, MbarOp op, Buffer *bar, Expr *idx, Expr *arg, Loc loc) {
     Stmt *s = ir_stmt(in->ctx, STMT_MBAR, loc);
     s->u.mbar.op = op, s->u.mbar.bar = bar, s->u.mbar.idx = idx, s->u.mbar.arg = arg;

@@ -183,6 +183,15 @@ static Value *t_assume(Interp *in, CallArgs *a, void *d) {
     return val_none(in);
 }
 
+/* T.no_set_max_nreg() (T.disable_warp_group_reg_alloc() before 0.1.15): the kernel's
+ * TMA producer and consumer warp groups keep the registers of the launch (no setmaxnreg). */
+static Value *t_no_set_max_nreg(Interp *in, CallArgs *a, void *d) {
+    nargs(in, a, 0, d);
+    need_kernel(in, a->loc, d);
+    in->func->no_set_max_nreg = true;
+    return val_none(in);
+}
+
 /* A TileLang name tilec does not support yet: a compile error that says why. */
 static Value *t_pending(Interp *in, CallArgs *a, void *d) {
     const char *const *what = d; /* {name, why} */
@@ -232,6 +241,8 @@ static const char *const notes[][2] = {
     {"wait_wgmma", "CUDA sm_90a; else no effect"}, {"warpgroup_wait", "CUDA sm_90a; else no effect"},
     {"wgmma_gemm", "C, CUDA (wgmma on sm_90a, else an error)"},
     {"assume", "C, CUDA (a hint: no effect)"},
+    {"no_set_max_nreg", "CUDA sm_90a; else no effect"},
+    {"disable_warp_group_reg_alloc", "CUDA sm_90a; else no effect"},
     {"atomic_addx2", "C, CUDA (no `return_prev`)"}, {"atomic_addx4", "C, CUDA (no `return_prev`)"},
 };
 
@@ -377,6 +388,8 @@ static const LangEntry lang[] = {
     {"loop_break", t_loop_break, NULL},
     {"alloc_buffer", t_alloc_buffer, NULL},
     {"assume", t_assume, NULL},
+    {"no_set_max_nreg", t_no_set_max_nreg, "T.no_set_max_nreg"},
+    {"disable_warp_group_reg_alloc", t_no_set_max_nreg, "T.disable_warp_group_reg_alloc"},
     {"dtype", t_dtype, NULL},
     {"get_block_binding", t_block_binding, NULL},
     {"get_block_bindings", t_block_binding, "all"},

@@ -33,6 +33,8 @@ DType dtype_parse(const char *name) {
         {"float", DT_FLOAT32},      {"half", DT_FLOAT16},        {"double", DT_FLOAT64},
         {"fp16", DT_FLOAT16},       {"bf16", DT_BFLOAT16},       {"fp32", DT_FLOAT32},
         {"fp64", DT_FLOAT64},       {"int", DT_INT32},           {"bfloat", DT_BFLOAT16},
+        {"uint", DT_UINT32},        {"long", DT_INT64},          {"short", DT_INT16},
+        {"ulong", DT_UINT64},
         {"float8_e4m3fn", DT_FLOAT8_E4M3}, {"e4m3_float8", DT_FLOAT8_E4M3},
         {"float8_e5m2fn", DT_FLOAT8_E5M2}, {"e5m2_float8", DT_FLOAT8_E5M2},
         {"fp8_e4m3", DT_FLOAT8_E4M3}, {"fp8_e5m2", DT_FLOAT8_E5M2},

@@ -367,6 +367,8 @@ typedef struct Func {
     bool disable_split_k;          /* pass_configs tilec.disable_split_k: whole tiles */
     bool fast_math;                /* tl.enable_fast_math: CUDA built with --use_fast_math */
     bool no_auto_sync;             /* tl.disable_thread_storage_sync: no automatic barriers */
+    bool no_set_max_nreg;          /* T.no_set_max_nreg(): a TMA producer warp group keeps
+                                      the launch's registers (no setmaxnreg) */
     bool warp_specialized;         /* a kernel got a TMA producer warp group (CUDA) */
     Vec(const char *) remarks; /* lowering's notes on slower choices ("file:line: note: ..."),
                                   added to the compilation's warnings */

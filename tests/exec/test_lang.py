@@ -108,3 +108,53 @@ def test_atomic_vec(tilec, M, N, bm, bn):
     out = tilec.run("tests/exec/kernels/atomic_vec.py", dict(M=M, N=N, bm=bm, bn=bn),
                     {"A": a})["B"]
     np.testing.assert_allclose(out, 2.0 * a.astype(np.float64), rtol=1e-6, atol=1e-6)
+
+
+WS_GEMM = """import tilelang.language as T
+
+@T.prim_func
+def gemm(A: T.Tensor((512, 512), "float16"), B: T.Tensor((512, 512), "float16"),
+         C: T.Tensor((512, 512), "float16")):
+    with T.Kernel(4, 4, threads=256) as (bx, by):
+        %s
+        As = T.alloc_shared((128, 64), "float16")
+        Bs = T.alloc_shared((64, 128), "float16")
+        Cl = T.alloc_fragment((128, 128), "float32")
+        T.clear(Cl)
+        for k in T.Pipelined(8, num_stages=3):
+            T.copy(A[by * 128, k * 64], As)
+            T.copy(B[k * 64, bx * 128], Bs)
+            T.gemm(As, Bs, Cl)
+        T.copy(Cl, C[by * 128, bx * 128])
+"""
+
+
+@pytest.mark.parametrize("call", ["T.no_set_max_nreg()", "T.disable_warp_group_reg_alloc()"])
+def test_no_set_max_nreg(tilec, tmp_path, monkeypatch, call):
+    """A warp-specialized sm_90a GEMM moves registers between its warp groups with
+    setmaxnreg, unless the kernel says T.no_set_max_nreg() (emit only: no GPU needed)."""
+    monkeypatch.setenv("TILEC_CUDA_ARCH", "sm_90a")
+    sources = []
+    for line in ("pass", call):
+        path = tmp_path / "ws.py"
+        path.write_text(WS_GEMM % line)
+        proc = tilec.command(["emit", path, "--target", "cuda", "--source"])
+        assert proc.returncode == 0, proc.stderr
+        sources.append(proc.stdout)
+    assert "the producer warp group" in sources[0] and "the producer warp group" in sources[1]
+    assert "tl_setmaxnreg_dec<" in sources[0] and "tl_setmaxnreg_inc<" in sources[0]
+    assert "tl_setmaxnreg_dec<" not in sources[1] and "tl_setmaxnreg_inc<" not in sources[1]
+
+
+def test_dtype_aliases(tilec, tmp_path):
+    """TileLang's T.int / T.uint / T.long / T.short are int32 / uint32 / int64 / int16,
+    in the kernel file (libtilec; test_toolbox checks the compatibility layer's)."""
+    path = tmp_path / "alias.py"
+    path.write_text("import tilelang.language as T\n\n@T.prim_func\n"
+                    "def k(A: T.Tensor((4,), T.uint), B: T.Tensor((4,), T.long),\n"
+                    "      C: T.Tensor((4,), T.short), D: T.Tensor((4,), T.dtype('int'))):\n"
+                    "    with T.Kernel(1) as bx:\n        pass\n")
+    proc = tilec.command(["emit", path, "--ir"])
+    assert proc.returncode == 0, proc.stderr
+    for text in ("uint32[4]", "int64[4]", "int16[4]", "int32[4]"):
+        assert text in proc.stdout, proc.stdout

@@ -97,6 +97,8 @@ def test_jitkernel_tvm_datatype_fp8_contrib():
     with pytest.raises(tilec.TilecError, match="not a dtype tilec knows"):
         tilelang.DataType("float7")
     assert determine_fp8_type() == T.float8_e4m3fn and determine_fp8_type("e5m2") == "float8_e5m2"
+    assert (T.int, T.uint, T.long, T.short) == ("int32", "uint32", "int64", "int16")
+    assert T.dtype(T.uint32) in [T.int, T.uint] and T.ceildiv(7, 2) == 4
     with pytest.raises(ImportError, match=r"tilelang\.tvm\.tir\.Schedule: tilec reads TileLang "
                                           r"kernels without TVM.*dtypes are names here"):
         tilelang.tvm.tir.Schedule

@@ -7,6 +7,8 @@ dtype names. Those exist here and do nothing but record what tilec needs: prim_f
 returns a tilec.PrimFunc, dtypes are strings with their names. Any other T.name is an
 inert placeholder (callable, indexable, usable in arithmetic), since it can only appear
 where Python does not evaluate it for real."""
+import builtins
+
 from ..jit import PrimFunc
 
 _DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
@@ -14,7 +16,8 @@ _DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32
            "float8_e4m3fn"]
 _ALIASES = {"float": "float32", "half": "float16", "double": "float64", "bf16": "bfloat16",
             "fp16": "float16", "fp32": "float32", "e4m3_float8": "float8_e4m3",
-            "e5m2_float8": "float8_e5m2"}
+            "e5m2_float8": "float8_e5m2", "int": "int32", "uint": "uint32", "long": "int64",
+            "short": "int16", "ulong": "uint64"}
 
 
 class DType(str):
@@ -122,7 +125,7 @@ def _text(x):
 
 def _sym_op(op, reverse=False):
     def f(self, other):
-        if not isinstance(other, (int, Sym)):
+        if not isinstance(other, (builtins.int, Sym)):
             return NotImplemented
         a, b = (other, self) if reverse else (self, other)
         return Sym("(%s %s %s)" % (_text(a), op, _text(b)))
@@ -140,9 +143,9 @@ def dynamic(name, dtype="int32"):
 
 
 def ceildiv(a, b):
-    if isinstance(a, int) and isinstance(b, int):
+    if isinstance(a, builtins.int) and isinstance(b, builtins.int):
         return -(-a // b)
-    if isinstance(a, (int, Sym)) and isinstance(b, (int, Sym)):
+    if isinstance(a, (builtins.int, Sym)) and isinstance(b, (builtins.int, Sym)):
         return Sym("T.ceildiv(%s, %s)" % (_text(a), _text(b)))
     return Inert("T.ceildiv(...)")
 

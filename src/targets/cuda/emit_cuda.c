@@ -365,13 +365,14 @@ static void emit_ws(CfEmit *em, const Stmt *s) {
         cf_line(em, "tl_cluster_sync();");
     cf_line(em, "if (tl_tid >= %d) {  /* the producer warp group: TMA */", nc);
     em->indent++;
-    cf_line(em, "tl_setmaxnreg_dec<%d>();", PRODUCER_REGS);
+    bool regs = !em->f->no_set_max_nreg;
+    if (regs) cf_line(em, "tl_setmaxnreg_dec<%d>();", PRODUCER_REGS);
     cf_line(em, "if (tl_tid == %d) {", nc);
     ws_side(em, s, s->u.ws.producer, false);
     em->indent--;
     cf_line(em, "} else {  /* the consumer warp groups */");
     em->indent++;
-    cf_line(em, "tl_setmaxnreg_inc<%d>();", consumer_regs(nc, np));
+    if (regs) cf_line(em, "tl_setmaxnreg_inc<%d>();", consumer_regs(nc, np));
     em->indent--;
     cu->consumer = true;
     ws_side(em, s, s->u.ws.consumer, true);
