@@ -158,3 +158,15 @@ def test_dtype_aliases(tilec, tmp_path):
     assert proc.returncode == 0, proc.stderr
     for text in ("uint32[4]", "int64[4]", "int16[4]", "int32[4]"):
         assert text in proc.stdout, proc.stdout
+
+
+@pytest.mark.parametrize("n", [1, 64, 333, 1000])
+def test_grid_sized_by_scalar(tilec, n):
+    """T.Kernel(T.ceildiv(n, 64)) with n a scalar argument: on CUDA the launch evaluates
+    the grid from the argument (tests/gpu/run.sh runs this on the cuda target)."""
+    a = np.random.default_rng(n).standard_normal((1000, 8)).astype(np.float32)
+    out = tilec.run("tests/exec/kernels/scalar_grid.py", inputs={"A": a},
+                    extra=["--in", "n=%d" % n])
+    want = a.copy()
+    want[:n] += 1.0
+    np.testing.assert_allclose(out["A"], want, rtol=0, atol=0)

@@ -832,6 +832,30 @@ static Compiled *check_program(const char *name, const char *text) {
     return c;
 }
 
+/* A grid sized by an int scalar argument (varlen attention's max_seqlen_q): emitted, and
+ * evaluated at launch from the argument (cuda_eval_launch_int), not from the symbols. */
+static void test_scalar_grid(void) {
+    static const char text[] =
+        "import tilelang.language as T\n\n@T.prim_func\n"
+        "def k(A: T.Tensor((4096,), \"float32\"), max_len: T.int32):\n"
+        "    with T.Kernel(T.ceildiv(max_len, 64), threads=64) as bx:\n"
+        "        for i in T.Parallel(64):\n"
+        "            if bx * 64 + i < max_len:\n"
+        "                A[bx * 64 + i] = A[bx * 64 + i] + 1.0\n";
+    Compiled *c = check_program("scalar_grid", text); /* NVRTC compiles it too */
+    if (c->f) {
+        CudaPlan plan = cuda_plan(&c->ctx.arena, c->f);
+        int64_t len = 1000, grid = 0;
+        void *args[2] = {NULL, &len};
+        CHECK(plan.nkernels == 1 && cuda_eval_launch_int(c->f, plan.kernels[0].grid[0], NULL,
+                                                         args, &grid) == 0 && grid == 16,
+              "scalar_grid: grid %lld from max_len=1000, expected 16", (long long)grid);
+        CHECK(cuda_eval_int(c->f, plan.kernels[0].grid[0], NULL, &grid) == -1,
+              "scalar_grid: a grid over a scalar needs the launch's arguments");
+    }
+    compiled_free(c);
+}
+
 static void expect_error(const char *name, const char *text, const char *msg) {
     Compiled *c = compile_cuda(name, text, true);
     CHECK(c->error && strstr(c->error, msg), "%s: expected an error with '%s', got %s", name,
@@ -1263,6 +1287,7 @@ int main(void) {
         fprintf(stderr, "test_emit_cuda: NVRTC not found: %s\n",
                 have_nvcc ? "compiling with nvcc instead" : "compile checks skipped");
     }
+    test_scalar_grid();
     test_issue26();
     if (getenv("TEST_EMIT_CUDA_ONLY_ISSUE26")) { /* (while working on them) */
         printf("test_emit_cuda: %d checks, %d failures\n", checks, failures);

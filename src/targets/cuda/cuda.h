@@ -46,7 +46,7 @@ enum { CUDA_SK_MAX_BLOCKS = 4096 };
 typedef struct CudaKernelPlan {
     const char *name;      /* "tilec_kernel_0" */
     int ngrid;
-    const Expr *grid[3];   /* over f->syms; evaluate with cuda_eval_int */
+    const Expr *grid[3];   /* over f->syms and int scalars; cuda_eval_launch_int */
     int block[3];          /* threads */
     int64_t smem_bytes;    /* dynamic shared memory */
     bool persistent;       /* STMT_KERNEL.persistent: the grid is what the GPU holds */
@@ -84,6 +84,10 @@ CudaPlan cuda_plan(Arena *a, const Func *f);
 /* Evaluates an integer expression over the syms (values in f->syms order). Returns 0 and
  * sets *out, or -1 if the expression uses anything else. */
 int cuda_eval_int(const Func *f, const Expr *e, const int64_t *syms, int64_t *out);
+/* The same at a launch: int scalar parameters take their values from args (Target.launch's;
+ * NULL: none), so a grid may be sized by a scalar argument (T.Kernel(T.ceildiv(max_len, 64))). */
+int cuda_eval_launch_int(const Func *f, const Expr *e, const int64_t *syms, void *const *args,
+                         int64_t *out);
 /* The geometry of map m for these syms; -1 with err when the tensor cannot have one (an
  * empty dimension, strides the hardware does not take). */
 int cuda_tmap_geometry(const Func *f, const TmaMap *m, const int64_t *syms, CudaTmapGeom *g,

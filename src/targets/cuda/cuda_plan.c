@@ -49,6 +49,7 @@ CudaPlan cuda_plan(Arena *a, const Func *f) {
 typedef struct Eval {
     const Func *f;
     const int64_t *syms;
+    void *const *args; /* the launch's arguments (Target.launch), or NULL */
     int depth;
 } Eval;
 
@@ -57,6 +58,11 @@ static int eval_var(void *env, const Var *v, int64_t *out) {
     for (int i = 0; i < E->f->syms.len; i++)
         if (E->f->syms.data[i] == v) {
             *out = E->syms[i];
+            return 0;
+        }
+    for (int i = 0; E->args && i < E->f->params.len; i++) /* an int scalar argument */
+        if (E->f->params.data[i].scalar == v && !dtype_is_float(v->dtype)) {
+            *out = *(const int64_t *)E->args[i];
             return 0;
         }
     const Stmt *body = E->f->body; /* a host-level let */
@@ -74,7 +80,12 @@ static int eval_var(void *env, const Var *v, int64_t *out) {
 }
 
 int cuda_eval_int(const Func *f, const Expr *e, const int64_t *syms, int64_t *out) {
-    Eval E = {f, syms, 0};
+    return cuda_eval_launch_int(f, e, syms, NULL, out);
+}
+
+int cuda_eval_launch_int(const Func *f, const Expr *e, const int64_t *syms, void *const *args,
+                         int64_t *out) {
+    Eval E = {f, syms, args, 0};
     int64_t v;
     if (ir_eval_int(e, eval_var, &E, &v)) return -1;
     *out = v;

@@ -784,8 +784,9 @@ static void host_needs(CfEmit *em, const Host *h, VarList *vs, bool *need) {
     }
 }
 
-/* Grid sizes and T.alloc_global shapes are evaluated by the runtime from the symbols
- * (cuda_eval_int): they may use only symbols, constants and host lets of those. */
+/* Grid sizes and T.alloc_global shapes are evaluated by the runtime from the symbols and
+ * the int scalar arguments (cuda_eval_launch_int): they may use only those, constants and
+ * host lets of them. */
 static void check_launch_expr(CfEmit *em, const Host *h, Expr *e, Loc loc, const char *what) {
     VarList vs = {0};
     VarWalk w = {em, &vs};
@@ -796,10 +797,13 @@ static void check_launch_expr(CfEmit *em, const Host *h, Expr *e, Loc loc, const
         const Var *v = vs.data[i];
         bool ok = false;
         for (int k = 0; k < em->f->syms.len && !ok; k++) ok = em->f->syms.data[k] == v;
+        for (int k = 0; k < em->f->params.len && !ok; k++)
+            ok = em->f->params.data[k].scalar == v && !dtype_is_float(v->dtype);
         for (int k = 0; k < h->lets.len && !ok; k++) ok = h->lets.data[k]->u.let.var == v;
         if (!ok)
             ctx_fail(em->ctx, loc, "%s uses '%s': on the CUDA target it may only depend on "
-                     "tensor shapes (T.dynamic sizes) and constants", what, v->name);
+                     "tensor shapes (T.dynamic sizes), int scalar arguments and constants",
+                     what, v->name);
     }
 }
 

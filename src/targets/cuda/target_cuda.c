@@ -443,7 +443,7 @@ static int64_t global_bytes(const Launch *l, int j, const int64_t *syms, StrBuf 
     const Buffer *b = l->m->plan.globals[j];
     int64_t n = dtype_bytes(b->dtype), v;
     for (int dim = 0; dim < b->ndim; dim++) {
-        if (cuda_eval_int(l->m->f, b->shape[dim], syms, &v) != 0 || v < 0 ||
+        if (cuda_eval_launch_int(l->m->f, b->shape[dim], syms, l->args, &v) != 0 || v < 0 ||
             (v && n > INT64_MAX / v)) {
             sb_printf(err, "cannot compute the size of the T.alloc_global buffer '%s' (shape "
                       "dim %d) for these arguments", b->name, dim);
@@ -497,7 +497,7 @@ static int kernel_grid(const Launch *l, int i, const int64_t *syms, unsigned g[3
     const CudaKernelPlan *k = &l->m->plan.kernels[i];
     int64_t v[3] = {1, 1, 1};
     for (int dim = 0; dim < k->ngrid && dim < 3; dim++)
-        if (cuda_eval_int(l->m->f, k->grid[dim], syms, &v[dim]) != 0) {
+        if (cuda_eval_launch_int(l->m->f, k->grid[dim], syms, l->args, &v[dim]) != 0) {
             sb_printf(err, "%s: cannot compute grid dim %d for these arguments (internal "
                       "error)", k->name, dim);
             return -1;
