@@ -854,6 +854,20 @@ static void test_scalar_grid(void) {
               "scalar_grid: a grid over a scalar needs the launch's arguments");
     }
     compiled_free(c);
+    /* A symbol only a tile copy's bounds use (the K cache length of sparse GQA decode):
+     * declared in the kernel, so NVRTC compiles it. */
+    static const char copy_only[] =
+        "import tilelang.language as T\n\nS = T.dynamic(\"S\")\n\n@T.prim_func\n"
+        "def k(K: T.Tensor((4, S, 128), \"float16\"), idx: T.Tensor((4, 8), \"int32\"),\n"
+        "      O: T.Tensor((4, 8, 32, 128), \"float16\")):\n"
+        "    with T.Kernel(4, threads=128) as bx:\n"
+        "        Ks = T.alloc_shared((32, 128), \"float16\")\n"
+        "        for k in T.Pipelined(8, num_stages=2):\n"
+        "            i_s = idx[bx, k]\n"
+        "            if i_s >= 0:\n"
+        "                T.copy(K[bx, i_s * 32:(i_s + 1) * 32, :], Ks)\n"
+        "                T.copy(Ks, O[bx, k, :, :])\n";
+    compiled_free(check_program("copy_only_sym", copy_only));
 }
 
 static void expect_error(const char *name, const char *text, const char *msg) {

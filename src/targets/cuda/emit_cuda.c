@@ -760,10 +760,16 @@ static void vars_expr(VarWalk *w, Expr *e) {
 static void vars_stmt(VarWalk *w, Stmt *s);
 static void vars_child(Stmt **slot, void *ud) { vars_stmt(ud, *slot); }
 
+/* A tile op's region: the emitter's bounds checks and addresses use its buffer's shape. */
+static void vars_region(Region *r, void *ud) {
+    if (r->buf) vars_buf(ud, r->buf);
+}
+
 static void vars_stmt(VarWalk *w, Stmt *s) {
     if (s->kind == STMT_STORE) vars_buf(w, s->u.store.buf);
     if (s->kind == STMT_ATOMIC) vars_buf(w, s->u.atomic.dst.buf);
     if (s->kind == STMT_PRINT && s->u.print.region.buf) vars_buf(w, s->u.print.region.buf);
+    ir_stmt_regions(s, vars_region, w);
     ir_stmt_exprs(s, vars_slot, w);
     ir_stmt_children(s, vars_child, w);
 }
