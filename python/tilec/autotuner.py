@@ -7,13 +7,16 @@
 
     kernel = matmul(1024, 1024, 1024)   # tunes block_M/block_N; kernel.config is the best
 
-configs: a list of dicts of factory arguments, or a function called with the call's
-arguments that returns one. Every config is compiled (in parallel threads: libtilec's
+configs: a list of dicts of factory arguments (a "pass_configs" entry: that config's
+pass configs, over the function's), or a function called with the call's arguments that
+returns one. Every config is compiled (in parallel threads: libtilec's
 compiles are thread-safe and ctypes releases the GIL), those that fail to compile or to
 run (too much shared memory, ...) are skipped with a one-line message, the rest are
 timed with the Profiler on one set of generated inputs (and checked against ref_prog
 when given), and the fastest wins. The result is cached as JSON in
-<tilec cache dir>/autotune/, keyed by the source file's hash, the factory's name, the
+<tilec cache dir>/autotune/, keyed by the source file's hash, the factory's qualified
+name and the values it closes over (a factory closing over a value with no literal, or
+with no source file, is tuned afresh in each process), the
 arguments that are not tuned, the configs, the input shapes and dtypes, the target, the
 device's name and the tilec version; the next call with the same key compiles only the
 cached config. A call that gives a tuned argument explicitly skips tuning."""
@@ -105,7 +108,10 @@ class AutotunedFunction:
             raise TilecError("%s: autotune got an empty list of configs" % self.__name__)
         names = set(self.jit._sig.parameters) if self.jit._sig is not None else set()
         for c in cfgs:
-            unknown = sorted(set(c) - names)
+            if not isinstance(c.get("pass_configs", {}), dict):
+                raise TilecError("%s: autotune config %s: pass_configs must be a dict"
+                                 % (self.__name__, c))
+            unknown = sorted(set(c) - names - {PASS_CONFIGS})
             if unknown:
                 raise TilecError("%s: autotune config %s names %s, which %s not a parameter "
                                  "of the factory" % (self.__name__, c, ", ".join(unknown),
@@ -137,8 +143,7 @@ class AutotunedFunction:
     def _tuned(self, cfgs, base, tensors):
         """The best kernel over cfgs (an eager kernel's specialized to tensors)."""
         self._tensors = tensors
-        cands = [dict(base, **{k: literal(v, "config %s" % k) for k, v in c.items()})
-                 for c in cfgs]
+        cands = [dict(base, **_arguments(c)) for c in cfgs]
         target = _resolved_target(self.jit.target)
         key = self._key(base, cfgs, target)
         memo = json.dumps(key, sort_keys=True)
@@ -146,7 +151,7 @@ class AutotunedFunction:
             return self._memo[memo]
         path = _cache_path(self.__name__, key)
         kernel = None
-        if self.opts["cache"]:
+        if self.opts["cache"] and key["function"] is not None:
             kernel = self._from_cache(path, key, base, target)
         if kernel is None:
             kernel = self._tune(cfgs, cands, target, key, path)
@@ -155,12 +160,16 @@ class AutotunedFunction:
 
     # ---- the cache -------------------------------------------------------------------------
     def _key(self, base, cfgs, target):
-        src, name = self.jit.source_info()
-        with open(src, "rb") as f:
-            src_hash = hashlib.sha256(f.read()).hexdigest()
+        """The disk cache's key; its "function" is None for a function that cannot be
+        named across runs (no source file, closes over a value with no literal)."""
+        ident = self.jit.identity()
+        function = None
+        if ident is not None:
+            with open(ident[0], "rb") as f:
+                function = {"source": ident[0], "factory": ident[1], "closure": ident[2],
+                            "source_sha256": hashlib.sha256(f.read()).hexdigest()}
         from . import version
-        return {"source": src, "source_sha256": src_hash, "factory": name,
-                "args": dict(sorted(base.items())),
+        return {"function": function, "args": dict(sorted(base.items())),
                 "configs": [{k: literal(v) for k, v in c.items()} for c in cfgs],
                 "out_idx": self.jit.out_idx, "target": target,
                 "device": _device_name(target), "tilec_version": version()}
@@ -174,9 +183,10 @@ class AutotunedFunction:
         if entry.get("key") != key or not isinstance(entry.get("config"), dict):
             return None
         cfg = entry["config"]
-        defines = dict(base, **{k: literal(v) for k, v in cfg.items()})
+        defines = dict(base, **_arguments(cfg))
         try:
-            kernel = self.jit.compile_defines(defines, target, self._tensors)
+            kernel = self.jit.compile_defines(defines, target, self._tensors,
+                                              cfg.get(PASS_CONFIGS))
         except TilecError:
             return None
         if _signature(kernel) != entry.get("inputs"):  # shapes/dtypes changed: tune again
@@ -197,8 +207,8 @@ class AutotunedFunction:
         workers = self.opts["max_workers"] or min(len(cands), os.cpu_count() or 1)
         bar = _Progress(len(cands), "tilec autotune %s: compile" % name, verbose)
         with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
-            futs = {pool.submit(self.jit.compile_defines, d, target, self._tensors): i
-                    for i, d in enumerate(cands)}
+            futs = {pool.submit(self.jit.compile_defines, d, target, self._tensors,
+                                cfgs[i].get(PASS_CONFIGS)): i for i, d in enumerate(cands)}
             for fut in concurrent.futures.as_completed(futs):
                 i = futs[fut]
                 try:
@@ -235,7 +245,7 @@ class AutotunedFunction:
         if verbose:
             _say("tilec autotune %s: best config %s (%.4g ms of %d timed)"
                  % (name, kernel.config, kernel.latency, len(timed)))
-        if self.opts["cache"]:
+        if self.opts["cache"] and key["function"] is not None:
             _write_json(path, {"key": key, "config": kernel.config, "latency_ms": kernel.latency,
                                "inputs": sig, "results": results})
         self.last_result = AutotuneResult(kernel.config, kernel.latency, kernel, False, results,
@@ -262,6 +272,14 @@ class AutotunedFunction:
             return None, "run failed: " + _first_line(e)
         except AssertionError as e:
             return None, "wrong result: " + _first_line(e)
+
+
+PASS_CONFIGS = "pass_configs"  # a config's own pass configs (TileLang's reserved key)
+
+
+def _arguments(config):
+    """A config's factory arguments as literal texts (its pass_configs left out)."""
+    return {k: literal(v, "config %s" % k) for k, v in config.items() if k != PASS_CONFIGS}
 
 
 def _best(results):

@@ -87,26 +87,6 @@ def _is_dtype_object(v):
     return mod.startswith("torch") or mod.startswith("ml_dtypes") or hasattr(v, "tilec_dtype")
 
 
-# ---- where a function comes from ----------------------------------------------------------
-def source_of(func):
-    """(absolute source path, function name) of a module-level function."""
-    func = inspect.unwrap(func)
-    try:
-        path = inspect.getsourcefile(func)
-    except TypeError:
-        path = None
-    name = getattr(func, "__name__", None)
-    if not path or path.startswith("<") or not os.path.isfile(path):
-        raise TilecError("tilec compiles kernels from their source file, and %r has none "
-                         "(defined in a REPL, a notebook cell or exec?): put it in a .py file"
-                         % (name or func))
-    qual = getattr(func, "__qualname__", name)
-    if qual != name:
-        raise TilecError("%s: tilec compiles functions defined at the top level of a file, "
-                         "and '%s' is defined inside another function or class" % (path, qual))
-    return os.path.abspath(path), name
-
-
 class PrimFunc:
     """A @T.prim_func as the TileLang compatibility layer records it: the Python function,
     and, when it was made by calling a plain (undecorated) factory function in Python, that
@@ -441,49 +421,64 @@ class JITFunction:
     def compile(self, *args, **kwargs):
         return self._compile(args, kwargs)[0]
 
-    def _config_texts(self, cap):
-        """pass_configs as {key: value text}; keys are strings or TileLang's PassConfigKey
-        members (their names)."""
+    def _config_texts(self, cap, extra=None):
+        """pass_configs (the function's, then extra's over them) as {key: value text};
+        keys are strings or TileLang's PassConfigKey members (their names)."""
         out = {}
-        if not isinstance(self.pass_configs, dict):
-            raise TilecError("pass_configs must be a dict, not %s"
-                             % type(self.pass_configs).__name__)
-        for k, v in self.pass_configs.items():
+        for configs in (self.pass_configs, extra or {}):
+            if not isinstance(configs, dict):
+                raise TilecError("pass_configs must be a dict, not %s" % type(configs).__name__)
+        for k, v in dict(self.pass_configs, **(extra or {})).items():
             key = getattr(k, "value", None) or getattr(k, "name", None) or str(k)
             out[str(key)] = cap.value(v, "pass_configs[%r]" % (key,))
         return out
 
-    def _compile(self, args, kwargs, target=None):
-        """(Kernel, tensors): compiled once per captured program, arguments and tensor
-        signature (the factory itself runs on every call, as Python code does)."""
+    def _compile(self, args, kwargs, target=None, pass_configs=None):
+        """(Kernel, tensors): compiled once per captured program, arguments, tensor
+        signature and pass configs (the factory itself runs on every call, as Python code
+        does). pass_configs: a config's own, over the function's (the autotuner's)."""
         cap, defines, tensors = self.capture(args, dict(kwargs))
         target = normalize_target(target or self.target)
         inputs = {k: tensor_signature(v) for k, v in tensors.items()}
+        configs = self._config_texts(cap, pass_configs)
         key = (cap.key(), tuple(sorted(defines.items())), tuple(sorted(inputs.items())),
-               target)
+               target, tuple(sorted(configs.items())))
         k = self._kernels.get(key)
         if k is None:
             self._compiling(True)
             k = compile_capture(cap, defines, self.out_idx, target, self.use_cache,
-                                self.cache_dir, inputs=inputs,
-                                configs=self._config_texts(cap), name=self.kernel_name())
+                                self.cache_dir, inputs=inputs, configs=configs,
+                                name=self.kernel_name())
             k.defines = self._arguments_text(args, kwargs)
             self._compiling(False)
             with self._lock:
                 k = self._kernels.setdefault(key, k)
         return k, tensors
 
-    def compile_defines(self, defines, target=None, tensors=None):
+    def compile_defines(self, defines, target=None, tensors=None, pass_configs=None):
         """The Kernel for these arguments given as Python-literal texts ({name: text}, as
         literal() writes them: the autotuner's configs) and, for an eager-style kernel,
-        these tensors; compiled as a call with the values would be."""
+        these tensors; compiled as a call with the values would be, with pass_configs
+        over the function's."""
         values = {k: eval(v, {"__builtins__": {}}, {"float": float})  # our own literals
                   for k, v in defines.items()}
         values.update(tensors or {})
-        return self._compile((), values, target)[0]
+        return self._compile((), values, target, pass_configs)[0]
 
-    def source_info(self):
-        return source_of(self.func.func if isinstance(self.func, PrimFunc) else self.func)
+    def identity(self):
+        """What names the function's code for a disk cache: (source path, qualified name,
+        the literal texts of the values it closes over), or None when it has no source
+        file or closes over a value with no literal (then nothing may be cached)."""
+        fn = inspect.unwrap(self.func.func if isinstance(self.func, PrimFunc) else self.func)
+        try:
+            path = inspect.getsourcefile(fn)
+            cells = {n: literal(c.cell_contents) for n, c in zip(
+                fn.__code__.co_freevars, fn.__closure__ or ())}
+        except (TypeError, ValueError, TilecError):
+            return None
+        if not path or path.startswith("<") or not os.path.isfile(path):
+            return None
+        return os.path.abspath(path), fn.__qualname__, cells
 
     def __repr__(self):
         return "<tilec.JITFunction %s>" % self.__name__

@@ -245,6 +245,48 @@ def test_autotuner_builder():
         tuner.run(early_stop=True, early_stop_factor=0.5)
 
 
+def test_autotuner_nested_factory_and_per_config_pass_configs():
+    """AutoTuner over a factory defined inside a function (closing over M, N), configs
+    that carry their own pass_configs (TileLang's reserved key): every config compiles and
+    times, the best one computes B = A + 1."""
+    import tilelang
+    import tilelang.language as T
+    from tilelang.autotuner import AutoTuner
+    M, N = 64, 96
+
+    def kernel(block_M=None, block_N=None):
+        @T.prim_func
+        def main(A: T.Tensor((M, N), "float32"), B: T.Tensor((M, N), "float32")):
+            with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), threads=128) as (
+                    bx, by):
+                tile = T.alloc_fragment((block_M, block_N), "float32")
+                T.copy(A[by * block_M, bx * block_N], tile)
+                for i, j in T.Parallel(block_M, block_N):
+                    tile[i, j] = tile[i, j] + 1
+                T.copy(tile, B[by * block_M, bx * block_N])
+        return main
+
+    key = tilelang.PassConfigKey.TL_DISABLE_WARP_SPECIALIZED
+    configs = [{"block_M": bm, "block_N": 32, "pass_configs": {key: ws}}
+               for bm in (16, 32) for ws in (True, False)]
+    res = (AutoTuner.from_kernel(kernel=kernel, configs=configs)
+           .set_compile_args(out_idx=[-1], target="auto")
+           .set_profile_args(ref_prog=lambda a: a + 1).run(warmup=1, rep=2))
+    assert res.config in configs and len(res.results) == 4
+    assert all(latency is not None for _, latency, _ in res.results), res.results
+    a = rand((M, N))
+    np.testing.assert_allclose(res.kernel(a), a + 1, rtol=1e-6)
+    from tilec.jit import JITFunction
+    jit = JITFunction(kernel, out_idx=[-1])
+    plain = jit.compile_defines({"block_M": "16", "block_N": "32"})
+    assert jit.compile_defines({"block_M": "16", "block_N": "32"}) is plain
+    assert jit.compile_defines({"block_M": "16", "block_N": "32"},
+                               pass_configs={key: True}) is not plain
+    with pytest.raises(tilec.TilecError, match="pass_configs must be a dict"):
+        AutoTuner.from_kernel(kernel=kernel, configs=[{"block_M": 16, "block_N": 32,
+                                                       "pass_configs": 1}]).run()
+
+
 def test_early_stop_skips_the_full_timing():
     """A run slower than the baseline returns its first estimate alone; the profiler's
     func is the kernel (TileLang's Profiler.func)."""

@@ -41,10 +41,10 @@ class TLJITFunction(JITFunction):
     def __init__(self, func, out_idx=None, target=None, pass_configs=None, **kw):
         super().__init__(func, out_idx=out_idx, target=target, pass_configs=pass_configs, **kw)
 
-    def _compile(self, args, kwargs, target=None):
+    def _compile(self, args, kwargs, target=None, pass_configs=None):
         opts = _options()  # read now: tilelang.disable_cache() may come after @jit
         self.use_cache, self.cache_dir = opts.get("use_cache"), opts.get("cache_dir")
-        k, tensors = super()._compile(args, kwargs, target)
+        k, tensors = super()._compile(args, kwargs, target, pass_configs)
         return _mark(k), tensors
 
     def _compiling(self, starts):

@@ -6,9 +6,10 @@
               .run(warmup=3, rep=20))
     result.config, result.latency, result.kernel
 
-The factory is compiled by libtilec from its source file, so it must be a module-level
-function (as for @tilelang.jit); its parameters the configs do not give take their
-defaults."""
+The factory is captured as @tilelang.jit captures one (a nested factory closes over the
+values of its enclosing function); its parameters the configs do not give take their
+defaults. A config's "pass_configs" entry compiles that config with those pass configs
+over set_compile_args'."""
 from ..autotuner import AutotunedFunction
 from .jit import TLJITFunction
 
