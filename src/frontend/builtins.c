@@ -4,6 +4,7 @@
  * Tile operations live in tileops.c. */
 #include "frontend/eval.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -493,6 +494,52 @@ static Value *tilelang_attr(Interp *in, const char *path, const char *attr, Loc 
     return module_value(in, arena_printf(ar, "%s.%s", path, attr));
 }
 
+/* x.astype(dtype) on a kernel expression (TVM's PrimExpr method): x cast to dtype. */
+static Value *expr_astype(Interp *in, CallArgs *a, void *d) {
+    Value *self = d, *av[1];
+    args_bind(in, a, "astype", "dtype", av, 1);
+    DType dt = val_to_dtype(in, av[0], a->loc, "dtype");
+    return val_expr(in, ir_cast(in->ctx, dt, self->u.expr, a->loc));
+}
+
+Value *expr_method(Interp *in, Value *self, const char *attr) {
+    if (!strcmp(attr, "astype")) return builtin_value(in, "astype", expr_astype, self);
+    return NULL;
+}
+
+/* tvm.tirx.const(value, dtype="int32"/"float32"): a constant of that dtype. */
+static Value *tir_const(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    Value *av[2];
+    args_bind(in, a, "tvm.tirx.const", "value, dtype=", av, 2);
+    DType dt = av[1] ? val_to_dtype(in, av[1], a->loc, "dtype")
+                     : av[0]->kind == V_FLOAT ? DT_FLOAT32 : DT_INT32;
+    if (av[0]->kind == V_FLOAT) return val_expr(in, ir_float(in->ctx, av[0]->u.f, dt, a->loc));
+    return val_expr(in, ir_cast(in->ctx, dt, val_to_expr(in, av[0], a->loc, "value"), a->loc));
+}
+
+/* Whether path is TVM's TIR module (tvm.tir, or tvm.tirx since TVM 0.22), also as
+ * tilelang.tvm re-exports it. */
+static bool is_tir_module(const char *path) {
+    if (!strncmp(path, "tilelang.", 9)) path += 9;
+    return !strcmp(path, "tvm.tir") || !strcmp(path, "tvm.tirx");
+}
+
+/* tvm.tirx's functions that TileLang helpers call on expressions: those T has under the
+ * same name (or as Select/Cast), and const. Other names stay TVM's (an error if called). */
+static Value *tir_attr(Interp *in, const char *path, const char *attr, Loc loc) {
+    static const char *const same[] = {
+        "reinterpret", "if_then_else", "Select", "Cast", "max", "min", "exp", "exp2", "log",
+        "log2", "sqrt", "rsqrt", "abs", "floor", "ceil", "round", "floordiv", "floormod",
+        "truncdiv", "truncmod", "max_value", "min_value", "infinity", "bitwise_and",
+        "bitwise_or", "bitwise_xor", "bitwise_not", "shift_left", "shift_right", "sigmoid",
+        "tanh", "pow", "fmod", "isnan", "isinf", "popcount", "clz", "nearbyint", "trunc"};
+    if (!strcmp(attr, "const")) return builtin_value(in, "tvm.tirx.const", tir_const, NULL);
+    for (size_t i = 0; i < sizeof same / sizeof *same; i++)
+        if (!strcmp(attr, same[i])) return tl_lang_attr(in, attr, loc);
+    return opaque(in, arena_printf(&in->ctx->arena, "%s.%s", path, attr));
+}
+
 /* torch.float16 and friends are dtypes; everything else of torch is opaque. */
 static Value *torch_attr(Interp *in, const char *attr) {
     static const struct {
@@ -579,6 +626,9 @@ Value *module_attr(Interp *in, Value *base, const char *attr, Loc loc) {
     }
     if (base->kind == V_MODULE) {
         if (!strcmp(path, "math")) return math_attr(in, attr, loc);
+        if (is_tir_module(path)) return tir_attr(in, path, attr, loc);
+        if (!strcmp(path, "tvm") && islower((unsigned char)attr[0])) /* tvm.tirx, ... */
+            return module_value(in, arena_printf(ar, "tvm.%s", attr));
         if (!strncmp(path, "tilelang", 8)) return tilelang_attr(in, path, attr, loc);
         if (!strcmp(path, "torch")) return torch_attr(in, attr);
         if (!strcmp(path, "tilec")) { /* the Python package's decorators mean the same */
@@ -601,7 +651,8 @@ static bool known_module(const char *dotted, int level) {
     static const char *const known[] = {"tilelang", "tilec", "math", "torch", "numpy",
                                         "typing", "dataclasses", "enum", "functools",
                                         "itertools", "os", "sys", "collections", "abc",
-                                        "argparse", "time", "random", "__future__", "triton"};
+                                        "argparse", "time", "random", "__future__", "triton",
+                                        "tvm"};
     if (level) return false;
     size_t n = strcspn(dotted, ".");
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)

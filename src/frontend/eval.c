@@ -639,9 +639,12 @@ static Value *eval_attr(Interp *in, Env *env, Ast *e) {
         if (!strcmp(attr, "ndim")) return val_int(in, base->u.buf->ndim);
         if (!strcmp(attr, "name")) return val_str(in, base->u.buf->name);
         break;
-    case V_EXPR:
+    case V_EXPR: {
         if (!strcmp(attr, "dtype")) return val_dtype(in, base->u.expr->dtype);
+        Value *m = expr_method(in, base, attr);
+        if (m) return m;
         break;
+    }
     case V_DTYPE:
         if (!strcmp(attr, "bits")) return val_int(in, dtype_bits(base->u.dtype));
         if (!strcmp(attr, "itemsize")) return val_int(in, dtype_bytes(base->u.dtype));

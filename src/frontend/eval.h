@@ -274,6 +274,8 @@ const char *tl_lang_name(int i);   /* the i-th name of tl_lang_fn's table, or NU
  * default: "C, CUDA" or the "not yet" of a name that is a compile error. */
 const char *tl_lang_status(const char *name, const char *dflt);
 Value *tl_lang_attr(Interp *in, const char *attr, Loc loc); /* tileops.c: T.<attr> */
+/* builtins.c: a method of a kernel expression (astype), NULL if it has none by that name. */
+Value *expr_method(Interp *in, Value *self, const char *attr);
 
 /* Subscript a buffer: all scalar indices -> LOAD; any slice -> region. */
 Value *buffer_subscript(Interp *in, Buffer *buf, Value *index, Loc loc);

@@ -339,6 +339,10 @@ static Value *t_reinterpret(Interp *in, CallArgs *a, void *d) {
     (void)d;
     Value *av[2];
     args_bind(in, a, "T.reinterpret", "value, dtype", av, 2);
+    if (av[0]->kind == V_DTYPE && av[1]->kind != V_DTYPE) { /* TVM's (dtype, value) order */
+        Value *t = av[0];
+        av[0] = av[1], av[1] = t;
+    }
     DType to = val_to_dtype(in, av[1], a->loc, "dtype");
     Expr *x = av[0]->kind == V_FLOAT ? ir_float(in->ctx, av[0]->u.f, DT_FLOAT32, a->loc)
                                      : val_to_expr(in, av[0], a->loc, "T.reinterpret value");

@@ -170,3 +170,13 @@ def test_grid_sized_by_scalar(tilec, n):
     want = a.copy()
     want[:n] += 1.0
     np.testing.assert_allclose(out["A"], want, rtol=0, atol=0)
+
+
+def test_tir_helpers(tilec):
+    """tvm.tirx.const / Select / reinterpret(dtype, value) and PrimExpr.astype in a helper
+    function, against numpy's bit manipulation."""
+    a = np.random.default_rng(7).integers(0, 256, 128, dtype=np.uint8)
+    out = tilec.run("tests/exec/kernels/tir_helpers.py", inputs={"A": a})
+    nib = np.stack([a & 15, a >> 4], axis=1).reshape(-1).astype(np.uint16)
+    want = ((nib << 10) | 1).astype(np.uint16).view(np.float16)
+    np.testing.assert_array_equal(out["B"].view(np.uint16), want.view(np.uint16))
