@@ -42,7 +42,7 @@ MAX_ITEMS = 100000       # elements of one sequence
 
 # Modules libtilec knows by name (the T namespace, math, torch/numpy dtypes, tilec); any
 # other module a kernel reads is captured as an object of the attributes it reads.
-KNOWN_MODULES = ("tilelang", "tilec", "math", "torch", "numpy", "builtins")
+KNOWN_MODULES = ("tilelang", "tilec", "math", "torch", "numpy", "builtins", "tvm")
 
 
 @functools.lru_cache(maxsize=256)
@@ -156,6 +156,8 @@ class Capture:
             return "float('%s')" % ("nan" if math.isnan(f) else "inf" if f > 0 else "-inf")
         if isinstance(v, types.ModuleType):
             return self._module(v)
+        if isinstance(v, type) and isinstance(v.__dict__.get("tilec_capture"), str):
+            return v.tilec_capture  # a class kernels use by name (DataType: T.dtype)
         if isinstance(v, str) and isinstance(getattr(v, "tilec_dtype", None), str):
             return "T.%s" % v.tilec_dtype  # compat T.float16 (a str)
         if isinstance(getattr(v, "tilec_expr", None), str):  # compat T.dynamic sizes

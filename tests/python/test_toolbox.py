@@ -592,3 +592,33 @@ print("file", tilelang.__file__.endswith("compat/__init__.py"))
     torch = pytest.importorskip("torch")
     assert T.float8_e4m3fn.as_torch() is torch.float8_e4m3fn
     assert T.bfloat16.as_torch() is torch.bfloat16
+
+
+def test_tir_helpers_through_the_capture():
+    """A prim_func whose helper uses tvm.tirx (const, Select, reinterpret, astype) compiled
+    from Python (the capture: tvm is the compat layer's), and DataType(x).bits in a
+    factory, against numpy."""
+    import importlib.util
+    import tilelang  # noqa: F401 (the compat layer: tvm, tilelang.tvm)
+    import tilelang.language as T
+    from tvm import DataType
+    spec = importlib.util.spec_from_file_location(
+        "tir_helpers", ROOT / "tests" / "exec" / "kernels" / "tir_helpers.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    k = tilelang.compile(mod.unpack, out_idx=[-1])
+    a = np.random.default_rng(3).integers(0, 256, 128, dtype=np.uint8)
+    nib = np.stack([a & 15, a >> 4], axis=1).reshape(-1).astype(np.uint16)
+    np.testing.assert_array_equal(k(a).view(np.uint16), (nib << 10) | 1)
+
+    @tilelang.jit(out_idx=[-1])
+    def widths(dtype=T.float16):
+        lanes = 128 // DataType(dtype).bits  # 8 for float16
+
+        @T.prim_func
+        def main(A: T.Tensor((lanes,), "int32")):
+            with T.Kernel(1) as bx:
+                for i in T.Parallel(lanes):
+                    A[i] = i * DataType("float32").bits
+        return main
+    np.testing.assert_array_equal(widths()(), np.arange(8) * 32)

@@ -10,7 +10,9 @@ from .._lib import TilecError
 
 class DataType(str):
     """DataType("float16"): a str equal to tilec's canonical name, with .bits, .lanes
-    (always 1), .type_code (DLPack's code: 0 int, 1 uint, 2 float, 4 bfloat)."""
+    (always 1), .type_code (DLPack's code: 0 int, 1 uint, 2 float, 4 bfloat). Captured
+    into kernels as T.dtype (DataType(x).bits works in a kernel's meta level too)."""
+    tilec_capture = "T.dtype"
 
     def __new__(cls, name):
         canon = dtype_name(name)
