@@ -213,7 +213,7 @@ static const char *const pending[][2] = {
     {"call_extern", "external functions"}, {"call_intrin", "TVM intrinsics"},
     {"evaluate", "TVM statements"}, {"alloc_reducer", "reducers"},
     {"finalize_reducer", "reducers"}, {"Persistent", "persistent loops"},
-    {"im2col", "im2col copies"}, {"gemm_sp", "sparse tensor cores"},
+{"gemm_sp", "sparse tensor cores"},
     {"comm_reducer", "TVM reducers"}, {"tvm_thread_allreduce", THREAD_LEVEL},
     {"ptx_cp_async", "use T.copy"}, {"cp_async_barrier_noinc", "use T.copy"},
     {"import_source", "external sources"}, {"access_ptr", "raw pointers"},
@@ -352,6 +352,91 @@ static Value *t_reinterpret(Interp *in, CallArgs *a, void *d) {
     return val_expr(in, ir_bitcast(in->ctx, to, x, a->loc));
 }
 
+/* ---- T.im2col: a convolution's image patches as the rows of a GEMM operand ---------- */
+typedef struct Im2col {
+    Interp *in;
+    Loc loc;
+} Im2col;
+
+static Expr *ic_bin(Im2col *c, BinOp op, Expr *x, Expr *y) { return ir_bin(c->in->ctx, op, x, y, c->loc); }
+static Expr *ic_int(Im2col *c, int64_t v) { return ir_int(c->in->ctx, v, DT_INT32, c->loc); }
+
+/* One output size of the convolution: (dim + 2 pad - (kernel - 1) dilation - 1) // stride + 1. */
+static Expr *ic_out_dim(Im2col *c, Expr *dim, int64_t kernel, int64_t stride, int64_t dil,
+                        int64_t pad) {
+    Expr *e = ic_bin(c, OP_ADD, dim, ic_int(c, 2 * pad - (kernel - 1) * dil - 1));
+    return ic_bin(c, OP_ADD, ic_bin(c, OP_FLOORDIV, e, ic_int(c, stride)), ic_int(c, 1));
+}
+
+/* T.im2col(img, col, nhw_step, c_step, kernel, stride, dilation, pad): col[i, j] (its last
+ * two dims) = img[n, h, w, ch] for row m = nhw_step * block_m + i (n, oh, ow of an NHWC
+ * output) and column k = c_step * block_k + j (kh, kw, ch), 0 where (h, w) falls in the
+ * padding: TileLang's im2col as a T.Parallel nest, so both targets lower it as one. */
+static Value *t_im2col(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    Value *av[10];
+    args_bind(in, a, "T.im2col", "img, col, nhw_step, c_step, kernel, stride=, dilation=, pad=, "
+              "eviction_policy=, annotations=", av, 10);
+    need_kernel(in, a->loc, "T.im2col");
+    Im2col c = {in, a->loc};
+    Region img = value_to_region(in, av[0], NULL, a->loc, "T.im2col image");
+    Region col = value_to_region(in, av[1], NULL, a->loc, "T.im2col columns");
+    int64_t bm, bk, kernel = val_to_int(in, av[4], a->loc, "kernel");
+    int64_t stride = av[5] ? val_to_int(in, av[5], a->loc, "stride") : 1;
+    int64_t dil = av[6] ? val_to_int(in, av[6], a->loc, "dilation") : 1;
+    int64_t pad = av[7] ? val_to_int(in, av[7], a->loc, "pad") : 0;
+    if (img.buf->ndim != 4 || img.buf->scope != SCOPE_GLOBAL || col.ndim < 2 ||
+        col.buf->dtype != img.buf->dtype)
+        ctx_fail(in->ctx, a->loc, "T.im2col takes a 4-d NHWC global image and a 2-d tile of "
+                 "its dtype");
+    if (!ir_is_const_int(col.extent[col.ndim - 2], &bm) ||
+        !ir_is_const_int(col.extent[col.ndim - 1], &bk) || kernel < 1 || stride < 1 || dil < 1 || pad < 0)
+        ctx_fail(in->ctx, a->loc, "T.im2col: the tile's extents must be constants, kernel, stride "
+                 "and dilation positive, pad not negative");
+    Expr **shape = img.buf->shape;
+    Expr *out_w = ic_out_dim(&c, shape[2], kernel, stride, dil, pad);
+    Expr *out_hw = ic_bin(&c, OP_MUL, ic_out_dim(&c, shape[1], kernel, stride, dil, pad), out_w);
+    Var *i = ir_var(in->ctx, "i_im2col", DT_INT32), *j = ir_var(in->ctx, "j_im2col", DT_INT32);
+    Expr *m = ic_bin(&c, OP_ADD, ic_bin(&c, OP_MUL, val_to_expr(in, av[2], a->loc, "nhw_step"),
+                                        ic_int(&c, bm)), ir_varref(in->ctx, i, a->loc));
+    Expr *k = ic_bin(&c, OP_ADD, ic_bin(&c, OP_MUL, val_to_expr(in, av[3], a->loc, "c_step"),
+                                        ic_int(&c, bk)), ir_varref(in->ctx, j, a->loc));
+    Expr *kc = ic_bin(&c, OP_MUL, ic_int(&c, kernel), shape[3]);
+    Expr *h = ic_bin(&c, OP_SUB, ic_bin(&c, OP_ADD,
+        ic_bin(&c, OP_MUL, ic_bin(&c, OP_FLOORDIV, ic_bin(&c, OP_FLOORMOD, m, out_hw), out_w), ic_int(&c, stride)),
+        ic_bin(&c, OP_MUL, ic_bin(&c, OP_FLOORDIV, k, kc), ic_int(&c, dil))), ic_int(&c, pad));
+    Expr *w = ic_bin(&c, OP_SUB, ic_bin(&c, OP_ADD,
+        ic_bin(&c, OP_MUL, ic_bin(&c, OP_FLOORMOD, m, out_w), ic_int(&c, stride)),
+        ic_bin(&c, OP_MUL, ic_bin(&c, OP_FLOORMOD, ic_bin(&c, OP_FLOORDIV, k, shape[3]), ic_int(&c, kernel)),
+               ic_int(&c, dil))), ic_int(&c, pad));
+    Expr *inside = ic_bin(&c, OP_AND, ic_bin(&c, OP_AND, ic_bin(&c, OP_GE, h, ic_int(&c, 0)),
+                                             ic_bin(&c, OP_GE, w, ic_int(&c, 0))),
+                          ic_bin(&c, OP_AND, ic_bin(&c, OP_LT, h, shape[1]), ic_bin(&c, OP_LT, w, shape[2])));
+    Expr *idx[4] = {ic_bin(&c, OP_FLOORDIV, m, out_hw), h, w, ic_bin(&c, OP_FLOORMOD, k, shape[3])};
+    Expr *zero = dtype_is_float(img.buf->dtype) ? ir_float(in->ctx, 0.0, img.buf->dtype, a->loc)
+                                                : ir_int(in->ctx, 0, img.buf->dtype, a->loc);
+    Stmt *st = ir_stmt(in->ctx, STMT_STORE, a->loc);
+    st->u.store.buf = col.buf;
+    st->u.store.idx = NEW_ARRAY(&in->ctx->arena, Expr *, col.buf->ndim);
+    for (int dim = 0; dim < col.ndim; dim++) {
+        Expr *at = dim == col.ndim - 2 ? ir_varref(in->ctx, i, a->loc)
+                   : dim == col.ndim - 1 ? ir_varref(in->ctx, j, a->loc) : NULL;
+        st->u.store.idx[dim] = at ? ic_bin(&c, OP_ADD, col.start[dim], at) : col.start[dim];
+    }
+    st->u.store.value = ir_select(in->ctx, inside, ir_load(in->ctx, img.buf, idx, a->loc), zero, a->loc);
+    Stmt *loop = st;
+    Var *vars[2] = {j, i};
+    int64_t ext[2] = {bk, bm};
+    for (int n = 0; n < 2; n++) {
+        Stmt *f = ir_stmt(in->ctx, STMT_FOR, a->loc);
+        f->u.for_.var = vars[n], f->u.for_.min = ic_int(&c, 0), f->u.for_.extent = ic_int(&c, ext[n]);
+        f->u.for_.kind = LOOP_PARALLEL, f->u.for_.body = loop;
+        loop = f;
+    }
+    emit_stmt(in, loop);
+    return val_none(in);
+}
+
 static Value *t_any_all(Interp *in, CallArgs *a, void *d) {
     bool any = d != NULL;
     const char *fname = any ? "T.any_of" : "T.all_of";
@@ -400,6 +485,8 @@ static const LangEntry lang[] = {
     {"atomic_addx2", t_atomic_addx, (void *)2},
     {"atomic_addx4", t_atomic_addx, (void *)4},
     {"reinterpret", t_reinterpret, NULL},
+    {"im2col", t_im2col, NULL},
+    {"c2d_im2col", t_im2col, NULL},
     {"any_of", t_any_all, "any"},
     {"all_of", t_any_all, NULL},
 };

@@ -180,3 +180,34 @@ def test_tir_helpers(tilec):
     nib = np.stack([a & 15, a >> 4], axis=1).reshape(-1).astype(np.uint16)
     want = ((nib << 10) | 1).astype(np.uint16).view(np.float16)
     np.testing.assert_array_equal(out["B"].view(np.uint16), want.view(np.uint16))
+
+
+def conv_ref(x, w, K, S, D, P):
+    """NHWC x (N, H, W, C) with w (K, K, C, F): the direct sum, in float64."""
+    N, H, W, C = x.shape
+    F = w.shape[-1]
+    OH = (H + 2 * P - D * (K - 1) - 1) // S + 1
+    OW = (W + 2 * P - D * (K - 1) - 1) // S + 1
+    xp = np.zeros((N, H + 2 * P, W + 2 * P, C))
+    xp[:, P:P + H, P:P + W] = x
+    out = np.zeros((N, OH, OW, F))
+    for kh in range(K):
+        for kw in range(K):
+            patch = xp[:, kh * D:kh * D + S * (OH - 1) + 1:S, kw * D:kw * D + S * (OW - 1) + 1:S]
+            out += patch @ w[kh, kw].astype(np.float64)
+    return out.reshape(N * OH * OW, F)
+
+
+@pytest.mark.parametrize("N,C,H,W,F,K,S,D,P", [(2, 8, 9, 7, 40, 3, 1, 1, 1),
+                                               (1, 16, 12, 12, 32, 3, 2, 1, 0),
+                                               (2, 4, 10, 11, 8, 3, 1, 2, 2)])
+def test_im2col_conv(tilec, N, C, H, W, F, K, S, D, P):
+    """T.im2col tiles (padding, stride, dilation; rows and columns past the GEMM's edge)
+    times the filter, against a direct convolution."""
+    rng = np.random.default_rng(N * 100 + C)
+    x = rng.standard_normal((N, H, W, C)).astype(np.float32)
+    w = rng.standard_normal((K, K, C, F)).astype(np.float32)
+    defines = dict(N=N, C=C, H=H, W=W, F=F, K=K, S=S, D=D, P=P)
+    out = tilec.run("tests/exec/kernels/im2col_conv.py:conv", defines,
+                    {"data": x, "kernel": w.reshape(K * K * C, F)})
+    np.testing.assert_allclose(out["out"], conv_ref(x, w, K, S, D, P), rtol=1e-4, atol=1e-4)

@@ -1341,6 +1341,7 @@ int main(void) {
         {"pipe_read_first", test_kernel("pipe_read_first"), NULL},
         {"pipe_src_next", test_kernel("pipe_src_next"), NULL},
         {"pipe_k48", test_kernel("pipe_k48"), NULL},
+        {"im2col", test_kernel("im2col"), NULL},
     };
     enum { NPROG = sizeof progs / sizeof *progs, MAXC = 80 };
     char ex[32][128];
