@@ -26,6 +26,7 @@ struct tl_kernel {
     void *module; /* NULL when compiled with build = 0 or TL_BUILD_ONLY */
     int build;    /* tl_options.build */
     bool no_ws;   /* compiled again without warp specialization (compile_into) */
+    Options opts; /* the settings options_fill made, before the kernel's pass_configs */
     const tl_capture *capture; /* tl_compile_capture's, during the compile */
 };
 
@@ -183,9 +184,10 @@ static void compile_to_source(tl_kernel *k, const Source *src, const tl_options 
                       .out_idx = o->out_idx, .nout_idx = o->nout_idx, .inputs = inputs,
                       .ninputs = o->ninputs, .capture = k->capture,
                       .configs = configs, .nconfigs = o->npass_configs};
+    ctx->opts = k->opts; /* the front end adds the pass_configs */
+    ctx->opts.no_ws |= k->no_ws;
     Program *p = elaborate_request(ctx, src, &rq);
     k->func = p->func;
-    k->func->disable_warp_specialized |= k->no_ws;
     StrBuf sb = {0};
     if (k->no_ws)
         sb_puts(&sb, "note: compiled without a TMA producer warp group: with one, ptxas could "
@@ -217,25 +219,26 @@ static tl_status kernel_build(tl_kernel *k, const tl_options *o) {
     const char *d = cached ? dir.buf : NULL;
     StrBuf warn = {0};
     tl_status st = o->build == TL_BUILD_ONLY
-                       ? cache_build(k->target, k->source, d, &warn, &err)
-                       : cache_load_or_build(k->target, k->source, d, &k->module, &warn, &err);
+                       ? cache_build(k->target, &k->ctx.opts, k->source, d, &warn, &err)
+                       : cache_load_or_build(k->target, &k->ctx.opts, k->source, d, &k->module,
+                                             &warn, &err);
     if (warn.len) { /* a bad cache entry was rebuilt */
         k->warnings = arena_printf(&k->ctx.arena, "%s%s", k->warnings, warn.buf);
         sb_free(&warn);
     }
     if (st != TL_OK) fail(st, "%s", err.buf ? err.buf : "build failed");
-    else if (k->module && k->target->bind) k->target->bind(k->module, k->func);
+    else if (k->module && k->target->bind) k->target->bind(k->module, k->func, &k->ctx.opts);
     sb_free(&dir);
     sb_free(&err);
     return st;
 }
 
-/* TILEC_FAULT=internal|oom: an internal error / out of memory at the start of a
- * compilation, to test that they come back as TL_ERROR_INTERNAL (docs/testing.md). */
-static void injected_fault(void) {
-    const char *f = getenv("TILEC_FAULT");
-    if (f && !strcmp(f, "internal")) TL_ASSERT(!"TILEC_FAULT=internal");
-    if (f && !strcmp(f, "oom")) tl_internal_error(__FILE__, __LINE__, "out of memory");
+/* The setting fault (TILEC_FAULT) internal|oom: an internal error / out of memory at the
+ * start of a compilation, to test that they come back as TL_ERROR_INTERNAL
+ * (docs/testing.md). */
+static void injected_fault(const Options *o) {
+    if (!strcmp(o->fault, "internal")) TL_ASSERT(!"TILEC_FAULT=internal");
+    if (!strcmp(o->fault, "oom")) tl_internal_error(__FILE__, __LINE__, "out of memory");
 }
 
 /* compile_to_source, its user errors turned into a status; an internal error (or out of
@@ -249,7 +252,7 @@ static tl_status lower_source(tl_kernel *k, const Source *src, const tl_options 
         return fail_text(k->ctx.internal ? TL_ERROR_INTERNAL : TL_ERROR_PROGRAM,
                          k->ctx.err.buf ? k->ctx.err.buf : "error");
     }
-    injected_fault();
+    injected_fault(&k->opts);
     compile_to_source(k, src, o);
     k->ctx.on_error = NULL;
     ctx_guard(outer);
@@ -283,6 +286,12 @@ static tl_status compile_into(tl_kernel *k, const Source *src, const tl_options 
     k->build = o->build;
     tl_status st = target_pick(o->target, o->build, &k->target);
     if (st != TL_OK) return st;
+    StrBuf why = {0};
+    if (options_fill(&k->opts, o, k->target, &why)) {
+        st = fail(TL_ERROR_ARGUMENT, "%s", why.buf);
+        sb_free(&why);
+        return st;
+    }
     if (o->ndefines && !o->defines) return fail(TL_ERROR_ARGUMENT, "ndefines > 0 but defines "
                                                 "is NULL");
     if (o->npass_configs < 0 || (o->npass_configs && !o->pass_configs))
@@ -494,7 +503,8 @@ typedef struct Run {
 
 /* fn(r) with internal errors (and out of memory) unwinding here as TL_ERROR_INTERNAL: a
  * Ctx on this stack, since threads may launch one kernel at once. What fn allocated
- * before such an error is lost. TILEC_FAULT=launch injects one (docs/testing.md). */
+ * before such an error is lost. The setting fault=launch (TILEC_FAULT=launch) injects one
+ * (docs/testing.md). */
 static tl_status run_guarded(tl_status (*fn)(const Run *r), const Run *r) {
     Ctx g = {0};
     jmp_buf jb;
@@ -503,8 +513,7 @@ static tl_status run_guarded(tl_status (*fn)(const Run *r), const Run *r) {
     if (CTX_TRY(&g, &jb)) {
         fail_text(TL_ERROR_INTERNAL, g.err.buf ? g.err.buf : "internal error");
     } else {
-        const char *fault = getenv("TILEC_FAULT");
-        if (fault && !strcmp(fault, "launch")) TL_ASSERT(!"TILEC_FAULT=launch");
+        if (!strcmp(r->k->ctx.opts.fault, "launch")) TL_ASSERT(!"TILEC_FAULT=launch");
         st = fn(r);
     }
     ctx_guard(outer);

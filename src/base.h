@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "options.h"
+
 /* ---- arena ------------------------------------------------------------------------ */
 typedef struct ArenaChunk ArenaChunk;
 typedef struct Arena {
@@ -78,6 +80,7 @@ typedef struct Ctx {
     StrBuf err;        /* formatted error text of the last failure */
     int next_id;       /* unique ids for vars and buffers */
     bool internal;     /* the failure was an internal error (TL_ERROR_INTERNAL) */
+    Options opts;      /* the compilation's settings (options.h); zero: the defaults */
 } Ctx;
 
 /* Report a user error at loc and unwind to the innermost ctx_try. */

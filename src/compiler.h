@@ -63,12 +63,12 @@ Program *elaborate_request(Ctx *ctx, const Source *src, const ElabRequest *rq);
 
 /* ---- passes: each rewrites f in place; each file states what it requires/provides ---- */
 typedef void (*PassFn)(Ctx *ctx, Func *f);
-/* Runs one pass, then (in debug builds, or when TILEC_VERIFY=1) ir_verify. */
+/* Runs one pass, then (in debug builds, or with the setting verify) ir_verify. */
 void pass_run(Ctx *ctx, Func *f, const char *name, PassFn fn);
 /* A note on a slower choice, "file:line: note: ..." at loc, for the compilation's warnings
  * (Func.remarks). */
-/* pass_configs.c: a pass_configs entry (key as TileLang spells it, value's truth) on f;
- * the key a PassConfigKey member name stands for, or NULL. */
+/* pass_configs.c: a pass_configs entry (key as TileLang spells it, value's truth) into
+ * ctx->opts (its warnings on f); the key a PassConfigKey member name stands for, or NULL. */
 void pass_config_apply(Ctx *ctx, Func *f, const char *key, bool on, Loc loc);
 const char *pass_config_member_key(const char *member);
 /* tileops.c: "T.<name>\t<status>\n" for every T name (malloc'd; tilec info --names). */
@@ -104,8 +104,6 @@ void pass_check_turns(Ctx *ctx, Func *f);
 /* CUDA: tensor-core gemms and fragment reductions kept as tile ops (cuda_keep_tile_op);
  * register fragments, their layouts and the loops' thread mappings (infer_layouts.c). */
 bool cuda_keep_tile_op(const Stmt *s);
-/* Whether kernels are compiled for sm_90 (wgmma) and TILEC_NO_WGMMA is not set. */
-bool cuda_lowering_wgmma(void);
 /* Registers a thread holds in a block of `threads` launched one per SM
  * (__launch_bounds__(threads, 1)): the SM's 64K over the threads in multiples of 8, at
  * most 255. setmaxnreg budgets must fit that block's total. */
@@ -137,12 +135,10 @@ void pass_manual_schedule(Ctx *ctx, Func *f);
 /* CUDA sm_90a: whether copy c of kernel could become TMA stores, its tile's layout aside
  * (pass_infer_layouts gives the tile one TMA reads), and those stores (tma_store.c;
  * after pass_pipeline_async). */
-bool cuda_tma_store_candidate(const Func *f, Stmt *kernel, const Stmt *c);
+bool cuda_tma_store_candidate(const Options *o, const Func *f, Stmt *kernel, const Stmt *c);
 void pass_tma_store(Ctx *ctx, Func *f);
 /* Last: one copy of such a kernel's control flow per warp-group set (manual_schedule.c). */
 void pass_split_warp_groups(Ctx *ctx, Func *f);
-/* The compute capability compiled for (90 for sm_90a), 0 if unknown. */
-int cuda_lowering_arch(void);
 /* After pass_map_threads: the loops of the distributed nest rooted at LOOP_PARALLEL loop
  * `root` (root, then each LOOP_PARALLEL loop that is the only statement of the previous
  * one's body), at most max; returns their number. */
@@ -158,17 +154,23 @@ typedef struct Target {
     const char *binary_ext;  /* ".so" */
     /* 1 if the target can build and run here; else 0 with the reason in why. */
     int (*available)(StrBuf *why);
-    /* Text identifying the toolchain (compiler path + version): part of the cache key. */
+    /* Text identifying the toolchain (compiler path + version): part of the cache key,
+     * with the source and options_key. */
     const char *(*toolchain_id)(Arena *a);
+    /* Optional (NULL: the target has no architectures): the architecture to compile for,
+     * for options_fill. given (NULL: none) is checked and normalized into out; without
+     * one, the current device's. 0 on success; 1 when none was given and no device says
+     * (why says so; building then fails with it); -1 when given is not one (why). */
+    int (*arch)(const char *given, char *out, size_t n, StrBuf *why);
     /* The whole pass pipeline of this target, one pass per line. */
     void (*lower)(Ctx *ctx, Func *f);
     /* Generated source for a lowered function (arena string). */
     char *(*emit)(Ctx *ctx, const Func *f);
-    /* Build source into binary_path (atomically: write a temp file, rename).
-     * 0 on success; else toolchain output in log. */
-    int (*build)(const char *source, const char *binary_path, StrBuf *log);
+    /* Build source, generated with the settings opt, into binary_path (atomically:
+     * write a temp file, rename). 0 on success; else toolchain output in log. */
+    int (*build)(const char *source, const Options *opt, const char *binary_path, StrBuf *log);
     /* Load a built binary; NULL with a reason in err. */
-    void *(*load)(const char *binary_path, StrBuf *err);
+    void *(*load)(const char *binary_path, const Options *opt, StrBuf *err);
     /* Run: args[i] = data pointer of buffer parameter i (byte_offset applied) or pointer
      * to the scalar value (int64_t for ints and bool, double for floats); syms = values
      * of f->syms in order. 0 on success; else reason in err. */
@@ -176,9 +178,10 @@ typedef struct Target {
                   StrBuf *err);
     void (*unload)(void *module);
     /* Optional (NULL for targets that need nothing): called once after load with the
-     * lowered Func the module was built from; it outlives the module. The CUDA target
-     * takes its launch plan (grids, block sizes, shared memory) from it. */
-    void (*bind)(void *module, const Func *f);
+     * lowered Func the module was built from and its settings; both outlive the module.
+     * The CUDA target takes its launch plan (grids, block sizes, shared memory) from
+     * them. */
+    void (*bind)(void *module, const Func *f, const Options *opt);
 } Target;
 
 const Target *target_find(const char *name); /* NULL if unknown */

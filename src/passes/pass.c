@@ -1,23 +1,22 @@
-/* pass.c - runs one pass and, in debug builds (-DTILEC_DEBUG) or when the environment
- * has TILEC_VERIFY=1, verifies the IR it produced (an invalid IR aborts naming the pass). */
+/* pass.c - runs one pass and, in debug builds (-DTILEC_DEBUG) or with the setting verify
+ * (options.h; TILEC_VERIFY=1), verifies the IR it produced (an invalid IR aborts naming
+ * the pass). */
 #include "compiler.h"
 
 #include <stdarg.h>
-#include <stdlib.h>
-#include <string.h>
 
-static bool verify_enabled(void) {
+static bool verify_enabled(const Ctx *ctx) {
 #ifdef TILEC_DEBUG
+    (void)ctx;
     return true;
 #else
-    const char *env = getenv("TILEC_VERIFY");
-    return env && !strcmp(env, "1");
+    return ctx->opts.verify;
 #endif
 }
 
 void pass_run(Ctx *ctx, Func *f, const char *name, PassFn fn) {
     fn(ctx, f);
-    if (verify_enabled()) ir_verify(ctx, f, name);
+    if (verify_enabled(ctx)) ir_verify(ctx, f, name);
 }
 
 void pass_remark(Ctx *ctx, Func *f, Loc loc, const char *fmt, ...) {

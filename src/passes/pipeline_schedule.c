@@ -2,7 +2,7 @@
  * (order=, stage=, group=; PipeSchedule): checking it (pass_check_schedules, on every
  * target), the wgmma waits of a scheduled loop's straight-line code (the CUDA target's
  * warp-specialized consumers, warp_specialize.c), and the turns of FlashAttention-3's
- * warp-group ping-pong around its wgmma issues (TILEC_PINGPONG=1).
+ * warp-group ping-pong around its wgmma issues (the setting pingpong, TILEC_PINGPONG=1).
  *
  * Group g of iteration k runs in iteration k + stage[g] of the scheduled loop, order[g]-th
  * among that iteration's groups. It computes what program order does when every two

@@ -70,10 +70,11 @@ typedef struct CudaPlan {
     const Buffer **globals; /* T.alloc_global buffers: the runtime allocates them per launch */
 } CudaPlan;
 
-/* emit_cuda.c: lowering pipeline, source, and the launch plan of a lowered Func. */
+/* emit_cuda.c: lowering pipeline, source, and the launch plan of a lowered Func compiled
+ * with settings o (cuda_plan.c). */
 void cuda_lower(Ctx *ctx, Func *f);
 char *cuda_emit(Ctx *ctx, const Func *f);
-CudaPlan cuda_plan(Arena *a, const Func *f);
+CudaPlan cuda_plan(Arena *a, const Func *f, const Options *o);
 
 /* Evaluates an integer expression over the syms (values in f->syms order). Returns 0 and
  * sets *out, or -1 if the expression uses anything else. */

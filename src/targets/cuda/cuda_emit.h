@@ -32,18 +32,18 @@ void cuda_kernel_buffers(Arena *a, const Stmt *kernel, CudaBuffers *out);
 /* The kernel's STMT_WS (the last item of its body after pass_warp_specialize), or NULL. */
 const Stmt *cuda_kernel_ws(const Stmt *kernel);
 /* Whether the kernel runs on a persistent grid: its warp-specialized loop counts tiles
- * (STMT_WS.tile), no shared memory is zeroed at entry (bufs), and TILEC_NO_PERSISTENT is
- * unset. Each CUDA block then runs the T.Kernel blocks (tiles) blockIdx.x,
+ * (STMT_WS.tile), no shared memory is zeroed at entry (bufs), and the setting
+ * no_persistent is off. Each CUDA block then runs the T.Kernel blocks (tiles) blockIdx.x,
  * blockIdx.x + gridDim.x, ... in the order of T.use_swizzle (cuda.h). */
-bool cuda_kernel_persistent(const Stmt *kernel, const CudaBuffers *bufs);
+bool cuda_kernel_persistent(const Stmt *kernel, const CudaBuffers *bufs, const Options *o);
 /* Bytes of one block's partial result in a split-K launch (CudaKernelPlan.sk_bytes): the
  * accumulators of STMT_WS.sk of every consumer thread; 0 unless the kernel is persistent,
  * has split-K units and may have few enough tiles to split (a constant grid of more than
- * half the blocks an sm_90 GPU holds never splits). */
-int64_t cuda_kernel_sk_bytes(const Stmt *kernel, const CudaBuffers *bufs);
+ * half the blocks a GPU of options_sm_count SMs holds never splits). */
+int64_t cuda_kernel_sk_bytes(const Stmt *kernel, const CudaBuffers *bufs, const Options *o);
 /* Blocks per cluster (__cluster_dims__): STMT_WS.cluster on a persistent grid, else 1
  * (a kernel that cannot walk tiles runs its multicast copies as plain ones). */
-int cuda_kernel_cluster(const Stmt *kernel, const CudaBuffers *bufs);
+int cuda_kernel_cluster(const Stmt *kernel, const CudaBuffers *bufs, const Options *o);
 
 /* ---- the emitter's state (emit_cuda.c) and its tile parts (emit_tiles.c) ------------ */
 #include "targets/cfamily.h"

@@ -309,55 +309,56 @@ const Stmt *cuda_kernel_ws(const Stmt *kernel) {
     return b->kind == STMT_WS ? b : NULL;
 }
 
-bool cuda_kernel_persistent(const Stmt *kernel, const CudaBuffers *bufs) {
+bool cuda_kernel_persistent(const Stmt *kernel, const CudaBuffers *bufs, const Options *o) {
     const Stmt *ws = cuda_kernel_ws(kernel);
-    const char *off = getenv("TILEC_NO_PERSISTENT");
-    return ws && ws->u.ws.tile && !bufs->zero_bytes && !(off && *off && strcmp(off, "0"));
+    return ws && ws->u.ws.tile && !bufs->zero_bytes && !o->no_persistent;
 }
 
-/* The most blocks of kernel that any sm_90 GPU runs at once: 132 SMs (the H100 SXM's and
- * the H200's, the most of the sm_90 parts) times the blocks that its threads and shared
- * memory let share an SM (228 KB, 1 KB of it reserved per block). An upper bound of a
- * persistent launch's grid (target_cuda.c: resident). */
-static int64_t max_resident(const Stmt *kernel, const CudaBuffers *bufs) {
-    enum { SMS = 132, SM_SMEM = 233472, BLOCK_RESERVED = 1024, SM_THREADS = 2048 };
+/* The most blocks of kernel that a GPU the kernel runs on holds at once: its SMs
+ * (options_sm_count: 132 by default, the H100 SXM's and the H200's, the most of the sm_90
+ * parts) times the blocks that its threads and shared memory let share an SM (228 KB, 1
+ * KB of it reserved per block). An upper bound of a persistent launch's grid
+ * (target_cuda.c: resident). */
+static int64_t max_resident(const Stmt *kernel, const CudaBuffers *bufs, const Options *o) {
+    enum { SM_SMEM = 233472, BLOCK_RESERVED = 1024, SM_THREADS = 2048 };
     int64_t threads = kernel->u.kernel.threads[0] + kernel->u.kernel.producer_threads;
     int64_t per_sm = 32, by_smem = SM_SMEM / (bufs->smem_bytes + BLOCK_RESERVED);
     if (threads > 0 && SM_THREADS / threads < per_sm) per_sm = SM_THREADS / threads;
     if (by_smem < per_sm) per_sm = by_smem;
-    return SMS * (per_sm > 1 ? per_sm : 1);
+    return options_sm_count(o) * (per_sm > 1 ? per_sm : 1);
 }
 
 /* Whether the kernel's tiles are a constant number that no launch splits: tl_sk_parts
  * gives each tile grid / tiles parts, and the grid is at most max_resident. Such a
  * kernel is emitted without split-K code, which would double its compile time. */
-static bool never_splits(const Stmt *kernel, const CudaBuffers *bufs) {
+static bool never_splits(const Stmt *kernel, const CudaBuffers *bufs, const Options *o) {
     int64_t tiles = 1, n;
     for (int d = 0; d < kernel->u.kernel.ngrid; d++) {
         if (!ir_is_const_int(kernel->u.kernel.grid[d], &n)) return false;
         tiles *= n;
     }
-    return 2 * tiles > max_resident(kernel, bufs);
+    return 2 * tiles > max_resident(kernel, bufs, o);
 }
 
-int64_t cuda_kernel_sk_bytes(const Stmt *kernel, const CudaBuffers *bufs) {
+int64_t cuda_kernel_sk_bytes(const Stmt *kernel, const CudaBuffers *bufs, const Options *o) {
     const Stmt *ws = cuda_kernel_ws(kernel);
-    if (!ws || !ws->u.ws.sk || !cuda_kernel_persistent(kernel, bufs) ||
-        never_splits(kernel, bufs))
+    if (!ws || !ws->u.ws.sk || !cuda_kernel_persistent(kernel, bufs, o) ||
+        never_splits(kernel, bufs, o))
         return 0;
     int64_t n = 0;
     for (int i = 0; i < ws->u.ws.sk->nacc; i++) n += ws->u.ws.sk->acc[i]->layout->nlocal;
     return n * kernel->u.kernel.threads[0] * 4;
 }
 
-int cuda_kernel_cluster(const Stmt *kernel, const CudaBuffers *bufs) {
+int cuda_kernel_cluster(const Stmt *kernel, const CudaBuffers *bufs, const Options *o) {
     const Stmt *ws = cuda_kernel_ws(kernel);
-    return ws && ws->u.ws.cluster > 1 && cuda_kernel_persistent(kernel, bufs) ? ws->u.ws.cluster
-                                                                             : 1;
+    return ws && ws->u.ws.cluster > 1 && cuda_kernel_persistent(kernel, bufs, o)
+               ? ws->u.ws.cluster
+               : 1;
 }
 
 /* ---- launch plan --------------------------------------------------------------------------- */
-CudaPlan cuda_plan(Arena *a, const Func *f) {
+CudaPlan cuda_plan(Arena *a, const Func *f, const Options *o) {
     CudaPlan p = {0};
     const Stmt *body = f->body;
     int n = body && body->kind == STMT_SEQ ? body->u.seq.len : body ? 1 : 0;
@@ -386,9 +387,9 @@ CudaPlan cuda_plan(Arena *a, const Func *f) {
         CudaBuffers bufs;
         cuda_kernel_buffers(a, s, &bufs);
         k->smem_bytes = bufs.smem_bytes;
-        k->persistent = cuda_kernel_persistent(s, &bufs);
-        k->cluster = cuda_kernel_cluster(s, &bufs);
-        k->sk_bytes = cuda_kernel_sk_bytes(s, &bufs);
+        k->persistent = cuda_kernel_persistent(s, &bufs, o);
+        k->cluster = cuda_kernel_cluster(s, &bufs, o);
+        k->sk_bytes = cuda_kernel_sk_bytes(s, &bufs, o);
     }
     return p;
 }
@@ -442,8 +443,8 @@ int cuda_tmap_geometry(const Func *f, const TmaMap *m, const int64_t *syms, Cuda
         if (cuda_eval_int(f, b->shape[m->rank - 1 - i], syms, &v)) v = -1;
         if (g->param < 0 || v < 1 || v > ((int64_t)1 << 32)) {
             sb_printf(err, "tensor '%s' (dim %d = %lld): a TMA tensor map needs every dimension "
-                      "in 1 .. 2^32 (set TILEC_NO_WS=1 to load it without TMA)", b->name,
-                      m->rank - 1 - i, (long long)v);
+                      "in 1 .. 2^32 (set no_ws=1, or TILEC_NO_WS=1, to load it without TMA)",
+                      b->name, m->rank - 1 - i, (long long)v);
             return -1;
         }
         g->dims[i] = (uint64_t)v, g->box[i] = (uint32_t)m->box[i];

@@ -216,9 +216,5 @@ void cuda_describe_json(StrBuf *sb);
 /* ---- services of target_cuda.c ------------------------------------------------------------ */
 /* The CUDA device a loaded module runs on. */
 int cuda_module_device(const void *module);
-/* The architecture kernels are compiled for ("sm_80", "sm_90a"): $TILEC_CUDA_ARCH if set,
- * else the current device's (the current context's, else device 0), sm_90 as sm_90a.
- * 0, else -1 with the reason in why. The lowering may use it to pick a code path. */
-int cuda_arch(char *out, size_t n, StrBuf *why);
 
 #endif

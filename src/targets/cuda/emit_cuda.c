@@ -59,33 +59,9 @@
 enum { MAX_NEST = 16, MAX_THREADS = 1024, MAX_SMEM = 232448 };
 
 /* ---- the pipeline --------------------------------------------------------------------- */
-/* The compute capability of the target (90 for sm_90a), or 0 if it is unknown. */
-static int arch_number(bool *sm90a) {
-    char arch[32];
-    StrBuf why = {0};
-    int n = 0;
-    if (!cuda_arch(arch, sizeof arch, &why) && sscanf(arch, "sm_%d", &n) != 1) n = 0;
-    sb_free(&why);
-    if (sm90a) *sm90a = n == 90;
-    return n;
-}
-
-static bool env_off(const char *name) {
-    const char *v = getenv(name);
-    return v && *v && strcmp(v, "0");
-}
-
-int cuda_lowering_arch(void) { return arch_number(NULL); }
-
 int cuda_launch_regs(int threads) {
     int r = 65536 / threads / 8 * 8;
     return r > 255 ? 255 : r;
-}
-
-bool cuda_lowering_wgmma(void) {
-    bool sm90 = false;
-    arch_number(&sm90);
-    return sm90 && !env_off("TILEC_NO_WGMMA");
 }
 
 static void cuda_lower_tile_ops(Ctx *ctx, Func *f) {
@@ -105,7 +81,7 @@ void cuda_lower(Ctx *ctx, Func *f) {
     pass_run(ctx, f, "pipeline_async", pass_pipeline_async);
     pass_run(ctx, f, "tma_store", pass_tma_store);
     pass_run(ctx, f, "map_threads", pass_map_threads);
-    if (!f->no_auto_sync) pass_run(ctx, f, "insert_sync_threads", pass_insert_sync_threads);
+    if (!ctx->opts.no_auto_sync) pass_run(ctx, f, "insert_sync_threads", pass_insert_sync_threads);
     pass_run(ctx, f, "check_turns", pass_check_turns);
     pass_run(ctx, f, "split_warp_groups", pass_split_warp_groups);
     pass_run(ctx, f, "mark_nonneg", pass_mark_nonneg);
@@ -356,7 +332,7 @@ static void ws_side(CfEmit *em, const Stmt *ws, const Stmt *body, bool consumer)
 /* tl_sk_<op> (put or add) of every accumulator with block p's slot. */
 static void splitk_each(CfEmit *em, const char *op, const char *p) {
     CuEmit *cu = cu_of(em);
-    int64_t bytes = cuda_kernel_sk_bytes(cu->kernel, cu->bufs), off = 0;
+    int64_t bytes = cuda_kernel_sk_bytes(cu->kernel, cu->bufs, &em->ctx->opts), off = 0;
     for (int i = 0; i < cu->sk->nacc; i++) {
         const Buffer *b = cu->sk->acc[i];
         cf_line(em, "tl_sk_%s<%lld, %d>(tl_sk_part(tl_sk_ws, %s, %lld) + %lld, %s, tl_tid);",
@@ -1016,9 +992,9 @@ static void emit_kernel(CfEmit *em, const Stmt *k, int id, const Host *h) {
     CudaBuffers bufs;
     cuda_kernel_buffers(&em->ctx->arena, k, &bufs);
     cu->bufs = &bufs;
-    cu->persistent = cuda_kernel_persistent(k, &bufs);
-    cu->cluster = cuda_kernel_cluster(k, &bufs);
-    cu->sk = cuda_kernel_sk_bytes(k, &bufs) ? cuda_kernel_ws(k)->u.ws.sk : NULL;
+    cu->persistent = cuda_kernel_persistent(k, &bufs, &em->ctx->opts);
+    cu->cluster = cuda_kernel_cluster(k, &bufs, &em->ctx->opts);
+    cu->sk = cuda_kernel_sk_bytes(k, &bufs, &em->ctx->opts) ? cuda_kernel_ws(k)->u.ws.sk : NULL;
     for (int d = 0; cu->persistent && d < k->u.kernel.ngrid; d++)
         vars_expr(&w, k->u.kernel.grid[d]); /* the kernel counts its tiles */
     if (!cu->persistent) /* a persistent grid launches one block per SM instead */
@@ -1121,7 +1097,9 @@ char *cuda_emit(Ctx *ctx, const Func *f) {
     StrBuf kbuf = {0};
     cf_init(em, ctx, f, &cu_hooks);
     em->out = &kbuf;
-    cu->stmatrix = arch_number(&cu->sm90a) >= 90 && !env_off("TILEC_NO_STMATRIX");
+    int arch = options_arch_number(&ctx->opts);
+    cu->sm90a = arch == 90;
+    cu->stmatrix = arch >= 90 && !ctx->opts.no_stmatrix;
     jmp_buf jb, *saved = ctx->on_error;
     if (CTX_TRY(ctx, &jb)) { /* free the heap buffers if a user error unwinds through here */
         sb_free(&kbuf);
@@ -1137,7 +1115,7 @@ char *cuda_emit(Ctx *ctx, const Func *f) {
                     "// Launch ABI: src/targets/cuda/cuda.h. NVRTC options: %s, sm_80 or newer.\n",
               f->loc.src && f->loc.src->name ? cf_comment_text(&ctx->arena, f->loc.src->name)
                                              : "<source>",
-              f->name ? f->name : "main", f->fast_math ? CUDA_FAST_MATH_OPTS : CUDA_IEEE_OPTS);
+              f->name ? f->name : "main", ctx->opts.fast_math ? CUDA_FAST_MATH_OPTS : CUDA_IEEE_OPTS);
     sb_puts(&all, embedded_tl_c_h); /* the scalar semantics, shared with the C target */
     sb_puts(&all, "\n");
     sb_puts(&all, embedded_tl_cuda_h);
