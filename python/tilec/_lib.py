@@ -72,7 +72,9 @@ class Options(ctypes.Structure):
                 ("build", ctypes.c_int), ("out_idx", ctypes.POINTER(ctypes.c_int)),
                 ("nout_idx", ctypes.c_int), ("inputs", ctypes.POINTER(DLTensorP)),
                 ("input_names", ctypes.POINTER(ctypes.c_char_p)), ("ninputs", ctypes.c_int),
-                ("pass_configs", ctypes.POINTER(Define)), ("npass_configs", ctypes.c_int)]
+                ("pass_configs", ctypes.POINTER(Define)), ("npass_configs", ctypes.c_int),
+                ("arch", ctypes.c_char_p), ("settings", ctypes.POINTER(Define)),
+                ("nsettings", ctypes.c_int)]
 
 
 class CaptureFunc(ctypes.Structure):
