@@ -20,9 +20,9 @@ of tilec / cuBLAS per dtype (row "gemm geomean <dtype>", over the shapes tilec r
 "gemm by hand" rows run examples/gemm_warp_specialized.py, the same GEMM scheduled with
 TileLang's Tier 3 primitives (fp16, 4096^3 and 8192^3; --quick: 4096^3). "gemm split-k" rows
 (group splitk) run the same matmul on shapes with fewer tiles than SMs and a long K, whose
-tiles tilec cuts along K over the idle SMs (split-K; TILEC_NO_SPLITK=1 turns it off).
+tiles tilec cuts along K over the idle SMs (split-K; the setting no_splitk turns it off).
 "gemm mma.sync" rows (group mma, issue 3) run the same matmul compiled for the mma.sync path
-(TILEC_NO_WGMMA=1: on sm_90 the code sm_80 gets) on 4096^3, 8192^3 and 4096x7168x2048
+(the setting no_wgmma: on sm_90 the code sm_80 gets) on 4096^3, 8192^3 and 4096x7168x2048
 against cuBLAS and against Triton's GEMM on the same instructions (bench/triton_mma.py,
 its fastest config per shape), the three timed interleaved. "compile cold" rows (group
 compile) time a compile without the disk cache, source to loaded cubin, against
@@ -443,12 +443,13 @@ def mma_row(rows, fut, shape, dtype, deadline):
 
 
 def mma_rows(rows, quick, deadline):
-    """examples/gemm.py on the mma.sync path (compiled with TILEC_NO_WGMMA=1: on sm_90 the
-    code sm_80 gets), MMA_CONFIG, on MMA_SHAPES (--quick: the first) in both dtypes, against
+    """examples/gemm.py on the mma.sync path (compiled with the setting no_wgmma: on sm_90
+    the code sm_80 gets), MMA_CONFIG, on MMA_SHAPES (--quick: the first) in both dtypes, against
     cuBLAS and Triton (mma_row); a geometric-mean row per dtype and peer."""
     torch.backends.cuda.matmul.allow_tf32 = False
     shapes = MMA_SHAPES[:1] if quick else MMA_SHAPES
-    with environ(TILEC_NO_WGMMA="1"):  # read while the kernels compile
+    import tilec
+    with tilec.settings(no_wgmma=True):  # compile_gemms returns when all are compiled
         futs = compile_gemms(example("gemm"), [(s, d, MMA_CONFIG) for d in GEMM_DTYPES
                                                for s in shapes])
     print("gemm mma.sync: tilec config %s" % cfg_name(MMA_CONFIG), flush=True)
@@ -580,10 +581,12 @@ def sdpa_peer(q, k, v, causal):
     return best[0], best[1]
 
 
-def attention_rows(rows, quick, deadline, overlap=None):
+def attention_rows(rows, quick, deadline, overlap=None, pingpong=False):
     """examples/flash_attention.py (ATTN_CFGS; overlap= True or False overrides the
-    schedule choice at every head dim) against torch SDPA on the same fp16 inputs, full and
-    causal; error relative to the largest output of SDPA."""
+    schedule choice at every head dim; pingpong: the setting pingpong, the warp-group
+    ping-pong) against torch SDPA on the same fp16 inputs, full and causal; error relative
+    to the largest output of SDPA."""
+    import tilec
     mod = example("flash_attention")
     shapes = ATTN_SHAPES[:1] if quick else ATTN_SHAPES
     jobs = [(sh, c) for sh in shapes for c in (False, True)]
@@ -593,13 +596,14 @@ def attention_rows(rows, quick, deadline, overlap=None):
         cfg = dict(ATTN_CFGS[d], **({} if overlap is None else {"overlap": overlap}))
         return mod.flashattn(batch=b, seq_len=n, heads=h, dim=d, is_causal=causal, **cfg)
 
-    futs = compile_all(build, jobs)
+    with tilec.settings(**({"pingpong": True} if pingpong else {})):
+        futs = compile_all(build, jobs)
     warm_up_gpu()
     for (b, n, h, d), causal in jobs:
         work = "attention fp16 b%d s%d h%d d%d %s%s%s" % (
             b, n, h, d, "causal" if causal else "full",
             "" if overlap is None else " overlap" if overlap else " no-overlap",
-            " pingpong" if os.environ.get("TILEC_PINGPONG", "0") not in ("", "0") else "")
+            " pingpong" if pingpong else "")
         flops = 4.0 * b * h * n * n * d / (2 if causal else 1)
         try:
             q, k, v = (torch.randn(b, n, h, d, device="cuda", dtype=torch.float16)
@@ -760,8 +764,10 @@ def main():
                     "as 0; cuBLAS is still measured); default %(default)s")
     ap.add_argument("--attention-overlap", choices=("on", "off"), default=None,
                     help="flash attention with (on) or without (off) the example's "
-                    "T.Pipelined schedule at every head dim (default: ATTN_CFGS's choice); "
-                    "TILEC_PINGPONG=1 in the environment adds the warp-group ping-pong")
+                    "T.Pipelined schedule at every head dim (default: ATTN_CFGS's choice)")
+    ap.add_argument("--attention-pingpong", action="store_true",
+                    help="flash attention compiled with the setting pingpong (the warp-group "
+                    "ping-pong, experimental)")
     ap.add_argument("--csv", default=os.path.join(ROOT, "bench", "results.csv"),
                     help="CSV the rows are appended to (default %(default)s)")
     args = ap.parse_args()
@@ -792,7 +798,8 @@ def main():
         manual_rows(rows, args.quick, start + args.time_limit)
     if "attention" in only:
         attention_rows(rows, args.quick, start + args.time_limit,
-                       None if args.attention_overlap is None else args.attention_overlap == "on")
+                       None if args.attention_overlap is None else args.attention_overlap == "on",
+                       args.attention_pingpong)
     date = datetime.date.today().isoformat()
     append_csv(args.csv, date, dev, rows)
     print("%s, %s (%.0f s)" % (date, dev, time.monotonic() - start))
