@@ -53,7 +53,7 @@ GEMM_FULL = [(4096, 4096, 4096), (8192, 8192, 8192), (4096, 7168, 2048),
 # tilec GEMM configs (block_M, block_N, block_K, num_stages, threads[, 1: shared_epilogue]):
 # TileLang's sm80 default and what --gemm-configs-sweep tries.
 GEMM_DEFAULT = (128, 128, 64, 3, 128)
-GEMM_DEFAULT_SM90 = (128, 256, 64, 4, 256, 1)  # the fastest measured on the H200 (docs/perf.md)
+GEMM_DEFAULT_SM90 = (128, 256, 64, 4, 256, 1)  # the fastest measured on the H200 (docs/journal.md)
 GEMM_SWEEP = [(128, 128, 64, 2, 128), (128, 128, 64, 3, 128), (128, 128, 64, 4, 128),
               (128, 128, 32, 4, 128), (128, 256, 64, 3, 256), (128, 256, 64, 4, 256),
               (256, 128, 64, 4, 256), (256, 128, 64, 3, 256, 1), (128, 256, 64, 3, 256, 1),
@@ -244,7 +244,7 @@ def sweep_gemm_configs(rows, mod):
 def warm_up_gpu():
     """Runs cuBLAS GEMMs for WARM_UP_S seconds, so that the timings that follow see the
     clocks of a GPU under steady load: a GPU that has idled (compiling, say) runs its
-    first hundreds of milliseconds several percent faster (docs/perf.md, 2026-12-04)."""
+    first hundreds of milliseconds several percent faster (docs/journal.md, 2026-12-04)."""
     a = torch.randn(8192, 8192, device="cuda", dtype=torch.float16)
     end = time.monotonic() + WARM_UP_S
     while time.monotonic() < end:
@@ -259,7 +259,7 @@ def interleaved_ms(fns, budget_ms=2 * GPU_BUDGET_MS):
     calls interleaved (in turn, the order reversed every round), each after do_bench's
     256 MB cache flush and timed by events. So every fn sees the same clocks: under load
     the H200's clock moves the time of one kernel by 10% and more within a second
-    (docs/perf.md, ninth session), more than the differences being measured."""
+    (docs/journal.md, ninth session), more than the differences being measured."""
     flush = torch.empty(256 << 20, dtype=torch.int8, device="cuda")
     one = sum(event_ms(f)[0] for f in fns)
     rounds = max(3, min(INTERLEAVED_ROUNDS, int(budget_ms / max(one, 1e-3))))
@@ -375,7 +375,7 @@ def splitk_rows(rows, quick, cfg, deadline):
 MMA_SHAPES = GEMM_FULL[:3]  # issue 3's large GEMMs
 # 128x128x64 tiles (TileLang's sm80 default) in 2 stages with the shared-memory epilogue:
 # two 128-thread blocks share an SM, so that one block's barrier waits do not idle it; the
-# fastest measured (docs/perf.md, thirteenth session)
+# fastest measured (docs/journal.md, thirteenth session)
 MMA_CONFIG = (128, 128, 64, 2, 128, 1)
 
 
@@ -548,7 +548,7 @@ def fp8_rows(rows, quick, deadline):
 # (batch, seq_len, heads, dim), 16k tokens as ../shared/PERF.md's; fp16 (the example's type)
 ATTN_SHAPES = [(4, 4096, 16, 128), (1, 16384, 16, 128), (4, 4096, 32, 64)]
 # Tiles per head dim: TileLang's Hopper choice, 128 x 128 over two consumer warp groups
-# and a TMA producer warp group (docs/perf.md, ninth session: at dim 128 480-485 TFLOP/s
+# and a TMA producer warp group (docs/journal.md, ninth session: at dim 128 480-485 TFLOP/s
 # against 425-432 for 128 x 64; at dim 64 340-343, against 306 for 128 x 64 and 353-358
 # for 128 x 128 on cp.async, which the compiler chose before it admitted these tiles).
 # At dim 64 the example's overlap (T.Pipelined order/stage/group) gains 1.8%, at dim 128
@@ -693,7 +693,7 @@ def compile_rows(rows):
     tilec disk cache, and a source no cache has seen (the size parameter moved by a random
     number of tiles each time): the CUDA driver's compute cache also keeps what NVRTC
     built (measured: 0.07 s for a source compiled before in another process, 1.1 s for a
-    new one; docs/perf.md, thirteenth session)."""
+    new one; docs/journal.md, thirteenth session)."""
     import random
     from tilec.jit import compile_file
     for name, factory, args, size, step in COMPILE_KERNELS:
