@@ -19,8 +19,8 @@
  * the stages, one thread per consumer warp group releases them (empty counts groups).
  * With the setting cluster (TILEC_CLUSTER=1), plan_cluster may pair blocks into 2-block
  * clusters that multicast the copies they share (empty then counts both blocks'
- * releases). Without clusters, plan_splitk may let a tile's iterations be split across blocks (split-K
- * units, STMT_WS.sk) when that cannot change the result.
+ * releases). Without clusters, plan_splitk may let a tile's iterations be split across
+ * blocks (split-K units, STMT_WS.sk) when that cannot change the result.
  *
  * Conditions (else the loop is left to the cp.async pipeline): compiling for sm_90 with
  * wgmma (options_wgmma) and the setting no_ws off; 1-D threads, a multiple of 128 and

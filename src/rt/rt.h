@@ -37,9 +37,9 @@ void cache_key(const char *source, const char *target, const char *toolchain,
 int cache_entry_name(const char *name);
 /* Builds source, generated with settings o, with t (or takes it from the cache in dir,
  * after cache_dir_check and a check of the entry; dir NULL = no cache: build in a private
- * temporary directory that is removed after loading) and loads it. A bad entry is rebuilt and a line
- * "warning: ..." appended to warn. TL_OK with *module set, else a status and the message
- * in err. */
+ * temporary directory that is removed after loading) and loads it. A bad entry is rebuilt
+ * and a line "warning: ..." appended to warn. TL_OK with *module set, else a status and
+ * the message in err. */
 tl_status cache_load_or_build(const Target *t, const Options *o, const char *source,
                               const char *dir, void **module, StrBuf *warn, StrBuf *err);
 /* Build only (no device needed to load): puts the binary into the cache in dir (nothing

@@ -333,7 +333,8 @@ run_variant() {
 }
 
 echo "== examples: --target cuda --check, mma.sync instead of wgmma"
-run_variant check-mma "gemm.py gemm_fp8.py gemm_operands.py flash_attention.py gemm_warp_specialized.py" no_wgmma=1
+run_variant check-mma \
+    "gemm.py gemm_fp8.py gemm_operands.py flash_attention.py gemm_warp_specialized.py" no_wgmma=1
 flush_cases
 echo "== examples: --target cuda --check, cp.async instead of TMA and warp specialization"
 run_variant check-nows "gemm.py gemm_fp8.py" no_ws=1

@@ -1115,7 +1115,8 @@ char *cuda_emit(Ctx *ctx, const Func *f) {
                     "// Launch ABI: src/targets/cuda/cuda.h. NVRTC options: %s, sm_80 or newer.\n",
               f->loc.src && f->loc.src->name ? cf_comment_text(&ctx->arena, f->loc.src->name)
                                              : "<source>",
-              f->name ? f->name : "main", ctx->opts.fast_math ? CUDA_FAST_MATH_OPTS : CUDA_IEEE_OPTS);
+              f->name ? f->name : "main",
+              ctx->opts.fast_math ? CUDA_FAST_MATH_OPTS : CUDA_IEEE_OPTS);
     sb_puts(&all, embedded_tl_c_h); /* the scalar semantics, shared with the C target */
     sb_puts(&all, "\n");
     sb_puts(&all, embedded_tl_cuda_h);

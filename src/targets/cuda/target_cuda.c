@@ -8,7 +8,8 @@
  * 0), with sm_90 compiled as sm_90a so that Hopper-only instructions are usable. Building
  * needs NVRTC only, not a GPU, when the architecture is given. A module lives in the
  * context that was current when it was loaded (device 0's primary context if none was,
- * which is PyTorch's too); launches enter that context and queue every kernel on the caller's stream. */
+ * which is PyTorch's too); launches enter that context and queue every kernel on the
+ * caller's stream. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
