@@ -15,7 +15,9 @@ CFLAGS  += -std=c11 -D_GNU_SOURCE $(OPT) -g -Wall -Wextra -Werror -fPIC -Iinclud
            -I$(BUILD)/gen -MMD -MP
 LDLIBS  += -ldl -lxxhash -lm -lpthread
 
-LIB_SRC := $(wildcard src/*.c src/passes/*.c src/targets/*.c src/targets/*/*.c src/rt/*.c src/layout/*.c)
+# src/<stage>/ (docs/internals.md: which folder holds which stage); a target's own
+# passes sit in src/targets/<name>/passes/.
+LIB_SRC := $(wildcard src/*/*.c src/targets/*/*.c src/targets/*/passes/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 EMBED   := $(wildcard runtime/c/*.h runtime/cuda/*.h)
 EMBED_H := $(BUILD)/gen/embedded_runtime.h
@@ -55,9 +57,10 @@ $(BUILD)/tilec: $(BUILD)/tools/tilec.o $(BUILD)/libtilec.a
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
+# The unit tests read their kernels from tests/unit/kernels (tests/unit/kernels.h).
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libtilec.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+	$(CC) $(CFLAGS) -DTEST_KERNEL_DIR='"$(CURDIR)/tests/unit/kernels"' -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
 unit: $(UNIT_BIN)
 

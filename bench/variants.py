@@ -34,7 +34,7 @@ def value(text):
         return text
 
 
-# The compiler's settings (src/options.c) and the variables that give their defaults.
+# The compiler's settings (src/base/options.c) and the variables that give their defaults.
 SETTINGS = {"arch": "TILEC_CUDA_ARCH", "sm_count": "TILEC_SM_COUNT", "no_ws": "TILEC_NO_WS",
             "no_wgmma": "TILEC_NO_WGMMA", "no_stmatrix": "TILEC_NO_STMATRIX",
             "no_tma_store": "TILEC_NO_TMA_STORE", "no_persistent": "TILEC_NO_PERSISTENT",

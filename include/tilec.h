@@ -71,6 +71,12 @@ typedef struct tl_options {
     int npass_configs;
     /* ---- added in 0.2; fields are only ever added here, at the end, and
      * tl_options_default() zero-fills every one (zero: the default) ---- */
+    /* Dumping the IR after passes: "all", or pass names separated by commas (`tilec info
+     * --passes` lists each target's); NULL: $TILEC_PRINT_AFTER when it is set. Each dump
+     * is the IR printer's text after a "# IR after PASS (TARGET)" line, appended to the
+     * file print_after_path, or written to stderr when that is NULL. */
+    const char *print_after;
+    const char *print_after_path;
     /* CUDA architecture to compile for: "sm_80", "sm_90a", ...; NULL: $TILEC_CUDA_ARCH,
      * else the current GPU's. */
     const char *arch;

@@ -2,11 +2,13 @@
 """Runs the whole tilec test suite and prints one line per failure and a final line
 `N passed, N failed`. Exit status 1 if anything failed.
 
-    python3 tests/run_tests.py --build build [--update-golden] [--quick]
+    python3 tests/run_tests.py --build build [--update-golden] [--quick] [--only KIND]
 
 In order: every BUILD/tests/test_* unit binary; the error-message tests (tests/errors);
-the golden IR tests (tests/golden); pytest over tests/exec (and tests/python when it
-exists); the mutation fuzz test (tests/fuzz). docs/testing.md describes each kind."""
+the golden IR tests (tests/golden: the IR before lowering; tests/golden/cuda: the IR
+after the CUDA target's last pass, for each arch of CUDA_GOLDEN_ARCHS); pytest over
+tests/exec (and tests/python when it exists); the mutation fuzz test (tests/fuzz).
+--only runs one kind. docs/testing.md describes each kind."""
 import argparse
 import os
 import re
@@ -20,6 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 UNIT_TIMEOUT = 300  # test_emit_cuda: 1 minute alone on 2 cores, over 2 on a loaded one
 CASE_TIMEOUT = 60
+CUDA_GOLDEN_ARCHS = ("sm_80", "sm_90a")
+KINDS = ("unit", "errors", "golden", "pytest", "fuzz")
 LOC_RE = r"^%s:\d+:\d+: error: "
 
 
@@ -144,26 +148,58 @@ def run_errors(tilec, res, env, tmp):
 
 
 # ---- golden IR tests -----------------------------------------------------------------
-def run_golden(tilec, res, env, update):
+def check_golden(res, name, golden, text, update):
+    """text against the file golden (rewritten instead when update)."""
+    if update:
+        golden.write_text(text)
+        print("updated %s" % rel(golden))
+        res.ok()
+    elif not golden.exists():
+        res.fail("golden", name, "%s is missing (run with --update-golden)" % rel(golden))
+    elif golden.read_text() != text:
+        res.fail("golden", name, "IR differs from %s:\n%s" %
+                 (rel(golden), first_diff(golden.read_text(), text)))
+    else:
+        res.ok()
+
+
+def run_golden(tilec, res, env, update, tmp):
     for path in sorted((ROOT / "tests" / "golden").glob("*.py")):
-        golden = path.with_suffix(".ir")
         proc = run([str(tilec), "emit", rel(path), "--ir"], CASE_TIMEOUT, env)
         if proc is None or proc.returncode != 0:
             res.fail("golden", rel(path), "%s: %s" % (exit_text(proc),
                                                       "" if proc is None else proc.stderr))
             continue
-        if update:
-            golden.write_text(proc.stdout)
-            print("updated %s" % rel(golden))
-            res.ok()
-        elif not golden.exists():
-            res.fail("golden", rel(path), "%s is missing (run with --update-golden)" %
-                     rel(golden))
-        elif golden.read_text() != proc.stdout:
-            res.fail("golden", rel(path), "IR differs from %s:\n%s" %
-                     (rel(golden), first_diff(golden.read_text(), proc.stdout)))
-        else:
-            res.ok()
+        check_golden(res, rel(path), path.with_suffix(".ir"), proc.stdout, update)
+    run_golden_cuda(tilec, res, env, update, tmp)
+
+
+def last_pass(tilec, target, env):
+    """The last pass of target's pipeline (`tilec info --passes`), or None."""
+    proc = run([str(tilec), "info", "--passes"], CASE_TIMEOUT, env)
+    names = [] if proc is None else [line.split("\t")[1] for line in proc.stdout.splitlines()
+                                     if line.startswith(target + "\t")]
+    return names[-1] if names else None
+
+
+def run_golden_cuda(tilec, res, env, update, tmp):
+    """tests/golden/cuda/NAME.py: the IR after the CUDA pipeline's last pass, lowered for
+    each arch (--arch; no GPU needed), against NAME.ARCH.ir."""
+    last = last_pass(tilec, "cuda", env)
+    if last is None:
+        res.fail("golden", "tests/golden/cuda", "`tilec info --passes` lists no cuda pass")
+        return
+    dump = tmp / "ir-after.txt"
+    for path in sorted((ROOT / "tests" / "golden" / "cuda").glob("*.py")):
+        for arch in CUDA_GOLDEN_ARCHS:
+            name = "%s (%s)" % (rel(path), arch)
+            proc = run([str(tilec), "emit", rel(path), "--target", "cuda", "--arch", arch,
+                        "--ir-after", last, "--ir-file", str(dump)], CASE_TIMEOUT, env)
+            if proc is None or proc.returncode != 0:
+                res.fail("golden", name, "%s: %s" % (exit_text(proc),
+                                                     "" if proc is None else proc.stderr))
+                continue
+            check_golden(res, name, path.with_suffix(".%s.ir" % arch), dump.read_text(), update)
 
 
 def first_diff(want, got):
@@ -237,7 +273,9 @@ def main():
                     help="rewrite tests/golden/*.ir from the current compiler")
     ap.add_argument("--quick", action="store_true",
                     help="fewer fuzz mutants; stop pytest at the first failure")
+    ap.add_argument("--only", choices=KINDS, help="run only this kind of test")
     args = ap.parse_args()
+    kinds = (args.only,) if args.only else KINDS
     build = Path(args.build).resolve()
     tilec = build / "tilec"
     res = Results()
@@ -247,14 +285,19 @@ def main():
         # A private kernel cache: the suite compiles what it tests. The IR verifier runs
         # after every pass (TILEC_VERIFY), so a pass that breaks an invariant fails here.
         env = dict(os.environ, TILEC_CACHE_DIR=str(tmp / "cache"), TILEC_VERIFY="1")
-        run_units(build, res)
+        if "unit" in kinds:
+            run_units(build, res)
         if not os.access(tilec, os.X_OK):
             res.fail("setup", rel(tilec), "missing: build it with `make` first")
         else:
-            run_errors(tilec, res, env, tmp)
-            run_golden(tilec, res, env, args.update_golden)
-            run_pytest(tilec, res, env, tmp, args.quick)
-            run_fuzz(tilec, build, res, env, args.quick)
+            if "errors" in kinds:
+                run_errors(tilec, res, env, tmp)
+            if "golden" in kinds:
+                run_golden(tilec, res, env, args.update_golden, tmp)
+            if "pytest" in kinds:
+                run_pytest(tilec, res, env, tmp, args.quick)
+            if "fuzz" in kinds:
+                run_fuzz(tilec, build, res, env, args.quick)
     if res.skipped:
         print("(%d pytest cases skipped; see SKIP lines)" % res.skipped)
     print("(%.0f s)" % (time.time() - start))

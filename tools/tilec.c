@@ -4,11 +4,13 @@
  *             [--in PARAM=X.npy]... [--out-dir DIR] [--check] [--bench] [--seed N] [--no-cache]
  *   tilec emit FILE[:FACTORY] [-D NAME=VALUE]... [--target T] [--arch A] [--set KEY=VALUE]...
  *             [--ir | --source]
- *   tilec info [--json] | tilec cache clear | tilec cache dir | tilec help [CMD|settings]
- *   tilec --version
+ *   (run and emit: [--ir-after PASS[,PASS...] | --ir-after all] [--ir-file PATH])
+ *   tilec info [--json | --names | --passes] | tilec cache clear | tilec cache dir
+ *   tilec help [CMD|settings] | tilec --version
  *
  * Exit status: 0 success, 1 a user error (message on stderr) or a --check mismatch,
  * 2 bad usage. docs/cli.md is the reference. */
+#include "frontend/frontend.h"
 #include "rt/rt.h"
 #include "tilec.h"
 
@@ -30,7 +32,8 @@ static const char help_main[] =
     "commands:\n"
     "  run FILE[:FACTORY]    compile, run on generated or given inputs, report the time\n"
     "  emit FILE[:FACTORY]   print the generated source (or --ir: the tile IR)\n"
-    "  info [--json]         version, targets, compilers, cache directory\n"
+    "  info [--json]         version, targets, compilers, cache directory (--passes:\n"
+    "                        each target's passes)\n"
     "  cache clear|dir       empty the kernel cache / print its directory\n"
     "  help [COMMAND]        this text, or a command's options (help settings: the\n"
     "                        settings --set takes)\n"
@@ -64,6 +67,9 @@ static const char help_run[] =
     "  --bench             repeat for about 1 s; print median and min time\n"
     "  --seed N            seed of the generated inputs (default 0)\n"
     "  --no-cache          do not use the kernel cache\n"
+    "  --ir-after PASS     print the tile IR after PASS (PASS,PASS...: after each; all:\n"
+    "                      after every pass) to stderr; `tilec info --passes` lists them\n"
+    "  --ir-file PATH      write those dumps to PATH instead (emptied first)\n"
     "\n"
     "Generated inputs: floats uniform in [-1, 1), ints in [-8, 8) ([0, 8) unsigned),\n"
     "bools 0/1; the same seed gives the same data on every machine.\n";
@@ -71,10 +77,13 @@ static const char help_run[] =
 static const char help_emit[] =
     "usage: tilec emit FILE[:FACTORY] [-D NAME=VALUE]... [--pass-config KEY=VALUE]...\n"
     "                  [--target T] [--arch A] [--set KEY=VALUE]... [--ir | --source]\n"
+    "                  [--ir-after PASS] [--ir-file PATH]\n"
     "\n"
     "Prints the generated source (--source, the default) or the tile IR before lowering\n"
     "(--ir). Nothing is built, so no compiler is needed (nor a GPU, with --arch).\n"
-    "-D, --pass-config, --target, --arch and --set as for run.\n";
+    "-D, --pass-config, --target, --arch and --set as for run. --ir-after PASS\n"
+    "(PASS,PASS..., or all) prints the IR after those passes of the target's pipeline to\n"
+    "stderr, or to --ir-file PATH (emptied first); `tilec info --passes` lists the passes.\n";
 
 static const char help_settings[] =
     "usage: tilec run|emit ... --set KEY=VALUE\n"
@@ -84,13 +93,15 @@ static const char help_settings[] =
     "\n";
 
 static const char help_info[] =
-    "usage: tilec info [--json | --names]\n"
+    "usage: tilec info [--json | --names | --passes]\n"
     "\n"
     "Prints the version, the targets and whether they can run here (and why not), the C\n"
     "compiler, the GPUs (name, compute capability), the CUDA driver and NVRTC versions,\n"
     "and the kernel cache directory. --json: the same as one JSON object (docs/cli.md).\n"
     "--names: every name of the T namespace and its status (T.<name>, a tab, the\n"
-    "status), as docs/language.md tabulates them.\n";
+    "status), as docs/language.md tabulates them.\n"
+    "--passes: every target's passes in pipeline order (the target, a tab, the pass), the\n"
+    "names --ir-after takes.\n";
 
 static const char help_cache[] =
     "usage: tilec cache clear | tilec cache dir\n"
@@ -136,6 +147,7 @@ typedef struct Cli {
     const char *cmd;
     char *file, *factory;
     const char *target, *out_dir;
+    const char *ir_after, *ir_file; /* --ir-after, --ir-file */
     tl_define *defines;
     int ndefines;
     tl_define *configs; /* --pass-config KEY=VALUE */
@@ -288,9 +300,10 @@ static int parse_option(Cli *c, int argc, char **argv, int *i) {
     }
     if (!strncmp(a, "-D", 2)) return add_define(c, a + 2);
     if (parse_flag(c, a)) return 0;
-    static const char *const valued[] = {"--target", "--in",   "--out-dir", "--seed",
-                                         "--pass-config", "--arch", "--set"};
-    for (int k = 0; k < 7; k++) {
+    static const char *const valued[] = {"--target", "--in", "--out-dir", "--seed",
+                                         "--pass-config", "--arch", "--set", "--ir-after",
+                                         "--ir-file"};
+    for (int k = 0; k < 9; k++) {
         if ((k == 1 || (k >= 2 && k < 4)) && strcmp(c->cmd, "run") != 0) continue;
         if ((r = opt_value(argc, argv, i, valued[k], &v)) == 0) continue;
         if (r < 0) return usage_error(c->cmd, "%s needs a value", valued[k]);
@@ -302,6 +315,8 @@ static int parse_option(Cli *c, int argc, char **argv, int *i) {
         if (k == 4) return add_config(c, v);
         if (k == 5) return c->arch = v, 0;
         if (k == 6) return add_setting(c, v);
+        if (k == 7) return c->ir_after = v, 0;
+        if (k == 8) return c->ir_file = v, 0;
         return parse_seed(c, v);
     }
     return usage_error(c->cmd, "unknown option '%s' for '%s'", a, c->cmd);
@@ -320,6 +335,12 @@ static int parse_cli(Cli *c, int argc, char **argv) {
         }
     }
     if (!c->file) return usage_error(c->cmd, "'%s' needs a FILE[:FACTORY]", c->cmd);
+    if (c->ir_file && !c->ir_after) return usage_error(c->cmd, "--ir-file needs --ir-after");
+    if (c->ir_file) { /* the library appends: start the file afresh */
+        FILE *fp = fopen(c->ir_file, "w");
+        if (!fp) return user_error("--ir-file: cannot write %s: %s", c->ir_file, strerror(errno));
+        fclose(fp);
+    }
     return 0;
 }
 
@@ -336,6 +357,8 @@ static tl_status compile(const Cli *c, const char *target, int build, tl_kernel 
     o.nsettings = c->nsettings;
     o.use_cache = !c->no_cache;
     o.build = build;
+    o.print_after = c->ir_after;
+    o.print_after_path = c->ir_file;
     tl_status st = tl_compile_file(c->file, &o, k);
     if (st == TL_OK && *tl_kernel_warnings(*k)) fputs(tl_kernel_warnings(*k), stderr);
     return st;
@@ -928,14 +951,15 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help"))
         return cmd_help(argc, argv);
     if (!strcmp(cmd, "info")) {
-        if (argc == 3 && !strcmp(argv[2], "--names")) { /* docs/language.md's table */
-            char *t = tl_lang_table();
+        bool names = argc == 3 && !strcmp(argv[2], "--names"); /* docs/language.md's table */
+        if (names || (argc == 3 && !strcmp(argv[2], "--passes"))) {
+            char *t = names ? tl_lang_table() : tl_pass_table();
             fputs(t ? t : "", stdout);
             free(t);
             return 0;
         }
         int json = argc == 3 && !strcmp(argv[2], "--json");
-        if (argc != 2 && !json) return usage_error("info", "'info' takes only --json or --names");
+        if (argc != 2 && !json) return usage_error("info", "'info' takes only --json, --names or --passes");
         return fputs(json ? tl_info_json() : tl_info(), stdout), 0;
     }
     if (!strcmp(cmd, "cache")) return cmd_cache(argc, argv);

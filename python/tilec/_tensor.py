@@ -11,7 +11,7 @@ import numpy as np
 
 from ._lib import TilecError
 
-# canonical name -> DLPack (code, bits); codes as in src/dtype.h.
+# canonical name -> DLPack (code, bits); codes as in src/ir/dtype.h.
 DL_CODES = {
     "bool": (6, 8),
     "int8": (0, 8), "int16": (0, 16), "int32": (0, 32), "int64": (0, 64),

@@ -48,22 +48,32 @@ class AutotuneResult:
 
 def autotune(configs=None, warmup=25, rep=100, timeout=None, supply_type=None, ref_prog=None,
              rtol=1e-2, atol=1e-2, skip_check=False, max_mismatched_ratio=0.01, cache=True,
-             max_workers=None, verbose=True, backend="event", **ignored):
+             max_workers=None, verbose=True, backend="event", early_stop=False,
+             early_stop_factor=2.0, **ignored):
     """Decorator over a @tilec.jit factory (or a plain factory). See the module docstring.
     warmup, rep: do_bench's budgets in ms. supply_type: a TensorSupplyType for the
     inputs. ref_prog: a reference (inputs -> outputs) each candidate must match unless
     skip_check. backend: do_bench's timing backend ("event", "cudagraph", "cupti").
     cache: read and write the on-disk result. verbose: progress and skip
-    messages on stderr. timeout and TileLang's other options are accepted and ignored."""
+    messages on stderr. early_stop: a config whose first estimate (5 runs) is slower
+    than early_stop_factor times the best so far keeps that estimate, untimed further.
+    timeout and TileLang's other options are accepted and ignored."""
     if configs is None:
         raise TilecError("autotune needs configs: a list of dicts of factory arguments")
+    check_early_stop(early_stop, early_stop_factor)
 
     def wrap(fn):
         return AutotunedFunction(fn, configs, dict(
             warmup=warmup, rep=rep, supply_type=supply_type, ref_prog=ref_prog, rtol=rtol,
             atol=atol, skip_check=skip_check, max_mismatched_ratio=max_mismatched_ratio,
-            cache=cache, max_workers=max_workers, verbose=verbose, backend=backend))
+            cache=cache, max_workers=max_workers, verbose=verbose, backend=backend,
+            early_stop_factor=early_stop_factor if early_stop else None))
     return wrap
+
+
+def check_early_stop(early_stop, factor):
+    if early_stop and not factor >= 1.0:
+        raise TilecError("early_stop_factor must be >= 1.0, got %r" % (factor,))
 
 
 class AutotunedFunction:
@@ -209,7 +219,7 @@ class AutotunedFunction:
                 if inputs is None:
                     prof = Profiler(k, tensor_supply_type=self.opts["supply_type"])
                     inputs, sig = prof.inputs, _signature(k)
-                results[i][1], results[i][2] = self._bench(k, inputs, sig)
+                results[i][1], results[i][2] = self._bench(k, inputs, sig, _best(results))
                 if results[i][1] is None:
                     bar.write("tilec autotune %s: skipped config %s: %s"
                               % (name, cfgs[i], results[i][2]))
@@ -232,8 +242,8 @@ class AutotunedFunction:
                                           str(path))
         return kernel
 
-    def _bench(self, kernel, inputs, sig):
-        """(latency ms, "") or (None, why)."""
+    def _bench(self, kernel, inputs, sig, best):
+        """(latency ms, "") or (None, why). best: the fastest latency so far, or None."""
         if _signature(kernel) != sig:
             return None, "its inputs differ from the other configs' (%s)" % _signature(kernel)
         prof = Profiler(kernel, tensor_supply_type=self.opts["supply_type"])
@@ -243,12 +253,20 @@ class AutotunedFunction:
                 prof.assert_allclose(o["ref_prog"], input_tensors=inputs, rtol=o["rtol"],
                                      atol=o["atol"],
                                      max_mismatched_ratio=o["max_mismatched_ratio"])
+            factor = o.get("early_stop_factor")
+            baseline = best * factor if factor and best is not None else None
             return prof.do_bench(warmup=o["warmup"], rep=o["rep"], input_tensors=inputs,
-                                 backend=o.get("backend", "event")), ""
+                                 backend=o.get("backend", "event"),
+                                 early_stop_baseline=baseline), ""
         except TilecError as e:
             return None, "run failed: " + _first_line(e)
         except AssertionError as e:
             return None, "wrong result: " + _first_line(e)
+
+
+def _best(results):
+    times = [r[1] for r in results if r[1] is not None]
+    return min(times) if times else None
 
 
 # ---- the caller's inputs ------------------------------------------------------------------

@@ -61,6 +61,11 @@ class Profiler:
         self._inputs = None
         self._l2 = None
 
+    @property
+    def func(self):
+        """The kernel itself (TileLang's Profiler.func): profiler.func(*tensors)."""
+        return self.kernel
+
     # ---- inputs ------------------------------------------------------------------------
     def _shape(self, p):
         shape = []
@@ -151,7 +156,8 @@ class Profiler:
     # ---- timing --------------------------------------------------------------------------
     def do_bench(self, func=None, warmup=25, rep=100, n_warmup=0, n_repeat=0,
                  input_tensors=None, return_mode=None, flush_l2=True, backend="event",
-                 quantiles=None, dynamic_symbolic_constraints=None, **ignored):
+                 quantiles=None, dynamic_symbolic_constraints=None, early_stop_baseline=None,
+                 **ignored):
         """Milliseconds per run of the kernel (func=None; arguments prepared once) or of
         func(*inputs): warm up for about `warmup` ms, then time runs for about `rep` ms
         (n_warmup / n_repeat > 0 fix the counts). return_mode: "median" (tilec's
@@ -162,8 +168,10 @@ class Profiler:
         graph, replayed 10 times), "cupti" (the kernels' own device time, from torch's
         profiler: launch overhead excluded). The C target times with time.perf_counter
         whatever the backend. dynamic_symbolic_constraints ({"M": 1000}): sizes of
-        symbolic dimensions for inputs made for this call. TileLang's other keywords
-        (device, early_stop_baseline) are ignored."""
+        symbolic dimensions for inputs made for this call. early_stop_baseline (ms): when
+        the first estimate (5 runs) is slower than this, that estimate is returned
+        without the full timing (the autotuner's early_stop). TileLang's `device` keyword
+        is ignored."""
         if input_tensors is None and dynamic_symbolic_constraints:
             saved = self.symbols
             self.symbols = dict(saved, **dynamic_symbolic_constraints)
@@ -183,7 +191,7 @@ class Profiler:
             import torch
             self._l2 = torch.empty(256 << 20, dtype=torch.int8, device="cuda")
         times = bench_times(fn, warmup, rep, n_warmup, n_repeat, backend, cuda,
-                            self._l2 if flush_l2 else None)
+                            self._l2 if flush_l2 else None, early_stop_baseline)
         return summarize(times, return_mode, quantiles)
 
     def _prepared(self, ins, fixed_stream=True):
@@ -201,14 +209,16 @@ BACKENDS = ("event", "cudagraph", "cupti")
 _CACHE_FLUSH = "tilec::cache_flush"
 
 
-def bench_times(fn, warmup, rep, n_warmup, n_repeat, backend, cuda, flush=None):
+def bench_times(fn, warmup, rep, n_warmup, n_repeat, backend, cuda, flush=None,
+                early_stop_baseline=None):
     """Per-run milliseconds of fn() (see Profiler.do_bench). cuda: fn queues work on
     torch's current CUDA stream (timed on the device); else the CPU clock times it.
-    flush: a CUDA tensor zeroed before each timed run (the L2 flush), or None."""
+    flush: a CUDA tensor zeroed before each timed run (the L2 flush), or None.
+    early_stop_baseline: [estimate] alone when the first estimate exceeds it."""
     if backend not in BACKENDS:
         raise TilecError("backend must be one of %s, not %r" % (", ".join(BACKENDS), backend))
     if not cuda:
-        return _times_cpu(fn, warmup, rep, n_warmup, n_repeat)
+        return _times_cpu(fn, warmup, rep, n_warmup, n_repeat, early_stop_baseline)
     import torch
     fn()
     torch.cuda.synchronize()
@@ -221,6 +231,8 @@ def bench_times(fn, warmup, rep, n_warmup, n_repeat, backend, cuda, flush=None):
     end.record()
     torch.cuda.synchronize()
     est = max(start.elapsed_time(end) / 5, 1e-4)
+    if early_stop_baseline is not None and est > early_stop_baseline:
+        return [est]
     nw = n_warmup or max(1, int(warmup / est))
     nr = n_repeat or max(1, min(int(rep / est), 100000))
     for _ in range(nw):
@@ -304,7 +316,7 @@ def summarize(times, return_mode="median", quantiles=None):
     return _reduce(times, return_mode)
 
 
-def _times_cpu(fn, warmup, rep, n_warmup, n_repeat):
+def _times_cpu(fn, warmup, rep, n_warmup, n_repeat, early_stop_baseline=None):
     clock = time.perf_counter
     t0 = clock()
     fn()
@@ -314,6 +326,8 @@ def _times_cpu(fn, warmup, rep, n_warmup, n_repeat):
     for _ in range(k):
         fn()
     est = max((clock() - t0) * 1e3 / k, 1e-5)
+    if early_stop_baseline is not None and est > early_stop_baseline:
+        return [est]
     nw = n_warmup or max(1, int(warmup / est))
     nr = n_repeat or max(1, min(int(rep / est), 1000000))
     for _ in range(nw):

@@ -263,14 +263,36 @@ bool frag_valid(const Frag *f) {
     return ok;
 }
 
+/* One digit of the index: stride*(src/step%extent), src the thread index (tid) or the
+ * register index (r); "/1" and "1*" left out. */
+static void print_digit(StrBuf *sb, const FragDigit *d) {
+    bool scaled = d->stride != 1;
+    if (scaled) sb_printf(sb, "%lld*(", (long long)d->stride);
+    sb_puts(sb, d->thread ? "tid" : "r");
+    if (d->step != 1) sb_printf(sb, "/%lld", (long long)d->step);
+    sb_printf(sb, "%%%lld", (long long)d->extent);
+    if (scaled) sb_putc(sb, ')');
+}
+
 void frag_print(StrBuf *sb, const Frag *f) {
-    sb_printf(sb, "%s [", f->origin);
-    for (int d = 0; d < f->ndim; d++)
-        sb_printf(sb, "%s%lld", d ? ", " : "", (long long)f->shape[d]);
-    sb_printf(sb, "] over %d threads, %lld registers:", f->nthreads, (long long)f->nlocal);
-    for (int i = 0; i < f->ndig; i++) {
-        const FragDigit *d = &f->dig[i];
-        sb_printf(sb, " d%d+=%lld*((%s/%lld)%%%lld)", d->dim, (long long)d->stride,
-                  d->thread ? "tid" : "l", (long long)d->step, (long long)d->extent);
+    sb_printf(sb, "%s, %d threads x %lld regs:", f->origin ? f->origin : "layout", f->nthreads,
+              (long long)f->nlocal);
+    for (int dim = 0; dim < f->ndim; dim++) {
+        sb_printf(sb, "%s i%d =", dim ? "," : "", dim);
+        int n = 0;
+        for (int64_t last = 0;;) { /* the dimension's digits by increasing stride */
+            const FragDigit *next = NULL;
+            for (int k = 0; k < f->ndig; k++) {
+                const FragDigit *d = &f->dig[k];
+                if (d->dim == dim && d->extent > 1 && d->stride > last &&
+                    (!next || d->stride < next->stride))
+                    next = d;
+            }
+            if (!next) break;
+            sb_puts(sb, n++ ? " + " : " ");
+            print_digit(sb, next);
+            last = next->stride;
+        }
+        if (!n) sb_puts(sb, " 0");
     }
 }

@@ -10,13 +10,13 @@
  * digit reads are replicas: they hold the same elements (a row vector reduced from a
  * tile is held by every thread of its row). Layouts are built for constant shapes.
  *
- * Non-power-of-two shapes are handled (the radix is mixed); the GF(2) linear layouts of
- * linear.h are the analysis tool for the power-of-two hardware layouts, this is the form
- * the CUDA emitter prints. */
+ * Non-power-of-two shapes are handled (the radix is mixed). This is the one layout form
+ * of the compiler: pass_infer_layouts attaches these to buffers and loops, the CUDA
+ * emitter prints them as index arithmetic, the IR printer as one line (frag_print). */
 #ifndef TILEC_LAYOUT_FRAG_H
 #define TILEC_LAYOUT_FRAG_H
 
-#include "base.h"
+#include "base/base.h"
 
 enum { FRAG_MAX_DIMS = 4, FRAG_MAX_DIGITS = 16 };
 
@@ -82,6 +82,9 @@ bool frag_replicated(const Frag *f);
 /* Checks the invariants by enumeration (each thread class holds each element exactly
  * once); false if broken. For tests and assertions. */
 bool frag_valid(const Frag *f);
+/* One line: "ORIGIN, T threads x R regs: i0 = ..., i1 = ..." where index d of the element
+ * that register r of thread tid holds is the sum of its digits, stride*(src/step%extent)
+ * with src tid or r (tid/4%8 + 8*(r/2%2)). */
 void frag_print(StrBuf *sb, const Frag *f);
 
 #endif

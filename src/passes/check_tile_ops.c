@@ -8,8 +8,8 @@
  * are not compile-time constants are compared only when provably unequal. `break`,
  * `continue` and T.loop_break sit inside a loop of their kernel.
  * Messages use the user's terms: "T.gemm: A is 64x32 but B is 16x64 (...)". */
-#include "compiler.h"
-#include "ir_walk.h"
+#include "passes/passes.h"
+#include "ir/ir_walk.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,7 +6,7 @@
 #ifndef TILEC_PASSES_INTERVAL_H
 #define TILEC_PASSES_INTERVAL_H
 
-#include "compiler.h"
+#include "passes/passes.h"
 
 typedef struct Interval {
     bool has_lo, has_hi;

@@ -28,8 +28,8 @@
  *    dtype, and a dst region whose extents are all the constant 1 (the starts are the
  *    element's indices).
  *  - Region starts are deep-copied into each index, so no expression node is shared. */
-#include "compiler.h"
-#include "ir_walk.h"
+#include "passes/passes.h"
+#include "ir/ir_walk.h"
 
 #include <math.h>
 

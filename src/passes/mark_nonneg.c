@@ -3,8 +3,8 @@
  * not. The C family then divides and takes remainders of them as unsigned numbers, a
  * shift or a mask for a power of two, where signed floor division needs a fix-up. Run
  * last, on the final IR; a variable's flag is set where it is bound, before its uses. */
-#include "compiler.h"
-#include "ir_walk.h"
+#include "passes/passes.h"
+#include "ir/ir_walk.h"
 
 static void mark(Stmt **slot, void *ud) {
     Stmt *s = *slot;

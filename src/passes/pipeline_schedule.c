@@ -1,8 +1,8 @@
 /* pipeline_schedule.c - TileLang's statement-level schedule of a T.Pipelined loop
  * (order=, stage=, group=; PipeSchedule): checking it (pass_check_schedules, on every
- * target), the wgmma waits of a scheduled loop's straight-line code (the CUDA target's
- * warp-specialized consumers, warp_specialize.c), and the turns of FlashAttention-3's
- * warp-group ping-pong around its wgmma issues (the setting pingpong, TILEC_PINGPONG=1).
+ * target) and the helpers on a scheduled loop's groups and on what statements touch
+ * (schedule.h) that the CUDA target's pipelines use as well (its wgmma waits and
+ * warp-group turns are src/targets/cuda/passes/wgmma_waits.c).
  *
  * Group g of iteration k runs in iteration k + stage[g] of the scheduled loop, order[g]-th
  * among that iteration's groups. It computes what program order does when every two
@@ -13,24 +13,19 @@
  * running the body in program order (the C target; pipelines that do not apply the
  * schedule) gives the same results. Groups of stage -1 hold the copies global -> shared
  * that a producer loads; the pipeline's stages order those. */
-#include "ir_walk.h"
-#include "pipeline.h"
+#include "passes/schedule.h"
+
+#include "ir/ir_walk.h"
 
 /* ---- what statements touch -------------------------------------------------------------- */
-typedef struct Access {
-    Ctx *ctx;
-    Vec(const Buffer *) rd, wr;
-    Vec(const Var *) defs, uses;
-} Access;
-
-static void touch(Access *a, const Region *r, bool write) {
+static void touch(StmtAccess *a, const Region *r, bool write) {
     if (!r->buf) return;
     if (write) VEC_PUSH(&a->ctx->arena, a->wr, r->buf);
     else VEC_PUSH(&a->ctx->arena, a->rd, r->buf);
 }
 
 static void access_expr(Expr **slot, void *ud) {
-    Access *a = ud;
+    StmtAccess *a = ud;
     Expr *e = *slot;
     if (e->kind == EXPR_LOAD) VEC_PUSH(&a->ctx->arena, a->rd, e->u.load.buf);
     if (e->kind == EXPR_VAR) VEC_PUSH(&a->ctx->arena, a->uses, e->u.var);
@@ -38,7 +33,7 @@ static void access_expr(Expr **slot, void *ud) {
 }
 
 static void access_stmt(Stmt **slot, void *ud) {
-    Access *a = ud;
+    StmtAccess *a = ud;
     Stmt *s = *slot;
     switch (s->kind) {
     case STMT_COPY: touch(a, &s->u.copy.src, false), touch(a, &s->u.copy.dst, true); break;
@@ -69,26 +64,25 @@ static void access_stmt(Stmt **slot, void *ud) {
     ir_stmt_children(s, access_stmt, ud);
 }
 
-static Access access_of(Ctx *ctx, Stmt *s) {
-    Access a = {.ctx = ctx};
+StmtAccess stmt_access(Ctx *ctx, Stmt *s) {
+    StmtAccess a = {.ctx = ctx};
     access_stmt(&s, &a);
     return a;
 }
 
-static bool has_buf(const Buffer *const *v, int n, const Buffer *b) {
+bool buffer_among(const Buffer *const *v, int n, const Buffer *b) {
     for (int i = 0; i < n; i++)
         if (v[i] == b) return true;
     return false;
 }
 
-/* A buffer that one of a, b writes and the other touches, or NULL. */
-static const Buffer *conflict(const Access *a, const Access *b) {
+const Buffer *access_conflict(const StmtAccess *a, const StmtAccess *b) {
     for (int i = 0; i < a->wr.len; i++)
-        if (has_buf(b->rd.data, b->rd.len, a->wr.data[i]) ||
-            has_buf(b->wr.data, b->wr.len, a->wr.data[i]))
+        if (buffer_among(b->rd.data, b->rd.len, a->wr.data[i]) ||
+            buffer_among(b->wr.data, b->wr.len, a->wr.data[i]))
             return a->wr.data[i];
     for (int i = 0; i < b->wr.len; i++)
-        if (has_buf(a->rd.data, a->rd.len, b->wr.data[i])) return b->wr.data[i];
+        if (buffer_among(a->rd.data, a->rd.len, b->wr.data[i])) return b->wr.data[i];
     return NULL;
 }
 
@@ -141,7 +135,7 @@ static void check_schedule(Ctx *ctx, Stmt *L) {
                  "T.Pipelined: group= names %d statements and the loop body has %d (each tile "
                  "operation, T.Parallel loop and statement of a T.macro counts one)",
                  ps->first[G], flat->u.seq.len);
-    Access *acc = NEW_ARRAY(&ctx->arena, Access, G);
+    StmtAccess *acc = NEW_ARRAY(&ctx->arena, StmtAccess, G);
     for (int g = 0; g < G; g++) {
         Stmt *grp = ir_seq(ctx, flat->u.seq.data[ps->first[g]]->loc);
         for (int i = ps->first[g]; i < ps->first[g + 1]; i++) {
@@ -153,7 +147,7 @@ static void check_schedule(Ctx *ctx, Stmt *L) {
                          i, g);
             ir_seq_push(ctx, grp, s);
         }
-        acc[g] = access_of(ctx, grp);
+        acc[g] = stmt_access(ctx, grp);
         ir_seq_push(ctx, body, grp);
     }
     for (int g = 0; g < G; g++)
@@ -171,7 +165,7 @@ static void check_schedule(Ctx *ctx, Stmt *L) {
                                  h, acc[h].uses.data[j]->name, g);
             const Buffer *b;
             if (h < g || ps->stage[g] < 0 || ps->stage[h] < 0 || keeps_order(ps, g, h) ||
-                !(b = conflict(&acc[g], &acc[h])))
+                !(b = access_conflict(&acc[g], &acc[h])))
                 continue;
             ctx_note(ctx, body->u.seq.data[h]->loc, "group %d (stage %d, order %d) starts here",
                      h, ps->stage[h], ps->order[h]);
@@ -197,130 +191,4 @@ static void check_slot(Stmt **slot, void *ud) {
 
 void pass_check_schedules(Ctx *ctx, Func *f) {
     if (f->body) check_slot(&f->body, ctx);
-}
-
-/* ---- wgmma waits ---------------------------------------------------------------------------- */
-static bool is_wgmma(const Stmt *s) {
-    return s->kind == STMT_GEMM && s->u.gemm.wgmma > 0 && !s->u.gemm.manual;
-}
-
-static void find_wgmma(Stmt **slot, void *ud) {
-    *(bool *)ud |= is_wgmma(*slot);
-    ir_stmt_children(*slot, find_wgmma, ud);
-}
-
-static void fence(Stmt *w, int *k, const Buffer *b) {
-    if (b->scope == SCOPE_FRAGMENT && *k < ASYNC_MAX_FENCED &&
-        !has_buf((const Buffer *const *)w->u.async_.acc, *k, b))
-        w->u.async_.acc[(*k)++] = (Buffer *)b;
-}
-
-/* A wait until `left` of the groups run, fencing the register operands of the retired
- * gemms fl[0..n) (not reused before the wait) and the fragments that the next statement
- * (next) touches: computing those values cannot move above the wait either (a cast into
- * a retired gemm's A, hoisted by the compiler, makes ptxas wait for every gemm there). */
-static Stmt *wait_for(Ctx *ctx, Stmt *const *fl, int n, int left, const Access *next, Loc loc) {
-    Stmt *w = ir_stmt(ctx, STMT_ASYNC, loc);
-    w->u.async_.wait = left;
-    w->u.async_.wgmma = true;
-    int k = 0;
-    for (int i = 0; i < n; i++) {
-        fence(w, &k, fl[i]->u.gemm.c.buf);
-        fence(w, &k, fl[i]->u.gemm.a.buf);
-    }
-    for (int i = 0; next && i < next->rd.len; i++) fence(w, &k, next->rd.data[i]);
-    for (int i = 0; next && i < next->wr.len; i++) fence(w, &k, next->wr.data[i]);
-    return w;
-}
-
-Stmt *pipe_wgmma_waits(Ctx *ctx, Stmt *seq) {
-    enum { MAX_INFLIGHT = ASYNC_MAX_FENCED / 2 };
-    Stmt *flat = ir_seq(ctx, seq->loc), *out = ir_seq(ctx, seq->loc);
-    pipe_flatten_into(ctx, flat, seq);
-    Stmt *fl[MAX_INFLIGHT];
-    Access fa[MAX_INFLIGHT];
-    int n = 0;
-    for (int i = 0; i < flat->u.seq.len; i++) {
-        Stmt *s = flat->u.seq.data[i];
-        bool nested = false;
-        if (!is_wgmma(s)) find_wgmma(&s, &nested);
-        Access a = access_of(ctx, s);
-        int j = nested || (is_wgmma(s) && n == MAX_INFLIGHT) ? n - 1 : -1;
-        for (int f = n - 1; f > j; f--)
-            if (conflict(&fa[f], &a)) j = f;
-        if (j >= 0) {
-            ir_seq_push(ctx, out, wait_for(ctx, fl, j + 1, n - 1 - j, &a, s->loc));
-            for (int f = j + 1; f < n; f++) fl[f - j - 1] = fl[f], fa[f - j - 1] = fa[f];
-            n -= j + 1;
-        }
-        ir_seq_push(ctx, out, s);
-        if (is_wgmma(s)) {
-            s->u.gemm.deferred = true;
-            fl[n] = s, fa[n++] = a;
-        }
-    }
-    if (n) ir_seq_push(ctx, out, wait_for(ctx, fl, n, 0, NULL, seq->loc));
-    return out;
-}
-
-/* ---- warp-group ping-pong (TILEC_PINGPONG=1) ------------------------------------------- */
-Stmt *pipe_turn(Ctx *ctx, TurnOp op, Loc loc) {
-    Stmt *t = ir_stmt(ctx, STMT_TURN, loc);
-    t->u.turn.op = op;
-    return t;
-}
-
-bool pipe_turn_window(Ctx *ctx, Stmt *seq) {
-    int first = -1, last = -1;
-    for (int i = 0; i < seq->u.seq.len; i++)
-        if (is_wgmma(seq->u.seq.data[i])) last = i, first = first < 0 ? i : first;
-    if (first < 0) return false;
-    for (int i = first + 1; i < last; i++) { /* the wgmmas' shared operands need no barrier */
-        if (is_wgmma(seq->u.seq.data[i])) continue;
-        Access a = access_of(ctx, seq->u.seq.data[i]);
-        for (int k = 0; k < a.rd.len + a.wr.len; k++)
-            if ((k < a.rd.len ? a.rd.data[k] : a.wr.data[k - a.rd.len])->scope == SCOPE_SHARED)
-                return false;
-    }
-    Stmt *out = ir_seq(ctx, seq->loc);
-    for (int i = 0; i < seq->u.seq.len; i++) {
-        Stmt *s = seq->u.seq.data[i];
-        if (i == first) ir_seq_push(ctx, out, pipe_turn(ctx, TURN_WAIT, s->loc));
-        ir_seq_push(ctx, out, s);
-        if (i == last) ir_seq_push(ctx, out, pipe_turn(ctx, TURN_PASS, s->loc));
-    }
-    seq->u.seq = out->u.seq;
-    return true;
-}
-
-/* Whether a block barrier lies between a TURN_WAIT and the next TURN_PASS (open: after a
- * wait). */
-typedef struct Turns {
-    bool open, unsafe;
-} Turns;
-
-static void turns_scan(Stmt **slot, void *ud) {
-    Turns *t = ud;
-    Stmt *s = *slot;
-    if (s->kind == STMT_TURN) t->open = s->u.turn.op == TURN_WAIT;
-    if (s->kind == STMT_SYNC && t->open) t->unsafe = true;
-    ir_stmt_children(s, turns_scan, ud);
-}
-
-static void turns_drop(Stmt **slot, void *ud) {
-    if ((*slot)->kind == STMT_TURN) *slot = ir_seq(ud, (*slot)->loc);
-    else ir_stmt_children(*slot, turns_drop, ud);
-}
-
-void pass_check_turns(Ctx *ctx, Func *f) {
-    for (int i = 0; f->body && f->body->kind == STMT_SEQ && i < f->body->u.seq.len; i++) {
-        Stmt **k = &f->body->u.seq.data[i];
-        Turns t = {false, false};
-        if ((*k)->kind == STMT_KERNEL) turns_scan(k, &t);
-        if (!t.unsafe) continue;
-        turns_drop(k, ctx);
-        pass_remark(ctx, f, (*k)->loc,
-                    "TILEC_PINGPONG: a block barrier falls between a warp group's turn and its "
-                    "pass; this kernel runs without the ping-pong");
-    }
 }

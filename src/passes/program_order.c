@@ -8,8 +8,8 @@
  *
  * Requires: elaborated IR. Provides: no STMT_THREADS, STMT_MBAR, STMT_FENCE,
  * STMT_SETMAXNREG, STMT_ASYNC or barrier buffers. */
-#include "compiler.h"
-#include "ir_walk.h"
+#include "passes/passes.h"
+#include "ir/ir_walk.h"
 
 static void order_slot(Stmt **slot, void *ud);
 

@@ -12,9 +12,9 @@
  * check that is not proved is emitted (`by * 64 + i >= 0` is proved, `< M` is kept).
  * Tile copies kept for the target get the dims of their global region that are proved
  * (Stmt.copy.proven): the target checks only the others. */
-#include "compiler.h"
+#include "passes/passes.h"
 #include "interval.h"
-#include "ir_walk.h"
+#include "ir/ir_walk.h"
 
 #include <stdlib.h>
 

@@ -9,8 +9,8 @@
  * promoted dtype differs from the original is cast back). Flattening a nested SEQ
  * extends the scope of its LETs and ALLOCs to the end of the outer SEQ, which is
  * harmless because Vars and Buffers are distinct objects. */
-#include "compiler.h"
-#include "ir_walk.h"
+#include "passes/passes.h"
+#include "ir/ir_walk.h"
 
 static Expr *simp_expr(Ctx *ctx, const Expr *e);
 

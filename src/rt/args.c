@@ -10,10 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-RtDevKind rt_target_device(const Target *t) {
-    return strcmp(t->name, "c") == 0 ? RT_DEV_HOST : RT_DEV_CUDA;
-}
-
 void rt_device_name(DLDevice d, StrBuf *out) {
     switch ((int)d.device_type) {
     case kDLCPU: sb_puts(out, "cpu"); return;
@@ -149,31 +145,34 @@ static int bind_sym(const Func *f, SymEnv *env, int k, int64_t v, int i, const c
                     f->params.data[env->bound_by[k]].name);
 }
 
+/* Host memory: the CPU's, or host memory a target device knows (pinned, kDLCUDAHost). */
 static int host_readable(DLDevice d) {
-    return d.device_type == kDLCPU || d.device_type == kDLCUDAHost;
+    const Target *t;
+    for (int i = 0; d.device_type != kDLCPU && (t = target_at(i)); i++)
+        if (t->device && t->device->ordinal(d) == -1) return 1;
+    return d.device_type == kDLCPU;
 }
 
-static int check_device(const Func *f, RtDevKind dev, const char *target, int i,
-                        const DLTensor *t, StrBuf *err) {
-    int ok = dev == RT_DEV_HOST ? host_readable(t->device)
-                                : (t->device.device_type == kDLCUDA ||
-                                   t->device.device_type == kDLCUDAManaged);
+static int check_device(const Func *f, const Target *target, int i, const DLTensor *t,
+                        StrBuf *err) {
+    const TargetDevice *dev = target->device;
+    int ok = dev ? dev->takes(t->device) : host_readable(t->device);
     if (ok) return 0;
     StrBuf d = {0};
     rt_device_name(t->device, &d);
-    arg_fail(err, f, i, "device is %s but the '%s' target %s", d.buf, target,
-             dev == RT_DEV_HOST ? "runs on the CPU" : "needs CUDA memory");
+    arg_fail(err, f, i, "device is %s but the '%s' target %s%s", d.buf, target->name,
+             dev ? "needs " : "runs on the CPU", dev ? dev->memory : "");
     sb_free(&d);
     return -1;
 }
 
-int args_check_device_id(const Func *f, int i, const DLTensor *t, int device_id,
-                         StrBuf *err) {
+int args_check_device_id(const Func *f, const Target *target, int i, const DLTensor *t,
+                         int device_id, StrBuf *err) {
     if (!f->params.data[i].buf || t->device.device_id == device_id) return 0;
     StrBuf d = {0};
     rt_device_name(t->device, &d);
-    arg_fail(err, f, i, "device is %s but the kernel was loaded on cuda:%d (the GPU that "
-             "was current when it was compiled)", d.buf, device_id);
+    arg_fail(err, f, i, "device is %s but the kernel was loaded on %s:%d (the GPU that "
+             "was current when it was compiled)", d.buf, target->device->name, device_id);
     sb_free(&d);
     return -1;
 }
@@ -280,13 +279,13 @@ static int check_strides(const Func *f, int i, const DLTensor *t, SymEnv *env, S
     return 0;
 }
 
-int args_check(const Func *f, RtDevKind dev, const char *target, int i, const DLTensor *t,
-               SymEnv *env, StrBuf *err) {
+int args_check(const Func *f, const Target *target, int i, const DLTensor *t, SymEnv *env,
+               StrBuf *err) {
     const Param *p = &f->params.data[i];
     if (!t) return arg_fail(err, f, i, "the DLTensor pointer is NULL");
     if (p->scalar) return check_scalar(f, i, t, err);
     const Buffer *b = p->buf;
-    if (check_device(f, dev, target, i, t, err) || check_dtype(f, i, t, b->dtype, err))
+    if (check_device(f, target, i, t, err) || check_dtype(f, i, t, b->dtype, err))
         return -1;
     if (t->ndim != b->ndim) {
         StrBuf s = {0};

@@ -1,6 +1,6 @@
 /* rt.h - internal runtime interfaces behind include/tilec.h: the disk cache of built
  * kernels (cache.c), checking DLPack arguments against a kernel's parameters (args.c),
- * memory on the host and on CUDA devices (device.c), element conversions and numpy .npy
+ * memory on the host and on target devices (device.c), element conversions and numpy .npy
  * files (npy.c).
  *
  * Contract: nothing here exits or aborts on a user error; every failure returns nonzero
@@ -9,7 +9,7 @@
 #ifndef TILEC_RT_H
 #define TILEC_RT_H
 
-#include "compiler.h"
+#include "targets/target.h"
 #include "tilec.h"
 
 /* ---- disk cache (cache.c) ---------------------------------------------------------- */
@@ -53,9 +53,6 @@ tl_status cache_clear_dir(const char *dir, int *nremoved, StrBuf *err);
 int rt_mkdir_p(const char *path, int mode, StrBuf *err);
 
 /* ---- launch arguments (args.c) ----------------------------------------------------- */
-/* Where a target's kernels read their buffers from. */
-typedef enum RtDevKind { RT_DEV_HOST, RT_DEV_CUDA } RtDevKind;
-RtDevKind rt_target_device(const Target *t);
 /* "cpu", "cuda:0", "cuda_host", ... for messages. */
 void rt_device_name(DLDevice d, StrBuf *out);
 /* "float32", or "code=7 bits=32 lanes=1" for types tilec does not know. */
@@ -81,11 +78,12 @@ int sym_index(const Func *f, const Var *v);
 /* Checks argument t against parameter i of f (device, dtype, ndim, shape, strides, data)
  * and binds the syms it determines. 0 on success, else -1 with err naming the parameter
  * and field. */
-int args_check(const Func *f, RtDevKind dev, const char *target, int i, const DLTensor *t,
-               SymEnv *env, StrBuf *err);
-/* Buffer argument i must be on CUDA device `device_id` (where the kernel was loaded). */
-int args_check_device_id(const Func *f, int i, const DLTensor *t, int device_id,
-                         StrBuf *err);
+int args_check(const Func *f, const Target *target, int i, const DLTensor *t, SymEnv *env,
+               StrBuf *err);
+/* Buffer argument i must be on device `device_id` of the target's device (where the
+ * kernel was loaded). */
+int args_check_device_id(const Func *f, const Target *target, int i, const DLTensor *t,
+                         int device_id, StrBuf *err);
 /* After every parameter was checked: evaluates compound shape/stride expressions
  * (e.g. M * 2) against the arguments and fails for syms no argument bound. */
 int args_finish(const Func *f, DLTensor *const *args, SymEnv *env, StrBuf *err);
@@ -99,12 +97,20 @@ void *args_pointer(const Func *f, int i, const DLTensor *t, void *slot);
 void args_shape_text(const Buffer *b, StrBuf *out);
 
 /* ---- memory on a tensor's device (device.c) ------------------------------------------ */
-/* n zero bytes on dev: kDLCPU (64-byte aligned) or kDLCUDA (the zeroing is queued on
- * stream, NULL = default stream). *out is NULL for n == 0 on CUDA. 0, else -1 and err. */
+/* Host memory, and the memory of the targets with a device (TargetDevice), through
+ * their functions. */
+/* Whether rt_dev_alloc can allocate on devices of type dl_type; the kinds it can, as
+ * text ("cpu and cuda"), for messages. */
+bool rt_dev_allocatable(int dl_type);
+void rt_dev_kinds(StrBuf *out);
+/* n zero bytes on dev: kDLCPU (64-byte aligned) or a target device's memory (the
+ * zeroing is queued on stream, NULL = default stream; *out is NULL for n == 0). 0, else
+ * -1 and err. */
 int rt_dev_alloc(DLDevice dev, size_t n, void *stream, void **out, StrBuf *err);
 void rt_dev_free(DLDevice dev, void *p);
-/* Synchronous copy of n bytes between host memory (kDLCPU, kDLCUDAHost) and CUDA memory
- * (kDLCUDA, kDLCUDAManaged), either way. 0, else -1 and err. */
+/* Synchronous copy of n bytes between host memory (kDLCPU, or host memory a target
+ * device knows, kDLCUDAHost) and a target device's memory, either way. 0, else -1 and
+ * err. */
 int rt_dev_copy(void *dst, DLDevice dst_dev, const void *src, DLDevice src_dev, size_t n,
                 StrBuf *err);
 /* Waits for the work queued on stream of dev (nothing to do on the host). */

@@ -11,7 +11,8 @@
 #ifndef TILEC_CFAMILY_H
 #define TILEC_CFAMILY_H
 
-#include "compiler.h"
+#include "passes/passes.h"
+#include "targets/target.h"
 
 typedef Vec(const Var *) CfVarVec;
 typedef struct CfEmit CfEmit;

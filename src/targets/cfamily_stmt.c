@@ -2,7 +2,7 @@
  * control flow, stores, lets, atomics, T.print and T.device_assert, with the target's
  * differences taken from its CfHooks. */
 #include "cfamily.h"
-#include "ir_walk.h"
+#include "ir/ir_walk.h"
 
 #include <string.h>
 

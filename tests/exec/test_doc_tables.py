@@ -1,7 +1,7 @@
 """Tables in the docs that restate the code are checked against it, so they cannot drift:
 docs/internals.md's pass table against the passes the pipelines run (every
 `pass_run(ctx, f, "name", ...)` under src/, wherever a target keeps its pipeline),
-docs/c-api.md's settings table against `tilec help settings` (src/options.c), and
+docs/c-api.md's settings table against `tilec help settings` (src/base/options.c), and
 docs/perf.md's generated tables against bench/results.csv (tools/gen_perf_tables.py)."""
 import re
 import subprocess

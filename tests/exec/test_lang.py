@@ -1,4 +1,4 @@
-"""The long tail of the T namespace (src/tileops_lang.c) against NumPy: the kernel
+"""The long tail of the T namespace (src/frontend/tileops_lang.c) against NumPy: the kernel
 tests/exec/kernels/lang_tail.py on tiles that divide the tensor and tiles that do not."""
 import numpy as np
 import pytest

@@ -2,14 +2,15 @@
 reports which pass their own checks (issue: TileLang programs as people write them).
 
     python3 tests/gpu/upstream_examples.py EXAMPLES_DIR [--only SUBSTR]... [--timeout S]
-                                           [--jobs N] [--out FILE.md]
+                                           [--jobs N] [--out FILE.md] [--cpu]
 
 EXAMPLES_DIR is a checkout of tile-ai/tilelang's examples/ folder (the script fetches
 nothing: the examples are the user's). Each `example_*.py` that targets sm_90 or older
 runs as `python -m tilec.compat FILE` in its own folder, with a timeout; it passes when
 it exits 0 (the examples assert their results against torch). Blackwell-only and AMD
 files are left out, as the issue says. Prints one line per file and a summary; --out
-writes a Markdown table (file, result, the error's last line)."""
+writes a Markdown table (file, result, the error's last line). --cpu runs each file
+through cpu_probe.py instead (no GPU: CUDA tensors on the CPU, tilec's C target)."""
 import argparse
 import concurrent.futures as cf
 import os
@@ -37,12 +38,13 @@ def last_error(text):
     return lines[-1][:240] if lines else ""
 
 
-def run_one(path, timeout):
+def run_one(path, timeout, cpu):
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "python"), env.get("PYTHONPATH", "")])
     t0 = time.time()
     try:
-        p = subprocess.run([sys.executable, "-m", "tilec.compat", path.name], cwd=path.parent,
+        runner = [str(ROOT / "tests/gpu/cpu_probe.py")] if cpu else ["-m", "tilec.compat"]
+        p = subprocess.run([sys.executable, *runner, path.name], cwd=path.parent,
                            env=env, capture_output=True, text=True, timeout=timeout)
         ok, err = p.returncode == 0, "" if p.returncode == 0 else last_error(p.stderr or p.stdout)
     except subprocess.TimeoutExpired:
@@ -57,6 +59,7 @@ def main():
     ap.add_argument("--timeout", type=int, default=300)
     ap.add_argument("--jobs", type=int, default=4)
     ap.add_argument("--out")
+    ap.add_argument("--cpu", action="store_true")
     a = ap.parse_args()
     base = Path(a.examples).resolve()
     files = sorted(p for p in base.rglob("example_*.py") if wanted(p.relative_to(base), a.only))
@@ -65,7 +68,7 @@ def main():
         return 2
     rows = []
     with cf.ThreadPoolExecutor(max_workers=a.jobs) as pool:
-        for path, ok, err, sec in pool.map(lambda p: run_one(p, a.timeout), files):
+        for path, ok, err, sec in pool.map(lambda p: run_one(p, a.timeout, a.cpu), files):
             rel = path.relative_to(base)
             rows.append((str(rel), ok, err))
             print("%s %s (%.0f s)%s" % ("PASS" if ok else "FAIL", rel, sec,

@@ -97,14 +97,66 @@ def test_jitkernel_tvm_datatype_fp8_contrib():
     with pytest.raises(tilec.TilecError, match="not a dtype tilec knows"):
         tilelang.DataType("float7")
     assert determine_fp8_type() == T.float8_e4m3fn and determine_fp8_type("e5m2") == "float8_e5m2"
-    with pytest.raises(ImportError, match=r"tilelang\.tvm\.tir\.PrimExpr: tilec reads TileLang "
+    with pytest.raises(ImportError, match=r"tilelang\.tvm\.tir\.Schedule: tilec reads TileLang "
                                           r"kernels without TVM.*dtypes are names here"):
-        tilelang.tvm.tir.PrimExpr
+        tilelang.tvm.tir.Schedule
+    prim = tilelang.tvm.tirx.PrimExpr  # annotations (`val: tirx.PrimExpr`) only
+    assert prim is tilelang.tvm.tirx.PrimExpr and not isinstance(3, prim)
+    with pytest.raises(ImportError, match=r"tirx\.PrimExpr: .*no TVM objects"):
+        prim()
     from tilelang.contrib import nvcc  # imports, as a script's top does; its names explain
     with pytest.raises(ImportError, match=r"contrib\.nvcc\.compile_cuda: .*NVRTC in-process"):
         nvcc.compile_cuda
-    with pytest.raises(ImportError, match=r"tilelang\.carver\.arch\.CUDA: .*autotune"):
-        from tilelang.carver.arch import CUDA  # noqa: F401
+    assert nvcc.parse_compute_version("9.0") == (9, 0)
+    with pytest.raises(ImportError, match=r"tilelang\.carver\.analysis\.Analyzer: .*autotune"):
+        from tilelang.carver.analysis import Analyzer  # noqa: F401
+    from tilelang.engine.callback import register_cuda_postproc_callback as postproc
+    with pytest.raises(ImportError, match=r"register_cuda_postproc_callback: .*no hand-edited"):
+        postproc(lambda code, target: code)
+    @tilelang.tvm.testing.requires_package("no_such_package_here")
+    def marked():
+        return 7
+    assert marked() == 7  # a mark for pytest; a direct call runs
+
+
+def test_carver_facts_and_gemm_hints(monkeypatch):
+    """tilelang.carver answers from the GPU libtilec sees (here: an H100's facts put in
+    its place) and ranks GEMM tiles: every hint fits shared memory, the list is sorted by
+    the cost model, whole waves beat a ragged last wave."""
+    import tilelang
+    from tilec.compat import tl_carver
+    from tilelang.carver.arch import CUDA, driver
+    from tilelang.carver.template import MatmulTemplate
+    from tilelang.carver.roller.rasterization import NoRasterization
+    from tilelang.contrib import nvcc
+    monkeypatch.setattr(tl_carver, "_gpus", lambda: [dict(
+        name="H100", sms=132, compute_capability="9.0", memory_bytes=80 << 30)])
+    assert driver.get_num_sms() == 132 and nvcc.get_target_compute_version() == "9.0"
+    arch = CUDA("cuda")
+    assert (arch.sm_version, arch.compute_max_core, arch.smem_cap) == (90, 132, 227 * 1024)
+    t = MatmulTemplate(M=4096, N=4096, K=4096, in_dtype="float16", out_dtype="float16",
+                       accum_dtype="float32").with_arch(arch)
+    assert t.equivalent_function() is not None
+    hints = t.recommend_hints(topk=5)
+    assert len(hints) == 5
+    for h in hints:
+        bm, bn = h.block
+        wm, wn = h.warp
+        assert bm % wm == 0 and bn % wn == 0 and (bm // wm) * (bn // wn) in (4, 8)
+        assert h.pipeline_stage * (bm + bn) * h.rstep[0] * 2 <= arch.smem_cap
+        assert isinstance(h.rasterization_plan, NoRasterization)
+    costs = [tl_carver._cost(t, arch, *h.block, h.rstep[0], h.pipeline_stage) for h in hints]
+    assert costs == sorted(costs)
+    # 2 full waves of 128x128 tiles (264 tiles = 2 x 132) cost less per FLOP than 265
+    small = MatmulTemplate(M=128 * 12, N=128 * 22, K=1024)
+    ragged = MatmulTemplate(M=128 * 12 + 1, N=128 * 22, K=1024)
+    assert tl_carver._cost(small, arch, 128, 128, 64, 3) < tl_carver._cost(
+        ragged, arch, 128, 128, 64, 3)
+    with pytest.raises(tilec.TilecError, match="no ROCm"):
+        tilelang.carver.arch.CDNA("hip")
+    monkeypatch.setattr(tl_carver, "_gpus", lambda: [])
+    with pytest.raises(tilec.TilecError, match="no CUDA GPU 0 visible"):
+        driver.get_num_sms()
 
 
 def test_get_tensor_supply_and_utils_target():
@@ -182,6 +234,26 @@ def test_autotuner_builder():
     assert res.config in configs and res.latency > 0 and res.ref_latency is None
     a = rand((64, 64))
     np.testing.assert_allclose(res.kernel(a), a + 1, rtol=1e-6)
+    # TileLang 0.1.15's run() keywords: early stop, grouped compile
+    tuner = AutoTuner.from_kernel(kernel=tl_toolbox.tiled_add_one, configs=configs)
+    res = tuner.run(warmup=1, rep=2, early_stop=True, early_stop_factor=1.0,
+                    enable_grouped_compile=True, group_compile_size=2)
+    assert res.config in configs
+    with pytest.raises(tilec.TilecError, match="early_stop_factor must be >= 1.0"):
+        tuner.run(early_stop=True, early_stop_factor=0.5)
+
+
+def test_early_stop_skips_the_full_timing():
+    """A run slower than the baseline returns its first estimate alone; the profiler's
+    func is the kernel (TileLang's Profiler.func)."""
+    import time
+    from tilec.profiler import bench_times
+    slow = lambda: time.sleep(0.002)  # noqa: E731
+    assert len(bench_times(slow, 1, 10, 0, 0, "event", False, None, 0.5)) == 1
+    assert len(bench_times(slow, 1, 10, 0, 0, "event", False, None, None)) > 1
+    import tl_toolbox
+    k = tl_toolbox.double(M=48, N=32)
+    assert k.get_profiler().func is k
 
 
 # ---- cache, env, TILELANG_* -------------------------------------------------------------------

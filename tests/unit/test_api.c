@@ -1,6 +1,7 @@
 /* test_api.c - the public C API: compile, parameter info, argument checks, tl_kernel_call,
- * the disk cache, errors, and two threads compiling at once. Results are checked against
- * sums computed here; messages against the parameter and field they must name. */
+ * the disk cache, errors, IR dumps after passes, and two threads compiling at once.
+ * Results are checked against sums computed here; messages against the parameter and
+ * field they must name. */
 #include "tilec.h"
 
 #include <dirent.h>
@@ -14,6 +15,7 @@
 
 #define CHECK_CONTEXT() fprintf(stderr, "  last error: %s\n", tl_last_error())
 #include "check.h"
+#include "kernels.h"
 
 #define CHECK_ERR(expr, status, ...)                                                  \
     do {                                                                              \
@@ -22,55 +24,6 @@
         for (size_t n_ = 0; n_ < sizeof needles_ / sizeof needles_[0]; n_++)          \
             CHECK(strstr(tl_last_error(), needles_[n_]) != NULL);                     \
     } while (0)
-
-static const char add_src[] =
-    "import tilelang\n"
-    "import tilelang.language as T\n"
-    "\n"
-    "@tilelang.jit(out_idx=[-1])\n"
-    "def add(M=256, N=128, block=64, dtype=\"float32\"):\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((M, N), dtype), B: T.Tensor((M, N), dtype),\n"
-    "             C: T.Tensor((M, N), dtype)):\n"
-    "        with T.Kernel(T.ceildiv(N, block), T.ceildiv(M, block), threads=128) as (bx, by):\n"
-    "            for i, j in T.Parallel(block, block):\n"
-    "                C[by * block + i, bx * block + j] = A[by * block + i, bx * block + j] + "
-    "B[by * block + i, bx * block + j]\n"
-    "    return main\n";
-
-/* The same with a symbolic row count and no out_idx (C is written in place). */
-static const char add_dyn_src[] =
-    "import tilelang.language as T\n"
-    "\n"
-    "def add(N=128, block=64, dtype=\"float32\"):\n"
-    "    M = T.dynamic(\"M\")\n"
-    "\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((M, N), dtype), B: T.Tensor((M, N), dtype),\n"
-    "             C: T.Tensor((M, N), dtype)):\n"
-    "        with T.Kernel(T.ceildiv(N, block), T.ceildiv(M, block), threads=128) as (bx, by):\n"
-    "            for i, j in T.Parallel(block, block):\n"
-    "                C[by * block + i, bx * block + j] = A[by * block + i, bx * block + j] + "
-    "B[by * block + i, bx * block + j]\n"
-    "    return main\n";
-
-/* A T.StridedTensor with a symbolic row stride, and a scalar parameter. */
-static const char strided_src[] =
-    "import tilelang\n"
-    "import tilelang.language as T\n"
-    "\n"
-    "@tilelang.jit(out_idx=[-1])\n"
-    "def scale(N=64, dtype=\"float32\"):\n"
-    "    M = T.dynamic(\"M\")\n"
-    "    S = T.dynamic(\"S\")\n"
-    "\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.StridedTensor((M, N), (S, 1), dtype), alpha: T.float32,\n"
-    "             C: T.Tensor((M, N), dtype)):\n"
-    "        with T.Kernel(T.ceildiv(M, 32), threads=32) as bx:\n"
-    "            for i, j in T.Parallel(32, N):\n"
-    "                C[bx * 32 + i, j] = A[bx * 32 + i, j] * alpha\n"
-    "    return main\n";
 
 static char cache_dir[64];
 
@@ -144,7 +97,7 @@ static void test_basics(void) {
     CHECK(k == NULL);
     o = opts();
     o.target = "tpu";
-    CHECK_ERR(tl_compile_source(add_src, "add.py", &o, &k), TL_ERROR_ARGUMENT,
+    CHECK_ERR(tl_compile_source(test_kernel("add"), "add.py", &o, &k), TL_ERROR_ARGUMENT,
               "unknown target 'tpu'", "auto, c");
     CHECK_ERR(tl_compile_source("def f(:\n SYNTAX_ERROR\n", "bad.py", NULL, &k),
               TL_ERROR_PROGRAM, "bad.py:", "error");
@@ -242,7 +195,7 @@ static void test_launch_checks(tl_kernel *k) {
 static void test_symbolic(void) {
     tl_options o = opts();
     tl_kernel *k = NULL;
-    CHECK(tl_compile_source(add_dyn_src, "add_dyn.py", &o, &k) == TL_OK);
+    CHECK(tl_compile_source(test_kernel("add_dyn"), "add_dyn.py", &o, &k) == TL_OK);
     if (!k) return;
     tl_param_info p;
     CHECK(tl_kernel_param(k, 0, &p) == TL_OK && p.shape[0] == -1 && p.shape[1] == 128);
@@ -283,7 +236,7 @@ static void test_symbolic(void) {
 static void test_strided_scalar(void) {
     tl_options o = opts();
     tl_kernel *k = NULL;
-    CHECK(tl_compile_source(strided_src, "strided.py", &o, &k) == TL_OK);
+    CHECK(tl_compile_source(test_kernel("strided"), "strided.py", &o, &k) == TL_OK);
     if (!k) return;
     tl_param_info p;
     CHECK(tl_kernel_param(k, 1, &p) == TL_OK && p.is_scalar && p.ndim == 0);
@@ -328,7 +281,7 @@ static void test_cache(void) {
     char dir[128];
     snprintf(dir, sizeof dir, "%s/nocache", cache_dir);
     o.cache_dir = dir;
-    CHECK(tl_compile_source(add_src, "add.py", &o, &k) == TL_OK);
+    CHECK(tl_compile_source(test_kernel("add"), "add.py", &o, &k) == TL_OK);
     tl_kernel_destroy(k);
     CHECK(count_entries(dir, ".c") == 0); /* use_cache = 0 writes nothing there */
 
@@ -336,7 +289,7 @@ static void test_cache(void) {
     snprintf(dir, sizeof dir, "%s/c1/deeper", cache_dir); /* created with mkdir -p */
     o.cache_dir = dir;
     CHECK(!strcmp(tl_cache_dir(&o), dir));
-    CHECK(tl_compile_source(add_src, "add.py", &o, &k) == TL_OK);
+    CHECK(tl_compile_source(test_kernel("add"), "add.py", &o, &k) == TL_OK);
     tl_kernel_destroy(k);
     const char *entry = cache_entry(dir);
     CHECK(entry && strstr(entry, ".c.so"));
@@ -345,7 +298,7 @@ static void test_cache(void) {
     snprintf(path, sizeof path, "%s", entry);
     struct utimbuf old = {1000000000, 1000000000};
     CHECK(utime(path, &old) == 0);
-    CHECK(tl_compile_source(add_src, "add.py", &o, &k) == TL_OK);
+    CHECK(tl_compile_source(test_kernel("add"), "add.py", &o, &k) == TL_OK);
     struct stat st;
     CHECK(stat(path, &st) == 0 && st.st_mtime == 1000000000); /* a hit: not rebuilt */
     CHECK(count_entries(dir, ".c") == 1);
@@ -362,7 +315,7 @@ static void test_cache(void) {
     FILE *f = fopen(path, "wb");
     fputs("garbage", f);
     fclose(f);
-    CHECK(tl_compile_source(add_src, "add.py", &o, &k) == TL_OK);
+    CHECK(tl_compile_source(test_kernel("add"), "add.py", &o, &k) == TL_OK);
     CHECK(stat(path, &st) == 0 && st.st_size > 100);
     CHECK(tl_kernel_call(k, in, 2, out, 1, NULL) == TL_OK);
     tl_tensor_free(out[0]);
@@ -389,7 +342,7 @@ static void test_cache(void) {
     fclose(f);
     snprintf(other, sizeof other, "%s/afile/sub", cache_dir);
     o.cache_dir = other;
-    CHECK_ERR(tl_compile_source(add_src, "add.py", &o, &k), TL_ERROR_IO, other);
+    CHECK_ERR(tl_compile_source(test_kernel("add"), "add.py", &o, &k), TL_ERROR_IO, other);
     unlink(dir);
 }
 
@@ -397,7 +350,7 @@ static void test_build0(void) {
     tl_options o = opts();
     o.build = 0;
     tl_kernel *k = NULL;
-    CHECK(tl_compile_source(add_src, "add.py", &o, &k) == TL_OK);
+    CHECK(tl_compile_source(test_kernel("add"), "add.py", &o, &k) == TL_OK);
     if (!k) return;
     CHECK(tl_kernel_source(k) && *tl_kernel_source(k));
     DLTensor *args[3] = {0};
@@ -417,7 +370,7 @@ static void *thread_main(void *arg) {
     long ok = 1;
     for (int rep = 0; rep < 3 && ok; rep++) {
         tl_kernel *k = NULL;
-        ok = tl_compile_source(add_src, "add.py", &o, &k) == TL_OK;
+        ok = tl_compile_source(test_kernel("add"), "add.py", &o, &k) == TL_OK;
         if (!ok) break;
         T2 a, b;
         t2_init(&a, rows, 128, (float)rows);
@@ -446,13 +399,47 @@ static void test_threads(void) {
     }
 }
 
+/* options.print_after / print_after_path: the dumps appended to the file, one per pass
+ * named; a bad pass name or an unwritable path fails before compiling. */
+static void test_print_after(void) {
+    char file[512];
+    snprintf(file, sizeof file, "%s/dump.ir", cache_dir);
+    tl_options o = opts();
+    o.build = TL_BUILD_NONE;
+    o.target = "c";
+    o.print_after = "simplify,mark_nonneg";
+    o.print_after_path = file;
+    tl_kernel *k = NULL;
+    for (int i = 0; i < 2; i++) { /* appended: two compiles, four dumps */
+        CHECK(tl_compile_source(test_kernel("add"), "add.py", &o, &k) == TL_OK);
+        tl_kernel_destroy(k);
+    }
+    FILE *f = fopen(file, "r");
+    char text[1 << 15] = "";
+    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    text[n] = 0;
+    if (f) fclose(f);
+    int dumps = 0;
+    for (const char *p = text; (p = strstr(p, "# IR after ")); p++) dumps++;
+    const char *head = "# IR after simplify (c)\nfunc add(";
+    CHECK(dumps == 4 && !strncmp(text, head, strlen(head)), "%d: %.80s", dumps, text);
+    remove(file);
+    o.print_after = "simplify,bogus";
+    CHECK_ERR(tl_compile_source(test_kernel("add"), "add.py", &o, &k), TL_ERROR_ARGUMENT,
+              "print_after: no pass 'bogus' in the c target's pipeline", "mark_nonneg");
+    o.print_after = "all";
+    o.print_after_path = "/nonexistent/dir/dump.ir";
+    CHECK_ERR(tl_compile_source(test_kernel("add"), "add.py", &o, &k), TL_ERROR_IO,
+              "cannot write /nonexistent/dir/dump.ir");
+}
+
 int main(void) {
     snprintf(cache_dir, sizeof cache_dir, "/tmp/test_api-XXXXXX");
     if (!mkdtemp(cache_dir)) return 1;
     test_basics();
     tl_options o = opts();
     tl_kernel *k = NULL;
-    CHECK(tl_compile_source(add_src, "add.py", &o, &k) == TL_OK);
+    CHECK(tl_compile_source(test_kernel("add"), "add.py", &o, &k) == TL_OK);
     if (k) {
         test_param_info(k);
         test_call(k);
@@ -463,6 +450,7 @@ int main(void) {
     test_strided_scalar();
     test_cache();
     test_build0();
+    test_print_after();
     test_threads();
     tl_cache_clear(&o);
     rmdir(cache_dir);

@@ -14,20 +14,7 @@
 
 #define CHECK_CONTEXT() fprintf(stderr, "  last error: %s\n", tl_last_error())
 #include "check.h"
-
-static const char add_src[] =
-    "import tilelang\n"
-    "import tilelang.language as T\n"
-    "\n"
-    "@tilelang.jit(out_idx=[-1])\n"
-    "def add(M=256, N=64, dtype=\"float32\"):\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((M, N), dtype), B: T.Tensor((M, N), dtype),\n"
-    "             C: T.Tensor((M, N), dtype)):\n"
-    "        with T.Kernel(T.ceildiv(M, 64), threads=64) as bx:\n"
-    "            for i, j in T.Parallel(64, N):\n"
-    "                C[bx * 64 + i, j] = A[bx * 64 + i, j] + B[bx * 64 + i, j]\n"
-    "    return main\n";
+#include "kernels.h"
 
 static char root[64];
 
@@ -47,7 +34,7 @@ static tl_status compile(const char *dir, const char *m, tl_kernel **k) {
     o.cache_dir = dir;
     o.defines = &d;
     o.ndefines = 1;
-    return tl_compile_source(add_src, "add.py", &o, k);
+    return tl_compile_source(test_kernel("cache_add"), "add.py", &o, k);
 }
 
 /* Runs k on 256 x 64 inputs; 1 when C == A + B everywhere. */

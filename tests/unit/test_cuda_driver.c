@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "kernels.h"
 
 static char tmpdir[256];
 
@@ -168,7 +169,7 @@ static int build_for(const char *arch, const char *source, const char *path, Str
     Options set;
     tl_options o = test_options();
     o.arch = arch;
-    if (options_fill(&set, &o, &target_cuda, log)) return 1;
+    if (options_fill(&set, &o, target_cuda.arch, log)) return 1;
     return target_cuda.build(source, &set, path, log);
 }
 
@@ -305,28 +306,6 @@ static void test_examples(void) {
     }
 }
 
-/* Three consumer warp groups of 192 x 256 accumulators (128 registers each): with a
- * producer warp group a thread may hold 128 registers, which the fragment estimate
- * allows (regs_fit) but ptxas cannot fit (C7602). The build then compiles the kernel
- * again without the producer warp group (cp.async), with a note. */
-static const char ws_regs_src[] =
-    "import tilelang\nimport tilelang.language as T\n\n"
-    "def wsr(M=192, N=256, K=128, dtype=\"float16\"):\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype),\n"
-    "             C: T.Tensor((M, N), dtype)):\n"
-    "        with T.Kernel(1, 1, threads=384) as (bx, by):\n"
-    "            A_s = T.alloc_shared((M, 64), dtype)\n"
-    "            B_s = T.alloc_shared((64, N), dtype)\n"
-    "            acc = T.alloc_fragment((M, N), \"float32\")\n"
-    "            T.clear(acc)\n"
-    "            for k in T.Pipelined(K // 64, num_stages=3):\n"
-    "                T.copy(A[0, k * 64], A_s)\n"
-    "                T.copy(B[k * 64, 0], B_s)\n"
-    "                T.gemm(A_s, B_s, acc)\n"
-    "            T.copy(acc, C)\n"
-    "    return main\n";
-
 static void test_ws_register_retry(void) {
     arch_set("sm_90a");
     tl_options o = test_options();
@@ -334,7 +313,7 @@ static void test_ws_register_retry(void) {
     o.build = TL_BUILD_ONLY;
     o.use_cache = 0;
     tl_kernel *k = NULL;
-    tl_status st = tl_compile_source(ws_regs_src, "wsr.py", &o, &k);
+    tl_status st = tl_compile_source(test_kernel("ws_regs"), "wsr.py", &o, &k);
     CHECK(st == TL_OK, "wsr: %s", tl_last_error());
     const char *src = k ? tl_kernel_source(k) : NULL, *w = k ? tl_kernel_warnings(k) : NULL;
     CHECK(src && !strstr(src, "tl_tma_load(&") && strstr(src, "tl_cp_async16(") &&

@@ -1,13 +1,16 @@
 /* test_elaborate.c - the front end from source text to tile IR: program shapes (factory,
  * direct, several kernels), defines, out_idx, symbolic sizes, and user errors. */
-#include "compiler.h"
-#include "work.h"
+#include "frontend/frontend.h"
+#include "passes/passes.h"
+#include "targets/target.h"
+#include "ir/work.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "kernels.h"
 
 typedef struct Result {
     Ctx ctx;
@@ -52,39 +55,9 @@ static void done(Result *r) {
     free(r);
 }
 
-static const char *GEMM =
-    "import tilelang\n"
-    "import tilelang.language as T\n"
-    "import torch\n"
-    "\n"
-    "@tilelang.jit(out_idx=[-1])\n"
-    "def matmul(M, N, K, block_M=128, block_N=128, block_K=32, dtype=\"float16\",\n"
-    "           accum_dtype=\"float\"):\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype),\n"
-    "             C: T.Tensor((M, N), dtype)):\n"
-    "        with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), threads=128) as (bx, by):\n"
-    "            A_shared = T.alloc_shared((block_M, block_K), dtype)\n"
-    "            B_shared = T.alloc_shared((block_K, block_N), dtype)\n"
-    "            C_local = T.alloc_fragment((block_M, block_N), accum_dtype)\n"
-    "            T.clear(C_local)\n"
-    "            for k in T.Pipelined(T.ceildiv(K, block_K), num_stages=3):\n"
-    "                T.copy(A[by * block_M, k * block_K], A_shared)\n"
-    "                T.copy(B[k * block_K, bx * block_N], B_shared)\n"
-    "                T.gemm(A_shared, B_shared, C_local)\n"
-    "            T.copy(C_local, C[by * block_M, bx * block_N])\n"
-    "    return main\n"
-    "\n"
-    "def ref(a, b):\n"
-    "    return torch.matmul(a, b)\n"
-    "\n"
-    "if __name__ == \"__main__\":\n"
-    "    kernel = matmul(1024, 1024, 1024)\n"
-    "    print(f\"{kernel}\")\n";
-
 static void test_factory(void) {
     Define defs[] = {{"M", "256"}, {"N", "128"}, {"K", "64"}};
-    Result *r = run(GEMM, NULL, defs, 3);
+    Result *r = run(test_kernel("gemm"), NULL, defs, 3);
     CHECK(r->ir, "%s", r->error);
     if (r->ir) {
         Func *f = r->prog->func;
@@ -102,49 +75,27 @@ static void test_factory(void) {
 }
 
 static void test_missing_arg(void) {
-    Result *r = run(GEMM, NULL, NULL, 0);
+    Result *r = run(test_kernel("gemm"), NULL, NULL, 0);
     CHECK(r->error && strstr(r->error, "needs a value for its parameters M, N, K") && strstr(r->error, "-D M=... -D N=... -D K=..."), "%s", r->error);
     done(r);
 }
 
 static void test_unknown_define(void) {
     Define defs[] = {{"M", "256"}, {"N", "128"}, {"K", "64"}, {"Q", "1"}};
-    Result *r = run(GEMM, NULL, defs, 4);
+    Result *r = run(test_kernel("gemm"), NULL, defs, 4);
     CHECK(r->error && strstr(r->error, "has no parameter 'Q'"), "%s", r->error);
     done(r);
 }
 
 static void test_bad_define(void) {
     Define defs[] = {{"M", "(1,"}, {"N", "128"}, {"K", "64"}};
-    Result *r = run(GEMM, NULL, defs, 3);
+    Result *r = run(test_kernel("gemm"), NULL, defs, 3);
     CHECK(r->error && strstr(r->error, "-D M"), "%s", r->error);
     done(r);
 }
 
-static const char *DIRECT =
-    "import tilelang.language as T\n"
-    "N = 64\n"
-    "M = T.dynamic(\"M\")\n"
-    "@T.prim_func\n"
-    "def add(A: T.Tensor((M, N), \"float32\"), B: T.Tensor((M, N), \"float32\")):\n"
-    "    with T.Kernel(T.ceildiv(M, 32), threads=128) as bx:\n"
-    "        for i, j in T.Parallel(32, N):\n"
-    "            B[bx * 32 + i, j] = A[bx * 32 + i, j] * 2.0 + 1\n";
-
-/* FLOPs of a loop whose trip count depends on the block index (causal attention). */
-static const char *TRIANGLE =
-    "import tilelang.language as T\n"
-    "@T.prim_func\n"
-    "def tri(A: T.Tensor((64, 16), \"float16\"), C: T.Tensor((64, 64), \"float32\")):\n"
-    "    with T.Kernel(4, threads=128) as bx:\n"
-    "        a = T.alloc_shared((16, 16), \"float16\")\n"
-    "        acc = T.alloc_fragment((16, 16), \"float32\")\n"
-    "        n = T.min(bx + 1, 4)\n"
-    "        for k in T.serial(n):\n"
-    "            T.gemm(a, a, acc)\n";
-
 static void test_work_per_block(void) {
-    Result *r = run(TRIANGLE, NULL, NULL, 0);
+    Result *r = run(test_kernel("triangle"), NULL, NULL, 0);
     CHECK(r->ir, "%s", r->error);
     if (r->ir) {
         Work *w = work_model(&r->ctx, r->prog->func);
@@ -155,7 +106,7 @@ static void test_work_per_block(void) {
 }
 
 static void test_direct_dynamic(void) {
-    Result *r = run(DIRECT, NULL, NULL, 0);
+    Result *r = run(test_kernel("direct"), NULL, NULL, 0);
     CHECK(r->ir, "%s", r->error);
     if (r->ir) {
         Func *f = r->prog->func;
@@ -164,28 +115,10 @@ static void test_direct_dynamic(void) {
     }
     done(r);
     Define defs[] = {{"N", "128"}};
-    r = run(DIRECT, NULL, defs, 1);
+    r = run(test_kernel("direct"), NULL, defs, 1);
     CHECK(r->ir && r->prog->func->params.data[0].buf->shape[1]->u.i == 128, "override %s", r->error);
     done(r);
 }
-
-static const char *TWO_KERNELS =
-    "import tilelang.language as T\n"
-    "def f(n=64):\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((n,), \"float32\"), P: T.Tensor((4, n), \"float32\"),\n"
-    "             O: T.Tensor((n,), \"float32\")):\n"
-    "        with T.Kernel(4, threads=32) as s:\n"
-    "            for i in T.Parallel(n):\n"
-    "                P[s, i] = A[i] * s\n"
-    "        with T.Kernel(1, threads=32) as bx:\n"
-    "            acc = T.alloc_fragment((n,), \"float32\")\n"
-    "            T.clear(acc)\n"
-    "            for s in T.serial(4):\n"
-    "                for i in T.Parallel(n):\n"
-    "                    acc[i] += P[s, i]\n"
-    "            T.copy(acc, O)\n"
-    "    return main\n";
 
 /* Meta-level Python: comprehensions with several clauses, dict displays, starred ranges. */
 static void test_meta_python(void) {
@@ -214,7 +147,7 @@ static void test_meta_python(void) {
 }
 
 static void test_two_kernels(void) {
-    Result *r = run(TWO_KERNELS, "f", NULL, 0);
+    Result *r = run(test_kernel("two_kernels"), "f", NULL, 0);
     CHECK(r->ir, "%s", r->error);
     if (r->ir) {
         StmtList *seq = &r->prog->func->body->u.seq;
@@ -225,29 +158,8 @@ static void test_two_kernels(void) {
     done(r);
 }
 
-/* A slice between two lets that load nothing has the constant extent their values give
- * (MLA decode's KV[kv_start:kv_end]); one whose end loads keeps its expression. */
-static const char *LET_SLICES =
-    "import tilelang\n"
-    "import tilelang.language as T\n"
-    "\n"
-    "def f(N=256):\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((N, 64), \"float16\"), I: T.Tensor((8,), \"int32\"),\n"
-    "             B: T.Tensor((N, 64), \"float16\")):\n"
-    "        with T.Kernel(2, threads=128) as bz:\n"
-    "            S = T.alloc_shared((32, 64), \"float16\")\n"
-    "            for k in T.serial(4):\n"
-    "                s0 = 128 * bz + k * 32\n"
-    "                s1 = 128 * bz + (k + 1) * 32\n"
-    "                T.copy(A[s0:s1, :], S)\n"
-    "                T.copy(S, B[s0:s1, :])\n"
-    "                e = s0 + I[k]\n"
-    "                T.copy(A[s0:e, 0:32], B[s0:e, 0:32])\n"
-    "    return main\n";
-
 static void test_let_slices(void) {
-    Result *r = run(LET_SLICES, "f", NULL, 0);
+    Result *r = run(test_kernel("let_slices"), "f", NULL, 0);
     CHECK(r->ir && strstr(r->ir, "copy A[s0 : +32, 0:64] -> S[0:32, 0:64]") &&
               strstr(r->ir, "copy S[0:32, 0:64] -> B[s0 : +32, 0:64]") &&
               strstr(r->ir, "copy A[s0 : +(e + s0 * -1), 0:32]"),
@@ -357,28 +269,12 @@ static void test_schedule_errors(void) {
     expect_schedule_error("serial", ", order=[0]", "T.serial takes no order=, stage= or group=", 6);
 }
 
-/* Eager style: T.const sizes symbolic without shapes, constants from defines or from the
- * call's tensors (the second phase), and a clear error when shapes disagree. */
-static const char *EAGER =
-    "import tilelang\n"
-    "import tilelang.language as T\n"
-    "@tilelang.jit\n"
-    "def add(A, B, block=32):\n"
-    "    M, N = T.const('M, N')\n"
-    "    A: T.Tensor((M, N), T.float32)\n"
-    "    B: T.Tensor((N,), T.float32)\n"
-    "    C = T.empty((M, N), T.float32)\n"
-    "    with T.Kernel(T.ceildiv(M, block), threads=block) as bx:\n"
-    "        for i, j in T.Parallel(block, N):\n"
-    "            C[bx * block + i, j] = A[bx * block + i, j] + B[j]\n"
-    "    return C\n";
-
 static Result *run_eager(const Define *defs, int ndefs, const ArgShape *in, int nin) {
     Result *r = calloc(1, sizeof *r);
     Source *src = NEW(&r->ctx.arena, Source);
     src->name = "k.py";
-    src->text = EAGER;
-    src->len = strlen(EAGER);
+    src->text = test_kernel("eager");
+    src->len = strlen(test_kernel("eager"));
     jmp_buf jb;
     if (CTX_TRY(&r->ctx, &jb)) {
         r->error = strdup(r->ctx.err.buf ? r->ctx.err.buf : "(empty)");

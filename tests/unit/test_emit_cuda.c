@@ -13,7 +13,11 @@
  * Run from the repository root. TEST_EMIT_CUDA_KEEP=1 keeps the temporary directory;
  * TEST_EMIT_CUDA_FAST=1 skips parts 1's NVRTC compiles and 3 (make asan: see fast_mode);
  * TEST_EMIT_CUDA_ONLY_ISSUE26=1 runs only test_issue26's group. */
-#include "compiler.h"
+#include "frontend/frontend.h"
+#include "passes/passes.h"
+#include "targets/target.h"
+#include "targets/c/emit_c.h"
+#include "targets/cuda/arch.h"
 #include "targets/cuda/cuda.h"
 
 #include <dirent.h>
@@ -28,6 +32,7 @@
 
 #define CHECK_MAX_REPORTS 40
 #include "check.h"
+#include "kernels.h"
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 
@@ -502,7 +507,7 @@ static void *sim_build(SimCase *cases, int n) {
     fputs(sim_prelude, fp);
     for (int c = 0; c < n; c++) {
         const Func *f = cases[c].cu->f;
-        CudaPlan plan = cuda_plan(&cases[c].cu->ctx.arena, f, &cases[c].cu->ctx.opts);
+        CudaPlan plan = cuda_plan(&cases[c].cu->ctx.arena, f);
         for (int k = 0; k < plan.nkernels; k++)
             fprintf(fp, "#define tilec_kernel_%d sim_%d_k%d\n", k, c, k);
         fprintf(fp, "#include \"case%d.cu\"\n", c);
@@ -745,7 +750,7 @@ static int sim_tmaps(const SimCase *sc, const CudaKernelPlan *k, Bufs *b, SimTma
 /* The simulated CUDA launch of every kernel, in order; 0 on success. */
 static int run_sim(SimLaunch launch, int c, const SimCase *sc, Bufs *b, int reverse) {
     const Func *f = sc->cu->f;
-    CudaPlan plan = cuda_plan(&sc->cu->ctx.arena, f, &sc->cu->ctx.opts);
+    CudaPlan plan = cuda_plan(&sc->cu->ctx.arena, f);
     void *globals[SIM_MAX_GLOBALS + SIM_MAX_TMAPS + 1] = {0};
     SimTmap maps[SIM_MAX_TMAPS];
     int rc = 0;
@@ -819,352 +824,6 @@ static void sim_check(SimCase *cases, int n) {
 /* ==== small programs ========================================================================= */
 #define HEAD "import tilelang\nimport tilelang.language as T\n\n"
 
-/* Same nest, same indices: no barrier at all; 2-D threads. */
-static const char src_chain[] = HEAD
-    "def chain(M=48, N=40, dtype=\"float32\"):\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((M, N), dtype), B: T.Tensor((M, N), dtype)):\n"
-    "        with T.Kernel(1, threads=(32, 4)) as bx:\n"
-    "            A_s = T.alloc_shared((M, N), dtype)\n"
-    "            B_s = T.alloc_shared((M, N), dtype)\n"
-    "            T.copy(A, A_s)\n"
-    "            for i, j in T.Parallel(M, N):\n"
-    "                B_s[i, j] = A_s[i, j] * 2.0 + bx\n"
-    "            T.copy(B_s, B)\n"
-    "    return main\n";
-
-/* T.gemm operands in registers (stage_operands.c): A and B from fragments, B transposed
- * (B is staged through shared memory, A read from registers), on ragged edges ... */
-#define GEMM_FRAGS(TA, TB, A_SHAPE, B_SHAPE, A_TILE, B_TILE, A_AT, B_AT)                     \
-    HEAD "def gf(M=72, N=56, K=40, dtype=\"float16\"):\n"                                 \
-         "    @T.prim_func\n"                                                              \
-         "    def main(A: T.Tensor(" A_SHAPE ", dtype), B: T.Tensor(" B_SHAPE ", dtype),\n"  \
-         "             C: T.Tensor((M, N), dtype)):\n"                                     \
-         "        with T.Kernel(T.ceildiv(N, 32), T.ceildiv(M, 64), threads=128) as (bx, by):\n" \
-         "            A_s = T.alloc_shared(" A_TILE ", dtype)\n"                           \
-         "            B_s = T.alloc_shared(" B_TILE ", dtype)\n"                           \
-         "            A_f = T.alloc_fragment(" A_TILE ", dtype)\n"                         \
-         "            B_f = T.alloc_fragment(" B_TILE ", dtype)\n"                         \
-         "            acc = T.alloc_fragment((64, 32), \"float32\")\n"                    \
-         "            T.clear(acc)\n"                                                      \
-         "            for k in T.Pipelined(T.ceildiv(K, 32), num_stages=2):\n"             \
-         "                T.copy(A[" A_AT "], A_s)\n"                                      \
-         "                T.copy(B[" B_AT "], B_s)\n"                                      \
-         "                T.copy(A_s, A_f)\n"                                              \
-         "                T.copy(B_s, B_f)\n"                                              \
-         "                T.gemm(A_f, B_f, acc, transpose_A=" TA ", transpose_B=" TB ")\n"  \
-         "            T.copy(acc, C[by * 64, bx * 32])\n"                                  \
-         "    return main\n"
-static const char src_gemm_rr[] = GEMM_FRAGS("False", "True", "(M, K)", "(N, K)", "(64, 32)",
-                                             "(32, 32)", "by * 64, k * 32", "bx * 32, k * 32");
-/* ... A transposed in a fragment (staged too). */
-static const char src_gemm_ta[] = GEMM_FRAGS("True", "False", "(K, M)", "(K, N)", "(32, 64)",
-                                             "(32, 32)", "k * 32, by * 64", "k * 32, bx * 32");
-
-/* The mma.sync mainloop of a cp.async pipeline (Stmt.gemm.pipe_wait: the wait and the
- * barrier inside the gemm), on ragged edges: one k-step a tile, and three with fewer
- * iterations than stages. */
-#define PIPE_GEMM(NAME, BK, STAGES, K)                                                       \
-    HEAD "def " NAME "(M=72, N=40, K=" K "):\n"                                           \
-         "    @T.prim_func\n"                                                              \
-         "    def main(A: T.Tensor((M, K), \"float16\"), B: T.Tensor((K, N), \"float16\"),\n" \
-         "             C: T.Tensor((M, N), \"float16\")):\n"                               \
-         "        with T.Kernel(T.ceildiv(N, 32), T.ceildiv(M, 64), threads=128) as (bx, by):\n" \
-         "            A_s = T.alloc_shared((64, " BK "), \"float16\")\n"                   \
-         "            B_s = T.alloc_shared((" BK ", 32), \"float16\")\n"                   \
-         "            acc = T.alloc_fragment((64, 32), \"float32\")\n"                    \
-         "            T.clear(acc)\n"                                                      \
-         "            for k in T.Pipelined(T.ceildiv(K, " BK "), num_stages=" STAGES "):\n" \
-         "                T.copy(A[by * 64, k * " BK "], A_s)\n"                           \
-         "                T.copy(B[k * " BK ", bx * 32], B_s)\n"                           \
-         "                T.gemm(A_s, B_s, acc)\n"                                         \
-         "            T.copy(acc, C[by * 64, bx * 32])\n"                                  \
-         "    return main\n"
-/* A copy into a tile that the body reads before it stays where it is (hoist_producers):
- * Out's rows k * 32.. get A's rows of the iteration before. */
-static const char src_pipe_read_first[] = HEAD
-    "def prf(K=128):\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((K, 64), \"float16\"), Out: T.Tensor((K, 64), \"float16\")):\n"
-    "        with T.Kernel(1, threads=128) as bx:\n"
-    "            S = T.alloc_shared((32, 64), \"float16\")\n"
-    "            T.copy(A[0, 0], S)\n"
-    "            for k in T.Pipelined(K // 32, num_stages=2):\n"
-    "                T.copy(S, Out[k * 32, 0])\n"
-    "                T.copy(A[k * 32, 0], S)\n"
-    "    return main\n";
-/* A loop that writes the rows its next iteration copies in: no copy of A is prefetched
- * (a prefetch would read them before they are written); Out gets A's first rows each time. */
-static const char src_pipe_src_next[] = HEAD
-    "def psn(K=128):\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((K, 64), \"float16\"), Out: T.Tensor((K, 64), \"float16\")):\n"
-    "        with T.Kernel(1, threads=128) as bx:\n"
-    "            S = T.alloc_shared((32, 64), \"float16\")\n"
-    "            for k in T.Pipelined(K // 32 - 1, num_stages=2):\n"
-    "                T.copy(A[k * 32, 0], S)\n"
-    "                T.copy(S, A[(k + 1) * 32, 0])\n"
-    "                T.copy(S, Out[k * 32, 0])\n"
-    "    return main\n";
-static const char src_pipe_k16[] = PIPE_GEMM("pipe_k16", "16", "3", "40");
-static const char src_pipe_k48[] = PIPE_GEMM("pipe_k48", "48", "4", "100");
-
-/* int8 gemms with int32 accumulation on mma.sync m16n8k32 (both storage orders of each
- * operand), on ragged edges. */
-#define GEMM_S8(TA, TB, A_SHAPE, B_SHAPE, A_TILE, B_TILE, A_AT, B_AT)                        \
-    HEAD "def g8(M=72, N=56, K=80):\n"                                                     \
-         "    @T.prim_func\n"                                                              \
-         "    def main(A: T.Tensor(" A_SHAPE ", \"int8\"), B: T.Tensor(" B_SHAPE ", \"int8\"),\n" \
-         "             C: T.Tensor((M, N), \"int32\")):\n"                                \
-         "        with T.Kernel(T.ceildiv(N, 32), T.ceildiv(M, 64), threads=128) as (bx, by):\n" \
-         "            A_s = T.alloc_shared(" A_TILE ", \"int8\")\n"                       \
-         "            B_s = T.alloc_shared(" B_TILE ", \"int8\")\n"                       \
-         "            acc = T.alloc_fragment((64, 32), \"int32\")\n"                      \
-         "            T.clear(acc)\n"                                                      \
-         "            for k in T.Pipelined(T.ceildiv(K, 64), num_stages=2):\n"             \
-         "                T.copy(A[" A_AT "], A_s)\n"                                      \
-         "                T.copy(B[" B_AT "], B_s)\n"                                      \
-         "                T.gemm(A_s, B_s, acc, transpose_A=" TA ", transpose_B=" TB ")\n"  \
-         "            T.copy(acc, C[by * 64, bx * 32])\n"                                  \
-         "    return main\n"
-static const char src_gemm_s8[] = GEMM_S8("False", "False", "(M, K)", "(K, N)", "(64, 64)",
-                                          "(64, 32)", "by * 64, k * 64", "k * 64, bx * 32");
-static const char src_gemm_s8_t[] = GEMM_S8("True", "True", "(K, M)", "(N, K)", "(64, 64)",
-                                            "(32, 64)", "k * 64, by * 64", "bx * 32, k * 64");
-
-/* A transposed read: one barrier. */
-static const char src_transpose[] = HEAD
-    "def transpose(N=40, dtype=\"float16\"):\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((N, N), dtype), B: T.Tensor((N, N), dtype)):\n"
-    "        with T.Kernel(1, threads=64) as bx:\n"
-    "            A_s = T.alloc_shared((N, N), dtype)\n"
-    "            T.copy(A, A_s)\n"
-    "            for i, j in T.Parallel(N, N):\n"
-    "                B[i, j] = A_s[j, i] * A_s[i, j]\n"
-    "    return main\n";
-
-/* Serial code over shared memory: thread 0 stores, everybody reads; a barrier before the
- * serial loop (not in it) and one after. */
-static const char src_serial[] = HEAD
-    "def serial(dtype=\"float32\"):\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((3, 64), dtype), B: T.Tensor((3, 64), dtype)):\n"
-    "        with T.Kernel(3, threads=32) as bx:\n"
-    "            S = T.alloc_shared((64,), dtype)\n"
-    "            total = T.alloc_fragment((1,), dtype)\n"
-    "            for i in T.Parallel(64):\n"
-    "                S[i] = A[bx, i]\n"
-    "            total[0] = 0.0\n"
-    "            for k in T.serial(64):\n"
-    "                total[0] = total[0] + S[k]\n"
-    "            for i in T.Parallel(64):\n"
-    "                B[bx, i] = S[i] - total[0]\n"
-    "    return main\n";
-
-/* A per-thread var computed redundantly: no barrier; a passing assert. */
-static const char src_var[] = HEAD
-    "def var(dtype=\"float32\"):\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((2, 64), dtype), B: T.Tensor((2, 64), dtype)):\n"
-    "        with T.Kernel(2, threads=32) as bx:\n"
-    "            acc = T.alloc_var(dtype)\n"
-    "            acc = 0\n"
-    "            for k in T.serial(64):\n"
-    "                acc = acc + A[bx, k]\n"
-    "            T.device_assert(acc < 1000.0, \"sum too large\")\n"
-    "            for i in T.Parallel(64):\n"
-    "                B[bx, i] = A[bx, i] - acc\n"
-    "    return main\n";
-
-/* A local flag set inside T.Parallel and read outside: made block-wide. */
-static const char src_flag[] = HEAD
-    "def flag():\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((4, 64), \"float32\"), C: T.Tensor((4,), \"int32\")):\n"
-    "        with T.Kernel(4, threads=32) as bx:\n"
-    "            f = T.alloc_local((1,), \"int32\")\n"
-    "            f[0] = 0\n"
-    "            for i in T.Parallel(64):\n"
-    "                if A[bx, i] > 1.9:\n"
-    "                    f[0] = 1\n"
-    "            C[bx] = f[0]\n"
-    "    return main\n";
-
-static const char src_local_both[] = HEAD
-    "def both():\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((64,), \"float32\"), B: T.Tensor((64,), \"float32\")):\n"
-    "        with T.Kernel(1, threads=32) as bx:\n"
-    "            t = T.alloc_local((1,), \"float32\")\n"
-    "            for i in T.Parallel(64):\n"
-    "                t[0] = A[i]\n"
-    "                B[i] = t[0]\n"
-    "            B[0] = t[0]\n"
-    "    return main\n";
-
-static const char src_sync_in_parallel[] = HEAD
-    "def bad():\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((64,), \"float32\")):\n"
-    "        with T.Kernel(1, threads=32) as bx:\n"
-    "            for i in T.Parallel(64):\n"
-    "                A[i] = 1.0\n"
-    "                T.sync_threads()\n"
-    "    return main\n";
-
-/* continue in a serial loop: the back-edge barrier also goes before the continue. */
-static const char src_continue[] = HEAD
-    "def cont():\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((2, 64), \"float32\"), B: T.Tensor((2, 64), \"float32\")):\n"
-    "        with T.Kernel(2, threads=16) as bx:\n"
-    "            S = T.alloc_shared((64,), \"float32\")\n"
-    "            for k in T.serial(4):\n"
-    "                for i in T.Parallel(64):\n"
-    "                    S[i] = A[bx, i] + k\n"
-    "                if k == 1:\n"
-    "                    continue\n"
-    "                for i in T.Parallel(64):\n"
-    "                    B[bx, i] = B[bx, i] + S[63 - i]\n"
-    "    return main\n";
-
-/* A while loop on a shared value, with break. */
-static const char src_while[] = HEAD
-    "def scan():\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((4, 64), \"float32\"), C: T.Tensor((4,), \"int32\")):\n"
-    "        with T.Kernel(4, threads=32) as bx:\n"
-    "            S = T.alloc_shared((64,), \"float32\")\n"
-    "            n = T.alloc_fragment((1,), \"int32\")\n"
-    "            for i in T.Parallel(64):\n"
-    "                S[i] = A[bx, i]\n"
-    "            n[0] = 0\n"
-    "            while n[0] < 64:\n"
-    "                if S[n[0]] > 1.5:\n"
-    "                    break\n"
-    "                n[0] = n[0] + 1\n"
-    "            C[bx] = n[0]\n"
-    "    return main\n";
-
-/* Atomics: tile-level from T.Parallel, scalar from serial code (one thread), 16-bit. */
-static const char src_atomic[] = HEAD
-    "def atom():\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((4, 64), \"int32\"), S: T.Tensor((8,), \"int32\"),\n"
-    "             Cnt: T.Tensor((1,), \"int32\"), Mx: T.Tensor((1,), \"int64\"),\n"
-    "             H: T.Tensor((4,), \"float16\"), F: T.Tensor((2,), \"float32\")):\n"
-    "        with T.Kernel(4, threads=32) as bx:\n"
-    "            for i in T.Parallel(64):\n"
-    "                T.atomic_add(S[i % 8], A[bx, i])\n"
-    "                T.atomic_add(H[i % 4], 1.0)\n"
-    "            T.atomic_add(Cnt[0], 1)\n"
-    "            T.atomic_max(Mx[0], bx * 3)\n"
-    "            T.atomic_min(F[0], bx * 1.0)\n"
-    "            T.atomic_max(F[1], bx * 1.0)\n"
-    "    return main\n";
-
-/* Conversions to every narrow float, int casts, floordiv/floormod, select. */
-static const char src_convert[] = HEAD
-    "def convert():\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((256,), \"float32\"), B: T.Tensor((256,), \"bfloat16\"),\n"
-    "             C: T.Tensor((256,), \"float8_e4m3\"), D: T.Tensor((256,), \"float8_e5m2\"),\n"
-    "             E: T.Tensor((256,), \"int32\"), F: T.Tensor((256,), \"float16\"),\n"
-    "             G: T.Tensor((256,), \"int8\")):\n"
-    "        with T.Kernel(2, threads=64) as bx:\n"
-    "            for i in T.Parallel(128):\n"
-    "                B[bx * 128 + i] = A[bx * 128 + i] * 3.0\n"
-    "                C[bx * 128 + i] = A[bx * 128 + i] * 100.0\n"
-    "                D[bx * 128 + i] = A[bx * 128 + i] * 1000.0\n"
-    "                E[bx * 128 + i] = T.cast(A[bx * 128 + i] * 10.0, \"int32\") // 3 + i % 7\n"
-    "                F[bx * 128 + i] = T.exp(A[bx * 128 + i]) + T.sigmoid(F[bx * 128 + i])\n"
-    "                G[bx * 128 + i] = T.if_then_else(i % 3 == 0, G[bx * 128 + i] * 20, "
-    "T.cast(A[bx * 128 + i] * 100.0, \"int8\"))\n"
-    "    return main\n";
-
-/* Two reductions across warps in a row (a softmax row per block): each has its own
- * barriers around its shared workspace, which also order what came before it, so the
- * second one's workspace (the same bytes) needs no barrier of its own; a loop runs them
- * twice. */
-static const char src_two_reduce[] = HEAD
-    "def k(M=4, N=1024):\n"
-    "    @T.prim_func\n"
-    "    def main(X: T.Tensor((M, N), \"float32\"), Y: T.Tensor((M, N), \"float32\")):\n"
-    "        with T.Kernel(M, threads=128) as bx:\n"
-    "            x = T.alloc_fragment((1, N), \"float32\")\n"
-    "            mx = T.alloc_fragment((1,), \"float32\")\n"
-    "            sm = T.alloc_fragment((1,), \"float32\")\n"
-    "            T.copy(X[bx, 0], x)\n"
-    "            for r in T.serial(2):\n"
-    "                T.reduce_max(x, mx, dim=1)\n"
-    "                for i, j in T.Parallel(1, N):\n"
-    "                    x[i, j] = T.exp(x[i, j] - mx[i])\n"
-    "                T.reduce_sum(x, sm, dim=1)\n"
-    "                for i, j in T.Parallel(1, N):\n"
-    "                    x[i, j] = x[i, j] / sm[i]\n"
-    "            T.copy(x, Y[bx, 0])\n"
-    "    return main\n";
-
-/* A workspace between two kernels; a dynamic size; a scalar parameter. */
-static const char src_workspace[] = HEAD
-    "def ws(block=32):\n"
-    "    N = T.dynamic(\"N\")\n"
-    "\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((N,), \"float32\"), alpha: T.float32,\n"
-    "             B: T.Tensor((N,), \"float32\")):\n"
-    "        W = T.alloc_global((N,), \"float32\")\n"
-    "        with T.Kernel(T.ceildiv(N, block), threads=32) as bx:\n"
-    "            for i in T.Parallel(block):\n"
-    "                W[bx * block + i] = A[bx * block + i] * alpha\n"
-    "        with T.Kernel(T.ceildiv(N, block), threads=32) as bx:\n"
-    "            for i in T.Parallel(block):\n"
-    "                B[bx * block + i] = W[N - 1 - (bx * block + i)]\n"
-    "    return main\n";
-
-/* A distributed nest of run-time extent; a strided tensor; T.use_swizzle on a 5x7 grid
- * (a block computed twice or never would show), in row or column order; T.unroll. */
-#define SRC_DYNAMIC(SWIZZLE) HEAD \
-    "def dyn(block=8):\n" \
-    "    N = T.dynamic(\"N\")\n" \
-    "    S = T.dynamic(\"S\")\n" \
-    "\n" \
-    "    @T.prim_func\n" \
-    "    def main(A: T.StridedTensor((N, 3), (S, 1), \"float32\"), B: T.Tensor((N, 3), \"float32\"),\n" \
-    "             C: T.Tensor((7, 5), \"int32\")):\n" \
-    "        with T.Kernel(5, 7, threads=32) as (bx, by):\n" \
-    "            T.use_swizzle(" SWIZZLE ")\n" \
-    "            for i, j in T.Parallel(T.min(block, N - (by * 5 + bx) * block), 3):\n" \
-    "                B[(by * 5 + bx) * block + i, j] = A[(by * 5 + bx) * block + i, j] + j\n" \
-    "            for u in T.unroll(2):\n" \
-    "                C[by, bx] = C[by, bx] + bx * 10 + by * 100 + u\n" \
-    "    return main\n"
-static const char src_dynamic[] = SRC_DYNAMIC("3");
-static const char src_dynamic_column[] = SRC_DYNAMIC("3, order=\"column\"");
-
-static const char src_grid_scalar[] = HEAD
-    "def g():\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((64,), \"float32\"), n: T.int32):\n"
-    "        with T.Kernel(n, threads=32) as bx:\n"
-    "            A[bx] = 1.0\n"
-    "    return main\n";
-
-/* T.print in serial code and in T.Parallel (compiled, not run). */
-static const char src_print[] = HEAD
-    "def pr():\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((8,), \"float16\")):\n"
-    "        with T.Kernel(1, threads=32) as bx:\n"
-    "            S = T.alloc_shared((8,), \"float16\")\n"
-    "            T.copy(A, S)\n"
-    "            T.print(S, msg=\"tile\")\n"
-    "            T.print(bx, msg=\"block\")\n"
-    "            for i in T.Parallel(8):\n"
-    "                T.print(S[i])\n"
-    "    return main\n";
-
 static const int64_t ws_syms[] = {100};
 static const int64_t dyn_syms[] = {270, 5}; /* N, S */
 
@@ -1184,358 +843,6 @@ static void expect_error(const char *name, const char *text, const char *msg) {
     compiled_free(c);
 }
 
-/* Two uses that want different register layouts for one fragment (acc by the gemm and
- * transposed by the loop): it stays in shared memory, the result is still right (the
- * simulation checks "conflict"), and a remark names both lines (16 and 17). */
-static const char src_conflict[] = HEAD
-    "def conflict(M=32, dtype=\"float16\"):\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((M, M), dtype), B: T.Tensor((M, M), dtype),\n"
-    "             C: T.Tensor((M, M), \"float32\")):\n"
-    "        with T.Kernel(1, threads=128) as bx:\n"
-    "            A_s = T.alloc_shared((M, M), dtype)\n"
-    "            B_s = T.alloc_shared((M, M), dtype)\n"
-    "            acc = T.alloc_fragment((M, M), \"float32\")\n"
-    "            sym = T.alloc_fragment((M, M), \"float32\")\n"
-    "            T.copy(A, A_s)\n"
-    "            T.copy(B, B_s)\n"
-    "            T.clear(acc)\n"
-    "            T.gemm(A_s, B_s, acc)\n"
-    "            for i, j in T.Parallel(M, M):\n"
-    "                sym[i, j] = acc[i, j] + acc[j, i]\n"
-    "            T.copy(sym, C)\n"
-    "    return main\n";
-
-/* A row vector written under a condition in a wider nest: only some of the threads that
- * hold it would write their copy, so it stays in shared memory. */
-static const char src_proj_write[] =
-    "import tilelang\n"
-    "import tilelang.language as T\n"
-    "\n"
-    "@tilelang.jit(out_idx=[-1])\n"
-    "def k(M=16, N=64):\n"
-    "    @T.prim_func\n"
-    "    def main(X: T.Tensor((M, N), \"float32\"), Y: T.Tensor((M, N), \"float32\")):\n"
-    "        with T.Kernel(1, threads=128) as bx:\n"
-    "            x = T.alloc_fragment((M, N), \"float32\")\n"
-    "            m = T.alloc_fragment((M,), \"float32\")\n"
-    "            T.copy(X, x)\n"
-    "            for i, j in T.Parallel(M, N):\n"
-    "                if j == 0:\n"
-    "                    m[i] = x[i, j]\n"
-    "            for i, j in T.Parallel(M, N):\n"
-    "                x[i, j] = x[i, j] - m[i]\n"
-    "            T.copy(x, Y)\n"
-    "    return main\n";
-
-/* A shared buffer stored, then read, in one iteration: its load is not hoisted into a
- * vector read before the store. */
-static const char src_vec_raw[] =
-    "import tilelang\n"
-    "import tilelang.language as T\n"
-    "\n"
-    "@tilelang.jit(out_idx=[-1])\n"
-    "def k(M=64, N=64):\n"
-    "    @T.prim_func\n"
-    "    def main(X: T.Tensor((M, N), \"float32\"), Y: T.Tensor((M, N), \"float32\")):\n"
-    "        with T.Kernel(1, threads=128) as bx:\n"
-    "            x = T.alloc_fragment((M, N), \"float32\")\n"
-    "            S = T.alloc_shared((M, N), \"float32\")\n"
-    "            T.copy(X, x)\n"
-    "            for i, j in T.Parallel(M, N):\n"
-    "                S[i, j] = x[i, j] * 2\n"
-    "                x[i, j] = S[i, j] + 1\n"
-    "            T.copy(x, Y)\n"
-    "    return main\n";
-
-/* A reduction's workspace reuses the bytes of a buffer other threads still read: a barrier
- * comes first. */
-static const char src_ws_alias[] =
-    "import tilelang\n"
-    "import tilelang.language as T\n"
-    "\n"
-    "@tilelang.jit(out_idx=[-1])\n"
-    "def k(M=64, N=256):\n"
-    "    @T.prim_func\n"
-    "    def main(X: T.Tensor((M, N), \"float32\"), Z: T.Tensor((M, N), \"float32\"), Y: T.Tensor((M,), \"float32\")):\n"
-    "        with T.Kernel(M // 4, threads=128) as bx:\n"
-    "            S = T.alloc_shared((4, N), \"float32\")\n"
-    "            x = T.alloc_fragment((4, N), \"float32\")\n"
-    "            s = T.alloc_fragment((4,), \"float32\")\n"
-    "            T.copy(X[bx * 4, 0], S)\n"
-    "            for i, j in T.Parallel(4, N):\n"
-    "                x[i, j] = S[i, N - 1 - j]\n"
-    "            T.reduce_sum(x, s, dim=1)\n"
-    "            for i in T.Parallel(4):\n"
-    "                Y[bx * 4 + i] = s[i]\n"
-    "    return main\n";
-
-/* A pipelined loop inside a serial one: the prologue of the next run refills stages the
- * last run still reads, after a barrier. */
-static const char src_pipe_outer2[] =
-    "import tilelang\n"
-    "import tilelang.language as T\n"
-    "\n"
-    "@tilelang.jit(out_idx=[-1])\n"
-    "def k(M=128, N=128, K=256, bM=64, bN=64, bK=32):\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((M, K), \"float16\"), B: T.Tensor((K, N), \"float16\"), C: T.Tensor((4, M, N), \"float32\")):\n"
-    "        with T.Kernel(N // bN, M // bM, threads=128) as (bx, by):\n"
-    "            A_s = T.alloc_shared((bM, bK), \"float16\")\n"
-    "            B_s = T.alloc_shared((bK, bN), \"float16\")\n"
-    "            acc = T.alloc_fragment((bM, bN), \"float32\")\n"
-    "            T.clear(acc)\n"
-    "            for r in T.serial(4):\n"
-    "                for k in T.Pipelined(K // bK, num_stages=3):\n"
-    "                    T.copy(A[by * bM, k * bK], A_s)\n"
-    "                    T.copy(B[k * bK, bx * bN], B_s)\n"
-    "                    T.gemm(A_s, B_s, acc)\n"
-    "            T.copy(acc, C[0, by * bM, bx * bN])\n"
-    "    return main\n";
-
-/* Pipeline stages reuse the bytes of a buffer read just before: a barrier before the
- * prologue. */
-static const char src_pipe_alias[] =
-    "import tilelang\n"
-    "import tilelang.language as T\n"
-    "\n"
-    "@tilelang.jit(out_idx=[-1])\n"
-    "def k(M=128, N=128, K=256, bM=64, bN=64, bK=32):\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((M, K), \"float16\"), B: T.Tensor((K, N), \"float16\"), X: T.Tensor((M, N), \"float16\"), C: T.Tensor((M, N), \"float32\"), D: T.Tensor((M, N), \"float16\")):\n"
-    "        with T.Kernel(N // bN, M // bM, threads=128) as (bx, by):\n"
-    "            P = T.alloc_shared((bM, bN), \"float16\")\n"
-    "            A_s = T.alloc_shared((bM, bK), \"float16\")\n"
-    "            B_s = T.alloc_shared((bK, bN), \"float16\")\n"
-    "            acc = T.alloc_fragment((bM, bN), \"float32\")\n"
-    "            T.copy(X[by * bM, bx * bN], P)\n"
-    "            for i, j in T.Parallel(bM, bN):\n"
-    "                D[by * bM + i, bx * bN + j] = P[bM - 1 - i, j]\n"
-    "            T.clear(acc)\n"
-    "            for k in T.Pipelined(K // bK, num_stages=3):\n"
-    "                T.copy(A[by * bM, k * bK], A_s)\n"
-    "                T.copy(B[k * bK, bx * bN], B_s)\n"
-    "                T.gemm(A_s, B_s, acc)\n"
-    "            T.copy(acc, C[by * bM, bx * bN])\n"
-    "    return main\n";
-
-/* Nested T.Parallel under a run-time extent: the inner loops are part of the outer nest
- * (compiles; the program races on x, so it is not simulated). */
-static const char src_nested[] =
-    "import tilelang\n"
-    "import tilelang.language as T\n"
-    "\n"
-    "@tilelang.jit(out_idx=[-1])\n"
-    "def k(N=64):\n"
-    "    M = T.dynamic(\"M\")\n"
-    "    @T.prim_func\n"
-    "    def main(X: T.Tensor((M, N), \"float32\"), Y: T.Tensor((M, N), \"float32\")):\n"
-    "        with T.Kernel(1, threads=128) as bx:\n"
-    "            x = T.alloc_fragment((N,), \"float32\")\n"
-    "            for i in T.Parallel(M):\n"
-    "                for j in T.Parallel(N):\n"
-    "                    x[j] = X[i, j] * 2\n"
-    "                for j in T.Parallel(N):\n"
-    "                    Y[i, j] = x[j]\n"
-    "    return main\n";
-
-/* A pipelined loop whose body reads the multi-buffered tile with plain loads (each load
- * gets the stage index). */
-static const char src_pipe_read[] =
-    "import tilelang\n"
-    "import tilelang.language as T\n"
-    "\n"
-    "@tilelang.jit(out_idx=[-1])\n"
-    "def k(M=64, N=64, K=256, stages=2):\n"
-    "    @T.prim_func\n"
-    "    def main(X: T.Tensor((K, N), \"float32\"), Y: T.Tensor((M, N), \"float32\")):\n"
-    "        with T.Kernel(1, threads=128) as bx:\n"
-    "            S = T.alloc_shared((16, N), \"float32\")\n"
-    "            acc = T.alloc_fragment((M, N), \"float32\")\n"
-    "            T.clear(acc)\n"
-    "            for k in T.Pipelined(K // 16, num_stages=stages):\n"
-    "                T.copy(X[k * 16, 0], S)\n"
-    "                for i, j in T.Parallel(M, N):\n"
-    "                    acc[i, j] += S[i % 16, j] * (k + 1)\n"
-    "            T.copy(acc, Y)\n"
-    "    return main\n";
-
-/* wgmma (sm_90a): a pipelined 128 x 128 x 64 tile, B row-major (MN-major: two 64-column
- * panels), two warpgroups. */
-static const char src_wgmma[] = HEAD
-    "def wgmma(M=256, N=256, K=512, dtype=\"bfloat16\"):\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype),\n"
-    "             C: T.Tensor((M, N), dtype)):\n"
-    "        with T.Kernel(N // 128, M // 128, threads=256) as (bx, by):\n"
-    "            A_s = T.alloc_shared((128, 64), dtype)\n"
-    "            B_s = T.alloc_shared((64, 128), dtype)\n"
-    "            acc = T.alloc_fragment((128, 128), \"float32\")\n"
-    "            T.clear(acc)\n"
-    "            for k in T.Pipelined(K // 64, num_stages=3):\n"
-    "                T.copy(A[by * 128, k * 64], A_s)\n"
-    "                T.copy(B[k * 64, bx * 128], B_s)\n"
-    "                T.gemm(A_s, B_s, acc)\n"
-    "            T.copy(acc, C[by * 128, bx * 128])\n"
-    "    return main\n";
-
-/* A schedule whose stage-1 group reads the accumulator that the stage-0 gemm of the next
- * iteration overwrites (legal: it runs first, order 0): per-k-block partial products
- * summed into D, on ragged tiles. */
-static const char src_sched_gemm[] = HEAD
-    "def sched(M=200, N=136, K=328, dtype=\"float16\"):\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype),\n"
-    "             C: T.Tensor((M, N), \"float32\")):\n"
-    "        with T.Kernel(T.ceildiv(N, 64), T.ceildiv(M, 128), threads=256) as (bx, by):\n"
-    "            A_s = T.alloc_shared((128, 64), dtype)\n"
-    "            B_s = T.alloc_shared((64, 64), dtype)\n"
-    "            part = T.alloc_fragment((128, 64), \"float32\")\n"
-    "            D = T.alloc_fragment((128, 64), \"float32\")\n"
-    "            T.clear(D)\n"
-    "            for k in T.Pipelined(T.ceildiv(K, 64), num_stages=2, order=[-1, -1, 1, 0],\n"
-    "                                 stage=[-1, -1, 0, 1], group=[[0], [1], [2], [3]]):\n"
-    "                T.copy(A[by * 128, k * 64], A_s)\n"
-    "                T.copy(B[k * 64, bx * 64], B_s)\n"
-    "                T.gemm(A_s, B_s, part, clear_accum=True)\n"
-    "                for i, j in T.Parallel(128, 64):\n"
-    "                    D[i, j] += part[i, j] * 0.5\n"
-    "            T.copy(D, C[by * 128, bx * 64])\n"
-    "    return main\n";
-
-/* Warp specialization (sm_90a): ragged edges (partial tiles in M, N and K: TMA fills
- * zeros), B transposed, 64-byte swizzled K tiles of 32, a stage count above... */
-static const char src_ws_ragged[] = HEAD
-    "def ws(M=200, N=136, K=200, dtype=\"float16\"):\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((N, K), dtype),\n"
-    "             C: T.Tensor((M, N), \"float32\")):\n"
-    "        with T.Kernel(T.ceildiv(N, 64), T.ceildiv(M, 64), threads=128) as (bx, by):\n"
-    "            A_s = T.alloc_shared((64, 32), dtype)\n"
-    "            B_s = T.alloc_shared((64, 32), dtype)\n"
-    "            acc = T.alloc_fragment((64, 64), \"float32\")\n"
-    "            T.clear(acc)\n"
-    "            for k in T.Pipelined(T.ceildiv(K, 32), num_stages=4):\n"
-    "                T.copy(A[by * 64, k * 32], A_s)\n"
-    "                T.copy(B[bx * 64, k * 32], B_s)\n"
-    "                T.gemm(A_s, B_s, acc, transpose_B=True)\n"
-    "            T.copy(acc, C[by * 64, bx * 64])\n"
-    "    return main\n";
-
-/* ... the epilogue through a shared tile (swizzled, 16-byte global stores) on ragged
- * edges, in clusters along y (the grid's x extent, 3, is odd). */
-static const char src_ws_epilogue[] = HEAD
-    "def wse(M=200, N=136, K=200, dtype=\"float16\"):\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((N, K), dtype),\n"
-    "             C: T.Tensor((M, N), dtype)):\n"
-    "        with T.Kernel(T.ceildiv(N, 64), T.ceildiv(M, 64), threads=128) as (bx, by):\n"
-    "            A_s = T.alloc_shared((64, 64), dtype)\n"
-    "            B_s = T.alloc_shared((64, 64), dtype)\n"
-    "            C_s = T.alloc_shared((64, 64), dtype)\n"
-    "            acc = T.alloc_fragment((64, 64), \"float32\")\n"
-    "            T.clear(acc)\n"
-    "            for k in T.Pipelined(T.ceildiv(K, 64), num_stages=2):\n"
-    "                T.copy(A[by * 64, k * 64], A_s)\n"
-    "                T.copy(B[bx * 64, k * 64], B_s)\n"
-    "                T.gemm(A_s, B_s, acc, transpose_B=True)\n"
-    "            T.copy(acc, C_s)\n"
-    "            T.copy(C_s, C[by * 64, bx * 64])\n"
-    "    return main\n";
-
-/* ... the canonical epilogue with 4 stages of 256x128x64 tiles: C_s (64 KB) does not fit
- * beside them, so it is staged in two column chunks (chunk_staging.c) on ragged edges. */
-static const char src_ws_chunked[] = HEAD
-    "def wsc(M=300, N=200, K=256, dtype=\"float16\"):\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype),\n"
-    "             C: T.Tensor((M, N), dtype)):\n"
-    "        with T.Kernel(T.ceildiv(N, 128), T.ceildiv(M, 256), threads=256) as (bx, by):\n"
-    "            A_s = T.alloc_shared((256, 64), dtype)\n"
-    "            B_s = T.alloc_shared((64, 128), dtype)\n"
-    "            C_s = T.alloc_shared((256, 128), dtype)\n"
-    "            acc = T.alloc_fragment((256, 128), \"float32\")\n"
-    "            T.clear(acc)\n"
-    "            for k in T.Pipelined(T.ceildiv(K, 64), num_stages=4):\n"
-    "                T.copy(A[by * 256, k * 64], A_s)\n"
-    "                T.copy(B[k * 64, bx * 128], B_s)\n"
-    "                T.gemm(A_s, B_s, acc)\n"
-    "            T.copy(acc, C_s)\n"
-    "            T.copy(C_s, C[by * 256, bx * 128])\n"
-    "    return main\n";
-
-/* ... an epilogue tile of 128 16-bit columns: two 64-column panels, each a TMA store box
- * (tma_store.c), clipped at the ragged edges; two tiles per block of the persistent grid. */
-static const char src_ws_panels[] = HEAD
-    "def wsp(M=260, N=296, K=192, dtype=\"float16\"):\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype),\n"
-    "             C: T.Tensor((M, N), dtype)):\n"
-    "        with T.Kernel(T.ceildiv(N, 128), T.ceildiv(M, 128), threads=256) as (bx, by):\n"
-    "            A_s = T.alloc_shared((128, 64), dtype)\n"
-    "            B_s = T.alloc_shared((64, 128), dtype)\n"
-    "            C_s = T.alloc_shared((128, 128), dtype)\n"
-    "            acc = T.alloc_fragment((128, 128), \"float32\")\n"
-    "            T.clear(acc)\n"
-    "            for k in T.Pipelined(T.ceildiv(K, 64), num_stages=3):\n"
-    "                T.copy(A[by * 128, k * 64], A_s)\n"
-    "                T.copy(B[k * 64, bx * 128], B_s)\n"
-    "                T.gemm(A_s, B_s, acc)\n"
-    "            T.copy(acc, C_s)\n"
-    "            T.copy(C_s, C[by * 128, bx * 128])\n"
-    "    return main\n";
-
-/* wgmma with A from registers (tl_wgmma_rs): a fragment loaded from shared memory takes
- * the accumulator layout; B MN-major (two panels) or K-major (tb), ragged edges. */
-static const char src_rs_gemm[] = HEAD
-    "def rsg(M=130, N=136, K=128, tb=False, dtype=\"bfloat16\"):\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((N, K) if tb else (K, N), dtype),\n"
-    "             C: T.Tensor((M, N), \"float32\")):\n"
-    "        with T.Kernel(T.ceildiv(N, 128), T.ceildiv(M, 128), threads=256) as (bx, by):\n"
-    "            A_s = T.alloc_shared((128, 64), dtype)\n"
-    "            A_f = T.alloc_fragment((128, 64), dtype)\n"
-    "            B_s = T.alloc_shared((128, 64) if tb else (64, 128), dtype)\n"
-    "            acc = T.alloc_fragment((128, 128), \"float32\")\n"
-    "            T.clear(acc)\n"
-    "            for k in T.Pipelined(T.ceildiv(K, 64), num_stages=2):\n"
-    "                T.copy(A[by * 128, k * 64], A_s)\n"
-    "                if tb:\n"
-    "                    T.copy(B[bx * 128, k * 64], B_s)\n"
-    "                else:\n"
-    "                    T.copy(B[k * 64, bx * 128], B_s)\n"
-    "                T.copy(A_s, A_f)\n"
-    "                T.gemm(A_f, B_s, acc, transpose_B=tb)\n"
-    "            T.copy(acc, C[by * 128, bx * 128])\n"
-    "    return main\n";
-
-/* ... register windows of the accumulator written by the program: acc[i, j + h * 32]
- * read and written in place, then staged a half at a time. */
-static const char src_ws_window[] = HEAD
-    "def wsw(M=100, N=136, K=128, dtype=\"float16\"):\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((N, K), dtype),\n"
-    "             C: T.Tensor((M, N), dtype)):\n"
-    "        with T.Kernel(T.ceildiv(N, 64), T.ceildiv(M, 64), threads=128) as (bx, by):\n"
-    "            A_s = T.alloc_shared((64, 64), dtype)\n"
-    "            B_s = T.alloc_shared((64, 64), dtype)\n"
-    "            C_s = T.alloc_shared((64, 32), dtype)\n"
-    "            acc = T.alloc_fragment((64, 64), \"float32\")\n"
-    "            T.clear(acc)\n"
-    "            for k in T.Pipelined(T.ceildiv(K, 64), num_stages=2):\n"
-    "                T.copy(A[by * 64, k * 64], A_s)\n"
-    "                T.copy(B[bx * 64, k * 64], B_s)\n"
-    "                T.gemm(A_s, B_s, acc, transpose_B=True)\n"
-    "            for h in T.unroll(2):\n"
-    "                for i, j in T.Parallel(64, 32):\n"
-    "                    acc[i, j + h * 32] = acc[i, j + h * 32] * (h + 1)\n"
-    "            for h in T.unroll(2):\n"
-    "                for i, j in T.Parallel(64, 32):\n"
-    "                    C_s[i, j] = acc[i, h * 32 + j]\n"
-    "                T.copy(C_s, C[by * 64, bx * 64 + h * 32])\n"
-    "    return main\n";
-
-/* ... a single iteration, fewer than the stages. */
 /* One block's (M, K) x (K, N) GEMM on a T.Pipelined K loop; deco: the decorator line. */
 #define ONE_TILE_GEMM(deco, name, dims, threads)                                              \
     HEAD deco "def " name "(" dims "):\n"                                                      \
@@ -1553,178 +860,15 @@ static const char src_ws_window[] = HEAD
               "                T.gemm(A_s, B_s, acc)\n"                                       \
               "            T.copy(acc, C)\n"                                                  \
               "    return main\n"
-static const char src_ws_single[] =
-    ONE_TILE_GEMM("", "ws1", "M=128, N=64, K=64, dtype=\"bfloat16\"", "128");
 
-/* A persistent grid (SIM_RESIDENT blocks walk 5 x 3 x 2 tiles) in T.use_swizzle order
- * over a batch: lets of the block indices before the loop, computed per tile on both
- * sides; ragged N. */
-#define WS_TILES(ORDER) HEAD \
-    "def wst(B=2, M=192, N=300, K=128, dtype=\"float16\"):\n" \
-    "    @T.prim_func\n" \
-    "    def main(A: T.Tensor((B, M, K), dtype), W: T.Tensor((N, K), dtype),\n" \
-    "             C: T.Tensor((B, M, N), \"float32\")):\n" \
-    "        with T.Kernel(T.ceildiv(N, 64), M // 64, B, threads=128) as (bx, by, bz):\n" \
-    "            A_s = T.alloc_shared((64, 64), dtype)\n" \
-    "            W_s = T.alloc_shared((64, 64), dtype)\n" \
-    "            acc = T.alloc_fragment((64, 64), \"float32\")\n" \
-    "            T.use_swizzle(panel_size=2" ORDER ")\n" \
-    "            m0 = by * 64\n" \
-    "            n0 = bx * 64\n" \
-    "            T.clear(acc)\n" \
-    "            for k in T.Pipelined(K // 64, num_stages=3):\n" \
-    "                T.copy(A[bz, m0, k * 64], A_s)\n" \
-    "                T.copy(W[n0, k * 64], W_s)\n" \
-    "                T.gemm(A_s, W_s, acc, transpose_B=True)\n" \
-    "            T.copy(acc, C[bz, m0, n0])\n" \
-    "    return main\n"
-static const char src_ws_tiles[] = WS_TILES("");
-static const char src_ws_tiles_column[] = WS_TILES(", order=\"column\"");
-
-/* Split-K (tl_sk_parts): one tile of 14 iterations on SIM_RESIDENT = 3 blocks, in parts
- * of 4, 5 and 5 (the first block adds the other two); ragged M, N and K; the epilogue
- * through C_s and TMA stores only in the unit that finishes the tile (C_s, written whole
- * there, is not zeroed). */
-#define WS_SPLITK(JIT, PRE, GEMM_ARGS)                                                     \
-    HEAD JIT "def wsk(M=60, N=56, K=880, dtype=\"float16\"):\n"                               \
-         "    @T.prim_func\n"                                                                 \
-         "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype),\n"             \
-         "             C: T.Tensor((M, N), dtype)):\n"                                        \
-         "        with T.Kernel(T.ceildiv(N, 64), T.ceildiv(M, 64), threads=128) as (bx, by):\n" \
-         "            A_s = T.alloc_shared((64, 64), dtype)\n"                                \
-         "            B_s = T.alloc_shared((64, 64), dtype)\n"                                \
-         "            C_s = T.alloc_shared((64, 64), dtype)\n"                                \
-         "            acc = T.alloc_fragment((64, 64), \"float32\")\n"                        \
-         PRE                                                                                  \
-         "            T.clear(acc)\n"                                                         \
-         "            for k in T.Pipelined(T.ceildiv(K, 64), num_stages=3):\n"                \
-         "                T.copy(A[by * 64, k * 64], A_s)\n"                                  \
-         "                T.copy(B[k * 64, bx * 64], B_s)\n"                                  \
-         "                T.gemm(A_s, B_s, acc" GEMM_ARGS ")\n"                               \
-         "            T.copy(acc, C_s)\n"                                                     \
-         "            T.copy(C_s, C[by * 64, bx * 64])\n"                                     \
-         "    return main\n"
-static const char src_ws_splitk[] = WS_SPLITK("", "", "");
-/* ... not split: a store to C before the loop (every part would run it), a gemm that
- * clears its accumulator (the parts' sums would not add up), the pass config that says
- * so. */
-static const char src_ws_nosplit_store[] =
-    WS_SPLITK("", "            C[by * 64, bx * 64] = 0\n", "");
-static const char src_ws_nosplit_clear[] = WS_SPLITK("", "", ", clear_accum=True");
-static const char src_ws_nosplit_config[] =
-    WS_SPLITK("@tilelang.jit(pass_configs={\"tilec.disable_split_k\": True})\n", "", "");
-
-/* fp8 wgmma (k32 QGMMA, K-major A and B) on TMA tiles: 128-byte rows of e4m3, and 64-byte
- * rows of e4m3 x e5m2 with ragged M, N and K. */
-#define WS_FP8(dims, bk, bdt)                                                                 \
-    HEAD "def wsf8(" dims ", bk=" #bk ", out=\"bfloat16\"):\n"                              \
-         "    @T.prim_func\n"                                                                 \
-         "    def main(A: T.Tensor((M, K), \"float8_e4m3\"), B: T.Tensor((N, K), \"" bdt "\"),\n" \
-         "             C: T.Tensor((M, N), out)):\n"                                          \
-         "        with T.Kernel(T.ceildiv(N, 64), T.ceildiv(M, 128), threads=256) as (bx, by):\n" \
-         "            A_s = T.alloc_shared((128, bk), \"float8_e4m3\")\n"                     \
-         "            B_s = T.alloc_shared((64, bk), \"" bdt "\")\n"                           \
-         "            acc = T.alloc_fragment((128, 64), \"float32\")\n"                       \
-         "            T.clear(acc)\n"                                                         \
-         "            for k in T.Pipelined(T.ceildiv(K, bk), num_stages=2):\n"                \
-         "                T.copy(A[by * 128, k * bk], A_s)\n"                                 \
-         "                T.copy(B[bx * 64, k * bk], B_s)\n"                                  \
-         "                T.gemm(A_s, B_s, acc, transpose_B=True)\n"                          \
-         "            T.copy(acc, C[by * 128, bx * 64])\n"                                    \
-         "    return main\n"
-static const char src_ws_fp8[] = WS_FP8("M=128, N=64, K=256", 128, "float8_e4m3");
-static const char src_ws_fp8_mixed[] = WS_FP8("M=200, N=80, K=208", 64, "float8_e5m2");
-/* K-major fp8 tiles of 256-byte rows: two 128-byte column panels (a TMA box and a
- * descriptor base each); ragged M, N and K (the last k-tile's second panel is empty). */
-static const char src_ws_fp8_wide[] = WS_FP8("M=200, N=80, K=592", 256, "float8_e4m3");
-
-/* 16-bit K-major A and B with rows of 256 bytes (block_K 128): two 128-byte panels each;
- * ragged M, N and K. */
-static const char src_ws_wide[] = HEAD
-    "def wsw(M=200, N=136, K=328, dtype=\"float16\"):\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((N, K), dtype),\n"
-    "             C: T.Tensor((M, N), \"float32\")):\n"
-    "        with T.Kernel(T.ceildiv(N, 64), T.ceildiv(M, 128), threads=256) as (bx, by):\n"
-    "            A_s = T.alloc_shared((128, 128), dtype)\n"
-    "            B_s = T.alloc_shared((64, 128), dtype)\n"
-    "            acc = T.alloc_fragment((128, 64), \"float32\")\n"
-    "            T.clear(acc)\n"
-    "            for k in T.Pipelined(T.ceildiv(K, 128), num_stages=2):\n"
-    "                T.copy(A[by * 128, k * 128], A_s)\n"
-    "                T.copy(B[bx * 64, k * 128], B_s)\n"
-    "                T.gemm(A_s, B_s, acc, transpose_B=True)\n"
-    "            T.copy(acc, C[by * 128, bx * 64])\n"
-    "    return main\n";
-
-/* src_ws_single's kernel with warp specialization turned off by TileLang's pass configs
- * (the string and the PassConfigKey spelling). */
+/* The kernel of kernels/ws_single.py with warp specialization turned off by TileLang's
+ * pass configs (the string and the PassConfigKey spelling). */
 #define WS_OFF(cfg)                                                                            \
     ONE_TILE_GEMM("@tilelang.jit(out_idx=[-1], pass_configs={" cfg                               \
                   ": True, \"tl.enable_fast_math\": 1})\n",                                    \
                   "ws_off", "M=128, N=64, K=64, dtype=\"bfloat16\"", "128")
 
 
-/* Whether the kernels of c's source (past the pasted headers) contain text. */
-/* Tier 3, TileLang's barrierpipe style: a list of mbarriers named by number, plain T.copy
- * in the producer region (its 128 threads arrive), T.gemm in the consumer's. */
-static const char src_manual_pipe[] = HEAD
-    "def mp(M=200, N=136, K=200, stages=2, dtype=\"float16\"):\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype),\n"
-    "             C: T.Tensor((M, N), \"float32\")):\n"
-    "        with T.Kernel(T.ceildiv(N, 64), T.ceildiv(M, 64), threads=256) as (bx, by):\n"
-    "            A_s = T.alloc_shared((stages, 64, 32), dtype)\n"
-    "            B_s = T.alloc_shared((stages, 32, 64), dtype)\n"
-    "            acc = T.alloc_fragment((64, 64), \"float32\")\n"
-    "            T.create_list_of_mbarrier([128, 128] * stages)\n"
-    "            with T.ws(0):\n"
-    "                T.clear(acc)\n"
-    "            for k in T.Pipelined(T.ceildiv(K, 32), num_stages=stages):\n"
-    "                with T.ws(1):\n"
-    "                    T.mbarrier_wait_parity(mbarrier=k % stages + stages,\n"
-    "                                           parity=((k // stages) % 2) ^ 1)\n"
-    "                    T.copy(A[by * 64, k * 32], A_s[k % stages, :, :])\n"
-    "                    T.copy(B[k * 32, bx * 64], B_s[k % stages, :, :])\n"
-    "                    T.mbarrier_arrive(mbarrier=k % stages)\n"
-    "                with T.ws(0):\n"
-    "                    T.mbarrier_wait_parity(T.get_mbarrier(k % stages), (k // stages) % 2)\n"
-    "                    T.gemm(A_s[k % stages, :, :], B_s[k % stages, :, :], acc)\n"
-    "                    T.mbarrier_arrive(k % stages + stages)\n"
-    "            with T.ws(0):\n"
-    "                T.copy(acc, C[by * 64, bx * 64])\n"
-    "    return main\n";
-
-/* Tier 3 on sm_90a: T.tma_copy into single-stage tiles (B transposed), T.wgmma_gemm left
- * in flight and T.wait_wgmma before the stage is released; T.fence_proxy_async. */
-static const char src_manual_wgmma[] = HEAD
-    "def mw(M=200, N=136, K=256, dtype=\"bfloat16\"):\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((N, K), dtype),\n"
-    "             C: T.Tensor((M, N), dtype)):\n"
-    "        with T.Kernel(T.ceildiv(N, 64), T.ceildiv(M, 64), threads=256) as (bx, by):\n"
-    "            A_s = T.alloc_shared((64, 64), dtype)\n"
-    "            B_s = T.alloc_shared((64, 64), dtype)\n"
-    "            acc = T.alloc_fragment((64, 64), \"float32\")\n"
-    "            ready = T.alloc_barrier(arrive_count=128)\n"
-    "            done = T.alloc_barrier(arrive_count=128)\n"
-    "            with T.ws(0):\n"
-    "                T.clear(acc)\n"
-    "            for k in range(T.ceildiv(K, 64)):\n"
-    "                with T.ws(1):\n"
-    "                    T.barrier_wait(done, (k + 1) % 2)\n"
-    "                    T.tma_copy(A[by * 64, k * 64], A_s, barrier=ready)\n"
-    "                    T.tma_copy(B[bx * 64, k * 64], B_s, barrier=ready)\n"
-    "                    T.barrier_arrive(ready)\n"
-    "                with T.ws(0):\n"
-    "                    T.barrier_wait(ready, k % 2)\n"
-    "                    T.wgmma_gemm(A_s, B_s, acc, transpose_B=True)\n"
-    "                    T.wait_wgmma(0)\n"
-    "                    T.barrier_arrive(done)\n"
-    "            with T.ws(0):\n"
-    "                T.fence_proxy_async()\n"
-    "                T.copy(acc, C[by * 64, bx * 64])\n"
-    "    return main\n";
 
 /* A kernel body around Tier 3 errors: `BODY` inside T.Kernel(1, threads=256). */
 #define TIER3(body) HEAD \
@@ -1766,6 +910,16 @@ static bool kernels_call(const Compiled *c, const char *text) {
     return k && strstr(k, text);
 }
 
+/* Whether the lowered IR of c, as printed, has text (the launch shape of its kernels:
+ * pass_plan_launch). */
+static bool ir_says(const Compiled *c, const char *text) {
+    StrBuf sb = {0};
+    if (c->f) ir_print_func(&sb, c->f);
+    bool yes = sb.buf && strstr(sb.buf, text);
+    sb_free(&sb);
+    return yes;
+}
+
 /* A copy of text (malloc'd) with the first "from" of each pair (a factory default)
  * replaced by its "to"; NULL if one is missing. */
 static char *set_defaults(const char *text, const char *const *from_to, int n) {
@@ -1791,38 +945,6 @@ static char *fa_stages2(void) {
     return stages ? fa : NULL;
 }
 
-/* Loops that run in order get a note that names the copy and what stops it: a tile the
- * kernel also reads after the loop; a source the kernel writes. */
-static const char src_pipe_kept[] = HEAD
-    "def kept(M=64, N=64, K=256):\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((M, K), \"float16\"), B: T.Tensor((K, N), \"float16\"),\n"
-    "             C: T.Tensor((M, N), \"float32\"), D: T.Tensor((32, N), \"float16\")):\n"
-    "        with T.Kernel(1, threads=128) as bx:\n"
-    "            A_s = T.alloc_shared((M, 32), \"float16\")\n"
-    "            B_s = T.alloc_shared((32, N), \"float16\")\n"
-    "            acc = T.alloc_fragment((M, N), \"float32\")\n"
-    "            T.clear(acc)\n"
-    "            T.copy(A[0, 0], A_s)\n"
-    "            for k in T.Pipelined(K // 32, num_stages=2):\n"
-    "                T.copy(B[k * 32, 0], B_s)\n"
-    "                T.gemm(A_s, B_s, acc)\n"
-    "            T.copy(acc, C)\n"
-    "            T.copy(B_s, D)\n"
-    "    return main\n";
-
-static const char src_pipe_src_written[] = HEAD
-    "def sw(K=128):\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((K, 64), \"float16\"), Out: T.Tensor((K, 64), \"float16\")):\n"
-    "        with T.Kernel(1, threads=128) as bx:\n"
-    "            S = T.alloc_shared((32, 64), \"float16\")\n"
-    "            for k in T.Pipelined(K // 32, num_stages=2):\n"
-    "                T.copy(A[k * 32, 0], S)\n"
-    "                T.copy(S, A[k * 32, 0])\n"
-    "                T.copy(S, Out[k * 32, 0])\n"
-    "    return main\n";
-
 static bool has_remark(const Compiled *c, const char *text) {
     for (int r = 0; c && c->f && r < c->f->remarks.len; r++)
         if (strstr(c->f->remarks.data[r], text)) return true;
@@ -1830,19 +952,19 @@ static bool has_remark(const Compiled *c, const char *text) {
 }
 
 static void test_pipelined_remark(void) {
-    Compiled *c = check_program("kept", src_pipe_kept);
-    CHECK(has_remark(c, "kept:14: note: T.Pipelined(num_stages=2) runs without software "
-                        "pipelining: 'B_s' (filled at line 15) is also used outside the loop") &&
+    Compiled *c = check_program("kept", test_kernel("pipe_kept"));
+    CHECK(has_remark(c, "kept:16: note: T.Pipelined(num_stages=2) runs without software "
+                        "pipelining: 'B_s' (filled at line 17) is also used outside the loop") &&
               c->src && !kernels_call(c, "tl_cp_async16("),
           "kept: B_s is read after the loop: no pipeline, a remark that says so");
     compiled_free(c);
-    c = check_program("pipe_read_first", src_pipe_read_first);
-    CHECK(has_remark(c, ":10: note: T.Pipelined(num_stages=2) runs without software "
-                        "pipelining: a statement before its T.copy into 'S' (line 12) uses "
+    c = check_program("pipe_read_first", test_kernel("pipe_read_first"));
+    CHECK(has_remark(c, ":12: note: T.Pipelined(num_stages=2) runs without software "
+                        "pipelining: a statement before its T.copy into 'S' (line 14) uses "
                         "that tile"),
           "pipe_read_first: a remark naming the copy and the statement before it");
     compiled_free(c);
-    c = check_program("sw", src_pipe_src_written);
+    c = check_program("sw", test_kernel("pipe_src_written"));
     CHECK(has_remark(c, "sw:9: note: T.Pipelined(num_stages=2) runs without software "
                         "pipelining: the kernel writes 'A', which its T.copy into 'S' (line "
                         "10) reads"),
@@ -1892,30 +1014,12 @@ static void test_pass_configs(void) {
                  "pass_configs must be a dict");
 }
 
-/* ... a symbolic trip count, plain (unswizzled) fp32 rows, no gemm: the consumers
- * release each stage at the end of the body. */
-static const char src_ws_dynamic[] = HEAD
-    "def wsd(M=64, N=64):\n"
-    "    K = T.dynamic(\"K\")\n"
-    "\n"
-    "    @T.prim_func\n"
-    "    def main(X: T.Tensor((K, N), \"float32\"), Y: T.Tensor((M, N), \"float32\")):\n"
-    "        with T.Kernel(1, threads=128) as bx:\n"
-    "            S = T.alloc_shared((16, N), \"float32\")\n"
-    "            acc = T.alloc_fragment((M, N), \"float32\")\n"
-    "            T.clear(acc)\n"
-    "            for k in T.Pipelined(T.ceildiv(K, 16), num_stages=3):\n"
-    "                T.copy(X[k * 16, 0], S)\n"
-    "                for i, j in T.Parallel(M, N):\n"
-    "                    acc[i, j] += S[i % 16, j] * (k + 1)\n"
-    "            T.copy(acc, Y)\n"
-    "    return main\n";
 static const int64_t wsd_syms[] = {100}; /* K: 7 iterations, the last one ragged */
 
 /* ws_dynamic's tensor map: X (K, 64) float32, dims innermost first, a 64 x 16 box; with
  * K = 0 there is none, and the launch error names the tensor and the way out. */
 static void test_tmap_geometry(Compiled *c) {
-    CudaPlan plan = cuda_plan(&c->ctx.arena, c->f, &c->ctx.opts);
+    CudaPlan plan = cuda_plan(&c->ctx.arena, c->f);
     bool one = plan.nkernels == 1 && plan.kernels[0].ntmaps == 1;
     CHECK(one, "ws_dynamic: one kernel with one tensor map");
     if (!one) return;
@@ -1938,7 +1042,7 @@ static void test_tmap_geometry(Compiled *c) {
 /* num_stages far beyond any shared memory: the loop runs unpipelined (the fuzzer once
  * made the compiler build a billion-copy prologue). */
 static void test_huge_stages(void) {
-    char *text = strdup(src_pipe_read);
+    char *text = strdup(test_kernel("pipe_read"));
     char *at = strstr(text, "stages=2");
     memcpy(at, "stages=9", 8);
     Compiled *c = compile_cuda("huge.py", text, true);
@@ -1950,11 +1054,11 @@ static void test_huge_stages(void) {
 }
 
 static void test_conflict_remark(void) {
-    Compiled *c = compile_cuda("conflict.py", src_conflict, false);
+    Compiled *c = compile_cuda("conflict.py", test_kernel("conflict"), false);
     CHECK(c->f && c->f->remarks.len == 1, "conflict: %d remarks", c->f ? c->f->remarks.len : -1);
     if (c->f && c->f->remarks.len == 1) {
         const char *r = c->f->remarks.data[0];
-        CHECK(strstr(r, "conflict.py:17: note: fragment 'acc'") && strstr(r, "conflict.py:16"),
+        CHECK(strstr(r, "conflict.py:20: note: fragment 'acc'") && strstr(r, "conflict.py:19"),
               "conflict remark: %s", r);
     }
     compiled_free(c);
@@ -2073,34 +1177,15 @@ static const char *const tile_store_progs[] = {
     "    return main\n",
 };
 
-/* pass_configs: TL_ENABLE_FAST_MATH builds with --use_fast_math (the source's second line
- * says so; target_cuda.c reads it); TL_DISABLE_THREAD_STORAGE_SYNC leaves only the
- * program's barriers, which here suffice (simulated against the C target). */
-static const char src_no_sync[] = HEAD
-    "FAST=False\n"
-    "@tilelang.jit(pass_configs={tilelang.PassConfigKey.TL_DISABLE_THREAD_STORAGE_SYNC: True,\n"
-    "                            \"tl.enable_fast_math\": FAST})\n"
-    "def ns(M=100):\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((M,), \"float32\"), B: T.Tensor((M,), \"float32\")):\n"
-    "        with T.Kernel(T.ceildiv(M, 64), threads=64) as bx:\n"
-    "            s = T.alloc_shared((64,), \"float32\")\n"
-    "            for i in T.Parallel(64):\n"
-    "                s[i] = A[bx * 64 + i]\n"
-    "            T.sync_threads()\n"
-    "            for i in T.Parallel(64):\n"
-    "                B[bx * 64 + i] = s[63 - i] * 2.0 + s[i]\n"
-    "    return main\n";
-
 static Compiled *pass_config_cases(SimCase *cases, char names[][64], int *n) {
-    Compiled *c = check_program("no_sync", src_no_sync);
+    Compiled *c = check_program("no_sync", test_kernel("no_sync"));
     CHECK(syncs_of(c) == 1 && strstr(c->src, "NVRTC options: " CUDA_IEEE_OPTS),
           "TL_DISABLE_THREAD_STORAGE_SYNC: the program's one barrier (%d), IEEE options",
           syncs_of(c));
     snprintf(names[*n], 64, "no_sync");
-    cases[*n] = (SimCase){names[*n], strdup(src_no_sync), NULL, c}, ++*n;
+    cases[*n] = (SimCase){names[*n], strdup(test_kernel("no_sync")), NULL, c}, ++*n;
     static const char *const fast[] = {"FAST=False", "FAST=True "};
-    char *text = set_defaults(src_no_sync, fast, 2);
+    char *text = set_defaults(test_kernel("no_sync"), fast, 2);
     Compiled *f = text ? check_program("fast_math", text) : NULL;
     CHECK(f && f->src && strstr(f->src, "NVRTC options: " CUDA_FAST_MATH_OPTS),
           "TL_ENABLE_FAST_MATH: the source asks for --use_fast_math");
@@ -2108,7 +1193,7 @@ static Compiled *pass_config_cases(SimCase *cases, char names[][64], int *n) {
     static const char *const no_barrier[] = {"T.sync_threads()", "pass"}, /* then the pass's */
         *const auto_sync[] = {"T.sync_threads()", "pass", "SYNC: True", "SYNC: False"};
     for (int on = 0; on < 2; on++) {
-        char *t = set_defaults(src_no_sync, on ? no_barrier : auto_sync, on ? 2 : 4);
+        char *t = set_defaults(test_kernel("no_sync"), on ? no_barrier : auto_sync, on ? 2 : 4);
         Compiled *b = t ? check_program("auto_sync", t) : NULL;
         CHECK(b && b->src && syncs_of(b) == !on, "TL_DISABLE_THREAD_STORAGE_SYNC %s: %d barriers",
               on ? "True" : "False", b && b->src ? syncs_of(b) : -1);
@@ -2188,22 +1273,39 @@ int main(void) {
         return failures != 0;
     }
 
-    static const struct { const char *name, *text; const int64_t *syms; } progs[] = {
-        {"chain", src_chain, NULL}, {"transpose", src_transpose, NULL},
-        {"serial", src_serial, NULL}, {"var", src_var, NULL}, {"flag", src_flag, NULL},
-        {"continue", src_continue, NULL}, {"while", src_while, NULL},
-        {"conflict", src_conflict, NULL}, {"proj_write", src_proj_write, NULL},
-        {"vec_raw", src_vec_raw, NULL}, {"ws_alias", src_ws_alias, NULL},
-        {"pipe_outer2", src_pipe_outer2, NULL}, {"pipe_alias", src_pipe_alias, NULL},
-        {"pipe_read", src_pipe_read, NULL}, {"gemm_rr", src_gemm_rr, NULL},
-        {"gemm_ta", src_gemm_ta, NULL}, {"gemm_s8", src_gemm_s8, NULL},
-        {"gemm_s8_t", src_gemm_s8_t, NULL}, {"two_reduce", src_two_reduce, NULL},
-        {"atomic", src_atomic, NULL}, {"convert", src_convert, NULL},
-        {"workspace", src_workspace, ws_syms}, {"dynamic", src_dynamic, dyn_syms},
-        {"dynamic_column", src_dynamic_column, dyn_syms},
-        {"manual_pipe", src_manual_pipe, NULL}, {"pipe_k16", src_pipe_k16, NULL},
-        {"pipe_read_first", src_pipe_read_first, NULL}, {"pipe_src_next", src_pipe_src_next, NULL},
-        {"pipe_k48", src_pipe_k48, NULL},
+    const struct {
+        const char *name, *text;
+        const int64_t *syms;
+    } progs[] = {
+        {"chain", test_kernel("chain"), NULL},
+        {"transpose", test_kernel("transpose"), NULL},
+        {"serial", test_kernel("serial"), NULL},
+        {"var", test_kernel("var"), NULL},
+        {"flag", test_kernel("flag"), NULL},
+        {"continue", test_kernel("continue"), NULL},
+        {"while", test_kernel("while"), NULL},
+        {"conflict", test_kernel("conflict"), NULL},
+        {"proj_write", test_kernel("proj_write"), NULL},
+        {"vec_raw", test_kernel("vec_raw"), NULL},
+        {"ws_alias", test_kernel("ws_alias"), NULL},
+        {"pipe_outer2", test_kernel("pipe_outer2"), NULL},
+        {"pipe_alias", test_kernel("pipe_alias"), NULL},
+        {"pipe_read", test_kernel("pipe_read"), NULL},
+        {"gemm_rr", test_kernel("gemm_rr"), NULL},
+        {"gemm_ta", test_kernel("gemm_ta"), NULL},
+        {"gemm_s8", test_kernel("gemm_s8"), NULL},
+        {"gemm_s8_t", test_kernel("gemm_s8_t"), NULL},
+        {"two_reduce", test_kernel("two_reduce"), NULL},
+        {"atomic", test_kernel("atomic"), NULL},
+        {"convert", test_kernel("convert"), NULL},
+        {"workspace", test_kernel("workspace"), ws_syms},
+        {"dynamic", test_kernel("dynamic"), dyn_syms},
+        {"dynamic_column", test_kernel("dynamic_column"), dyn_syms},
+        {"manual_pipe", test_kernel("manual_pipe"), NULL},
+        {"pipe_k16", test_kernel("pipe_k16"), NULL},
+        {"pipe_read_first", test_kernel("pipe_read_first"), NULL},
+        {"pipe_src_next", test_kernel("pipe_src_next"), NULL},
+        {"pipe_k48", test_kernel("pipe_k48"), NULL},
     };
     enum { NPROG = sizeof progs / sizeof *progs, MAXC = 80 };
     char ex[32][128];
@@ -2251,17 +1353,18 @@ int main(void) {
             CHECK(src && strstr(src, "tl_gemm_ss_s8<64, 32, 64, 2, 2, "), "%s: int8 mma.sync",
                   names[i]);
     }
-    Compiled *pr = check_program("print", src_print);
+    Compiled *pr = check_program("print", test_kernel("print"));
     CHECK(pr->src && strstr(pr->src, "if (tl_tid == 0) {") && strstr(pr->src, "printf("),
           "T.print of a buffer in serial code: thread 0 prints");
     compiled_free(pr);
     test_sync_counts(all, names, n);
     test_conflict_remark();
-    compiled_free(check_program("nested", src_nested));
+    compiled_free(check_program("nested", test_kernel("nested")));
     test_huge_stages();
-    expect_error("both", src_local_both, "read both inside it and here");
-    expect_error("sync", src_sync_in_parallel, "T.sync_threads inside a T.Parallel loop");
-    expect_error("grid", src_grid_scalar, "the T.Kernel grid uses 'n'");
+    expect_error("both", test_kernel("local_both"), "read both inside it and here");
+    expect_error("sync", test_kernel("sync_in_parallel"),
+                 "T.sync_threads inside a T.Parallel loop");
+    expect_error("grid", test_kernel("grid_scalar"), "the T.Kernel grid uses 'n'");
     test_tier3_errors();
     for (int i = 0; i < n; i++) /* Tier 3 without TMA or setmaxnreg */
         if (!strcmp(names[i], "manual_pipe") || !strcmp(names[i], "examples/gemm_warp_specialized.py"))
@@ -2375,7 +1478,7 @@ int main(void) {
             CHECK(all[i]->src && !strstr(all[i]->src, "C_shared") &&
                       strstr(all[i]->src, "a persistent grid"),
                   "sm90_gemm.py: the unused C_shared is not declared or zeroed");
-    all[n] = check_program("wgmma", src_wgmma);
+    all[n] = check_program("wgmma", test_kernel("wgmma"));
     CHECK(all[n]->src &&
               strstr(all[n]->src, "tl_wgmma_ss<128, 128, 64, 2, false, TL_MMA_BF16, TL_MMA_BF16, 1>") &&
               strstr(all[n]->src, "tl_tma_load(&tl_tmap1, B_s + ((int32_t)((uint32_t)vtl_it % 3u)) "
@@ -2384,21 +1487,29 @@ int main(void) {
               strstr(all[n]->src, "a persistent grid"),
           "wgmma: a 2-warpgroup wgmma on paneled B tiles (a TMA box per panel), left in flight, "
           "on a persistent grid");
-    cases[n] = (SimCase){"wgmma", (char *)src_wgmma, NULL, all[n]};
+    cases[n] = (SimCase){"wgmma", (char *)test_kernel("wgmma"), NULL, all[n]};
     names[n++] = "wgmma";
-    all[n] = check_program("sched_gemm", src_sched_gemm);
+    all[n] = check_program("sched_gemm", test_kernel("sched_gemm"));
     CHECK(kernels_call(all[n], "TL_MMA_F16, TL_MMA_F16, -1>(A_s") && !has_remark(all[n], "order="),
           "sched_gemm: the schedule applied, the wgmma deferred");
-    cases[n] = (SimCase){"sched_gemm", (char *)src_sched_gemm, NULL, all[n]};
+    cases[n] = (SimCase){"sched_gemm", (char *)test_kernel("sched_gemm"), NULL, all[n]};
     names[n++] = "sched_gemm";
-    static const struct { const char *name, *text; const int64_t *syms; } ws[] = {
-        {"ws_ragged", src_ws_ragged, NULL}, {"ws_single", src_ws_single, NULL},
-        {"ws_fp8", src_ws_fp8, NULL},  {"ws_fp8_mixed", src_ws_fp8_mixed, NULL},
-        {"ws_fp8_wide", src_ws_fp8_wide, NULL}, {"ws_wide", src_ws_wide, NULL},
-        {"ws_tiles", src_ws_tiles, NULL}, {"ws_tiles_column", src_ws_tiles_column, NULL},
-        {"ws_epilogue", src_ws_epilogue, NULL},
-        {"ws_chunked", src_ws_chunked, NULL}, {"ws_window", src_ws_window, NULL},
-        {"ws_dynamic", src_ws_dynamic, wsd_syms},
+    const struct {
+        const char *name, *text;
+        const int64_t *syms;
+    } ws[] = {
+        {"ws_ragged", test_kernel("ws_ragged"), NULL},
+        {"ws_single", test_kernel("ws_single"), NULL},
+        {"ws_fp8", test_kernel("ws_fp8"), NULL},
+        {"ws_fp8_mixed", test_kernel("ws_fp8_mixed"), NULL},
+        {"ws_fp8_wide", test_kernel("ws_fp8_wide"), NULL},
+        {"ws_wide", test_kernel("ws_wide"), NULL},
+        {"ws_tiles", test_kernel("ws_tiles"), NULL},
+        {"ws_tiles_column", test_kernel("ws_tiles_column"), NULL},
+        {"ws_epilogue", test_kernel("ws_epilogue"), NULL},
+        {"ws_chunked", test_kernel("ws_chunked"), NULL},
+        {"ws_window", test_kernel("ws_window"), NULL},
+        {"ws_dynamic", test_kernel("ws_dynamic"), wsd_syms},
     };
     for (size_t i = 0; i < sizeof ws / sizeof *ws; i++) {
         all[n] = check_program(ws[i].name, ws[i].text);
@@ -2416,8 +1527,8 @@ int main(void) {
                                            ? "tl_tile_index(tl_tile, tl_gx, tl_gy, 2, tl_b, true);"
                                            : "tl_swizzle_2d(3, &bx, &by, true);"),
                   "%s: blocks in column panels", names[i]);
-    all[n] = check_program("ws_splitk", src_ws_splitk); /* (clusters would exclude it) */
-    cases[n] = (SimCase){"ws_splitk", (char *)src_ws_splitk, NULL, all[n]};
+    all[n] = check_program("ws_splitk", test_kernel("ws_splitk")); /* (clusters would exclude it) */
+    cases[n] = (SimCase){"ws_splitk", (char *)test_kernel("ws_splitk"), NULL, all[n]};
     names[n] = "ws_splitk";
     const char *sk = all[n++]->src;
     char flags[64];
@@ -2428,9 +1539,11 @@ int main(void) {
               strstr(sk, "if (vtl_sk_lo == 0) {") && !strstr(sk, "tl_smem_zero(tl_smem"),
           "ws_splitk: split-K units storing and adding partial sums, the epilogue in the "
           "unit that finishes the tile, C_s not zeroed");
-    static const struct { const char *name, *text; } nosplit[] = {
-        {"ws_nosplit_store", src_ws_nosplit_store}, {"ws_nosplit_clear", src_ws_nosplit_clear},
-        {"ws_nosplit_config", src_ws_nosplit_config}};
+    const struct {
+        const char *name, *text;
+    } nosplit[] = {{"ws_nosplit_store", test_kernel("ws_nosplit_store")},
+                   {"ws_nosplit_clear", test_kernel("ws_nosplit_clear")},
+                   {"ws_nosplit_config", test_kernel("ws_nosplit_config")}};
     for (int i = 0; i < 3; i++) {
         Compiled *c = check_program(nosplit[i].name, nosplit[i].text);
         CHECK(c->src && strstr(c->src, "a persistent grid") && !strstr(c->src, "tl_sk_ws"),
@@ -2441,12 +1554,18 @@ int main(void) {
        its shared memory, on 132 SMs): no launch splits them, and the kernel has no split-K
        code (which doubled its compile time) */
     static const char *const many_tiles[] = {"M=60, N=56", "M=1024, N=1024"};
-    char *big = set_defaults(src_ws_splitk, many_tiles, 2);
+    char *big = set_defaults(test_kernel("ws_splitk"), many_tiles, 2);
     Compiled *whole = big ? check_program("ws_splitk_many_tiles", big) : NULL;
     CHECK(whole && whole->src && strstr(whole->src, "a persistent grid") &&
               !strstr(whole->src, "tl_sk_ws") && !kernels_call(whole, "tl_sk_parts(") &&
               kernels_call(all[n - 1], "tl_sk_parts("),
           "ws_splitk_many_tiles: a persistent grid whose tiles no launch splits, no split-K code");
+    /* the launch shape is pass_plan_launch's, on each kernel, printed with the lowered IR */
+    CHECK(ir_says(all[n - 1], ") persistent split_k(16384 bytes per block):") &&
+              whole && ir_says(whole, ") persistent:") && !ir_says(all[0], "persistent"),
+          "the lowered IR says which kernels run on a persistent grid and split K");
+    CHECK(ir_says(all[n - 5], ") persistent cluster(2):"),
+          "ws_epilogue: the lowered IR says it runs in clusters of 2");
     if (whole) compiled_free(whole);
     free(big);
     CHECK(epi && strstr(epi, "__cluster_dims__(2, 1, 1)") &&
@@ -2487,17 +1606,18 @@ int main(void) {
                   "(multicast or not)", names[i]);
         }
     settings.no_ws = true; /* the same tiles filled by cp.async */
-    all[n] = check_program("wide_cp_async", src_ws_wide);
+    all[n] = check_program("wide_cp_async", test_kernel("ws_wide"));
     settings.no_ws = false;
     CHECK(kernels_call(all[n], "tl_cp_async16(&A_s[tl_panel_swizzle<128, 128, 2>(") &&
               kernels_call(all[n], "tl_wgmma_ss<128, 64, 128, 2, true, TL_MMA_F16, TL_MMA_F16, 0>("),
           "wide_cp_async: cp.async into paneled K-major tiles, wgmma");
-    cases[n] = (SimCase){"wide_cp_async", (char *)src_ws_wide, NULL, all[n]};
+    cases[n] = (SimCase){"wide_cp_async", (char *)test_kernel("ws_wide"), NULL, all[n]};
     names[n++] = "wide_cp_async";
     for (int tb = 0; tb < 2; tb++) { /* A from registers */
         const char *name = tb ? "rs_gemm_tb" : "rs_gemm";
-        static char rs_tb[sizeof src_rs_gemm];
-        char *text = tb ? memcpy(rs_tb, src_rs_gemm, sizeof rs_tb) : (char *)src_rs_gemm;
+        static char rs_tb[8192];
+        snprintf(rs_tb, sizeof rs_tb, "%s", test_kernel("rs_gemm"));
+        char *text = tb ? rs_tb : (char *)test_kernel("rs_gemm");
         if (tb) memcpy(strstr(text, "tb=False"), "tb=True ", 8);
         all[n] = check_program(name, text);
         CHECK(kernels_call(all[n], tb ? "tl_wgmma_rs<128, 128, 64, 2, true, TL_MMA_BF16, 0>(A_f, "
@@ -2510,7 +1630,7 @@ int main(void) {
     for (int no = 0; no < 2; no++) {
         const char *name = no ? "ws_panels_no_tma_store" : "ws_panels";
         settings.no_tma_store = no;
-        all[n] = check_program(name, src_ws_panels);
+        all[n] = check_program(name, test_kernel("ws_panels"));
         settings.no_tma_store = false;
         const char *p = all[n]->src;
         const Compiled *c = all[n];
@@ -2521,11 +1641,13 @@ int main(void) {
                              kernels_call(c, "        }\n        if (tl_tid == 0) tl_tma_store_wait_read();\n    }\n}")),
               "%s: %s", name, no ? "16-byte copies from a row-swizzled C_s"
                                  : "C_s in 64-column panels, a TMA store each, the consumers' wait at exit");
-        cases[n] = (SimCase){name, (char *)src_ws_panels, NULL, all[n]};
+        cases[n] = (SimCase){name, (char *)test_kernel("ws_panels"), NULL, all[n]};
         names[n++] = name;
     }
-    static const struct { const char *name, *text; } manual[] = {
-        {"sm90_manual_pipe", src_manual_pipe}, {"manual_wgmma", src_manual_wgmma}};
+    const struct {
+        const char *name, *text;
+    } manual[] = {{"sm90_manual_pipe", test_kernel("manual_pipe")},
+                  {"manual_wgmma", test_kernel("manual_wgmma")}};
     for (size_t i = 0; i < sizeof manual / sizeof *manual; i++) {
         all[n] = check_program(manual[i].name, manual[i].text);
         cases[n] = (SimCase){manual[i].name, (char *)manual[i].text, NULL, all[n]};

@@ -21,19 +21,7 @@
 
 #define CHECK_CONTEXT() fprintf(stderr, "  last error: %s\n", tl_last_error())
 #include "check.h"
-
-static const char add_src[] =
-    "import tilelang\n"
-    "import tilelang.language as T\n"
-    "\n"
-    "@tilelang.jit(out_idx=[-1])\n"
-    "def add(M=128, dtype=\"float32\"):\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((M,), dtype), B: T.Tensor((M,), dtype)):\n"
-    "        with T.Kernel(T.ceildiv(M, 64), threads=64) as bx:\n"
-    "            for i in T.Parallel(64):\n"
-    "                B[bx * 64 + i] = A[bx * 64 + i] + 1\n"
-    "    return main\n";
+#include "kernels.h"
 
 static tl_options opts(const char *target, int build) {
     tl_options o = tl_options_default();
@@ -72,12 +60,14 @@ static void test_file_name(void) {
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         tl_kernel *k = NULL;
         tl_options o = opts("c", TL_BUILD_LOAD);
-        CHECK(tl_compile_source(add_src, names[i], &o, &k) == TL_OK, " c, name %zu", i);
+        CHECK(tl_compile_source(test_kernel("hostile_add"), names[i], &o, &k) == TL_OK,
+              " c, name %zu", i);
         if (k) CHECK(!injected(tl_kernel_source(k)), " c source, name %zu", i);
         tl_kernel_destroy(k);
         o = opts("cuda", TL_BUILD_NONE);
         k = NULL;
-        CHECK(tl_compile_source(add_src, names[i], &o, &k) == TL_OK, " cuda, name %zu", i);
+        CHECK(tl_compile_source(test_kernel("hostile_add"), names[i], &o, &k) == TL_OK,
+              " cuda, name %zu", i);
         if (k) CHECK(!injected(tl_kernel_source(k)), " cuda source, name %zu", i);
         if (k && i == 1) CHECK(strstr(tl_kernel_source(k), "evil\\x0a#error injected\\x0a.py"));
         tl_kernel_destroy(k);
@@ -162,19 +152,22 @@ static void test_internal_errors(void) {
     static const tl_define internal = {"fault", "internal"}, oom = {"fault", "oom"},
                            launch = {"fault", "launch"};
     o.settings = &internal, o.nsettings = 1;
-    CHECK(tl_compile_source(add_src, "add.py", &o, &k) == TL_ERROR_INTERNAL && !k);
+    CHECK(tl_compile_source(test_kernel("hostile_add"), "add.py", &o, &k) == TL_ERROR_INTERNAL &&
+          !k);
     CHECK(strstr(tl_last_error(), "internal error at ") &&
           strstr(tl_last_error(), "TILEC_FAULT=internal"), " %s", tl_last_error());
     o.settings = &oom;
-    CHECK(tl_compile_source(add_src, "add.py", &o, &k) == TL_ERROR_INTERNAL && !k);
+    CHECK(tl_compile_source(test_kernel("hostile_add"), "add.py", &o, &k) == TL_ERROR_INTERNAL &&
+          !k);
     CHECK(strstr(tl_last_error(), "out of memory"), " %s", tl_last_error());
     o.settings = NULL, o.nsettings = 0;
-    CHECK(tl_compile_source(add_src, "add.py", &o, &k) == TL_OK); /* and it goes on */
+    CHECK(tl_compile_source(test_kernel("hostile_add"), "add.py", &o, &k) ==
+          TL_OK); /* and it goes on */
     tl_kernel_destroy(k);
     /* the same in a launch and a call of a kernel compiled with fault=launch */
     o = opts("c", TL_BUILD_LOAD);
     o.settings = &launch, o.nsettings = 1;
-    CHECK(tl_compile_source(add_src, "add.py", &o, &k) == TL_OK);
+    CHECK(tl_compile_source(test_kernel("hostile_add"), "add.py", &o, &k) == TL_OK);
     if (!k) return;
     float a[128], b[128] = {0};
     for (int i = 0; i < 128; i++) a[i] = (float)i;
@@ -189,7 +182,7 @@ static void test_internal_errors(void) {
     CHECK(tl_kernel_call(k, args, 1, out, 1, NULL) == TL_ERROR_INTERNAL && !out[0]);
     tl_kernel_destroy(k);
     o.settings = NULL, o.nsettings = 0;
-    CHECK(tl_compile_source(add_src, "add.py", &o, &k) == TL_OK);
+    CHECK(tl_compile_source(test_kernel("hostile_add"), "add.py", &o, &k) == TL_OK);
     if (!k) return;
     CHECK(tl_kernel_launch(k, args, 2, NULL) == TL_OK && b[5] == 6.0f && b[127] == 128.0f);
     tl_kernel_destroy(k);
@@ -300,7 +293,7 @@ static void *compile_thread(void *arg) {
     intptr_t ok = 1;
     for (int i = 0; i < 2; i++) {
         tl_kernel *k = NULL;
-        ok &= tl_compile_source(add_src, "add.py", &o, &k) == TL_OK;
+        ok &= tl_compile_source(test_kernel("hostile_add"), "add.py", &o, &k) == TL_OK;
         tl_kernel_destroy(k);
     }
     return (void *)ok;

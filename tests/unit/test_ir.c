@@ -1,6 +1,8 @@
 /* test_ir.c - IR construction, constant folding, printing and the verifier. */
-#include "compiler.h"
-#include "ir_walk.h"
+#include "frontend/frontend.h"
+#include "passes/passes.h"
+#include "targets/target.h"
+#include "ir/ir_walk.h"
 
 #include <math.h>
 #include <stdio.h>

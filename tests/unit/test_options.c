@@ -1,11 +1,12 @@
-/* test_options.c - a compilation's settings (src/options.c) through the public API:
+/* test_options.c - a compilation's settings (src/base/options.c) through the public API:
  *  1. the same kernel compiled on two threads at once with different settings (arch sm_80
  *     against sm_90a, and no_ws on against off), many times over: each compile's CUDA
  *     source is the one a compile with its settings alone gives (no GPU needed: build 0);
  *  2. settings in the kernel cache key: two settings, two entries (C target);
- *  3. options_fill: the order of the sources, the errors, options_key.
+ *  3. options_fill: the order of the sources, the errors, options_key;
+ *  4. the setting print_after (as tl_options.print_after: IR dumps after passes).
  * Run from the repository root. */
-#include "compiler.h"
+#include "targets/target.h"
 #include "tilec.h"
 
 #include <pthread.h>
@@ -139,18 +140,19 @@ static void test_cache_key(void) {
 static void test_fill(void) {
     Options o;
     StrBuf err = {0};
+    OptionsArchFn cuda_arch = target_find("cuda")->arch, c_arch = target_find("c")->arch;
     static const tl_define sets[] = {{"cluster", "true"}, {"sm_count", "114"},
                                      {"no_ws", "1"}, {"no_ws", "off"}, {"arch", "sm_80"}};
     tl_options t = tl_options_default();
     t.settings = sets;
     t.nsettings = 5;
-    CHECK(options_fill(&o, &t, &target_cuda, &err) == 0, "%s", err.buf);
+    CHECK(options_fill(&o, &t, cuda_arch, &err) == 0, "%s", err.buf);
     CHECK(o.cluster && o.sm_count == 114 && !o.no_ws && !strcmp(o.arch, "sm_80"),
           "settings in order, the last of a key wins");
     t.arch = "sm_90a";
-    CHECK(options_fill(&o, &t, &target_cuda, &err) == 0 && !strcmp(o.arch, "sm_90a") &&
+    CHECK(options_fill(&o, &t, cuda_arch, &err) == 0 && !strcmp(o.arch, "sm_90a") &&
           options_wgmma(&o), "the arch field over the setting");
-    CHECK(options_fill(&o, &t, &target_c, &err) == 0 && !o.arch[0],
+    CHECK(options_fill(&o, &t, c_arch, &err) == 0 && !o.arch[0],
           "the C target has no architecture");
     char *key = options_key(&(Options){.arch = "sm_90a", .no_ws = true});
     CHECK(strstr(key, "arch=sm_90a") && strstr(key, "sm_count=132") && strstr(key, "no_ws=1") &&
@@ -168,7 +170,7 @@ static void test_fill(void) {
         t.settings = &d;
         t.nsettings = 1;
         err.len = 0;
-        CHECK(options_fill(&o, &t, &target_cuda, &err) != 0 && err.buf &&
+        CHECK(options_fill(&o, &t, cuda_arch, &err) != 0 && err.buf &&
               strstr(err.buf, bad[i].msg), "%s: %s", bad[i].key, err.buf ? err.buf : "");
         tl_kernel *k = NULL;
         t.target = "cuda";
@@ -179,12 +181,44 @@ static void test_fill(void) {
     sb_free(&err);
 }
 
+/* The setting print_after dumps the IR as the print_after field does; a bad pass name is
+ * TL_ERROR_ARGUMENT; the field wins over the setting. */
+static void test_print_after(void) {
+    char path[] = "/tmp/test_options-dump-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0) return;
+    close(fd);
+    static const tl_define lower = {"print_after", "lower_tile_ops"}, bad = {"print_after", "frob"};
+    tl_options o = tl_options_default();
+    o.target = "c";
+    o.build = TL_BUILD_NONE;
+    o.print_after_path = path;
+    o.settings = &lower, o.nsettings = 1;
+    tl_kernel *k = NULL;
+    CHECK(tl_compile_file("examples/elementwise_add.py", &o, &k) == TL_OK, "%s", tl_last_error());
+    tl_kernel_destroy(k);
+    char text[4096] = "";
+    FILE *fp = fopen(path, "r");
+    size_t n = fp ? fread(text, 1, sizeof text - 1, fp) : 0;
+    text[n] = 0;
+    if (fp) fclose(fp);
+    CHECK(strstr(text, "# IR after lower_tile_ops (c)\n"), "the dump: %.200s", text);
+    o.settings = &bad;
+    CHECK(tl_compile_file("examples/elementwise_add.py", &o, &k) == TL_ERROR_ARGUMENT && !k &&
+          strstr(tl_last_error(), "no pass 'frob'"), "%s", tl_last_error());
+    o.print_after = "simplify"; /* the field over the setting */
+    CHECK(tl_compile_file("examples/elementwise_add.py", &o, &k) == TL_OK, "%s", tl_last_error());
+    tl_kernel_destroy(k);
+    unlink(path);
+}
+
 int main(void) {
     if (getenv("TILEC_CUDA_ARCH") || getenv("TILEC_NO_WS") || getenv("TILEC_NO_WGMMA"))
         printf("note: TILEC_* variables set; the settings given here override them\n");
     test_two_threads();
     test_cache_key();
     test_fill();
+    test_print_after();
     if (failures) {
         printf("test_options: %d of %d checks FAILED\n", failures, checks);
         return 1;

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ast.h"
+#include "frontend/ast.h"
 
 #include "check.h"
 

@@ -2,8 +2,11 @@
  * simplify) on hand-built functions. The lowered IR is run by a small tree-walking
  * interpreter over double arrays that counts out-of-bounds accesses and refuses tile ops,
  * and its results are compared with plain C loops computing the same thing. */
-#include "compiler.h"
-#include "ir_walk.h"
+#include "frontend/frontend.h"
+#include "passes/passes.h"
+#include "targets/cuda/passes/cuda_passes.h"
+#include "targets/target.h"
+#include "ir/ir_walk.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -2,7 +2,10 @@
  * exhaustively against references computed here from the format definitions (and,
  * where the compiler has it, its own _Float16), then whole kernels built by hand in IR,
  * lowered, emitted, compiled with the system compiler, loaded and run. */
-#include "compiler.h"
+#include "frontend/frontend.h"
+#include "passes/passes.h"
+#include "targets/target.h"
+#include "targets/c/emit_c.h"
 
 #include <dlfcn.h>
 #include <fcntl.h>

@@ -14,7 +14,9 @@ placeholders, language.py; language.fp8), tilelang.autotuner (autotune, AutoTune
 set_autotune_inputs), tilelang.profiler (do_bench with TileLang's signature, Profiler),
 tilelang.testing, tilelang.utils (tensor.get_tensor_supply, target up to 0.1.11),
 tilelang.cache (cached, clear_cache), tilelang.env (TILELANG_* settings), tilelang.tvm
-and tilelang.DataType (dtype names), tilelang.PassConfigKey, tilelang.TensorSupplyType,
+and tilelang.DataType (dtype names; TVM class names as annotation stand-ins),
+tilelang.carver (the GPU's facts and a GEMM tile recommender, compat/tl_carver.py),
+tilelang.contrib.nvcc's compute version, tilelang.PassConfigKey, tilelang.TensorSupplyType,
 disable_cache / enable_cache / is_cache_enabled, set_log_level. Every other module path
 of TileLang 0.1.9 to 0.1.15 (tilelang_modules.txt) imports; the kernel-language ones
 (layout, math, tileop) are inert, and a name of the others (TVM internals: carver,
@@ -90,7 +92,7 @@ _HINTS = {
 _INERT = ("tilelang.language", "tilelang.layout", "tilelang.math", "tilelang.tileop")
 # Modules with some content whose other names are TileLang internals.
 _PARTIAL = ("tilelang.tvm", "tilelang.transform", "tilelang.utils", "tilelang.jit",
-            "tilelang.cache")
+            "tilelang.cache", "tilelang.carver", "tilelang.contrib", "tilelang.engine")
 _MODULE_LIST = __file__.rsplit("/", 1)[0] + "/tilelang_modules.txt"
 
 
@@ -101,9 +103,12 @@ class _UnsupportedModule(types.ModuleType):
     def __getattr__(self, name):
         if name.startswith("__"):
             raise AttributeError(name)
-        from .tl_tvm import unsupported
-        if _under(self.__name__, ("tvm", "tilelang.tvm")) and name.islower():
-            return _tvm_submodule("%s.%s" % (self.__name__, name))  # tvm.tirx, tvm.tl, ...
+        from .tl_tvm import TVM_TYPES, tvm_type, unsupported
+        if _under(self.__name__, ("tvm", "tilelang.tvm")):
+            if name.islower():
+                return _tvm_submodule("%s.%s" % (self.__name__, name))  # tvm.tirx, ...
+            if name in TVM_TYPES:
+                return tvm_type(self.__name__, name)  # annotations: val: tirx.PrimExpr
         raise unsupported(self.__name__, name, _hint(self.__name__))
 
     def __call__(self, *args, **kwargs):  # a function TileLang exports under a module's name
@@ -165,7 +170,8 @@ def _content():
     from .jit import JITKernel, compile, jit, par_compile
     from .tl_autotuner import AutoTuner
     from .tl_profiler import do_bench
-    from .tl_tvm import DataType
+    from .tl_tvm import CALLBACK, NVCC, DataType
+    from . import testing as tl_testing, tl_carver as carver
 
     def cdiv(a, b):
         return (a + b - 1) // b
@@ -224,6 +230,34 @@ def _content():
         "tilelang.transform": dict(PassConfigKey=PassConfigKey),
         "tilelang.transform.pass_config": dict(PassConfigKey=PassConfigKey),
         "tilelang.tvm": dict(DataType=DataType),
+        "tilelang.tvm.testing": dict(requires_package=tl_testing.requires_package),
+        "tilelang.contrib.nvcc": NVCC,
+        "tilelang.engine.callback": CALLBACK,
+        **_carver_content(carver),
+    }
+
+
+def _carver_content(carver):
+    """tilelang.carver's device facts and GEMM recommender (compat/tl_carver.py)."""
+    arch = dict(CUDA=carver.CUDA, CDNA=carver.CDNA, get_arch=carver.get_arch,
+                auto_infer_current_arch=carver.auto_infer_current_arch,
+                is_hopper_arch=carver.is_hopper_arch, is_ampere_arch=carver.is_ampere_arch)
+    raster = dict(Rasterization=carver.Rasterization, NoRasterization=carver.NoRasterization,
+                  Rasterization2DRow=carver.Rasterization2DRow,
+                  Rasterization2DColumn=carver.Rasterization2DColumn)
+    return {
+        "tilelang.carver": dict(MatmulTemplate=carver.MatmulTemplate, **arch),
+        "tilelang.carver.arch": arch,
+        "tilelang.carver.arch.cuda": dict(CUDA=carver.CUDA, is_hopper_arch=carver.is_hopper_arch,
+                                          is_ampere_arch=carver.is_ampere_arch),
+        "tilelang.carver.arch.cdna": dict(CDNA=carver.CDNA),
+        "tilelang.carver.arch.driver": carver.DRIVER,
+        "tilelang.carver.arch.driver.cuda_driver": carver.DRIVER,
+        "tilelang.carver.template": dict(MatmulTemplate=carver.MatmulTemplate),
+        "tilelang.carver.template.matmul": dict(MatmulTemplate=carver.MatmulTemplate),
+        "tilelang.carver.roller": dict(Hint=carver.Hint, **raster),
+        "tilelang.carver.roller.hint": dict(Hint=carver.Hint),
+        "tilelang.carver.roller.rasterization": raster,
     }
 
 

@@ -5,7 +5,8 @@ import sys
 
 from ..profiler import assert_close
 
-__all__ = ["main", "torch_assert_close", "set_random_seed", "requires_cuda"]
+__all__ = ["main", "torch_assert_close", "set_random_seed", "requires_cuda",
+           "requires_package"]
 
 
 def main():
@@ -38,3 +39,18 @@ def requires_cuda(func):
     except ImportError:
         ok = False
     return pytest.mark.skipif(not ok, reason="needs CUDA")(func)
+
+
+def requires_package(*names):
+    """A decorator marking a test to be skipped (under pytest) unless every package in
+    `names` imports; a direct call runs the function as it is (as TVM's does)."""
+    import importlib.util
+    missing = [n for n in names if importlib.util.find_spec(n) is None]
+
+    def mark(func):
+        try:
+            import pytest
+        except ImportError:
+            return func
+        return pytest.mark.skipif(bool(missing), reason="needs %s" % ", ".join(missing))(func)
+    return mark

@@ -42,11 +42,19 @@ class AutoTuner:
                                  skip_check=skip_check, backend=backend)
         return self
 
-    def run(self, warmup=None, rep=None, timeout=None):
-        """Tunes and returns the result (config, latency, kernel; ref_latency None)."""
+    def run(self, warmup=None, rep=None, timeout=None, use_pipeline=False,
+            enable_grouped_compile=False, group_compile_size=2, benchmark_devices=None,
+            benchmark_multi_gpu=False, early_stop=False, early_stop_factor=2.0):
+        """Tunes and returns the result (config, latency, kernel; ref_latency None).
+        early_stop as in tilec.autotune. tilec compiles the configs in parallel always
+        (enable_grouped_compile, group_compile_size and use_pipeline change nothing)
+        and benchmarks on the current GPU (benchmark_devices/benchmark_multi_gpu)."""
+        from ..autotuner import check_early_stop
+        check_early_stop(early_stop, early_stop_factor)
         opts = dict(warmup=25, rep=100, supply_type=None, ref_prog=None, rtol=1e-2,
                     atol=1e-2, max_mismatched_ratio=0.01, skip_check=False, cache=True,
-                    max_workers=None, verbose=True, backend="event")
+                    max_workers=None, verbose=True, backend="event",
+                    early_stop_factor=early_stop_factor if early_stop else None)
         opts.update(self.profile_args)
         opts.update({k: v for k, v in (("warmup", warmup), ("rep", rep)) if v is not None})
         fn = self.fn if isinstance(self.fn, TLJITFunction) else TLJITFunction(

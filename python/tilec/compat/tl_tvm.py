@@ -43,3 +43,57 @@ class TVMNotInTilec(ImportError, TilecError):
 def unsupported(module, name, hint):
     return TVMNotInTilec("%s.%s: tilec reads TileLang kernels without TVM, and this TileLang "
                          "internal has no equivalent here. %s" % (module, name, hint))
+
+
+class _TVMType:
+    """A TVM class named in annotations (`val: tirx.PrimExpr`): tilec has no TVM objects,
+    so nothing is an instance of it; it exists for scripts that annotate with it."""
+
+    def __init__(self, *args, **kwargs):
+        raise unsupported(type(self).__module__, type(self).__name__,
+                          "tilec has no TVM objects; this name exists for annotations.")
+
+
+TVM_TYPES = ("PrimExpr", "Var", "Buffer", "IntImm", "FloatImm", "Expr", "Stmt", "PrimFunc",
+             "IRModule", "Call", "Cast", "StringImm", "BufferLoad", "Target")
+
+
+def tvm_type(module, name):
+    """The stand-in class `module.name` (one per pair)."""
+    key = (module, name)
+    cls = _tvm_types.get(key)
+    if cls is None:
+        cls = _tvm_types[key] = type(name, (_TVMType,), {"__module__": module})
+    return cls
+
+
+_tvm_types = {}
+
+
+# ---- tilelang.contrib.nvcc ------------------------------------------------------------------
+def get_target_compute_version(target=None):
+    """"9.0" for the GPU libtilec sees (TileLang reads it from the target or the GPU)."""
+    from .tl_carver import _capability
+    return "%d.%d" % _capability(0)
+
+
+def parse_compute_version(version):
+    major, minor = str(version).split(".")[:2]
+    return int(major), int(minor)
+
+
+NVCC = dict(get_target_compute_version=get_target_compute_version,
+            parse_compute_version=parse_compute_version)
+
+
+# ---- tilelang.engine.callback ---------------------------------------------------------------
+def _postproc_refused(kind):
+    def register(func=None, override=True):
+        raise unsupported("tilelang.engine.callback", "register_%s_postproc_callback" % kind,
+                          "tilec builds the CUDA it generates with NVRTC in-process and "
+                          "takes no hand-edited source; `tilec emit FILE --source` prints it.")
+    return register
+
+
+CALLBACK = dict(register_cuda_postproc_callback=_postproc_refused("cuda"),
+                register_hip_postproc_callback=_postproc_refused("hip"))

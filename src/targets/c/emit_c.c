@@ -493,7 +493,7 @@ static void declare_host_allocs(CfEmit *em, const Stmt *s) {
 static void emit_entry(CfEmit *em) {
     const Func *f = em->f;
     em->out = &c_of(em)->hbuf;
-    sb_printf(em->out, "/* Parameters and symbols as in Target.launch (compiler.h). */\n"
+    sb_printf(em->out, "/* Parameters and symbols as in Target.launch (targets/target.h). */\n"
                        "int tilec_entry(void *const *args, const int64_t *syms)\n{\n");
     em->indent = 1;
     for (int i = 0; i < f->params.len; i++) emit_param(em, &f->params.data[i], i);

@@ -2,7 +2,8 @@
 #ifndef TILEC_EMIT_C_H
 #define TILEC_EMIT_C_H
 
-#include "compiler.h"
+#include "passes/passes.h"
+#include "targets/target.h"
 
 /* C11 source for a lowered Func (tile ops gone except scalar STMT_ATOMIC), with the
  * runtime/c/tl_c.h prelude inlined at the top. Entry point:
@@ -10,5 +11,8 @@
  * (args/syms as in Target.launch); returns 0, or 1 after a failed T.device_assert.
  * User errors (constructs with no CPU meaning) ctx_fail. Result in ctx->arena. */
 char *emit_c(Ctx *ctx, const Func *f);
+
+/* The C target (target_c.c), the entry of target.c's table. */
+extern const Target target_c;
 
 #endif

@@ -19,7 +19,8 @@
 
 #include "../../../runtime/c/tl_c.h"
 
-#include "compiler.h"
+#include "passes/passes.h"
+#include "targets/target.h"
 #include "emit_c.h"
 
 extern char **environ;
@@ -375,4 +376,5 @@ const Target target_c = {
     .load = c_load,
     .launch = c_launch,
     .unload = c_unload,
+    .reference = true,
 };

@@ -1,5 +1,6 @@
-/* cuda.h - the CUDA target's internal interface, shared by its emitter (emit_cuda.c,
- * lowering) and its runtime (target_cuda.c: NVRTC, driver API, launch).
+/* cuda.h - the CUDA target's internal interface, shared by its compiler half (lower.c,
+ * the pass pipeline; emit_cuda.c, the source; cuda_plan.c, the launch plan) and its
+ * runtime half (target_cuda.c: NVRTC, driver API, launch).
  *
  * Launch ABI of the generated source (the contract between both halves):
  *   - Each top-level STMT_KERNEL i of the lowered Func becomes
@@ -29,7 +30,8 @@
 #ifndef TILEC_TARGET_CUDA_H
 #define TILEC_TARGET_CUDA_H
 
-#include "compiler.h"
+#include "ir/ir.h"
+#include "targets/target.h"
 
 /* The flags of a split-K workspace: as many as the most blocks a split-K launch may have
  * (TL_SK_MAX_BLOCKS of tl_cuda.h). */
@@ -47,9 +49,9 @@ typedef struct CudaKernelPlan {
     const Expr *grid[3];   /* over f->syms; evaluate with cuda_eval_int */
     int block[3];          /* threads */
     int64_t smem_bytes;    /* dynamic shared memory */
-    bool persistent;       /* cuda_kernel_persistent: the grid is what the GPU holds */
-    int cluster;           /* cuda_kernel_cluster: blocks per cluster (1: no cluster) */
-    int64_t sk_bytes;      /* cuda_kernel_sk_bytes: a block's split-K partial result */
+    bool persistent;       /* STMT_KERNEL.persistent: the grid is what the GPU holds */
+    int cluster;           /* STMT_KERNEL.cluster: blocks per cluster (1: no cluster) */
+    int64_t sk_bytes;      /* STMT_KERNEL.sk_bytes: a block's split-K partial result */
     int ntmaps;
     const TmaMap *const *tmaps; /* its TMA tensor maps (kernel.tmaps) */
 } CudaKernelPlan;
@@ -70,11 +72,14 @@ typedef struct CudaPlan {
     const Buffer **globals; /* T.alloc_global buffers: the runtime allocates them per launch */
 } CudaPlan;
 
-/* emit_cuda.c: lowering pipeline, source, and the launch plan of a lowered Func compiled
- * with settings o (cuda_plan.c). */
+/* The CUDA target (target_cuda.c), the entry of target.c's table. */
+extern const Target target_cuda;
+
+/* lower.c: the pass pipeline; emit_cuda.c: the source of a lowered Func; cuda_plan.c:
+ * its launch plan. */
 void cuda_lower(Ctx *ctx, Func *f);
 char *cuda_emit(Ctx *ctx, const Func *f);
-CudaPlan cuda_plan(Arena *a, const Func *f, const Options *o);
+CudaPlan cuda_plan(Arena *a, const Func *f);
 
 /* Evaluates an integer expression over the syms (values in f->syms order). Returns 0 and
  * sets *out, or -1 if the expression uses anything else. */

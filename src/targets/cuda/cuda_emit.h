@@ -5,45 +5,8 @@
 #define TILEC_CUDA_EMIT_H
 
 #include "cuda.h"
+#include "targets/cuda/passes/cuda_passes.h"
 
-/* ---- buffers of one kernel (cuda_plan.c) ---------------------------------------------- */
-/* Block-wide buffers (shared, fragments without a register layout, and per-thread ones
- * made block-wide by pass_map_threads) get 16-byte aligned offsets (1024 for swizzled
- * tiles) in one dynamic shared allocation. Those a program may read before writing come
- * first, in the order of their T.alloc, and are zeroed at block entry; the others (whose
- * first use writes all of them, or Buffer.overwritten) follow, and one may reuse the
- * bytes of another whose lifetime has ended;
- * per-thread buffers (local, var) and register fragments (layout->nlocal elements)
- * become arrays in each thread. No lifetime reuse yet. */
-typedef struct CudaSlot {
-    Buffer *buf;
-    int64_t offset; /* in the dynamic shared memory; -1 for per-thread buffers */
-    int64_t elems;  /* number of elements; -1 if the shape is not constant */
-} CudaSlot;
-
-typedef struct CudaBuffers {
-    Vec(CudaSlot) smem, regs;
-    int64_t smem_bytes; /* multiple of 16 */
-    int64_t zero_bytes; /* the prefix zeroed at entry (overwritten buffers come after) */
-} CudaBuffers;
-
-void cuda_kernel_buffers(Arena *a, const Stmt *kernel, CudaBuffers *out);
-
-/* The kernel's STMT_WS (the last item of its body after pass_warp_specialize), or NULL. */
-const Stmt *cuda_kernel_ws(const Stmt *kernel);
-/* Whether the kernel runs on a persistent grid: its warp-specialized loop counts tiles
- * (STMT_WS.tile), no shared memory is zeroed at entry (bufs), and the setting
- * no_persistent is off. Each CUDA block then runs the T.Kernel blocks (tiles) blockIdx.x,
- * blockIdx.x + gridDim.x, ... in the order of T.use_swizzle (cuda.h). */
-bool cuda_kernel_persistent(const Stmt *kernel, const CudaBuffers *bufs, const Options *o);
-/* Bytes of one block's partial result in a split-K launch (CudaKernelPlan.sk_bytes): the
- * accumulators of STMT_WS.sk of every consumer thread; 0 unless the kernel is persistent,
- * has split-K units and may have few enough tiles to split (a constant grid of more than
- * half the blocks a GPU of options_sm_count SMs holds never splits). */
-int64_t cuda_kernel_sk_bytes(const Stmt *kernel, const CudaBuffers *bufs, const Options *o);
-/* Blocks per cluster (__cluster_dims__): STMT_WS.cluster on a persistent grid, else 1
- * (a kernel that cannot walk tiles runs its multicast copies as plain ones). */
-int cuda_kernel_cluster(const Stmt *kernel, const CudaBuffers *bufs, const Options *o);
 
 /* ---- the emitter's state (emit_cuda.c) and its tile parts (emit_tiles.c) ------------ */
 #include "targets/cfamily.h"
@@ -81,7 +44,7 @@ typedef struct CuEmit {
     CfVarVec used;          /* vars the kernel being emitted reads */
     const CuLoop *loop;     /* the layout loop being emitted, or NULL */
     bool wgmma;             /* the kernel has wgmma gemms: barriers fence the async proxy */
-    bool stmatrix;          /* the target has stmatrix (sm_90+; TILEC_NO_STMATRIX unset) */
+    bool stmatrix;          /* the target has stmatrix (sm_90+; the setting no_stmatrix off) */
     bool consumer;          /* inside the consumer of a STMT_WS: barriers are of its threads */
     int region_count;       /* inside a T.ws region of this many threads (else 0): its
                                barriers are named barrier region_id's */
@@ -97,8 +60,8 @@ typedef struct CuEmit {
                                may read after an mbarrier: its arrivals fence the async
                                proxy first */
     const Stmt *kernel;     /* the T.Kernel being emitted */
-    bool persistent;        /* cuda_kernel_persistent: each side of its WS walks the tiles */
-    int cluster;            /* cuda_kernel_cluster */
+    bool persistent;        /* STMT_KERNEL.persistent: each side of its WS walks the tiles */
+    int cluster;            /* STMT_KERNEL.cluster, at least 1 */
     const SplitK *sk;       /* its split-K units (persistent kernels), or NULL */
     const CudaBuffers *bufs; /* its buffers */
 } CuEmit;

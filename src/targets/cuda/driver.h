@@ -13,7 +13,7 @@
 
 #include <stddef.h>
 
-#include "base.h"
+#include "base/base.h"
 
 /* ---- driver API types and constants (values as in cuda.h) ------------------------------ */
 typedef int CuResult;
@@ -212,9 +212,5 @@ int cuda_stream_sync(int dev, void *stream, StrBuf *err);
 void cuda_describe(StrBuf *sb);
 /* The same as one JSON object (tl_info_json's "cuda"). */
 void cuda_describe_json(StrBuf *sb);
-
-/* ---- services of target_cuda.c ------------------------------------------------------------ */
-/* The CUDA device a loaded module runs on. */
-int cuda_module_device(const void *module);
 
 #endif

@@ -1,15 +1,15 @@
-/* emit_cuda.c - the CUDA target's pass pipeline and its CUDA C++ code generation: the
- * kernel frame and the SIMT model for what has no register layout; the layout-driven
- * parts (register fragments, vector accesses, tensor cores, cp.async) are emit_tiles.c's.
+/* emit_cuda.c - the CUDA target's CUDA C++ code generation: the kernel frame and the
+ * SIMT model for what has no register layout; the layout-driven parts (register
+ * fragments, vector accesses, tensor cores, cp.async) are emit_tiles.c's.
  *
- * Requires: a Func lowered by cuda_lower. Provides: one source file, compiled by NVRTC
+ * Requires: a Func lowered by cuda_lower (lower.c). Provides: one source file, compiled by NVRTC
  * with no include path: the prelude (runtime/c/tl_c.h, the scalar semantics shared with
  * the C target, then runtime/cuda/tl_cuda.h, the device's own part), then per top-level
  * STMT_KERNEL i an `extern "C" __global__ tilec_kernel_<i>` with the launch ABI of
  * cuda.h. One CUDA block runs one block of the T.Kernel (blockIdx.x/y/z = its block
  * variables in order); which thread runs what:
  *   - serial statements run in every thread; their stores, atomics and prints to
- *     block-wide memory are guarded by `if (tl_tid == 0)` (src/passes/map_threads.c);
+ *     block-wide memory are guarded by `if (tl_tid == 0)` (src/targets/cuda/passes/map_threads.c);
  *   - a T.Parallel nest with a register layout (pass_infer_layouts) runs each thread's
  *     own iterations (cu_layout_nest); any other nest is flattened:
  *     `for (t = tl_tid; t < N; t += nthreads)`;
@@ -41,8 +41,8 @@
  * that the runtime allocates (zeroed) for each launch. Lets nothing reads are dropped,
  * so NVRTC compiles the output without warnings. */
 #include "cuda_emit.h"
-#include "driver.h"
-#include "ir_walk.h"
+#include "targets/cuda/arch.h"
+#include "ir/ir_walk.h"
 #include "targets/cfamily.h"
 
 #include <stdio.h>
@@ -57,35 +57,6 @@
 /* MAX_SMEM: the largest dynamic shared memory of a block on any GPU tilec targets
  * (sm_90's opt-in limit); the launch checks the GPU's own limit. */
 enum { MAX_NEST = 16, MAX_THREADS = 1024, MAX_SMEM = 232448 };
-
-/* ---- the pipeline --------------------------------------------------------------------- */
-int cuda_launch_regs(int threads) {
-    int r = 65536 / threads / 8 * 8;
-    return r > 255 ? 255 : r;
-}
-
-static void cuda_lower_tile_ops(Ctx *ctx, Func *f) {
-    lower_tile_ops_keeping(ctx, f, cuda_keep_tile_op);
-}
-
-void cuda_lower(Ctx *ctx, Func *f) {
-    pass_run(ctx, f, "check_tile_ops", pass_check_tile_ops);
-    pass_run(ctx, f, "check_schedules", pass_check_schedules);
-    pass_run(ctx, f, "chunk_staging", pass_chunk_staging);
-    pass_run(ctx, f, "stage_gemm_operands", pass_stage_gemm_operands);
-    pass_run(ctx, f, "lower_tile_ops", cuda_lower_tile_ops);
-    pass_run(ctx, f, "safe_memory_access", pass_safe_memory_access);
-    pass_run(ctx, f, "simplify", pass_simplify);
-    pass_run(ctx, f, "infer_layouts", pass_infer_layouts);
-    pass_run(ctx, f, "manual_schedule", pass_manual_schedule);
-    pass_run(ctx, f, "pipeline_async", pass_pipeline_async);
-    pass_run(ctx, f, "tma_store", pass_tma_store);
-    pass_run(ctx, f, "map_threads", pass_map_threads);
-    if (!ctx->opts.no_auto_sync) pass_run(ctx, f, "insert_sync_threads", pass_insert_sync_threads);
-    pass_run(ctx, f, "check_turns", pass_check_turns);
-    pass_run(ctx, f, "split_warp_groups", pass_split_warp_groups);
-    pass_run(ctx, f, "mark_nonneg", pass_mark_nonneg);
-}
 
 static void emit_distributed(CfEmit *em, const Stmt *root);
 
@@ -332,7 +303,7 @@ static void ws_side(CfEmit *em, const Stmt *ws, const Stmt *body, bool consumer)
 /* tl_sk_<op> (put or add) of every accumulator with block p's slot. */
 static void splitk_each(CfEmit *em, const char *op, const char *p) {
     CuEmit *cu = cu_of(em);
-    int64_t bytes = cuda_kernel_sk_bytes(cu->kernel, cu->bufs, &em->ctx->opts), off = 0;
+    int64_t bytes = cu->kernel->u.kernel.sk_bytes, off = 0;
     for (int i = 0; i < cu->sk->nacc; i++) {
         const Buffer *b = cu->sk->acc[i];
         cf_line(em, "tl_sk_%s<%lld, %d>(tl_sk_part(tl_sk_ws, %s, %lld) + %lld, %s, tl_tid);",
@@ -992,9 +963,9 @@ static void emit_kernel(CfEmit *em, const Stmt *k, int id, const Host *h) {
     CudaBuffers bufs;
     cuda_kernel_buffers(&em->ctx->arena, k, &bufs);
     cu->bufs = &bufs;
-    cu->persistent = cuda_kernel_persistent(k, &bufs, &em->ctx->opts);
-    cu->cluster = cuda_kernel_cluster(k, &bufs, &em->ctx->opts);
-    cu->sk = cuda_kernel_sk_bytes(k, &bufs, &em->ctx->opts) ? cuda_kernel_ws(k)->u.ws.sk : NULL;
+    cu->persistent = k->u.kernel.persistent; /* pass_plan_launch's decisions */
+    cu->cluster = k->u.kernel.cluster > 1 ? k->u.kernel.cluster : 1;
+    cu->sk = k->u.kernel.sk_bytes ? cuda_kernel_ws(k)->u.ws.sk : NULL;
     for (int d = 0; cu->persistent && d < k->u.kernel.ngrid; d++)
         vars_expr(&w, k->u.kernel.grid[d]); /* the kernel counts its tiles */
     if (!cu->persistent) /* a persistent grid launches one block per SM instead */

@@ -1,7 +1,7 @@
 /* emit_tiles.c - the layout-driven parts of the CUDA emitter: T.Parallel nests mapped by
  * a register layout, register-fragment and swizzled-shared element references, and the
  * kept tile ops (tensor-core T.gemm, register T.reduce). Decisions come from
- * pass_infer_layouts (src/passes/infer_layouts.c); the device side is
+ * pass_infer_layouts (src/targets/cuda/passes/infer_layouts.c); the device side is
  * runtime/cuda/tl_cuda.h (tl_gemm_ss, tl_gemm_rs, tl_swizzle).
  *
  * A layout nest is printed as
@@ -13,7 +13,7 @@
  * registers. A register fragment F indexed by the nest variables is F[<its local digits,
  * read from tl_l>] (frag_local_map). */
 #include "cuda_emit.h"
-#include "ir_walk.h"
+#include "ir/ir_walk.h"
 
 #include <string.h>
 

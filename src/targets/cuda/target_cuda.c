@@ -1,15 +1,13 @@
 /* target_cuda.c - the CUDA target's runtime half: NVRTC compile to CUBIN, module load,
- * launch through the driver API (the lowering and the emitter are in emit_cuda.c; the
+ * launch through the driver API (the pipeline is lower.c, the emitter emit_cuda.c; the
  * launch ABI between both halves is in cuda.h).
  *
- * Architecture: the settings' (Options.arch: tl_options.arch or $TILEC_CUDA_ARCH, sm_80,
- * sm_90a, ...), which options_fill takes from cuda_target_arch: the one given, checked,
- * else the compute capability of the current device (the current context's, else device
- * 0), with sm_90 compiled as sm_90a so that Hopper-only instructions are usable. Building
- * needs NVRTC only, not a GPU, when the architecture is given. A module lives in the
- * context that was current when it was loaded (device 0's primary context if none was,
- * which is PyTorch's too); launches enter that context and queue every kernel on the
- * caller's stream. */
+ * Architecture: the settings' (Options.arch: tl_options.arch, the setting arch or
+ * $TILEC_CUDA_ARCH), which options_fill takes from Target.arch (cuda_target_arch, arch.c):
+ * the one given, checked, else the current device's. Building needs NVRTC only, not a
+ * GPU, when the architecture is given. A module lives in the context that was current
+ * when it was loaded (device 0's primary context if none was, which is PyTorch's too);
+ * launches enter that context and queue every kernel on the caller's stream. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -19,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "targets/cuda/arch.h"
 #include "targets/cuda/cuda.h"
 #include "targets/cuda/driver.h"
 
@@ -35,59 +34,6 @@ static const char *const nvrtc_flags[] = {"-default-device", "--std=c++17", "-li
 /* ---- availability ------------------------------------------------------------------------ */
 /* Runs here: a driver with a device, and NVRTC to compile for it. */
 static int cuda_available(StrBuf *why) { return cuda_driver(why) && cuda_nvrtc(why); }
-
-/* ---- architecture ------------------------------------------------------------------------ */
-/* "sm_" + 2 or 3 digits + an optional feature letter ("a", "f"). */
-static int arch_valid(const char *s) {
-    if (strncmp(s, "sm_", 3) != 0) return 0;
-    int digits = 0;
-    for (s += 3; *s >= '0' && *s <= '9'; s++) digits++;
-    if (*s >= 'a' && *s <= 'z') s++;
-    return (digits == 2 || digits == 3) && !*s;
-}
-
-/* The device kernels of this thread would run on, without creating a context. */
-static int arch_device(const CudaDriver *d, StrBuf *why) {
-    CuContext c = NULL;
-    CuDevice h = 0;
-    if (CU_CALL(d, why, CtxGetCurrent, (&c))) return -1;
-    if (c && CU_CALL(d, why, CtxGetDevice, (&h))) return -1;
-    return h;
-}
-
-/* "sm_<major><minor>" of device dev, sm_90 as sm_90a. */
-static int device_arch(const CudaDriver *d, int dev, char *out, size_t n, StrBuf *why) {
-    CuDevice h;
-    int major = 0, minor = 0;
-    if (CU_CALL(d, why, DeviceGet, (&h, dev)) ||
-        CU_CALL(d, why, DeviceGetAttribute, (&major, CUDRV_DEV_ATTR_CC_MAJOR, h)) ||
-        CU_CALL(d, why, DeviceGetAttribute, (&minor, CUDRV_DEV_ATTR_CC_MINOR, h)))
-        return -1;
-    snprintf(out, n, "sm_%d%d%s", major, minor, major == 9 && minor == 0 ? "a" : "");
-    return 0;
-}
-
-/* Target.arch: given checked, else the current device's. */
-static int cuda_target_arch(const char *given, char *out, size_t n, StrBuf *why) {
-    if (given) {
-        if (!arch_valid(given)) {
-            sb_puts(why, "not a CUDA architecture (expected e.g. sm_80 or sm_90a)");
-            return -1;
-        }
-        snprintf(out, n, "%s", given);
-        return 0;
-    }
-    StrBuf w = {0};
-    const CudaDriver *d = cuda_driver(&w);
-    int dev = d ? arch_device(d, &w) : -1;
-    int rc = dev < 0 || device_arch(d, dev, out, n, &w) ? 1 : 0;
-    if (rc)
-        sb_printf(why, "cannot tell which GPU architecture to compile for (%s): give one "
-                  "(--arch, options arch, or set TILEC_CUDA_ARCH), e.g. sm_80 or sm_90a",
-                  w.buf);
-    sb_free(&w);
-    return rc;
-}
 
 /* ---- toolchain ------------------------------------------------------------------------- */
 /* The toolkit's include directory, or NULL: the generated code needs none, but a
@@ -334,7 +280,7 @@ static int module_limits(const CudaDriver *d, CudaModule *m, StrBuf *err) {
 static void load_hint(const CudaDriver *d, int dev, const char *compiled, StrBuf *err) {
     char arch[32];
     StrBuf why = {0};
-    if (!device_arch(d, dev, arch, sizeof arch, &why) && strcmp(compiled, arch))
+    if (!cuda_device_arch(d, dev, arch, sizeof arch, &why) && strcmp(compiled, arch))
         sb_printf(err, "; the kernel was compiled for %s but GPU %d is %s (give no arch, "
                   "or unset TILEC_CUDA_ARCH, to compile for it)", compiled, dev, arch);
     sb_free(&why);
@@ -357,6 +303,7 @@ static void *cuda_load(const char *binary_path, const Options *opt, StrBuf *err)
         arena_free(&a);
         return NULL;
     }
+    m->sync = opt->cuda_sync;
     int rc = cuda_ctx_current(&m->ctx, &m->dev, err);
     if (!rc && CU_CALL(d, err, ModuleLoadData, (&m->mod, image))) {
         load_hint(d, m->dev, opt->arch, err);
@@ -384,7 +331,7 @@ static void cuda_unload(void *module) {
     free(m);
 }
 
-int cuda_module_device(const void *module) { return ((const CudaModule *)module)->dev; }
+static int cuda_module_device(const void *module) { return ((const CudaModule *)module)->dev; }
 
 /* ---- bind: functions and their shared memory ---------------------------------------------- */
 static int block_threads(const CudaKernelPlan *k) {
@@ -464,12 +411,11 @@ static int bind_kernel(const CudaDriver *d, CudaModule *m, int i, StrBuf *err) {
     return 0;
 }
 
-static void cuda_bind(void *module, const Func *f, const Options *opt) {
+static void cuda_bind(void *module, const Func *f) {
     CudaModule *m = module;
     const CudaDriver *d = cuda_driver(&m->bind_err);
     m->f = f;
-    m->sync = opt->cuda_sync;
-    m->plan = cuda_plan(&m->arena, f, opt);
+    m->plan = cuda_plan(&m->arena, f);
     m->fns = NEW_ARRAY(&m->arena, CuFunction, m->plan.nkernels + 1);
     m->resident = NEW_ARRAY(&m->arena, int, m->plan.nkernels + 1);
     CudaCtxScope s;
@@ -755,6 +701,49 @@ static int cuda_launch(void *module, void *const *args, const int64_t *syms, voi
     return rc ? 1 : 0;
 }
 
+/* ---- retry policy ------------------------------------------------------------------------ */
+/* The producer warp group's registers are an estimate (warp_specialize.c regs_fit); ptxas
+ * has the last word: when it could not give an instruction the registers it needs, the
+ * kernel is compiled again without warp specialization. */
+static const char *cuda_retry(const Func *f, const char *log) {
+    bool shortage = log && (strstr(log, "C7602") || strstr(log, "Insufficient registers"));
+    return f->warp_specialized && shortage
+               ? "compiled without a TMA producer warp group: with one, ptxas could not "
+                 "give the kernel's instructions the registers they need"
+               : NULL;
+}
+
+static void cuda_fallback(Options *o) { o->no_ws = true; }
+
+/* ---- the device ---------------------------------------------------------------------------- */
+static bool cuda_takes(DLDevice d) {
+    return d.device_type == kDLCUDA || d.device_type == kDLCUDAManaged;
+}
+
+static int cuda_ordinal(DLDevice d) {
+    switch ((int)d.device_type) {
+    case kDLCUDAHost: return -1;
+    case kDLCUDA:
+    case kDLCUDAManaged: return d.device_id >= 0 ? d.device_id : -2;
+    default: return -2;
+    }
+}
+
+static const TargetDevice cuda_device = {
+    .name = "cuda",
+    .memory = "CUDA memory",
+    .dl_type = kDLCUDA,
+    .takes = cuda_takes,
+    .ordinal = cuda_ordinal,
+    .mem_alloc = cuda_mem_alloc,
+    .mem_free = cuda_mem_free,
+    .mem_copy = cuda_memcpy,
+    .stream_sync = cuda_stream_sync,
+    .module_device = cuda_module_device,
+    .describe = cuda_describe,
+    .describe_json = cuda_describe_json,
+};
+
 const Target target_cuda = {
     .name = "cuda",
     .source_ext = ".cu",
@@ -769,4 +758,7 @@ const Target target_cuda = {
     .launch = cuda_launch,
     .unload = cuda_unload,
     .bind = cuda_bind,
+    .retry = cuda_retry,
+    .fallback = cuda_fallback,
+    .device = &cuda_device,
 };

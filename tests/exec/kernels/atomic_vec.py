@@ -1,4 +1,4 @@
-"""T.atomic_addx2 / T.atomic_addx4 (src/tileops_lang.c) from a fragment tile and from a
+"""T.atomic_addx2 / T.atomic_addx4 (src/frontend/tileops_lang.c) from a fragment tile and from a
 shared one, at element and slice addresses, on ragged tiles. tests/exec/test_lang.py
 has the NumPy reference; test_emit_cuda simulates it against the C target."""
 import tilelang

@@ -1,4 +1,4 @@
-"""TileLang's scalar helpers and aliases (src/tileops_lang.c), on ragged tiles:
+"""TileLang's scalar helpers and aliases (src/frontend/tileops_lang.c), on ragged tiles:
 T.alloc_buffer by scope, T.clamp, T.exp10, T.fabs, T.Select, T.bitwise_*, T.shift_*,
 T.Serial, T.Unroll, T.loop_break, T.assume, T.serial with run-time starts and steps of
 either sign, T.any_of, T.all_of, T.get_block_binding(s), T.reinterpret, T.dtype.

@@ -1,0 +1,312 @@
+/* tileops_expert.c - the T namespace's Tier 3 (LANGUAGE.md): what Hopper experts use to
+ * schedule a kernel by hand. Warp-group regions (`with T.ws(g...)`), mbarriers
+ * (T.alloc_barrier, T.create_list_of_mbarrier, T.mbarrier_* / T.barrier_*), TMA copies
+ * that complete on a barrier (T.tma_copy), register budgets (T.set_max_nreg), the async
+ * proxy fence, and the wait for T.wgmma_gemm (T.wait_wgmma; the gemm is tileops.c's).
+ *
+ * Semantics (docs/language.md, "Expert primitives"): a region runs in its warp groups
+ * only, which see it as a block of their threads; arrive and wait run in every thread
+ * that reaches them, expect_tx in the first one; T.tma_copy is issued by the first
+ * thread and its bytes count on the barrier. The C target runs regions in program order
+ * and ignores the rest (pass_program_order). */
+#include "frontend/eval.h"
+
+#include <string.h>
+
+#define ARENA (&in->ctx->arena)
+
+enum { WARP_GROUP = 128, MAX_BARRIERS = 1024 };
+
+static void need_kernel(Interp *in, Loc loc, const char *what) {
+    if (!in->builder || !in->in_kernel)
+        ctx_fail(in->ctx, loc, "%s is only allowed inside a 'with T.Kernel(...)' block", what);
+}
+
+static Stmt *mbar_stmt(Interp *in, MbarOp op, Buffer *bar, Expr *idx, Expr *arg, Loc loc) {
+    Stmt *s = ir_stmt(in->ctx, STMT_MBAR, loc);
+    s->u.mbar.op = op, s->u.mbar.bar = bar, s->u.mbar.idx = idx, s->u.mbar.arg = arg;
+    return s;
+}
+
+/* A barrier buffer of n entries with its arrival counts, initialized where it is made
+ * (by one thread; pass_insert_sync_threads puts a barrier before its first use). */
+static Buffer *make_barriers(Interp *in, ValueList counts, Loc loc, const char *fname) {
+    if (counts.len < 1 || counts.len > MAX_BARRIERS)
+        ctx_fail(in->ctx, loc, "%s: 1 to %d barriers, %d given", fname, MAX_BARRIERS, counts.len);
+    Buffer *b = ir_buffer(in->ctx, arena_printf(ARENA, "__tmp%d", in->ctx->next_id), DT_UINT64,
+                          SCOPE_BARRIER, 1, loc);
+    b->shape[0] = ir_int(in->ctx, counts.len, DT_INT32, loc);
+    Stmt *a = ir_stmt(in->ctx, STMT_ALLOC, loc);
+    a->u.alloc.buf = b;
+    emit_stmt(in, a);
+    int64_t *c = NEW_ARRAY(ARENA, int64_t, counts.len);
+    bool same = true;
+    for (int i = 0; i < counts.len; i++) {
+        c[i] = val_to_int(in, counts.data[i], loc, "arrive_count");
+        if (c[i] < 1 || c[i] > 1024)
+            ctx_fail(in->ctx, loc, "%s: an arrive count must be 1 to 1024, got %lld", fname,
+                     (long long)c[i]);
+        same &= c[i] == c[0];
+    }
+    for (int i = 0; i < (same ? 1 : counts.len); i++)
+        emit_stmt(in, mbar_stmt(in, MBAR_INIT, b, same ? NULL : ir_int(in->ctx, i, DT_INT32, loc),
+                                ir_int(in->ctx, c[i], DT_INT32, loc), loc));
+    return b;
+}
+
+static ValueList items_of(Interp *in, Value *v) {
+    ValueList items = {0};
+    if (v->kind == V_TUPLE || v->kind == V_LIST) return v->u.items;
+    VEC_PUSH(ARENA, items, v);
+    return items;
+}
+
+/* T.alloc_barrier(arrive_count): one barrier per count (an int or a list). */
+static Value *t_alloc_barrier(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    Value *av[1];
+    args_bind(in, a, "T.alloc_barrier", "arrive_count", av, 1);
+    need_kernel(in, a->loc, "T.alloc_barrier");
+    Value *v = val_new(in, V_BUFFER);
+    v->u.buf = make_barriers(in, items_of(in, av[0]), a->loc, "T.alloc_barrier");
+    return v;
+}
+
+/* T.create_list_of_mbarrier(counts...): the kernel's barrier list, named by index. */
+static Value *t_create_list_of_mbarrier(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    need_kernel(in, a->loc, "T.create_list_of_mbarrier");
+    if (a->kw.len) ctx_fail(in->ctx, a->loc, "T.create_list_of_mbarrier takes no keywords");
+    if (in->mbar_list)
+        ctx_fail(in->ctx, a->loc, "T.create_list_of_mbarrier: the kernel has a list already");
+    ValueList counts = a->pos.len == 1 ? items_of(in, a->pos.data[0]) : a->pos;
+    in->mbar_list = make_barriers(in, counts, a->loc, "T.create_list_of_mbarrier");
+    in->mbar_list->name = "mbarrier";
+    return val_none(in);
+}
+
+static Buffer *mbar_list(Interp *in, Loc loc, const char *fname) {
+    if (!in->mbar_list)
+        ctx_fail(in->ctx, loc, "%s: a barrier number needs T.create_list_of_mbarrier first "
+                 "(or pass a T.alloc_barrier barrier)", fname);
+    return in->mbar_list;
+}
+
+static Value *t_get_mbarrier(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    Value *av[1];
+    args_bind(in, a, "T.get_mbarrier", "id", av, 1);
+    need_kernel(in, a->loc, "T.get_mbarrier");
+    Expr **idx = NEW_ARRAY(ARENA, Expr *, 1);
+    idx[0] = val_to_expr(in, av[0], a->loc, "barrier number");
+    return val_expr(in, ir_load(in->ctx, mbar_list(in, a->loc, "T.get_mbarrier"), idx, a->loc));
+}
+
+/* The barrier an op names: a T.alloc_barrier of one entry, an entry of one (bars[i]), or
+ * a number in the kernel's T.create_list_of_mbarrier list. */
+static void barrier_ref(Interp *in, Value *v, Loc loc, const char *fname, Buffer **bar,
+                        Expr **idx) {
+    if (v && v->kind == V_BUFFER && v->u.buf->scope == SCOPE_BARRIER) {
+        int64_t n = 0;
+        ir_is_const_int(v->u.buf->shape[0], &n);
+        if (n != 1)
+            ctx_fail(in->ctx, loc, "%s: '%s' holds %lld barriers; name one of them (%s[i])", fname,
+                     v->u.buf->name, (long long)n, v->u.buf->name);
+        *bar = v->u.buf, *idx = ir_int(in->ctx, 0, DT_INT32, loc);
+        return;
+    }
+    if (v && v->kind == V_EXPR && v->u.expr->kind == EXPR_LOAD &&
+        v->u.expr->u.load.buf->scope == SCOPE_BARRIER) {
+        *bar = v->u.expr->u.load.buf, *idx = v->u.expr->u.load.idx[0];
+        return;
+    }
+    if (v && (v->kind == V_INT || (v->kind == V_EXPR && dtype_is_int(v->u.expr->dtype)))) {
+        *bar = mbar_list(in, loc, fname);
+        *idx = val_to_expr(in, v, loc, "barrier number");
+        return;
+    }
+    ctx_fail(in->ctx, loc, "%s: the barrier must be a T.alloc_barrier barrier, one entry of "
+             "one, or a T.create_list_of_mbarrier number; got %s", fname,
+             v ? val_describe(in, v) : "nothing");
+}
+
+/* T.mbarrier_wait_parity / T.barrier_wait(barrier, parity): every thread that runs it. */
+static Value *t_mbar_wait(Interp *in, CallArgs *a, void *d) {
+    const char *fname = d;
+    Value *av[2];
+    args_bind(in, a, fname, "mbarrier, parity", av, 2);
+    need_kernel(in, a->loc, fname);
+    Buffer *bar;
+    Expr *idx;
+    barrier_ref(in, av[0], a->loc, fname, &bar, &idx);
+    Expr *parity = val_to_expr(in, av[1], a->loc, "parity");
+    if (!dtype_is_int(parity->dtype)) ctx_fail(in->ctx, a->loc, "%s: parity must be an integer", fname);
+    emit_stmt(in, mbar_stmt(in, MBAR_WAIT, bar, idx, ir_cast(in->ctx, DT_INT32, parity, a->loc),
+                            a->loc));
+    return val_none(in);
+}
+
+/* T.mbarrier_arrive / T.barrier_arrive(barrier): an arrival per thread that runs it. */
+static Value *t_mbar_arrive(Interp *in, CallArgs *a, void *d) {
+    const char *fname = d;
+    Value *av[2];
+    args_bind(in, a, fname, "mbarrier, cta_id=", av, 2);
+    need_kernel(in, a->loc, fname);
+    if (av[1] && av[1]->kind != V_NONE)
+        ctx_fail(in->ctx, a->loc, "%s: cta_id (a peer block's barrier) is not supported yet",
+                 fname);
+    Buffer *bar;
+    Expr *idx;
+    barrier_ref(in, av[0], a->loc, fname, &bar, &idx);
+    emit_stmt(in, mbar_stmt(in, MBAR_ARRIVE, bar, idx, NULL, a->loc));
+    return val_none(in);
+}
+
+/* T.mbarrier_expect_tx / T.mbarrier_arrive_expect_tx(barrier, tx): the first thread. */
+static Value *t_mbar_expect(Interp *in, CallArgs *a, void *d) {
+    bool arrive = d != NULL;
+    const char *fname = arrive ? "T.mbarrier_arrive_expect_tx" : "T.mbarrier_expect_tx";
+    Value *av[2];
+    args_bind(in, a, fname, "mbarrier, tx", av, 2);
+    need_kernel(in, a->loc, fname);
+    Buffer *bar;
+    Expr *idx;
+    barrier_ref(in, av[0], a->loc, fname, &bar, &idx);
+    Expr *tx = val_to_expr(in, av[1], a->loc, "tx");
+    if (!dtype_is_int(tx->dtype)) ctx_fail(in->ctx, a->loc, "%s: tx must be a byte count", fname);
+    Stmt *s = mbar_stmt(in, arrive ? MBAR_EXPECT_TX : MBAR_EXPECT, bar, idx,
+                        ir_cast(in->ctx, DT_INT32, tx, a->loc), a->loc);
+    s->u.mbar.once = true;
+    emit_stmt(in, s);
+    return val_none(in);
+}
+
+/* T.tma_copy(src, dst, barrier=): a global -> shared tile through the TMA engine, its
+ * bytes expected on the barrier (the program arrives and waits). */
+static Value *t_tma_copy(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    Value *av[4];
+    args_bind(in, a, "T.tma_copy", "src, dst, barrier=, eviction_policy=", av, 4);
+    need_kernel(in, a->loc, "T.tma_copy");
+    Stmt *s = ir_stmt(in->ctx, STMT_COPY, a->loc);
+    Region *src = &s->u.copy.src, *dst = &s->u.copy.dst;
+    if (av[0]->kind == V_EXPR) { /* a head address: the extents are the tile's */
+        *dst = value_to_region(in, av[1], NULL, a->loc, "T.tma_copy destination");
+        *src = value_to_region(in, av[0], dst, a->loc, "T.tma_copy source");
+    } else {
+        *src = value_to_region(in, av[0], NULL, a->loc, "T.tma_copy source");
+        *dst = value_to_region(in, av[1], src, a->loc, "T.tma_copy destination");
+    }
+    if (src->buf->scope != SCOPE_GLOBAL || dst->buf->scope != SCOPE_SHARED)
+        ctx_fail(in->ctx, a->loc, "T.tma_copy copies a global tensor into a shared buffer "
+                 "(got %s -> %s)", scope_name(src->buf->scope), scope_name(dst->buf->scope));
+    if (!av[2]) ctx_fail(in->ctx, a->loc, "T.tma_copy needs barrier=, where its bytes complete");
+    barrier_ref(in, av[2], a->loc, "T.tma_copy", &s->u.copy.bar, &s->u.copy.bar_idx);
+    s->u.copy.manual = true;
+    emit_stmt(in, s);
+    return val_none(in);
+}
+
+/* T.ws(g...): warp groups g (consecutive) of the block, as `with T.ws(...)`. */
+static Value *t_ws(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    need_kernel(in, a->loc, "T.ws");
+    if (a->kw.len || a->pos.len < 1) ctx_fail(in->ctx, a->loc, "T.ws takes warp group numbers");
+    int64_t lo = 0, prev = 0;
+    for (int i = 0; i < a->pos.len; i++) {
+        int64_t g = val_to_int(in, a->pos.data[i], a->loc, "warp group");
+        if (i == 0) lo = g;
+        else if (g != prev + 1)
+            ctx_fail(in->ctx, a->loc, "T.ws: warp groups must be consecutive and increasing");
+        prev = g;
+    }
+    int64_t hi = (prev + 1) * WARP_GROUP;
+    if (lo < 0 || hi > in->kernel_threads)
+        ctx_fail(in->ctx, a->loc, "T.ws: warp group %lld is outside the block (%d threads: "
+                 "warp groups 0 to %d)", (long long)(lo < 0 ? lo : prev), in->kernel_threads,
+                 in->kernel_threads / WARP_GROUP - 1);
+    Value *v = val_new(in, V_WS);
+    v->u.ws.lo = (int)(lo * WARP_GROUP), v->u.ws.count = (int)(hi - lo * WARP_GROUP);
+    return v;
+}
+
+/* T.set_max_nreg(n, is_inc), T.inc_max_nreg(n), T.dec_max_nreg(n): the register budget of
+ * the warp group from here on (sm_90a setmaxnreg; elsewhere nothing). */
+static Value *t_set_max_nreg(Interp *in, CallArgs *a, void *d) {
+    int mode = (int)(intptr_t)d; /* 0: set, 1: inc, 2: dec */
+    static const char *const names[] = {"T.set_max_nreg", "T.inc_max_nreg", "T.dec_max_nreg"};
+    Value *av[2];
+    args_bind(in, a, names[mode], mode ? "reg_count" : "reg_count, is_inc", av, mode ? 1 : 2);
+    need_kernel(in, a->loc, names[mode]);
+    int64_t n = val_to_int(in, av[0], a->loc, "reg_count");
+    if (n < 24 || n > 256 || n % 8)
+        ctx_fail(in->ctx, a->loc, "%s: reg_count must be a multiple of 8 from 24 to 256, got %lld",
+                 names[mode], (long long)n);
+    Stmt *s = ir_stmt(in->ctx, STMT_SETMAXNREG, a->loc);
+    s->u.setmaxnreg.regs = (int)n;
+    s->u.setmaxnreg.inc = mode ? mode == 1 : val_to_int(in, av[1], a->loc, "is_inc") != 0;
+    emit_stmt(in, s);
+    return val_none(in);
+}
+
+static Value *t_fence_proxy_async(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    args_bind(in, a, "T.fence_proxy_async", "", NULL, 0);
+    need_kernel(in, a->loc, "T.fence_proxy_async");
+    emit_stmt(in, ir_stmt(in->ctx, STMT_FENCE, a->loc));
+    return val_none(in);
+}
+
+/* T.wait_wgmma(n) / T.warpgroup_wait(n): until at most n wgmma groups are in flight. */
+static Value *t_wait_wgmma(Interp *in, CallArgs *a, void *d) {
+    const char *fname = d;
+    Value *av[1];
+    args_bind(in, a, fname, "id", av, 1);
+    need_kernel(in, a->loc, fname);
+    int64_t n = val_to_int(in, av[0], a->loc, "the number of groups left in flight");
+    if (n < 0 || n > 7) ctx_fail(in->ctx, a->loc, "%s: 0 to 7 groups may stay in flight", fname);
+    Stmt *s = ir_stmt(in->ctx, STMT_ASYNC, a->loc);
+    s->u.async_.wait = (int)n;
+    s->u.async_.wgmma = true;
+    emit_stmt(in, s);
+    return val_none(in);
+}
+
+#define I(x) ((void *)(intptr_t)(x))
+static const struct {
+    const char *name;
+    BuiltinFn fn;
+    void *data;
+} expert[] = {
+    {"alloc_barrier", t_alloc_barrier, NULL},
+    {"create_list_of_mbarrier", t_create_list_of_mbarrier, NULL},
+    {"get_mbarrier", t_get_mbarrier, NULL},
+    {"mbarrier_wait_parity", t_mbar_wait, "T.mbarrier_wait_parity"},
+    {"barrier_wait", t_mbar_wait, "T.barrier_wait"},
+    {"mbarrier_arrive", t_mbar_arrive, "T.mbarrier_arrive"},
+    {"barrier_arrive", t_mbar_arrive, "T.barrier_arrive"},
+    {"mbarrier_expect_tx", t_mbar_expect, NULL},
+    {"mbarrier_arrive_expect_tx", t_mbar_expect, I(1)},
+    {"tma_copy", t_tma_copy, NULL},
+    {"ws", t_ws, NULL},
+    {"set_max_nreg", t_set_max_nreg, I(0)},
+    {"inc_max_nreg", t_set_max_nreg, I(1)},
+    {"dec_max_nreg", t_set_max_nreg, I(2)},
+    {"fence_proxy_async", t_fence_proxy_async, NULL},
+    {"wait_wgmma", t_wait_wgmma, "T.wait_wgmma"},
+    {"warpgroup_wait", t_wait_wgmma, "T.warpgroup_wait"},
+};
+#undef I
+
+const char *tl_expert_name(int i) {
+    return i >= 0 && i < (int)(sizeof expert / sizeof *expert) ? expert[i].name : NULL;
+}
+
+BuiltinFn tl_expert_fn(const char *attr, void **data) {
+    for (size_t i = 0; i < sizeof expert / sizeof *expert; i++)
+        if (!strcmp(attr, expert[i].name)) {
+            *data = expert[i].data;
+            return expert[i].fn;
+        }
+    return NULL;
+}

@@ -1,0 +1,409 @@
+/* tileops_lang.c - the long tail of the T namespace: TileLang 0.1.15's scalar helpers and
+ * aliases that lower to the IR tilec already has, so they mean the same on every target
+ * (the C target is the reference; the CUDA target prints the same expressions).
+ *
+ *   T.clamp(x, lo, hi)          T.min(T.max(x, lo), hi)  (customize.py: max first)
+ *   T.exp10(x)                  T.pow(10, x) in x's float dtype (float32 for ints)
+ *   T.fabs(x)                   T.abs of x as a float
+ *   T.bitwise_and/or/xor(x, y), T.bitwise_not(x), T.shift_left/right(x, y)
+ *                               the integer operators & | ^ ~ << >> (ints only)
+ *   T.Select(c, t, f)           T.if_then_else(c, t, f) (both sides are plain values)
+ *   T.Serial, T.Unroll          T.serial, T.unroll (loop.py's aliases)
+ *   T.loop_break()              `break` out of the innermost kernel loop
+ *   T.alloc_buffer(shape, dtype, scope=)
+ *                               T.alloc_shared / alloc_fragment / alloc_local /
+ *                               alloc_var by TVM's scope names ("shared", "shared.dyn",
+ *                               "local.fragment", "local", "local.var")
+ *   T.assume(cond)              a hint: nothing (TVM's builtin.assume)
+ *   T.dtype(x)                  the dtype x names (a string or a dtype)
+ *   T.get_block_binding(dim=0), T.get_block_bindings()
+ *                               the enclosing T.Kernel's block index dim (all of them)
+ *   T.atomic_addx2/x4(dst, value)
+ *                               T.atomic_add of the 2 / 4 elements at dst (an element or
+ *                               a slice, along its last dimension) and value (the same),
+ *                               each element atomically (the hardware's vector atomics
+ *                               are per element too); no return_prev
+ *   T.reinterpret(value, dtype) the same bits as dtype, of the same width (a float16's
+ *                               uint16 code, a uint32's float32, ...)
+ *   T.any_of(buf), T.all_of(buf)
+ *                               whether any / every element of a buffer or region is
+ *                               nonzero (logical.py), as one expression of its loads
+ *                               (constant extents, at most 4096 elements)
+ *
+ * Each is looked up by tl_lang_fn (tl_lang_attr in tileops.c asks it after its own
+ * table). Errors name the T function and point at the call.
+ *
+ * Also here: TileLang names tilec does not support yet, each a compile error at the
+ * call that says why (`pending`), and the status notes of docs/language.md's table of
+ * every T name (tl_lang_status; the table is tl_lang_table's, tileops.c). */
+#include "frontend/eval.h"
+
+#include <string.h>
+
+#define ARENA (&in->ctx->arena)
+
+/* The builtin T.<name> (tileops.c's tables), called with a's arguments. */
+static Value *call_t(Interp *in, const char *name, CallArgs *a) {
+    return call_value(in, tl_lang_attr(in, name, a->loc), a);
+}
+
+static void nargs(Interp *in, CallArgs *a, int n, const char *fname) {
+    if (a->pos.len != n || a->kw.len)
+        ctx_fail(in->ctx, a->loc, "%s() takes %d positional argument%s", fname, n,
+                 n == 1 ? "" : "s");
+}
+
+static Value *call2(Interp *in, const char *name, Value *x, Value *y, Loc loc) {
+    CallArgs b = {0};
+    b.loc = loc;
+    VEC_PUSH(ARENA, b.pos, x);
+    VEC_PUSH(ARENA, b.pos, y);
+    return call_value(in, tl_lang_attr(in, name, loc), &b);
+}
+
+static Value *t_alias(Interp *in, CallArgs *a, void *d) { return call_t(in, d, a); }
+
+static Value *t_clamp(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    nargs(in, a, 3, "T.clamp");
+    Value *lo = call2(in, "max", a->pos.data[0], a->pos.data[1], a->loc);
+    return call2(in, "min", lo, a->pos.data[2], a->loc);
+}
+
+static Expr *as_float(Interp *in, Value *v, Loc loc, const char *fname) {
+    Expr *e = val_to_expr(in, v, loc, fname);
+    return dtype_is_float(e->dtype) ? e : ir_cast(in->ctx, DT_FLOAT32, e, loc);
+}
+
+static Value *t_exp10(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    nargs(in, a, 1, "T.exp10");
+    Expr *x = as_float(in, a->pos.data[0], a->loc, "T.exp10");
+    Expr *ten = ir_float(in->ctx, 10.0, x->dtype, a->loc);
+    return val_expr(in, ir_call(in->ctx, FN_POW, ten, x, a->loc));
+}
+
+static Value *t_fabs(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    nargs(in, a, 1, "T.fabs");
+    return val_expr(in, ir_call(in->ctx, FN_ABS, as_float(in, a->pos.data[0], a->loc, "T.fabs"),
+                                NULL, a->loc));
+}
+
+/* An integer operand of a bitwise T function (a Python int, or an int expression). */
+static Value *int_operand(Interp *in, Value *v, Loc loc, const char *fname) {
+    if (v->kind == V_INT || v->kind == V_BOOL) return v;
+    Expr *e = val_to_expr(in, v, loc, fname);
+    if (!dtype_is_int(e->dtype) && e->dtype != DT_BOOL)
+        ctx_fail(in->ctx, loc, "%s: operands must be integers, got %s", fname,
+                 dtype_name(e->dtype));
+    return val_expr(in, e);
+}
+
+static const struct { const char *name, *op; } bit_ops[] = {
+    {"bitwise_and", "&"}, {"bitwise_or", "|"}, {"bitwise_xor", "^"},
+    {"shift_left", "<<"}, {"shift_right", ">>"},
+};
+
+static Value *t_bitwise(Interp *in, CallArgs *a, void *d) {
+    int i = (int)(intptr_t)d;
+    const char *fname = arena_printf(ARENA, "T.%s", bit_ops[i].name);
+    nargs(in, a, 2, fname);
+    Value *x = int_operand(in, a->pos.data[0], a->loc, fname);
+    Value *y = int_operand(in, a->pos.data[1], a->loc, fname);
+    return eval_binop(in, bit_ops[i].op, x, y, a->loc);
+}
+
+static Value *t_bitwise_not(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    nargs(in, a, 1, "T.bitwise_not");
+    Value *x = int_operand(in, a->pos.data[0], a->loc, "T.bitwise_not");
+    if (x->kind != V_EXPR) return val_int(in, ~val_to_int(in, x, a->loc, "T.bitwise_not"));
+    return val_expr(in, ir_un(in->ctx, OP_BITNOT, x->u.expr, a->loc));
+}
+
+static Value *t_loop_break(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    nargs(in, a, 0, "T.loop_break");
+    if (!in->builder || !in->in_kernel)
+        ctx_fail(in->ctx, a->loc, "T.loop_break is only allowed inside a kernel loop");
+    emit_stmt(in, ir_stmt(in->ctx, STMT_BREAK, a->loc));
+    return val_none(in);
+}
+
+static Value *t_alloc_buffer(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    static const struct { const char *scope, *fn; } scopes[] = {
+        {"shared", "alloc_shared"},   {"shared.dyn", "alloc_shared"},
+        {"local.fragment", "alloc_fragment"}, {"local", "alloc_local"},
+        {"local.var", "alloc_var"},
+    };
+    Value *av[3];
+    args_bind(in, a, "T.alloc_buffer", "shape, dtype=, scope=", av, 3);
+    if (!av[1] || av[1]->kind == V_NONE)
+        ctx_fail(in->ctx, a->loc, "T.alloc_buffer(shape, dtype, scope=) needs a dtype");
+    if (av[2] && av[2]->kind != V_STR && av[2]->kind != V_NONE)
+        ctx_fail(in->ctx, a->loc, "T.alloc_buffer: scope must be a string");
+    const char *scope = av[2] && av[2]->kind == V_STR ? av[2]->u.s : "global";
+    CallArgs b = {0};
+    b.loc = a->loc;
+    VEC_PUSH(ARENA, b.pos, av[0]);
+    VEC_PUSH(ARENA, b.pos, av[1]);
+    for (size_t i = 0; i < sizeof scopes / sizeof *scopes; i++)
+        if (!strcmp(scope, scopes[i].scope)) {
+            if (!strcmp(scopes[i].fn, "alloc_var")) { /* (shape must be one element) */
+                int64_t n = 1;
+                Value *sh = b.pos.data[0];
+                if (sh->kind == V_TUPLE || sh->kind == V_LIST)
+                    for (int j = 0; j < sh->u.items.len; j++)
+                        n *= val_to_int(in, sh->u.items.data[j], a->loc, "shape");
+                else n = val_to_int(in, sh, a->loc, "shape");
+                if (n != 1)
+                    ctx_fail(in->ctx, a->loc, "T.alloc_buffer: a \"local.var\" buffer holds one "
+                                              "element");
+                b.pos.data[0] = b.pos.data[1], b.pos.len = 1;
+            }
+            return call_t(in, scopes[i].fn, &b);
+        }
+    ctx_fail(in->ctx, a->loc, "T.alloc_buffer: scope \"%s\" is not supported by tilec (use "
+                              "\"shared\", \"shared.dyn\", \"local.fragment\", \"local\" or "
+                              "\"local.var\"; global buffers: T.alloc_global)", scope);
+}
+
+static Value *t_dtype(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    nargs(in, a, 1, "T.dtype");
+    return val_dtype(in, val_to_dtype(in, a->pos.data[0], a->loc, "T.dtype argument"));
+}
+
+static Value *t_assume(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    nargs(in, a, 1, "T.assume");
+    val_to_expr(in, a->pos.data[0], a->loc, "T.assume condition");
+    return val_none(in);
+}
+
+/* A TileLang name tilec does not support yet: a compile error that says why. */
+static Value *t_pending(Interp *in, CallArgs *a, void *d) {
+    const char *const *what = d; /* {name, why} */
+    ctx_fail(in->ctx, a->loc, "T.%s is not supported yet by tilec (%s)", what[0], what[1]);
+}
+
+#define THREAD_LEVEL "thread-level code: tilec's kernels are tile programs, and the C target " \
+                     "runs a block as one thread"
+static const char *const pending[][2] = {
+    {"get_thread_bindings", THREAD_LEVEL}, {"get_lane_idx", THREAD_LEVEL},
+    {"get_warp_idx", THREAD_LEVEL}, {"get_warp_idx_sync", THREAD_LEVEL},
+    {"get_warp_group_idx", THREAD_LEVEL}, {"shfl_down", THREAD_LEVEL}, {"shfl_up", THREAD_LEVEL},
+    {"shfl_sync", THREAD_LEVEL}, {"sync_warp", THREAD_LEVEL},
+    {"warp_reduce_sum", THREAD_LEVEL}, {"warp_reduce_max", THREAD_LEVEL},
+    {"warp_reduce_min", THREAD_LEVEL}, {"warp_reduce_bitand", THREAD_LEVEL},
+    {"warp_reduce_bitor", THREAD_LEVEL}, {"thread_binding", THREAD_LEVEL},
+    {"launch_thread", THREAD_LEVEL},
+    {"view", "buffer views"}, {"reshape", "buffer views"},
+    {"call_extern", "external functions"}, {"call_intrin", "TVM intrinsics"},
+    {"evaluate", "TVM statements"}, {"alloc_reducer", "reducers"},
+    {"finalize_reducer", "reducers"}, {"Persistent", "persistent loops"},
+    {"im2col", "im2col copies"}, {"gemm_sp", "sparse tensor cores"},
+    {"comm_reducer", "TVM reducers"}, {"tvm_thread_allreduce", THREAD_LEVEL},
+    {"ptx_cp_async", "use T.copy"}, {"cp_async_barrier_noinc", "use T.copy"},
+    {"import_source", "external sources"}, {"access_ptr", "raw pointers"},
+    {"ptr", "raw pointers"}, {"alloc_cluster_barrier", "cluster barriers"},
+    {"block_rank_in_cluster", "clusters"}, {"ClusterKernel", "clusters"},
+};
+
+/* docs/language.md's status of names that are not plainly "C, CUDA". */
+static const char *const notes[][2] = {
+    {"Kernel", "C, CUDA (`cluster_dims=` accepted, not honoured)"},
+    {"Pipelined", "C, CUDA (step 1 only)"}, {"vectorized", "C, CUDA (step 1 only)"},
+    {"atomic_add", "C, CUDA (no `return_prev`)"},
+    {"annotate_layout", "C, CUDA (swizzled shared tiles honoured; other layouts inferred)"},
+    {"Layout", "accepted in T.annotate_layout, not honoured"},
+    {"Fragment", "accepted in T.annotate_layout, not honoured"},
+    {"use_swizzle", "C, CUDA (block order only; the C target ignores it)"},
+    {"ws", "CUDA; C: program order"}, {"alloc_barrier", "CUDA; C: no effect"},
+    {"create_list_of_mbarrier", "CUDA; C: no effect"}, {"get_mbarrier", "CUDA; C: no effect"},
+    {"mbarrier_wait_parity", "CUDA; C: no effect"}, {"barrier_wait", "CUDA; C: no effect"},
+    {"mbarrier_arrive", "CUDA; C: no effect"}, {"barrier_arrive", "CUDA; C: no effect"},
+    {"mbarrier_expect_tx", "CUDA; C: no effect"}, {"mbarrier_arrive_expect_tx", "CUDA; C: no effect"},
+    {"tma_copy", "C, CUDA (TMA on sm_90a)"}, {"set_max_nreg", "CUDA sm_90a; else no effect"},
+    {"inc_max_nreg", "CUDA sm_90a; else no effect"}, {"dec_max_nreg", "CUDA sm_90a; else no effect"},
+    {"fence_proxy_async", "CUDA sm_90a; else no effect"},
+    {"wait_wgmma", "CUDA sm_90a; else no effect"}, {"warpgroup_wait", "CUDA sm_90a; else no effect"},
+    {"wgmma_gemm", "C, CUDA (wgmma on sm_90a, else an error)"},
+    {"assume", "C, CUDA (a hint: no effect)"},
+    {"atomic_addx2", "C, CUDA (no `return_prev`)"}, {"atomic_addx4", "C, CUDA (no `return_prev`)"},
+};
+
+const char *tl_lang_status(const char *name, const char *dflt) {
+    for (size_t i = 0; i < sizeof notes / sizeof *notes; i++)
+        if (!strcmp(name, notes[i][0])) return notes[i][1];
+    for (size_t i = 0; i < sizeof pending / sizeof *pending; i++)
+        if (!strcmp(name, pending[i][0])) return "not yet (compile error)";
+    return dflt;
+}
+
+/* OR (any) or AND (all) of the elements' truth, balanced: loads of r's elements lo..hi-1
+ * (row-major over r's extents ext). */
+static Expr *fold_elems(Interp *in, const Region *r, const int64_t *ext, int64_t lo,
+                        int64_t hi, bool any, Loc loc) {
+    Ctx *c = in->ctx;
+    if (hi - lo > 1) {
+        int64_t mid = lo + (hi - lo) / 2;
+        return ir_bin(c, any ? OP_OR : OP_AND, fold_elems(in, r, ext, lo, mid, any, loc),
+                      fold_elems(in, r, ext, mid, hi, any, loc), loc);
+    }
+    Expr **idx = NEW_ARRAY(ARENA, Expr *, r->ndim);
+    for (int d = r->ndim - 1; d >= 0; lo /= ext[d], d--)
+        idx[d] = ir_bin(c, OP_ADD, ir_subst(c, r->start[d], NULL, NULL),
+                        ir_int(c, lo % ext[d], DT_INT32, loc), loc);
+    Expr *x = ir_load(c, r->buf, idx, loc);
+    return x->dtype == DT_BOOL ? x
+                               : ir_bin(c, OP_NE, x, ir_cast(c, x->dtype, ir_int(c, 0, DT_INT32, loc),
+                                                             loc), loc);
+}
+
+static Value *block_var(Interp *in, int d, Loc loc) {
+    return val_expr(in, ir_varref(in->ctx, in->kernel->u.kernel.block[d], loc));
+}
+
+static Value *t_block_binding(Interp *in, CallArgs *a, void *d) {
+    bool all = d != NULL;
+    const char *fname = all ? "T.get_block_bindings" : "T.get_block_binding";
+    Value *av[1] = {NULL};
+    args_bind(in, a, fname, all ? "" : "dim=", av, all ? 0 : 1);
+    if (!in->builder || !in->in_kernel || !in->kernel)
+        ctx_fail(in->ctx, a->loc, "%s is only allowed inside a 'with T.Kernel(...)' block", fname);
+    int n = in->kernel->u.kernel.ngrid;
+    if (all) {
+        Value *t = val_new(in, V_TUPLE);
+        for (int k = 0; k < n; k++) VEC_PUSH(ARENA, t->u.items, block_var(in, k, a->loc));
+        return t;
+    }
+    int64_t dim = av[0] ? val_to_int(in, av[0], a->loc, "dim") : 0;
+    if (dim < 0 || dim >= n)
+        ctx_fail(in->ctx, a->loc, "%s: dim %lld, but the kernel's grid has %d dimension%s", fname,
+                 (long long)dim, n, n == 1 ? "" : "s");
+    return block_var(in, (int)dim, a->loc);
+}
+
+/* n elements along the last dimension from v (an element, or a slice of n there). */
+static Region vec_region(Interp *in, Value *v, int n, Loc loc, const char *what) {
+    Expr *ext = ir_int(in->ctx, n, DT_INT32, loc);
+    Region like = {NULL, 1, NULL, &ext};
+    if (v->kind == V_EXPR && v->u.expr->kind == EXPR_LOAD) {
+        like.buf = v->u.expr->u.load.buf;
+        return value_to_region(in, v, &like, loc, what);
+    }
+    Region r = value_to_region(in, v, NULL, loc, what);
+    int64_t e = 0, total = 1;
+    for (int d = 0; d < r.ndim; d++) {
+        if (!ir_is_const_int(r.extent[d], &e)) e = -1;
+        total = e < 0 || total < 0 ? -1 : total * e;
+    }
+    if (r.ndim < 1 || total != n || !ir_is_const_int(r.extent[r.ndim - 1], &e) || e != n)
+        ctx_fail(in->ctx, loc, "%s must be an element or %d consecutive elements of one row", what,
+                 n);
+    return r;
+}
+
+static Value *t_atomic_addx(Interp *in, CallArgs *a, void *d) {
+    int n = (int)(intptr_t)d;
+    const char *fname = n == 2 ? "T.atomic_addx2" : "T.atomic_addx4";
+    Value *av[3];
+    args_bind(in, a, fname, "dst, value, return_prev=", av, 3);
+    if (!in->builder || !in->in_kernel)
+        ctx_fail(in->ctx, a->loc, "%s is only allowed inside a 'with T.Kernel(...)' block", fname);
+    if (av[2] && val_truthy(in, av[2], a->loc))
+        ctx_fail(in->ctx, a->loc, "%s(return_prev=True) is not supported yet by tilec", fname);
+    Stmt *s = ir_stmt(in->ctx, STMT_ATOMIC, a->loc);
+    s->u.atomic.op = ATOMIC_ADD;
+    s->u.atomic.dst = vec_region(in, av[0], n, a->loc, arena_printf(ARENA, "%s: dst", fname));
+    s->u.atomic.src = vec_region(in, av[1], n, a->loc, arena_printf(ARENA, "%s: value", fname));
+    emit_stmt(in, s);
+    return val_none(in);
+}
+
+static Value *t_reinterpret(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    Value *av[2];
+    args_bind(in, a, "T.reinterpret", "value, dtype", av, 2);
+    DType to = val_to_dtype(in, av[1], a->loc, "dtype");
+    Expr *x = av[0]->kind == V_FLOAT ? ir_float(in->ctx, av[0]->u.f, DT_FLOAT32, a->loc)
+                                     : val_to_expr(in, av[0], a->loc, "T.reinterpret value");
+    if (to == DT_BOOL || x->dtype == DT_BOOL || dtype_bits(to) != dtype_bits(x->dtype))
+        ctx_fail(in->ctx, a->loc, "T.reinterpret: %s and %s differ in width (or are bool)",
+                 dtype_name(x->dtype), dtype_name(to));
+    return val_expr(in, ir_bitcast(in->ctx, to, x, a->loc));
+}
+
+static Value *t_any_all(Interp *in, CallArgs *a, void *d) {
+    bool any = d != NULL;
+    const char *fname = any ? "T.any_of" : "T.all_of";
+    nargs(in, a, 1, fname);
+    Region r = value_to_region(in, a->pos.data[0], NULL, a->loc, fname);
+    int64_t ext[8], n = 1;
+    for (int k = 0; k < r.ndim; k++) {
+        if (!ir_is_const_int(r.extent[k], &ext[k]))
+            ctx_fail(in->ctx, a->loc, "%s: the region's extents must be compile-time constants",
+                     fname);
+        n *= ext[k];
+    }
+    if (n < 1 || n > 4096)
+        ctx_fail(in->ctx, a->loc, "%s: %lld elements; 1 to 4096 are supported", fname,
+                 (long long)n);
+    return val_expr(in, fold_elems(in, &r, ext, 0, n, any, a->loc));
+}
+
+typedef struct LangEntry {
+    const char *name;
+    BuiltinFn fn;
+    const void *data;
+} LangEntry;
+
+static const LangEntry lang[] = {
+    {"clamp", t_clamp, NULL},
+    {"exp10", t_exp10, NULL},
+    {"fabs", t_fabs, NULL},
+    {"bitwise_and", t_bitwise, (void *)0},
+    {"bitwise_or", t_bitwise, (void *)1},
+    {"bitwise_xor", t_bitwise, (void *)2},
+    {"shift_left", t_bitwise, (void *)3},
+    {"shift_right", t_bitwise, (void *)4},
+    {"bitwise_not", t_bitwise_not, NULL},
+    {"Select", t_alias, "if_then_else"},
+    {"Serial", t_alias, "serial"},
+    {"Unroll", t_alias, "unroll"},
+    {"loop_break", t_loop_break, NULL},
+    {"alloc_buffer", t_alloc_buffer, NULL},
+    {"assume", t_assume, NULL},
+    {"dtype", t_dtype, NULL},
+    {"get_block_binding", t_block_binding, NULL},
+    {"get_block_bindings", t_block_binding, "all"},
+    {"atomic_addx2", t_atomic_addx, (void *)2},
+    {"atomic_addx4", t_atomic_addx, (void *)4},
+    {"reinterpret", t_reinterpret, NULL},
+    {"any_of", t_any_all, "any"},
+    {"all_of", t_any_all, NULL},
+};
+
+enum { NLANG = sizeof lang / sizeof *lang, NPENDING = sizeof pending / sizeof *pending };
+
+const char *tl_lang_name(int i) {
+    return i < 0 ? NULL : i < NLANG ? lang[i].name : i < NLANG + NPENDING ? pending[i - NLANG][0]
+                                                                            : NULL;
+}
+
+BuiltinFn tl_lang_fn(const char *attr, void **data) {
+    for (size_t i = 0; i < NLANG; i++)
+        if (!strcmp(attr, lang[i].name)) {
+            *data = (void *)lang[i].data;
+            return lang[i].fn;
+        }
+    for (size_t i = 0; i < NPENDING; i++)
+        if (!strcmp(attr, pending[i][0])) {
+            *data = (void *)pending[i];
+            return t_pending;
+        }
+    return NULL;
+}

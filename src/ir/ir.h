@@ -1,0 +1,412 @@
+/* ir.h - the tile IR.
+ *
+ * A Func is one @T.prim_func: parameters (global buffers and scalars), the symbolic
+ * variables bound from argument shapes/strides at launch, and a body holding one or more
+ * STMT_KERNEL launches. Expressions are typed trees; statements are a tree with
+ * STMT_SEQ lists. Every node carries the kernel.py location it came from.
+ *
+ * Tile operations (copy, fill, gemm, reduce, cumsum, atomic) work on Regions. Passes
+ * rewrite the tree in place (lower_tile_ops turns tile ops into loops of scalar stores
+ * for targets without their own lowering). All nodes live in the compilation arena. */
+#ifndef TILEC_IR_H
+#define TILEC_IR_H
+
+#include "base/base.h"
+#include "ir/dtype.h"
+
+/* ---- enumerations (X-macros: enum, printed spelling) -------------------------------- */
+#define TL_SCOPES(X) \
+    X(SCOPE_GLOBAL, "global") X(SCOPE_SHARED, "shared") X(SCOPE_FRAGMENT, "fragment") \
+    X(SCOPE_LOCAL, "local") X(SCOPE_VAR, "var") X(SCOPE_BARRIER, "barrier")
+
+#define TL_BINOPS(X)                                                                      \
+    X(OP_ADD, "+") X(OP_SUB, "-") X(OP_MUL, "*")                                          \
+    X(OP_DIV, "/")        /* float: true division; int: truncating (C) division */        \
+    X(OP_FLOORDIV, "//") X(OP_FLOORMOD, "%") /* Python semantics, result sign of divisor */ \
+    X(OP_MIN, "min") X(OP_MAX, "max") X(OP_POW, "**")                                      \
+    X(OP_LT, "<") X(OP_LE, "<=") X(OP_GT, ">") X(OP_GE, ">=") X(OP_EQ, "==") X(OP_NE, "!=") \
+    X(OP_AND, "&&") X(OP_OR, "||")                                                         \
+    X(OP_BITAND, "&") X(OP_BITOR, "|") X(OP_BITXOR, "^") X(OP_SHL, "<<") X(OP_SHR, ">>")
+
+#define TL_UNOPS(X) X(OP_NEG, "-") X(OP_NOT, "!") X(OP_BITNOT, "~")
+
+/* Math intrinsics: X(enum, name, nargs). Float in, float out (same dtype) unless noted. */
+#define TL_INTRINSICS(X)                                                            \
+    X(FN_EXP, "exp", 1) X(FN_EXP2, "exp2", 1) X(FN_LOG, "log", 1) X(FN_LOG2, "log2", 1) \
+    X(FN_LOG10, "log10", 1) X(FN_SQRT, "sqrt", 1) X(FN_RSQRT, "rsqrt", 1)             \
+    X(FN_ABS, "abs", 1) /* ints too */ X(FN_FLOOR, "floor", 1) X(FN_CEIL, "ceil", 1)  \
+    X(FN_ROUND, "round", 1) X(FN_TRUNC, "trunc", 1) X(FN_TANH, "tanh", 1)              \
+    X(FN_SIGMOID, "sigmoid", 1) X(FN_SIN, "sin", 1) X(FN_COS, "cos", 1)                \
+    X(FN_TAN, "tan", 1) X(FN_ERF, "erf", 1) X(FN_LOG1P, "log1p", 1) X(FN_EXPM1, "expm1", 1) \
+    X(FN_POW, "pow", 2) X(FN_FMOD, "fmod", 2) X(FN_ATAN2, "atan2", 2)                 \
+    X(FN_ISINF, "isinf", 1) /* -> bool */ X(FN_ISNAN, "isnan", 1) /* -> bool */      \
+    X(FN_BITCAST, "reinterpret", 1) /* the same bits as e->dtype, of the same width:    \
+                                       ir_bitcast (T.reinterpret) */
+
+#define TL_LOOP_KINDS(X)                                                              \
+    X(LOOP_SERIAL, "serial") X(LOOP_UNROLL, "unroll") X(LOOP_PARALLEL, "parallel")     \
+    X(LOOP_PIPELINED, "pipelined") X(LOOP_VECTORIZED, "vectorized")
+
+#define TL_REDUCE_OPS(X) \
+    X(RED_SUM, "sum") X(RED_MAX, "max") X(RED_MIN, "min") X(RED_ABSSUM, "abssum") \
+    X(RED_ABSMAX, "absmax")
+
+#define TL_ATOMIC_OPS(X) X(ATOMIC_ADD, "add") X(ATOMIC_MAX, "max") X(ATOMIC_MIN, "min")
+
+#define TL_MBAR_OPS(X) \
+    X(MBAR_INIT, "init") X(MBAR_ARRIVE, "arrive") X(MBAR_EXPECT_TX, "arrive_expect_tx") \
+    X(MBAR_EXPECT, "expect_tx") X(MBAR_WAIT, "wait")
+
+/* the two consumer warp groups' turns (STMT_TURN; tl_pingpong_<name> in tl_cuda.h) */
+#define TL_TURN_OPS(X) \
+    X(TURN_START, "start") X(TURN_WAIT, "wait") X(TURN_PASS, "pass") X(TURN_END, "end")
+
+/* a split-K unit's partial accumulators (STMT_SPLITK): ZERO them before its loop when
+   it does not start the tile; COMBINE after it (store them for the block that finishes
+   the tile, or add the stored ones of the tile's other units) */
+#define TL_SK_OPS(X) X(SK_ZERO, "zero") X(SK_COMBINE, "combine")
+
+#define TL_GEMM_POLICIES(X) \
+    X(POLICY_SQUARE, "Square") X(POLICY_FULL_ROW, "FullRow") X(POLICY_FULL_COL, "FullCol")
+
+#define TL_EXPR_KINDS(X) \
+    X(EXPR_INT) X(EXPR_FLOAT) X(EXPR_VAR) X(EXPR_BIN) X(EXPR_UN) X(EXPR_CALL) X(EXPR_CAST) \
+    X(EXPR_LOAD) X(EXPR_SELECT)
+
+#define TL_STMT_KINDS(X)                                                                 \
+    X(STMT_SEQ) X(STMT_FOR) X(STMT_WHILE) X(STMT_IF) X(STMT_BREAK) X(STMT_CONTINUE)       \
+    X(STMT_STORE) X(STMT_LET) X(STMT_ALLOC) X(STMT_KERNEL) X(STMT_COPY) X(STMT_FILL)      \
+    X(STMT_GEMM) X(STMT_REDUCE) X(STMT_CUMSUM) X(STMT_ATOMIC) X(STMT_PRINT)               \
+    X(STMT_ASSERT) X(STMT_SYNC) X(STMT_ANNOTATE_LAYOUT) X(STMT_SWIZZLE)                  \
+    X(STMT_ASYNC) /* CUDA: cp.async commit / wait (pass_pipeline_async) */             \
+    X(STMT_WS)    /* CUDA sm_90: producer / consumer warp groups (pass_pipeline_async) */ \
+    X(STMT_MBAR)  /* CUDA sm_90: an mbarrier operation */                              \
+    X(STMT_THREADS) /* T.ws: a part of the block's threads runs the body */            \
+    X(STMT_FENCE)   /* T.fence_proxy_async */                                          \
+    X(STMT_SETMAXNREG) /* T.set_max_nreg */                                          \
+    X(STMT_TURN) /* CUDA sm_90: the two consumer warp groups' gemm turns (ping-pong) */ \
+    X(STMT_SPLITK) /* CUDA sm_90: a split-K unit's accumulators (pass_pipeline_async) */
+
+#define X2_ENUM(e, ...) e,
+typedef enum Scope { TL_SCOPES(X2_ENUM) SCOPE_COUNT } Scope;
+typedef enum BinOp { TL_BINOPS(X2_ENUM) BINOP_COUNT } BinOp;
+typedef enum UnOp { TL_UNOPS(X2_ENUM) UNOP_COUNT } UnOp;
+typedef enum Intrinsic { TL_INTRINSICS(X2_ENUM) FN_COUNT } Intrinsic;
+typedef enum LoopKind { TL_LOOP_KINDS(X2_ENUM) LOOP_KIND_COUNT } LoopKind;
+typedef enum ReduceOp { TL_REDUCE_OPS(X2_ENUM) REDUCE_OP_COUNT } ReduceOp;
+typedef enum AtomicOp { TL_ATOMIC_OPS(X2_ENUM) ATOMIC_OP_COUNT } AtomicOp;
+typedef enum GemmPolicy { TL_GEMM_POLICIES(X2_ENUM) GEMM_POLICY_COUNT } GemmPolicy;
+typedef enum MbarOp { TL_MBAR_OPS(X2_ENUM) MBAR_OP_COUNT } MbarOp;
+typedef enum TurnOp { TL_TURN_OPS(X2_ENUM) TURN_OP_COUNT } TurnOp;
+typedef enum SkOp { TL_SK_OPS(X2_ENUM) SK_OP_COUNT } SkOp;
+typedef enum ExprKind { TL_EXPR_KINDS(X2_ENUM) EXPR_KIND_COUNT } ExprKind;
+typedef enum StmtKind { TL_STMT_KINDS(X2_ENUM) STMT_KIND_COUNT } StmtKind;
+#undef X2_ENUM
+
+const char *scope_name(Scope s);
+const char *binop_name(BinOp op);
+const char *unop_name(UnOp op);
+const char *intrinsic_name(Intrinsic fn);
+int intrinsic_nargs(Intrinsic fn);
+const char *loop_kind_name(LoopKind k);
+const char *reduce_op_name(ReduceOp op);
+const char *atomic_op_name(AtomicOp op);
+const char *gemm_policy_name(GemmPolicy p);
+const char *mbar_op_name(MbarOp op);
+const char *turn_op_name(TurnOp op);
+const char *sk_op_name(SkOp op);
+
+/* ---- nodes ------------------------------------------------------------------------ */
+typedef struct Expr Expr;
+typedef struct Stmt Stmt;
+typedef struct Buffer Buffer;
+
+/* A scalar variable: loop variable, block index, let-bound value, symbolic size. */
+typedef struct Var {
+    const char *name; /* user's name; printers make it unique with id when needed */
+    DType dtype;      /* int32 for indices unless stated */
+    int id;           /* unique in the compilation */
+    const Expr *let_value; /* a kernel LET's value when it loads nothing, else NULL: slice
+                              extents between lets simplify through it (tileops.c) */
+    bool nonneg;           /* never negative (pass_mark_nonneg: loop variables that start at
+                              >= 0, block indices, lets of such values): the C family
+                              divides it as unsigned */
+} Var;
+
+struct Buffer {
+    const char *name;
+    DType dtype;
+    Scope scope;
+    int ndim;
+    Expr **shape;   /* ndim extents (constants or expressions over symbolic vars) */
+    Expr **strides; /* NULL: contiguous row-major; else ndim stride expressions (elements) */
+    int id;
+    Loc loc;           /* where it was declared */
+    Expr *init;        /* SCOPE_VAR: initial value or NULL */
+    Expr *safe_value;  /* T.annotate_safe_value for out-of-bounds loads, or NULL (= 0) */
+    /* CUDA (pass_infer_layouts): a fragment held in registers with this layout (else
+     * NULL: block-wide memory); a shared buffer swizzled for rows of this many bytes
+     * (tl_swizzle of runtime/cuda/tl_cuda.h; 0: row-major). */
+    const struct Frag *layout;
+    int swizzle;
+    int panel; /* CUDA: stored as column panels of 128 bytes, this many elements
+                  ([C/panel][R][panel], each 128B-swizzled: tl_panel_swizzle; wgmma
+                  operands wider than 128 bytes), or 0 */
+    bool overwritten; /* CUDA: every element is written before it is read (pipelined
+                         stages): the block does not zero it at entry */
+    int align;        /* CUDA: bytes the generated code's vector accesses (and TMA) need
+                         the data of this global buffer aligned to (checked at launch);
+                         for a shared buffer, the alignment of its offset (a TMA
+                         destination: 128); 0: none */
+};
+
+struct Expr {
+    ExprKind kind;
+    DType dtype;
+    Loc loc;
+    union {
+        int64_t i;                                    /* INT (bool too: 0/1) */
+        double f;                                     /* FLOAT */
+        Var *var;                                     /* VAR */
+        struct { BinOp op; Expr *a, *b; } bin;        /* BIN (comparisons and &&,|| give bool) */
+        struct { UnOp op; Expr *a; } un;              /* UN */
+        struct { Intrinsic fn; Expr *args[2]; } call; /* CALL */
+        struct { Expr *value; } cast;                 /* CAST to e->dtype */
+        struct { Buffer *buf; Expr **idx; } load;     /* LOAD buf[idx[0..ndim-1]] */
+        struct { Expr *cond, *then, *orelse; } select;/* SELECT (T.if_then_else) */
+    } u;
+};
+
+/* A rectangular part of a buffer: start[d] .. start[d]+extent[d]. */
+typedef struct Region {
+    Buffer *buf;
+    int ndim;
+    Expr **start;
+    Expr **extent; /* usually constants */
+} Region;
+
+typedef Vec(Stmt *) StmtList;
+enum { ASYNC_MAX_FENCED = 8, SK_MAX_ACC = 4 };
+
+/* Split-K work units of a warp-specialized loop (STMT_WS.sk): on a persistent grid a
+ * block may run only the iterations min + lo .. min + hi - 1 of a tile's loop (of iters
+ * per tile); k + base counts iteration k over the block's units (what the stages and
+ * phases run on). The accumulators acc[0 .. nacc) (float32 register fragments that the
+ * loop only adds gemm products to) are then combined across the tile's units
+ * (STMT_SPLITK). lo, hi and base are defined in both sides of the WS, per unit. */
+typedef struct SplitK {
+    Var *lo, *hi, *base;
+    Expr *iters;
+    Buffer *acc[SK_MAX_ACC];
+    int nacc;
+} SplitK;
+
+/* T.Pipelined(order=, stage=, group=): TileLang's schedule of the loop body. Group g
+ * (statements first[g] .. first[g + 1] - 1 of the flattened body, consecutive) runs
+ * stage[g] iterations late and order[g]-th among the groups of an iteration; stage and
+ * order -1: copies global -> shared that the TMA producer loads. pass_check_schedules
+ * checks that the schedule computes what program order does and then makes the loop
+ * body a SEQ of one SEQ per group (grouped); pipelines that cannot apply it flatten the
+ * body again (pipe_flatten_groups), which computes the same. */
+typedef struct PipeSchedule {
+    int ngroups;
+    int *first, *stage, *order;
+    Loc loc; /* the T.Pipelined call */
+    bool grouped;
+} PipeSchedule;
+
+/* CUDA sm_90 (pass_pipeline_async): a TMA tensor map over a global buffer (the whole
+ * tensor, its dims innermost first), encoded by the runtime at each launch from the
+ * argument's shape and passed as a kernel parameter (cuda.h). */
+enum { TMA_MAX_RANK = 5 };
+typedef struct TmaMap {
+    Buffer *buf;           /* a global parameter, contiguous */
+    int rank;              /* buf->ndim */
+    int box[TMA_MAX_RANK]; /* box extents, innermost first */
+    int swizzle;           /* 0 (none), 32, 64 or 128: the hardware's byte swizzle */
+    /* One copy is npanel x nchunk boxes: box (p, c) starts p * box[0] further in dim 0
+     * and c * box[outer] further in dim `outer` (innermost-first numbering), and lands
+     * p * panel_step + c * chunk_step elements into the tile. */
+    int npanel, nchunk, outer;
+    int64_t panel_step, chunk_step;
+    int64_t bytes; /* of one copy (the whole tile, zeros outside the tensor included) */
+} TmaMap;
+
+struct Stmt {
+    StmtKind kind;
+    Loc loc;
+    union {
+        StmtList seq;                                        /* SEQ */
+        struct { Var *var; Expr *min, *extent; LoopKind kind; Stmt *body;
+                 int num_stages;     /* PIPELINED: stages (0 if not given) */
+                 const char *annot;  /* other annotations as printed text, or NULL */
+                 const struct Frag *layout; /* CUDA: the T.Parallel nest rooted here runs
+                                               by this layout (pass_infer_layouts) */
+                 PipeSchedule *sched; /* PIPELINED: order=/stage=/group=, or NULL */
+        } for_;
+        struct { Expr *cond; Stmt *body; } while_;
+        struct { Expr *cond; Stmt *then, *orelse; } if_;     /* orelse may be NULL */
+        struct { Buffer *buf; Expr **idx; Expr *value; } store;
+        struct { Var *var; Expr *value; } let;               /* var = value until end of the enclosing SEQ */
+        struct { Buffer *buf; } alloc;                       /* declares a non-global buffer */
+        struct { int ngrid; Expr *grid[3]; Var *block[3]; int threads[3]; int nthreads_dims;
+                 Stmt *body;
+                 int producer_threads; /* CUDA: a producer warp group launched after the
+                                          threads (STMT_WS), or 0 */
+                 TmaMap **tmaps; int ntmaps; /* CUDA: its TMA tensor maps */
+                 /* CUDA: its launch shape (pass_plan_launch): a persistent grid (each
+                    block walks tiles), blocks per cluster (0 or 1: none), and the bytes
+                    of a block's split-K partial result (0: no split-K) */
+                 bool persistent; int cluster; int64_t sk_bytes; } kernel;
+        struct { Region src, dst;                            /* with dtype conversion */
+                 bool async; /* CUDA: issued with cp.async (pass_pipeline_async) */
+                 int tma;    /* CUDA: > 0: by one thread through tensor map tma - 1 of
+                                the kernel, completing on mbarrier bar[bar_idx]; or,
+                                into a global tensor (bar NULL), TMA stores that the
+                                block's barriers wait for (tma_store.c) */
+                 bool multicast; /* TMA: the same tile for every block of a cluster
+                                    (STMT_WS.cluster): each issues its share of the
+                                    boxes into all of them */
+                 bool manual;    /* T.tma_copy(barrier=bar[bar_idx]): one thread issues it
+                                    and expects its bytes on the barrier; the program
+                                    arrives and waits (pass_manual_tma plans tma) */
+                 Buffer *bar; Expr *bar_idx;
+                 unsigned proven; /* bit d: dim d of the global region lies inside the
+                                     tensor for every value of the variables in scope
+                                     (pass_safe_memory_access): no check is emitted.
+                                     Passes that move the copy to other values of a
+                                     loop's variable (pipelining) keep them in the
+                                     loop's range. */ } copy;
+        struct { Region dst; Expr *value; } fill;
+        struct { Region a, b, c; bool trans_a, trans_b, clear_accum; GemmPolicy policy;
+                 int k_pack, wg_wait;
+                 int warp_m, warp_n; /* CUDA: kept for tensor cores over these warps */
+                 int wgmma;          /* CUDA sm_90a: > 0: wgmma over this many warpgroups */
+                 bool inflight;      /* wgmma: return with its group still running
+                                        (pass_pipeline_async waits for it) */
+                 bool deferred;      /* wgmma: return without waiting for any group
+                                        (a scheduled pipeline's STMT_ASYNC waits) */
+                 bool manual;        /* T.wgmma_gemm: wgmma or an error, left in flight;
+                                        the program waits (T.wait_wgmma) */
+                 int pipe_wait;      /* CUDA mma.sync ending a cp.async pipeline's body:
+                                        > 0: before its last k-step's mmas it waits until
+                                        at most pipe_wait - 1 groups run, then barriers
+                                        the block (pass_pipeline_async) */ } gemm;
+        struct { ReduceOp op; Region src, dst; int dim; bool clear;
+                 Buffer *workspace; /* CUDA: shared scratch for a cross-warp combine */ } reduce;
+        struct { Region src, dst; int dim; bool reverse; } cumsum;
+        /* ATOMIC: dst op= src elementwise (src region) or dst op= value (scalar, dst extent 1) */
+        struct { AtomicOp op; Region dst; Region src; Expr *value; } atomic;
+        struct { const char *msg; Expr *value; Region region; } print; /* value or region.buf */
+        struct { Expr *cond; const char *msg; } assert_;
+        struct { Buffer *buf; const char *layout; } annotate; /* layout: source text, kept */
+        struct { Expr *panel; bool enable, column; } swizzle; /* column: order="column" */
+        struct { bool commit; int wait; bool wgmma; Buffer *acc[ASYNC_MAX_FENCED]; } async_;
+                              /* commit the cp.async group, or wait until at most `wait`
+                                 groups (wgmma groups when wgmma; then the register
+                                 fragments acc[] (the first ones, the rest NULL) are
+                                 fenced for the compiler: the operands of the groups it
+                                 retires, what is computed from them next) are in flight */
+        /* WS: the producer runs in one thread of an extra warp group, the consumer (the
+           rest of the kernel) in the block's threads; they meet only at mbarriers. tile
+           (int32, may be NULL) is defined in both: how many tiles (blocks of the
+           T.Kernel) this CUDA block has done before, 0 unless the grid is persistent,
+           when each side runs for every tile of the block (pass_plan_launch's choice,
+           STMT_KERNEL.persistent). cluster > 1: on a persistent grid, clusters of that
+           many blocks take consecutive tiles along grid dimension cluster_dim (whose
+           extent it divides) and share the multicast copies. sk (may be NULL): the
+           tiles are split into split-K units (SplitK) */
+        struct { Stmt *producer, *consumer; Var *tile; int cluster, cluster_dim; SplitK *sk; } ws;
+        /* MBAR on bar[idx]: INIT (every entry, count arg, by one thread), ARRIVE (each
+           executing thread; with per_group only the first thread of each warp group of
+           128), EXPECT_TX (one thread: arrive, expect arg bytes), EXPECT (one thread:
+           expect arg more bytes, no arrival), WAIT (until the phase of parity arg has
+           completed). INIT with idx: that entry only. once (the program's EXPECT and
+           EXPECT_TX): by the first of the threads that run it. cluster: the arrivals
+           come from every block of the cluster (INIT counts them all; ARRIVE arrives on
+           each block's bar[idx]) */
+        struct { MbarOp op; Buffer *bar; Expr *idx, *arg; bool per_group, cluster, once; } mbar;
+        /* THREADS (T.ws): threads lo .. lo + count - 1 of the block run the body, which
+           sees them as a block of count threads (thread ids from 0); the others skip
+           it. Regions order their shared accesses among each other by mbarriers (the
+           program's); pass_insert_sync_threads plans barriers inside one among its
+           threads, and around it against code that every thread runs. With split
+           (pass_split_warp_groups), the body is instead these threads' own copy of the
+           block's code (thread ids unchanged), and orelse (may be NULL) the other
+           threads' code. */
+        struct { int lo, count; Stmt *body, *orelse; bool split; } threads;
+        /* SETMAXNREG: this warp group's register budget from here on */
+        struct { int regs; bool inc; } setmaxnreg;
+        /* TURN (FlashAttention-3's ping-pong of two consumer warp groups, named barriers
+           2 and 3): START (group 1 gives group 0 the first turn), WAIT (for this group's
+           turn), PASS (the turn to the other group), END (group 0 takes group 1's last
+           pass); per tile, START and END once, WAIT and PASS in pairs */
+        struct { TurnOp op; } turn;
+        /* SPLITK: op on the accumulators of the enclosing STMT_WS's sk */
+        struct { SkOp op; } splitk;
+    } u;
+};
+
+/* A parameter of the prim_func: a global buffer or a scalar. */
+typedef struct Param {
+    const char *name;
+    Buffer *buf; /* SCOPE_GLOBAL buffer, or NULL for a scalar */
+    Var *scalar; /* scalar parameter, or NULL */
+    bool is_output; /* in out_idx (or returned by T.empty in eager style) */
+} Param;
+
+typedef struct Func {
+    const char *name;
+    Loc loc;
+    Vec(Param) params;
+    Vec(Var *) syms; /* symbolic sizes/strides, bound from tensors at launch */
+    Stmt *body;
+    const char *flops;  /* optional work declarations, as IR text for reporting (may be NULL) */
+    bool warp_specialized;         /* a kernel got a TMA producer warp group (CUDA) */
+    Vec(const char *) remarks; /* lowering's notes on slower choices ("file:line: note: ..."),
+                                  added to the compilation's warnings */
+} Func;
+
+/* ---- construction helpers (ir.c) --------------------------------------------------- */
+Var *ir_var(Ctx *ctx, const char *name, DType dtype);
+Buffer *ir_buffer(Ctx *ctx, const char *name, DType dtype, Scope scope, int ndim, Loc loc);
+Expr *ir_int(Ctx *ctx, int64_t v, DType dtype, Loc loc);
+Expr *ir_float(Ctx *ctx, double v, DType dtype, Loc loc);
+Expr *ir_varref(Ctx *ctx, Var *v, Loc loc);
+/* Builds a binary node with the promoted dtype (bool for comparisons/logic); folds when
+ * both sides are constants and simplifies x+0, x*1, x*0 for ints. */
+Expr *ir_bin(Ctx *ctx, BinOp op, Expr *a, Expr *b, Loc loc);
+Expr *ir_un(Ctx *ctx, UnOp op, Expr *a, Loc loc);
+Expr *ir_call(Ctx *ctx, Intrinsic fn, Expr *a, Expr *b, Loc loc);
+Expr *ir_bitcast(Ctx *ctx, DType to, Expr *a, Loc loc); /* FN_BITCAST; same bit width */
+Expr *ir_cast(Ctx *ctx, DType to, Expr *a, Loc loc); /* no-op if same dtype; folds constants */
+Expr *ir_load(Ctx *ctx, Buffer *buf, Expr **idx, Loc loc);
+Expr *ir_select(Ctx *ctx, Expr *cond, Expr *t, Expr *f, Loc loc);
+bool ir_is_const_int(const Expr *e, int64_t *out);
+/* Whether integer e is provably never negative (Var.nonneg vars, constants, + * min max,
+ * floor division and modulo by positive constants). */
+bool ir_nonneg(const Expr *e);
+/* Whether integer e is provably a multiple of m (m > 0): constants, sums, products. */
+bool ir_multiple_of(const Expr *e, int64_t m);
+Stmt *ir_stmt(Ctx *ctx, StmtKind kind, Loc loc);
+Stmt *ir_seq(Ctx *ctx, Loc loc);
+void ir_seq_push(Ctx *ctx, Stmt *seq, Stmt *s);
+/* Deep copy of an expression, replacing Var `from` by `to` (to may be NULL: plain copy). */
+Expr *ir_subst(Ctx *ctx, const Expr *e, const Var *from, Expr *to);
+
+/* ---- evaluating (ir_eval.c) ------------------------------------------------------------ */
+/* The value of a variable: 0 and *out, or -1 when it is unknown. */
+typedef int (*IrLookup)(void *env, const Var *v, int64_t *out);
+/* Evaluates an integer expression with the generated code's semantics (runtime/c/tl_c.h).
+ * 0 and *out, or -1 when it needs anything unknown (a load, a float, an unbound var). */
+int ir_eval_int(const Expr *e, IrLookup lookup, void *env, int64_t *out);
+
+/* ---- printing, verifying ----------------------------------------------------------- */
+void ir_print_func(StrBuf *sb, const Func *f);
+void ir_print_expr(StrBuf *sb, const Expr *e);
+void ir_print_stmt(StrBuf *sb, const Stmt *s, int indent);
+/* Checks invariants (types, indices count, regions inside declared rank, vars defined
+ * before use); a violation is an internal error naming the pass that broke it. */
+void ir_verify(Ctx *ctx, const Func *f, const char *after_pass);
+
+#endif
