@@ -20,9 +20,9 @@ of tilec / cuBLAS per dtype (row "gemm geomean <dtype>", over the shapes tilec r
 "gemm by hand" rows run examples/gemm_warp_specialized.py, the same GEMM scheduled with
 TileLang's Tier 3 primitives (fp16, 4096^3 and 8192^3; --quick: 4096^3). "gemm split-k" rows
 (group splitk) run the same matmul on shapes with fewer tiles than SMs and a long K, whose
-tiles tilec cuts along K over the idle SMs (split-K; TILEC_NO_SPLITK=1 turns it off).
+tiles tilec cuts along K over the idle SMs (split-K; the setting no_splitk turns it off).
 "gemm mma.sync" rows (group mma, issue 3) run the same matmul compiled for the mma.sync path
-(TILEC_NO_WGMMA=1: on sm_90 the code sm_80 gets) on 4096^3, 8192^3 and 4096x7168x2048
+(the setting no_wgmma: on sm_90 the code sm_80 gets) on 4096^3, 8192^3 and 4096x7168x2048
 against cuBLAS and against Triton's GEMM on the same instructions (bench/triton_mma.py,
 its fastest config per shape), the three timed interleaved. "compile cold" rows (group
 compile) time a compile without the disk cache, source to loaded cubin, against
@@ -53,7 +53,7 @@ GEMM_FULL = [(4096, 4096, 4096), (8192, 8192, 8192), (4096, 7168, 2048),
 # tilec GEMM configs (block_M, block_N, block_K, num_stages, threads[, 1: shared_epilogue]):
 # TileLang's sm80 default and what --gemm-configs-sweep tries.
 GEMM_DEFAULT = (128, 128, 64, 3, 128)
-GEMM_DEFAULT_SM90 = (128, 256, 64, 4, 256, 1)  # the fastest measured on the H200 (docs/perf.md)
+GEMM_DEFAULT_SM90 = (128, 256, 64, 4, 256, 1)  # the fastest measured on the H200 (docs/journal.md)
 GEMM_SWEEP = [(128, 128, 64, 2, 128), (128, 128, 64, 3, 128), (128, 128, 64, 4, 128),
               (128, 128, 32, 4, 128), (128, 256, 64, 3, 256), (128, 256, 64, 4, 256),
               (256, 128, 64, 4, 256), (256, 128, 64, 3, 256, 1), (128, 256, 64, 3, 256, 1),
@@ -244,7 +244,7 @@ def sweep_gemm_configs(rows, mod):
 def warm_up_gpu():
     """Runs cuBLAS GEMMs for WARM_UP_S seconds, so that the timings that follow see the
     clocks of a GPU under steady load: a GPU that has idled (compiling, say) runs its
-    first hundreds of milliseconds several percent faster (docs/perf.md, 2026-12-04)."""
+    first hundreds of milliseconds several percent faster (docs/journal.md, 2026-12-04)."""
     a = torch.randn(8192, 8192, device="cuda", dtype=torch.float16)
     end = time.monotonic() + WARM_UP_S
     while time.monotonic() < end:
@@ -259,7 +259,7 @@ def interleaved_ms(fns, budget_ms=2 * GPU_BUDGET_MS):
     calls interleaved (in turn, the order reversed every round), each after do_bench's
     256 MB cache flush and timed by events. So every fn sees the same clocks: under load
     the H200's clock moves the time of one kernel by 10% and more within a second
-    (docs/perf.md, ninth session), more than the differences being measured."""
+    (docs/journal.md, ninth session), more than the differences being measured."""
     flush = torch.empty(256 << 20, dtype=torch.int8, device="cuda")
     one = sum(event_ms(f)[0] for f in fns)
     rounds = max(3, min(INTERLEAVED_ROUNDS, int(budget_ms / max(one, 1e-3))))
@@ -375,7 +375,7 @@ def splitk_rows(rows, quick, cfg, deadline):
 MMA_SHAPES = GEMM_FULL[:3]  # issue 3's large GEMMs
 # 128x128x64 tiles (TileLang's sm80 default) in 2 stages with the shared-memory epilogue:
 # two 128-thread blocks share an SM, so that one block's barrier waits do not idle it; the
-# fastest measured (docs/perf.md, thirteenth session)
+# fastest measured (docs/journal.md, thirteenth session)
 MMA_CONFIG = (128, 128, 64, 2, 128, 1)
 
 
@@ -443,12 +443,13 @@ def mma_row(rows, fut, shape, dtype, deadline):
 
 
 def mma_rows(rows, quick, deadline):
-    """examples/gemm.py on the mma.sync path (compiled with TILEC_NO_WGMMA=1: on sm_90 the
-    code sm_80 gets), MMA_CONFIG, on MMA_SHAPES (--quick: the first) in both dtypes, against
+    """examples/gemm.py on the mma.sync path (compiled with the setting no_wgmma: on sm_90
+    the code sm_80 gets), MMA_CONFIG, on MMA_SHAPES (--quick: the first) in both dtypes, against
     cuBLAS and Triton (mma_row); a geometric-mean row per dtype and peer."""
     torch.backends.cuda.matmul.allow_tf32 = False
     shapes = MMA_SHAPES[:1] if quick else MMA_SHAPES
-    with environ(TILEC_NO_WGMMA="1"):  # read while the kernels compile
+    import tilec
+    with tilec.settings(no_wgmma=True):  # compile_gemms returns when all are compiled
         futs = compile_gemms(example("gemm"), [(s, d, MMA_CONFIG) for d in GEMM_DTYPES
                                                for s in shapes])
     print("gemm mma.sync: tilec config %s" % cfg_name(MMA_CONFIG), flush=True)
@@ -547,7 +548,7 @@ def fp8_rows(rows, quick, deadline):
 # (batch, seq_len, heads, dim), 16k tokens as ../shared/PERF.md's; fp16 (the example's type)
 ATTN_SHAPES = [(4, 4096, 16, 128), (1, 16384, 16, 128), (4, 4096, 32, 64)]
 # Tiles per head dim: TileLang's Hopper choice, 128 x 128 over two consumer warp groups
-# and a TMA producer warp group (docs/perf.md, ninth session: at dim 128 480-485 TFLOP/s
+# and a TMA producer warp group (docs/journal.md, ninth session: at dim 128 480-485 TFLOP/s
 # against 425-432 for 128 x 64; at dim 64 340-343, against 306 for 128 x 64 and 353-358
 # for 128 x 128 on cp.async, which the compiler chose before it admitted these tiles).
 # At dim 64 the example's overlap (T.Pipelined order/stage/group) gains 1.8%, at dim 128
@@ -580,10 +581,12 @@ def sdpa_peer(q, k, v, causal):
     return best[0], best[1]
 
 
-def attention_rows(rows, quick, deadline, overlap=None):
+def attention_rows(rows, quick, deadline, overlap=None, pingpong=False):
     """examples/flash_attention.py (ATTN_CFGS; overlap= True or False overrides the
-    schedule choice at every head dim) against torch SDPA on the same fp16 inputs, full and
-    causal; error relative to the largest output of SDPA."""
+    schedule choice at every head dim; pingpong: the setting pingpong, the warp-group
+    ping-pong) against torch SDPA on the same fp16 inputs, full and causal; error relative
+    to the largest output of SDPA."""
+    import tilec
     mod = example("flash_attention")
     shapes = ATTN_SHAPES[:1] if quick else ATTN_SHAPES
     jobs = [(sh, c) for sh in shapes for c in (False, True)]
@@ -593,13 +596,14 @@ def attention_rows(rows, quick, deadline, overlap=None):
         cfg = dict(ATTN_CFGS[d], **({} if overlap is None else {"overlap": overlap}))
         return mod.flashattn(batch=b, seq_len=n, heads=h, dim=d, is_causal=causal, **cfg)
 
-    futs = compile_all(build, jobs)
+    with tilec.settings(**({"pingpong": True} if pingpong else {})):
+        futs = compile_all(build, jobs)
     warm_up_gpu()
     for (b, n, h, d), causal in jobs:
         work = "attention fp16 b%d s%d h%d d%d %s%s%s" % (
             b, n, h, d, "causal" if causal else "full",
             "" if overlap is None else " overlap" if overlap else " no-overlap",
-            " pingpong" if os.environ.get("TILEC_PINGPONG", "0") not in ("", "0") else "")
+            " pingpong" if pingpong else "")
         flops = 4.0 * b * h * n * n * d / (2 if causal else 1)
         try:
             q, k, v = (torch.randn(b, n, h, d, device="cuda", dtype=torch.float16)
@@ -689,7 +693,7 @@ def compile_rows(rows):
     tilec disk cache, and a source no cache has seen (the size parameter moved by a random
     number of tiles each time): the CUDA driver's compute cache also keeps what NVRTC
     built (measured: 0.07 s for a source compiled before in another process, 1.1 s for a
-    new one; docs/perf.md, thirteenth session)."""
+    new one; docs/journal.md, thirteenth session)."""
     import random
     from tilec.jit import compile_file
     for name, factory, args, size, step in COMPILE_KERNELS:
@@ -760,8 +764,10 @@ def main():
                     "as 0; cuBLAS is still measured); default %(default)s")
     ap.add_argument("--attention-overlap", choices=("on", "off"), default=None,
                     help="flash attention with (on) or without (off) the example's "
-                    "T.Pipelined schedule at every head dim (default: ATTN_CFGS's choice); "
-                    "TILEC_PINGPONG=1 in the environment adds the warp-group ping-pong")
+                    "T.Pipelined schedule at every head dim (default: ATTN_CFGS's choice)")
+    ap.add_argument("--attention-pingpong", action="store_true",
+                    help="flash attention compiled with the setting pingpong (the warp-group "
+                    "ping-pong, experimental)")
     ap.add_argument("--csv", default=os.path.join(ROOT, "bench", "results.csv"),
                     help="CSV the rows are appended to (default %(default)s)")
     args = ap.parse_args()
@@ -792,7 +798,8 @@ def main():
         manual_rows(rows, args.quick, start + args.time_limit)
     if "attention" in only:
         attention_rows(rows, args.quick, start + args.time_limit,
-                       None if args.attention_overlap is None else args.attention_overlap == "on")
+                       None if args.attention_overlap is None else args.attention_overlap == "on",
+                       args.attention_pingpong)
     date = datetime.date.today().isoformat()
     append_csv(args.csv, date, dev, rows)
     print("%s, %s (%.0f s)" % (date, dev, time.monotonic() - start))

@@ -1,6 +1,6 @@
 """One line per kernel launch of an ncu report printed as text (the output of ncu --metrics
 M1,M2,... without --csv): the kernel, its block size and the metric values, in METRICS'
-order. Used with profile_gemm.py to compare tilec's GEMM with cuBLAS's (docs/perf.md,
+order. Used with profile_gemm.py to compare tilec's GEMM with cuBLAS's (docs/journal.md,
 twelfth session):
 
     ncu --clock-control none --metrics $(python3 bench/ncu_table.py --metrics) \\

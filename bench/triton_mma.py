@@ -9,7 +9,7 @@ import triton
 import triton.language as tl
 
 # (block_M, block_N, block_K, warps, stages): Triton's matmul tutorial configs for sm_80 and
-# the ones around them; 128x128x32/4/5 was the fastest on the H200 (docs/perf.md).
+# the ones around them; 128x128x32/4/5 was the fastest on the H200 (docs/journal.md).
 CONFIGS = [(128, 256, 64, 8, 3), (256, 128, 64, 8, 3), (128, 128, 64, 4, 4),
            (128, 128, 32, 4, 5), (128, 128, 32, 4, 4), (128, 256, 32, 8, 4),
            (64, 256, 32, 4, 4)]

@@ -6,13 +6,14 @@ benchmark: nothing is written to results.csv.
 
     PYTHONPATH=python TILEC_LIBRARY=build/libtilec.so python3 bench/variants.py \\
         [--dtype float16|bfloat16] [--shapes full|quick|MxNxK,...] \\
-        --variant default --variant 'clusters:TILEC_CLUSTER=1' \\
+        --variant default --variant 'clusters:cluster=1' \\
         --variant 'wide:block_M=256,block_N=128,panel_size=16'
 
-A variant is NAME[:KEY=VALUE,...]: keys that start with TILEC_ are environment variables set
-while the variant compiles (the compiler reads them then), the others are arguments of
-examples/gemm.py's matmul over bench.GEMM_DEFAULT_SM90 (ints, True/False, or strings). Two
-variants with the same settings measure the noise.
+A variant is NAME[:KEY=VALUE,...]: keys that name a setting of the compiler (`tilec help
+settings`: no_ws, cluster, ...; or its variable, TILEC_CLUSTER) are settings of the
+variant's compiles (tilec.settings), the others are arguments of examples/gemm.py's matmul
+over bench.GEMM_DEFAULT_SM90 (ints, True/False, or strings). Two variants with the same
+settings measure the noise.
 """
 import argparse
 import math
@@ -33,21 +34,34 @@ def value(text):
         return text
 
 
+# The compiler's settings (src/base/options.c) and the variables that give their defaults.
+SETTINGS = {"arch": "TILEC_CUDA_ARCH", "sm_count": "TILEC_SM_COUNT", "no_ws": "TILEC_NO_WS",
+            "no_wgmma": "TILEC_NO_WGMMA", "no_stmatrix": "TILEC_NO_STMATRIX",
+            "no_tma_store": "TILEC_NO_TMA_STORE", "no_persistent": "TILEC_NO_PERSISTENT",
+            "no_splitk": "TILEC_NO_SPLITK", "cluster": "TILEC_CLUSTER",
+            "pingpong": "TILEC_PINGPONG"}
+SETTING_OF_VARIABLE = {v: k for k, v in SETTINGS.items()}
+
+
 def variant(text):
-    """(name, env, matmul keyword arguments) of a --variant."""
+    """(name, settings, matmul keyword arguments) of a --variant."""
     name, _, rest = text.partition(":")
-    env, kw = {}, {}
+    settings, kw = {}, {}
     for item in filter(None, rest.split(",")):
         key, eq, val = item.partition("=")
         if not eq or not key:
             raise argparse.ArgumentTypeError("expected KEY=VALUE in %r, got %r" % (text, item))
-        if key.startswith("TILEC_"):
-            env[key] = val
+        key = SETTING_OF_VARIABLE.get(key, key)
+        if key in SETTINGS:
+            settings[key] = val
+        elif key.startswith("TILEC_"):
+            raise argparse.ArgumentTypeError("%r is not a setting's variable (%s)"
+                                             % (key, ", ".join(SETTING_OF_VARIABLE)))
         else:
             kw[key] = value(val)
     if not name:
         raise argparse.ArgumentTypeError("a variant needs a name: %r" % text)
-    return name, env, kw
+    return name, settings, kw
 
 
 def shapes(text):
@@ -60,10 +74,11 @@ def shapes(text):
 
 
 def compile_variant(var, shape_list, dtype):
-    """{shape: compiled kernel} of one variant, its environment set while it compiles (a
-    module of its own, so that the kernel cache in memory does not mix variants)."""
-    name, env, kw = var
-    with bench.environ(**env):
+    """{shape: compiled kernel} of one variant, compiled with its settings (a module of its
+    own, so that the kernel cache in memory does not mix variants)."""
+    import tilec
+    name, settings, kw = var
+    with tilec.settings(**settings):
         mod = bench.example("gemm")
         args = dict(bench.cfg_args(bench.GEMM_DEFAULT_SM90))
         args.update(kw)

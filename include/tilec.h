@@ -69,12 +69,23 @@ typedef struct tl_options {
      * kernel file's own decorator gives. */
     const tl_define *pass_configs;
     int npass_configs;
+    /* ---- added in 0.2; fields are only ever added here, at the end, and
+     * tl_options_default() zero-fills every one (zero: the default) ---- */
     /* Dumping the IR after passes: "all", or pass names separated by commas (`tilec info
      * --passes` lists each target's); NULL: $TILEC_PRINT_AFTER when it is set. Each dump
      * is the IR printer's text after a "# IR after PASS (TARGET)" line, appended to the
      * file print_after_path, or written to stderr when that is NULL. */
     const char *print_after;
     const char *print_after_path;
+    /* CUDA architecture to compile for: "sm_80", "sm_90a", ...; NULL: $TILEC_CUDA_ARCH,
+     * else the current GPU's. */
+    const char *arch;
+    /* tilec's settings, key -> value ("no_ws" -> "1"; docs/c-api.md lists them, `tilec
+     * help settings` too); each overrides its TILEC_* environment variable, and a key
+     * given twice takes the last value. "arch" here is the same as the field above
+     * (which wins when both are set). */
+    const tl_define *settings;
+    int nsettings;
 } tl_options;
 
 tl_options tl_options_default(void);

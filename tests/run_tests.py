@@ -184,7 +184,7 @@ def last_pass(tilec, target, env):
 
 def run_golden_cuda(tilec, res, env, update, tmp):
     """tests/golden/cuda/NAME.py: the IR after the CUDA pipeline's last pass, lowered for
-    each arch (TILEC_CUDA_ARCH; no GPU needed), against NAME.ARCH.ir."""
+    each arch (--arch; no GPU needed), against NAME.ARCH.ir."""
     last = last_pass(tilec, "cuda", env)
     if last is None:
         res.fail("golden", "tests/golden/cuda", "`tilec info --passes` lists no cuda pass")
@@ -193,8 +193,8 @@ def run_golden_cuda(tilec, res, env, update, tmp):
     for path in sorted((ROOT / "tests" / "golden" / "cuda").glob("*.py")):
         for arch in CUDA_GOLDEN_ARCHS:
             name = "%s (%s)" % (rel(path), arch)
-            proc = run([str(tilec), "emit", rel(path), "--target", "cuda", "--ir-after", last,
-                        "--ir-file", str(dump)], CASE_TIMEOUT, dict(env, TILEC_CUDA_ARCH=arch))
+            proc = run([str(tilec), "emit", rel(path), "--target", "cuda", "--arch", arch,
+                        "--ir-after", last, "--ir-file", str(dump)], CASE_TIMEOUT, env)
             if proc is None or proc.returncode != 0:
                 res.fail("golden", name, "%s: %s" % (exit_text(proc),
                                                      "" if proc is None else proc.stderr))

@@ -1,10 +1,12 @@
 /* tilec.c - the command-line driver.
  *
- *   tilec run FILE[:FACTORY] [-D NAME=VALUE]... [--target T] [--in PARAM=X.npy]...
- *             [--out-dir DIR] [--check] [--bench] [--seed N] [--no-cache]
- *   tilec emit FILE[:FACTORY] [-D NAME=VALUE]... [--target T] [--ir | --source]
+ *   tilec run FILE[:FACTORY] [-D NAME=VALUE]... [--target T] [--arch A] [--set KEY=VALUE]...
+ *             [--in PARAM=X.npy]... [--out-dir DIR] [--check] [--bench] [--seed N] [--no-cache]
+ *   tilec emit FILE[:FACTORY] [-D NAME=VALUE]... [--target T] [--arch A] [--set KEY=VALUE]...
+ *             [--ir | --source]
  *   (run and emit: [--ir-after PASS[,PASS...] | --ir-after all] [--ir-file PATH])
- *   tilec info [--json | --names | --passes] | tilec cache clear | tilec cache dir | tilec help [CMD] | tilec --version
+ *   tilec info [--json | --names | --passes] | tilec cache clear | tilec cache dir
+ *   tilec help [CMD|settings] | tilec --version
  *
  * Exit status: 0 success, 1 a user error (message on stderr) or a --check mismatch,
  * 2 bad usage. docs/cli.md is the reference. */
@@ -33,7 +35,8 @@ static const char help_main[] =
     "  info [--json]         version, targets, compilers, cache directory (--passes:\n"
     "                        each target's passes)\n"
     "  cache clear|dir       empty the kernel cache / print its directory\n"
-    "  help [COMMAND]        this text, or a command's options\n"
+    "  help [COMMAND]        this text, or a command's options (help settings: the\n"
+    "                        settings --set takes)\n"
     "\n"
     "  --version             print the version\n";
 
@@ -50,6 +53,9 @@ static const char help_run[] =
     "                      (64, 64); a bare word is a string); for a symbolic size\n"
     "                      (T.dynamic) it also gives the size of generated inputs\n"
     "  --target T          auto (default: cuda if usable, else c), c, cuda\n"
+    "  --arch A            CUDA architecture: sm_80, sm_90a, ... (default: $TILEC_CUDA_ARCH,\n"
+    "                      else the GPU's)\n"
+    "  --set KEY=VALUE     a setting, over its TILEC_* variable (tilec help settings)\n"
     "  --pass-config KEY=VALUE\n"
     "                      a pass config, as @tilelang.jit(pass_configs={KEY: VALUE})\n"
     "  --in PARAM=X.npy    input data for PARAM from a numpy .npy file; for a scalar\n"
@@ -70,13 +76,21 @@ static const char help_run[] =
 
 static const char help_emit[] =
     "usage: tilec emit FILE[:FACTORY] [-D NAME=VALUE]... [--pass-config KEY=VALUE]...\n"
-    "                  [--target T] [--ir | --source] [--ir-after PASS] [--ir-file PATH]\n"
+    "                  [--target T] [--arch A] [--set KEY=VALUE]... [--ir | --source]\n"
+    "                  [--ir-after PASS] [--ir-file PATH]\n"
     "\n"
     "Prints the generated source (--source, the default) or the tile IR before lowering\n"
-    "(--ir). Nothing is built, so no compiler is needed. --ir-after PASS (PASS,PASS...,\n"
-    "or all) prints the IR after those passes of the target's pipeline to stderr, or to\n"
-    "--ir-file PATH (emptied first); `tilec info --passes` lists the passes. On the cuda\n"
-    "target the lowering is for $TILEC_CUDA_ARCH (sm_80, sm_90a; default: the GPU's).\n";
+    "(--ir). Nothing is built, so no compiler is needed (nor a GPU, with --arch).\n"
+    "-D, --pass-config, --target, --arch and --set as for run. --ir-after PASS\n"
+    "(PASS,PASS..., or all) prints the IR after those passes of the target's pipeline to\n"
+    "stderr, or to --ir-file PATH (emptied first); `tilec info --passes` lists the passes.\n";
+
+static const char help_settings[] =
+    "usage: tilec run|emit ... --set KEY=VALUE\n"
+    "\n"
+    "Settings of a compilation (booleans take 0/1, true/false). Each overrides its\n"
+    "environment variable; a kernel's pass_configs may turn features off after them.\n"
+    "\n";
 
 static const char help_info[] =
     "usage: tilec info [--json | --names | --passes]\n"
@@ -138,6 +152,9 @@ typedef struct Cli {
     int ndefines;
     tl_define *configs; /* --pass-config KEY=VALUE */
     int nconfigs;
+    const char *arch;    /* --arch */
+    tl_define *settings; /* --set KEY=VALUE */
+    int nsettings;
     InArg *ins;
     int nins;
     int check, bench, no_cache, emit_ir;
@@ -151,6 +168,8 @@ static void cli_free(Cli *c) {
     free(c->defines);
     for (int i = 0; i < c->nconfigs; i++) free((char *)c->configs[i].name);
     free(c->configs);
+    for (int i = 0; i < c->nsettings; i++) free((char *)c->settings[i].name);
+    free(c->settings);
     for (int i = 0; i < c->nins; i++) free((char *)c->ins[i].param);
     free(c->ins);
 }
@@ -214,6 +233,20 @@ static int add_config(Cli *c, const char *s) {
     return 0;
 }
 
+/* --set KEY=VALUE: a setting (options.c checks the key and the value). */
+static int add_setting(Cli *c, const char *s) {
+    char *name = NULL;
+    const char *value = NULL;
+    if (split_assign(s, &name, &value) != 0) {
+        free(name);
+        return usage_error(c->cmd, "bad --set '%s': expected KEY=VALUE", s);
+    }
+    c->settings = realloc(c->settings, sizeof *c->settings * (size_t)(c->nsettings + 1));
+    c->settings[c->nsettings].name = name;
+    c->settings[c->nsettings++].value = value;
+    return 0;
+}
+
 static int add_in(Cli *c, const char *s) {
     char *name;
     const char *path;
@@ -268,8 +301,9 @@ static int parse_option(Cli *c, int argc, char **argv, int *i) {
     if (!strncmp(a, "-D", 2)) return add_define(c, a + 2);
     if (parse_flag(c, a)) return 0;
     static const char *const valued[] = {"--target", "--in", "--out-dir", "--seed",
-                                         "--pass-config", "--ir-after", "--ir-file"};
-    for (int k = 0; k < 7; k++) {
+                                         "--pass-config", "--arch", "--set", "--ir-after",
+                                         "--ir-file"};
+    for (int k = 0; k < 9; k++) {
         if ((k == 1 || (k >= 2 && k < 4)) && strcmp(c->cmd, "run") != 0) continue;
         if ((r = opt_value(argc, argv, i, valued[k], &v)) == 0) continue;
         if (r < 0) return usage_error(c->cmd, "%s needs a value", valued[k]);
@@ -279,8 +313,10 @@ static int parse_option(Cli *c, int argc, char **argv, int *i) {
             return usage_error(c->cmd, "--out-dir needs a directory, not an empty string");
         if (k == 2) return c->out_dir = v, 0;
         if (k == 4) return add_config(c, v);
-        if (k == 5) return c->ir_after = v, 0;
-        if (k == 6) return c->ir_file = v, 0;
+        if (k == 5) return c->arch = v, 0;
+        if (k == 6) return add_setting(c, v);
+        if (k == 7) return c->ir_after = v, 0;
+        if (k == 8) return c->ir_file = v, 0;
         return parse_seed(c, v);
     }
     return usage_error(c->cmd, "unknown option '%s' for '%s'", a, c->cmd);
@@ -316,6 +352,9 @@ static tl_status compile(const Cli *c, const char *target, int build, tl_kernel 
     o.ndefines = c->ndefines;
     o.pass_configs = c->configs;
     o.npass_configs = c->nconfigs;
+    o.arch = c->arch;
+    o.settings = c->settings;
+    o.nsettings = c->nsettings;
     o.use_cache = !c->no_cache;
     o.build = build;
     o.print_after = c->ir_after;
@@ -825,6 +864,9 @@ static tl_status specialize(Run *r) {
     o.ndefines = r->cli->ndefines;
     o.pass_configs = r->cli->configs;
     o.npass_configs = r->cli->nconfigs;
+    o.arch = r->cli->arch;
+    o.settings = r->cli->settings;
+    o.nsettings = r->cli->nsettings;
     o.use_cache = !r->cli->no_cache;
     o.inputs = ins;
     o.input_names = names;
@@ -873,15 +915,32 @@ static int cmd_cache(int argc, char **argv) {
     return 0;
 }
 
+/* The settings, one per line: KEY, its variable, what it does (options.c's table). */
+static int help_on_settings(void) {
+    fputs(help_settings, stdout);
+    char *t = options_table();
+    for (char *line = t, *end; line && *line; line = end + 1) {
+        end = strchr(line, '\n');
+        char *tab1 = strchr(line, '\t'), *tab2 = tab1 ? strchr(tab1 + 1, '\t') : NULL;
+        if (!end || !tab2) break;
+        printf("  %-14.*s %-20.*s %.*s\n", (int)(tab1 - line), line, (int)(tab2 - tab1 - 1),
+               tab1 + 1, (int)(end - tab2 - 1), tab2 + 1);
+    }
+    free(t);
+    return 0;
+}
+
 static int cmd_help(int argc, char **argv) {
     const char *topic = argc > 2 ? argv[2] : NULL;
     if (!topic) return fputs(help_main, stdout), 0;
+    if (!strcmp(topic, "settings")) return help_on_settings();
     static const struct { const char *name, *text; } topics[] = {
         {"run", help_run}, {"emit", help_emit}, {"info", help_info}, {"cache", help_cache},
         {"help", help_main}};
     for (size_t i = 0; i < sizeof topics / sizeof topics[0]; i++)
         if (!strcmp(topic, topics[i].name)) return fputs(topics[i].text, stdout), 0;
-    return usage_error(NULL, "no help for '%s' (commands: run, emit, info, cache)", topic);
+    return usage_error(NULL, "no help for '%s' (commands: run, emit, info, cache; settings)",
+                       topic);
 }
 
 int main(int argc, char **argv) {

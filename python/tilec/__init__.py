@@ -17,7 +17,7 @@
 docs/python.md has the whole guide. Importing this package loads nothing: libtilec is
 loaded on first use, torch only when the caller passes torch tensors."""
 from ._lib import TilecError, TilecWarning, library_path
-from .jit import JITFunction, PrimFunc, cache_dir, clear_cache, compile, info, jit
+from .jit import JITFunction, PrimFunc, cache_dir, clear_cache, compile, info, jit, settings
 from .kernel import Kernel, Param
 from .profiler import Profiler, TensorSupplyType, assert_close
 from .autotuner import autotune
@@ -53,4 +53,5 @@ def __getattr__(name):
 
 __all__ = ["TilecError", "TilecWarning", "JITFunction", "PrimFunc", "Kernel", "Param",
            "Profiler", "TensorSupplyType", "assert_close", "autotune", "jit", "compile",
-           "cache_dir", "clear_cache", "info", "info_json", "library_path", "version"]
+           "cache_dir", "clear_cache", "info", "info_json", "library_path", "settings",
+           "version"]

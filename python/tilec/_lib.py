@@ -73,7 +73,9 @@ class Options(ctypes.Structure):
                 ("nout_idx", ctypes.c_int), ("inputs", ctypes.POINTER(DLTensorP)),
                 ("input_names", ctypes.POINTER(ctypes.c_char_p)), ("ninputs", ctypes.c_int),
                 ("pass_configs", ctypes.POINTER(Define)), ("npass_configs", ctypes.c_int),
-                ("print_after", ctypes.c_char_p), ("print_after_path", ctypes.c_char_p)]
+                ("print_after", ctypes.c_char_p), ("print_after_path", ctypes.c_char_p),
+                ("arch", ctypes.c_char_p), ("settings", ctypes.POINTER(Define)),
+                ("nsettings", ctypes.c_int)]
 
 
 class CaptureFunc(ctypes.Structure):

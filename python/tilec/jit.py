@@ -8,6 +8,7 @@ names they read (tilec.capture). So a kernel must be a function defined in a .py
 
 compile_file is the other way in, the one `tilec run` takes: libtilec evaluates the file
 and the factory itself from literal arguments."""
+import contextlib
 import functools
 import inspect
 import math
@@ -23,8 +24,38 @@ from .kernel import Kernel
 from . import _tensor, capture
 from ._tensor import dtype_name
 
-# Defaults for every compile; tilelang.disable_cache() turns the disk cache off here.
-DEFAULTS = {"use_cache": True, "cache_dir": None}
+# Defaults for every compile; tilelang.disable_cache() turns the disk cache off here;
+# "settings": libtilec's settings under every compile's own (tilec.settings()).
+DEFAULTS = {"use_cache": True, "cache_dir": None, "settings": {}}
+
+
+@contextlib.contextmanager
+def settings(**values):
+    """Settings (docs/python.md; `tilec help settings` lists them: arch="sm_90a",
+    no_wgmma=True, ...) for every compile in the block, in any thread, under the options=
+    a compile gives itself; for code that compiles through layers it does not call
+    directly (TileLang's examples). Process-wide: threads that need different settings
+    at once pass options= instead.
+
+        with tilec.settings(no_ws=True):
+            kernel = gemm(1024, 1024, 1024)"""
+    saved = DEFAULTS["settings"]
+    DEFAULTS["settings"] = dict(saved, **values)
+    try:
+        yield
+    finally:
+        DEFAULTS["settings"] = saved
+
+
+def settings_texts(options):
+    """{key: value text} of the settings a compile uses: tilec.settings()'s, then options
+    ({key: value}; True/False as 1/0)."""
+    if options is not None and not isinstance(options, dict):
+        raise TilecError("options must be a dict of settings, not %s" % type(options).__name__)
+    out = {}
+    for k, v in list(DEFAULTS["settings"].items()) + list((options or {}).items()):
+        out[str(k)] = ("1" if v else "0") if isinstance(v, bool) else str(v)
+    return out
 
 
 def default_target():
@@ -174,30 +205,43 @@ def _shape_structs(inputs, keep):
 
 
 def compile_file(path, factory=None, defines=None, out_idx=None, target=None, use_cache=None,
-                 cache_dir=None, inputs=None):
+                 cache_dir=None, inputs=None, options=None, build=1):
     """Compiles FACTORY (a function or prim_func name; None = the last one) of the file at
     path. defines: {name: literal text}. out_idx: None (the file's @jit out_idx) or a list
     of parameter indices. inputs: an eager-style kernel's tensors, {parameter name:
-    tensor_signature}, whose shapes give its T.const sizes. Returns a Kernel."""
+    tensor_signature}, whose shapes give its T.const sizes. options: settings ({key:
+    value}: arch, no_ws, ...; docs/python.md). Returns a Kernel."""
     keep = []
-    opt = _options(keep, defines, out_idx, target, use_cache, cache_dir, inputs)
+    opt = _options(keep, defines, out_idx, target, use_cache, cache_dir, inputs, options)
     if factory:
         keep.append(factory.encode("utf-8"))
         opt.factory = keep[-1]
+    opt.build = build
     handle = _lib.ctypes.c_void_p()
     check(lib().tl_compile_file(path.encode("utf-8"), _lib.ctypes.byref(opt),
                                 _lib.ctypes.byref(handle)))
-    return _kernel(handle, path, factory, defines)
+    if build == 2:  # TL_BUILD_ONLY: built into the cache, nothing to keep
+        lib().tl_kernel_destroy(handle.value)
+        return None
+    k = _kernel(handle, path, factory, defines)
+    fixed = settings_texts(options)  # the settings as they were for this compile
+
+    def rebuild(directory):
+        """Builds the same kernel again into cache directory `directory`, unloaded."""
+        compile_file(path, factory, defines, out_idx, target, True, directory, inputs, fixed,
+                     build=2)
+    k.rebuild = rebuild
+    return k
 
 
 def compile_capture(cap, defines=None, out_idx=None, target=None, use_cache=None,
-                    cache_dir=None, inputs=None, configs=None, name=None, build=1):
+                    cache_dir=None, inputs=None, configs=None, name=None, build=1, options=None):
     """Compiles a tilec.capture.Capture (its first function is the kernel); defines: an
-    eager kernel's compile-time arguments as value texts; inputs as for compile_file;
-    configs: pass configs {key: value text}; name: the kernel's (default: the
-    function's)."""
+    eager kernel's compile-time arguments as value texts; inputs and options as for
+    compile_file; configs: pass configs {key: value text}; name: the kernel's (default:
+    the function's)."""
     keep = []
-    opt = _options(keep, defines, out_idx, target, use_cache, cache_dir, inputs)
+    opt = _options(keep, defines, out_idx, target, use_cache, cache_dir, inputs, options)
     if configs:
         arr = (_lib.Define * len(configs))()
         for i, (k, v) in enumerate(configs.items()):
@@ -216,11 +260,12 @@ def compile_capture(cap, defines=None, out_idx=None, target=None, use_cache=None
         lib().tl_kernel_destroy(handle.value)
         return None
     k = _kernel(handle, cap.funcs[0]["filename"], name or cap.funcs[0]["name"], defines)
+    fixed = settings_texts(options)  # the settings as they were for this compile
 
     def rebuild(directory):
         """Builds the same kernel again into cache directory `directory`, unloaded."""
         compile_capture(cap, defines, out_idx, target, True, directory, inputs, configs, name,
-                        build=2)
+                        build=2, options=fixed)
     k.rebuild = rebuild
     return k
 
@@ -234,7 +279,7 @@ def _kernel(handle, path, factory, defines):
     return k
 
 
-def _options(keep, defines, out_idx, target, use_cache, cache_dir, inputs):
+def _options(keep, defines, out_idx, target, use_cache, cache_dir, inputs, options=None):
     """A tl_options; keep holds what it points to."""
     L = lib()
     defines = dict(defines or {})
@@ -261,6 +306,13 @@ def _options(keep, defines, out_idx, target, use_cache, cache_dir, inputs):
     if inputs:
         opt.inputs, opt.input_names = _shape_structs(inputs, keep)
         opt.ninputs = len(inputs)
+    texts = settings_texts(options)
+    if texts:
+        sets = (_lib.Define * len(texts))()
+        for i, (k, v) in enumerate(texts.items()):
+            sets[i].name, sets[i].value = c(k), c(v)
+        keep.append(sets)
+        opt.settings, opt.nsettings = sets, len(texts)
     keep.append(arr)
     return opt
 
@@ -279,11 +331,12 @@ class JITFunction:
     libtilec). .compile(*args, **kwargs) does the same; .get_kernel(...) too."""
 
     def __init__(self, func, out_idx=None, target=None, use_cache=None, cache_dir=None,
-                 pass_configs=None):
+                 pass_configs=None, options=None):
         if isinstance(func, JITFunction):
             func = func.func
         self.func = func
         self.pass_configs = pass_configs if pass_configs is not None else {}
+        self.options = dict(options or {})
         self.out_idx = normalize_out_idx(out_idx)
         self.target = target
         self.use_cache = use_cache
@@ -441,14 +494,15 @@ class JITFunction:
         target = normalize_target(target or self.target)
         inputs = {k: tensor_signature(v) for k, v in tensors.items()}
         configs = self._config_texts(cap, pass_configs)
+        sets = settings_texts(self.options)
         key = (cap.key(), tuple(sorted(defines.items())), tuple(sorted(inputs.items())),
-               target, tuple(sorted(configs.items())))
+               target, tuple(sorted(configs.items())), tuple(sorted(sets.items())))
         k = self._kernels.get(key)
         if k is None:
             self._compiling(True)
             k = compile_capture(cap, defines, self.out_idx, target, self.use_cache,
                                 self.cache_dir, inputs=inputs, configs=configs,
-                                name=self.kernel_name())
+                                name=self.kernel_name(), options=sets)
             k.defines = self._arguments_text(args, kwargs)
             self._compiling(False)
             with self._lock:
@@ -515,7 +569,7 @@ def _body_is_eager(func):
 
 
 def jit(func=None, *, out_idx=None, target=None, use_cache=None, cache_dir=None,
-        pass_configs=None, **ignored):
+        pass_configs=None, options=None, **ignored):
     """Decorator for a kernel factory (or a top-level @T.prim_func):
 
         @tilec.jit(out_idx=[-1], target="c")
@@ -530,36 +584,41 @@ def jit(func=None, *, out_idx=None, target=None, use_cache=None, cache_dir=None,
     by kernel(*inputs); None keeps the file's own @tilelang.jit(out_idx=...). target:
     "auto" (default; $TILEC_TARGET overrides), "c" or "cuda". use_cache / cache_dir:
     libtilec's disk cache of built kernels. pass_configs: TileLang's pass configs
-    ({key: value}; docs/language.md says which tilec acts on). Other keywords TileLang
-    takes (execution_backend, verbose, ...) are accepted and ignored."""
+    ({key: value}; docs/language.md says which tilec acts on). options: tilec's settings
+    ({"arch": "sm_90a", "no_ws": True, ...}; docs/python.md), over the TILEC_* variables.
+    Other keywords TileLang takes (execution_backend, verbose, ...) are accepted and
+    ignored."""
     def wrap(f):
         return JITFunction(f, out_idx=out_idx, target=target, use_cache=use_cache,
-                           cache_dir=cache_dir, pass_configs=pass_configs)
+                           cache_dir=cache_dir, pass_configs=pass_configs, options=options)
     return wrap if func is None else wrap(func)
 
 
 def compile(func, out_idx=None, target=None, use_cache=None, cache_dir=None,
-            pass_configs=None, **factory_args):
+            pass_configs=None, options=None, **factory_args):
     """Compiles func (a factory, a @T.prim_func, or a @tilec.jit function) with the factory
-    arguments given as keywords; returns a Kernel. Keywords TileLang's compile takes
-    (execution_backend, target_host, verbose, compile_flags) are ignored."""
+    arguments given as keywords; returns a Kernel. options: tilec's settings, as for
+    jit. Keywords TileLang's compile takes (execution_backend, target_host, verbose,
+    compile_flags) are ignored."""
     for k in ("execution_backend", "target_host", "verbose", "compile_flags"):
         factory_args.pop(k, None)
     if isinstance(func, JITFunction):
         if out_idx is None and target is None and use_cache is None and cache_dir is None \
-                and pass_configs is None:
+                and pass_configs is None and options is None:
             return func.compile(**factory_args)
         func = JITFunction(func.func, out_idx=func.out_idx if out_idx is None else out_idx,
                            target=target or func.target,
                            use_cache=func.use_cache if use_cache is None else use_cache,
                            cache_dir=cache_dir or func.cache_dir,
                            pass_configs=func.pass_configs if pass_configs is None
-                           else pass_configs)
+                           else pass_configs,
+                           options=dict(func.options, **(options or {})))
         return func.compile(**factory_args)
     if not isinstance(func, PrimFunc) and not callable(func):
         raise TilecError("tilec.compile takes a function, got %s" % type(func).__name__)
     return JITFunction(func, out_idx=out_idx, target=target, use_cache=use_cache,
-                       cache_dir=cache_dir, pass_configs=pass_configs).compile(**factory_args)
+                       cache_dir=cache_dir, pass_configs=pass_configs,
+                       options=options).compile(**factory_args)
 
 
 def cache_dir():

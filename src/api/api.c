@@ -29,6 +29,7 @@ struct tl_kernel {
     void *module; /* NULL when compiled with build = 0 or TL_BUILD_ONLY */
     int build;    /* tl_options.build */
     const char *fallback; /* compiled again with the target's fallback: its note */
+    Options opts; /* the settings options_fill made, before the kernel's pass_configs */
     const tl_capture *capture; /* tl_compile_capture's, during the compile */
 };
 
@@ -152,10 +153,10 @@ static void params_describe(tl_kernel *k) {
     }
 }
 
-/* The passes to dump the IR after: the option, else $TILEC_PRINT_AFTER; NULL: none. */
-static const char *print_after_passes(const tl_options *o) {
-    const char *list = o->print_after ? o->print_after : getenv("TILEC_PRINT_AFTER");
-    return list && *list ? list : NULL;
+/* The passes to dump the IR after (the setting print_after: tl_options.print_after, else
+ * the setting or $TILEC_PRINT_AFTER); NULL: none. */
+static const char *print_after_passes(const Options *o) {
+    return o->print_after[0] ? o->print_after : NULL;
 }
 
 /* Front end, lowering and code generation; user errors ctx_fail out of here. */
@@ -177,9 +178,10 @@ static void compile_to_source(tl_kernel *k, const Source *src, const tl_options 
                       .out_idx = o->out_idx, .nout_idx = o->nout_idx, .inputs = inputs,
                       .ninputs = o->ninputs, .capture = k->capture,
                       .configs = configs, .nconfigs = o->npass_configs};
+    ctx->opts = k->opts; /* the front end adds the pass_configs */
+    if (k->fallback) k->target->fallback(&ctx->opts);
     Program *p = elaborate_request(ctx, src, &rq);
     k->func = p->func;
-    if (k->fallback) k->target->fallback(k->func);
     StrBuf sb = {0};
     if (k->fallback) sb_printf(&sb, "note: %s\n", k->fallback);
     for (int i = 0; i < p->warnings.len; i++) sb_printf(&sb, "%s\n", p->warnings.data[i]);
@@ -191,8 +193,8 @@ static void compile_to_source(tl_kernel *k, const Source *src, const tl_options 
     params_describe(k);
     k->work = work_model(ctx, k->func);
     PassHook *hook = NEW(&ctx->arena, PassHook);
-    *hook = (PassHook){.print_after = print_after_passes(o), .print_path = o->print_after_path,
-                       .label = k->target->name};
+    *hook = (PassHook){.print_after = print_after_passes(&ctx->opts),
+                       .print_path = o->print_after_path, .label = k->target->name};
     ctx->passes = hook;
     k->target->lower(ctx, k->func);
     ctx->passes = NULL;
@@ -214,8 +216,9 @@ static tl_status kernel_build(tl_kernel *k, const tl_options *o) {
     const char *d = cached ? dir.buf : NULL;
     StrBuf warn = {0};
     tl_status st = o->build == TL_BUILD_ONLY
-                       ? cache_build(k->target, k->source, d, &warn, &err)
-                       : cache_load_or_build(k->target, k->source, d, &k->module, &warn, &err);
+                       ? cache_build(k->target, &k->ctx.opts, k->source, d, &warn, &err)
+                       : cache_load_or_build(k->target, &k->ctx.opts, k->source, d, &k->module,
+                                             &warn, &err);
     if (warn.len) { /* a bad cache entry was rebuilt */
         k->warnings = arena_printf(&k->ctx.arena, "%s%s", k->warnings, warn.buf);
         sb_free(&warn);
@@ -227,12 +230,12 @@ static tl_status kernel_build(tl_kernel *k, const tl_options *o) {
     return st;
 }
 
-/* TILEC_FAULT=internal|oom: an internal error / out of memory at the start of a
- * compilation, to test that they come back as TL_ERROR_INTERNAL (docs/testing.md). */
-static void injected_fault(void) {
-    const char *f = getenv("TILEC_FAULT");
-    if (f && !strcmp(f, "internal")) TL_ASSERT(!"TILEC_FAULT=internal");
-    if (f && !strcmp(f, "oom")) tl_internal_error(__FILE__, __LINE__, "out of memory");
+/* The setting fault (TILEC_FAULT) internal|oom: an internal error / out of memory at the
+ * start of a compilation, to test that they come back as TL_ERROR_INTERNAL
+ * (docs/testing.md). */
+static void injected_fault(const Options *o) {
+    if (!strcmp(o->fault, "internal")) TL_ASSERT(!"TILEC_FAULT=internal");
+    if (!strcmp(o->fault, "oom")) tl_internal_error(__FILE__, __LINE__, "out of memory");
 }
 
 /* compile_to_source, its user errors turned into a status; an internal error (or out of
@@ -246,7 +249,7 @@ static tl_status lower_source(tl_kernel *k, const Source *src, const tl_options 
         return fail_text(k->ctx.internal ? TL_ERROR_INTERNAL : TL_ERROR_PROGRAM,
                          k->ctx.err.buf ? k->ctx.err.buf : "error");
     }
-    injected_fault();
+    injected_fault(&k->opts);
     compile_to_source(k, src, o);
     k->ctx.on_error = NULL;
     ctx_guard(outer);
@@ -269,14 +272,15 @@ static tl_status guarded_build(tl_kernel *k, const tl_options *o) {
 }
 
 /* print_after names passes of the target and print_after_path can be written. */
-static tl_status check_print_after(const Target *t, const tl_options *o) {
-    const char *list = print_after_passes(o);
+static tl_status check_print_after(const tl_kernel *k, const tl_options *o) {
+    const Target *t = k->target;
+    const char *list = print_after_passes(&k->opts);
     if (!list) return TL_OK;
     StrBuf why = {0};
     tl_status st = TL_OK;
     if (!pass_list_valid(t, list, &why)) {
         st = fail(TL_ERROR_ARGUMENT, "print_after%s: %s",
-                  o->print_after ? "" : " (TILEC_PRINT_AFTER)", why.buf);
+                  o->print_after ? "" : " (setting print_after or TILEC_PRINT_AFTER)", why.buf);
     } else if (o->print_after_path) {
         int fd = open(o->print_after_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
         if (fd < 0) st = fail(TL_ERROR_IO, "print_after_path: cannot write %s: %s",
@@ -294,6 +298,12 @@ static tl_status compile_into(tl_kernel *k, const Source *src, const tl_options 
     k->build = o->build;
     tl_status st = target_pick(o->target, o->build, &k->target);
     if (st != TL_OK) return st;
+    StrBuf why = {0};
+    if (options_fill(&k->opts, o, k->target->arch, &why)) {
+        st = fail(TL_ERROR_ARGUMENT, "%s", why.buf);
+        sb_free(&why);
+        return st;
+    }
     if (o->ndefines && !o->defines) return fail(TL_ERROR_ARGUMENT, "ndefines > 0 but defines "
                                                 "is NULL");
     if (o->npass_configs < 0 || (o->npass_configs && !o->pass_configs))
@@ -308,7 +318,7 @@ static tl_status compile_into(tl_kernel *k, const Source *src, const tl_options 
     for (int i = 0; i < o->ninputs; i++)
         if (!o->inputs[i] || o->inputs[i]->ndim < 0 || (o->inputs[i]->ndim && !o->inputs[i]->shape))
             return fail(TL_ERROR_ARGUMENT, "inputs[%d] is not a tensor with a shape", i);
-    if ((st = check_print_after(k->target, o)) != TL_OK) return st;
+    if ((st = check_print_after(k, o)) != TL_OK) return st;
     st = lower_source(k, src, o);
     if (st != TL_OK || o->build == TL_BUILD_NONE) return st;
     st = guarded_build(k, o);
@@ -504,7 +514,8 @@ typedef struct Run {
 
 /* fn(r) with internal errors (and out of memory) unwinding here as TL_ERROR_INTERNAL: a
  * Ctx on this stack, since threads may launch one kernel at once. What fn allocated
- * before such an error is lost. TILEC_FAULT=launch injects one (docs/testing.md). */
+ * before such an error is lost. The setting fault=launch (TILEC_FAULT=launch) injects one
+ * (docs/testing.md). */
 static tl_status run_guarded(tl_status (*fn)(const Run *r), const Run *r) {
     Ctx g = {0};
     jmp_buf jb;
@@ -513,8 +524,7 @@ static tl_status run_guarded(tl_status (*fn)(const Run *r), const Run *r) {
     if (CTX_TRY(&g, &jb)) {
         fail_text(TL_ERROR_INTERNAL, g.err.buf ? g.err.buf : "internal error");
     } else {
-        const char *fault = getenv("TILEC_FAULT");
-        if (fault && !strcmp(fault, "launch")) TL_ASSERT(!"TILEC_FAULT=launch");
+        if (!strcmp(r->k->ctx.opts.fault, "launch")) TL_ASSERT(!"TILEC_FAULT=launch");
         st = fn(r);
     }
     ctx_guard(outer);

@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/options.h"
+
 /* ---- arena ------------------------------------------------------------------------ */
 typedef struct ArenaChunk ArenaChunk;
 typedef struct Arena {
@@ -80,6 +82,7 @@ typedef struct Ctx {
     bool internal;     /* the failure was an internal error (TL_ERROR_INTERNAL) */
     struct PassHook *passes; /* what pass_run does besides running passes (passes.h:
                                 IR dumps, listing the pipeline), or NULL */
+    Options opts;      /* the compilation's settings (options.h); zero: the defaults */
 } Ctx;
 
 /* Report a user error at loc and unwind to the innermost ctx_try. */

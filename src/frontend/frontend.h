@@ -62,8 +62,8 @@ typedef struct ElabRequest {
 
 Program *elaborate_request(Ctx *ctx, const Source *src, const ElabRequest *rq);
 
-/* pass_configs.c: a pass_configs entry (key as TileLang spells it, value's truth) on f;
- * the key a PassConfigKey member name stands for, or NULL. */
+/* pass_configs.c: a pass_configs entry (key as TileLang spells it, value's truth) into
+ * ctx->opts (its warnings on f); the key a PassConfigKey member name stands for, or NULL. */
 void pass_config_apply(Ctx *ctx, Func *f, const char *key, bool on, Loc loc);
 const char *pass_config_member_key(const char *member);
 /* tileops.c: "T.<name>\t<status>\n" for every T name (malloc'd; tilec info --names). */

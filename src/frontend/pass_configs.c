@@ -12,12 +12,15 @@
  *                                                      reference, stays IEEE
  *   tl.disable_thread_storage_sync                     CUDA: no automatic barriers (the
  *                                                      program's T.sync_threads stay)
- * A false value of an honoured switch leaves the default. */
+ *   tl.disable_wgmma                                   sm_90a compiled like sm_80 (mma.sync)
+ * An honoured key sets its switch in the compilation's settings (ctx->opts, options.h:
+ * no_ws, no_splitk, fast_math, no_auto_sync, no_wgmma); a false value leaves the setting as
+ * the caller's options and the environment made it. */
 #include "frontend/frontend.h"
 
 #include <string.h>
 
-enum { NONE, WS, SPLIT_K, FAST_MATH, NO_SYNC };
+enum { NONE, WS, SPLIT_K, FAST_MATH, NO_SYNC, NO_WGMMA };
 
 typedef struct ConfigKey {
     const char *member, *key; /* PassConfigKey.<member> == "<key>" */
@@ -39,7 +42,7 @@ static const ConfigKey keys[] = {
     {"TL_DISABLE_SHARED_MEMORY_REUSE", "tl.disable_shared_memory_reuse", NONE, "tilec's own planner"},
     {"TL_DEBUG_MERGE_SHARED_MEMORY_ALLOCATIONS", "tl.debug_merge_shared_memory_allocations", NONE, "debug output"},
     {"TIR_MERGE_STATIC_SMEM", "tirx.merge_static_smem", NONE, "tilec's own planner"},
-    {"TL_DISABLE_WGMMA", "tl.disable_wgmma", NONE, "not yet honoured (set TILEC_CUDA_ARCH=sm_80)"},
+    {"TL_DISABLE_WGMMA", "tl.disable_wgmma", NO_WGMMA, NULL},
     {"TL_DISABLE_SAFE_MEMORY_ACCESS", "tl.disable_safe_memory_legalize", NONE,
      "out-of-bounds accesses stay guarded"},
     {"TL_ENABLE_ASYNC_COPY", "tl.enable_async_copy", NONE, "tilec chooses cp.async itself"},
@@ -121,10 +124,11 @@ void pass_config_apply(Ctx *ctx, Func *f, const char *key, bool on, Loc loc) {
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
         if (strcmp(key, keys[i].key)) continue;
         switch (keys[i].what) {
-        case WS: f->disable_warp_specialized |= on; return;
-        case SPLIT_K: f->disable_split_k |= on; return;
-        case FAST_MATH: f->fast_math |= on; return;
-        case NO_SYNC: f->no_auto_sync |= on; return;
+        case WS: ctx->opts.no_ws |= on; return;
+        case SPLIT_K: ctx->opts.no_splitk |= on; return;
+        case FAST_MATH: ctx->opts.fast_math |= on; return;
+        case NO_SYNC: ctx->opts.no_auto_sync |= on; return;
+        case NO_WGMMA: ctx->opts.no_wgmma |= on; return;
         default:
             warn(ctx, f, loc, key,
                  arena_printf(&ctx->arena, "accepted, no effect in tilec (%s)", keys[i].why));

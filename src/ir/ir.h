@@ -362,11 +362,6 @@ typedef struct Func {
     Vec(Var *) syms; /* symbolic sizes/strides, bound from tensors at launch */
     Stmt *body;
     const char *flops;  /* optional work declarations, as IR text for reporting (may be NULL) */
-    bool disable_warp_specialized; /* pass_configs tl.disable_warp_specialized or
-                                      tl.disable_tma_lower: no TMA producer on sm_90a */
-    bool disable_split_k;          /* pass_configs tilec.disable_split_k: whole tiles */
-    bool fast_math;                /* tl.enable_fast_math: CUDA built with --use_fast_math */
-    bool no_auto_sync;             /* tl.disable_thread_storage_sync: no automatic barriers */
     bool no_set_max_nreg;          /* T.no_set_max_nreg(): a TMA producer warp group keeps
                                       the launch's registers (no setmaxnreg) */
     bool warp_specialized;         /* a kernel got a TMA producer warp group (CUDA) */

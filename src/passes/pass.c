@@ -1,24 +1,23 @@
 /* pass.c - runs one pass and what goes with it: the IR dump after it (--ir-after,
  * TILEC_PRINT_AFTER, tl_options.print_after: Ctx.passes), then, in debug builds
- * (-DTILEC_DEBUG) or when the environment has TILEC_VERIFY=1, the verifier (an invalid
- * IR aborts naming the pass). In listing mode (PassHook.list_only) it records the pass's
- * name and runs nothing: targets/target.c's pass_names lists a pipeline that way. */
+ * (-DTILEC_DEBUG) or with the setting verify (options.h; TILEC_VERIFY=1), the verifier (an
+ * invalid IR aborts naming the pass). In listing mode (PassHook.list_only) it records the
+ * pass's name and runs nothing: targets/target.c's pass_names lists a pipeline that way. */
 #include "passes/passes.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static bool verify_enabled(void) {
+static bool verify_enabled(const Ctx *ctx) {
 #ifdef TILEC_DEBUG
+    (void)ctx;
     return true;
 #else
-    const char *env = getenv("TILEC_VERIFY");
-    return env && !strcmp(env, "1");
+    return ctx->opts.verify;
 #endif
 }
 
@@ -73,7 +72,7 @@ void pass_run(Ctx *ctx, Func *f, const char *name, PassFn fn) {
     }
     fn(ctx, f);
     if (h && h->print_after && pass_listed(h->print_after, name)) dump_after(ctx, f, name);
-    if (verify_enabled()) ir_verify(ctx, f, name);
+    if (verify_enabled(ctx)) ir_verify(ctx, f, name);
 }
 
 void pass_remark(Ctx *ctx, Func *f, Loc loc, const char *fmt, ...) {

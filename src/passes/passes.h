@@ -8,7 +8,7 @@
 
 typedef void (*PassFn)(Ctx *ctx, Func *f);
 /* Runs one pass, then, as ctx->passes asks, writes the IR it produced (PassHook), then
- * (in debug builds, or when TILEC_VERIFY=1) ir_verify. Every pass of every target runs
+ * (in debug builds, or with the setting verify) ir_verify. Every pass of every target runs
  * through it, under the name that --ir-after and TILEC_PRINT_AFTER take. */
 void pass_run(Ctx *ctx, Func *f, const char *name, PassFn fn);
 /* What pass_run does besides running the pass (Ctx.passes). */

@@ -1,7 +1,8 @@
 /* cache.c - the disk cache of built kernels.
  *
  * An entry is one file "<dir>/<key>.<target><binary_ext>.entry", key = XXH3-128 of
- * everything that decides the binary (cache_key): a text header naming the format, the
+ * everything that decides the binary (cache_key: the source, the target, its toolchain,
+ * the settings of options_key): a text header naming the format, the
  * key, the target, the binary's size and its XXH3-128, then the binary. Entries are
  * written atomically (temporary file, then rename) and verified before every use: a
  * reader copies the checked bytes into a fresh private file and loads that, so what runs
@@ -65,13 +66,15 @@ static void hash_field(XXH3_state_t *st, const char *s) {
     XXH3_128bits_update(st, s, n);
 }
 
-void cache_key(const char *source, const char *target, const char *toolchain, char hex[33]) {
+void cache_key(const char *source, const char *target, const char *toolchain,
+               const char *settings, char hex[33]) {
     XXH3_state_t *st = XXH3_createState();
     TL_ASSERT(st);
     XXH3_128bits_reset(st);
     hash_field(st, source);
     hash_field(st, target);
     hash_field(st, toolchain ? toolchain : "");
+    hash_field(st, settings ? settings : "");
     hash_field(st, TILEC_VERSION);
     hash_field(st, RT_CACHE_FORMAT);
     XXH128_canonical_t c;
@@ -268,9 +271,10 @@ static void append_log(StrBuf *err, const StrBuf *log) {
     }
 }
 
-static tl_status load_file(const Target *t, const char *path, void **module, StrBuf *err) {
+static tl_status load_file(const Target *t, const Options *o, const char *path, void **module,
+                           StrBuf *err) {
     StrBuf why = {0};
-    *module = t->load(path, &why);
+    *module = t->load(path, o, &why);
     if (!*module)
         sb_printf(err, "cannot load the built kernel '%s': %s", path,
                   why.buf ? why.buf : "unknown reason");
@@ -280,10 +284,10 @@ static tl_status load_file(const Target *t, const char *path, void **module, Str
 
 /* Builds source into path; then loads it into *module, unless module is NULL (build
  * only: the binary stays at path). */
-static tl_status build_and_load(const Target *t, const char *source, const char *path,
-                                void **module, StrBuf *err) {
+static tl_status build_and_load(const Target *t, const Options *o, const char *source,
+                                const char *path, void **module, StrBuf *err) {
     StrBuf log = {0};
-    if (t->build(source, path, &log) != 0) {
+    if (t->build(source, o, path, &log) != 0) {
         sb_printf(err, "the '%s' target failed to build the generated kernel", t->name);
         append_log(err, &log);
         sb_free(&log);
@@ -291,10 +295,10 @@ static tl_status build_and_load(const Target *t, const char *source, const char 
         return TL_ERROR_TOOLCHAIN;
     }
     sb_free(&log);
-    return module ? load_file(t, path, module, err) : TL_OK;
+    return module ? load_file(t, o, path, module, err) : TL_OK;
 }
 
-static tl_status build_private(const Target *t, const char *source, void **module,
+static tl_status build_private(const Target *t, const Options *o, const char *source, void **module,
                                StrBuf *err) {
     const char *tmp = getenv("TMPDIR");
     StrBuf dir = {0}, path = {0};
@@ -306,7 +310,7 @@ static tl_status build_private(const Target *t, const char *source, void **modul
         return TL_ERROR_IO;
     }
     sb_printf(&path, "%s/kernel.%s%s", dir.buf, t->name, t->binary_ext);
-    tl_status st = build_and_load(t, source, path.buf, module, err);
+    tl_status st = build_and_load(t, o, source, path.buf, module, err);
     unlink(path.buf); /* a loaded module does not need its file any more */
     rmdir(dir.buf);
     sb_free(&dir);
@@ -328,12 +332,12 @@ static int scratch_file(const Target *t, const char *dir, const char *key, const
 
 /* Loads a verified entry's binary from a fresh private copy (what was hashed is what
  * runs, whatever happens to the entry meanwhile). */
-static tl_status load_bytes(const Target *t, const char *dir, const char *key,
+static tl_status load_bytes(const Target *t, const Options *o, const char *dir, const char *key,
                             const unsigned char *bin, size_t n, void **module, StrBuf *err) {
     StrBuf copy = {0};
     tl_status st = TL_ERROR_IO;
     if (scratch_file(t, dir, key, "load", bin, n, &copy, err) == 0) {
-        st = load_file(t, copy.buf, module, err);
+        st = load_file(t, o, copy.buf, module, err);
         unlink(copy.buf);
     }
     sb_free(&copy);
@@ -342,8 +346,8 @@ static tl_status load_bytes(const Target *t, const char *dir, const char *key,
 
 /* Uses the entry at path: TL_OK when it was verified (and loaded, if module), -1 when
  * there is none or it was bad (deleted, with one warning), else a failure status. */
-static int entry_use(const Target *t, const char *dir, const char *key, const char *path,
-                     void **module, StrBuf *warn, StrBuf *err) {
+static int entry_use(const Target *t, const Options *o, const char *dir, const char *key,
+                     const char *path, void **module, StrBuf *warn, StrBuf *err) {
     unsigned char *e;
     size_t n = 0, off = 0;
     StrBuf why = {0};
@@ -351,7 +355,7 @@ static int entry_use(const Target *t, const char *dir, const char *key, const ch
         if (errno == ENOENT) return -1;
         sb_printf(&why, "%s", errno == EINVAL ? "not a regular file" : strerror(errno));
     } else if (entry_verify(e, n, key, t, &off, &why) == 0) {
-        int st = module ? (int)load_bytes(t, dir, key, e + off, n - off, module, err) : TL_OK;
+        int st = module ? (int)load_bytes(t, o, dir, key, e + off, n - off, module, err) : TL_OK;
         free(e);
         return st;
     }
@@ -365,13 +369,13 @@ static int entry_use(const Target *t, const char *dir, const char *key, const ch
 
 /* Builds into a scratch file, records it as the entry at path (atomically), then loads
  * the scratch file if module. */
-static tl_status entry_build(const Target *t, const char *source, const char *dir,
+static tl_status entry_build(const Target *t, const Options *o, const char *source, const char *dir,
                              const char *key, const char *path, void **module, StrBuf *err) {
     StrBuf bin = {0}, hdr = {0}, tmp = {0};
     unsigned char *bytes = NULL;
     size_t n = 0;
     if (scratch_file(t, dir, key, "new", NULL, 0, &bin, err) != 0) return TL_ERROR_IO;
-    tl_status st = build_and_load(t, source, bin.buf, NULL, err);
+    tl_status st = build_and_load(t, o, source, bin.buf, NULL, err);
     if (st == TL_OK && slurp(bin.buf, (size_t)1 << 30, &bytes, &n) != 0) {
         sb_printf(err, "cannot read the built kernel '%s': %s", bin.buf, strerror(errno));
         st = TL_ERROR_IO;
@@ -386,7 +390,7 @@ static tl_status entry_build(const Target *t, const char *source, const char *di
             st = TL_ERROR_IO;
         }
     }
-    if (st == TL_OK && module) st = load_file(t, bin.buf, module, err);
+    if (st == TL_OK && module) st = load_file(t, o, bin.buf, module, err);
     unlink(bin.buf);
     free(bytes);
     sb_free(&bin), sb_free(&hdr), sb_free(&tmp);
@@ -394,32 +398,34 @@ static tl_status entry_build(const Target *t, const char *source, const char *di
 }
 
 /* cache_load_or_build, and cache_build when module is NULL. */
-static tl_status cache_get(const Target *t, const char *source, const char *dir,
+static tl_status cache_get(const Target *t, const Options *o, const char *source, const char *dir,
                            void **module, StrBuf *warn, StrBuf *err) {
     if (module) *module = NULL;
-    if (!dir) return build_private(t, source, module, err);
+    if (!dir) return build_private(t, o, source, module, err);
     if (cache_dir_check(dir, err) != 0) return TL_ERROR_IO;
     Arena a = {0};
     char key[33];
-    cache_key(source, t->name, t->toolchain_id(&a), key);
+    char *settings = options_key(o);
+    cache_key(source, t->name, t->toolchain_id(&a), settings, key);
+    free(settings);
     arena_free(&a);
     StrBuf path = {0};
     sb_printf(&path, "%s/%s.%s%s.entry", dir, key, t->name, t->binary_ext);
-    int st = entry_use(t, dir, key, path.buf, module, warn, err);
-    if (st < 0) st = entry_build(t, source, dir, key, path.buf, module, err);
+    int st = entry_use(t, o, dir, key, path.buf, module, warn, err);
+    if (st < 0) st = entry_build(t, o, source, dir, key, path.buf, module, err);
     sb_free(&path);
     return (tl_status)st;
 }
 
-tl_status cache_load_or_build(const Target *t, const char *source, const char *dir,
-                              void **module, StrBuf *warn, StrBuf *err) {
+tl_status cache_load_or_build(const Target *t, const Options *o, const char *source,
+                              const char *dir, void **module, StrBuf *warn, StrBuf *err) {
     TL_ASSERT(module);
-    return cache_get(t, source, dir, module, warn, err);
+    return cache_get(t, o, source, dir, module, warn, err);
 }
 
-tl_status cache_build(const Target *t, const char *source, const char *dir, StrBuf *warn,
-                      StrBuf *err) {
-    return cache_get(t, source, dir, NULL, warn, err);
+tl_status cache_build(const Target *t, const Options *o, const char *source, const char *dir,
+                      StrBuf *warn, StrBuf *err) {
+    return cache_get(t, o, source, dir, NULL, warn, err);
 }
 
 tl_status cache_clear_dir(const char *dir, int *nremoved, StrBuf *err) {

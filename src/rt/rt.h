@@ -14,7 +14,7 @@
 
 /* ---- disk cache (cache.c) ---------------------------------------------------------- */
 /* Bumped when the layout of cache entries or the key recipe changes. */
-#define RT_CACHE_FORMAT "2"
+#define RT_CACHE_FORMAT "3"
 
 /* The cache directory for an explicit dir (NULL or "" = not given): dir, else
  * $TILEC_CACHE_DIR, else $XDG_CACHE_HOME/tilec, else $HOME/.cache/tilec, else the
@@ -27,23 +27,26 @@ int cache_dir_check(const char *dir, StrBuf *err);
  * value other than "" and "0". */
 int cache_disabled(int use_cache);
 /* 32 lowercase hex digits (+ NUL) of XXH3-128 over source, target name, toolchain id,
- * tilec version and RT_CACHE_FORMAT (each length-prefixed, so fields cannot blur). */
-void cache_key(const char *source, const char *target, const char *toolchain, char hex[33]);
+ * settings (options_key: two compilations with different settings never share an
+ * entry), tilec version and RT_CACHE_FORMAT (each length-prefixed, so fields cannot
+ * blur). */
+void cache_key(const char *source, const char *target, const char *toolchain,
+               const char *settings, char hex[33]);
 /* 1 if a directory entry name looks like a cache entry: 32 hex digits, '.', then a
  * non-empty tail of [A-Za-z0-9._-] ("<key>.c.so.entry", and temporary files). */
 int cache_entry_name(const char *name);
-/* Builds source with t (or takes it from the cache in dir, after cache_dir_check and a
- * check of the entry; dir NULL = no cache: build in a private temporary directory that
- * is removed after loading) and loads it. A bad entry is rebuilt and a line
- * "warning: ..." appended to warn. TL_OK with *module set, else a status and the message
- * in err. */
-tl_status cache_load_or_build(const Target *t, const char *source, const char *dir,
-                              void **module, StrBuf *warn, StrBuf *err);
+/* Builds source, generated with settings o, with t (or takes it from the cache in dir,
+ * after cache_dir_check and a check of the entry; dir NULL = no cache: build in a private
+ * temporary directory that is removed after loading) and loads it. A bad entry is rebuilt
+ * and a line "warning: ..." appended to warn. TL_OK with *module set, else a status and
+ * the message in err. */
+tl_status cache_load_or_build(const Target *t, const Options *o, const char *source,
+                              const char *dir, void **module, StrBuf *warn, StrBuf *err);
 /* Build only (no device needed to load): puts the binary into the cache in dir (nothing
  * to do if a valid entry is there), or with dir NULL builds it in a temporary directory
  * and deletes it (a compile check). TL_OK, else a status and the message in err. */
-tl_status cache_build(const Target *t, const char *source, const char *dir, StrBuf *warn,
-                      StrBuf *err);
+tl_status cache_build(const Target *t, const Options *o, const char *source, const char *dir,
+                      StrBuf *warn, StrBuf *err);
 /* Removes the cache entries (cache_entry_name) in dir, nothing else. */
 tl_status cache_clear_dir(const char *dir, int *nremoved, StrBuf *err);
 /* mkdir -p path (missing directories get mode). 0 on success, else -1 with err set. */

@@ -42,17 +42,25 @@ typedef struct Target {
     const char *binary_ext;  /* ".so" */
     /* 1 if the target can build and run here; else 0 with the reason in why. */
     int (*available)(StrBuf *why);
-    /* Text identifying the toolchain (compiler path + version): part of the cache key. */
+    /* Text identifying the toolchain (compiler path + version): part of the cache key,
+     * with the source and options_key. */
     const char *(*toolchain_id)(Arena *a);
-    /* The whole pass pipeline of this target, one pass per line. */
+    /* Optional (NULL: the target has no architectures): the architecture to compile for,
+     * for options_fill (OptionsArchFn, options.h): given (NULL: none) checked and
+     * normalized into out; without one, the current device's. 0 on success; 1 when none
+     * was given and no device says (why says so; building then fails with it); -1 when
+     * given is not one (why). */
+    int (*arch)(const char *given, char *out, size_t n, StrBuf *why);
+    /* The whole pass pipeline of this target, one pass per line; ctx->opts holds the
+     * compilation's settings. */
     void (*lower)(Ctx *ctx, Func *f);
     /* Generated source for a lowered function (arena string). */
     char *(*emit)(Ctx *ctx, const Func *f);
-    /* Build source into binary_path (atomically: write a temp file, rename).
-     * 0 on success; else toolchain output in log. */
-    int (*build)(const char *source, const char *binary_path, StrBuf *log);
-    /* Load a built binary; NULL with a reason in err. */
-    void *(*load)(const char *binary_path, StrBuf *err);
+    /* Build source, generated with the settings opt, into binary_path (atomically:
+     * write a temp file, rename). 0 on success; else toolchain output in log. */
+    int (*build)(const char *source, const Options *opt, const char *binary_path, StrBuf *log);
+    /* Load a built binary (built with the settings opt); NULL with a reason in err. */
+    void *(*load)(const char *binary_path, const Options *opt, StrBuf *err);
     /* Run: args[i] = data pointer of buffer parameter i (byte_offset applied) or pointer
      * to the scalar value (int64_t for ints and bool, double for floats); syms = values
      * of f->syms in order. 0 on success; else reason in err. */
@@ -65,9 +73,9 @@ typedef struct Target {
     void (*bind)(void *module, const Func *f);
     /* Optional retry policy: after a build of lowered f failed with log, the note (static
      * text, for the kernel's warnings) when compiling it again with `fallback` applied to
-     * the elaborated Func may succeed; NULL: no retry. */
+     * the compilation's settings may succeed; NULL: no retry. */
     const char *(*retry)(const Func *f, const char *log);
-    void (*fallback)(Func *f);
+    void (*fallback)(Options *o);
     /* NULL for a target whose kernels run on the host and take host memory. */
     const TargetDevice *device;
     /* The reference semantics (the C target): `auto` picks it when no other target can

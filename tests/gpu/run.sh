@@ -320,31 +320,33 @@ while IFS='|' read -r file defs small; do
 done <<<"$CASES"
 flush_cases
 
-# run_variant PREFIX "FILE..." VAR=1: the small cases of those files again with VAR=1.
+# run_variant PREFIX "FILE..." KEY=1: the small cases of those files again with the
+# setting KEY=1 (tilec --set; `tilec help settings`).
 run_variant() {
     local prefix=$1 files=" $2 " setting=$3 file defs small
     while IFS='|' read -r file defs small; do
         case "$files" in *" $file "*) ;; *) continue ;; esac
         [ "$small" = 1 ] || continue
-        case "$setting$defs" in TILEC_NO_WGMMA=1*async_wgmma=True*) continue ;; esac # wgmma only
-        run_case "$prefix" "$file" "$defs" env "$setting"
+        case "$setting$defs" in no_wgmma=1*async_wgmma=True*) continue ;; esac # wgmma only
+        run_case "$prefix" "$file" "$defs${defs:+ }--set $setting"
     done <<<"$CASES"
 }
 
 echo "== examples: --target cuda --check, mma.sync instead of wgmma"
-run_variant check-mma "gemm.py gemm_fp8.py gemm_operands.py flash_attention.py gemm_warp_specialized.py" TILEC_NO_WGMMA=1
+run_variant check-mma \
+    "gemm.py gemm_fp8.py gemm_operands.py flash_attention.py gemm_warp_specialized.py" no_wgmma=1
 flush_cases
 echo "== examples: --target cuda --check, cp.async instead of TMA and warp specialization"
-run_variant check-nows "gemm.py gemm_fp8.py" TILEC_NO_WS=1
+run_variant check-nows "gemm.py gemm_fp8.py" no_ws=1
 flush_cases
 echo "== examples: --target cuda --check, one tile per block instead of a persistent grid"
-run_variant check-nopersist "gemm.py gemm_fp8.py" TILEC_NO_PERSISTENT=1
+run_variant check-nopersist "gemm.py gemm_fp8.py" no_persistent=1
 flush_cases
 echo "== examples: --target cuda --check, 2-block clusters with TMA multicast"
-run_variant check-cluster "gemm.py gemm_fp8.py" TILEC_CLUSTER=1
+run_variant check-cluster "gemm.py gemm_fp8.py" cluster=1
 flush_cases
-echo "== examples: --target cuda --check, warp-group ping-pong (TILEC_PINGPONG=1)"
-run_variant check-pingpong "flash_attention.py" TILEC_PINGPONG=1
+echo "== examples: --target cuda --check, warp-group ping-pong (--set pingpong=1)"
+run_variant check-pingpong "flash_attention.py" pingpong=1
 flush_cases
 
 # A view that does not start on a 16-byte boundary, passed to a kernel that reads its

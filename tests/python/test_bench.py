@@ -6,6 +6,7 @@ import argparse
 import csv
 import math
 import os
+import subprocess
 import sys
 
 import pytest
@@ -30,15 +31,17 @@ def test_csv_appends_with_one_header(tmp_path):
     assert b"\r" not in path.read_bytes()
 
 
-def test_variant_splits_environment_from_arguments():
+def test_variant_splits_settings_from_arguments():
     assert variants.variant("default") == ("default", {}, {})
     assert variants.variant("w:TILEC_CLUSTER=1,block_M=256,shared_epilogue=False,x=a") == (
-        "w", {"TILEC_CLUSTER": "1"}, {"block_M": 256, "shared_epilogue": False, "x": "a"})
+        "w", {"cluster": "1"}, {"block_M": 256, "shared_epilogue": False, "x": "a"})
+    assert variants.variant("w:no_ws=1,no_splitk=1") == ("w", {"no_ws": "1", "no_splitk": "1"},
+                                                          {})
     assert variants.shapes("4096x1024x8192,128x7168x4096") == [(4096, 1024, 8192),
                                                               (128, 7168, 4096)]
 
 
-@pytest.mark.parametrize("text", ["w:block_M", ":block_M=1", "w:=3"])
+@pytest.mark.parametrize("text", ["w:block_M", ":block_M=1", "w:=3", "w:TILEC_NO_SUCH=1"])
 def test_variant_refuses_malformed(text):
     with pytest.raises(argparse.ArgumentTypeError):
         variants.variant(text)
@@ -79,3 +82,13 @@ def test_compile_kernels_take_their_arguments(name, factory, args, size, step):
     defines[size] = repr(args[size] + step)
     k = compile_file(str(ROOT / "examples" / (name + ".py")), factory, defines, target="c")
     assert k.name == factory
+
+
+def test_variant_settings_are_the_compilers():
+    """variants.SETTINGS names the lowering settings of `tilec help settings` (options.c)."""
+    tilec_bin = os.environ.get("TILEC", str(ROOT / "build" / "tilec"))
+    out = subprocess.run([tilec_bin, "help", "settings"], capture_output=True, text=True,
+                         check=True).stdout
+    table = {w[0]: w[1] for w in (ln.split() for ln in out.splitlines() if ln.startswith("  "))}
+    for key, var in variants.SETTINGS.items():
+        assert table.get(key) == var, key

@@ -466,23 +466,49 @@ def test_pass_configs_from_python_values():
 
 def test_pass_configs_switch_the_cuda_code(tmp_path):
     """--pass-config reaches the CUDA lowering: with tl.disable_warp_specialized=1 the GEMM
-    is generated as with TILEC_NO_WS=1 (emit only: no GPU needed)."""
+    is generated as with --set no_ws=1 (emit only: no GPU needed); TILEC_NO_WS=1 is that
+    setting's default, under --set."""
     tilec_bin = os.environ.get("TILEC", str(ROOT / "build" / "tilec"))
-    args = [tilec_bin, "emit", "examples/gemm.py", "--target", "cuda", "-D", "M=1024", "-D",
-            "N=1024", "-D", "K=1024", "-D", "block_M=128", "-D", "block_N=256", "-D",
-            "block_K=64", "-D", "num_stages=3", "-D", "threads=256"]
-    env = dict(os.environ, TILEC_CUDA_ARCH="sm_90a")
+    args = [tilec_bin, "emit", "examples/gemm.py", "--target", "cuda", "--arch", "sm_90a",
+            "-D", "M=1024", "-D", "N=1024", "-D", "K=1024", "-D", "block_M=128", "-D",
+            "block_N=256", "-D", "block_K=64", "-D", "num_stages=3", "-D", "threads=256"]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TILEC_NO_")}
 
     def emit(extra=(), **e):
         p = subprocess.run(args + list(extra), cwd=ROOT, env=dict(env, **e),
                            capture_output=True, text=True, timeout=120)
         assert p.returncode == 0, p.stderr
         return p.stdout
-    plain, no_ws = emit(), emit(TILEC_NO_WS="1")
+    plain, no_ws = emit(), emit(["--set", "no_ws=1"])
     assert plain != no_ws
     assert emit(["--pass-config", "tl.disable_warp_specialized=1"]) == no_ws
     assert emit(["--pass-config", "TL_DISABLE_TMA_LOWER=True"]) == no_ws
     assert emit(["--pass-config", "tl.disable_warp_specialized=0"]) == plain
+    assert emit(TILEC_NO_WS="1") == no_ws
+    assert emit(["--set", "no_ws=0"], TILEC_NO_WS="1") == plain
+
+
+def test_options_switch_the_cuda_code():
+    """options= (and tilec.settings()) reach the CUDA lowering, emit only: the arch and a
+    switch; a bad setting is an error that names it."""
+    from tilec.jit import compile_file
+    path = str(ROOT / "examples" / "gemm.py")
+
+    def source(**kw):
+        k = compile_file(path, target="cuda", build=0, **kw)
+        return k.source[k.source.index("---- kernels ----"):]
+    wgmma = source(options={"arch": "sm_90a"})
+    mma = source(options={"arch": "sm_90a", "no_wgmma": True})
+    assert "tl_wgmma" in wgmma and "tl_wgmma" not in mma
+    assert source(options={"arch": "sm_80"}) == mma
+    with tilec.settings(arch="sm_90a", no_wgmma=True):
+        assert source() == mma
+        assert source(options={"no_wgmma": False}) == wgmma  # a compile's own options win
+    assert source(options={"arch": "sm_90a"}) == wgmma  # the block's settings are gone
+    with pytest.raises(tilec.TilecError, match="unknown setting 'no_such'"):
+        source(options={"no_such": 1})
+    with pytest.raises(tilec.TilecError, match="'sm80': not a CUDA architecture"):
+        source(options={"arch": "sm80"})
 
 
 # ---- __dlpack__ inputs ----------------------------------------------------------------------------

@@ -32,9 +32,19 @@
 
 static char tmpdir[256];
 
-static void arch_set(const char *arch) {
-    if (arch) setenv("TILEC_CUDA_ARCH", arch, 1);
-    else unsetenv("TILEC_CUDA_ARCH");
+/* The settings of the compiles below (test_options): the architecture (NULL: the
+ * current GPU's) and the setting cluster. */
+static const char *test_arch;
+static bool test_cluster;
+
+static void arch_set(const char *arch) { test_arch = arch; }
+
+static tl_options test_options(void) {
+    static const tl_define cluster = {"cluster", "1"};
+    tl_options o = tl_options_default();
+    o.arch = test_arch;
+    if (test_cluster) o.settings = &cluster, o.nsettings = 1;
+    return o;
 }
 
 /* ---- the toolkit's headers agree with driver.h ------------------------------------------ */
@@ -150,13 +160,17 @@ static int dir_entries(const char *dir) {
     return n;
 }
 
-/* Builds source for arch into a fresh file; returns the build's status, log in log. */
+/* Builds source for arch (settings as options_fill makes them) into a fresh file;
+ * returns the build's status, log in log. */
 static int build_for(const char *arch, const char *source, const char *path, StrBuf *log) {
-    arch_set(arch);
     unlink(path);
     log->len = 0;
     sb_puts(log, "");
-    return target_cuda.build(source, path, log);
+    Options set;
+    tl_options o = test_options();
+    o.arch = arch;
+    if (options_fill(&set, &o, target_cuda.arch, log)) return 1;
+    return target_cuda.build(source, &set, path, log);
 }
 
 /* ELF64, machine EM_CUDA (190): an NVIDIA cubin, not PTX text. */
@@ -210,7 +224,7 @@ static void test_build(void) {
     CHECK(access(path, F_OK) != 0 && dir_entries(tmpdir) == 0, "failed build left files");
 
     CHECK(build_for("sm80", tiny_kernel, path, &log) != 0 &&
-              strstr(log.buf, "TILEC_CUDA_ARCH='sm80' is not a CUDA architecture"),
+              strstr(log.buf, "arch='sm80': not a CUDA architecture"),
           "bad arch: %s", log.buf);
     CHECK(build_for("sm_20", tiny_kernel, path, &log) != 0 &&
               strstr(log.buf, "cannot compile for sm_20"), "old arch: %s", log.buf);
@@ -221,13 +235,15 @@ static void test_toolchain_id(const CudaNvrtc *nv) {
     Arena a = {0};
     char want[32];
     snprintf(want, sizeof want, "nvrtc %d.%d", nv->major, nv->minor);
-    arch_set("sm_80");
-    const char *id80 = target_cuda.toolchain_id(&a);
-    arch_set("sm_90a");
-    const char *id90 = target_cuda.toolchain_id(&a);
-    CHECK(strstr(id80, want) && strstr(id80, "--gpu-architecture=sm_80") &&
-              strstr(id80, "--std=c++17") && !strstr(id80, "fast_math"), "%s", id80);
-    CHECK(strstr(id90, "--gpu-architecture=sm_90a") && strcmp(id80, id90) != 0, "%s", id90);
+    const char *id = target_cuda.toolchain_id(&a);
+    CHECK(strstr(id, want) && !strstr(id, "--gpu-architecture") && strstr(id, "--std=c++17") &&
+              !strstr(id, "fast_math"), "%s", id);
+    /* the architecture is in the settings' part of the cache key */
+    Options o80 = {.arch = "sm_80"}, o90 = {.arch = "sm_90a"};
+    char *k80 = options_key(&o80), *k90 = options_key(&o90);
+    CHECK(strstr(k80, "arch=sm_80") && strstr(k90, "arch=sm_90a") && strcmp(k80, k90), "%s",
+          k90);
+    free(k80), free(k90);
     arena_free(&a);
 }
 
@@ -247,7 +263,7 @@ static void test_unavailable(void) {
                   strstr(log.buf, "set TILEC_CUDA_ARCH"), "no arch, no GPU: %s", log.buf);
         sb_free(&log);
         tl_kernel *k = NULL;
-        tl_options o = tl_options_default();
+        tl_options o = test_options();
         o.target = "cuda";
         CHECK(tl_compile_file("examples/elementwise_add.py", &o, &k) == TL_ERROR_TOOLCHAIN &&
                   strstr(tl_last_error(), why.buf), "%s", tl_last_error());
@@ -277,7 +293,7 @@ static void test_examples(void) {
     for (int a = 0; a < 2; a++) {
         arch_set(archs[a]);
         for (int i = 0; i < n; i++) {
-            tl_options o = tl_options_default();
+            tl_options o = test_options();
             o.target = "cuda";
             o.build = TL_BUILD_ONLY;
             o.use_cache = 0;
@@ -292,7 +308,7 @@ static void test_examples(void) {
 
 static void test_ws_register_retry(void) {
     arch_set("sm_90a");
-    tl_options o = tl_options_default();
+    tl_options o = test_options();
     o.target = "cuda";
     o.build = TL_BUILD_ONLY;
     o.use_cache = 0;
@@ -313,7 +329,7 @@ static void test_build_only_cache(void) {
     char cache[300];
     snprintf(cache, sizeof cache, "%s/cache", tmpdir);
     arch_set("sm_80");
-    tl_options o = tl_options_default();
+    tl_options o = test_options();
     o.target = "cuda";
     o.build = TL_BUILD_ONLY;
     o.cache_dir = cache;
@@ -402,7 +418,7 @@ static void check_gemm_sass(const char *tool, const char *arch, const char *file
     static int calls; /* a cache of its own per call: its one entry is this kernel */
     snprintf(cache, sizeof cache, "%s/sass-%s-%d", tmpdir, arch, calls++);
     arch_set(arch);
-    tl_options o = tl_options_default();
+    tl_options o = test_options();
     o.target = "cuda";
     o.build = TL_BUILD_ONLY;
     o.cache_dir = cache;
@@ -489,10 +505,10 @@ static void test_gemm_sass(void) {
                     "HMMA", NULL, -1);
     /* 2-block clusters: cluster barriers (UCGABAR) at entry and exit, with the only GPU-wide
      * fences (the remote arrivals of the mainloop are relaxed) */
-    setenv("TILEC_CLUSTER", "1", 1);
+    test_cluster = true;
     check_gemm_sass(tool, "sm_90a", "examples/gemm.py", gemm, ng, "UTMALDG.2D.MULTICAST",
                     "UCGABAR_ARV", 2);
-    unsetenv("TILEC_CLUSTER");
+    test_cluster = false;
     arch_set(NULL);
 }
 
@@ -555,7 +571,7 @@ static int wrong_sums(DLTensor *dev_c, DLTensor *host_c) {
 /* elementwise_add on the GPU: device inputs, outputs from tl_kernel_call (here and in
  * another thread), and tensors on the wrong device rejected with the parameter's name. */
 static void test_gpu_launch(void) {
-    tl_options o = tl_options_default();
+    tl_options o = test_options();
     o.target = "cuda";
     o.use_cache = 0;
     tl_define defs[2] = {{"M", "100"}, {"N", "130"}};
@@ -613,7 +629,7 @@ static void test_gpu_launch(void) {
 
 /* examples/gemm.py for the GPU with these defines (M, N, K first), or NULL. */
 static tl_kernel *gemm_kernel(const tl_define *defs, int n) {
-    tl_options o = tl_options_default();
+    tl_options o = test_options();
     o.target = "cuda";
     o.use_cache = 0;
     o.defines = defs;

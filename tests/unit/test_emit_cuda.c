@@ -46,9 +46,11 @@ static uint64_t rng(void) { /* splitmix64 */
 static char tmpdir[256];
 
 /* ==== compiling a program for CUDA ======================================================= */
-/* The architecture the lowering targets (TILEC_CUDA_ARCH): sm_80 (mma.sync; the source
- * compiles for sm_80 and sm_90a) or sm_90a (wgmma; compiles for sm_90a only). */
+/* The architecture the lowering targets (Options.arch): sm_80 (mma.sync; the source
+ * compiles for sm_80 and sm_90a) or sm_90a (wgmma; compiles for sm_90a only); and the
+ * other settings of every compile (lowering switches). */
 static const char *lower_arch = "sm_80";
+static Options settings;
 typedef struct Compiled {
     Ctx ctx;
     Func *f;
@@ -85,8 +87,9 @@ static Compiled *compile_cuda(const char *name, const char *text, bool emit) {
         c->f = NULL;
         return c;
     }
+    c->ctx.opts = settings;
+    snprintf(c->ctx.opts.arch, sizeof c->ctx.opts.arch, "%s", lower_arch);
     Program *p = elaborate(&c->ctx, make_source(&c->ctx, name, text), NULL, NULL, 0, NULL, 0);
-    setenv("TILEC_CUDA_ARCH", lower_arch, 1);
     cuda_lower(&c->ctx, p->func);
     c->f = p->func;
     if (emit) c->src = cuda_emit(&c->ctx, p->func);
@@ -695,7 +698,8 @@ static bool run_c_target(const SimCase *sc, Bufs *b) {
         char *src = target_c.emit(&ctx, p->func);
         ctx.on_error = NULL;
         StrBuf log = {0};
-        if (target_c.build(src, path, &log) == 0) m = target_c.load(path, &log);
+        if (target_c.build(src, &ctx.opts, path, &log) == 0)
+            m = target_c.load(path, &ctx.opts, &log);
         CHECK(m != NULL, "%s: C target build: %s", sc->name, log.buf);
         if (m) ok = target_c.launch(m, b->data, sc->syms, NULL, &log) == 0;
         CHECK(!m || ok, "%s: C target run: %s", sc->name, log.buf);
@@ -1469,10 +1473,10 @@ int main(void) {
                   kernels_call(all[n], "tl_wgmma_fence_operand(((uint32_t *)acc_s_cast)[tl_c]);") &&
                   !has_remark(all[n++], "order="),
               "sm90_fa_128: T.Pipelined(order=, stage=, group=) applied");
-        setenv("TILEC_PINGPONG", "1", 1); /* the two warp groups take turns at the wgmmas */
+        settings.pingpong = true; /* the two warp groups take turns at the wgmmas */
         names[n] = "sm90_fa_pingpong";
         all[n] = check_program(names[n], fa_128);
-        unsetenv("TILEC_PINGPONG");
+        settings.pingpong = false;
         cases[n] = (SimCase){names[n], fa_128, NULL, all[n]};
         const char *w = kernels_call(all[n], "tl_pingpong_wait(tl_tid);")
                             ? strstr(all[n]->src, "tl_pingpong_wait(tl_tid);") : NULL;
@@ -1494,7 +1498,7 @@ int main(void) {
                   kernels_call(c, "tl_tma_load(&tl_tmap1, V_shared + ((int32_t)((uint32_t)vtl_it % 2u)) * 4096"),
               "sm90_fa_stages2: K and V loaded by TMA in a producer warp group");
     }
-    setenv("TILEC_CLUSTER", "1", 1); /* the warp-specialized cases in 2-block clusters */
+    settings.cluster = true; /* the warp-specialized cases in 2-block clusters */
     for (int i = 0; i < NPROG + nex; i++) /* stmatrix is sm_90's */
         CHECK(!all[i]->src || !strstr(all[i]->src, "tl_stmatrix<"), "%s: no stmatrix on sm_80",
               names[i]);
@@ -1555,7 +1559,7 @@ int main(void) {
         cases[n] = (SimCase){ws[i].name, (char *)ws[i].text, ws[i].syms, all[n]};
         names[n++] = ws[i].name;
     }
-    unsetenv("TILEC_CLUSTER");
+    settings.cluster = false;
     const char *epi = all[n - 4]->src, *chunked = all[n - 3]->src, *win = all[n - 2]->src;
     for (int i = 0; i < n; i++) /* T.use_swizzle(order="column"): TileLang's column walk */
         if (!strcmp(names[i], "ws_tiles_column") || !strcmp(names[i], "dynamic_column"))
@@ -1641,9 +1645,9 @@ int main(void) {
                   "%s: wgmma on K-major A and B tiles of two 128-byte panels, a TMA box each "
                   "(multicast or not)", names[i]);
         }
-    setenv("TILEC_NO_WS", "1", 1); /* the same tiles filled by cp.async */
+    settings.no_ws = true; /* the same tiles filled by cp.async */
     all[n] = check_program("wide_cp_async", test_kernel("ws_wide"));
-    unsetenv("TILEC_NO_WS");
+    settings.no_ws = false;
     CHECK(kernels_call(all[n], "tl_cp_async16(&A_s[tl_panel_swizzle<128, 128, 2>(") &&
               kernels_call(all[n], "tl_wgmma_ss<128, 64, 128, 2, true, TL_MMA_F16, TL_MMA_F16, 0>("),
           "wide_cp_async: cp.async into paneled K-major tiles, wgmma");
@@ -1665,9 +1669,9 @@ int main(void) {
     /* TMA stores from paneled tiles; without them (TILEC_NO_TMA_STORE), 16-byte copies */
     for (int no = 0; no < 2; no++) {
         const char *name = no ? "ws_panels_no_tma_store" : "ws_panels";
-        if (no) setenv("TILEC_NO_TMA_STORE", "1", 1);
+        settings.no_tma_store = no;
         all[n] = check_program(name, test_kernel("ws_panels"));
-        unsetenv("TILEC_NO_TMA_STORE");
+        settings.no_tma_store = false;
         const char *p = all[n]->src;
         const Compiled *c = all[n];
         CHECK(p && (no ? !kernels_call(c, "tl_tma_store") && kernels_call(c, "C_s[tl_swizzle<256, 2>(")

@@ -145,24 +145,28 @@ static void test_meta_ints(void) {
     }
 }
 
+/* The setting fault (TILEC_FAULT) injects an internal error or out of memory. */
 static void test_internal_errors(void) {
     tl_kernel *k = NULL;
     tl_options o = opts("c", TL_BUILD_NONE);
-    setenv("TILEC_FAULT", "internal", 1);
+    static const tl_define internal = {"fault", "internal"}, oom = {"fault", "oom"},
+                           launch = {"fault", "launch"};
+    o.settings = &internal, o.nsettings = 1;
     CHECK(tl_compile_source(test_kernel("hostile_add"), "add.py", &o, &k) == TL_ERROR_INTERNAL &&
           !k);
     CHECK(strstr(tl_last_error(), "internal error at ") &&
           strstr(tl_last_error(), "TILEC_FAULT=internal"), " %s", tl_last_error());
-    setenv("TILEC_FAULT", "oom", 1);
+    o.settings = &oom;
     CHECK(tl_compile_source(test_kernel("hostile_add"), "add.py", &o, &k) == TL_ERROR_INTERNAL &&
           !k);
     CHECK(strstr(tl_last_error(), "out of memory"), " %s", tl_last_error());
-    unsetenv("TILEC_FAULT");
+    o.settings = NULL, o.nsettings = 0;
     CHECK(tl_compile_source(test_kernel("hostile_add"), "add.py", &o, &k) ==
           TL_OK); /* and it goes on */
     tl_kernel_destroy(k);
-    /* the same in a launch and a call */
+    /* the same in a launch and a call of a kernel compiled with fault=launch */
     o = opts("c", TL_BUILD_LOAD);
+    o.settings = &launch, o.nsettings = 1;
     CHECK(tl_compile_source(test_kernel("hostile_add"), "add.py", &o, &k) == TL_OK);
     if (!k) return;
     float a[128], b[128] = {0};
@@ -173,11 +177,13 @@ static void test_internal_errors(void) {
     DLTensor tb = ta;
     tb.data = b;
     DLTensor *args[2] = {&ta, &tb}, *out[1] = {NULL};
-    setenv("TILEC_FAULT", "launch", 1);
     CHECK(tl_kernel_launch(k, args, 2, NULL) == TL_ERROR_INTERNAL &&
           strstr(tl_last_error(), "TILEC_FAULT=launch"), " %s", tl_last_error());
     CHECK(tl_kernel_call(k, args, 1, out, 1, NULL) == TL_ERROR_INTERNAL && !out[0]);
-    unsetenv("TILEC_FAULT");
+    tl_kernel_destroy(k);
+    o.settings = NULL, o.nsettings = 0;
+    CHECK(tl_compile_source(test_kernel("hostile_add"), "add.py", &o, &k) == TL_OK);
+    if (!k) return;
     CHECK(tl_kernel_launch(k, args, 2, NULL) == TL_OK && b[5] == 6.0f && b[127] == 128.0f);
     tl_kernel_destroy(k);
 }

@@ -967,7 +967,7 @@ static void test_check_turns(void) {
 }
 
 int main(void) {
-    setenv("TILEC_VERIFY", "1", 1);
+    ctx.opts.verify = true; /* ir_verify after every pass (the setting verify) */
     test_copy_oob(0);
     test_copy_oob(-1.5);
     test_copy_without_guard_faults();

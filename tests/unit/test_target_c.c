@@ -34,6 +34,7 @@
 #define SWEEP_END(what) CHECK(sweep_bad_ == 0, "%s: %d mismatches", what, sweep_bad_)
 
 static uint64_t rng_state = 0x243f6a8885a308d3ull;
+static const Options no_settings; /* the C target's build and load read none */
 
 static uint64_t rng(void) { /* splitmix64 */
     uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
@@ -439,13 +440,13 @@ static int run_func(Func *f, void *const *args, const int64_t *syms, StrBuf *err
     char path[256];
     snprintf(path, sizeof path, "%s/k%d%s", tmpdir, nbuilt++, target_c.binary_ext);
     StrBuf log = {0};
-    int rc = target_c.build(source, path, &log);
+    int rc = target_c.build(source, &no_settings, path, &log);
     CHECK(rc == 0, "build %s failed:\n%s\n--- source ---\n%s", f->name, log.buf,
           strstr(source, "/* ---- kernels"));
     sb_free(&log);
     if (rc) return -1;
     StrBuf lerr = {0};
-    void *m = target_c.load(path, &lerr);
+    void *m = target_c.load(path, &no_settings, &lerr);
     CHECK(m != NULL, "load: %s", lerr.buf);
     sb_free(&lerr);
     if (!m) return -1;
@@ -769,7 +770,8 @@ static void test_toolchain(void) {
     char path[256];
     snprintf(path, sizeof path, "%s/bad.so", tmpdir);
     StrBuf log = {0};
-    CHECK(target_c.build("int x = ;\n", path, &log) != 0 && log.len > 0, "bad source fails");
+    CHECK(target_c.build("int x = ;\n", &no_settings, path, &log) != 0 && log.len > 0,
+          "bad source fails");
     CHECK(access(path, F_OK) != 0, "no binary after a failed build");
     sb_free(&log);
     const char *old = getenv("CC");
@@ -778,7 +780,7 @@ static void test_toolchain(void) {
     CHECK(target_c.available(&why) == 0 && why.buf && strstr(why.buf, "not found"),
           "missing compiler: %s", why.buf);
     sb_free(&why);
-    CHECK(target_c.build("int x;\n", path, &log) != 0 && log.buf &&
+    CHECK(target_c.build("int x;\n", &no_settings, path, &log) != 0 && log.buf &&
               strstr(log.buf, "C compiler '/nonexistent/tilec-no-cc' not found"),
           "missing compiler on build: %s", log.buf);
     sb_free(&log);
@@ -791,8 +793,8 @@ static void test_toolchain(void) {
     fclose(fp);
     chmod(fake, 0700);
     setenv("CC", fake, 1);
-    CHECK(target_c.build("#pragma omp parallel\nint x;\n", path, &log) == 0, "no-OpenMP retry: %s",
-          log.buf);
+    CHECK(target_c.build("#pragma omp parallel\nint x;\n", &no_settings, path, &log) == 0,
+          "no-OpenMP retry: %s", log.buf);
     CHECK(access(path, F_OK) == 0, "binary built without OpenMP");
     sb_free(&log);
     unlink(fake);
@@ -801,7 +803,8 @@ static void test_toolchain(void) {
     else unsetenv("CC");
     free(saved);
     StrBuf lerr = {0};
-    CHECK(target_c.load(path, &lerr) == NULL && lerr.len > 0, "load of a missing file fails");
+    CHECK(target_c.load(path, &no_settings, &lerr) == NULL && lerr.len > 0,
+          "load of a missing file fails");
     sb_free(&lerr);
     CHECK(target_find("c") == &target_c && target_find("nope") == NULL, "target_find");
 }

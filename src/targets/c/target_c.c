@@ -242,7 +242,9 @@ static int compile_with_fallback(const char *src, const char *out, StrBuf *log) 
     return rc != 0;
 }
 
-static int c_build(const char *source, const char *binary_path, StrBuf *log) {
+static int c_build(const char *source, const Options *opt, const char *binary_path,
+                   StrBuf *log) {
+    (void)opt; /* nothing the settings choose changes the C build */
     size_t n = strlen(binary_path);
     char *src = malloc(n + 16), *out = malloc(n + 16);
     if (!src || !out) {
@@ -318,7 +320,8 @@ static void quiet_openmp_default(void) {
     setenv("OMP_WAIT_POLICY", "passive", 0);
 }
 
-static void *c_load(const char *binary_path, StrBuf *err) {
+static void *c_load(const char *binary_path, const Options *opt, StrBuf *err) {
+    (void)opt;
     static pthread_once_t omp_once = PTHREAD_ONCE_INIT;
     pthread_once(&omp_once, quiet_openmp_default);
     void *dl = dlopen(binary_path, RTLD_NOW | RTLD_LOCAL);

@@ -1,11 +1,11 @@
 /* arch.c - the GPU architecture the CUDA target compiles for, and what the lowering
- * derives from it (arch.h). $TILEC_CUDA_ARCH (sm_80, sm_90a, ...) if set, else the compute
- * capability of the current device (the current context's, else device 0), with sm_90
- * compiled as sm_90a so that Hopper-only instructions are usable. */
+ * derives from it (arch.h). The one the settings give (tl_options.arch, the setting arch,
+ * $TILEC_CUDA_ARCH: options.c reads them), checked here, else the compute capability of
+ * the current device (the current context's, else device 0), with sm_90 compiled as
+ * sm_90a so that Hopper-only instructions are usable. */
 #include "targets/cuda/arch.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* "sm_" + 2 or 3 digits + an optional feature letter ("a", "f"). */
@@ -37,55 +37,29 @@ int cuda_device_arch(const CudaDriver *d, int dev, char *out, size_t n, StrBuf *
     return 0;
 }
 
-int cuda_arch(char *out, size_t n, StrBuf *why) {
-    const char *env = getenv("TILEC_CUDA_ARCH");
-    if (env && *env) {
-        if (!arch_valid(env)) {
-            sb_printf(why, "TILEC_CUDA_ARCH='%s' is not a CUDA architecture (expected e.g. "
-                      "sm_80 or sm_90a)", env);
+int cuda_target_arch(const char *given, char *out, size_t n, StrBuf *why) {
+    if (given) {
+        if (!arch_valid(given)) {
+            sb_puts(why, "not a CUDA architecture (expected e.g. sm_80 or sm_90a)");
             return -1;
         }
-        snprintf(out, n, "%s", env);
+        snprintf(out, n, "%s", given);
         return 0;
     }
     StrBuf w = {0};
     const CudaDriver *d = cuda_driver(&w);
     int dev = d ? arch_device(d, &w) : -1;
-    int rc = dev < 0 || cuda_device_arch(d, dev, out, n, &w) ? -1 : 0;
+    int rc = dev < 0 || cuda_device_arch(d, dev, out, n, &w) ? 1 : 0;
     if (rc)
-        sb_printf(why, "cannot tell which GPU architecture to compile for (%s): set "
-                  "TILEC_CUDA_ARCH, e.g. to sm_80 or sm_90a", w.buf);
+        sb_printf(why, "cannot tell which GPU architecture to compile for (%s): give one "
+                  "(--arch, options arch, or set TILEC_CUDA_ARCH), e.g. sm_80 or sm_90a",
+                  w.buf);
     sb_free(&w);
     return rc;
 }
 
 /* ---- what the lowering derives from it ------------------------------------------------- */
-/* The compute capability of the target (90 for sm_90a), or 0 if it is unknown. */
-static int arch_number(bool *sm90a) {
-    char arch[32];
-    StrBuf why = {0};
-    int n = 0;
-    if (!cuda_arch(arch, sizeof arch, &why) && sscanf(arch, "sm_%d", &n) != 1) n = 0;
-    sb_free(&why);
-    if (sm90a) *sm90a = n == 90;
-    return n;
-}
-
-static bool env_off(const char *name) {
-    const char *v = getenv(name);
-    return v && *v && strcmp(v, "0");
-}
-
-int cuda_lowering_arch(void) { return arch_number(NULL); }
-
 int cuda_launch_regs(int threads) {
     int r = 65536 / threads / 8 * 8;
     return r > 255 ? 255 : r;
 }
-
-bool cuda_lowering_wgmma(void) {
-    bool sm90 = false;
-    arch_number(&sm90);
-    return sm90 && !env_off("TILEC_NO_WGMMA");
-}
-

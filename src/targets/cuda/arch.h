@@ -1,20 +1,17 @@
-/* arch.h - the GPU architecture the CUDA target compiles for (arch.c) and what the
- * lowering derives from it; read by the CUDA passes, the emitter and the build. */
+/* arch.h - the GPU architecture the CUDA target compiles for (arch.c): Target.arch, which
+ * options_fill asks once per compilation; the passes, the emitter and the build read the
+ * result from the settings (Options.arch, options_arch_number, options_wgmma). */
 #ifndef TILEC_CUDA_ARCH_H
 #define TILEC_CUDA_ARCH_H
 
 #include "targets/cuda/driver.h"
 
-/* The architecture kernels are compiled for ("sm_80", "sm_90a"): $TILEC_CUDA_ARCH if set,
- * else the current device's (the current context's, else device 0), sm_90 as sm_90a.
- * 0, else -1 with the reason in why. The lowering may use it to pick a code path. */
-int cuda_arch(char *out, size_t n, StrBuf *why);
+/* Target.arch (OptionsArchFn): given ("sm_80", "sm_90a", ...; NULL: none) checked, else
+ * the current device's (the current context's, else device 0), sm_90 as sm_90a. 0; 1
+ * when none was given and no device says (why); -1 when given is not one (why). */
+int cuda_target_arch(const char *given, char *out, size_t n, StrBuf *why);
 /* "sm_<major><minor>" of device dev, sm_90 as sm_90a; 0, else -1 with the reason. */
 int cuda_device_arch(const CudaDriver *d, int dev, char *out, size_t n, StrBuf *why);
-/* The compute capability compiled for (90 for sm_90a), 0 if unknown. */
-int cuda_lowering_arch(void);
-/* Whether kernels are compiled for sm_90 (wgmma) and TILEC_NO_WGMMA is not set. */
-bool cuda_lowering_wgmma(void);
 /* Registers a thread holds in a block of `threads` launched one per SM
  * (__launch_bounds__(threads, 1)): the SM's 64K over the threads in multiples of 8, at
  * most 255. setmaxnreg budgets must fit that block's total. */

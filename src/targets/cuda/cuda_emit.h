@@ -44,7 +44,7 @@ typedef struct CuEmit {
     CfVarVec used;          /* vars the kernel being emitted reads */
     const CuLoop *loop;     /* the layout loop being emitted, or NULL */
     bool wgmma;             /* the kernel has wgmma gemms: barriers fence the async proxy */
-    bool stmatrix;          /* the target has stmatrix (sm_90+; TILEC_NO_STMATRIX unset) */
+    bool stmatrix;          /* the target has stmatrix (sm_90+; the setting no_stmatrix off) */
     bool consumer;          /* inside the consumer of a STMT_WS: barriers are of its threads */
     int region_count;       /* inside a T.ws region of this many threads (else 0): its
                                barriers are named barrier region_id's */

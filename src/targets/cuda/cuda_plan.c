@@ -105,8 +105,8 @@ int cuda_tmap_geometry(const Func *f, const TmaMap *m, const int64_t *syms, Cuda
         if (cuda_eval_int(f, b->shape[m->rank - 1 - i], syms, &v)) v = -1;
         if (g->param < 0 || v < 1 || v > ((int64_t)1 << 32)) {
             sb_printf(err, "tensor '%s' (dim %d = %lld): a TMA tensor map needs every dimension "
-                      "in 1 .. 2^32 (set TILEC_NO_WS=1 to load it without TMA)", b->name,
-                      m->rank - 1 - i, (long long)v);
+                      "in 1 .. 2^32 (set no_ws=1, or TILEC_NO_WS=1, to load it without TMA)",
+                      b->name, m->rank - 1 - i, (long long)v);
             return -1;
         }
         g->dims[i] = (uint64_t)v, g->box[i] = (uint32_t)m->box[i];

@@ -58,11 +58,6 @@
  * (sm_90's opt-in limit); the launch checks the GPU's own limit. */
 enum { MAX_NEST = 16, MAX_THREADS = 1024, MAX_SMEM = 232448 };
 
-static bool env_off(const char *name) {
-    const char *v = getenv(name);
-    return v && *v && strcmp(v, "0");
-}
-
 static void emit_distributed(CfEmit *em, const Stmt *root);
 
 /* ---- hooks of the shared printer -------------------------------------------------------- */
@@ -1084,9 +1079,9 @@ char *cuda_emit(Ctx *ctx, const Func *f) {
     StrBuf kbuf = {0};
     cf_init(em, ctx, f, &cu_hooks);
     em->out = &kbuf;
-    int arch = cuda_lowering_arch();
+    int arch = options_arch_number(&ctx->opts);
     cu->sm90a = arch == 90;
-    cu->stmatrix = arch >= 90 && !env_off("TILEC_NO_STMATRIX");
+    cu->stmatrix = arch >= 90 && !ctx->opts.no_stmatrix;
     jmp_buf jb, *saved = ctx->on_error;
     if (CTX_TRY(ctx, &jb)) { /* free the heap buffers if a user error unwinds through here */
         sb_free(&kbuf);
@@ -1102,7 +1097,8 @@ char *cuda_emit(Ctx *ctx, const Func *f) {
                     "// Launch ABI: src/targets/cuda/cuda.h. NVRTC options: %s, sm_80 or newer.\n",
               f->loc.src && f->loc.src->name ? cf_comment_text(&ctx->arena, f->loc.src->name)
                                              : "<source>",
-              f->name ? f->name : "main", f->fast_math ? CUDA_FAST_MATH_OPTS : CUDA_IEEE_OPTS);
+              f->name ? f->name : "main",
+              ctx->opts.fast_math ? CUDA_FAST_MATH_OPTS : CUDA_IEEE_OPTS);
     sb_puts(&all, embedded_tl_c_h); /* the scalar semantics, shared with the C target */
     sb_puts(&all, "\n");
     sb_puts(&all, embedded_tl_cuda_h);

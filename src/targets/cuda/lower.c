@@ -23,7 +23,7 @@ void cuda_lower(Ctx *ctx, Func *f) {
     pass_run(ctx, f, "pipeline_async", pass_pipeline_async);
     pass_run(ctx, f, "tma_store", pass_tma_store);
     pass_run(ctx, f, "map_threads", pass_map_threads);
-    if (!f->no_auto_sync) pass_run(ctx, f, "insert_sync_threads", pass_insert_sync_threads);
+    if (!ctx->opts.no_auto_sync) pass_run(ctx, f, "insert_sync_threads", pass_insert_sync_threads);
     pass_run(ctx, f, "check_turns", pass_check_turns);
     pass_run(ctx, f, "split_warp_groups", pass_split_warp_groups);
     pass_run(ctx, f, "mark_nonneg", pass_mark_nonneg);

@@ -2,8 +2,10 @@
  * launch through the driver API (the pipeline is lower.c, the emitter emit_cuda.c; the
  * launch ABI between both halves is in cuda.h).
  *
- * Architecture: cuda_arch (arch.c). Building needs NVRTC only, not a GPU, when the
- * architecture is given. A module lives in the context that was current
+ * Architecture: the settings' (Options.arch: tl_options.arch, the setting arch or
+ * $TILEC_CUDA_ARCH), which options_fill takes from Target.arch (cuda_target_arch, arch.c):
+ * the one given, checked, else the current device's. Building needs NVRTC only, not a
+ * GPU, when the architecture is given. A module lives in the context that was current
  * when it was loaded (device 0's primary context if none was, which is PyTorch's too);
  * launches enter that context and queue every kernel on the caller's stream. */
 #include <errno.h>
@@ -19,11 +21,11 @@
 #include "targets/cuda/cuda.h"
 #include "targets/cuda/driver.h"
 
-/* Options of every NVRTC compile besides the architecture and include directory; part of
- * the toolchain id. The last one is the arithmetic: --fmad=false (no fused multiply-add,
- * so float results match the C target bit for bit), or --use_fast_math where the source
- * asks for it (CUDA_FAST_MATH_OPTS on its second line: pass_configs tl.enable_fast_math,
- * TileLang's meaning; the source is part of the cache key). */
+/* Options of every NVRTC compile besides the architecture (in the settings, options_key)
+ * and include directory; part of the toolchain id. The last one is the arithmetic:
+ * --fmad=false (no fused multiply-add, so float results match the C target bit for bit),
+ * or --use_fast_math with the setting fast_math (pass_configs tl.enable_fast_math,
+ * TileLang's meaning; the source names it on its second line, CUDA_FAST_MATH_OPTS). */
 static const char *const nvrtc_flags[] = {"-default-device", "--std=c++17", "-lineinfo",
                                           "--fmad=false"};
 #define N_NVRTC_FLAGS ((int)(sizeof nvrtc_flags / sizeof nvrtc_flags[0]))
@@ -55,10 +57,11 @@ typedef struct NvrtcOpts {
     int n;
 } NvrtcOpts;
 
+/* arch NULL: the options without it (the toolchain id). */
 static void opts_make(NvrtcOpts *o, const char *arch, bool fast_math) {
     o->n = 0;
-    snprintf(o->arch, sizeof o->arch, "--gpu-architecture=%s", arch);
-    o->v[o->n++] = o->arch;
+    snprintf(o->arch, sizeof o->arch, "--gpu-architecture=%s", arch ? arch : "");
+    if (arch) o->v[o->n++] = o->arch;
     for (int i = 0; i < N_NVRTC_FLAGS; i++) o->v[o->n++] = nvrtc_flags[i];
     if (fast_math) o->v[o->n - 1] = "--use_fast_math";
     if (cuda_include_dir(o->include, sizeof o->include)) o->v[o->n++] = o->include;
@@ -66,16 +69,13 @@ static void opts_make(NvrtcOpts *o, const char *arch, bool fast_math) {
 
 static const char *cuda_toolchain_id(Arena *a) {
     const CudaNvrtc *nv = cuda_nvrtc(NULL);
-    StrBuf why = {0}, id = {0};
-    char arch[32];
-    if (cuda_arch(arch, sizeof arch, &why)) snprintf(arch, sizeof arch, "sm_?");
+    StrBuf id = {0};
     NvrtcOpts o;
-    opts_make(&o, arch, false);
+    opts_make(&o, NULL, false);
     if (nv) sb_printf(&id, "nvrtc %d.%d (%s)", nv->major, nv->minor, nv->path);
     else sb_puts(&id, "nvrtc not found");
     for (int i = 0; i < o.n; i++) sb_printf(&id, " %s", o.v[i]);
     const char *s = arena_strdup(a, id.buf);
-    sb_free(&why);
     sb_free(&id);
     return s;
 }
@@ -219,21 +219,19 @@ static int write_atomic(const char *path, const char *data, size_t n, StrBuf *lo
     return rc;
 }
 
-static int cuda_build(const char *source, const char *binary_path, StrBuf *log) {
+static int cuda_build(const char *source, const Options *opt, const char *binary_path,
+                      StrBuf *log) {
     StrBuf why = {0};
-    char arch[32];
+    const char *arch = opt->arch;
     const CudaNvrtc *nv = cuda_nvrtc(&why);
-    if (!nv || cuda_arch(arch, sizeof arch, &why)) {
-        sb_printf(log, "%s\n", why.buf);
+    if (!nv || !arch[0]) {
+        sb_printf(log, "%s\n", nv ? opt->arch_why : why.buf);
         sb_free(&why);
         return 1;
     }
     if (!arch_supported(nv, arch, log)) return 1;
     NvrtcOpts o;
-    int len;
-    const char *opts = text_line(source, 2, &len); /* "... NVRTC options: <these>, ..." */
-    opts_make(&o, arch, opts && memmem(opts, (size_t)len, CUDA_FAST_MATH_OPTS,
-                                       strlen(CUDA_FAST_MATH_OPTS)));
+    opts_make(&o, arch, opt->fast_math);
     char *cubin;
     size_t n;
     int rc = nvrtc_compile(nv, source, &o, &cubin, &n, log);
@@ -256,6 +254,7 @@ typedef struct CudaModule {
     CudaPlan plan;
     CuFunction *fns;
     StrBuf bind_err; /* why bind failed; reported by every launch */
+    bool sync;       /* the setting cuda_sync: wait for every launch */
 } CudaModule;
 
 static int module_limits(const CudaDriver *d, CudaModule *m, StrBuf *err) {
@@ -276,19 +275,18 @@ static int module_limits(const CudaDriver *d, CudaModule *m, StrBuf *err) {
     return CU_CALL(d, err, DeviceGetName, (m->dev_name, (int)sizeof m->dev_name, h));
 }
 
-/* When a module does not load because TILEC_CUDA_ARCH is not this GPU's architecture,
- * say so. */
-static void load_hint(const CudaDriver *d, int dev, StrBuf *err) {
+/* When a module does not load because it was compiled for another architecture than this
+ * GPU's, say so. */
+static void load_hint(const CudaDriver *d, int dev, const char *compiled, StrBuf *err) {
     char arch[32];
     StrBuf why = {0};
-    const char *env = getenv("TILEC_CUDA_ARCH");
-    if (env && *env && !cuda_device_arch(d, dev, arch, sizeof arch, &why) && strcmp(env, arch))
-        sb_printf(err, "; the kernel was compiled for TILEC_CUDA_ARCH=%s but GPU %d is %s "
-                  "(unset TILEC_CUDA_ARCH to compile for it)", env, dev, arch);
+    if (!cuda_device_arch(d, dev, arch, sizeof arch, &why) && strcmp(compiled, arch))
+        sb_printf(err, "; the kernel was compiled for %s but GPU %d is %s (give no arch, "
+                  "or unset TILEC_CUDA_ARCH, to compile for it)", compiled, dev, arch);
     sb_free(&why);
 }
 
-static void *cuda_load(const char *binary_path, StrBuf *err) {
+static void *cuda_load(const char *binary_path, const Options *opt, StrBuf *err) {
     const CudaDriver *d = cuda_driver(err);
     if (!d) return NULL;
     Arena a = {0};
@@ -305,9 +303,10 @@ static void *cuda_load(const char *binary_path, StrBuf *err) {
         arena_free(&a);
         return NULL;
     }
+    m->sync = opt->cuda_sync;
     int rc = cuda_ctx_current(&m->ctx, &m->dev, err);
     if (!rc && CU_CALL(d, err, ModuleLoadData, (&m->mod, image))) {
-        load_hint(d, m->dev, err);
+        load_hint(d, m->dev, opt->arch, err);
         rc = -1;
     }
     arena_free(&a);
@@ -349,8 +348,8 @@ static int bind_clusters(const CudaDriver *d, CudaModule *m, int i, CuFunction f
     int n = 0;
     if (!d->OccupancyMaxActiveClusters) {
         sb_printf(err, "kernel '%s' (%s) runs in clusters of %d blocks, which this CUDA driver "
-                  "(%d) cannot size (no cuOccupancyMaxActiveClusters); unset TILEC_CLUSTER",
-                  m->f->name, k->name, k->cluster, d->version);
+                  "(%d) cannot size (no cuOccupancyMaxActiveClusters); unset cluster "
+                  "(TILEC_CLUSTER)", m->f->name, k->name, k->cluster, d->version);
         return -1;
     }
     CuLaunchConfig c = {(unsigned)k->cluster, 1, 1, (unsigned)k->block[0], (unsigned)k->block[1],
@@ -358,8 +357,8 @@ static int bind_clusters(const CudaDriver *d, CudaModule *m, int i, CuFunction f
     if (CU_CALL(d, err, OccupancyMaxActiveClusters, (&n, fn, &c))) return -1;
     if (n < 1) {
         sb_printf(err, "kernel '%s' (%s): no cluster of %d blocks with %lld bytes of shared "
-                  "memory each fits GPU %d (%s); unset TILEC_CLUSTER", m->f->name, k->name,
-                  k->cluster, (long long)k->smem_bytes, m->dev, m->dev_name);
+                  "memory each fits GPU %d (%s); unset cluster (TILEC_CLUSTER)", m->f->name,
+                  k->name, k->cluster, (long long)k->smem_bytes, m->dev, m->dev_name);
         return -1;
     }
     m->resident[i] = n * k->cluster;
@@ -516,7 +515,8 @@ static int kernel_grid(const Launch *l, int i, const int64_t *syms, unsigned g[3
         if (__builtin_mul_overflow(v[0], v[1], &tiles) ||
             __builtin_mul_overflow(tiles, v[2], &tiles) || tiles > INT32_MAX) {
             sb_printf(err, "%s: %lld blocks are more than a persistent kernel counts (2^31 - "
-                      "1); set TILEC_NO_PERSISTENT=1", k->name, (long long)tiles);
+                      "1); set no_persistent=1 (TILEC_NO_PERSISTENT=1)", k->name,
+                      (long long)tiles);
             return -1;
         }
         /* a split-K kernel cuts fewer tiles than blocks into parts (tl_sk_parts) */
@@ -548,7 +548,8 @@ static int tmaps_encode(Launch *l, const CudaKernelPlan *k, const int64_t *syms,
                                    CUDRV_TMAP_SWIZZLE_64B, 0, CUDRV_TMAP_SWIZZLE_128B};
     if (k->ntmaps && !l->d->TensorMapEncodeTiled) {
         sb_printf(err, "%s loads tiles with TMA, and this CUDA driver has no "
-                  "cuTensorMapEncodeTiled (it needs CUDA 12 or newer); set TILEC_NO_WS=1", k->name);
+                  "cuTensorMapEncodeTiled (it needs CUDA 12 or newer); set no_ws=1 "
+                  "(TILEC_NO_WS=1)", k->name);
         return -1;
     }
     for (int t = 0; t < k->ntmaps; t++) {
@@ -627,9 +628,7 @@ static int kernel_launch(Launch *l, int i, const int64_t *syms, StrBuf *err) {
     CuResult r = l->d->LaunchKernel(l->m->fns[i], g[0], g[1], g[2], b[0], b[1], b[2],
                                     (unsigned)k->smem_bytes, l->stream, l->params, NULL);
     if (split) pthread_mutex_unlock(&sk_lock);
-    const char *sync = getenv("TILEC_CUDA_SYNC");
-    if (r == CUDRV_SUCCESS && sync && *sync && strcmp(sync, "0") != 0)
-        r = l->d->StreamSynchronize(l->stream);
+    if (r == CUDRV_SUCCESS && l->m->sync) r = l->d->StreamSynchronize(l->stream);
     if (r == CUDRV_SUCCESS) return 0;
     sb_printf(err, "%s (launch %d of %d, grid (%u, %u, %u), block (%u, %u, %u), %lld bytes "
               "of shared memory): ", k->name, i + 1, l->m->plan.nkernels, g[0], g[1], g[2],
@@ -714,7 +713,7 @@ static const char *cuda_retry(const Func *f, const char *log) {
                : NULL;
 }
 
-static void cuda_fallback(Func *f) { f->disable_warp_specialized = true; }
+static void cuda_fallback(Options *o) { o->no_ws = true; }
 
 /* ---- the device ---------------------------------------------------------------------------- */
 static bool cuda_takes(DLDevice d) {
@@ -751,6 +750,7 @@ const Target target_cuda = {
     .binary_ext = ".cubin",
     .available = cuda_available,
     .toolchain_id = cuda_toolchain_id,
+    .arch = cuda_target_arch,
     .lower = cuda_lower,
     .emit = cuda_emit,
     .build = cuda_build,

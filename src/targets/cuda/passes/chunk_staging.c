@@ -16,7 +16,7 @@
  * (frag_window: every thread holds a part of each chunk), so each chunk is written by all
  * threads; H is the smallest power of two that fits, chunks at least 8 columns wide.
  *
- * Applies on sm_90a (cuda_lowering_wgmma) to a pair of statements of one sequence, outside
+ * Applies on sm_90a (options_wgmma) to a pair of statements of one sequence, outside
  * any pipelined loop, where the shared tile is used by these two copies only, the fragment
  * is the accumulator of a T.gemm, and the kernel's estimated shared memory (each shared
  * buffer copied into inside a T.Pipelined loop counted num_stages times) is over the
@@ -205,5 +205,5 @@ static void chunk_kernels(Stmt **slot, void *ud) {
 }
 
 void pass_chunk_staging(Ctx *ctx, Func *f) {
-    if (f->body && cuda_lowering_wgmma()) chunk_kernels(&f->body, ctx);
+    if (f->body && options_wgmma(&ctx->opts)) chunk_kernels(&f->body, ctx);
 }

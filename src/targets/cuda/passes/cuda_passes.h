@@ -36,7 +36,7 @@ void pass_manual_schedule(Ctx *ctx, Func *f);
 /* CUDA sm_90a: whether copy c of kernel could become TMA stores, its tile's layout aside
  * (pass_infer_layouts gives the tile one TMA reads), and those stores (tma_store.c;
  * after pass_pipeline_async). */
-bool cuda_tma_store_candidate(const Func *f, Stmt *kernel, const Stmt *c);
+bool cuda_tma_store_candidate(const Options *o, const Func *f, Stmt *kernel, const Stmt *c);
 void pass_tma_store(Ctx *ctx, Func *f);
 /* After the barriers: one copy of such a kernel's control flow per warp-group set
  * (manual_schedule.c). */

@@ -632,7 +632,7 @@ static void staged_swizzles(Stmt **slot, void *ud) {
 static void stored_panels(Stmt **slot, void *ud) {
     Infer *I = ud;
     Stmt *s = *slot;
-    if (s->kind == STMT_COPY && cuda_tma_store_candidate(I->f, I->kernel, s)) {
+    if (s->kind == STMT_COPY && cuda_tma_store_candidate(&I->ctx->opts, I->f, I->kernel, s)) {
         Buffer *b = s->u.copy.src.buf;
         int64_t shape[FRAG_MAX_DIMS];
         if (b->ndim == 2 && dtype_bytes(b->dtype) == 2 && const_shape(b, shape) &&
@@ -745,7 +745,7 @@ static void infer_stmt(Infer *I, Stmt *s) {
 }
 
 void pass_infer_layouts(Ctx *ctx, Func *f) {
-    Infer I = {.ctx = ctx, .f = f, .wgmma = cuda_lowering_wgmma()};
+    Infer I = {.ctx = ctx, .f = f, .wgmma = options_wgmma(&ctx->opts)};
     if (f->body) infer_stmt(&I, f->body);
     iv_env_free(&I.env);
 }

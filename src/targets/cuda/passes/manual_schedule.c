@@ -83,11 +83,11 @@ static void manual_stmt(Manual *M, Stmt **slot) {
     if (s->kind == STMT_FOR && s->u.for_.kind == LOOP_PIPELINED) s->u.for_.kind = LOOP_SERIAL;
     if (s->kind == STMT_GEMM && s->u.gemm.manual && !s->u.gemm.wgmma)
         ctx_fail(M->ctx, s->loc, "T.wgmma_gemm: this gemm cannot run on wgmma %s",
-                 cuda_lowering_wgmma()
+                 options_wgmma(&M->ctx->opts)
                      ? "(it needs A and B in shared memory, A K-major with rows of 64 or 128 "
                        "bytes, M a multiple of 64 per warp group of the threads running it, "
                        "N one of 16, 32, 64, 128, 256, and no other gemm reading A or B)"
-                     : "on this target (wgmma is sm_90a's, with TILEC_NO_WGMMA unset; use "
+                     : "on this target (wgmma is sm_90a's, with the setting no_wgmma off; use "
                        "T.gemm)");
     if (s->kind == STMT_COPY && s->u.copy.manual) {
         tma_copy(M, slot);
@@ -157,7 +157,7 @@ static void register_budgets(Manual *M) {
 }
 
 void pass_manual_schedule(Ctx *ctx, Func *f) {
-    Manual M = {ctx, f, NULL, cuda_lowering_arch() >= 90};
+    Manual M = {ctx, f, NULL, options_arch_number(&ctx->opts) >= 90};
     if (!f->body || f->body->kind != STMT_SEQ) return;
     for (int i = 0; i < f->body->u.seq.len; i++) {
         Stmt *k = f->body->u.seq.data[i];

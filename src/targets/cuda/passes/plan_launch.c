@@ -9,52 +9,48 @@
 
 #include "layout/frag.h"
 
-#include <stdlib.h>
-#include <string.h>
-
 /* Whether the kernel runs on a persistent grid: its warp-specialized loop counts tiles
- * (STMT_WS.tile), no shared memory is zeroed at entry (bufs), and TILEC_NO_PERSISTENT is
- * unset. Each CUDA block then runs the T.Kernel blocks (tiles) blockIdx.x,
+ * (STMT_WS.tile), no shared memory is zeroed at entry (bufs), and the setting
+ * no_persistent is off. Each CUDA block then runs the T.Kernel blocks (tiles) blockIdx.x,
  * blockIdx.x + gridDim.x, ... in the order of T.use_swizzle (cuda.h). */
-static bool kernel_persistent(const Stmt *kernel, const CudaBuffers *bufs) {
+static bool kernel_persistent(const Stmt *kernel, const CudaBuffers *bufs, const Options *o) {
     const Stmt *ws = cuda_kernel_ws(kernel);
-    const char *off = getenv("TILEC_NO_PERSISTENT");
-    return ws && ws->u.ws.tile && !bufs->zero_bytes && !(off && *off && strcmp(off, "0"));
+    return ws && ws->u.ws.tile && !bufs->zero_bytes && !o->no_persistent;
 }
 
-/* The most blocks of kernel that any sm_90 GPU runs at once: 132 SMs (the H100 SXM's and
- * the H200's, the most of the sm_90 parts) times the blocks that its threads and shared
- * memory let share an SM (228 KB, 1 KB of it reserved per block). An upper bound of a
- * persistent launch's grid (target_cuda.c: resident). */
-static int64_t max_resident(const Stmt *kernel, const CudaBuffers *bufs) {
-    enum { SMS = 132, SM_SMEM = 233472, BLOCK_RESERVED = 1024, SM_THREADS = 2048 };
+/* The most blocks of kernel that a GPU of options_sm_count SMs (default 132: the H100
+ * SXM's and the H200's, the most of the sm_90 parts) runs at once: the SMs times the
+ * blocks that its threads and shared memory let share an SM (228 KB, 1 KB of it reserved
+ * per block). An upper bound of a persistent launch's grid (target_cuda.c: resident). */
+static int64_t max_resident(const Stmt *kernel, const CudaBuffers *bufs, const Options *o) {
+    enum { SM_SMEM = 233472, BLOCK_RESERVED = 1024, SM_THREADS = 2048 };
     int64_t threads = kernel->u.kernel.threads[0] + kernel->u.kernel.producer_threads;
     int64_t per_sm = 32, by_smem = SM_SMEM / (bufs->smem_bytes + BLOCK_RESERVED);
     if (threads > 0 && SM_THREADS / threads < per_sm) per_sm = SM_THREADS / threads;
     if (by_smem < per_sm) per_sm = by_smem;
-    return SMS * (per_sm > 1 ? per_sm : 1);
+    return options_sm_count(o) * (per_sm > 1 ? per_sm : 1);
 }
 
 /* Whether the kernel's tiles are a constant number that no launch splits: tl_sk_parts
  * gives each tile grid / tiles parts, and the grid is at most max_resident. Such a
  * kernel is emitted without split-K code, which would double its compile time. */
-static bool never_splits(const Stmt *kernel, const CudaBuffers *bufs) {
+static bool never_splits(const Stmt *kernel, const CudaBuffers *bufs, const Options *o) {
     int64_t tiles = 1, n;
     for (int d = 0; d < kernel->u.kernel.ngrid; d++) {
         if (!ir_is_const_int(kernel->u.kernel.grid[d], &n)) return false;
         tiles *= n;
     }
-    return 2 * tiles > max_resident(kernel, bufs);
+    return 2 * tiles > max_resident(kernel, bufs, o);
 }
 
 /* Bytes of one block's partial result in a split-K launch (CudaKernelPlan.sk_bytes): the
  * accumulators of STMT_WS.sk of every consumer thread; 0 unless the kernel is persistent,
  * has split-K units and may have few enough tiles to split (a constant grid of more than
- * half the blocks an sm_90 GPU holds never splits). */
-static int64_t kernel_sk_bytes(const Stmt *kernel, const CudaBuffers *bufs) {
+ * half the blocks a GPU of options_sm_count SMs holds never splits). */
+static int64_t kernel_sk_bytes(const Stmt *kernel, const CudaBuffers *bufs, const Options *o) {
     const Stmt *ws = cuda_kernel_ws(kernel);
-    if (!ws || !ws->u.ws.sk || !kernel_persistent(kernel, bufs) ||
-        never_splits(kernel, bufs))
+    if (!ws || !ws->u.ws.sk || !kernel_persistent(kernel, bufs, o) ||
+        never_splits(kernel, bufs, o))
         return 0;
     int64_t n = 0;
     for (int i = 0; i < ws->u.ws.sk->nacc; i++) n += ws->u.ws.sk->acc[i]->layout->nlocal;
@@ -63,9 +59,10 @@ static int64_t kernel_sk_bytes(const Stmt *kernel, const CudaBuffers *bufs) {
 
 /* Blocks per cluster (__cluster_dims__): STMT_WS.cluster on a persistent grid, else 1
  * (a kernel that cannot walk tiles runs its multicast copies as plain ones). */
-static int kernel_cluster(const Stmt *kernel, const CudaBuffers *bufs) {
+static int kernel_cluster(const Stmt *kernel, const CudaBuffers *bufs, const Options *o) {
     const Stmt *ws = cuda_kernel_ws(kernel);
-    return ws && ws->u.ws.cluster > 1 && kernel_persistent(kernel, bufs) ? ws->u.ws.cluster : 1;
+    return ws && ws->u.ws.cluster > 1 && kernel_persistent(kernel, bufs, o) ? ws->u.ws.cluster
+                                                                             : 1;
 }
 
 void pass_plan_launch(Ctx *ctx, Func *f) {
@@ -77,8 +74,8 @@ void pass_plan_launch(Ctx *ctx, Func *f) {
         if (s->kind != STMT_KERNEL) continue;
         CudaBuffers bufs;
         cuda_kernel_buffers(&ctx->arena, s, &bufs);
-        s->u.kernel.persistent = kernel_persistent(s, &bufs);
-        s->u.kernel.cluster = kernel_cluster(s, &bufs);
-        s->u.kernel.sk_bytes = kernel_sk_bytes(s, &bufs);
+        s->u.kernel.persistent = kernel_persistent(s, &bufs, &ctx->opts);
+        s->u.kernel.cluster = kernel_cluster(s, &bufs, &ctx->opts);
+        s->u.kernel.sk_bytes = kernel_sk_bytes(s, &bufs, &ctx->opts);
     }
 }

@@ -15,7 +15,7 @@
  *
  * Candidates (cuda_tma_store_candidate, which pass_infer_layouts also asks, to give the
  * tile a layout TMA reads: 64-column panels of 128-byte rows): the target lowers gemms to
- * wgmma (sm_90a) and TILEC_NO_TMA_STORE is unset; the kernel has no T.ws regions; the
+ * wgmma (sm_90a) and the setting no_tma_store is off; the kernel has no T.ws regions; the
  * copy goes from a shared tile to a contiguous global tensor parameter of the same dtype,
  * with rows of a multiple of 16 bytes, that nothing else in the kernel reads (a TMA store
  * is not ordered with the kernel's own generic loads) or writes. pass_tma_store converts
@@ -29,11 +29,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-static bool tma_store_disabled(void) {
-    const char *e = getenv("TILEC_NO_TMA_STORE");
-    return e && *e && strcmp(e, "0");
-}
 
 /* What the kernel does with one global buffer besides the copy being asked about. */
 typedef struct Touch {
@@ -74,9 +69,9 @@ static bool is_param(const Func *f, const Buffer *b) {
     return false;
 }
 
-bool cuda_tma_store_candidate(const Func *f, Stmt *kernel, const Stmt *c) {
+bool cuda_tma_store_candidate(const Options *o, const Func *f, Stmt *kernel, const Stmt *c) {
     if (c->kind != STMT_COPY || c->u.copy.tma || c->u.copy.async || c->u.copy.manual ||
-        !cuda_lowering_wgmma() || tma_store_disabled())
+        !options_wgmma(o) || o->no_tma_store)
         return false;
     const Buffer *S = c->u.copy.src.buf, *G = c->u.copy.dst.buf;
     int es = dtype_bytes(G->dtype);
@@ -98,7 +93,7 @@ typedef struct Conv {
 static void convert_slot(Stmt **slot, void *ud) {
     Conv *cv = ud;
     Stmt *c = *slot;
-    if (c->kind == STMT_COPY && cuda_tma_store_candidate(cv->f, cv->kernel, c)) {
+    if (c->kind == STMT_COPY && cuda_tma_store_candidate(&cv->ctx->opts, cv->f, cv->kernel, c)) {
         TmaMap *m = pipe_tma_plan_tile(cv->ctx, cv->f, &c->u.copy.dst, &c->u.copy.src);
         if (!m) return;
         Buffer *T = c->u.copy.src.buf;
@@ -122,7 +117,7 @@ static void kernel_slot(Stmt **slot, void *ud) {
 }
 
 void pass_tma_store(Ctx *ctx, Func *f) {
-    if (!f->body || !cuda_lowering_wgmma() || tma_store_disabled()) return;
+    if (!f->body || !options_wgmma(&ctx->opts) || ctx->opts.no_tma_store) return;
     Conv cv = {ctx, f, NULL};
     kernel_slot(&f->body, &cv);
 }

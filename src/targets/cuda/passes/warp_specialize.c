@@ -17,13 +17,13 @@
  * parity 1); every full phase completes once per iteration that uses it, so any trip
  * count (0, 1, fewer than S, symbolic) runs without deadlock. When only that wgmma reads
  * the stages, one thread per consumer warp group releases them (empty counts groups).
- * With TILEC_CLUSTER=1, plan_cluster may pair blocks into 2-block clusters that
- * multicast the copies they share (empty then counts both blocks' releases). Without
- * clusters, plan_splitk may let a tile's iterations be split across blocks (split-K
- * units, STMT_WS.sk) when that cannot change the result.
+ * With the setting cluster (TILEC_CLUSTER=1), plan_cluster may pair blocks into 2-block
+ * clusters that multicast the copies they share (empty then counts both blocks'
+ * releases). Without clusters, plan_splitk may let a tile's iterations be split across
+ * blocks (split-K units, STMT_WS.sk) when that cannot change the result.
  *
  * Conditions (else the loop is left to the cp.async pipeline): compiling for sm_90 with
- * wgmma (cuda_lowering_wgmma) and TILEC_NO_WS unset; 1-D threads, a multiple of 128 and
+ * wgmma (options_wgmma) and the setting no_ws off; 1-D threads, a multiple of 128 and
  * at most 896; the loop is the kernel's only T.Pipelined, an item of the kernel body,
  * without break or continue; every gemm of the kernel is a wgmma; every producer copy is
  * TMA-able (pipe_tma_plan: from a contiguous tensor parameter whose rows are a multiple of 16
@@ -43,14 +43,6 @@
 #include <string.h>
 
 enum { PRODUCER_THREADS = 128, MAX_THREADS = 1024, MAX_STAGES = 8, MAX_DIMS = 8, REG_SLACK = 8 };
-
-/* Whether environment variable name is set to something other than "" and "0". */
-static bool env_on(const char *name) {
-    const char *e = getenv(name);
-    return e && *e && strcmp(e, "0");
-}
-
-static bool ws_disabled(void) { return env_on("TILEC_NO_WS"); }
 
 /* ---- what the kernel holds ------------------------------------------------------------ */
 typedef struct Scan {
@@ -477,10 +469,11 @@ static Stmt *if_runs(Ws *W, Stmt *body) {
  *     if (n > 0) { the stage-1 groups of min + n - 1; release it }              (D = 1)
  * Flash attention's schedule (FlashAttention-3's intra-warpgroup overlap) issues Q K^T
  * of block k, then P V of block k - 1, and runs block k's softmax while P V runs. With
- * TILEC_PINGPONG=1 (experimental, not yet timed) two consumer warp groups also take
- * turns at issuing the steady loop's wgmmas (FA3's ping-pong: tl_pingpong_*). */
+ * the setting pingpong (TILEC_PINGPONG=1; experimental, not yet timed) two consumer warp
+ * groups also take turns at issuing the steady loop's wgmmas (FA3's ping-pong:
+ * tl_pingpong_*). */
 static Stmt *consumer_scheduled(Ws *W, int D, int threads) {
-    bool pingpong = env_on("TILEC_PINGPONG"); /* opt-in until timed on the GPU */
+    bool pingpong = W->ctx->opts.pingpong; /* opt-in until timed on the GPU */
     Ctx *ctx = W->ctx;
     const Stmt *L = W->L;
     Loc loc = L->loc;
@@ -571,9 +564,8 @@ static void per_tile_lets(Ws *W, Stmt *k, Uses *u, int li, bool *per_tile) {
 /* ---- clusters -------------------------------------------------------------------------- */
 enum { CLUSTER = 2 };
 
-/* Opt-in (TILEC_CLUSTER=1): on the H200 on 2026-12-03 the clustered GEMM ran at 0.98-0.99x
- * the unclustered one (docs/perf.md). */
-static bool cluster_disabled(void) { return !env_on("TILEC_CLUSTER"); }
+/* Opt-in (the setting cluster, TILEC_CLUSTER=1): on the H200 on 2026-12-03 the clustered
+ * GEMM ran at 0.98-0.99x the unclustered one (docs/journal.md). */
 
 /* Whether the CLUSTER blocks can share map m's boxes evenly: their count divides, or
  * (apply: made to) by halving the rows of each box on whole swizzle patterns. */
@@ -613,7 +605,7 @@ static bool copy_shared(Ws *W, const VarSet *set, int i) {
  * Only on a persistent grid (a tile var), where a cluster's blocks walk tiles together. */
 static void plan_cluster(Ws *W, Stmt *k, Uses *u, int li) {
     int64_t best = 0;
-    for (int d = 0; W->tile && !cluster_disabled() && d < k->u.kernel.ngrid && d < 2; d++) {
+    for (int d = 0; W->tile && W->ctx->opts.cluster && d < k->u.kernel.ngrid && d < 2; d++) {
         int64_t ext = 0, bytes = 0;
         if (!k->u.kernel.block[d] || !ir_is_const_int(k->u.kernel.grid[d], &ext) || ext < CLUSTER ||
             ext % CLUSTER)
@@ -656,8 +648,8 @@ static bool escapes(Stmt *s) {
 enum { SK_MIN_ITERS = 8 };
 
 /* Split-K units (SplitK; tl_sk_parts in tl_cuda.h) for the loop of a persistent tile
- * walk without clusters or a schedule (unless TILEC_NO_SPLITK or the pass config
- * tilec.disable_split_k is set), when splitting a tile's iterations cannot change its
+ * walk without clusters or a schedule (unless the setting no_splitk is on: TILEC_NO_SPLITK
+ * or the pass config tilec.disable_split_k), when splitting a tile's iterations cannot change its
  * result: the loop's body after the producer copies only adds wgmma products to float32
  * register fragments (each unit sums a part of the iterations from zero, and the parts
  * add up), the kernel's code before the loop has no effect outside the block (every unit
@@ -665,8 +657,8 @@ enum { SK_MIN_ITERS = 8 };
  * unit's, not the tile's). */
 static SplitK *plan_splitk(Ws *W, Stmt *k, int li, int D) {
     int64_t iters;
-    if (!W->tile || W->cluster > 1 || D >= 0 || env_on("TILEC_NO_SPLITK") ||
-        W->f->disable_split_k || (ir_is_const_int(W->L->u.for_.extent, &iters) && iters < SK_MIN_ITERS))
+    if (!W->tile || W->cluster > 1 || D >= 0 || W->ctx->opts.no_splitk ||
+        (ir_is_const_int(W->L->u.for_.extent, &iters) && iters < SK_MIN_ITERS))
         return NULL;
     Ctx *ctx = W->ctx;
     Stmt *body = W->L->u.for_.body, *kb = k->u.kernel.body;
@@ -824,7 +816,7 @@ static bool regs_fit(Ctx *ctx, Func *f, Stmt *k) {
 bool pipe_warp_specialize(Ctx *ctx, Func *f, Stmt *k) {
     const int *th = k->u.kernel.threads;
     Stmt *body = k->u.kernel.body;
-    if (ws_disabled() || f->disable_warp_specialized || !cuda_lowering_wgmma() || th[1] * th[2] != 1 || th[0] % 128 ||
+    if (ctx->opts.no_ws || !options_wgmma(&ctx->opts) || th[1] * th[2] != 1 || th[0] % 128 ||
         th[0] + PRODUCER_THREADS > MAX_THREADS || body->kind != STMT_SEQ)
         return false;
     Scan scan = {.ctx = ctx};

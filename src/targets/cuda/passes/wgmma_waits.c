@@ -2,7 +2,7 @@
  * (src/passes/pipeline_schedule.c checks and groups the schedule): the wgmma waits of a
  * scheduled loop's straight-line code (the warp-specialized consumers,
  * warp_specialize.c), and the turns of FlashAttention-3's warp-group ping-pong around its
- * wgmma issues (TILEC_PINGPONG=1), which pass_check_turns drops from a kernel where a
+ * wgmma issues (the setting pingpong), which pass_check_turns drops from a kernel where a
  * block barrier lands inside a turn. */
 #include "passes/schedule.h"
 #include "pipeline.h"
@@ -74,7 +74,7 @@ Stmt *pipe_wgmma_waits(Ctx *ctx, Stmt *seq) {
     return out;
 }
 
-/* ---- warp-group ping-pong (TILEC_PINGPONG=1) ------------------------------------------- */
+/* ---- warp-group ping-pong (the setting pingpong) -------------------------------------- */
 Stmt *pipe_turn(Ctx *ctx, TurnOp op, Loc loc) {
     Stmt *t = ir_stmt(ctx, STMT_TURN, loc);
     t->u.turn.op = op;
