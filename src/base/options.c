@@ -40,7 +40,8 @@ static const Setting settings[] = {
     {"arch", "TILEC_CUDA_ARCH", K_TEXT, FIELD(arch), true,
      "CUDA architecture (sm_80, sm_90a, ...); default: the current GPU's"},
     {"sm_count", "TILEC_SM_COUNT", K_INT, FIELD(sm_count), true,
-     "the most SMs of a GPU the kernel will run on (sizes split-K code); default 132"},
+     "SMs of the GPU the kernel runs on (split-K, get_num_sms()); default: the current "
+     "GPU's, else 132"},
     {"no_ws", "TILEC_NO_WS", K_BOOL, FIELD(no_ws), true,
      "no TMA producer warp group on sm_90a (cp.async pipelines)"},
     {"no_wgmma", "TILEC_NO_WGMMA", K_BOOL, FIELD(no_wgmma), true,
@@ -154,7 +155,9 @@ static int resolve_arch(Options *o, OptionsArchFn arch, const char *from, StrBuf
     o->arch[0] = 0;
     if (!arch) return 0; /* the target has no architectures: nothing to choose */
     StrBuf why = {0};
-    int rc = arch(given[0] ? given : NULL, o->arch, sizeof o->arch, &why);
+    int sms = 0;
+    int rc = arch(given[0] ? given : NULL, o->arch, sizeof o->arch, &sms, &why);
+    if (!o->sm_count && sms > 0) o->sm_count = sms; /* the device's, unless set */
     if (rc < 0) sb_printf(err, "%s='%s': %s", from, given, why.buf ? why.buf : "invalid");
     if (rc > 0) snprintf(o->arch_why, sizeof o->arch_why, "%s", why.buf ? why.buf : "");
     sb_free(&why);

@@ -18,7 +18,8 @@ typedef struct Options {
        (arch_why then holds why, for the build's message). */
     char arch[16];
     char arch_why[320];
-    int sm_count;       /* the most SMs of a GPU the kernel runs on; 0: 132 (sm_90 parts) */
+    int sm_count;       /* the SMs of the GPU the kernel runs on: given, else the current
+                           device's (Target.arch); 0: none says, 132 (an H100 SXM) */
     /* lowering switches (CUDA) */
     bool no_ws;         /* no TMA producer warp group (also pass_configs
                            tl.disable_warp_specialized, tl.disable_tma_lower) */
@@ -52,8 +53,9 @@ struct tl_options;
 struct StrBuf;
 /* A target's architectures (Target.arch): given (NULL: none) checked and normalized into
  * out, else the current device's. 0; 1 when none was given and no device says (why);
- * -1 when given is not one (why). */
-typedef int (*OptionsArchFn)(const char *given, char *out, size_t n, struct StrBuf *why);
+ * -1 when given is not one (why). *sms: the device's multiprocessors, 0 if none says. */
+typedef int (*OptionsArchFn)(const char *given, char *out, size_t n, int *sms,
+                             struct StrBuf *why);
 /* Fills o for a compilation: the defaults, then the TILEC_* environment variables (read
  * here, once), then opt's settings, arch and print_after; the architecture resolved with
  * arch (the target's Target.arch; NULL: the target has none, o->arch stays ""). The

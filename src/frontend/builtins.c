@@ -472,8 +472,24 @@ static Value *tl_math(Interp *in, CallArgs *a, void *d) {
     return val_int(in, q + ((r != 0) && ((r > 0) == (b > 0))));
 }
 
+/* tilelang.carver.arch.driver.get_num_sms(device_id=0): the SM count the kernel is
+ * compiled for (the setting sm_count: given, else the GPU's; 132 without one). */
+static Value *tl_num_sms(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    Value *av[1];
+    args_bind(in, a, "get_num_sms", "device_id=", av, 1);
+    return val_int(in, options_sm_count(&in->ctx->opts));
+}
+
+static bool is_carver_driver(const char *path) {
+    return !strcmp(path, "tilelang.carver.arch.driver") ||
+           !strcmp(path, "tilelang.carver.arch.driver.cuda_driver");
+}
+
 static Value *tilelang_attr(Interp *in, const char *path, const char *attr, Loc loc) {
     Arena *ar = &in->ctx->arena;
+    if (is_carver_driver(path) && !strcmp(attr, "get_num_sms"))
+        return builtin_value(in, "get_num_sms", tl_num_sms, NULL);
     if (!strcmp(path, "tilelang") || !strcmp(path, "tilelang.math")) {
         if (!strcmp(attr, "cdiv")) return builtin_value(in, "tilelang.cdiv", tl_math, NULL);
         if (!strcmp(attr, "next_power_of_2"))

@@ -49,8 +49,9 @@ typedef struct Target {
      * for options_fill (OptionsArchFn, options.h): given (NULL: none) checked and
      * normalized into out; without one, the current device's. 0 on success; 1 when none
      * was given and no device says (why says so; building then fails with it); -1 when
-     * given is not one (why). */
-    int (*arch)(const char *given, char *out, size_t n, StrBuf *why);
+     * given is not one (why). *sms: the current device's multiprocessors, 0 when none
+     * says (options_fill's default of sm_count). */
+    int (*arch)(const char *given, char *out, size_t n, int *sms, StrBuf *why);
     /* The whole pass pipeline of this target, one pass per line; ctx->opts holds the
      * compilation's settings. */
     void (*lower)(Ctx *ctx, Func *f);

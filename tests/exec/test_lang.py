@@ -211,3 +211,11 @@ def test_im2col_conv(tilec, N, C, H, W, F, K, S, D, P):
     out = tilec.run("tests/exec/kernels/im2col_conv.py:conv", defines,
                     {"data": x, "kernel": w.reshape(K * K * C, F)})
     np.testing.assert_allclose(out["out"], conv_ref(x, w, K, S, D, P), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("sms", [7, 132])
+def test_get_num_sms(tilec, sms):
+    """get_num_sms() in a factory is the sm_count setting (the GPU's when one is there)."""
+    out = tilec.run("tests/exec/kernels/num_sms.py:k", {"M": 1000},
+                    extra=["--set", "sm_count=%d" % sms])
+    np.testing.assert_array_equal(out["A"], np.arange(1000) % sms)

@@ -37,7 +37,21 @@ int cuda_device_arch(const CudaDriver *d, int dev, char *out, size_t n, StrBuf *
     return 0;
 }
 
-int cuda_target_arch(const char *given, char *out, size_t n, StrBuf *why) {
+/* The multiprocessors of the device kernels would run on, 0 when no driver says. */
+static int device_sms(void) {
+    StrBuf w = {0};
+    const CudaDriver *d = cuda_driver(&w);
+    int dev = d ? arch_device(d, &w) : -1, sms = 0;
+    CuDevice h;
+    if (dev < 0 || d->DeviceGet(&h, dev) ||
+        d->DeviceGetAttribute(&sms, CUDRV_DEV_ATTR_MULTIPROCESSOR_COUNT, h))
+        sms = 0;
+    sb_free(&w);
+    return sms;
+}
+
+int cuda_target_arch(const char *given, char *out, size_t n, int *sms, StrBuf *why) {
+    *sms = device_sms();
     if (given) {
         if (!arch_valid(given)) {
             sb_puts(why, "not a CUDA architecture (expected e.g. sm_80 or sm_90a)");
