@@ -5,6 +5,8 @@
 #   make asan       run the test suite with ASan/UBSan (any UBSan report fails the test)
 #   make fuzz       build the libFuzzer harnesses (clang); make fuzz-run runs each
 #                   FUZZ_SECONDS (60) seconds
+#   make format     clang-format (.clang-format) every C file; make format-check fails
+#                   when one differs (CI)
 #   make install    PREFIX=/usr/local DESTDIR= : tilec.h, libtilec.so (SONAME, versioned
 #                   links), libtilec.a, tilec.pc (pkg-config), the tilec command
 #   make clean
@@ -123,5 +125,15 @@ uninstall:
 clean:
 	rm -rf build build-asan build-fuzz
 
-.PHONY: all unit test check-gpu asan fuzz fuzz-run install uninstall clean
+# The C style (.clang-format, clang-format 14: other versions lay some lines out
+# differently, so CI installs 14).
+CLANG_FORMAT ?= $(shell command -v clang-format-14 || echo clang-format)
+FORMAT_FILES = $(shell git ls-files '*.c' '*.h' '*.cu')
+format:
+	$(CLANG_FORMAT) -i $(FORMAT_FILES)
+format-check:
+	$(CLANG_FORMAT) --dry-run --Werror $(FORMAT_FILES) && \
+	echo "format-check: $(words $(FORMAT_FILES)) files as .clang-format lays them out"
+
+.PHONY: all unit test check-gpu asan fuzz fuzz-run format format-check install uninstall clean
 -include $(LIB_OBJ:.o=.d) $(BUILD)/tools/tilec.d

@@ -44,17 +44,17 @@ typedef struct tl_define {
 enum { TL_BUILD_NONE = 0, TL_BUILD_LOAD = 1, TL_BUILD_ONLY = 2 };
 
 typedef struct tl_options {
-    const char *target;        /* "auto" (GPU if usable, else "c"), "c", "cuda"; NULL = auto */
-    const char *factory;       /* function to call or prim_func to take; NULL = the only/last one */
+    const char *target;  /* "auto" (GPU if usable, else "c"), "c", "cuda"; NULL = auto */
+    const char *factory; /* function to call or prim_func to take; NULL = the only/last one */
     const tl_define *defines;
     int ndefines;
-    int use_cache;             /* 1 (default): reuse compiled kernels from the disk cache */
-    const char *cache_dir;     /* NULL: $TILEC_CACHE_DIR, else $XDG_CACHE_HOME/tilec, ~/.cache/tilec */
-    int build;                 /* TL_BUILD_LOAD (1, default): compile to a loaded, runnable
+    int use_cache;         /* 1 (default): reuse compiled kernels from the disk cache */
+    const char *cache_dir; /* NULL: $TILEC_CACHE_DIR, else $XDG_CACHE_HOME/tilec, ~/.cache/tilec */
+    int build;             /* TL_BUILD_LOAD (1, default): compile to a loaded, runnable
                                   kernel; TL_BUILD_NONE (0): stop after codegen;
                                   TL_BUILD_ONLY (2): compile (into the cache) but do not load:
                                   needs the toolchain (NVRTC for cuda) but no device */
-    const int *out_idx;        /* overrides the program's out_idx when non-NULL */
+    const int *out_idx;    /* overrides the program's out_idx when non-NULL */
     int nout_idx;
     /* Eager-style kernels (T.const sizes): the call's tensors, of which only ndim, shape
      * and strides are read; inputs[i] is the parameter input_names[i], or, when
@@ -130,7 +130,7 @@ typedef struct tl_capture {
     int version;                  /* TL_CAPTURE_VERSION */
     const tl_capture_func *funcs; /* funcs[0] is the kernel */
     int nfuncs;
-    const char *const *objects;   /* value texts */
+    const char *const *objects; /* value texts */
     int nobjects;
 } tl_capture;
 

@@ -110,8 +110,7 @@ static const char help_cache[] =
     "directory; dir: prints it. The directory is $TILEC_CACHE_DIR, else\n"
     "$XDG_CACHE_HOME/tilec, else ~/.cache/tilec. TILEC_NO_CACHE=1 turns the cache off.\n";
 
-static int usage_error(const char *cmd, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+static int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int usage_error(const char *cmd, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
@@ -300,9 +299,9 @@ static int parse_option(Cli *c, int argc, char **argv, int *i) {
     }
     if (!strncmp(a, "-D", 2)) return add_define(c, a + 2);
     if (parse_flag(c, a)) return 0;
-    static const char *const valued[] = {"--target", "--in", "--out-dir", "--seed",
-                                         "--pass-config", "--arch", "--set", "--ir-after",
-                                         "--ir-file"};
+    static const char *const valued[] = {"--target", "--in",          "--out-dir",
+                                         "--seed",   "--pass-config", "--arch",
+                                         "--set",    "--ir-after",    "--ir-file"};
     for (int k = 0; k < 9; k++) {
         if ((k == 1 || (k >= 2 && k < 4)) && strcmp(c->cmd, "run") != 0) continue;
         if ((r = opt_value(argc, argv, i, valued[k], &v)) == 0) continue;
@@ -453,9 +452,9 @@ typedef struct Sym {
 typedef struct Run {
     Cli *cli;
     tl_kernel *k;
-    int n;              /* parameters */
+    int n; /* parameters */
     tl_param_info *info;
-    DLTensor **given;   /* per parameter: pristine input tensor, NULL for outputs */
+    DLTensor **given; /* per parameter: pristine input tensor, NULL for outputs */
     Sym *syms;
     int nsyms;
     int has_outputs;
@@ -500,8 +499,7 @@ static void shape_text(const tl_param_info *p, char *buf, size_t cap) {
         if (p->shape[d] >= 0)
             n += (size_t)snprintf(buf + n, cap - n, "%s%lld", d ? ", " : "",
                                   (long long)p->shape[d]);
-        else
-            n += (size_t)snprintf(buf + n, cap - n, "%s%s", d ? ", " : "", p->shape_names[d]);
+        else n += (size_t)snprintf(buf + n, cap - n, "%s%s", d ? ", " : "", p->shape_names[d]);
     }
     if (n < cap) snprintf(buf + n, cap - n, p->ndim == 1 ? ",)" : ")");
 }
@@ -516,8 +514,8 @@ static int in_check(Run *r, int i, const InArg *in, const NpyArray *a) {
     char sh[256];
     shape_text(p, sh, sizeof sh);
     if (a->dtype != want)
-        return user_error("--in %s=%s: dtype is %s but parameter '%s' is %s", in->param,
-                          in->path, dtype_name(a->dtype), p->name, dtype_name(want));
+        return user_error("--in %s=%s: dtype is %s but parameter '%s' is %s", in->param, in->path,
+                          dtype_name(a->dtype), p->name, dtype_name(want));
     if (a->ndim != p->ndim)
         return user_error("--in %s=%s: ndim is %d but parameter '%s' has shape %s", in->param,
                           in->path, a->ndim, p->name, sh);
@@ -534,9 +532,8 @@ static int in_check(Run *r, int i, const InArg *in, const NpyArray *a) {
             sym_add(r, p->shape_names[d], v, o.buf, in->path);
             sb_free(&o);
         } else if (s->value != v) {
-            return user_error("--in %s=%s: shape[%d] is %lld but %s is %lld (from %s)",
-                              in->param, in->path, d, (long long)v, s->name,
-                              (long long)s->value, s->origin);
+            return user_error("--in %s=%s: shape[%d] is %lld but %s is %lld (from %s)", in->param,
+                              in->path, d, (long long)v, s->name, (long long)s->value, s->origin);
         }
     }
     return 0;
@@ -607,8 +604,8 @@ static int generate_input(Run *r, int i) {
             return user_error("parameter '%s' has shape %s: give its data with --in %s=FILE.npy",
                               p->name, sh, p->name);
         return user_error("parameter '%s' has shape %s: give its data with --in %s=FILE.npy "
-                          "or its size with -D %s=VALUE", p->name, sh, p->name,
-                          p->shape_names[d]);
+                          "or its size with -D %s=VALUE",
+                          p->name, sh, p->name, p->shape_names[d]);
     }
     r->given[i] = tensor_new(dtype_from_dlpack(p->dtype.code, p->dtype.bits), p->ndim, shape);
     tensor_fill_random(r->given[i], r->cli->seed, i);
@@ -621,8 +618,8 @@ static int prepare_inputs(Run *r) {
     for (int i = 0; i < r->n; i++) {
         tl_kernel_param(r->k, i, &r->info[i]);
         r->has_outputs |= r->info[i].is_output;
-        if (r->info[i].ndim > 64) return user_error("parameter '%s' has too many dims",
-                                                    r->info[i].name);
+        if (r->info[i].ndim > 64)
+            return user_error("parameter '%s' has too many dims", r->info[i].name);
     }
     syms_from_defines(r);
     for (int j = 0; j < r->cli->nins; j++)
@@ -667,8 +664,7 @@ static tl_status copy_back(Run *r, DLTensor **dev, DLTensor **host) {
  * allocated there), and waits for it. *all: one host tensor per parameter after the run
  * (the inputs and the outputs), owned by the caller. *on_dev (if not NULL): the same
  * tensors on the device when k runs on a GPU, else NULL. */
-static tl_status run_once(Run *r, tl_kernel *k, DLTensor ***all, DLTensor ***on_dev,
-                          double *ms) {
+static tl_status run_once(Run *r, tl_kernel *k, DLTensor ***all, DLTensor ***on_dev, double *ms) {
     DLDevice dev = tl_kernel_device(k);
     int nin = 0, nout = 0;
     for (int i = 0; i < r->n; i++) {
@@ -753,15 +749,15 @@ static int compare_one(const char *name, const DLTensor *got, const DLTensor *re
     if (c.nnan) { /* agreement, but rarely what the author meant */
         index_text(ref, c.first_nan, idx, sizeof idx);
         printf("check: note: output '%s' has %zu NaN elements (the first at %s), as the c "
-               "target computes them\n", name, c.nnan, idx);
+               "target computes them\n",
+               name, c.nnan, idx);
     }
     if (!c.nbad) return 0;
     index_text(ref, c.first_bad, idx, sizeof idx);
     printf("check: FAILED: output '%s' at %s: got %.9g, the c target gives %.9g "
            "(%zu of %zu elements differ; tolerance %g + %g*|ref| for %s)\n",
            name, idx, rt_elem_get(dt, got->data, c.first_bad),
-           rt_elem_get(dt, ref->data, c.first_bad), c.nbad, n, c.atol, c.rtol,
-           dtype_name(dt));
+           rt_elem_get(dt, ref->data, c.first_bad), c.nbad, n, c.atol, c.rtol, dtype_name(dt));
     return 1;
 }
 
@@ -856,7 +852,8 @@ static tl_status specialize(Run *r) {
     const char **names = calloc((size_t)r->n + 1, sizeof *names);
     int n = 0;
     for (int i = 0; i < r->n; i++)
-        if (r->given[i] && !r->info[i].is_scalar) ins[n] = r->given[i], names[n++] = r->info[i].name;
+        if (r->given[i] && !r->info[i].is_scalar)
+            ins[n] = r->given[i], names[n++] = r->info[i].name;
     tl_options o = tl_options_default();
     o.target = tl_kernel_target(r->k);
     o.factory = r->cli->factory;
@@ -934,9 +931,13 @@ static int cmd_help(int argc, char **argv) {
     const char *topic = argc > 2 ? argv[2] : NULL;
     if (!topic) return fputs(help_main, stdout), 0;
     if (!strcmp(topic, "settings")) return help_on_settings();
-    static const struct { const char *name, *text; } topics[] = {
-        {"run", help_run}, {"emit", help_emit}, {"info", help_info}, {"cache", help_cache},
-        {"help", help_main}};
+    static const struct {
+        const char *name, *text;
+    } topics[] = {{"run", help_run},
+                  {"emit", help_emit},
+                  {"info", help_info},
+                  {"cache", help_cache},
+                  {"help", help_main}};
     for (size_t i = 0; i < sizeof topics / sizeof topics[0]; i++)
         if (!strcmp(topic, topics[i].name)) return fputs(topics[i].text, stdout), 0;
     return usage_error(NULL, "no help for '%s' (commands: run, emit, info, cache; settings)",
@@ -959,7 +960,8 @@ int main(int argc, char **argv) {
             return 0;
         }
         int json = argc == 3 && !strcmp(argv[2], "--json");
-        if (argc != 2 && !json) return usage_error("info", "'info' takes only --json, --names or --passes");
+        if (argc != 2 && !json)
+            return usage_error("info", "'info' takes only --json, --names or --passes");
         return fputs(json ? tl_info_json() : tl_info(), stdout), 0;
     }
     if (!strcmp(cmd, "cache")) return cmd_cache(argc, argv);

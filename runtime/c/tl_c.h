@@ -200,8 +200,7 @@ TL_FN float tl_fp8_to_f32(uint8_t v, int mbits, int bias, bool ieee) {
 /* The fp8 code of f, rounded to nearest-even: NaN gives 0x7f; a magnitude from the
  * largest finite value up (max_bits: its float32 bits), infinity included, saturates to
  * that value's code max_code. */
-TL_FN uint8_t tl_f32_to_fp8(float f, int mbits, int bias, uint32_t max_bits,
-                            uint32_t max_code) {
+TL_FN uint8_t tl_f32_to_fp8(float f, int mbits, int bias, uint32_t max_bits, uint32_t max_code) {
     uint32_t x = tl_f32_bits(f), ax = x & 0x7fffffffu;
     uint8_t sign = (uint8_t)((x >> 24) & 0x80u);
     if (ax > 0x7f800000u) return 0x7f;
@@ -227,8 +226,8 @@ TL_FN float tl_f64_to_f32_odd(double d) {
 
 /* tl_round_S(float) and tl_round64_S(double) for the narrow float S, declared with the
  * specifiers SPEC (tl_cuda.h instantiates f16/bf16 over its device-only conversions). */
-#define TL_ROUNDING(SPEC, S)                                                               \
-    SPEC float tl_round_##S(float x) { return tl_##S##_to_f32(tl_f32_to_##S(x)); }         \
+#define TL_ROUNDING(SPEC, S)                                                                       \
+    SPEC float tl_round_##S(float x) { return tl_##S##_to_f32(tl_f32_to_##S(x)); }                 \
     SPEC float tl_round64_##S(double x) { return tl_round_##S(tl_f64_to_f32_odd(x)); }
 #ifndef TL_F16_PTX
 TL_ROUNDING(TL_FN, f16)
@@ -238,50 +237,50 @@ TL_ROUNDING(TL_FN, e4m3)
 TL_ROUNDING(TL_FN, e5m2)
 
 /* ---- integer helpers: S = i32, i64 (signed), u32, u64 (unsigned) ------------------- */
-#define TL_SIGNED_HELPERS(S, T, UT, BITS)                                                   \
-    TL_FN T tl_neg_##S(T a) { return (T)(0u - (UT)a); }                                     \
-    TL_FN T tl_div_##S(T a, T b) {                                                          \
-        if (b == 0) return 0;                                                               \
-        return b == -1 ? tl_neg_##S(a) : a / b;                                             \
-    }                                                                                       \
-    TL_FN T tl_floordiv_##S(T a, T b) {                                                     \
-        if (b == 0) return 0;                                                               \
-        if (b == -1) return tl_neg_##S(a);                                                  \
-        T q = a / b;                                                                        \
-        return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;                            \
-    }                                                                                       \
-    TL_FN T tl_floormod_##S(T a, T b) {                                                     \
-        if (b == 0 || b == -1) return 0;                                                    \
-        T r = a % b;                                                                        \
-        return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;                                \
-    }                                                                                       \
-    TL_FN T tl_min_##S(T a, T b) { return a < b ? a : b; }                                  \
-    TL_FN T tl_max_##S(T a, T b) { return a > b ? a : b; }                                  \
-    TL_FN T tl_abs_##S(T a) { return a < 0 ? tl_neg_##S(a) : a; }                           \
-    TL_FN T tl_shl_##S(T a, T b) { return (T)((UT)a << ((UT)b & (BITS - 1))); }             \
-    TL_FN T tl_shr_##S(T a, T b) { return a >> ((UT)b & (BITS - 1)); }                      \
-    TL_FN T tl_pow_##S(T a, T b) {                                                          \
-        if (b < 0) return a == 1 ? 1 : a == -1 ? ((b & 1) ? -1 : 1) : 0;                    \
-        UT r = 1, x = (UT)a;                                                                \
-        for (; b; b >>= 1, x *= x)                                                          \
-            if (b & 1) r *= x;                                                              \
-        return (T)r;                                                                        \
+#define TL_SIGNED_HELPERS(S, T, UT, BITS)                                                          \
+    TL_FN T tl_neg_##S(T a) { return (T)(0u - (UT)a); }                                            \
+    TL_FN T tl_div_##S(T a, T b) {                                                                 \
+        if (b == 0) return 0;                                                                      \
+        return b == -1 ? tl_neg_##S(a) : a / b;                                                    \
+    }                                                                                              \
+    TL_FN T tl_floordiv_##S(T a, T b) {                                                            \
+        if (b == 0) return 0;                                                                      \
+        if (b == -1) return tl_neg_##S(a);                                                         \
+        T q = a / b;                                                                               \
+        return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;                                   \
+    }                                                                                              \
+    TL_FN T tl_floormod_##S(T a, T b) {                                                            \
+        if (b == 0 || b == -1) return 0;                                                           \
+        T r = a % b;                                                                               \
+        return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;                                       \
+    }                                                                                              \
+    TL_FN T tl_min_##S(T a, T b) { return a < b ? a : b; }                                         \
+    TL_FN T tl_max_##S(T a, T b) { return a > b ? a : b; }                                         \
+    TL_FN T tl_abs_##S(T a) { return a < 0 ? tl_neg_##S(a) : a; }                                  \
+    TL_FN T tl_shl_##S(T a, T b) { return (T)((UT)a << ((UT)b & (BITS - 1))); }                    \
+    TL_FN T tl_shr_##S(T a, T b) { return a >> ((UT)b & (BITS - 1)); }                             \
+    TL_FN T tl_pow_##S(T a, T b) {                                                                 \
+        if (b < 0) return a == 1 ? 1 : a == -1 ? ((b & 1) ? -1 : 1) : 0;                           \
+        UT r = 1, x = (UT)a;                                                                       \
+        for (; b; b >>= 1, x *= x)                                                                 \
+            if (b & 1) r *= x;                                                                     \
+        return (T)r;                                                                               \
     }
 
-#define TL_UNSIGNED_HELPERS(S, T, BITS)                                                     \
-    TL_FN T tl_div_##S(T a, T b) { return b == 0 ? 0 : a / b; }                             \
-    TL_FN T tl_floordiv_##S(T a, T b) { return b == 0 ? 0 : a / b; }                        \
-    TL_FN T tl_floormod_##S(T a, T b) { return b == 0 ? 0 : a % b; }                        \
-    TL_FN T tl_min_##S(T a, T b) { return a < b ? a : b; }                                  \
-    TL_FN T tl_max_##S(T a, T b) { return a > b ? a : b; }                                  \
-    TL_FN T tl_abs_##S(T a) { return a; }                                                   \
-    TL_FN T tl_shl_##S(T a, T b) { return (T)(a << (b & (BITS - 1))); }                     \
-    TL_FN T tl_shr_##S(T a, T b) { return (T)(a >> (b & (BITS - 1))); }                     \
-    TL_FN T tl_pow_##S(T a, T b) {                                                          \
-        T r = 1;                                                                            \
-        for (; b; b >>= 1, a *= a)                                                          \
-            if (b & 1) r *= a;                                                              \
-        return r;                                                                           \
+#define TL_UNSIGNED_HELPERS(S, T, BITS)                                                            \
+    TL_FN T tl_div_##S(T a, T b) { return b == 0 ? 0 : a / b; }                                    \
+    TL_FN T tl_floordiv_##S(T a, T b) { return b == 0 ? 0 : a / b; }                               \
+    TL_FN T tl_floormod_##S(T a, T b) { return b == 0 ? 0 : a % b; }                               \
+    TL_FN T tl_min_##S(T a, T b) { return a < b ? a : b; }                                         \
+    TL_FN T tl_max_##S(T a, T b) { return a > b ? a : b; }                                         \
+    TL_FN T tl_abs_##S(T a) { return a; }                                                          \
+    TL_FN T tl_shl_##S(T a, T b) { return (T)(a << (b & (BITS - 1))); }                            \
+    TL_FN T tl_shr_##S(T a, T b) { return (T)(a >> (b & (BITS - 1))); }                            \
+    TL_FN T tl_pow_##S(T a, T b) {                                                                 \
+        T r = 1;                                                                                   \
+        for (; b; b >>= 1, a *= a)                                                                 \
+            if (b & 1) r *= a;                                                                     \
+        return r;                                                                                  \
     }
 
 TL_SIGNED_HELPERS(i32, int32_t, uint32_t, 32)
@@ -290,12 +289,12 @@ TL_UNSIGNED_HELPERS(u32, uint32_t, 32)
 TL_UNSIGNED_HELPERS(u64, uint64_t, 64)
 
 /* float -> int: truncate toward zero, saturate, NaN -> 0. */
-#define TL_F2I(S, T, LO, HI)                                                                \
-    TL_FN T tl_f2##S(double x) {                                                            \
-        if (x != x) return 0;                                                               \
-        if (x <= (double)(LO)) return (LO);                                                 \
-        if (x >= (double)(HI)) return (HI);                                                 \
-        return (T)x;                                                                        \
+#define TL_F2I(S, T, LO, HI)                                                                       \
+    TL_FN T tl_f2##S(double x) {                                                                   \
+        if (x != x) return 0;                                                                      \
+        if (x <= (double)(LO)) return (LO);                                                        \
+        if (x >= (double)(HI)) return (HI);                                                        \
+        return (T)x;                                                                               \
     }
 TL_F2I(i8, int8_t, INT8_MIN, INT8_MAX)
 TL_F2I(i16, int16_t, INT16_MIN, INT16_MAX)
@@ -322,19 +321,18 @@ TL_FN double tl_rsqrt_f64(double x) { return 1.0 / sqrt(x); }
 /* ---- atomics (lock-free compare-and-swap loops on the storage word) -------------------
  * tl_atomic_<op>_<dtype>(storage pointer, value): *p = round(op(*p, v)). Scalar atomic
  * adds of int32/int64/uint32/uint64/float/double are emitted as `#pragma omp atomic`. */
-#define TL_ATOMIC_CAS(NAME, ST, VT, DEC, ENC, OP)                                           \
-    static inline void NAME(ST *p, VT v) {                                                  \
-        ST old, nw;                                                                         \
-        __atomic_load(p, &old, __ATOMIC_RELAXED);                                           \
-        do {                                                                                \
-            VT cur = DEC(old);                                                              \
-            nw = ENC(OP(cur, v));                                                           \
-        } while (!__atomic_compare_exchange(p, &old, &nw, 1, __ATOMIC_RELAXED,              \
-                                            __ATOMIC_RELAXED));                             \
+#define TL_ATOMIC_CAS(NAME, ST, VT, DEC, ENC, OP)                                                  \
+    static inline void NAME(ST *p, VT v) {                                                         \
+        ST old, nw;                                                                                \
+        __atomic_load(p, &old, __ATOMIC_RELAXED);                                                  \
+        do {                                                                                       \
+            VT cur = DEC(old);                                                                     \
+            nw = ENC(OP(cur, v));                                                                  \
+        } while (!__atomic_compare_exchange(p, &old, &nw, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)); \
     }
-#define TL_ATOMIC_FLOAT(S, ST, VT, DEC, ENC, MAXF, MINF)                                    \
-    TL_ATOMIC_CAS(tl_atomic_add_##S, ST, VT, DEC, ENC, TL_ADD)                              \
-    TL_ATOMIC_CAS(tl_atomic_max_##S, ST, VT, DEC, ENC, MAXF)                                \
+#define TL_ATOMIC_FLOAT(S, ST, VT, DEC, ENC, MAXF, MINF)                                           \
+    TL_ATOMIC_CAS(tl_atomic_add_##S, ST, VT, DEC, ENC, TL_ADD)                                     \
+    TL_ATOMIC_CAS(tl_atomic_max_##S, ST, VT, DEC, ENC, MAXF)                                       \
     TL_ATOMIC_CAS(tl_atomic_min_##S, ST, VT, DEC, ENC, MINF)
 TL_ATOMIC_FLOAT(f16, uint16_t, float, tl_f16_to_f32, tl_f32_to_f16, fmaxf, fminf)
 TL_ATOMIC_FLOAT(bf16, uint16_t, float, tl_bf16_to_f32, tl_f32_to_bf16, fmaxf, fminf)
@@ -342,9 +340,9 @@ TL_ATOMIC_FLOAT(e4m3, uint8_t, float, tl_e4m3_to_f32, tl_f32_to_e4m3, fmaxf, fmi
 TL_ATOMIC_FLOAT(e5m2, uint8_t, float, tl_e5m2_to_f32, tl_f32_to_e5m2, fmaxf, fminf)
 TL_ATOMIC_FLOAT(f32, float, float, TL_ID, TL_ID, fmaxf, fminf)
 TL_ATOMIC_FLOAT(f64, double, double, TL_ID, TL_ID, fmax, fmin)
-#define TL_ATOMIC_INT(S, T, CS)                                                             \
-    TL_ATOMIC_CAS(tl_atomic_add_##S, T, T, TL_ID, (T), TL_ADD)                              \
-    TL_ATOMIC_CAS(tl_atomic_max_##S, T, T, TL_ID, (T), tl_max_##CS)                         \
+#define TL_ATOMIC_INT(S, T, CS)                                                                    \
+    TL_ATOMIC_CAS(tl_atomic_add_##S, T, T, TL_ID, (T), TL_ADD)                                     \
+    TL_ATOMIC_CAS(tl_atomic_max_##S, T, T, TL_ID, (T), tl_max_##CS)                                \
     TL_ATOMIC_CAS(tl_atomic_min_##S, T, T, TL_ID, (T), tl_min_##CS)
 TL_ATOMIC_INT(i8, int8_t, i32)
 TL_ATOMIC_INT(i16, int16_t, i32)
@@ -363,10 +361,10 @@ static inline char *tl_scratch_alloc(size_t size) {
 }
 
 /* The message of a failed T.device_assert (tl_cuda.h has the device's, same text). */
-static inline void tl_assert_fail(const char *where, const char *msg, long long bx,
-                                  long long by, long long bz) {
-    fprintf(stderr, "%s: device assert failed: %s (block (%lld, %lld, %lld))\n", where, msg,
-            bx, by, bz);
+static inline void tl_assert_fail(const char *where, const char *msg, long long bx, long long by,
+                                  long long bz) {
+    fprintf(stderr, "%s: device assert failed: %s (block (%lld, %lld, %lld))\n", where, msg, bx, by,
+            bz);
 }
 #endif /* TL_CUDA_FILE */
 

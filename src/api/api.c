@@ -26,10 +26,10 @@ struct tl_kernel {
     Work *work; /* FLOPs model, taken before lowering */
     const char *ir, *source, *warnings;
     tl_param_info *params;
-    void *module; /* NULL when compiled with build = 0 or TL_BUILD_ONLY */
-    int build;    /* tl_options.build */
+    void *module;         /* NULL when compiled with build = 0 or TL_BUILD_ONLY */
+    int build;            /* tl_options.build */
     const char *fallback; /* compiled again with the target's fallback: its note */
-    Options opts; /* the settings options_fill made, before the kernel's pass_configs */
+    Options opts;         /* the settings options_fill made, before the kernel's pass_configs */
     const tl_capture *capture; /* tl_compile_capture's, during the compile */
 };
 
@@ -107,8 +107,8 @@ static tl_status target_pick(const char *name, int build, const Target **out) {
         StrBuf valid = {0};
         sb_puts(&valid, "auto");
         for (int i = 0; target_at(i); i++) sb_printf(&valid, ", %s", target_at(i)->name);
-        tl_status st = fail(TL_ERROR_ARGUMENT, "unknown target '%s' (valid targets: %s)",
-                            name, valid.buf);
+        tl_status st = fail(TL_ERROR_ARGUMENT, "unknown target '%s' (valid targets: %s)", name,
+                            valid.buf);
         sb_free(&valid);
         return st;
     }
@@ -174,10 +174,16 @@ static void compile_to_source(tl_kernel *k, const Source *src, const tl_options 
         inputs[i] = (ArgShape){o->input_names ? o->input_names[i] : NULL, t->ndim, t->shape,
                                t->strides};
     }
-    ElabRequest rq = {.factory = o->factory, .defs = defs, .ndefs = o->ndefines,
-                      .out_idx = o->out_idx, .nout_idx = o->nout_idx, .inputs = inputs,
-                      .ninputs = o->ninputs, .capture = k->capture,
-                      .configs = configs, .nconfigs = o->npass_configs};
+    ElabRequest rq = {.factory = o->factory,
+                      .defs = defs,
+                      .ndefs = o->ndefines,
+                      .out_idx = o->out_idx,
+                      .nout_idx = o->nout_idx,
+                      .inputs = inputs,
+                      .ninputs = o->ninputs,
+                      .capture = k->capture,
+                      .configs = configs,
+                      .nconfigs = o->npass_configs};
     ctx->opts = k->opts; /* the front end adds the pass_configs */
     if (k->fallback) k->target->fallback(&ctx->opts);
     Program *p = elaborate_request(ctx, src, &rq);
@@ -194,14 +200,16 @@ static void compile_to_source(tl_kernel *k, const Source *src, const tl_options 
     k->work = work_model(ctx, k->func);
     PassHook *hook = NEW(&ctx->arena, PassHook);
     *hook = (PassHook){.print_after = print_after_passes(&ctx->opts),
-                       .print_path = o->print_after_path, .label = k->target->name};
+                       .print_path = o->print_after_path,
+                       .label = k->target->name};
     ctx->passes = hook;
     k->target->lower(ctx, k->func);
     ctx->passes = NULL;
     if (k->func->remarks.len) {
         StrBuf w = {0};
         sb_puts(&w, k->warnings);
-        for (int i = 0; i < k->func->remarks.len; i++) sb_printf(&w, "%s\n", k->func->remarks.data[i]);
+        for (int i = 0; i < k->func->remarks.len; i++)
+            sb_printf(&w, "%s\n", k->func->remarks.data[i]);
         k->warnings = arena_strdup(&ctx->arena, w.buf);
         sb_free(&w);
     }
@@ -283,8 +291,9 @@ static tl_status check_print_after(const tl_kernel *k, const tl_options *o) {
                   o->print_after ? "" : " (setting print_after or TILEC_PRINT_AFTER)", why.buf);
     } else if (o->print_after_path) {
         int fd = open(o->print_after_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-        if (fd < 0) st = fail(TL_ERROR_IO, "print_after_path: cannot write %s: %s",
-                              o->print_after_path, strerror(errno));
+        if (fd < 0)
+            st = fail(TL_ERROR_IO, "print_after_path: cannot write %s: %s", o->print_after_path,
+                      strerror(errno));
         else close(fd);
     }
     sb_free(&why);
@@ -293,8 +302,10 @@ static tl_status check_print_after(const tl_kernel *k, const tl_options *o) {
 
 static tl_status compile_into(tl_kernel *k, const Source *src, const tl_options *o) {
     if (o->build != TL_BUILD_NONE && o->build != TL_BUILD_LOAD && o->build != TL_BUILD_ONLY)
-        return fail(TL_ERROR_ARGUMENT, "options.build is %d; expected 0 (no build), 1 (build "
-                    "and load) or 2 (TL_BUILD_ONLY)", o->build);
+        return fail(TL_ERROR_ARGUMENT,
+                    "options.build is %d; expected 0 (no build), 1 (build "
+                    "and load) or 2 (TL_BUILD_ONLY)",
+                    o->build);
     k->build = o->build;
     tl_status st = target_pick(o->target, o->build, &k->target);
     if (st != TL_OK) return st;
@@ -304,8 +315,9 @@ static tl_status compile_into(tl_kernel *k, const Source *src, const tl_options 
         sb_free(&why);
         return st;
     }
-    if (o->ndefines && !o->defines) return fail(TL_ERROR_ARGUMENT, "ndefines > 0 but defines "
-                                                "is NULL");
+    if (o->ndefines && !o->defines)
+        return fail(TL_ERROR_ARGUMENT, "ndefines > 0 but defines "
+                                       "is NULL");
     if (o->npass_configs < 0 || (o->npass_configs && !o->pass_configs))
         return fail(TL_ERROR_ARGUMENT, "npass_configs is %d but pass_configs is %s",
                     o->npass_configs, o->pass_configs ? "set" : "NULL");
@@ -369,11 +381,12 @@ tl_status tl_compile_file(const char *path, const tl_options *opt, tl_kernel **o
     src->name = arena_strdup(&k->ctx.arena, path);
     src->text = read_file_arena(&k->ctx.arena, path, TL_MAX_SOURCE_BYTES, &src->len);
     if (!src->text) {
-        tl_status st = errno == EFBIG ? fail(TL_ERROR_IO, "cannot read '%s': larger than %d "
-                                             "MiB (a kernel source is text)", path,
-                                             TL_MAX_SOURCE_BYTES >> 20)
-                                      : fail(TL_ERROR_IO, "cannot read '%s': %s", path,
-                                             strerror(errno));
+        tl_status st = errno == EFBIG
+                           ? fail(TL_ERROR_IO,
+                                  "cannot read '%s': larger than %d "
+                                  "MiB (a kernel source is text)",
+                                  path, TL_MAX_SOURCE_BYTES >> 20)
+                           : fail(TL_ERROR_IO, "cannot read '%s': %s", path, strerror(errno));
         tl_kernel_destroy(k);
         return st;
     }
@@ -411,8 +424,10 @@ int tl_kernel_num_params(const tl_kernel *k) { return k ? k->func->params.len : 
 tl_status tl_kernel_param(const tl_kernel *k, int i, tl_param_info *info) {
     if (!k || !info) return fail(TL_ERROR_ARGUMENT, "tl_kernel_param: NULL argument");
     if (i < 0 || i >= k->func->params.len)
-        return fail(TL_ERROR_ARGUMENT, "kernel '%s' has %d parameters; index %d is out of "
-                    "range", k->func->name, k->func->params.len, i);
+        return fail(TL_ERROR_ARGUMENT,
+                    "kernel '%s' has %d parameters; index %d is out of "
+                    "range",
+                    k->func->name, k->func->params.len, i);
     *info = k->params[i];
     return TL_OK;
 }
@@ -460,15 +475,13 @@ static void param_names(const Func *f, int outputs, StrBuf *sb) {
 static tl_status count_fail(const Func *f, const char *what, int outputs, int want, int got) {
     StrBuf names = {0};
     param_names(f, outputs, &names);
-    tl_status st = fail(TL_ERROR_ARGUMENT, "kernel '%s' takes %d %s (%s) but %d %s given",
-                        f->name, want, what, names.buf ? names.buf : "", got,
-                        got == 1 ? "was" : "were");
+    tl_status st = fail(TL_ERROR_ARGUMENT, "kernel '%s' takes %d %s (%s) but %d %s given", f->name,
+                        want, what, names.buf ? names.buf : "", got, got == 1 ? "was" : "were");
     sb_free(&names);
     return st;
 }
 
-static tl_status launch_checked(tl_kernel *k, DLTensor *const *args, SymEnv *env,
-                                void *stream) {
+static tl_status launch_checked(tl_kernel *k, DLTensor *const *args, SymEnv *env, void *stream) {
     const Func *f = k->func;
     StrBuf err = {0};
     tl_status st = TL_OK;
@@ -499,8 +512,10 @@ static tl_status launch_checked(tl_kernel *k, DLTensor *const *args, SymEnv *env
 static tl_status kernel_runnable(const tl_kernel *k) {
     if (!k) return fail(TL_ERROR_ARGUMENT, "the kernel is NULL");
     if (!k->module)
-        return fail(TL_ERROR_ARGUMENT, "kernel '%s' was compiled with build = %s and cannot "
-                    "run", k->func->name, k->build == TL_BUILD_ONLY ? "TL_BUILD_ONLY" : "0");
+        return fail(TL_ERROR_ARGUMENT,
+                    "kernel '%s' was compiled with build = %s and cannot "
+                    "run",
+                    k->func->name, k->build == TL_BUILD_ONLY ? "TL_BUILD_ONLY" : "0");
     return TL_OK;
 }
 
@@ -553,8 +568,8 @@ tl_status tl_kernel_launch(tl_kernel *k, DLTensor *const *args, int nargs, void 
 /* ---- tl_kernel_call: allocate the outputs, then launch ------------------------------------ */
 /* A compact, zero-filled tensor on dev (on CUDA the zeroing is queued on stream); NULL
  * with the reason in err. */
-static DLTensor *tensor_alloc(DType dt, int ndim, const int64_t *shape, DLDevice dev,
-                              void *stream, StrBuf *err) {
+static DLTensor *tensor_alloc(DType dt, int ndim, const int64_t *shape, DLDevice dev, void *stream,
+                              StrBuf *err) {
     size_t bytes = (size_t)dtype_bytes(dt);
     for (int d = 0; d < ndim; d++) {
         if (shape[d] && bytes > (SIZE_MAX - 64) / (size_t)shape[d]) {
@@ -593,14 +608,18 @@ void tl_tensor_free(DLTensor *t) {
 /* Shape of output parameter i from the syms the inputs bound. */
 static tl_status output_shape(const Func *f, int i, const SymEnv *env, int64_t *shape) {
     const Buffer *b = f->params.data[i].buf;
-    if (!b) return fail(TL_ERROR_ARGUMENT, "output '%s' (param %d) is a scalar; outputs must "
-                        "be tensors", f->params.data[i].name, i);
+    if (!b)
+        return fail(TL_ERROR_ARGUMENT,
+                    "output '%s' (param %d) is a scalar; outputs must "
+                    "be tensors",
+                    f->params.data[i].name, i);
     for (int d = 0; d < b->ndim; d++) {
         int unbound;
         if (args_eval(b->shape[d], env, &shape[d], &unbound) == 0 && shape[d] >= 0) continue;
         StrBuf s = {0};
         args_shape_text(b, &s);
-        tl_status st = fail(TL_ERROR_ARGUMENT, "output '%s' (param %d): shape %s: %s%s%s; "
+        tl_status st = fail(TL_ERROR_ARGUMENT,
+                            "output '%s' (param %d): shape %s: %s%s%s; "
                             "allocate it yourself and use tl_kernel_launch",
                             f->params.data[i].name, i, s.buf,
                             unbound >= 0 ? "no input binds " : "cannot compute shape[",
@@ -614,8 +633,7 @@ static tl_status output_shape(const Func *f, int i, const SymEnv *env, int64_t *
 
 /* Checks the inputs (binding syms). The outputs go where the kernel runs: the host, or
  * the GPU it was loaded on (where tl_kernel_launch requires the inputs to be). */
-static tl_status call_inputs(tl_kernel *k, DLTensor *const *inputs, SymEnv *env,
-                             DLDevice *dev) {
+static tl_status call_inputs(tl_kernel *k, DLTensor *const *inputs, SymEnv *env, DLDevice *dev) {
     const Func *f = k->func;
     StrBuf err = {0};
     *dev = kernel_device(k);
@@ -631,8 +649,7 @@ static tl_status call_inputs(tl_kernel *k, DLTensor *const *inputs, SymEnv *env,
     return TL_OK;
 }
 
-static tl_status call_run(tl_kernel *k, DLTensor *const *inputs, DLTensor **outputs,
-                          void *stream) {
+static tl_status call_run(tl_kernel *k, DLTensor *const *inputs, DLTensor **outputs, void *stream) {
     const Func *f = k->func;
     SymEnv env;
     sym_env_init(&env, f);
@@ -655,10 +672,12 @@ static tl_status call_run(tl_kernel *k, DLTensor *const *inputs, DLTensor **outp
         all[i] = outputs[nout++] = tensor_alloc(b->dtype, b->ndim, shape, dev, stream, &err);
         if (!all[i]) {
             StrBuf s = {0};
-            for (int d = 0; d < b->ndim; d++) sb_printf(&s, "%s%lld", d ? ", " : "",
-                                                         (long long)shape[d]);
-            st = fail(TL_ERROR_RUNTIME, "cannot allocate output '%s' (param %d) of shape "
-                      "(%s): %s", f->params.data[i].name, i, s.buf ? s.buf : "", err.buf);
+            for (int d = 0; d < b->ndim; d++)
+                sb_printf(&s, "%s%lld", d ? ", " : "", (long long)shape[d]);
+            st = fail(TL_ERROR_RUNTIME,
+                      "cannot allocate output '%s' (param %d) of shape "
+                      "(%s): %s",
+                      f->params.data[i].name, i, s.buf ? s.buf : "", err.buf);
             sb_free(&s);
         }
         sb_free(&err);
@@ -690,8 +709,8 @@ tl_status tl_kernel_call(tl_kernel *k, DLTensor *const *inputs, int ninputs, DLT
     if ((nin && !inputs) || (nout && !outputs))
         return fail(TL_ERROR_ARGUMENT, "tl_kernel_call: inputs or outputs is NULL");
     for (int j = 0; j < nout; j++) outputs[j] = NULL;
-    return run_guarded(call_guarded, &(Run){.k = k, .args = inputs, .outputs = outputs,
-                                            .stream = stream});
+    return run_guarded(call_guarded,
+                       &(Run){.k = k, .args = inputs, .outputs = outputs, .stream = stream});
 }
 
 /* ---- tensors on a device ----------------------------------------------------------------- */
@@ -703,23 +722,27 @@ tl_status tl_tensor_alloc(DLDataType dtype, int ndim, const int64_t *shape, DLDe
     StrBuf err = {0};
     if (dt == DT_INVALID || dtype.lanes != 1) {
         rt_dldtype_name(dtype, &err);
-        tl_status st = fail(TL_ERROR_ARGUMENT, "tl_tensor_alloc: dtype %s is not one tilec "
-                            "knows", err.buf);
+        tl_status st = fail(TL_ERROR_ARGUMENT,
+                            "tl_tensor_alloc: dtype %s is not one tilec "
+                            "knows",
+                            err.buf);
         sb_free(&err);
         return st;
     }
     if (ndim < 0 || ndim > 64 || (ndim && !shape))
-        return fail(TL_ERROR_ARGUMENT, "tl_tensor_alloc: ndim is %d (0..64, with a shape)",
-                    ndim);
+        return fail(TL_ERROR_ARGUMENT, "tl_tensor_alloc: ndim is %d (0..64, with a shape)", ndim);
     for (int d = 0; d < ndim; d++)
-        if (shape[d] < 0) return fail(TL_ERROR_ARGUMENT, "tl_tensor_alloc: shape[%d] is %lld",
-                                      d, (long long)shape[d]);
+        if (shape[d] < 0)
+            return fail(TL_ERROR_ARGUMENT, "tl_tensor_alloc: shape[%d] is %lld", d,
+                        (long long)shape[d]);
     if (!rt_dev_allocatable((int)dev.device_type)) {
         StrBuf kinds = {0};
         rt_device_name(dev, &err);
         rt_dev_kinds(&kinds);
-        tl_status st = fail(TL_ERROR_ARGUMENT, "tl_tensor_alloc: cannot allocate on %s (%s "
-                            "only)", err.buf, kinds.buf);
+        tl_status st = fail(TL_ERROR_ARGUMENT,
+                            "tl_tensor_alloc: cannot allocate on %s (%s "
+                            "only)",
+                            err.buf, kinds.buf);
         sb_free(&kinds);
         sb_free(&err);
         return st;
@@ -748,10 +771,10 @@ static tl_status copy_mismatch(const DLTensor *dst, const DLTensor *src) {
     rt_dldtype_name(src->dtype, &b);
     sb_puts(&a, " (");
     sb_puts(&b, " (");
-    for (int d = 0; d < dst->ndim; d++) sb_printf(&a, "%s%lld", d ? ", " : "",
-                                                  (long long)dst->shape[d]);
-    for (int d = 0; d < src->ndim; d++) sb_printf(&b, "%s%lld", d ? ", " : "",
-                                                  (long long)src->shape[d]);
+    for (int d = 0; d < dst->ndim; d++)
+        sb_printf(&a, "%s%lld", d ? ", " : "", (long long)dst->shape[d]);
+    for (int d = 0; d < src->ndim; d++)
+        sb_printf(&b, "%s%lld", d ? ", " : "", (long long)src->shape[d]);
     tl_status st = fail(TL_ERROR_ARGUMENT, "tl_tensor_copy: dst is %s) but src is %s)", a.buf,
                         b.buf);
     sb_free(&a);
@@ -770,9 +793,10 @@ tl_status tl_tensor_copy(DLTensor *dst, const DLTensor *src) {
     }
     if (!same) return copy_mismatch(dst, src);
     if (!tensor_compact(dst) || !tensor_compact(src))
-        return fail(TL_ERROR_ARGUMENT, "tl_tensor_copy: %s is not compact (row-major "
-                    "strides); only compact tensors are copied", tensor_compact(dst) ? "src"
-                    : "dst");
+        return fail(TL_ERROR_ARGUMENT,
+                    "tl_tensor_copy: %s is not compact (row-major "
+                    "strides); only compact tensors are copied",
+                    tensor_compact(dst) ? "src" : "dst");
     if (n && (!dst->data || !src->data))
         return fail(TL_ERROR_ARGUMENT, "tl_tensor_copy: data is NULL");
     StrBuf err = {0};

@@ -175,8 +175,8 @@ _Noreturn void ctx_vfail(Ctx *ctx, Loc loc, const char *fmt, va_list ap) {
     sb_free(&ctx->err);
     ctx->err = full;
     sb_free(&msg);
-    if (!ctx->on_error) ctx_internal(NULL, "internal error: ctx_fail outside CTX_TRY: %s",
-                                     ctx->err.buf);
+    if (!ctx->on_error)
+        ctx_internal(NULL, "internal error: ctx_fail outside CTX_TRY: %s", ctx->err.buf);
     longjmp(*ctx->on_error, 1);
 }
 

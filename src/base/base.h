@@ -22,7 +22,7 @@ typedef struct Arena {
     ArenaChunk *head;
 } Arena;
 
-void *arena_alloc(Arena *a, size_t size);  /* zeroed, 16-byte aligned */
+void *arena_alloc(Arena *a, size_t size); /* zeroed, 16-byte aligned */
 void *arena_realloc(Arena *a, void *old, size_t old_size, size_t new_size);
 char *arena_strdup(Arena *a, const char *s);
 char *arena_strndup(Arena *a, const char *s, size_t n);
@@ -33,16 +33,20 @@ void arena_free(Arena *a);
 #define NEW_ARRAY(arena, T, n) ((T *)arena_alloc((arena), sizeof(T) * (size_t)(n)))
 
 /* ---- growable array in an arena: Vec(T) v = {0}; VEC_PUSH(arena, v, x); ---------- */
-#define Vec(T) struct { T *data; int len, cap; }
-#define VEC_PUSH(arena, v, x)                                                        \
-    do {                                                                             \
-        if ((v).len == (v).cap) {                                                    \
-            int ncap_ = (v).cap ? 2 * (v).cap : 8;                                   \
-            (v).data = arena_realloc((arena), (v).data, sizeof(*(v).data) * (v).cap, \
-                                     sizeof(*(v).data) * ncap_);                     \
-            (v).cap = ncap_;                                                         \
-        }                                                                            \
-        (v).data[(v).len++] = (x);                                                   \
+#define Vec(T)                                                                                     \
+    struct {                                                                                       \
+        T *data;                                                                                   \
+        int len, cap;                                                                              \
+    }
+#define VEC_PUSH(arena, v, x)                                                                      \
+    do {                                                                                           \
+        if ((v).len == (v).cap) {                                                                  \
+            int ncap_ = (v).cap ? 2 * (v).cap : 8;                                                 \
+            (v).data = arena_realloc((arena), (v).data, sizeof(*(v).data) * (v).cap,               \
+                                     sizeof(*(v).data) * ncap_);                                   \
+            (v).cap = ncap_;                                                                       \
+        }                                                                                          \
+        (v).data[(v).len++] = (x);                                                                 \
     } while (0)
 
 /* ---- string builder (heap; caller frees sb.buf or hands it to an arena) ------------ */
@@ -76,13 +80,13 @@ typedef struct Loc {
 /* ---- compilation context ------------------------------------------------------------ */
 typedef struct Ctx {
     Arena arena;
-    jmp_buf *on_error; /* set by CTX_TRY */
-    StrBuf err;        /* formatted error text of the last failure */
-    int next_id;       /* unique ids for vars and buffers */
-    bool internal;     /* the failure was an internal error (TL_ERROR_INTERNAL) */
+    jmp_buf *on_error;       /* set by CTX_TRY */
+    StrBuf err;              /* formatted error text of the last failure */
+    int next_id;             /* unique ids for vars and buffers */
+    bool internal;           /* the failure was an internal error (TL_ERROR_INTERNAL) */
     struct PassHook *passes; /* what pass_run does besides running passes (passes.h:
                                 IR dumps, listing the pipeline), or NULL */
-    Options opts;      /* the compilation's settings (options.h); zero: the defaults */
+    Options opts;            /* the compilation's settings (options.h); zero: the defaults */
 } Ctx;
 
 /* Report a user error at loc and unwind to the innermost ctx_try. */
@@ -104,9 +108,9 @@ void loc_format(StrBuf *sb, Loc loc, const char *kind, const char *msg);
 jmp_buf *ctx_arm(Ctx *ctx, jmp_buf *jbp);
 
 /* Internal invariant: never a user error. */
-#define TL_ASSERT(cond)                                                               \
-    do {                                                                              \
-        if (!(cond)) tl_internal_error(__FILE__, __LINE__, #cond);                    \
+#define TL_ASSERT(cond)                                                                            \
+    do {                                                                                           \
+        if (!(cond)) tl_internal_error(__FILE__, __LINE__, #cond);                                 \
     } while (0)
 /* An internal error (or running out of memory) unwinds like ctx_fail to the innermost
  * CTX_TRY of the ctx this thread guards (ctx_guard), with ctx->internal set, so that the

@@ -79,9 +79,7 @@ int options_arch_number(const Options *o) {
     return sscanf(o->arch, "sm_%d", &n) == 1 ? n : 0;
 }
 
-bool options_wgmma(const Options *o) {
-    return options_arch_number(o) == 90 && !o->no_wgmma;
-}
+bool options_wgmma(const Options *o) { return options_arch_number(o) == 90 && !o->no_wgmma; }
 
 int options_sm_count(const Options *o) { return o->sm_count > 0 ? o->sm_count : SMS_DEFAULT; }
 
@@ -92,8 +90,8 @@ static const Setting *setting_find(const char *key) {
 }
 
 static int parse_bool(const char *v, bool *out) {
-    static const char *const on[] = {"1", "true", "on", "yes"}, *const off[] = {"0", "false",
-                                                                                "off", "no"};
+    static const char *const on[] = {"1", "true", "on", "yes"}, *const off[] = {"0", "false", "off",
+                                                                                "no"};
     for (int i = 0; i < 4; i++) {
         if (!strcasecmp(v, on[i])) return *out = true, 0;
         if (!strcasecmp(v, off[i])) return *out = false, 0;
@@ -117,8 +115,9 @@ static int setting_store(Options *o, const Setting *s, const char *value, const 
         return 0;
     }
     sb_printf(err, "%s='%s': expected %s", from, value,
-              s->kind == K_BOOL ? "0 or 1 (or true/false)"
-              : s->kind == K_INT ? "a non-negative integer" : "a shorter value");
+              s->kind == K_BOOL  ? "0 or 1 (or true/false)"
+              : s->kind == K_INT ? "a non-negative integer"
+                                 : "a shorter value");
     return -1;
 }
 
@@ -177,8 +176,8 @@ static int from_fields(Options *o, const tl_options *opt, const char **from, Str
     }
     if (opt->print_after) {
         if (strlen(opt->print_after) >= sizeof o->print_after) {
-            sb_printf(err, "print_after='%.40s...': more than %zu characters",
-                      opt->print_after, sizeof o->print_after - 1);
+            sb_printf(err, "print_after='%.40s...': more than %zu characters", opt->print_after,
+                      sizeof o->print_after - 1);
             return -1;
         }
         snprintf(o->print_after, sizeof o->print_after, "%s", opt->print_after);

@@ -18,7 +18,7 @@ typedef struct Options {
        (arch_why then holds why, for the build's message). */
     char arch[16];
     char arch_why[320];
-    int sm_count;       /* the SMs of the GPU the kernel runs on: given, else the current
+    int sm_count; /* the SMs of the GPU the kernel runs on: given, else the current
                            device's (Target.arch); 0: none says, 132 (an H100 SXM) */
     /* lowering switches (CUDA) */
     bool no_ws;         /* no TMA producer warp group (also pass_configs
@@ -33,9 +33,9 @@ typedef struct Options {
     bool no_auto_sync;  /* pass_configs tl.disable_thread_storage_sync */
     bool fast_math;     /* pass_configs tl.enable_fast_math: CUDA --use_fast_math */
     /* checks and debugging: no effect on the generated code */
-    bool verify;        /* ir_verify after every pass (always in -DTILEC_DEBUG builds) */
-    bool cuda_sync;     /* synchronize after every CUDA launch (finds a faulting kernel) */
-    char fault[16];     /* test hook: "internal", "oom" (compile), "launch" */
+    bool verify;    /* ir_verify after every pass (always in -DTILEC_DEBUG builds) */
+    bool cuda_sync; /* synchronize after every CUDA launch (finds a faulting kernel) */
+    char fault[16]; /* test hook: "internal", "oom" (compile), "launch" */
     /* the passes to dump the IR after ("all", "PASS,PASS"; tl_options.print_after),
        "" for none; checked against the target's passes by api.c */
     char print_after[512];
@@ -54,15 +54,13 @@ struct StrBuf;
 /* A target's architectures (Target.arch): given (NULL: none) checked and normalized into
  * out, else the current device's. 0; 1 when none was given and no device says (why);
  * -1 when given is not one (why). *sms: the device's multiprocessors, 0 if none says. */
-typedef int (*OptionsArchFn)(const char *given, char *out, size_t n, int *sms,
-                             struct StrBuf *why);
+typedef int (*OptionsArchFn)(const char *given, char *out, size_t n, int *sms, struct StrBuf *why);
 /* Fills o for a compilation: the defaults, then the TILEC_* environment variables (read
  * here, once), then opt's settings, arch and print_after; the architecture resolved with
  * arch (the target's Target.arch; NULL: the target has none, o->arch stays ""). The
  * kernel's pass_configs are applied later, by the front end (pass_config_apply). 0, else
  * -1 with a message naming the bad setting or variable in err. */
-int options_fill(Options *o, const struct tl_options *opt, OptionsArchFn arch,
-                 struct StrBuf *err);
+int options_fill(Options *o, const struct tl_options *opt, OptionsArchFn arch, struct StrBuf *err);
 /* One setting by name (as tl_options.settings gives it); 0, else -1 and err. */
 int options_set(Options *o, const char *key, const char *value, struct StrBuf *err);
 /* Canonical text of the settings that can change the generated code or its build, for

@@ -36,11 +36,13 @@
 
 #include "base/base.h"
 
+/* clang-format off */
 #define TL_TOKENS(X)                                                               \
     X(TOK_EOF, "end of file") X(TOK_NEWLINE, "newline") X(TOK_INDENT, "indent")     \
     X(TOK_DEDENT, "dedent") X(TOK_NAME, "name") X(TOK_INT, "integer")               \
     X(TOK_FLOAT, "float") X(TOK_STRING, "string") X(TOK_OP, "operator")             \
     X(TOK_KEYWORD, "keyword")
+/* clang-format on */
 
 typedef enum TokKind {
 #define X(e, s) e,
@@ -51,10 +53,10 @@ typedef enum TokKind {
 typedef struct Token {
     TokKind kind;
     Loc loc;
-    const char *text; /* NAME/KEYWORD/OP spelling; STRING decoded value; number spelling */
-    int64_t ival;     /* TOK_INT */
-    double fval;      /* TOK_FLOAT */
-    bool fstring;     /* TOK_STRING with an f prefix */
+    const char *text;  /* NAME/KEYWORD/OP spelling; STRING decoded value; number spelling */
+    int64_t ival;      /* TOK_INT */
+    double fval;       /* TOK_FLOAT */
+    bool fstring;      /* TOK_STRING with an f prefix */
     const char *error; /* a literal the parser must reject (too large, 1j, 0777, \N{..}) */
 } Token;
 
@@ -62,6 +64,7 @@ typedef struct Token {
 Token *lex_source(Ctx *ctx, const Source *src, int *ntokens);
 
 /* ---- syntax tree ----------------------------------------------------------------- */
+/* clang-format off */
 #define TL_AST_KINDS(X)                                                                  \
     /* expressions */                                                                   \
     X(AST_NAME) X(AST_INT) X(AST_FLOAT) X(AST_STR) X(AST_TRUE) X(AST_FALSE) X(AST_NONE) \
@@ -73,6 +76,7 @@ Token *lex_source(Ctx *ctx, const Source *src, int *ntokens);
     X(AST_RETURN) X(AST_IF) X(AST_FOR) X(AST_WHILE) X(AST_WITH) X(AST_BREAK)            \
     X(AST_CONTINUE) X(AST_PASS) X(AST_ASSERT) X(AST_IMPORT) X(AST_IMPORT_FROM)          \
     X(AST_GLOBAL) X(AST_DEL) X(AST_RAISE) X(AST_TRY) X(AST_CLASS) X(AST_BAD_STMT)
+/* clang-format on */
 
 typedef enum AstKind {
 #define X(e) e,
@@ -105,49 +109,137 @@ struct Ast {
     AstKind kind;
     Loc loc;
     union {
-        const char *name;                                      /* NAME */
-        int64_t ival;                                          /* INT */
-        double fval;                                           /* FLOAT */
-        struct { const char *value; bool fstring; } str;       /* STR (adjacent ones joined) */
-        AstList elts;                                          /* TUPLE, LIST */
-        struct { AstList keys, values; } dict;                 /* DICT (key NULL: **value) */
-        struct { Ast *value; const char *attr; } attr;         /* ATTR */
-        struct { Ast *func; AstArgList args; } call;           /* CALL */
-        struct { Ast *value; Ast *index; } subscript;          /* SUBSCRIPT (index: TUPLE if a,b) */
-        struct { Ast *lower, *upper, *step; } slice;           /* SLICE, parts may be NULL */
-        struct { Ast *value; } starred;                        /* STARRED */
-        struct { const char *op; Ast *operand; } unary;        /* UNARY: "-" "+" "not" "~" */
-        struct { const char *op; Ast *left, *right; } binary;  /* BINARY: + - * / // % ** << >> & | ^ @ */
-        struct { Ast *left; Vec(const char *) ops; AstList comparators; } compare;
+        const char *name; /* NAME */
+        int64_t ival;     /* INT */
+        double fval;      /* FLOAT */
+        struct {
+            const char *value;
+            bool fstring;
+        } str;        /* STR (adjacent ones joined) */
+        AstList elts; /* TUPLE, LIST */
+        struct {
+            AstList keys, values;
+        } dict; /* DICT (key NULL: **value) */
+        struct {
+            Ast *value;
+            const char *attr;
+        } attr; /* ATTR */
+        struct {
+            Ast *func;
+            AstArgList args;
+        } call; /* CALL */
+        struct {
+            Ast *value;
+            Ast *index;
+        } subscript; /* SUBSCRIPT (index: TUPLE if a,b) */
+        struct {
+            Ast *lower, *upper, *step;
+        } slice; /* SLICE, parts may be NULL */
+        struct {
+            Ast *value;
+        } starred; /* STARRED */
+        struct {
+            const char *op;
+            Ast *operand;
+        } unary; /* UNARY: "-" "+" "not" "~" */
+        struct {
+            const char *op;
+            Ast *left, *right;
+        } binary; /* BINARY: + - * / // % ** << >> & | ^ @ */
+        struct {
+            Ast *left;
+            Vec(const char *) ops;
+            AstList comparators;
+        } compare;
         /* COMPARE ops: "<" "<=" ">" ">=" "==" "!=" "in" "not in" "is" "is not" */
-        struct { const char *op; AstList values; } boolop;    /* BOOLOP "and"/"or" */
-        struct { Ast *cond, *then, *orelse; } ifexp;           /* IFEXP */
-        struct { AstArgList params; Ast *body; } lambda;       /* LAMBDA */
-        struct { Ast *elt; Ast *target; Ast *iter; AstList ifs;
-                 AstList more; bool generator; } listcomp;
+        struct {
+            const char *op;
+            AstList values;
+        } boolop; /* BOOLOP "and"/"or" */
+        struct {
+            Ast *cond, *then, *orelse;
+        } ifexp; /* IFEXP */
+        struct {
+            AstArgList params;
+            Ast *body;
+        } lambda; /* LAMBDA */
+        struct {
+            Ast *elt;
+            Ast *target;
+            Ast *iter;
+            AstList ifs;
+            AstList more;
+            bool generator;
+        } listcomp;
         /* LISTCOMP [elt for target in iter if ifs...]: further for-clauses are in `more`,
          * in order, each an AST_LISTCOMP with elt NULL (target, iter, ifs). generator:
          * written (elt for ...); evaluate it as a list. Desugared: {a, b} is
          * set([a, b]), {x for ...} is set(<generator>), {k: v for ...} is
          * dict(<generator of (k, v) tuples>) - AST_CALL of the NAME set/dict. */
 
-        struct { Ast *value; } expr_stmt;                      /* EXPR_STMT, RETURN (value may be NULL) */
+        struct {
+            Ast *value;
+        } expr_stmt; /* EXPR_STMT, RETURN (value may be NULL) */
         /* RAISE also uses expr_stmt: the exception (may be NULL; `from cause` dropped) */
-        struct { AstList targets; Ast *value; } assign;        /* a = b = value */
-        struct { const char *op; Ast *target; Ast *value; } augassign; /* op: "+=" ... */
-        struct { Ast *target; Ast *annotation; Ast *value; } annassign; /* value may be NULL */
-        struct { const char *name; AstArgList params; Ast *returns; AstList decorators;
-                 AstList body; } def;                          /* DEF */
-        struct { Ast *cond; AstList body, orelse; } if_;       /* IF (elif = nested IF in orelse), WHILE */
-        struct { Ast *target; Ast *iter; AstList body, orelse; } for_;
-        struct { AstList items; AstList targets; AstList body; } with; /* targets[i] may be NULL */
-        struct { Ast *cond; Ast *msg; } assert_;
-        struct { Vec(AstAlias) names; const char *module; int level; } import; /* IMPORT(_FROM) */
-        struct { const char *name; AstList bases; AstList body;
-                 AstList decorators; } class_;                  /* CLASS (keyword bases dropped) */
-        AstList body;                                /* TRY (body only kept), DEL targets */
-        struct { Vec(const char *) names; bool nonlocal; } global; /* GLOBAL (and nonlocal) */
-        struct { const char *error; Vec(const char *) binds; } bad; /* BAD_STMT: error = formatted text */
+        struct {
+            AstList targets;
+            Ast *value;
+        } assign; /* a = b = value */
+        struct {
+            const char *op;
+            Ast *target;
+            Ast *value;
+        } augassign; /* op: "+=" ... */
+        struct {
+            Ast *target;
+            Ast *annotation;
+            Ast *value;
+        } annassign; /* value may be NULL */
+        struct {
+            const char *name;
+            AstArgList params;
+            Ast *returns;
+            AstList decorators;
+            AstList body;
+        } def; /* DEF */
+        struct {
+            Ast *cond;
+            AstList body, orelse;
+        } if_; /* IF (elif = nested IF in orelse), WHILE */
+        struct {
+            Ast *target;
+            Ast *iter;
+            AstList body, orelse;
+        } for_;
+        struct {
+            AstList items;
+            AstList targets;
+            AstList body;
+        } with; /* targets[i] may be NULL */
+        struct {
+            Ast *cond;
+            Ast *msg;
+        } assert_;
+        struct {
+            Vec(AstAlias) names;
+            const char *module;
+            int level;
+        } import; /* IMPORT(_FROM) */
+        struct {
+            const char *name;
+            AstList bases;
+            AstList body;
+            AstList decorators;
+        } class_;     /* CLASS (keyword bases dropped) */
+        AstList body; /* TRY (body only kept), DEL targets */
+        struct {
+            Vec(const char *) names;
+            bool nonlocal;
+        } global; /* GLOBAL (and nonlocal) */
+        struct {
+            const char *error;
+            Vec(const char *) binds;
+        } bad; /* BAD_STMT: error = formatted text */
     } u;
 };
 

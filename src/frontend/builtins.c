@@ -99,8 +99,8 @@ static Value *py_range(Interp *in, CallArgs *a, void *data) {
         return r;
     }
     Expr *mn = index_expr(in, lo, a->loc, "range() start");
-    Expr *ext = arith_simplify(
-        ctx, ir_bin(ctx, OP_SUB, index_expr(in, hi, a->loc, "range() stop"), mn, a->loc));
+    Expr *ext = arith_simplify(ctx, ir_bin(ctx, OP_SUB, index_expr(in, hi, a->loc, "range() stop"),
+                                           mn, a->loc));
     return loop_value(in, LOOP_SERIAL, 1, &mn, &ext, "range");
 }
 
@@ -162,8 +162,8 @@ static Value *py_abs(Interp *in, CallArgs *a, void *d) {
                  (long long)v->u.i);
     if (v->kind == V_INT) return val_int(in, v->u.i < 0 ? -v->u.i : v->u.i);
     if (v->kind == V_FLOAT) return val_float(in, fabs(v->u.f));
-    return val_expr(
-        in, ir_call(in->ctx, FN_ABS, val_to_expr(in, v, a->loc, "abs() argument"), NULL, a->loc));
+    return val_expr(in, ir_call(in->ctx, FN_ABS, val_to_expr(in, v, a->loc, "abs() argument"), NULL,
+                                a->loc));
 }
 
 static Value *py_int(Interp *in, CallArgs *a, void *d) {
@@ -406,8 +406,10 @@ static Value *math_fn(Interp *in, CallArgs *a, void *d) {
         if (name[0] == 'g') return val_int(in, g);
         int64_t l = 0;
         if (g && (__builtin_mul_overflow(p / g, q, &l) || l == INT64_MIN))
-            ctx_fail(in->ctx, a->loc, "integer overflow: math.lcm(%lld, %lld) does not fit in "
-                     "64 bits", (long long)p, (long long)q);
+            ctx_fail(in->ctx, a->loc,
+                     "integer overflow: math.lcm(%lld, %lld) does not fit in "
+                     "64 bits",
+                     (long long)p, (long long)q);
         return val_int(in, l < 0 ? -l : l);
     }
     ctx_fail(in->ctx, a->loc, "math.%s is not supported", name);
@@ -440,10 +442,8 @@ static Value *jit_decorator(Interp *in, CallArgs *a, void *d) {
     JitInfo *j = NEW(&in->ctx->arena, JitInfo);
     j->is_jit = true;
     for (int k = 0; k < a->kw.len; k++)
-        if (!strcmp(a->names.data[k], "out_idx"))
-            j->out_idx = a->kw.data[k];
-        else if (!strcmp(a->names.data[k], "pass_configs"))
-            j->pass_configs = a->kw.data[k];
+        if (!strcmp(a->names.data[k], "out_idx")) j->out_idx = a->kw.data[k];
+        else if (!strcmp(a->names.data[k], "pass_configs")) j->pass_configs = a->kw.data[k];
     return builtin_value(in, "tilelang.jit", jit_decorator, j);
 }
 
@@ -461,7 +461,8 @@ static Value *tl_math(Interp *in, CallArgs *a, void *d) {
     int64_t x = val_to_int(in, av[0], a->loc, "argument");
     if (pow2) {
         if (x <= 1) return val_int(in, 1);
-        if (x > (INT64_C(1) << 62)) ctx_fail(in->ctx, a->loc, "next_power_of_2(%lld) is too large", (long long)x);
+        if (x > (INT64_C(1) << 62))
+            ctx_fail(in->ctx, a->loc, "next_power_of_2(%lld) is too large", (long long)x);
         int64_t p = 1;
         while (p < x) p <<= 1;
         return val_int(in, p);
@@ -528,8 +529,9 @@ static Value *tir_const(Interp *in, CallArgs *a, void *d) {
     (void)d;
     Value *av[2];
     args_bind(in, a, "tvm.tirx.const", "value, dtype=", av, 2);
-    DType dt = av[1] ? val_to_dtype(in, av[1], a->loc, "dtype")
-                     : av[0]->kind == V_FLOAT ? DT_FLOAT32 : DT_INT32;
+    DType dt = av[1]                    ? val_to_dtype(in, av[1], a->loc, "dtype")
+               : av[0]->kind == V_FLOAT ? DT_FLOAT32
+                                        : DT_INT32;
     if (av[0]->kind == V_FLOAT) return val_expr(in, ir_float(in->ctx, av[0]->u.f, dt, a->loc));
     return val_expr(in, ir_cast(in->ctx, dt, val_to_expr(in, av[0], a->loc, "value"), a->loc));
 }
@@ -544,12 +546,16 @@ static bool is_tir_module(const char *path) {
 /* tvm.tirx's functions that TileLang helpers call on expressions: those T has under the
  * same name (or as Select/Cast), and const. Other names stay TVM's (an error if called). */
 static Value *tir_attr(Interp *in, const char *path, const char *attr, Loc loc) {
-    static const char *const same[] = {
-        "reinterpret", "if_then_else", "Select", "Cast", "max", "min", "exp", "exp2", "log",
-        "log2", "sqrt", "rsqrt", "abs", "floor", "ceil", "round", "floordiv", "floormod",
-        "truncdiv", "truncmod", "max_value", "min_value", "infinity", "bitwise_and",
-        "bitwise_or", "bitwise_xor", "bitwise_not", "shift_left", "shift_right", "sigmoid",
-        "tanh", "pow", "fmod", "isnan", "isinf", "popcount", "clz", "nearbyint", "trunc"};
+    static const char *const same[] = {"reinterpret", "if_then_else", "Select",      "Cast",
+                                       "max",         "min",          "exp",         "exp2",
+                                       "log",         "log2",         "sqrt",        "rsqrt",
+                                       "abs",         "floor",        "ceil",        "round",
+                                       "floordiv",    "floormod",     "truncdiv",    "truncmod",
+                                       "max_value",   "min_value",    "infinity",    "bitwise_and",
+                                       "bitwise_or",  "bitwise_xor",  "bitwise_not", "shift_left",
+                                       "shift_right", "sigmoid",      "tanh",        "pow",
+                                       "fmod",        "isnan",        "isinf",       "popcount",
+                                       "clz",         "nearbyint",    "trunc"};
     if (!strcmp(attr, "const")) return builtin_value(in, "tvm.tirx.const", tir_const, NULL);
     for (size_t i = 0; i < sizeof same / sizeof *same; i++)
         if (!strcmp(attr, same[i])) return tl_lang_attr(in, attr, loc);
@@ -664,11 +670,11 @@ static Value *import_module(Interp *in, const char *dotted) {
 
 /* Modules tilec knows by name; any other is looked for as a file of the user's. */
 static bool known_module(const char *dotted, int level) {
-    static const char *const known[] = {"tilelang", "tilec", "math", "torch", "numpy",
-                                        "typing", "dataclasses", "enum", "functools",
-                                        "itertools", "os", "sys", "collections", "abc",
-                                        "argparse", "time", "random", "__future__", "triton",
-                                        "tvm"};
+    static const char *const known[] = {"tilelang",    "tilec",      "math",        "torch",
+                                        "numpy",       "typing",     "dataclasses", "enum",
+                                        "functools",   "itertools",  "os",          "sys",
+                                        "collections", "abc",        "argparse",    "time",
+                                        "random",      "__future__", "triton",      "tvm"};
     if (level) return false;
     size_t n = strcspn(dotted, ".");
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
@@ -689,7 +695,8 @@ static void import_star(Interp *in, Env *env, Value *m) {
         return;
     }
     for (int i = 0; i < g->vars.len; i++)
-        if (g->vars.data[i].name[0] != '_') env_set(in, env, g->vars.data[i].name, g->vars.data[i].value);
+        if (g->vars.data[i].name[0] != '_')
+            env_set(in, env, g->vars.data[i].name, g->vars.data[i].value);
 }
 
 /* `from M import a, b as c` where M is a file of the user's; true when it is. */
@@ -713,8 +720,7 @@ static bool import_from_user(Interp *in, Env *env, Ast *s) {
         }
         if (!v && !m) return false;
         if (!v)
-            ctx_fail(in->ctx, s->loc, "cannot import name '%s' from %s", al->name,
-                     m->u.obj.type);
+            ctx_fail(in->ctx, s->loc, "cannot import name '%s' from %s", al->name, m->u.obj.type);
         env_set(in, env, bind, v);
     }
     return true;
@@ -761,8 +767,8 @@ void exec_import(Interp *in, Env *env, Ast *s) {
                 env_set(in, env, al->asname, import_module(in, al->name));
             } else { /* `import a.b` binds `a` */
                 const char *dot = strchr(al->name, '.');
-                const char *top =
-                    dot ? arena_strndup(ar, al->name, (size_t)(dot - al->name)) : al->name;
+                const char *top = dot ? arena_strndup(ar, al->name, (size_t)(dot - al->name))
+                                      : al->name;
                 env_set(in, env, top, import_module(in, top));
             }
             continue;
@@ -808,10 +814,8 @@ void exec_def(Interp *in, Env *env, Ast *s) {
         Value *d = try_eval(in, env, s->u.def.decorators.data[i]);
         if (!d || d->kind != V_BUILTIN) continue;
         const char *name = d->u.builtin->name;
-        if (!strcmp(name, "T.prim_func"))
-            f->is_prim_func = true;
-        else if (!strcmp(name, "T.macro"))
-            f->is_macro = true;
+        if (!strcmp(name, "T.prim_func")) f->is_prim_func = true;
+        else if (!strcmp(name, "T.macro")) f->is_macro = true;
         else if (!strcmp(name, "tilelang.jit")) {
             f->jit.is_jit = true;
             if (d->u.builtin->data) {

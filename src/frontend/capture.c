@@ -25,9 +25,9 @@ typedef struct CapFile {
 typedef struct Capture {
     const tl_capture *cap;
     Value **funcs;
-    Value **objs;   /* objects[i], once evaluated */
-    bool *pending;  /* objects[i] is being evaluated (a cycle) */
-    Env *env;       /* where value texts are evaluated */
+    Value **objs;  /* objects[i], once evaluated */
+    bool *pending; /* objects[i] is being evaluated (a cycle) */
+    Env *env;      /* where value texts are evaluated */
     Vec(CapFile) files;
 } Capture;
 
@@ -52,10 +52,13 @@ static Value *cap_obj(Interp *in, CallArgs *a, void *d) {
     int64_t i = index_arg(in, a, "__obj__", c->cap->nobjects);
     if (c->objs[i]) return c->objs[i];
     if (c->pending[i])
-        ctx_fail(in->ctx, a->loc, "object %lld contains itself: an object that reaches a kernel "
-                 "must not refer to itself", (long long)i);
+        ctx_fail(in->ctx, a->loc,
+                 "object %lld contains itself: an object that reaches a kernel "
+                 "must not refer to itself",
+                 (long long)i);
     c->pending[i] = true;
-    Value *v = value_text(in, c, c->cap->objects[i], arena_printf(ARENA, "object %lld", (long long)i));
+    Value *v = value_text(in, c, c->cap->objects[i],
+                          arena_printf(ARENA, "object %lld", (long long)i));
     c->pending[i] = false;
     return c->objs[i] = v;
 }
@@ -71,8 +74,7 @@ static Value *cap_object(Interp *in, CallArgs *a, void *d) {
         Value *x = a->kw.data[i];
         if (!strcmp(a->names.data[i], "__class__") && x->kind == V_OBJECT)
             v->u.obj.of = x; /* its methods, bound to v when read */
-        else
-            env_set(in, v->u.obj.attrs, a->names.data[i], x);
+        else env_set(in, v->u.obj.attrs, a->names.data[i], x);
     }
     return v;
 }
@@ -170,8 +172,10 @@ static _Noreturn void def_missing(Interp *in, CapFile *cf, const tl_capture_func
             longjmp(*in->ctx->on_error, 1);
         }
     }
-    ctx_fail_noloc(in->ctx, "%s:%d: no function '%s' there (was the file changed after Python "
-                   "imported it?)", f->filename, f->line, f->name);
+    ctx_fail_noloc(in->ctx,
+                   "%s:%d: no function '%s' there (was the file changed after Python "
+                   "imported it?)",
+                   f->filename, f->line, f->name);
 }
 
 static Value *make_func(Interp *in, Capture *c, const tl_capture_func *f) {
@@ -209,8 +213,8 @@ static void fill_func(Interp *in, Capture *c, const tl_capture_func *f, Function
 
 Value *capture_kernel(Interp *in, const tl_capture *cap) {
     if (cap->version != TL_CAPTURE_VERSION)
-        ctx_fail_noloc(in->ctx, "capture version %d; this libtilec reads version %d",
-                       cap->version, TL_CAPTURE_VERSION);
+        ctx_fail_noloc(in->ctx, "capture version %d; this libtilec reads version %d", cap->version,
+                       TL_CAPTURE_VERSION);
     if (cap->nfuncs < 1 || !cap->funcs || cap->nobjects < 0 || (cap->nobjects && !cap->objects))
         ctx_fail_noloc(in->ctx, "capture: no kernel function, or objects missing");
     Capture *c = NEW(ARENA, Capture);

@@ -32,8 +32,8 @@ static bool stmt_is_eager(const Ast *s) {
         for (int i = 0; i < s->u.with.items.len; i++)
             if (is_t_call(s->u.with.items.data[i], "Kernel")) return true;
         return block_is_eager(&s->u.with.body);
-    case AST_ASSIGN: return is_t_call(s->u.assign.value, "const") ||
-                            is_t_call(s->u.assign.value, "empty");
+    case AST_ASSIGN:
+        return is_t_call(s->u.assign.value, "const") || is_t_call(s->u.assign.value, "empty");
     case AST_IF:
     case AST_WHILE: return block_is_eager(&s->u.if_.body) || block_is_eager(&s->u.if_.orelse);
     case AST_FOR: return block_is_eager(&s->u.for_.body);
@@ -56,8 +56,7 @@ static bool block_annotates(const AstList *body, const char *name) {
     for (int i = 0; i < body->len; i++) {
         const Ast *s = body->data[i];
         if (s->kind == AST_ANNASSIGN && !s->u.annassign.value &&
-            s->u.annassign.target->kind == AST_NAME &&
-            !strcmp(s->u.annassign.target->u.name, name))
+            s->u.annassign.target->kind == AST_NAME && !strcmp(s->u.annassign.target->u.name, name))
             return true;
         if ((s->kind == AST_IF || s->kind == AST_WHILE) &&
             (block_annotates(&s->u.if_.body, name) || block_annotates(&s->u.if_.orelse, name)))
@@ -127,8 +126,7 @@ Value *t_const(Interp *in, CallArgs *a, void *d) {
         size_t n = strcspn(p, ", \t");
         if (n) {
             const char *name = arena_strndup(ARENA, p, n);
-            if (!ident_ok(name))
-                ctx_fail(in->ctx, a->loc, "T.const: '%s' is not a name", name);
+            if (!ident_ok(name)) ctx_fail(in->ctx, a->loc, "T.const: '%s' is not a name", name);
             VEC_PUSH(ARENA, tup->u.items, const_size(in, name, dt, a->loc));
         }
         p += n;
@@ -177,8 +175,7 @@ bool eager_declare(Interp *in, Env *env, Ast *s) {
     if (!in->eager || s->u.annassign.value || t->kind != AST_NAME) return false;
     EagerArg *arg = find_arg(in->eager, t->u.name);
     if (!arg) return false;
-    if (arg->declared)
-        ctx_fail(in->ctx, s->loc, "parameter '%s' is annotated twice", arg->name);
+    if (arg->declared) ctx_fail(in->ctx, s->loc, "parameter '%s' is annotated twice", arg->name);
     if (in->in_kernel)
         ctx_fail(in->ctx, s->loc, "annotate parameter '%s' outside 'with T.Kernel'", arg->name);
     Value *type = eval_expr(in, env, s->u.annassign.annotation);
@@ -199,10 +196,8 @@ static bool is_output(Eager *E, const Buffer *b) {
 static void order_outputs(Interp *in, Eager *E, Value *ret, Loc loc) {
     if (!ret || ret->kind == V_NONE) return;
     ValueList items = {0};
-    if (ret->kind == V_TUPLE || ret->kind == V_LIST)
-        items = ret->u.items;
-    else
-        VEC_PUSH(ARENA, items, ret);
+    if (ret->kind == V_TUPLE || ret->kind == V_LIST) items = ret->u.items;
+    else VEC_PUSH(ARENA, items, ret);
     Vec(Buffer *) order = {0};
     for (int i = 0; i < items.len; i++) {
         Value *v = items.data[i];
@@ -254,8 +249,7 @@ void eager_sizes(Interp *in, Func *f, Program *p) {
             for (int d = 0; d < b->ndim && sz.param < 0; d++) {
                 if (b->shape[d]->kind == EXPR_VAR && b->shape[d]->u.var == v)
                     sz = (EagerSize){v->name, i, d, false};
-                else if (b->strides && b->strides[d]->kind == EXPR_VAR &&
-                         b->strides[d]->u.var == v)
+                else if (b->strides && b->strides[d]->kind == EXPR_VAR && b->strides[d]->u.var == v)
                     sz = (EagerSize){v->name, i, d, true};
             }
         }

@@ -25,8 +25,10 @@ static void stmt_binds(Interp *in, Ast *s, NameList *out) {
         break;
     case AST_ANNASSIGN:
     case AST_AUGASSIGN:
-        collect_target_names(
-            in, s->kind == AST_ANNASSIGN ? s->u.annassign.target : s->u.augassign.target, out);
+        collect_target_names(in,
+                             s->kind == AST_ANNASSIGN ? s->u.annassign.target
+                                                      : s->u.augassign.target,
+                             out);
         break;
     case AST_DEF: VEC_PUSH(&in->ctx->arena, *out, s->u.def.name); break;
     case AST_CLASS: VEC_PUSH(&in->ctx->arena, *out, s->u.class_.name); break;
@@ -110,8 +112,8 @@ static bool is_bare_word(const char *s) {
 
 static Value *define_value(Interp *in, int i) {
     const char *text = in->defs[i].value;
-    if (!in->literal_env && is_bare_word(text) && strcmp(text, "True") &&
-        strcmp(text, "False") && strcmp(text, "None"))
+    if (!in->literal_env && is_bare_word(text) && strcmp(text, "True") && strcmp(text, "False") &&
+        strcmp(text, "None"))
         return val_str(in, text);
     Source *src = NEW(&in->ctx->arena, Source);
     src->name = arena_printf(&in->ctx->arena, "-D %s", in->defs[i].name);
@@ -247,8 +249,10 @@ static void collect_syms(Expr **slot, void *ud) {
     SymCollect *c = ud;
     Expr *e = *slot;
     if (e->kind == EXPR_LOAD)
-        ctx_fail(c->in->ctx, c->loc, "a dimension of parameter '%s' reads memory; sizes are "
-                 "integers, symbols and arithmetic on them", c->pname);
+        ctx_fail(c->in->ctx, c->loc,
+                 "a dimension of parameter '%s' reads memory; sizes are "
+                 "integers, symbols and arithmetic on them",
+                 c->pname);
     if (e->kind != EXPR_VAR) {
         ir_expr_children(e, collect_syms, ud);
         return;
@@ -330,8 +334,10 @@ static Env *eager_begin(Interp *in, Function *fn, Func *f, bool first_phase) {
             continue;
         }
         if (find_define(in, p->name) >= 0)
-            ctx_fail_noloc(in->ctx, "-D %s: '%s' is a tensor parameter of '%s'; its sizes come "
-                           "from T.const names", p->name, p->name, fn->name);
+            ctx_fail_noloc(in->ctx,
+                           "-D %s: '%s' is a tensor parameter of '%s'; its sizes come "
+                           "from T.const names",
+                           p->name, p->name, fn->name);
         EagerArg a = {.name = p->name, .loc = p->loc};
         VEC_PUSH(&in->ctx->arena, E->args, a);
         Value *err = val_new(in, V_ERROR);
@@ -436,8 +442,7 @@ static void check_top_level(Interp *in, Func *f, Loc loc) {
     StmtList *seq = &f->body->u.seq;
     for (int i = 0; i < seq->len; i++) {
         Stmt *s = seq->data[i];
-        if (s->kind == STMT_KERNEL)
-            kernels++;
+        if (s->kind == STMT_KERNEL) kernels++;
         else if (s->kind != STMT_LET &&
                  !(s->kind == STMT_ALLOC && s->u.alloc.buf->scope == SCOPE_GLOBAL))
             ctx_fail(in->ctx, s->loc, "this statement must be inside a 'with T.Kernel(...)' block");
@@ -561,11 +566,15 @@ static Define *sizes_from_inputs(Ctx *ctx, const ElabRequest *rq, Program *p, in
         const Param *prm = &f->params.data[sz->param];
         const ArgShape *a = input_for(rq, f, sz->param);
         if (!a)
-            ctx_fail(ctx, f->loc, "T.const size '%s' needs the tensor '%s' or a value "
-                     "(-D %s=...)", sz->name, prm->name, sz->name);
+            ctx_fail(ctx, f->loc,
+                     "T.const size '%s' needs the tensor '%s' or a value "
+                     "(-D %s=...)",
+                     sz->name, prm->name, sz->name);
         if (a->ndim != prm->buf->ndim)
-            ctx_fail(ctx, prm->buf->loc, "'%s' has %d dimensions, but the tensor given for it "
-                     "has %d", prm->name, prm->buf->ndim, a->ndim);
+            ctx_fail(ctx, prm->buf->loc,
+                     "'%s' has %d dimensions, but the tensor given for it "
+                     "has %d",
+                     prm->name, prm->buf->ndim, a->ndim);
         int64_t v = sz->stride ? (a->strides ? a->strides[sz->dim] : 1) : a->shape[sz->dim];
         if (sz->stride && !a->strides)
             for (int d = sz->dim + 1; d < a->ndim; d++) v *= a->shape[d];
@@ -582,14 +591,17 @@ static void check_inputs(Ctx *ctx, const ElabRequest *rq, const Func *f) {
         const ArgShape *a = prm->buf && !prm->is_output ? input_for(rq, f, i) : NULL;
         if (!a) continue;
         if (a->ndim != prm->buf->ndim)
-            ctx_fail(ctx, prm->buf->loc, "'%s' has %d dimensions, but the tensor given for it "
-                     "has %d", prm->name, prm->buf->ndim, a->ndim);
+            ctx_fail(ctx, prm->buf->loc,
+                     "'%s' has %d dimensions, but the tensor given for it "
+                     "has %d",
+                     prm->name, prm->buf->ndim, a->ndim);
         for (int d = 0; d < a->ndim; d++) {
             int64_t c;
             if (ir_is_const_int(prm->buf->shape[d], &c) && c != a->shape[d])
-                ctx_fail(ctx, prm->buf->loc, "'%s' has size %lld in dimension %d, but the "
-                         "tensor given for it has %lld", prm->name, (long long)c, d,
-                         (long long)a->shape[d]);
+                ctx_fail(ctx, prm->buf->loc,
+                         "'%s' has size %lld in dimension %d, but the "
+                         "tensor given for it has %lld",
+                         prm->name, (long long)c, d, (long long)a->shape[d]);
         }
     }
 }
@@ -608,7 +620,10 @@ Program *elaborate_request(Ctx *ctx, const Source *src, const ElabRequest *rq) {
 
 Program *elaborate(Ctx *ctx, const Source *src, const char *factory, const Define *defs, int ndefs,
                    const int *ovr, int novr) {
-    ElabRequest rq = {.factory = factory, .defs = defs, .ndefs = ndefs, .out_idx = ovr,
+    ElabRequest rq = {.factory = factory,
+                      .defs = defs,
+                      .ndefs = ndefs,
+                      .out_idx = ovr,
                       .nout_idx = novr};
     return elaborate_request(ctx, src, &rq);
 }

@@ -251,8 +251,10 @@ static Value *meta_compare(Interp *in, const char *op, double x, double y) {
 /* Compile-time ints are int64 (LANGUAGE.md): a result Python would give as a bigger int is
  * a clear error, never a wrapped value. */
 _Noreturn static void int_overflow(Interp *in, Loc loc, int64_t x, const char *op, int64_t y) {
-    ctx_fail(in->ctx, loc, "integer overflow: %lld %s %lld does not fit in 64 bits "
-             "(compile-time integers are int64)", (long long)x, op, (long long)y);
+    ctx_fail(in->ctx, loc,
+             "integer overflow: %lld %s %lld does not fit in 64 bits "
+             "(compile-time integers are int64)",
+             (long long)x, op, (long long)y);
 }
 
 static int64_t int_pow(Interp *in, int64_t x, int64_t y, Loc loc) {
@@ -307,8 +309,10 @@ int64_t val_float_to_int(Interp *in, double f, Loc loc) {
     if (f != f) ctx_fail(in->ctx, loc, "cannot convert float NaN to integer");
     if (isinf(f)) ctx_fail(in->ctx, loc, "cannot convert float infinity to integer");
     if (!(f >= -9223372036854775808.0 && f < 9223372036854775808.0))
-        ctx_fail(in->ctx, loc, "integer overflow: %g does not fit in 64 bits (compile-time "
-                 "integers are int64)", f);
+        ctx_fail(in->ctx, loc,
+                 "integer overflow: %g does not fit in 64 bits (compile-time "
+                 "integers are int64)",
+                 f);
     return (int64_t)f;
 }
 
@@ -389,15 +393,19 @@ static Value *expr_binop(Interp *in, const char *op, Value *a, Value *b, Loc loc
 void eval_work(Interp *in, int64_t n, Loc loc) {
     in->steps += n;
     if (in->steps > EVAL_MAX_STEPS)
-        ctx_fail(in->ctx, loc, "compile-time work limit reached: more than %d steps "
+        ctx_fail(in->ctx, loc,
+                 "compile-time work limit reached: more than %d steps "
                  "(statements, expressions, sequence elements); a compile-time loop, "
-                 "recursion or sequence is too large", EVAL_MAX_STEPS);
+                 "recursion or sequence is too large",
+                 EVAL_MAX_STEPS);
 }
 
 void eval_elements(Interp *in, int64_t n, Loc loc) {
     if (n > EVAL_MAX_ELEMENTS)
-        ctx_fail(in->ctx, loc, "sequence too long for compile time: %lld elements (the limit "
-                 "is %d)", (long long)n, EVAL_MAX_ELEMENTS);
+        ctx_fail(in->ctx, loc,
+                 "sequence too long for compile time: %lld elements (the limit "
+                 "is %d)",
+                 (long long)n, EVAL_MAX_ELEMENTS);
     eval_work(in, n, loc);
 }
 
@@ -426,8 +434,6 @@ static Value *seq_binop(Interp *in, const char *op, Value *a, Value *b, Loc loc)
     ctx_fail(in->ctx, loc, "unsupported operand types for %s: %s and %s", op, val_describe(in, a),
              val_describe(in, b));
 }
-
-
 
 Value *eval_binop(Interp *in, const char *op, Value *a, Value *b, Loc loc) {
     if (a->kind == V_ERROR) fail_error_value(in, a, loc);
@@ -601,10 +607,8 @@ static Value *eval_subscript(Interp *in, Env *env, Ast *e) {
         /* T.Tensor[(M, N), dtype] and typing generics: call with the index items */
         if (base->kind == V_BUILTIN) {
             CallArgs a = {.loc = loc};
-            if (idx->kind == V_TUPLE)
-                a.pos = idx->u.items;
-            else
-                VEC_PUSH(&in->ctx->arena, a.pos, idx);
+            if (idx->kind == V_TUPLE) a.pos = idx->u.items;
+            else VEC_PUSH(&in->ctx->arena, a.pos, idx);
             return call_value(in, base, &a);
         }
         return base;
@@ -752,10 +756,8 @@ static void listcomp_clause(Interp *in, Env *scope, Ast *e, int k, Value *out) {
         for (int f = 0; f < c->u.listcomp.ifs.len && keep; f++)
             keep = val_truthy(in, eval_expr(in, scope, c->u.listcomp.ifs.data[f]), c->loc);
         if (!keep) continue;
-        if (k < e->u.listcomp.more.len)
-            listcomp_clause(in, scope, e, k + 1, out);
-        else
-            VEC_PUSH(&in->ctx->arena, out->u.items, eval_expr(in, scope, e->u.listcomp.elt));
+        if (k < e->u.listcomp.more.len) listcomp_clause(in, scope, e, k + 1, out);
+        else VEC_PUSH(&in->ctx->arena, out->u.items, eval_expr(in, scope, e->u.listcomp.elt));
     }
 }
 
@@ -1090,8 +1092,10 @@ static void assign_target(Interp *in, Env *env, Ast *target, Value *v, Loc loc) 
     case AST_ATTR: {
         Value *base = eval_expr(in, env, target->u.attr.value);
         if (base->kind != V_OBJECT || base->u.obj.cls)
-            ctx_fail(in->ctx, target->loc, "assigning to attributes is supported on objects "
-                     "only, not on %s", val_describe(in, base));
+            ctx_fail(in->ctx, target->loc,
+                     "assigning to attributes is supported on objects "
+                     "only, not on %s",
+                     val_describe(in, base));
         object_set_attr(in, base, target->u.attr.attr, v);
         return;
     }
@@ -1143,8 +1147,8 @@ void scope_end(Interp *in, Env *env, ScopeMark m, Loc loc, const char *what) {
                                           "'%s' is not available here: it was "
                                           "defined inside a kernel %s that has ended",
                                           env->vars.data[i].name, what);
-        e->u.error.note =
-            arena_printf(&in->ctx->arena, "the %s that defines '%s'", what, env->vars.data[i].name);
+        e->u.error.note = arena_printf(&in->ctx->arena, "the %s that defines '%s'", what,
+                                       env->vars.data[i].name);
         e->u.error.loc = loc;
         env->vars.data[i].value = e;
     }
@@ -1181,8 +1185,9 @@ static void exec_for_ir(Interp *in, Env *env, Ast *s, LoopSpec *L) {
         if (nm->kind != AST_NAME) ctx_fail(in->ctx, nm->loc, "loop variables must be names");
         Var *v = ir_var(in->ctx, nm->u.name, DT_INT32);
         Expr *at = ir_varref(in->ctx, v, nm->loc); /* a stepped loop counts from 0 */
-        if (L->step) at = ir_bin(in->ctx, OP_ADD, L->min[d], ir_bin(in->ctx, OP_MUL, at, L->step,
-                                                                    nm->loc), nm->loc);
+        if (L->step)
+            at = ir_bin(in->ctx, OP_ADD, L->min[d], ir_bin(in->ctx, OP_MUL, at, L->step, nm->loc),
+                        nm->loc);
         env_set(in, env, nm->u.name, val_expr(in, at));
         Stmt *f = ir_stmt(in->ctx, STMT_FOR, s->loc);
         f->u.for_.var = v;
@@ -1192,10 +1197,8 @@ static void exec_for_ir(Interp *in, Env *env, Ast *s, LoopSpec *L) {
         f->u.for_.num_stages = L->num_stages;
         f->u.for_.annot = L->annot && strcmp(L->annot, "range") ? L->annot : NULL;
         f->u.for_.sched = L->sched;
-        if (!outer)
-            outer = f;
-        else
-            inner_parent->u.for_.body = f;
+        if (!outer) outer = f;
+        else inner_parent->u.for_.body = f;
         inner_parent = f;
     }
     inner_parent->u.for_.body = exec_into_seq(in, env, &s->u.for_.body, s->loc);

@@ -183,11 +183,11 @@ struct Interp {
     const Define *defs;
     int ndefs;
     bool *def_used;
-    Eager *eager;    /* an eager-style kernel's body is being elaborated */
-    Env *literal_env; /* where define values are evaluated (a capture's), or NULL */
+    Eager *eager;            /* an eager-style kernel's body is being elaborated */
+    Env *literal_env;        /* where define values are evaluated (a capture's), or NULL */
     Vec(UserModule) modules; /* imported so far (pyobjects.c) */
-    int depth;     /* call depth, to stop runaway recursion */
-    int64_t steps; /* compile-time work done (eval_work) */
+    int depth;               /* call depth, to stop runaway recursion */
+    int64_t steps;           /* compile-time work done (eval_work) */
     /* control flow signals of the statement executor */
     enum { FLOW_NORMAL, FLOW_RETURN, FLOW_BREAK, FLOW_CONTINUE } flow;
     Value *retval;
@@ -196,9 +196,9 @@ struct Interp {
 /* Compile-time work limits (docs/language.md, "Limits"): past one, elaboration stops
  * with a clear error, within seconds and a few hundred MB. */
 enum {
-    EVAL_MAX_DEPTH = 200,         /* nested calls of Python functions and macros */
-    EVAL_MAX_ELEMENTS = 1000000,  /* elements of one compile-time list, tuple or range */
-    EVAL_MAX_STEPS = 4000000,     /* statements, expressions, sequence elements and string
+    EVAL_MAX_DEPTH = 200,        /* nested calls of Python functions and macros */
+    EVAL_MAX_ELEMENTS = 1000000, /* elements of one compile-time list, tuple or range */
+    EVAL_MAX_STEPS = 4000000,    /* statements, expressions, sequence elements and string
                                      bytes made, in one compilation */
 };
 /* Counts n steps of compile-time work; past EVAL_MAX_STEPS a user error at loc. */

@@ -23,10 +23,10 @@ typedef struct EagerSize {
 
 /* What the front end hands to the back end. */
 typedef struct Program {
-    Func *func;               /* the elaborated prim_func; params carry is_output */
+    Func *func; /* the elaborated prim_func; params carry is_output */
     Vec(const char *) warnings;
-    Vec(EagerSize) sizes;     /* eager style: symbolic T.const sizes */
-    bool first_phase;         /* eager style: only the parameters, for the sizes */
+    Vec(EagerSize) sizes; /* eager style: symbolic T.const sizes */
+    bool first_phase;     /* eager style: only the parameters, for the sizes */
 } Program;
 
 /* Parse src, run its module level, call the factory (or take the prim_func) named
@@ -34,8 +34,8 @@ typedef struct Program {
  * a prim_func, or the last top-level prim_func), bind the defines, and elaborate the
  * kernel into tile IR. out_idx from the decorator (@tilelang.jit(out_idx=...)) or
  * `override_out_idx` (if non-NULL) marks outputs. User errors ctx_fail. */
-Program *elaborate(Ctx *ctx, const Source *src, const char *factory, const Define *defs,
-                   int ndefs, const int *override_out_idx, int n_override_out_idx);
+Program *elaborate(Ctx *ctx, const Source *src, const char *factory, const Define *defs, int ndefs,
+                   const int *override_out_idx, int n_override_out_idx);
 
 /* The shape of a tensor an eager-style kernel will be called with: T.const sizes that no
  * define gives are read from it (eager.c). */
@@ -56,7 +56,7 @@ typedef struct ElabRequest {
     const ArgShape *inputs; /* eager style: the call's tensors, or NULL */
     int ninputs;
     const struct tl_capture *capture; /* the Python package's capture (capture.c), or NULL */
-    const Define *configs; /* pass configs from the caller: key -> value text */
+    const Define *configs;            /* pass configs from the caller: key -> value text */
     int nconfigs;
 } ElabRequest;
 

@@ -22,7 +22,7 @@ typedef struct Lexer {
     const Source *src;
     const char *p, *end, *line_start;
     int line;
-    Vec(int) indents;       /* columns of the open indentation levels; [0] == 0 */
+    Vec(int) indents;        /* columns of the open indentation levels; [0] == 0 */
     char open[LEX_MAX_NEST]; /* open brackets and where they opened */
     Loc open_loc[LEX_MAX_NEST];
     int nopen;
@@ -30,18 +30,18 @@ typedef struct Lexer {
 } Lexer;
 
 static const char *const lex_keywords[] = {
-    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class",
-    "continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global",
-    "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return",
-    "try", "while", "with", "yield",
+    "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
+    "class", "continue", "def",   "del",    "elif", "else",   "except", "finally",  "for",
+    "from",  "global",   "if",    "import", "in",   "is",     "lambda", "nonlocal", "not",
+    "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield",
 };
 
 /* Longest first, so the first prefix match is the longest operator. */
 static const char *const lex_ops[] = {
-    "**=", "//=", ">>=", "<<=", "...", "**", "//", ">>", "<<", "<=", ">=", "==", "!=", "->",
-    ":=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=", "+", "-", "*", "/", "%",
-    "@", "&", "|", "^", "~", "<", ">", "(", ")", "[", "]", "{", "}", ",", ":", ".", ";",
-    "=",
+    "**=", "//=", ">>=", "<<=", "...", "**", "//", ">>", "<<", "<=", ">=", "==",
+    "!=",  "->",  ":=",  "+=",  "-=",  "*=", "/=", "%=", "&=", "|=", "^=", "@=",
+    "+",   "-",   "*",   "/",   "%",   "@",  "&",  "|",  "^",  "~",  "<",  ">",
+    "(",   ")",   "[",   "]",   "{",   "}",  ",",  ":",  ".",  ";",  "=",
 };
 
 /* Character at p + k, or -1 at or past the end of the text. */
@@ -250,7 +250,7 @@ typedef struct StrLit {
     const char *tok_start;  /* first character of the token */
     const char *body, *end; /* between the quotes */
     bool bytes;
-    const char *error;      /* set for what the parser must reject (\N{...}, NUL) */
+    const char *error; /* set for what the parser must reject (\N{...}, NUL) */
 } StrLit;
 
 /* Decode the \x / \u / \U escape at q (q points at the letter); returns chars consumed. */
@@ -289,8 +289,7 @@ static int lex_escape(Lexer *L, StrLit *s, const char *q, char *o, int *olen) {
     } else if (*q == 'x' || (!s->bytes && (*q == 'u' || *q == 'U'))) {
         used = lex_hex_escape(L, s, q, &v);
     } else { /* unknown escapes stay as written; \N{name} needs Unicode's name table */
-        if (*q == 'N' && !s->bytes)
-            s->error = "named Unicode escapes (\\N{...}) are not supported";
+        if (*q == 'N' && !s->bytes) s->error = "named Unicode escapes (\\N{...}) are not supported";
         o[(*olen)++] = '\\';
         return 0;
     }
@@ -329,13 +328,12 @@ static bool lex_is_prefix(const char *s, size_t n) {
 }
 
 static bool lex_at_quote(const Lexer *L, int quote, bool triple) {
-    return lex_at(L, 0) == quote &&
-           (!triple || (lex_at(L, 1) == quote && lex_at(L, 2) == quote));
+    return lex_at(L, 0) == quote && (!triple || (lex_at(L, 1) == quote && lex_at(L, 2) == quote));
 }
 
 static _Noreturn void lex_unterminated(Lexer *L, Loc loc, bool triple) {
-    ctx_fail(L->ctx, loc, triple ? "unterminated triple-quoted string literal"
-                                 : "unterminated string literal");
+    ctx_fail(L->ctx, loc,
+             triple ? "unterminated triple-quoted string literal" : "unterminated string literal");
 }
 
 /* Step over one character of a string body. A backslash takes the next character with it
@@ -516,8 +514,10 @@ static void lex_bracket(Lexer *L, char c, Loc loc) {
     if (L->nopen == 0) ctx_fail(L->ctx, loc, "unmatched '%c'", c);
     char o = L->open[--L->nopen];
     if ((o == '(' && c != ')') || (o == '[' && c != ']') || (o == '{' && c != '}'))
-        ctx_fail(L->ctx, loc, "closing parenthesis '%c' does not match opening parenthesis '%c'"
-                 " on line %d", c, o, L->open_loc[L->nopen].line);
+        ctx_fail(L->ctx, loc,
+                 "closing parenthesis '%c' does not match opening parenthesis '%c'"
+                 " on line %d",
+                 c, o, L->open_loc[L->nopen].line);
 }
 
 static void lex_operator(Lexer *L) {
@@ -572,8 +572,7 @@ static bool lex_one(Lexer *L) {
         lex_backslash(L);
     } else if (lex_is_ident_start(c)) {
         lex_name(L);
-    } else if ((c >= '0' && c <= '9') || (c == '.' && lex_at(L, 1) >= '0' &&
-                                           lex_at(L, 1) <= '9')) {
+    } else if ((c >= '0' && c <= '9') || (c == '.' && lex_at(L, 1) >= '0' && lex_at(L, 1) <= '9')) {
         lex_number(L);
     } else if (c == '\'' || c == '"') {
         lex_string(L, L->p, lex_here(L));
@@ -594,8 +593,8 @@ Token *lex_source(Ctx *ctx, const Source *src, int *ntokens) {
     VEC_PUSH(&ctx->arena, L->indents, 0);
     while (lex_at(L, 0) != -1 && !lex_indentation(L)) {}
     while (lex_one(L)) {}
-    if (L->nopen) ctx_fail(ctx, L->open_loc[L->nopen - 1], "'%c' was never closed",
-                           L->open[L->nopen - 1]);
+    if (L->nopen)
+        ctx_fail(ctx, L->open_loc[L->nopen - 1], "'%c' was never closed", L->open[L->nopen - 1]);
     Loc loc = lex_here(L);
     if (L->toks.len && L->toks.data[L->toks.len - 1].kind != TOK_NEWLINE)
         lex_push(L, TOK_NEWLINE, loc, "<newline>");

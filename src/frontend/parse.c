@@ -75,11 +75,13 @@ static bool accept_kw(Parser *P, const char *kw) {
 }
 
 static bool tok_starts_expr(const Token *t) {
-    static const char *const kws[] = {"not", "lambda", "True", "False", "None", "await",
-                                      "yield"};
+    static const char *const kws[] = {"not", "lambda", "True", "False", "None", "await", "yield"};
     static const char *const ops[] = {"(", "[", "{", "-", "+", "~", "*", "..."};
     switch (t->kind) {
-    case TOK_NAME: case TOK_INT: case TOK_FLOAT: case TOK_STRING: return true;
+    case TOK_NAME:
+    case TOK_INT:
+    case TOK_FLOAT:
+    case TOK_STRING: return true;
     case TOK_KEYWORD:
         for (size_t i = 0; i < sizeof kws / sizeof *kws; i++)
             if (!strcmp(t->text, kws[i])) return true;
@@ -98,7 +100,8 @@ static const char *tok_describe(Parser *P, const Token *t) {
     case TOK_NAME: return arena_printf(a, "name '%s'", t->text);
     case TOK_KEYWORD: return arena_printf(a, "keyword '%s'", t->text);
     case TOK_OP: return arena_printf(a, "'%s'", t->text);
-    case TOK_INT: case TOK_FLOAT: return arena_printf(a, "number %s", t->text);
+    case TOK_INT:
+    case TOK_FLOAT: return arena_printf(a, "number %s", t->text);
     case TOK_STRING: return "string literal";
     case TOK_NEWLINE: return "end of line";
     case TOK_INDENT: return "an indented line";
@@ -110,8 +113,8 @@ static const char *tok_describe(Parser *P, const Token *t) {
 
 /* ---- errors and nesting ------------------------------------------------------------ */
 
-__attribute__((format(printf, 3, 4)))
-static _Noreturn void parse_fail(Parser *P, Loc loc, const char *fmt, ...) {
+__attribute__((format(printf, 3, 4))) static _Noreturn void parse_fail(Parser *P, Loc loc,
+                                                                       const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     if (!P->recover) ctx_vfail(P->ctx, loc, fmt, ap);
@@ -155,8 +158,10 @@ static const char *expect_name(Parser *P, const char *what) {
 
 static void parse_enter(Parser *P) {
     if (++P->depth > PARSE_MAX_DEPTH)
-        parse_fail(P, peek(P)->loc, "too deeply nested (more than %d levels of brackets, "
-                   "operators or blocks)", PARSE_MAX_DEPTH);
+        parse_fail(P, peek(P)->loc,
+                   "too deeply nested (more than %d levels of brackets, "
+                   "operators or blocks)",
+                   PARSE_MAX_DEPTH);
 }
 
 static void parse_leave(Parser *P) { P->depth--; }
@@ -179,7 +184,12 @@ static Ast *mk_name(Parser *P, const char *name, Loc loc) {
 static const char *expr_describe(const Ast *e) {
     switch (e->kind) {
     case AST_CALL: return "a function call";
-    case AST_INT: case AST_FLOAT: case AST_STR: case AST_TRUE: case AST_FALSE: case AST_NONE:
+    case AST_INT:
+    case AST_FLOAT:
+    case AST_STR:
+    case AST_TRUE:
+    case AST_FALSE:
+    case AST_NONE:
     case AST_ELLIPSIS: return "a literal";
     case AST_COMPARE: return "a comparison";
     case AST_LAMBDA: return "a lambda";
@@ -197,8 +207,11 @@ static const char *expr_describe(const Ast *e) {
 /* Targets are names, attributes, subscripts, and tuples/lists (with one starred) of them. */
 static void check_target(Parser *P, const Ast *t, bool del) {
     switch (t->kind) {
-    case AST_NAME: case AST_ATTR: case AST_SUBSCRIPT: return;
-    case AST_TUPLE: case AST_LIST:
+    case AST_NAME:
+    case AST_ATTR:
+    case AST_SUBSCRIPT: return;
+    case AST_TUPLE:
+    case AST_LIST:
         for (int i = 0; i < t->u.elts.len; i++) check_target(P, t->u.elts.data[i], del);
         return;
     case AST_STARRED:
@@ -374,7 +387,8 @@ static Ast *parse_atom(Parser *P) {
     Token *t = peek(P);
     switch (t->kind) {
     case TOK_NAME: return mk_name(P, advance(P)->text, t->loc);
-    case TOK_INT: case TOK_FLOAT: {
+    case TOK_INT:
+    case TOK_FLOAT: {
         if (t->error) parse_fail(P, t->loc, "%s", t->error);
         Ast *a = mk(P, t->kind == TOK_INT ? AST_INT : AST_FLOAT, advance(P)->loc);
         if (t->kind == TOK_INT) a->u.ival = t->ival;
@@ -527,9 +541,12 @@ static Ast *parse_unary(Parser *P) {
 
 /* Binding power of a binary operator token; 0 if it is none. */
 static int binop_prec(const Token *t) {
-    static const struct { const char *op; int prec; } tab[] = {
-        {"|", 1}, {"^", 2}, {"&", 3}, {"<<", 4}, {">>", 4}, {"+", 5}, {"-", 5},
-        {"*", 6}, {"/", 6}, {"//", 6}, {"%", 6}, {"@", 6},
+    static const struct {
+        const char *op;
+        int prec;
+    } tab[] = {
+        {"|", 1}, {"^", 2}, {"&", 3}, {"<<", 4}, {">>", 4}, {"+", 5},
+        {"-", 5}, {"*", 6}, {"/", 6}, {"//", 6}, {"%", 6},  {"@", 6},
     };
     if (t->kind != TOK_OP) return 0;
     for (size_t i = 0; i < sizeof tab / sizeof *tab; i++)
@@ -704,8 +721,7 @@ static Ast *parse_exprlist(Parser *P) {
     }
     Ast *t = mk(P, AST_TUPLE, start);
     PUSH(P, t->u.elts, first);
-    while (accept_op(P, ",") && tok_starts_expr(peek(P)))
-        PUSH(P, t->u.elts, parse_star_or_expr(P));
+    while (accept_op(P, ",") && tok_starts_expr(peek(P))) PUSH(P, t->u.elts, parse_star_or_expr(P));
     return t;
 }
 
@@ -726,8 +742,8 @@ static Ast *parse_target_list(Parser *P) {
 /* ---- simple statements ----------------------------------------------------------- */
 
 static bool is_augassign(const Token *t) {
-    static const char *const ops[] = {"+=", "-=", "*=", "/=", "//=", "%=", "**=", ">>=",
-                                      "<<=", "&=", "|=", "^=", "@="};
+    static const char *const ops[] = {"+=",  "-=",  "*=", "/=", "//=", "%=", "**=",
+                                      ">>=", "<<=", "&=", "|=", "^=",  "@="};
     if (t->kind != TOK_OP) return false;
     for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
         if (!strcmp(t->text, ops[i])) return true;
@@ -997,8 +1013,7 @@ static bool with_parenthesized(Parser *P) {
         if (t->kind != TOK_OP) continue;
         if (t->text[1]) continue;
         if (strchr("([{", t->text[0])) depth++;
-        if (strchr(")]}", t->text[0]) && --depth == 0)
-            return tok_is(&P->toks[i + 1], TOK_OP, ":");
+        if (strchr(")]}", t->text[0]) && --depth == 0) return tok_is(&P->toks[i + 1], TOK_OP, ":");
     }
     return false;
 }
@@ -1217,8 +1232,7 @@ static bool bind_line(Parser *P, Ast *bad, int i, int end) {
     }
     if (tok_is(t, TOK_KEYWORD, "import") || tok_is(t, TOK_KEYWORD, "from"))
         bind_imports(P, bad, i, end);
-    else if (tok_is(t, TOK_KEYWORD, "for"))
-        target_group(P, bad, i + 1, end);
+    else if (tok_is(t, TOK_KEYWORD, "for")) target_group(P, bad, i + 1, end);
     else if (t->kind == TOK_NAME || tok_is(t, TOK_OP, "(") || tok_is(t, TOK_OP, "["))
         bind_assignment(P, bad, i, end);
     for (; i < end && P->toks[i].kind != TOK_NEWLINE; i++) /* with/except ... as NAME */
@@ -1291,7 +1305,6 @@ Ast *parse_expression(Ctx *ctx, const Source *src) {
     if (peek(P)->kind == TOK_NEWLINE) advance(P);
     while (indented && peek(P)->kind == TOK_DEDENT) advance(P);
     if (peek(P)->kind != TOK_EOF)
-        parse_fail(P, peek(P)->loc, "unexpected %s after the expression",
-                   tok_describe(P, peek(P)));
+        parse_fail(P, peek(P)->loc, "unexpected %s after the expression", tok_describe(P, peek(P)));
     return e;
 }

@@ -34,13 +34,17 @@ static const ConfigKey keys[] = {
     {"TL_ENABLE_FAST_MATH", "tl.enable_fast_math", FAST_MATH, NULL},
     {"TL_DISABLE_THREAD_STORAGE_SYNC", "tl.disable_thread_storage_sync", NO_SYNC, NULL},
     {NULL, "tilec.disable_split_k", SPLIT_K, NULL},
-    {"TIR_DISABLE_VECTORIZE", "tirx.disable_vectorize", NONE, "vector widths do not change results"},
+    {"TIR_DISABLE_VECTORIZE", "tirx.disable_vectorize", NONE,
+     "vector widths do not change results"},
     {NULL, "tir.disable_vectorize", NONE, "vector widths do not change results"},
-    {"TL_DISABLE_VECTORIZE_256", "tl.disable_vectorize_256", NONE, "tilec's vectors are at most 16 bytes"},
+    {"TL_DISABLE_VECTORIZE_256", "tl.disable_vectorize_256", NONE,
+     "tilec's vectors are at most 16 bytes"},
     {"TL_ENABLE_AGGRESSIVE_SHARED_MEMORY_MERGE", "tl.enable_aggressive_shared_memory_merge", NONE,
      "tilec always lets shared buffers whose lifetimes do not meet share bytes"},
-    {"TL_DISABLE_SHARED_MEMORY_REUSE", "tl.disable_shared_memory_reuse", NONE, "tilec's own planner"},
-    {"TL_DEBUG_MERGE_SHARED_MEMORY_ALLOCATIONS", "tl.debug_merge_shared_memory_allocations", NONE, "debug output"},
+    {"TL_DISABLE_SHARED_MEMORY_REUSE", "tl.disable_shared_memory_reuse", NONE,
+     "tilec's own planner"},
+    {"TL_DEBUG_MERGE_SHARED_MEMORY_ALLOCATIONS", "tl.debug_merge_shared_memory_allocations", NONE,
+     "debug output"},
     {"TIR_MERGE_STATIC_SMEM", "tirx.merge_static_smem", NONE, "tilec's own planner"},
     {"TL_DISABLE_WGMMA", "tl.disable_wgmma", NO_WGMMA, NULL},
     {"TL_DISABLE_SAFE_MEMORY_ACCESS", "tl.disable_safe_memory_legalize", NONE,
@@ -63,7 +67,8 @@ static const ConfigKey keys[] = {
     {"TL_DISABLE_DATA_RACE_CHECK", "tl.disable_data_race_check", NONE, "a TileLang check"},
     {"TL_DISABLE_PRELOWER_SEMANTIC_CHECK", "tl.disable_prelower_semantic_check", NONE,
      "a TileLang check"},
-    {"TL_DISABLE_OUT_OF_BOUND_WARNING", "tl.disable_out_of_bound_warning", NONE, "a TileLang check"},
+    {"TL_DISABLE_OUT_OF_BOUND_WARNING", "tl.disable_out_of_bound_warning", NONE,
+     "a TileLang check"},
     {"TL_SIMPLIFY", "tl.Simplify", NONE, "tilec's own simplifier"},
     {"TL_SIMPLIFY_TRANSITIVELY_PROVE_INEQUALITIES", "transitively_prove_inequalities", NONE,
      "tilec's own simplifier"},
@@ -113,8 +118,8 @@ const char *pass_config_member_key(const char *member) {
 /* "file:line: warning: " + msg, once per key (a repeated key in one dict is one entry). */
 static void warn(Ctx *ctx, Func *f, Loc loc, const char *key, const char *msg) {
     const char *text = arena_printf(&ctx->arena, "%s:%d: warning: pass_configs '%s': %s",
-                                    loc.src && loc.src->name ? loc.src->name : "<source>",
-                                    loc.line, key, msg);
+                                    loc.src && loc.src->name ? loc.src->name : "<source>", loc.line,
+                                    key, msg);
     for (int i = 0; i < f->remarks.len; i++)
         if (!strcmp(f->remarks.data[i], text)) return;
     VEC_PUSH(&ctx->arena, f->remarks, text);

@@ -103,11 +103,12 @@ static Value *enum_lookup(Interp *in, Value *cls, CallArgs *a) {
 static void bind_fields(Interp *in, Value *cls, Value *obj, CallArgs *a) {
     struct ClassInfo *ci = cls->u.obj.cls;
     if (a->pos.len > ci->fields.len)
-        ctx_fail(in->ctx, a->loc, "%s() takes %d positional arguments but %d were given",
-                 ci->name, ci->fields.len, a->pos.len);
+        ctx_fail(in->ctx, a->loc, "%s() takes %d positional arguments but %d were given", ci->name,
+                 ci->fields.len, a->pos.len);
     for (int k = 0; k < a->kw.len; k++) {
         bool known = false;
-        for (int f = 0; f < ci->fields.len; f++) known |= !strcmp(ci->fields.data[f], a->names.data[k]);
+        for (int f = 0; f < ci->fields.len; f++)
+            known |= !strcmp(ci->fields.data[f], a->names.data[k]);
         if (!known)
             ctx_fail(in->ctx, a->loc, "%s() got an unexpected keyword argument '%s'", ci->name,
                      a->names.data[k]);
@@ -228,8 +229,7 @@ Value *import_user_module(Interp *in, const char *from_file, const char *dotted,
     if (!path) return NULL;
     for (int i = 0; i < in->modules.len; i++)
         if (!strcmp(in->modules.data[i].path, path)) return in->modules.data[i].module;
-    if (in->modules.len >= 256)
-        ctx_fail_noloc(in->ctx, "%s: more than 256 modules imported", path);
+    if (in->modules.len >= 256) ctx_fail_noloc(in->ctx, "%s: more than 256 modules imported", path);
     Source *src = NEW(ARENA, Source);
     src->name = path;
     src->text = read_file_arena(ARENA, path, TL_MAX_SOURCE_BYTES, &src->len);

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#define ARENA       (&in->ctx->arena)
+#define ARENA (&in->ctx->arena)
 #define ANON_PREFIX "__tmp"
 
 static Value *bval(Interp *in, const char *name, BuiltinFn fn, void *data) {
@@ -45,10 +45,8 @@ static Expr *int_expr(Interp *in, Value *v, Loc loc, const char *what) {
 /* A shape given as an int, a tuple or a list. */
 static int shape_of(Interp *in, Value *v, Loc loc, const char *what, Expr ***out) {
     ValueList items = {0};
-    if (v->kind == V_TUPLE || v->kind == V_LIST)
-        items = v->u.items;
-    else
-        VEC_PUSH(ARENA, items, v);
+    if (v->kind == V_TUPLE || v->kind == V_LIST) items = v->u.items;
+    else VEC_PUSH(ARENA, items, v);
     if (items.len > 8) ctx_fail(in->ctx, loc, "%s has more than 8 dimensions", what);
     Expr **dims = NEW_ARRAY(ARENA, Expr *, items.len + 1);
     for (int i = 0; i < items.len; i++) dims[i] = dim_expr(in, items.data[i], loc, what);
@@ -65,8 +63,7 @@ static Value *buffer_value(Interp *in, Buffer *b) {
 static Value *alloc_buffer(Interp *in, CallArgs *a, Scope scope, const char *fname) {
     Value *av[3];
     args_bind(in, a, fname, "shape, dtype=, scope=", av, 3);
-    if (scope != SCOPE_GLOBAL)
-        need_kernel(in, a->loc, fname);
+    if (scope != SCOPE_GLOBAL) need_kernel(in, a->loc, fname);
     else if (!in->builder)
         ctx_fail(in->ctx, a->loc, "%s is only allowed inside a @T.prim_func", fname);
     DType dt = av[1] ? val_to_dtype(in, av[1], a->loc, "dtype") : DT_FLOAT32;
@@ -143,10 +140,8 @@ bool ident_ok(const char *s) {
 static Value *t_tensor(Interp *in, CallArgs *a, void *d) {
     bool strided = d != NULL;
     Value *av[4];
-    if (strided)
-        args_bind(in, a, "T.StridedTensor", "shape, strides, dtype=, scope=", av, 4);
-    else
-        args_bind(in, a, "T.Tensor", "shape, dtype=, data=, scope=", av, 4);
+    if (strided) args_bind(in, a, "T.StridedTensor", "shape, strides, dtype=, scope=", av, 4);
+    else args_bind(in, a, "T.Tensor", "shape, dtype=, data=, scope=", av, 4);
     TensorType *t = NEW(ARENA, TensorType);
     t->ndim = shape_of(in, av[0], a->loc, "tensor shape", &t->shape);
     Value *dt = strided ? av[2] : av[1];
@@ -191,10 +186,8 @@ static Expr *idx_expr(Interp *in, Value *v, Loc loc) {
 
 static ValueList index_items(Interp *in, Buffer *buf, Value *index, Loc loc) {
     ValueList items = {0};
-    if (index->kind == V_TUPLE)
-        items = index->u.items;
-    else
-        VEC_PUSH(ARENA, items, index);
+    if (index->kind == V_TUPLE) items = index->u.items;
+    else VEC_PUSH(ARENA, items, index);
     for (int i = 0; i < items.len; i++)
         if (items.data[i]->kind == V_ELLIPSIS) { /* A[..., 0]: fill with full slices */
             ValueList full = {0};
@@ -236,8 +229,8 @@ static Expr *slice_extent(Ctx *ctx, Expr *stop, Expr *start, Loc loc) {
     Expr *e = arith_simplify(ctx, ir_bin(ctx, OP_SUB, stop, start, loc));
     int64_t c;
     if (ir_is_const_int(e, &c)) return e;
-    Expr *inl = arith_simplify(
-        ctx, ir_bin(ctx, OP_SUB, with_lets(ctx, stop), with_lets(ctx, start), loc));
+    Expr *inl = arith_simplify(ctx, ir_bin(ctx, OP_SUB, with_lets(ctx, stop), with_lets(ctx, start),
+                                           loc));
     return ir_is_const_int(inl, &c) ? inl : e;
 }
 
@@ -270,8 +263,8 @@ Value *buffer_subscript(Interp *in, Buffer *buf, Value *index, Loc loc) {
                 ctx_fail(ctx, loc, "buffer slices with a step are not supported");
         }
         Value *lo = it->u.slice.lower, *hi = it->u.slice.upper;
-        r->start[d] =
-            lo && lo->kind != V_NONE ? idx_expr(in, lo, loc) : ir_int(ctx, 0, DT_INT32, loc);
+        r->start[d] = lo && lo->kind != V_NONE ? idx_expr(in, lo, loc)
+                                               : ir_int(ctx, 0, DT_INT32, loc);
         Expr *stop = hi && hi->kind != V_NONE ? idx_expr(in, hi, loc) : buf->shape[d];
         r->extent[d] = slice_extent(ctx, stop, r->start[d], loc);
         int64_t c;
@@ -301,8 +294,7 @@ void buffer_store(Interp *in, Buffer *buf, Value *index, Value *v, Loc loc) {
     Expr *e;
     if (v->kind == V_FLOAT && dtype_is_float(buf->dtype))
         e = ir_float(ctx, v->u.f, buf->dtype, loc);
-    else
-        e = val_to_expr(in, v, loc, "stored value");
+    else e = val_to_expr(in, v, loc, "stored value");
     s->u.store.value = ir_cast(ctx, buf->dtype, e, loc);
     emit_stmt(in, s);
 }
@@ -387,10 +379,8 @@ static Value *t_copy(Interp *in, CallArgs *a, void *d) {
 static Value *t_fill(Interp *in, CallArgs *a, void *d) {
     bool clear = d != NULL;
     Value *av[2];
-    if (clear)
-        args_bind(in, a, "T.clear", "buffer", av, 1);
-    else
-        args_bind(in, a, "T.fill", "buffer, value", av, 2);
+    if (clear) args_bind(in, a, "T.clear", "buffer", av, 1);
+    else args_bind(in, a, "T.fill", "buffer, value", av, 2);
     need_kernel(in, a->loc, clear ? "T.clear" : "T.fill");
     Stmt *s = ir_stmt(in->ctx, STMT_FILL, a->loc);
     s->u.fill.dst = value_to_region(in, av[0], NULL, a->loc, clear ? "T.clear" : "T.fill");
@@ -552,7 +542,8 @@ static Value *t_parallel(Interp *in, CallArgs *a, void *d) {
 /* The items of T.Pipelined's list argument `what` (a list or tuple; else an error). */
 static ValueList list_arg(Interp *in, Value *v, Loc loc, const char *what) {
     if (v->kind != V_TUPLE && v->kind != V_LIST)
-        ctx_fail(in->ctx, loc, "T.Pipelined: %s= must be a list, got %s", what, val_describe(in, v));
+        ctx_fail(in->ctx, loc, "T.Pipelined: %s= must be a list, got %s", what,
+                 val_describe(in, v));
     return v->u.items;
 }
 
@@ -597,8 +588,10 @@ static PipeSchedule *parse_schedule(Interp *in, Value *order, Value *stage, Valu
         ps->stage[i] = int_item(in, st.data[i], loc, "stage");
         ps->order[i] = int_item(in, o.data[i], loc, "order");
         if ((ps->stage[i] < 0) != (ps->order[i] < 0))
-            ctx_fail(in->ctx, loc, "T.Pipelined: group %d has stage %d and order %d; -1 (a "
-                     "producer copy) goes in both or neither", i, ps->stage[i], ps->order[i]);
+            ctx_fail(in->ctx, loc,
+                     "T.Pipelined: group %d has stage %d and order %d; -1 (a "
+                     "producer copy) goes in both or neither",
+                     i, ps->stage[i], ps->order[i]);
         ValueList idx = list_arg(in, g.data[i], loc, "group");
         ps->first[i] = next;
         for (int j = 0; j < idx.len; j++)
@@ -620,11 +613,13 @@ static PipeSchedule *parse_schedule(Interp *in, Value *order, Value *stage, Valu
 static Expr *stepped_extent(Interp *in, Expr *span, Expr *step, Loc loc, const char *fname) {
     Ctx *c = in->ctx;
     int64_t s;
-    if (ir_is_const_int(step, &s) && s == 0) ctx_fail(c, loc, "%s: the step must not be zero", fname);
+    if (ir_is_const_int(step, &s) && s == 0)
+        ctx_fail(c, loc, "%s: the step must not be zero", fname);
     Expr *sign = ir_is_const_int(step, &s)
                      ? ir_int(c, s > 0 ? 1 : -1, DT_INT32, loc)
-                     : ir_select(c, ir_bin(c, OP_GT, ir_subst(c, step, NULL, NULL),
-                                           ir_int(c, 0, DT_INT32, loc), loc),
+                     : ir_select(c,
+                                 ir_bin(c, OP_GT, ir_subst(c, step, NULL, NULL),
+                                        ir_int(c, 0, DT_INT32, loc), loc),
                                  ir_int(c, 1, DT_INT32, loc), ir_int(c, -1, DT_INT32, loc), loc);
     Expr *n = ir_bin(c, OP_FLOORDIV,
                      ir_bin(c, OP_SUB, ir_bin(c, OP_ADD, span, ir_subst(c, step, NULL, NULL), loc),
@@ -635,8 +630,8 @@ static Expr *stepped_extent(Interp *in, Expr *span, Expr *step, Loc loc, const c
 
 static Value *t_range_loop(Interp *in, CallArgs *a, void *d) {
     LoopKind kind = (LoopKind)(intptr_t)d;
-    const char *fname =
-        arena_printf(ARENA, "T.%s", kind == LOOP_PIPELINED ? "Pipelined" : loop_kind_name(kind));
+    const char *fname = arena_printf(ARENA, "T.%s",
+                                     kind == LOOP_PIPELINED ? "Pipelined" : loop_kind_name(kind));
     Value *av[8];
     args_bind(in, a, fname, "start, stop=, step=, num_stages=, order=, stage=, group=, *rest", av,
               8);
@@ -648,14 +643,14 @@ static Value *t_range_loop(Interp *in, CallArgs *a, void *d) {
         ctx_fail(in->ctx, a->loc, "%s: a step other than 1 is not supported", fname);
     Expr *(*bound)(Interp *, Value *, Loc, const char *) = stepped ? int_expr : dim_expr;
     mn = bound(in, lo, a->loc, "loop start");
-    ext = arith_simplify(
-        in->ctx, ir_bin(in->ctx, OP_SUB, bound(in, hi, a->loc, "loop stop"), mn, a->loc));
+    ext = arith_simplify(in->ctx,
+                         ir_bin(in->ctx, OP_SUB, bound(in, hi, a->loc, "loop stop"), mn, a->loc));
     if (stepped) {
         step = int_expr(in, av[2], a->loc, "loop step");
         ext = stepped_extent(in, ext, step, a->loc, fname);
     }
-    int stages =
-        av[3] && av[3]->kind != V_NONE ? (int)val_to_int(in, av[3], a->loc, "num_stages") : 0;
+    int stages = av[3] && av[3]->kind != V_NONE ? (int)val_to_int(in, av[3], a->loc, "num_stages")
+                                                : 0;
     if (stages < 0) ctx_fail(in->ctx, a->loc, "%s: num_stages must not be negative", fname);
     Value *v = loop_of(in, kind, 1, &mn, &ext, stages);
     v->u.loop->step = step;
@@ -699,10 +694,8 @@ static Value *t_kernel(Interp *in, CallArgs *a, void *d) {
         Value *v = a->kw.data[k];
         if (!strcmp(n, "threads")) {
             ValueList items = {0};
-            if (v->kind == V_TUPLE || v->kind == V_LIST)
-                items = v->u.items;
-            else
-                VEC_PUSH(ARENA, items, v);
+            if (v->kind == V_TUPLE || v->kind == V_LIST) items = v->u.items;
+            else VEC_PUSH(ARENA, items, v);
             if (items.len < 1 || items.len > 3)
                 ctx_fail(ctx, a->loc, "T.Kernel: threads must be an int or 1 to 3 ints");
             K->nthreads_dims = items.len;
@@ -734,10 +727,8 @@ static Value *t_intrinsic(Interp *in, CallArgs *a, void *d) {
     if (a->pos.len != n || a->kw.len)
         ctx_fail(in->ctx, a->loc, "%s() takes %d argument%s", fname, n, n == 1 ? "" : "s");
     Expr *x, *y = NULL;
-    if (fn == FN_ABS)
-        x = val_to_expr(in, a->pos.data[0], a->loc, fname);
-    else
-        x = float_operand(in, a->pos.data[0], a->loc, fname);
+    if (fn == FN_ABS) x = val_to_expr(in, a->pos.data[0], a->loc, fname);
+    else x = float_operand(in, a->pos.data[0], a->loc, fname);
     if (n == 2) {
         y = float_operand(in, a->pos.data[1], a->loc, fname);
         if (x->kind == EXPR_FLOAT) x = ir_cast(in->ctx, y->dtype, x, a->loc);
@@ -818,12 +809,10 @@ static Value *t_limit(Interp *in, CallArgs *a, void *d) {
         if (which == 0) ctx_fail(ctx, a->loc, "T.infinity: %s has no infinity", dtype_name(dt));
         int bits = dtype_bits(dt);
         int64_t mx, mn;
-        if (dt == DT_BOOL)
-            mx = 1, mn = 0;
+        if (dt == DT_BOOL) mx = 1, mn = 0;
         else if (dtype_is_signed(dt))
             mx = bits == 64 ? INT64_MAX : (INT64_C(1) << (bits - 1)) - 1, mn = -mx - 1;
-        else
-            mx = bits == 64 ? -1 : (INT64_C(1) << bits) - 1, mn = 0;
+        else mx = bits == 64 ? -1 : (INT64_C(1) << bits) - 1, mn = 0;
         return val_expr(in, ir_int(ctx, which == 1 ? mx : mn, dt, a->loc));
     }
     double big;
@@ -852,8 +841,9 @@ static Value *t_use_swizzle(Interp *in, CallArgs *a, void *d) {
     s->u.swizzle.panel = av[0] ? val_to_expr(in, av[0], a->loc, "panel_size")
                                : ir_int(in->ctx, 10, DT_INT32, a->loc);
     s->u.swizzle.enable = opt_bool(in, av[2], true, a->loc);
-    if (av[1] && (av[1]->kind != V_STR || (strcmp(av[1]->u.s, "row") &&
-                                           strcmp(av[1]->u.s, "column") && strcmp(av[1]->u.s, "col"))))
+    if (av[1] &&
+        (av[1]->kind != V_STR ||
+         (strcmp(av[1]->u.s, "row") && strcmp(av[1]->u.s, "column") && strcmp(av[1]->u.s, "col"))))
         ctx_fail(in->ctx, a->loc, "T.use_swizzle: order must be \"row\" or \"column\", not %s",
                  val_describe(in, av[1]));
     s->u.swizzle.column = av[1] && strcmp(av[1]->u.s, "row");
@@ -889,9 +879,10 @@ static Value *t_annotate_safe_value(Interp *in, CallArgs *a, void *d) {
         Value *k = av[0]->u.dict.keys.data[i];
         if (k->kind != V_BUFFER)
             ctx_fail(in->ctx, a->loc, "T.annotate_safe_value: keys must be buffers");
-        k->u.buf->safe_value =
-            ir_cast(in->ctx, k->u.buf->dtype,
-                    val_to_expr(in, av[0]->u.dict.values.data[i], a->loc, "safe value"), a->loc);
+        k->u.buf->safe_value = ir_cast(in->ctx, k->u.buf->dtype,
+                                       val_to_expr(in, av[0]->u.dict.values.data[i], a->loc,
+                                                   "safe value"),
+                                       a->loc);
     }
     return val_none(in);
 }
@@ -905,8 +896,7 @@ static Value *t_print(Interp *in, CallArgs *a, void *d) {
     s->u.print.msg = av[1] && av[1]->kind == V_STR ? av[1]->u.s : "";
     if (av[0]->kind == V_BUFFER || av[0]->kind == V_REGION)
         s->u.print.region = value_to_region(in, av[0], NULL, a->loc, "T.print");
-    else
-        s->u.print.value = val_to_expr(in, av[0], a->loc, "T.print argument");
+    else s->u.print.value = val_to_expr(in, av[0], a->loc, "T.print argument");
     emit_stmt(in, s);
     return val_none(in);
 }
@@ -940,10 +930,8 @@ static Value *t_decorator_mark(Interp *in, CallArgs *a, void *d) {
     Value *f = a->pos.len == 1 ? a->pos.data[0] : NULL;
     if (!f || f->kind != V_FUNC)
         ctx_fail(in->ctx, a->loc, "%s must decorate a function", (const char *)d);
-    if (!strcmp(d, "T.prim_func"))
-        f->u.func->is_prim_func = true;
-    else
-        f->u.func->is_macro = true;
+    if (!strcmp(d, "T.prim_func")) f->u.func->is_prim_func = true;
+    else f->u.func->is_macro = true;
     return f;
 }
 
@@ -1027,8 +1015,8 @@ char *tl_lang_table(void) {
         sb_printf(&sb, "T.%s\t%s\n", tl_lang_name(i), tl_lang_status(tl_lang_name(i), ok));
     for (int fn = 0; fn < FN_COUNT; fn++)
         if (fn != FN_BITCAST) /* (T.reinterpret: tileops_lang.c's) */
-        sb_printf(&sb, "T.%s\t%s\n", intrinsic_name((Intrinsic)fn),
-                  tl_lang_status(intrinsic_name((Intrinsic)fn), ok));
+            sb_printf(&sb, "T.%s\t%s\n", intrinsic_name((Intrinsic)fn),
+                      tl_lang_status(intrinsic_name((Intrinsic)fn), ok));
     sb_printf(&sb, "T.GemmWarpPolicy\t%s\n", tl_lang_status("GemmWarpPolicy", ok));
     sb_printf(&sb, "T.Layout\t%s\n", tl_lang_status("Layout", ok));
     sb_printf(&sb, "T.Fragment\t%s\n", tl_lang_status("Fragment", ok));

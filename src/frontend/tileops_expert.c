@@ -82,8 +82,10 @@ static Value *t_create_list_of_mbarrier(Interp *in, CallArgs *a, void *d) {
 
 static Buffer *mbar_list(Interp *in, Loc loc, const char *fname) {
     if (!in->mbar_list)
-        ctx_fail(in->ctx, loc, "%s: a barrier number needs T.create_list_of_mbarrier first "
-                 "(or pass a T.alloc_barrier barrier)", fname);
+        ctx_fail(in->ctx, loc,
+                 "%s: a barrier number needs T.create_list_of_mbarrier first "
+                 "(or pass a T.alloc_barrier barrier)",
+                 fname);
     return in->mbar_list;
 }
 
@@ -120,9 +122,10 @@ static void barrier_ref(Interp *in, Value *v, Loc loc, const char *fname, Buffer
         *idx = val_to_expr(in, v, loc, "barrier number");
         return;
     }
-    ctx_fail(in->ctx, loc, "%s: the barrier must be a T.alloc_barrier barrier, one entry of "
-             "one, or a T.create_list_of_mbarrier number; got %s", fname,
-             v ? val_describe(in, v) : "nothing");
+    ctx_fail(in->ctx, loc,
+             "%s: the barrier must be a T.alloc_barrier barrier, one entry of "
+             "one, or a T.create_list_of_mbarrier number; got %s",
+             fname, v ? val_describe(in, v) : "nothing");
 }
 
 /* T.mbarrier_wait_parity / T.barrier_wait(barrier, parity): every thread that runs it. */
@@ -135,7 +138,8 @@ static Value *t_mbar_wait(Interp *in, CallArgs *a, void *d) {
     Expr *idx;
     barrier_ref(in, av[0], a->loc, fname, &bar, &idx);
     Expr *parity = val_to_expr(in, av[1], a->loc, "parity");
-    if (!dtype_is_int(parity->dtype)) ctx_fail(in->ctx, a->loc, "%s: parity must be an integer", fname);
+    if (!dtype_is_int(parity->dtype))
+        ctx_fail(in->ctx, a->loc, "%s: parity must be an integer", fname);
     emit_stmt(in, mbar_stmt(in, MBAR_WAIT, bar, idx, ir_cast(in->ctx, DT_INT32, parity, a->loc),
                             a->loc));
     return val_none(in);
@@ -193,8 +197,10 @@ static Value *t_tma_copy(Interp *in, CallArgs *a, void *d) {
         *dst = value_to_region(in, av[1], src, a->loc, "T.tma_copy destination");
     }
     if (src->buf->scope != SCOPE_GLOBAL || dst->buf->scope != SCOPE_SHARED)
-        ctx_fail(in->ctx, a->loc, "T.tma_copy copies a global tensor into a shared buffer "
-                 "(got %s -> %s)", scope_name(src->buf->scope), scope_name(dst->buf->scope));
+        ctx_fail(in->ctx, a->loc,
+                 "T.tma_copy copies a global tensor into a shared buffer "
+                 "(got %s -> %s)",
+                 scope_name(src->buf->scope), scope_name(dst->buf->scope));
     if (!av[2]) ctx_fail(in->ctx, a->loc, "T.tma_copy needs barrier=, where its bytes complete");
     barrier_ref(in, av[2], a->loc, "T.tma_copy", &s->u.copy.bar, &s->u.copy.bar_idx);
     s->u.copy.manual = true;
@@ -217,8 +223,10 @@ static Value *t_ws(Interp *in, CallArgs *a, void *d) {
     }
     int64_t hi = (prev + 1) * WARP_GROUP;
     if (lo < 0 || hi > in->kernel_threads)
-        ctx_fail(in->ctx, a->loc, "T.ws: warp group %lld is outside the block (%d threads: "
-                 "warp groups 0 to %d)", (long long)(lo < 0 ? lo : prev), in->kernel_threads,
+        ctx_fail(in->ctx, a->loc,
+                 "T.ws: warp group %lld is outside the block (%d threads: "
+                 "warp groups 0 to %d)",
+                 (long long)(lo < 0 ? lo : prev), in->kernel_threads,
                  in->kernel_threads / WARP_GROUP - 1);
     Value *v = val_new(in, V_WS);
     v->u.ws.lo = (int)(lo * WARP_GROUP), v->u.ws.count = (int)(hi - lo * WARP_GROUP);

@@ -100,8 +100,10 @@ static Value *int_operand(Interp *in, Value *v, Loc loc, const char *fname) {
     return val_expr(in, e);
 }
 
-static const struct { const char *name, *op; } bit_ops[] = {
-    {"bitwise_and", "&"}, {"bitwise_or", "|"}, {"bitwise_xor", "^"},
+static const struct {
+    const char *name, *op;
+} bit_ops[] = {
+    {"bitwise_and", "&"}, {"bitwise_or", "|"},   {"bitwise_xor", "^"},
     {"shift_left", "<<"}, {"shift_right", ">>"},
 };
 
@@ -133,8 +135,10 @@ static Value *t_loop_break(Interp *in, CallArgs *a, void *d) {
 
 static Value *t_alloc_buffer(Interp *in, CallArgs *a, void *d) {
     (void)d;
-    static const struct { const char *scope, *fn; } scopes[] = {
-        {"shared", "alloc_shared"},   {"shared.dyn", "alloc_shared"},
+    static const struct {
+        const char *scope, *fn;
+    } scopes[] = {
+        {"shared", "alloc_shared"},           {"shared.dyn", "alloc_shared"},
         {"local.fragment", "alloc_fragment"}, {"local", "alloc_local"},
         {"local.var", "alloc_var"},
     };
@@ -159,15 +163,18 @@ static Value *t_alloc_buffer(Interp *in, CallArgs *a, void *d) {
                         n *= val_to_int(in, sh->u.items.data[j], a->loc, "shape");
                 else n = val_to_int(in, sh, a->loc, "shape");
                 if (n != 1)
-                    ctx_fail(in->ctx, a->loc, "T.alloc_buffer: a \"local.var\" buffer holds one "
-                                              "element");
+                    ctx_fail(in->ctx, a->loc,
+                             "T.alloc_buffer: a \"local.var\" buffer holds one "
+                             "element");
                 b.pos.data[0] = b.pos.data[1], b.pos.len = 1;
             }
             return call_t(in, scopes[i].fn, &b);
         }
-    ctx_fail(in->ctx, a->loc, "T.alloc_buffer: scope \"%s\" is not supported by tilec (use "
-                              "\"shared\", \"shared.dyn\", \"local.fragment\", \"local\" or "
-                              "\"local.var\"; global buffers: T.alloc_global)", scope);
+    ctx_fail(in->ctx, a->loc,
+             "T.alloc_buffer: scope \"%s\" is not supported by tilec (use "
+             "\"shared\", \"shared.dyn\", \"local.fragment\", \"local\" or "
+             "\"local.var\"; global buffers: T.alloc_global)",
+             scope);
 }
 
 static Value *t_dtype(Interp *in, CallArgs *a, void *d) {
@@ -198,52 +205,80 @@ static Value *t_pending(Interp *in, CallArgs *a, void *d) {
     ctx_fail(in->ctx, a->loc, "T.%s is not supported yet by tilec (%s)", what[0], what[1]);
 }
 
-#define THREAD_LEVEL "thread-level code: tilec's kernels are tile programs, and the C target " \
-                     "runs a block as one thread"
+#define THREAD_LEVEL                                                                               \
+    "thread-level code: tilec's kernels are tile programs, and the C target "                      \
+    "runs a block as one thread"
 static const char *const pending[][2] = {
-    {"get_thread_bindings", THREAD_LEVEL}, {"get_lane_idx", THREAD_LEVEL},
-    {"get_warp_idx", THREAD_LEVEL}, {"get_warp_idx_sync", THREAD_LEVEL},
-    {"get_warp_group_idx", THREAD_LEVEL}, {"shfl_down", THREAD_LEVEL}, {"shfl_up", THREAD_LEVEL},
-    {"shfl_sync", THREAD_LEVEL}, {"sync_warp", THREAD_LEVEL},
-    {"warp_reduce_sum", THREAD_LEVEL}, {"warp_reduce_max", THREAD_LEVEL},
-    {"warp_reduce_min", THREAD_LEVEL}, {"warp_reduce_bitand", THREAD_LEVEL},
-    {"warp_reduce_bitor", THREAD_LEVEL}, {"thread_binding", THREAD_LEVEL},
+    {"get_thread_bindings", THREAD_LEVEL},
+    {"get_lane_idx", THREAD_LEVEL},
+    {"get_warp_idx", THREAD_LEVEL},
+    {"get_warp_idx_sync", THREAD_LEVEL},
+    {"get_warp_group_idx", THREAD_LEVEL},
+    {"shfl_down", THREAD_LEVEL},
+    {"shfl_up", THREAD_LEVEL},
+    {"shfl_sync", THREAD_LEVEL},
+    {"sync_warp", THREAD_LEVEL},
+    {"warp_reduce_sum", THREAD_LEVEL},
+    {"warp_reduce_max", THREAD_LEVEL},
+    {"warp_reduce_min", THREAD_LEVEL},
+    {"warp_reduce_bitand", THREAD_LEVEL},
+    {"warp_reduce_bitor", THREAD_LEVEL},
+    {"thread_binding", THREAD_LEVEL},
     {"launch_thread", THREAD_LEVEL},
-    {"view", "buffer views"}, {"reshape", "buffer views"},
-    {"call_extern", "external functions"}, {"call_intrin", "TVM intrinsics"},
-    {"evaluate", "TVM statements"}, {"alloc_reducer", "reducers"},
-    {"finalize_reducer", "reducers"}, {"Persistent", "persistent loops"},
-{"gemm_sp", "sparse tensor cores"},
-    {"comm_reducer", "TVM reducers"}, {"tvm_thread_allreduce", THREAD_LEVEL},
-    {"ptx_cp_async", "use T.copy"}, {"cp_async_barrier_noinc", "use T.copy"},
-    {"import_source", "external sources"}, {"access_ptr", "raw pointers"},
-    {"ptr", "raw pointers"}, {"alloc_cluster_barrier", "cluster barriers"},
-    {"block_rank_in_cluster", "clusters"}, {"ClusterKernel", "clusters"},
+    {"view", "buffer views"},
+    {"reshape", "buffer views"},
+    {"call_extern", "external functions"},
+    {"call_intrin", "TVM intrinsics"},
+    {"evaluate", "TVM statements"},
+    {"alloc_reducer", "reducers"},
+    {"finalize_reducer", "reducers"},
+    {"Persistent", "persistent loops"},
+    {"gemm_sp", "sparse tensor cores"},
+    {"comm_reducer", "TVM reducers"},
+    {"tvm_thread_allreduce", THREAD_LEVEL},
+    {"ptx_cp_async", "use T.copy"},
+    {"cp_async_barrier_noinc", "use T.copy"},
+    {"import_source", "external sources"},
+    {"access_ptr", "raw pointers"},
+    {"ptr", "raw pointers"},
+    {"alloc_cluster_barrier", "cluster barriers"},
+    {"block_rank_in_cluster", "clusters"},
+    {"ClusterKernel", "clusters"},
 };
 
 /* docs/language.md's status of names that are not plainly "C, CUDA". */
 static const char *const notes[][2] = {
     {"Kernel", "C, CUDA (`cluster_dims=` accepted, not honoured)"},
-    {"Pipelined", "C, CUDA (step 1 only)"}, {"vectorized", "C, CUDA (step 1 only)"},
+    {"Pipelined", "C, CUDA (step 1 only)"},
+    {"vectorized", "C, CUDA (step 1 only)"},
     {"atomic_add", "C, CUDA (no `return_prev`)"},
     {"annotate_layout", "C, CUDA (swizzled shared tiles honoured; other layouts inferred)"},
     {"Layout", "accepted in T.annotate_layout, not honoured"},
     {"Fragment", "accepted in T.annotate_layout, not honoured"},
     {"use_swizzle", "C, CUDA (block order only; the C target ignores it)"},
-    {"ws", "CUDA; C: program order"}, {"alloc_barrier", "CUDA; C: no effect"},
-    {"create_list_of_mbarrier", "CUDA; C: no effect"}, {"get_mbarrier", "CUDA; C: no effect"},
-    {"mbarrier_wait_parity", "CUDA; C: no effect"}, {"barrier_wait", "CUDA; C: no effect"},
-    {"mbarrier_arrive", "CUDA; C: no effect"}, {"barrier_arrive", "CUDA; C: no effect"},
-    {"mbarrier_expect_tx", "CUDA; C: no effect"}, {"mbarrier_arrive_expect_tx", "CUDA; C: no effect"},
-    {"tma_copy", "C, CUDA (TMA on sm_90a)"}, {"set_max_nreg", "CUDA sm_90a; else no effect"},
-    {"inc_max_nreg", "CUDA sm_90a; else no effect"}, {"dec_max_nreg", "CUDA sm_90a; else no effect"},
+    {"ws", "CUDA; C: program order"},
+    {"alloc_barrier", "CUDA; C: no effect"},
+    {"create_list_of_mbarrier", "CUDA; C: no effect"},
+    {"get_mbarrier", "CUDA; C: no effect"},
+    {"mbarrier_wait_parity", "CUDA; C: no effect"},
+    {"barrier_wait", "CUDA; C: no effect"},
+    {"mbarrier_arrive", "CUDA; C: no effect"},
+    {"barrier_arrive", "CUDA; C: no effect"},
+    {"mbarrier_expect_tx", "CUDA; C: no effect"},
+    {"mbarrier_arrive_expect_tx", "CUDA; C: no effect"},
+    {"tma_copy", "C, CUDA (TMA on sm_90a)"},
+    {"set_max_nreg", "CUDA sm_90a; else no effect"},
+    {"inc_max_nreg", "CUDA sm_90a; else no effect"},
+    {"dec_max_nreg", "CUDA sm_90a; else no effect"},
     {"fence_proxy_async", "CUDA sm_90a; else no effect"},
-    {"wait_wgmma", "CUDA sm_90a; else no effect"}, {"warpgroup_wait", "CUDA sm_90a; else no effect"},
+    {"wait_wgmma", "CUDA sm_90a; else no effect"},
+    {"warpgroup_wait", "CUDA sm_90a; else no effect"},
     {"wgmma_gemm", "C, CUDA (wgmma on sm_90a, else an error)"},
     {"assume", "C, CUDA (a hint: no effect)"},
     {"no_set_max_nreg", "CUDA sm_90a; else no effect"},
     {"disable_warp_group_reg_alloc", "CUDA sm_90a; else no effect"},
-    {"atomic_addx2", "C, CUDA (no `return_prev`)"}, {"atomic_addx4", "C, CUDA (no `return_prev`)"},
+    {"atomic_addx2", "C, CUDA (no `return_prev`)"},
+    {"atomic_addx4", "C, CUDA (no `return_prev`)"},
 };
 
 const char *tl_lang_status(const char *name, const char *dflt) {
@@ -256,8 +291,8 @@ const char *tl_lang_status(const char *name, const char *dflt) {
 
 /* OR (any) or AND (all) of the elements' truth, balanced: loads of r's elements lo..hi-1
  * (row-major over r's extents ext). */
-static Expr *fold_elems(Interp *in, const Region *r, const int64_t *ext, int64_t lo,
-                        int64_t hi, bool any, Loc loc) {
+static Expr *fold_elems(Interp *in, const Region *r, const int64_t *ext, int64_t lo, int64_t hi,
+                        bool any, Loc loc) {
     Ctx *c = in->ctx;
     if (hi - lo > 1) {
         int64_t mid = lo + (hi - lo) / 2;
@@ -269,9 +304,9 @@ static Expr *fold_elems(Interp *in, const Region *r, const int64_t *ext, int64_t
         idx[d] = ir_bin(c, OP_ADD, ir_subst(c, r->start[d], NULL, NULL),
                         ir_int(c, lo % ext[d], DT_INT32, loc), loc);
     Expr *x = ir_load(c, r->buf, idx, loc);
-    return x->dtype == DT_BOOL ? x
-                               : ir_bin(c, OP_NE, x, ir_cast(c, x->dtype, ir_int(c, 0, DT_INT32, loc),
-                                                             loc), loc);
+    return x->dtype == DT_BOOL
+               ? x
+               : ir_bin(c, OP_NE, x, ir_cast(c, x->dtype, ir_int(c, 0, DT_INT32, loc), loc), loc);
 }
 
 static Value *block_var(Interp *in, int d, Loc loc) {
@@ -358,7 +393,9 @@ typedef struct Im2col {
     Loc loc;
 } Im2col;
 
-static Expr *ic_bin(Im2col *c, BinOp op, Expr *x, Expr *y) { return ir_bin(c->in->ctx, op, x, y, c->loc); }
+static Expr *ic_bin(Im2col *c, BinOp op, Expr *x, Expr *y) {
+    return ir_bin(c->in->ctx, op, x, y, c->loc);
+}
 static Expr *ic_int(Im2col *c, int64_t v) { return ir_int(c->in->ctx, v, DT_INT32, c->loc); }
 
 /* One output size of the convolution: (dim + 2 pad - (kernel - 1) dilation - 1) // stride + 1. */
@@ -375,8 +412,10 @@ static Expr *ic_out_dim(Im2col *c, Expr *dim, int64_t kernel, int64_t stride, in
 static Value *t_im2col(Interp *in, CallArgs *a, void *d) {
     (void)d;
     Value *av[10];
-    args_bind(in, a, "T.im2col", "img, col, nhw_step, c_step, kernel, stride=, dilation=, pad=, "
-              "eviction_policy=, annotations=", av, 10);
+    args_bind(in, a, "T.im2col",
+              "img, col, nhw_step, c_step, kernel, stride=, dilation=, pad=, "
+              "eviction_policy=, annotations=",
+              av, 10);
     need_kernel(in, a->loc, "T.im2col");
     Im2col c = {in, a->loc};
     Region img = value_to_region(in, av[0], NULL, a->loc, "T.im2col image");
@@ -387,31 +426,48 @@ static Value *t_im2col(Interp *in, CallArgs *a, void *d) {
     int64_t pad = av[7] ? val_to_int(in, av[7], a->loc, "pad") : 0;
     if (img.buf->ndim != 4 || img.buf->scope != SCOPE_GLOBAL || col.ndim < 2 ||
         col.buf->dtype != img.buf->dtype)
-        ctx_fail(in->ctx, a->loc, "T.im2col takes a 4-d NHWC global image and a 2-d tile of "
+        ctx_fail(in->ctx, a->loc,
+                 "T.im2col takes a 4-d NHWC global image and a 2-d tile of "
                  "its dtype");
     if (!ir_is_const_int(col.extent[col.ndim - 2], &bm) ||
-        !ir_is_const_int(col.extent[col.ndim - 1], &bk) || kernel < 1 || stride < 1 || dil < 1 || pad < 0)
-        ctx_fail(in->ctx, a->loc, "T.im2col: the tile's extents must be constants, kernel, stride "
+        !ir_is_const_int(col.extent[col.ndim - 1], &bk) || kernel < 1 || stride < 1 || dil < 1 ||
+        pad < 0)
+        ctx_fail(in->ctx, a->loc,
+                 "T.im2col: the tile's extents must be constants, kernel, stride "
                  "and dilation positive, pad not negative");
     Expr **shape = img.buf->shape;
     Expr *out_w = ic_out_dim(&c, shape[2], kernel, stride, dil, pad);
     Expr *out_hw = ic_bin(&c, OP_MUL, ic_out_dim(&c, shape[1], kernel, stride, dil, pad), out_w);
     Var *i = ir_var(in->ctx, "i_im2col", DT_INT32), *j = ir_var(in->ctx, "j_im2col", DT_INT32);
-    Expr *m = ic_bin(&c, OP_ADD, ic_bin(&c, OP_MUL, val_to_expr(in, av[2], a->loc, "nhw_step"),
-                                        ic_int(&c, bm)), ir_varref(in->ctx, i, a->loc));
-    Expr *k = ic_bin(&c, OP_ADD, ic_bin(&c, OP_MUL, val_to_expr(in, av[3], a->loc, "c_step"),
-                                        ic_int(&c, bk)), ir_varref(in->ctx, j, a->loc));
+    Expr *m = ic_bin(&c, OP_ADD,
+                     ic_bin(&c, OP_MUL, val_to_expr(in, av[2], a->loc, "nhw_step"), ic_int(&c, bm)),
+                     ir_varref(in->ctx, i, a->loc));
+    Expr *k = ic_bin(&c, OP_ADD,
+                     ic_bin(&c, OP_MUL, val_to_expr(in, av[3], a->loc, "c_step"), ic_int(&c, bk)),
+                     ir_varref(in->ctx, j, a->loc));
     Expr *kc = ic_bin(&c, OP_MUL, ic_int(&c, kernel), shape[3]);
-    Expr *h = ic_bin(&c, OP_SUB, ic_bin(&c, OP_ADD,
-        ic_bin(&c, OP_MUL, ic_bin(&c, OP_FLOORDIV, ic_bin(&c, OP_FLOORMOD, m, out_hw), out_w), ic_int(&c, stride)),
-        ic_bin(&c, OP_MUL, ic_bin(&c, OP_FLOORDIV, k, kc), ic_int(&c, dil))), ic_int(&c, pad));
-    Expr *w = ic_bin(&c, OP_SUB, ic_bin(&c, OP_ADD,
-        ic_bin(&c, OP_MUL, ic_bin(&c, OP_FLOORMOD, m, out_w), ic_int(&c, stride)),
-        ic_bin(&c, OP_MUL, ic_bin(&c, OP_FLOORMOD, ic_bin(&c, OP_FLOORDIV, k, shape[3]), ic_int(&c, kernel)),
-               ic_int(&c, dil))), ic_int(&c, pad));
-    Expr *inside = ic_bin(&c, OP_AND, ic_bin(&c, OP_AND, ic_bin(&c, OP_GE, h, ic_int(&c, 0)),
-                                             ic_bin(&c, OP_GE, w, ic_int(&c, 0))),
-                          ic_bin(&c, OP_AND, ic_bin(&c, OP_LT, h, shape[1]), ic_bin(&c, OP_LT, w, shape[2])));
+    Expr *h = ic_bin(&c, OP_SUB,
+                     ic_bin(&c, OP_ADD,
+                            ic_bin(&c, OP_MUL,
+                                   ic_bin(&c, OP_FLOORDIV, ic_bin(&c, OP_FLOORMOD, m, out_hw),
+                                          out_w),
+                                   ic_int(&c, stride)),
+                            ic_bin(&c, OP_MUL, ic_bin(&c, OP_FLOORDIV, k, kc), ic_int(&c, dil))),
+                     ic_int(&c, pad));
+    Expr *w = ic_bin(&c, OP_SUB,
+                     ic_bin(&c, OP_ADD,
+                            ic_bin(&c, OP_MUL, ic_bin(&c, OP_FLOORMOD, m, out_w),
+                                   ic_int(&c, stride)),
+                            ic_bin(&c, OP_MUL,
+                                   ic_bin(&c, OP_FLOORMOD, ic_bin(&c, OP_FLOORDIV, k, shape[3]),
+                                          ic_int(&c, kernel)),
+                                   ic_int(&c, dil))),
+                     ic_int(&c, pad));
+    Expr *inside = ic_bin(&c, OP_AND,
+                          ic_bin(&c, OP_AND, ic_bin(&c, OP_GE, h, ic_int(&c, 0)),
+                                 ic_bin(&c, OP_GE, w, ic_int(&c, 0))),
+                          ic_bin(&c, OP_AND, ic_bin(&c, OP_LT, h, shape[1]),
+                                 ic_bin(&c, OP_LT, w, shape[2])));
     Expr *idx[4] = {ic_bin(&c, OP_FLOORDIV, m, out_hw), h, w, ic_bin(&c, OP_FLOORMOD, k, shape[3])};
     Expr *zero = dtype_is_float(img.buf->dtype) ? ir_float(in->ctx, 0.0, img.buf->dtype, a->loc)
                                                 : ir_int(in->ctx, 0, img.buf->dtype, a->loc);
@@ -419,17 +475,20 @@ static Value *t_im2col(Interp *in, CallArgs *a, void *d) {
     st->u.store.buf = col.buf;
     st->u.store.idx = NEW_ARRAY(&in->ctx->arena, Expr *, col.buf->ndim);
     for (int dim = 0; dim < col.ndim; dim++) {
-        Expr *at = dim == col.ndim - 2 ? ir_varref(in->ctx, i, a->loc)
-                   : dim == col.ndim - 1 ? ir_varref(in->ctx, j, a->loc) : NULL;
+        Expr *at = dim == col.ndim - 2   ? ir_varref(in->ctx, i, a->loc)
+                   : dim == col.ndim - 1 ? ir_varref(in->ctx, j, a->loc)
+                                         : NULL;
         st->u.store.idx[dim] = at ? ic_bin(&c, OP_ADD, col.start[dim], at) : col.start[dim];
     }
-    st->u.store.value = ir_select(in->ctx, inside, ir_load(in->ctx, img.buf, idx, a->loc), zero, a->loc);
+    st->u.store.value = ir_select(in->ctx, inside, ir_load(in->ctx, img.buf, idx, a->loc), zero,
+                                  a->loc);
     Stmt *loop = st;
     Var *vars[2] = {j, i};
     int64_t ext[2] = {bk, bm};
     for (int n = 0; n < 2; n++) {
         Stmt *f = ir_stmt(in->ctx, STMT_FOR, a->loc);
-        f->u.for_.var = vars[n], f->u.for_.min = ic_int(&c, 0), f->u.for_.extent = ic_int(&c, ext[n]);
+        f->u.for_.var = vars[n], f->u.for_.min = ic_int(&c, 0),
+        f->u.for_.extent = ic_int(&c, ext[n]);
         f->u.for_.kind = LOOP_PARALLEL, f->u.for_.body = loop;
         loop = f;
     }
@@ -494,8 +553,10 @@ static const LangEntry lang[] = {
 enum { NLANG = sizeof lang / sizeof *lang, NPENDING = sizeof pending / sizeof *pending };
 
 const char *tl_lang_name(int i) {
-    return i < 0 ? NULL : i < NLANG ? lang[i].name : i < NLANG + NPENDING ? pending[i - NLANG][0]
-                                                                            : NULL;
+    return i < 0                  ? NULL
+           : i < NLANG            ? lang[i].name
+           : i < NLANG + NPENDING ? pending[i - NLANG][0]
+                                  : NULL;
 }
 
 BuiltinFn tl_lang_fn(const char *attr, void **data) {

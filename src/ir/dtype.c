@@ -9,10 +9,9 @@ static const struct {
     const char *name;
     int bits, cls;
     uint8_t dlcode, dlbits;
-} dtype_table[DT_COUNT] = {
-    [DT_INVALID] = {"invalid", 0, 0, 255, 0},
+} dtype_table[DT_COUNT] = {[DT_INVALID] = {"invalid", 0, 0, 255, 0},
 #define X(e, name, bits, cls, dlcode, dlbits) [e] = {name, bits, CLS_##cls, dlcode, dlbits},
-    TL_DTYPES(X)
+                           TL_DTYPES(X)
 #undef X
 };
 
@@ -29,15 +28,29 @@ bool dtype_is_int(DType t) { return t != DT_INVALID && !dtype_is_float(t); }
 bool dtype_is_signed(DType t) { return dtype_table[t].cls == CLS_I || dtype_is_float(t); }
 
 DType dtype_parse(const char *name) {
-    static const struct { const char *alias; DType t; } aliases[] = {
-        {"float", DT_FLOAT32},      {"half", DT_FLOAT16},        {"double", DT_FLOAT64},
-        {"fp16", DT_FLOAT16},       {"bf16", DT_BFLOAT16},       {"fp32", DT_FLOAT32},
-        {"fp64", DT_FLOAT64},       {"int", DT_INT32},           {"bfloat", DT_BFLOAT16},
-        {"uint", DT_UINT32},        {"long", DT_INT64},          {"short", DT_INT16},
+    static const struct {
+        const char *alias;
+        DType t;
+    } aliases[] = {
+        {"float", DT_FLOAT32},
+        {"half", DT_FLOAT16},
+        {"double", DT_FLOAT64},
+        {"fp16", DT_FLOAT16},
+        {"bf16", DT_BFLOAT16},
+        {"fp32", DT_FLOAT32},
+        {"fp64", DT_FLOAT64},
+        {"int", DT_INT32},
+        {"bfloat", DT_BFLOAT16},
+        {"uint", DT_UINT32},
+        {"long", DT_INT64},
+        {"short", DT_INT16},
         {"ulong", DT_UINT64},
-        {"float8_e4m3fn", DT_FLOAT8_E4M3}, {"e4m3_float8", DT_FLOAT8_E4M3},
-        {"float8_e5m2fn", DT_FLOAT8_E5M2}, {"e5m2_float8", DT_FLOAT8_E5M2},
-        {"fp8_e4m3", DT_FLOAT8_E4M3}, {"fp8_e5m2", DT_FLOAT8_E5M2},
+        {"float8_e4m3fn", DT_FLOAT8_E4M3},
+        {"e4m3_float8", DT_FLOAT8_E4M3},
+        {"float8_e5m2fn", DT_FLOAT8_E5M2},
+        {"e5m2_float8", DT_FLOAT8_E5M2},
+        {"fp8_e4m3", DT_FLOAT8_E4M3},
+        {"fp8_e5m2", DT_FLOAT8_E5M2},
         {"float8_e4m3fnuz", DT_INVALID},
     };
     for (int t = 1; t < DT_COUNT; t++)

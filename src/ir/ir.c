@@ -30,12 +30,8 @@ const char *binop_name(BinOp op) { return NAME_OF(binop_names, op, BINOP_COUNT);
 const char *unop_name(UnOp op) { return NAME_OF(unop_names, op, UNOP_COUNT); }
 const char *intrinsic_name(Intrinsic fn) { return NAME_OF(intrinsic_names, fn, FN_COUNT); }
 const char *loop_kind_name(LoopKind k) { return NAME_OF(loop_kind_names, k, LOOP_KIND_COUNT); }
-const char *reduce_op_name(ReduceOp op) {
-    return NAME_OF(reduce_op_names, op, REDUCE_OP_COUNT);
-}
-const char *atomic_op_name(AtomicOp op) {
-    return NAME_OF(atomic_op_names, op, ATOMIC_OP_COUNT);
-}
+const char *reduce_op_name(ReduceOp op) { return NAME_OF(reduce_op_names, op, REDUCE_OP_COUNT); }
+const char *atomic_op_name(AtomicOp op) { return NAME_OF(atomic_op_names, op, ATOMIC_OP_COUNT); }
 const char *gemm_policy_name(GemmPolicy p) {
     return NAME_OF(gemm_policy_names, p, GEMM_POLICY_COUNT);
 }
@@ -208,7 +204,9 @@ static bool fold_int(BinOp op, DType ot, int64_t a, int64_t b, int64_t *r) {
     case OP_ADD: *r = (int64_t)(ua + ub); return true;
     case OP_SUB: *r = (int64_t)(ua - ub); return true;
     case OP_MUL: *r = (int64_t)(ua * ub); return true;
-    case OP_DIV: case OP_FLOORDIV: case OP_FLOORMOD: return fold_div_int(op, u64, a, b, r);
+    case OP_DIV:
+    case OP_FLOORDIV:
+    case OP_FLOORMOD: return fold_div_int(op, u64, a, b, r);
     case OP_MIN: *r = (u64 ? ua < ub : a < b) ? a : b; return true;
     case OP_MAX: *r = (u64 ? ua > ub : a > b) ? a : b; return true;
     case OP_POW:
@@ -220,7 +218,8 @@ static bool fold_int(BinOp op, DType ot, int64_t a, int64_t b, int64_t *r) {
     case OP_BITAND: *r = a & b; return true;
     case OP_BITOR: *r = a | b; return true;
     case OP_BITXOR: *r = a ^ b; return true;
-    case OP_SHL: case OP_SHR:
+    case OP_SHL:
+    case OP_SHR:
         if (b < 0 || b >= dtype_bits(ot)) return false;
         if (op == OP_SHL) *r = (int64_t)(ua << b);
         else *r = u64 ? (int64_t)(ua >> b) : a >> b; /* arithmetic shift for signed */
@@ -271,7 +270,7 @@ static Expr *fold_bin(Ctx *ctx, BinOp op, Expr *a, Expr *b, DType t, Loc loc) {
     double r;
     if (!fold_float(op, const_f(a), const_f(b), &r)) return NULL;
     if (t == DT_BOOL) return ir_int(ctx, r != 0, t, loc);
-    if (dtype_is_int(t)) return NULL; /* float constant typed int: leave to a cast */
+    if (dtype_is_int(t)) return NULL;        /* float constant typed int: leave to a cast */
     if (!float_round(r, t, &r)) return NULL; /* the value the target computes */
     return ir_float(ctx, r, t, loc);
 }
@@ -516,9 +515,12 @@ bool ir_nonneg(const Expr *e) {
     if (e->kind != EXPR_BIN) return false;
     const Expr *a = e->u.bin.a, *b = e->u.bin.b;
     switch (e->u.bin.op) {
-    case OP_ADD: case OP_MUL: case OP_MIN: return ir_nonneg(a) && ir_nonneg(b);
+    case OP_ADD:
+    case OP_MUL:
+    case OP_MIN: return ir_nonneg(a) && ir_nonneg(b);
     case OP_MAX: return ir_nonneg(a) || ir_nonneg(b);
-    case OP_FLOORDIV: case OP_FLOORMOD: return ir_nonneg(a) && ir_is_const_int(b, &c) && c > 0;
+    case OP_FLOORDIV:
+    case OP_FLOORMOD: return ir_nonneg(a) && ir_is_const_int(b, &c) && c > 0;
     default: return false;
     }
 }
@@ -531,7 +533,8 @@ bool ir_multiple_of(const Expr *e, int64_t m) {
     if (e->kind != EXPR_BIN) return false;
     const Expr *a = e->u.bin.a, *b = e->u.bin.b;
     switch (e->u.bin.op) {
-    case OP_ADD: case OP_SUB: return ir_multiple_of(a, m) && ir_multiple_of(b, m);
+    case OP_ADD:
+    case OP_SUB: return ir_multiple_of(a, m) && ir_multiple_of(b, m);
     case OP_MUL: return ir_multiple_of(a, m) || ir_multiple_of(b, m);
     default: return false;
     }

@@ -15,10 +15,13 @@
 #include "ir/dtype.h"
 
 /* ---- enumerations (X-macros: enum, printed spelling) -------------------------------- */
+/* clang-format off */
 #define TL_SCOPES(X) \
     X(SCOPE_GLOBAL, "global") X(SCOPE_SHARED, "shared") X(SCOPE_FRAGMENT, "fragment") \
     X(SCOPE_LOCAL, "local") X(SCOPE_VAR, "var") X(SCOPE_BARRIER, "barrier")
+/* clang-format on */
 
+/* clang-format off */
 #define TL_BINOPS(X)                                                                      \
     X(OP_ADD, "+") X(OP_SUB, "-") X(OP_MUL, "*")                                          \
     X(OP_DIV, "/")        /* float: true division; int: truncating (C) division */        \
@@ -27,10 +30,12 @@
     X(OP_LT, "<") X(OP_LE, "<=") X(OP_GT, ">") X(OP_GE, ">=") X(OP_EQ, "==") X(OP_NE, "!=") \
     X(OP_AND, "&&") X(OP_OR, "||")                                                         \
     X(OP_BITAND, "&") X(OP_BITOR, "|") X(OP_BITXOR, "^") X(OP_SHL, "<<") X(OP_SHR, ">>")
+/* clang-format on */
 
 #define TL_UNOPS(X) X(OP_NEG, "-") X(OP_NOT, "!") X(OP_BITNOT, "~")
 
 /* Math intrinsics: X(enum, name, nargs). Float in, float out (same dtype) unless noted. */
+/* clang-format off */
 #define TL_INTRINSICS(X)                                                            \
     X(FN_EXP, "exp", 1) X(FN_EXP2, "exp2", 1) X(FN_LOG, "log", 1) X(FN_LOG2, "log2", 1) \
     X(FN_LOG10, "log10", 1) X(FN_SQRT, "sqrt", 1) X(FN_RSQRT, "rsqrt", 1)             \
@@ -42,37 +47,51 @@
     X(FN_ISINF, "isinf", 1) /* -> bool */ X(FN_ISNAN, "isnan", 1) /* -> bool */      \
     X(FN_BITCAST, "reinterpret", 1) /* the same bits as e->dtype, of the same width:    \
                                        ir_bitcast (T.reinterpret) */
+/* clang-format on */
 
+/* clang-format off */
 #define TL_LOOP_KINDS(X)                                                              \
     X(LOOP_SERIAL, "serial") X(LOOP_UNROLL, "unroll") X(LOOP_PARALLEL, "parallel")     \
     X(LOOP_PIPELINED, "pipelined") X(LOOP_VECTORIZED, "vectorized")
+/* clang-format on */
 
+/* clang-format off */
 #define TL_REDUCE_OPS(X) \
     X(RED_SUM, "sum") X(RED_MAX, "max") X(RED_MIN, "min") X(RED_ABSSUM, "abssum") \
     X(RED_ABSMAX, "absmax")
+/* clang-format on */
 
 #define TL_ATOMIC_OPS(X) X(ATOMIC_ADD, "add") X(ATOMIC_MAX, "max") X(ATOMIC_MIN, "min")
 
+/* clang-format off */
 #define TL_MBAR_OPS(X) \
     X(MBAR_INIT, "init") X(MBAR_ARRIVE, "arrive") X(MBAR_EXPECT_TX, "arrive_expect_tx") \
     X(MBAR_EXPECT, "expect_tx") X(MBAR_WAIT, "wait")
+/* clang-format on */
 
 /* the two consumer warp groups' turns (STMT_TURN; tl_pingpong_<name> in tl_cuda.h) */
+/* clang-format off */
 #define TL_TURN_OPS(X) \
     X(TURN_START, "start") X(TURN_WAIT, "wait") X(TURN_PASS, "pass") X(TURN_END, "end")
+/* clang-format on */
 
 /* a split-K unit's partial accumulators (STMT_SPLITK): ZERO them before its loop when
    it does not start the tile; COMBINE after it (store them for the block that finishes
    the tile, or add the stored ones of the tile's other units) */
 #define TL_SK_OPS(X) X(SK_ZERO, "zero") X(SK_COMBINE, "combine")
 
+/* clang-format off */
 #define TL_GEMM_POLICIES(X) \
     X(POLICY_SQUARE, "Square") X(POLICY_FULL_ROW, "FullRow") X(POLICY_FULL_COL, "FullCol")
+/* clang-format on */
 
+/* clang-format off */
 #define TL_EXPR_KINDS(X) \
     X(EXPR_INT) X(EXPR_FLOAT) X(EXPR_VAR) X(EXPR_BIN) X(EXPR_UN) X(EXPR_CALL) X(EXPR_CAST) \
     X(EXPR_LOAD) X(EXPR_SELECT)
+/* clang-format on */
 
+/* clang-format off */
 #define TL_STMT_KINDS(X)                                                                 \
     X(STMT_SEQ) X(STMT_FOR) X(STMT_WHILE) X(STMT_IF) X(STMT_BREAK) X(STMT_CONTINUE)       \
     X(STMT_STORE) X(STMT_LET) X(STMT_ALLOC) X(STMT_KERNEL) X(STMT_COPY) X(STMT_FILL)      \
@@ -86,6 +105,7 @@
     X(STMT_SETMAXNREG) /* T.set_max_nreg */                                          \
     X(STMT_TURN) /* CUDA sm_90: the two consumer warp groups' gemm turns (ping-pong) */ \
     X(STMT_SPLITK) /* CUDA sm_90: a split-K unit's accumulators (pass_pipeline_async) */
+/* clang-format on */
 
 #define X2_ENUM(e, ...) e,
 typedef enum Scope { TL_SCOPES(X2_ENUM) SCOPE_COUNT } Scope;
@@ -123,9 +143,9 @@ typedef struct Buffer Buffer;
 
 /* A scalar variable: loop variable, block index, let-bound value, symbolic size. */
 typedef struct Var {
-    const char *name; /* user's name; printers make it unique with id when needed */
-    DType dtype;      /* int32 for indices unless stated */
-    int id;           /* unique in the compilation */
+    const char *name;      /* user's name; printers make it unique with id when needed */
+    DType dtype;           /* int32 for indices unless stated */
+    int id;                /* unique in the compilation */
     const Expr *let_value; /* a kernel LET's value when it loads nothing, else NULL: slice
                               extents between lets simplify through it (tileops.c) */
     bool nonneg;           /* never negative (pass_mark_nonneg: loop variables that start at
@@ -141,15 +161,15 @@ struct Buffer {
     Expr **shape;   /* ndim extents (constants or expressions over symbolic vars) */
     Expr **strides; /* NULL: contiguous row-major; else ndim stride expressions (elements) */
     int id;
-    Loc loc;           /* where it was declared */
-    Expr *init;        /* SCOPE_VAR: initial value or NULL */
-    Expr *safe_value;  /* T.annotate_safe_value for out-of-bounds loads, or NULL (= 0) */
+    Loc loc;          /* where it was declared */
+    Expr *init;       /* SCOPE_VAR: initial value or NULL */
+    Expr *safe_value; /* T.annotate_safe_value for out-of-bounds loads, or NULL (= 0) */
     /* CUDA (pass_infer_layouts): a fragment held in registers with this layout (else
      * NULL: block-wide memory); a shared buffer swizzled for rows of this many bytes
      * (tl_swizzle of runtime/cuda/tl_cuda.h; 0: row-major). */
     const struct Frag *layout;
     int swizzle;
-    int panel; /* CUDA: stored as column panels of 128 bytes, this many elements
+    int panel;        /* CUDA: stored as column panels of 128 bytes, this many elements
                   ([C/panel][R][panel], each 128B-swizzled: tl_panel_swizzle; wgmma
                   operands wider than 128 bytes), or 0 */
     bool overwritten; /* CUDA: every element is written before it is read (pipelined
@@ -165,15 +185,31 @@ struct Expr {
     DType dtype;
     Loc loc;
     union {
-        int64_t i;                                    /* INT (bool too: 0/1) */
-        double f;                                     /* FLOAT */
-        Var *var;                                     /* VAR */
-        struct { BinOp op; Expr *a, *b; } bin;        /* BIN (comparisons and &&,|| give bool) */
-        struct { UnOp op; Expr *a; } un;              /* UN */
-        struct { Intrinsic fn; Expr *args[2]; } call; /* CALL */
-        struct { Expr *value; } cast;                 /* CAST to e->dtype */
-        struct { Buffer *buf; Expr **idx; } load;     /* LOAD buf[idx[0..ndim-1]] */
-        struct { Expr *cond, *then, *orelse; } select;/* SELECT (T.if_then_else) */
+        int64_t i; /* INT (bool too: 0/1) */
+        double f;  /* FLOAT */
+        Var *var;  /* VAR */
+        struct {
+            BinOp op;
+            Expr *a, *b;
+        } bin; /* BIN (comparisons and &&,|| give bool) */
+        struct {
+            UnOp op;
+            Expr *a;
+        } un; /* UN */
+        struct {
+            Intrinsic fn;
+            Expr *args[2];
+        } call; /* CALL */
+        struct {
+            Expr *value;
+        } cast; /* CAST to e->dtype */
+        struct {
+            Buffer *buf;
+            Expr **idx;
+        } load; /* LOAD buf[idx[0..ndim-1]] */
+        struct {
+            Expr *cond, *then, *orelse;
+        } select; /* SELECT (T.if_then_else) */
     } u;
 };
 
@@ -236,73 +272,143 @@ struct Stmt {
     StmtKind kind;
     Loc loc;
     union {
-        StmtList seq;                                        /* SEQ */
-        struct { Var *var; Expr *min, *extent; LoopKind kind; Stmt *body;
-                 int num_stages;     /* PIPELINED: stages (0 if not given) */
-                 const char *annot;  /* other annotations as printed text, or NULL */
-                 const struct Frag *layout; /* CUDA: the T.Parallel nest rooted here runs
+        StmtList seq; /* SEQ */
+        struct {
+            Var *var;
+            Expr *min, *extent;
+            LoopKind kind;
+            Stmt *body;
+            int num_stages;            /* PIPELINED: stages (0 if not given) */
+            const char *annot;         /* other annotations as printed text, or NULL */
+            const struct Frag *layout; /* CUDA: the T.Parallel nest rooted here runs
                                                by this layout (pass_infer_layouts) */
-                 PipeSchedule *sched; /* PIPELINED: order=/stage=/group=, or NULL */
+            PipeSchedule *sched;       /* PIPELINED: order=/stage=/group=, or NULL */
         } for_;
-        struct { Expr *cond; Stmt *body; } while_;
-        struct { Expr *cond; Stmt *then, *orelse; } if_;     /* orelse may be NULL */
-        struct { Buffer *buf; Expr **idx; Expr *value; } store;
-        struct { Var *var; Expr *value; } let;               /* var = value until end of the enclosing SEQ */
-        struct { Buffer *buf; } alloc;                       /* declares a non-global buffer */
-        struct { int ngrid; Expr *grid[3]; Var *block[3]; int threads[3]; int nthreads_dims;
-                 Stmt *body;
-                 int producer_threads; /* CUDA: a producer warp group launched after the
+        struct {
+            Expr *cond;
+            Stmt *body;
+        } while_;
+        struct {
+            Expr *cond;
+            Stmt *then, *orelse;
+        } if_; /* orelse may be NULL */
+        struct {
+            Buffer *buf;
+            Expr **idx;
+            Expr *value;
+        } store;
+        struct {
+            Var *var;
+            Expr *value;
+        } let; /* var = value until end of the enclosing SEQ */
+        struct {
+            Buffer *buf;
+        } alloc; /* declares a non-global buffer */
+        struct {
+            int ngrid;
+            Expr *grid[3];
+            Var *block[3];
+            int threads[3];
+            int nthreads_dims;
+            Stmt *body;
+            int producer_threads; /* CUDA: a producer warp group launched after the
                                           threads (STMT_WS), or 0 */
-                 TmaMap **tmaps; int ntmaps; /* CUDA: its TMA tensor maps */
-                 /* CUDA: its launch shape (pass_plan_launch): a persistent grid (each
+            TmaMap **tmaps;
+            int ntmaps; /* CUDA: its TMA tensor maps */
+            /* CUDA: its launch shape (pass_plan_launch): a persistent grid (each
                     block walks tiles), blocks per cluster (0 or 1: none), and the bytes
                     of a block's split-K partial result (0: no split-K) */
-                 bool persistent; int cluster; int64_t sk_bytes; } kernel;
-        struct { Region src, dst;                            /* with dtype conversion */
-                 bool async; /* CUDA: issued with cp.async (pass_pipeline_async) */
-                 int tma;    /* CUDA: > 0: by one thread through tensor map tma - 1 of
+            bool persistent;
+            int cluster;
+            int64_t sk_bytes;
+        } kernel;
+        struct {
+            Region src, dst; /* with dtype conversion */
+            bool async;      /* CUDA: issued with cp.async (pass_pipeline_async) */
+            int tma;         /* CUDA: > 0: by one thread through tensor map tma - 1 of
                                 the kernel, completing on mbarrier bar[bar_idx]; or,
                                 into a global tensor (bar NULL), TMA stores that the
                                 block's barriers wait for (tma_store.c) */
-                 bool multicast; /* TMA: the same tile for every block of a cluster
+            bool multicast;  /* TMA: the same tile for every block of a cluster
                                     (STMT_WS.cluster): each issues its share of the
                                     boxes into all of them */
-                 bool manual;    /* T.tma_copy(barrier=bar[bar_idx]): one thread issues it
+            bool manual;     /* T.tma_copy(barrier=bar[bar_idx]): one thread issues it
                                     and expects its bytes on the barrier; the program
                                     arrives and waits (pass_manual_tma plans tma) */
-                 Buffer *bar; Expr *bar_idx;
-                 unsigned proven; /* bit d: dim d of the global region lies inside the
+            Buffer *bar;
+            Expr *bar_idx;
+            unsigned proven; /* bit d: dim d of the global region lies inside the
                                      tensor for every value of the variables in scope
                                      (pass_safe_memory_access): no check is emitted.
                                      Passes that move the copy to other values of a
                                      loop's variable (pipelining) keep them in the
-                                     loop's range. */ } copy;
-        struct { Region dst; Expr *value; } fill;
-        struct { Region a, b, c; bool trans_a, trans_b, clear_accum; GemmPolicy policy;
-                 int k_pack, wg_wait;
-                 int warp_m, warp_n; /* CUDA: kept for tensor cores over these warps */
-                 int wgmma;          /* CUDA sm_90a: > 0: wgmma over this many warpgroups */
-                 bool inflight;      /* wgmma: return with its group still running
+                                     loop's range. */
+        } copy;
+        struct {
+            Region dst;
+            Expr *value;
+        } fill;
+        struct {
+            Region a, b, c;
+            bool trans_a, trans_b, clear_accum;
+            GemmPolicy policy;
+            int k_pack, wg_wait;
+            int warp_m, warp_n; /* CUDA: kept for tensor cores over these warps */
+            int wgmma;          /* CUDA sm_90a: > 0: wgmma over this many warpgroups */
+            bool inflight;      /* wgmma: return with its group still running
                                         (pass_pipeline_async waits for it) */
-                 bool deferred;      /* wgmma: return without waiting for any group
+            bool deferred;      /* wgmma: return without waiting for any group
                                         (a scheduled pipeline's STMT_ASYNC waits) */
-                 bool manual;        /* T.wgmma_gemm: wgmma or an error, left in flight;
+            bool manual;        /* T.wgmma_gemm: wgmma or an error, left in flight;
                                         the program waits (T.wait_wgmma) */
-                 int pipe_wait;      /* CUDA mma.sync ending a cp.async pipeline's body:
+            int pipe_wait;      /* CUDA mma.sync ending a cp.async pipeline's body:
                                         > 0: before its last k-step's mmas it waits until
                                         at most pipe_wait - 1 groups run, then barriers
-                                        the block (pass_pipeline_async) */ } gemm;
-        struct { ReduceOp op; Region src, dst; int dim; bool clear;
-                 Buffer *workspace; /* CUDA: shared scratch for a cross-warp combine */ } reduce;
-        struct { Region src, dst; int dim; bool reverse; } cumsum;
+                                        the block (pass_pipeline_async) */
+        } gemm;
+        struct {
+            ReduceOp op;
+            Region src, dst;
+            int dim;
+            bool clear;
+            Buffer *workspace; /* CUDA: shared scratch for a cross-warp combine */
+        } reduce;
+        struct {
+            Region src, dst;
+            int dim;
+            bool reverse;
+        } cumsum;
         /* ATOMIC: dst op= src elementwise (src region) or dst op= value (scalar, dst extent 1) */
-        struct { AtomicOp op; Region dst; Region src; Expr *value; } atomic;
-        struct { const char *msg; Expr *value; Region region; } print; /* value or region.buf */
-        struct { Expr *cond; const char *msg; } assert_;
-        struct { Buffer *buf; const char *layout; } annotate; /* layout: source text, kept */
-        struct { Expr *panel; bool enable, column; } swizzle; /* column: order="column" */
-        struct { bool commit; int wait; bool wgmma; Buffer *acc[ASYNC_MAX_FENCED]; } async_;
-                              /* commit the cp.async group, or wait until at most `wait`
+        struct {
+            AtomicOp op;
+            Region dst;
+            Region src;
+            Expr *value;
+        } atomic;
+        struct {
+            const char *msg;
+            Expr *value;
+            Region region;
+        } print; /* value or region.buf */
+        struct {
+            Expr *cond;
+            const char *msg;
+        } assert_;
+        struct {
+            Buffer *buf;
+            const char *layout;
+        } annotate; /* layout: source text, kept */
+        struct {
+            Expr *panel;
+            bool enable, column;
+        } swizzle; /* column: order="column" */
+        struct {
+            bool commit;
+            int wait;
+            bool wgmma;
+            Buffer *acc[ASYNC_MAX_FENCED];
+        } async_;
+        /* commit the cp.async group, or wait until at most `wait`
                                  groups (wgmma groups when wgmma; then the register
                                  fragments acc[] (the first ones, the rest NULL) are
                                  fenced for the compiler: the operands of the groups it
@@ -316,7 +422,12 @@ struct Stmt {
            many blocks take consecutive tiles along grid dimension cluster_dim (whose
            extent it divides) and share the multicast copies. sk (may be NULL): the
            tiles are split into split-K units (SplitK) */
-        struct { Stmt *producer, *consumer; Var *tile; int cluster, cluster_dim; SplitK *sk; } ws;
+        struct {
+            Stmt *producer, *consumer;
+            Var *tile;
+            int cluster, cluster_dim;
+            SplitK *sk;
+        } ws;
         /* MBAR on bar[idx]: INIT (every entry, count arg, by one thread), ARRIVE (each
            executing thread; with per_group only the first thread of each warp group of
            128), EXPECT_TX (one thread: arrive, expect arg bytes), EXPECT (one thread:
@@ -325,7 +436,12 @@ struct Stmt {
            EXPECT_TX): by the first of the threads that run it. cluster: the arrivals
            come from every block of the cluster (INIT counts them all; ARRIVE arrives on
            each block's bar[idx]) */
-        struct { MbarOp op; Buffer *bar; Expr *idx, *arg; bool per_group, cluster, once; } mbar;
+        struct {
+            MbarOp op;
+            Buffer *bar;
+            Expr *idx, *arg;
+            bool per_group, cluster, once;
+        } mbar;
         /* THREADS (T.ws): threads lo .. lo + count - 1 of the block run the body, which
            sees them as a block of count threads (thread ids from 0); the others skip
            it. Regions order their shared accesses among each other by mbarriers (the
@@ -334,24 +450,35 @@ struct Stmt {
            (pass_split_warp_groups), the body is instead these threads' own copy of the
            block's code (thread ids unchanged), and orelse (may be NULL) the other
            threads' code. */
-        struct { int lo, count; Stmt *body, *orelse; bool split; } threads;
+        struct {
+            int lo, count;
+            Stmt *body, *orelse;
+            bool split;
+        } threads;
         /* SETMAXNREG: this warp group's register budget from here on */
-        struct { int regs; bool inc; } setmaxnreg;
+        struct {
+            int regs;
+            bool inc;
+        } setmaxnreg;
         /* TURN (FlashAttention-3's ping-pong of two consumer warp groups, named barriers
            2 and 3): START (group 1 gives group 0 the first turn), WAIT (for this group's
            turn), PASS (the turn to the other group), END (group 0 takes group 1's last
            pass); per tile, START and END once, WAIT and PASS in pairs */
-        struct { TurnOp op; } turn;
+        struct {
+            TurnOp op;
+        } turn;
         /* SPLITK: op on the accumulators of the enclosing STMT_WS's sk */
-        struct { SkOp op; } splitk;
+        struct {
+            SkOp op;
+        } splitk;
     } u;
 };
 
 /* A parameter of the prim_func: a global buffer or a scalar. */
 typedef struct Param {
     const char *name;
-    Buffer *buf; /* SCOPE_GLOBAL buffer, or NULL for a scalar */
-    Var *scalar; /* scalar parameter, or NULL */
+    Buffer *buf;    /* SCOPE_GLOBAL buffer, or NULL for a scalar */
+    Var *scalar;    /* scalar parameter, or NULL */
     bool is_output; /* in out_idx (or returned by T.empty in eager style) */
 } Param;
 
@@ -361,10 +488,10 @@ typedef struct Func {
     Vec(Param) params;
     Vec(Var *) syms; /* symbolic sizes/strides, bound from tensors at launch */
     Stmt *body;
-    const char *flops;  /* optional work declarations, as IR text for reporting (may be NULL) */
-    bool no_set_max_nreg;          /* T.no_set_max_nreg(): a TMA producer warp group keeps
+    const char *flops;     /* optional work declarations, as IR text for reporting (may be NULL) */
+    bool no_set_max_nreg;  /* T.no_set_max_nreg(): a TMA producer warp group keeps
                                       the launch's registers (no setmaxnreg) */
-    bool warp_specialized;         /* a kernel got a TMA producer warp group (CUDA) */
+    bool warp_specialized; /* a kernel got a TMA producer warp group (CUDA) */
     Vec(const char *) remarks; /* lowering's notes on slower choices ("file:line: note: ..."),
                                   added to the compilation's warnings */
 } Func;
@@ -381,7 +508,7 @@ Expr *ir_bin(Ctx *ctx, BinOp op, Expr *a, Expr *b, Loc loc);
 Expr *ir_un(Ctx *ctx, UnOp op, Expr *a, Loc loc);
 Expr *ir_call(Ctx *ctx, Intrinsic fn, Expr *a, Expr *b, Loc loc);
 Expr *ir_bitcast(Ctx *ctx, DType to, Expr *a, Loc loc); /* FN_BITCAST; same bit width */
-Expr *ir_cast(Ctx *ctx, DType to, Expr *a, Loc loc); /* no-op if same dtype; folds constants */
+Expr *ir_cast(Ctx *ctx, DType to, Expr *a, Loc loc);    /* no-op if same dtype; folds constants */
 Expr *ir_load(Ctx *ctx, Buffer *buf, Expr **idx, Loc loc);
 Expr *ir_select(Ctx *ctx, Expr *cond, Expr *t, Expr *f, Loc loc);
 bool ir_is_const_int(const Expr *e, int64_t *out);

@@ -62,8 +62,8 @@ int ir_eval_int(const Expr *e, IrLookup lookup, void *env, int64_t *out) {
     case EXPR_BIN:
         if (ir_eval_int(e->u.bin.a, lookup, env, &a) || ir_eval_int(e->u.bin.b, lookup, env, &b))
             return -1;
-        if (e->dtype == DT_UINT64 && (e->u.bin.op == OP_DIV || e->u.bin.op == OP_FLOORDIV ||
-                                      e->u.bin.op == OP_FLOORMOD))
+        if (e->dtype == DT_UINT64 &&
+            (e->u.bin.op == OP_DIV || e->u.bin.op == OP_FLOORDIV || e->u.bin.op == OP_FLOORMOD))
             return -1; /* unsigned 64-bit division: never needed for sizes */
         if (eval_bin(e->u.bin.op, a, b, &c)) return -1;
         *out = wrap_int(c, e->dtype);

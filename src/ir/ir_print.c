@@ -239,20 +239,43 @@ static void put_const(StrBuf *sb, const Expr *e) {
 }
 
 /* ---- expressions -------------------------------------------------------------------- */
-enum { PREC_OR = 1, PREC_AND, PREC_NOTL, PREC_CMP, PREC_BITOR, PREC_BITXOR, PREC_BITAND,
-       PREC_SHIFT, PREC_ADD, PREC_MUL, PREC_UNARY, PREC_POW, PREC_ATOM };
+enum {
+    PREC_OR = 1,
+    PREC_AND,
+    PREC_NOTL,
+    PREC_CMP,
+    PREC_BITOR,
+    PREC_BITXOR,
+    PREC_BITAND,
+    PREC_SHIFT,
+    PREC_ADD,
+    PREC_MUL,
+    PREC_UNARY,
+    PREC_POW,
+    PREC_ATOM
+};
 
 static int binop_prec(BinOp op) {
     switch (op) {
     case OP_OR: return PREC_OR;
     case OP_AND: return PREC_AND;
-    case OP_LT: case OP_LE: case OP_GT: case OP_GE: case OP_EQ: case OP_NE: return PREC_CMP;
+    case OP_LT:
+    case OP_LE:
+    case OP_GT:
+    case OP_GE:
+    case OP_EQ:
+    case OP_NE: return PREC_CMP;
     case OP_BITOR: return PREC_BITOR;
     case OP_BITXOR: return PREC_BITXOR;
     case OP_BITAND: return PREC_BITAND;
-    case OP_SHL: case OP_SHR: return PREC_SHIFT;
-    case OP_ADD: case OP_SUB: return PREC_ADD;
-    case OP_MUL: case OP_DIV: case OP_FLOORDIV: case OP_FLOORMOD: return PREC_MUL;
+    case OP_SHL:
+    case OP_SHR: return PREC_SHIFT;
+    case OP_ADD:
+    case OP_SUB: return PREC_ADD;
+    case OP_MUL:
+    case OP_DIV:
+    case OP_FLOORDIV:
+    case OP_FLOORMOD: return PREC_MUL;
     case OP_POW: return PREC_POW;
     default: return PREC_ATOM; /* min, max: call syntax */
     }
@@ -260,11 +283,10 @@ static int binop_prec(BinOp op) {
 
 static int expr_prec(const Expr *e) {
     switch (e->kind) {
-    case EXPR_INT:
-        return (e->u.i < 0 && e->dtype == DT_INT32) ? PREC_UNARY : PREC_ATOM;
+    case EXPR_INT: return (e->u.i < 0 && e->dtype == DT_INT32) ? PREC_UNARY : PREC_ATOM;
     case EXPR_FLOAT:
         return (e->dtype == DT_FLOAT32 && (signbit(e->u.f) && !isnan(e->u.f))) ? PREC_UNARY
-                                                                             : PREC_ATOM;
+                                                                               : PREC_ATOM;
     case EXPR_BIN: return binop_prec(e->u.bin.op);
     case EXPR_UN: return PREC_UNARY;
     default: return PREC_ATOM;
@@ -309,7 +331,8 @@ static void print_load(Printer *p, const Expr *e) {
 static void print_expr_inner(Printer *p, const Expr *e) {
     StrBuf *sb = p->sb;
     switch (e->kind) {
-    case EXPR_INT: case EXPR_FLOAT: put_const(sb, e); break;
+    case EXPR_INT:
+    case EXPR_FLOAT: put_const(sb, e); break;
     case EXPR_VAR: sb_puts(sb, var_name(p, e->u.var)); break;
     case EXPR_BIN: print_bin(p, e); break;
     case EXPR_UN:
@@ -330,8 +353,7 @@ static void print_expr_inner(Printer *p, const Expr *e) {
     case EXPR_LOAD: print_load(p, e); break;
     case EXPR_SELECT:
         sb_puts(sb, "if_then_else(");
-        print_args(p, (Expr *const[]){e->u.select.cond, e->u.select.then, e->u.select.orelse},
-                   3);
+        print_args(p, (Expr *const[]){e->u.select.cond, e->u.select.then, e->u.select.orelse}, 3);
         sb_putc(sb, ')');
         break;
     default: sb_puts(sb, "<?>"); break;
@@ -525,8 +547,7 @@ static void print_kernel(Printer *p, const Stmt *s, int indent) {
 
 static void print_alloc(Printer *p, const Stmt *s) {
     const Buffer *b = s->u.alloc.buf;
-    sb_printf(p->sb, "alloc %s %s %s", scope_name(b->scope), dtype_name(b->dtype),
-              buf_name(p, b));
+    sb_printf(p->sb, "alloc %s %s %s", scope_name(b->scope), dtype_name(b->dtype), buf_name(p, b));
     if (b->ndim) {
         sb_putc(p->sb, '[');
         print_args(p, b->shape, b->ndim);
@@ -577,8 +598,8 @@ static void print_gemm(Printer *p, const Stmt *s) {
     if (s->u.gemm.wg_wait) sb_printf(sb, ", wg_wait=%d", s->u.gemm.wg_wait);
     if (s->u.gemm.manual) sb_puts(sb, ", wgmma_gemm");
     if (s->u.gemm.wgmma) sb_printf(sb, ", wgmma warpgroups=%d", s->u.gemm.wgmma);
-    else if (s->u.gemm.warp_m) sb_printf(sb, ", mma.sync warps=%dx%d", s->u.gemm.warp_m,
-                                         s->u.gemm.warp_n);
+    else if (s->u.gemm.warp_m)
+        sb_printf(sb, ", mma.sync warps=%dx%d", s->u.gemm.warp_m, s->u.gemm.warp_n);
     if (s->u.gemm.inflight) sb_puts(sb, ", inflight");
     if (s->u.gemm.deferred) sb_puts(sb, ", deferred");
     if (s->u.gemm.pipe_wait) sb_printf(sb, ", pipe_wait=%d", s->u.gemm.pipe_wait);
@@ -673,9 +694,7 @@ static void print_simple(Printer *p, const Stmt *s) {
         sb_printf(sb, "set_max_nreg(%d, %s)", s->u.setmaxnreg.regs,
                   s->u.setmaxnreg.inc ? "inc" : "dec");
         break;
-    case STMT_TURN:
-        sb_printf(sb, "pingpong_%s", turn_op_name(s->u.turn.op));
-        break;
+    case STMT_TURN: sb_printf(sb, "pingpong_%s", turn_op_name(s->u.turn.op)); break;
     case STMT_SPLITK: sb_printf(sb, "split_k_%s", sk_op_name(s->u.splitk.op)); break;
     case STMT_MBAR:
         sb_printf(sb, "mbarrier_%s %s", mbar_op_name(s->u.mbar.op), buf_name(p, s->u.mbar.bar));
@@ -694,8 +713,9 @@ static void print_simple(Printer *p, const Stmt *s) {
         break;
     case STMT_ASYNC:
         if (s->u.async_.commit) sb_puts(sb, "async_commit");
-        else sb_printf(sb, "%s(%d)", s->u.async_.wgmma ? "wgmma_wait" : "async_wait",
-                       s->u.async_.wait);
+        else
+            sb_printf(sb, "%s(%d)", s->u.async_.wgmma ? "wgmma_wait" : "async_wait",
+                      s->u.async_.wait);
         for (int i = 0; i < ASYNC_MAX_FENCED && s->u.async_.acc[i]; i++)
             sb_printf(sb, "%s%s", i ? ", " : " fencing ", buf_name(p, s->u.async_.acc[i]));
         break;
@@ -740,9 +760,7 @@ static void print_stmt(Printer *p, const Stmt *s, int indent) {
             print_body(p, s->u.threads.orelse, indent + 1);
         }
         break;
-    case STMT_WS:
-        print_ws(p, s, indent);
-        break;
+    case STMT_WS: print_ws(p, s, indent); break;
     default: print_simple(p, s); break;
     }
 }

@@ -91,7 +91,9 @@ static void check_index(Verifier *v, const Expr *idx, const Expr *owner) {
 
 static void check_expr_kind(Verifier *v, const Expr *e) {
     switch (e->kind) {
-    case EXPR_INT: case EXPR_FLOAT: case EXPR_CAST: break;
+    case EXPR_INT:
+    case EXPR_FLOAT:
+    case EXPR_CAST: break;
     case EXPR_VAR:
         if (!e->u.var) fail_at(v, e, "var reference without a Var");
         if (!stack_has(&v->vars, e->u.var))
@@ -145,8 +147,8 @@ static void check_int_expr(Verifier *v, const Expr *e, const char *what) {
 static void check_region(Verifier *v, const Region *r, const char *what) {
     check_buf_use(v, r->buf, NULL);
     if (r->ndim != r->buf->ndim)
-        fail_at(v, NULL, "%s region of '%s' has %d dims but the buffer has %d", what,
-                r->buf->name, r->ndim, r->buf->ndim);
+        fail_at(v, NULL, "%s region of '%s' has %d dims but the buffer has %d", what, r->buf->name,
+                r->ndim, r->buf->ndim);
     for (int d = 0; d < r->ndim; d++) {
         if (!r->start || !r->extent || !r->start[d] || !r->extent[d])
             fail_at(v, NULL, "%s region of '%s' misses dim %d", what, r->buf->name, d);
@@ -245,7 +247,8 @@ static void check_tile(Verifier *v, const Stmt *s) {
             check_expr(v, s->u.copy.bar_idx);
         }
         break;
-    case STMT_GEMM: case STMT_CUMSUM: break;
+    case STMT_GEMM:
+    case STMT_CUMSUM: break;
     default: break;
     }
 }
@@ -278,7 +281,8 @@ static void check_stmt(Verifier *v, const Stmt *s) {
         check_scoped(v, s->u.if_.then);
         if (s->u.if_.orelse) check_scoped(v, s->u.if_.orelse);
         break;
-    case STMT_BREAK: case STMT_CONTINUE:
+    case STMT_BREAK:
+    case STMT_CONTINUE:
         if (!v->loop_depth) fail_at(v, NULL, "break/continue outside a loop");
         break;
     case STMT_STORE: check_store(v, s); break;
@@ -293,7 +297,11 @@ static void check_stmt(Verifier *v, const Stmt *s) {
     case STMT_SWIZZLE:
         if (s->u.swizzle.panel) check_expr(v, s->u.swizzle.panel);
         break;
-    case STMT_SYNC: case STMT_ASYNC: case STMT_FENCE: case STMT_SETMAXNREG: case STMT_TURN:
+    case STMT_SYNC:
+    case STMT_ASYNC:
+    case STMT_FENCE:
+    case STMT_SETMAXNREG:
+    case STMT_TURN:
     case STMT_SPLITK: break;
     case STMT_THREADS:
         check_scoped(v, s->u.threads.body);

@@ -72,15 +72,15 @@ static void check_local_region(Ctx *ctx, Loc loc, const char *op, const Region *
         if (e <= 0) ctx_fail(ctx, loc, "%s: %s is empty", op, region_str(ctx, r));
         if (!ir_is_const_int(r->start[d], &s) || !ir_is_const_int(b->shape[d], &n)) continue;
         if (s < 0 || s + e > n)
-            ctx_fail(ctx, loc, "%s: %s is out of bounds of %s, which is %s", op,
-                     region_str(ctx, r), b->name, buffer_shape_str(ctx, b));
+            ctx_fail(ctx, loc, "%s: %s is out of bounds of %s, which is %s", op, region_str(ctx, r),
+                     b->name, buffer_shape_str(ctx, b));
     }
 }
 
 /* Extents a[da[i]] vs b[db[i]]: true when provably different (a rank difference counts
  * only when every extent is constant, since a symbolic extent may be 1). */
-static bool shapes_differ(const Region *a, const int *da, int na, const Region *b,
-                          const int *db, int nb) {
+static bool shapes_differ(const Region *a, const int *da, int na, const Region *b, const int *db,
+                          int nb) {
     if (na == nb) {
         for (int i = 0; i < na; i++)
             if (extent_cmp(a->extent[da[i]], b->extent[db[i]]) == 0) return true;
@@ -100,9 +100,9 @@ static void check_same_squeezed(Ctx *ctx, Loc loc, const char *op, const Region 
     TL_ASSERT(src->ndim <= 8 && dst->ndim <= 8);
     int ns = ir_region_squeeze(src, ds), nd = ir_region_squeeze(dst, dd);
     if (shapes_differ(src, ds, ns, dst, dd, nd))
-        ctx_fail(ctx, loc, "%s: %s %s is %s but %s %s is %s", op, src_role,
-                 region_str(ctx, src), extents_str(ctx, src, NULL, 0), dst_role,
-                 region_str(ctx, dst), extents_str(ctx, dst, NULL, 0));
+        ctx_fail(ctx, loc, "%s: %s %s is %s but %s %s is %s", op, src_role, region_str(ctx, src),
+                 extents_str(ctx, src, NULL, 0), dst_role, region_str(ctx, dst),
+                 extents_str(ctx, dst, NULL, 0));
 }
 
 /* ---- gemm ---------------------------------------------------------------------------- */
@@ -115,8 +115,8 @@ typedef struct Tile2 {
 static Tile2 gemm_tile(Ctx *ctx, Loc loc, const char *name, const Region *r) {
     Tile2 t = {name, r, r->ndim - 2, r->ndim - 1};
     if (r->ndim < 2)
-        ctx_fail(ctx, loc, "T.gemm: %s must be a 2-D tile, but %s is %s", name,
-                 region_str(ctx, r), extents_str(ctx, r, NULL, 0));
+        ctx_fail(ctx, loc, "T.gemm: %s must be a 2-D tile, but %s is %s", name, region_str(ctx, r),
+                 extents_str(ctx, r, NULL, 0));
     for (int d = 0; d < r->ndim - 2; d++) {
         int64_t e;
         if (!ir_is_const_int(r->extent[d], &e) || e != 1)
@@ -139,10 +139,11 @@ static void gemm_mismatch(Ctx *ctx, const Stmt *s, const Tile2 *x, const Tile2 *
     ir_print_expr(&ay, ey);
     const char *tr = s->u.gemm.trans_a && s->u.gemm.trans_b ? ", with transpose_A=True and "
                                                               "transpose_B=True"
-                     : s->u.gemm.trans_a ? ", with transpose_A=True"
-                     : s->u.gemm.trans_b ? ", with transpose_B=True" : "";
-    char *msg = arena_printf(&ctx->arena, "%s is %s in %s but %s in %s%s", dimname, ax.buf,
-                             x->name, ay.buf, y->name, tr);
+                     : s->u.gemm.trans_a                    ? ", with transpose_A=True"
+                     : s->u.gemm.trans_b                    ? ", with transpose_B=True"
+                                                            : "";
+    char *msg = arena_printf(&ctx->arena, "%s is %s in %s but %s in %s%s", dimname, ax.buf, x->name,
+                             ay.buf, y->name, tr);
     sb_free(&ax);
     sb_free(&ay);
     ctx_fail(ctx, s->loc, "T.gemm: %s is %s but %s is %s (%s)", x->name,
@@ -154,8 +155,7 @@ static void check_gemm_scopes(Ctx *ctx, const Stmt *s) {
     for (int i = 0; i < 2; i++) {
         Scope sc = ops[i]->buf->scope;
         if (sc != SCOPE_SHARED && sc != SCOPE_FRAGMENT && sc != SCOPE_LOCAL)
-            ctx_fail(ctx, s->loc,
-                     "T.gemm: %s must be in shared memory or a fragment, but %s is %s",
+            ctx_fail(ctx, s->loc, "T.gemm: %s must be in shared memory or a fragment, but %s is %s",
                      i ? "B" : "A", ops[i]->buf->name, scope_words(sc));
     }
     Scope sc = s->u.gemm.c.buf->scope;
@@ -181,8 +181,8 @@ static void check_gemm(Ctx *ctx, const Stmt *s) {
 static int normalize_dim(Ctx *ctx, Loc loc, const char *op, int dim, const Region *src) {
     int d = dim < 0 ? dim + src->ndim : dim;
     if (d < 0 || d >= src->ndim)
-        ctx_fail(ctx, loc, "%s: dim=%d is out of range for %s, which has %d dimension%s", op,
-                 dim, region_str(ctx, src), src->ndim, src->ndim == 1 ? "" : "s");
+        ctx_fail(ctx, loc, "%s: dim=%d is out of range for %s, which has %d dimension%s", op, dim,
+                 region_str(ctx, src), src->ndim, src->ndim == 1 ? "" : "s");
     return d;
 }
 
@@ -210,9 +210,8 @@ static void check_reduce(Ctx *ctx, Stmt *s) {
     }
     const char *k = arena_strdup(&ctx->arena, kept.buf);
     sb_free(&kept);
-    ctx_fail(ctx, s->loc,
-             "%s: src %s is %s, so dst must be %s (or %s) for dim=%d, but %s is %s", op,
-             region_str(ctx, src), extents_str(ctx, src, NULL, 0),
+    ctx_fail(ctx, s->loc, "%s: src %s is %s, so dst must be %s (or %s) for dim=%d, but %s is %s",
+             op, region_str(ctx, src), extents_str(ctx, src, NULL, 0),
              extents_str(ctx, src, without, nw), k, dim, region_str(ctx, dst),
              extents_str(ctx, dst, NULL, 0));
 }
@@ -240,11 +239,11 @@ static const char *op_name(Ctx *ctx, const Stmt *s) {
     case STMT_COPY: return "T.copy";
     case STMT_FILL: return "T.fill";
     case STMT_GEMM: return "T.gemm";
-    case STMT_REDUCE: return arena_printf(&ctx->arena, "T.reduce_%s",
-                                          reduce_op_name(s->u.reduce.op));
+    case STMT_REDUCE:
+        return arena_printf(&ctx->arena, "T.reduce_%s", reduce_op_name(s->u.reduce.op));
     case STMT_CUMSUM: return "T.cumsum";
-    case STMT_ATOMIC: return arena_printf(&ctx->arena, "T.atomic_%s",
-                                          atomic_op_name(s->u.atomic.op));
+    case STMT_ATOMIC:
+        return arena_printf(&ctx->arena, "T.atomic_%s", atomic_op_name(s->u.atomic.op));
     default: return "T.print";
     }
 }
@@ -253,7 +252,8 @@ static const char *op_name(Ctx *ctx, const Stmt *s) {
 static void check_no_barrier(Expr **slot, void *ud) {
     const Expr *e = *slot;
     if (e->kind == EXPR_LOAD && e->u.load.buf->scope == SCOPE_BARRIER)
-        ctx_fail(ud, e->loc, "barrier '%s' is not a value: pass it to T.mbarrier_wait_parity, "
+        ctx_fail(ud, e->loc,
+                 "barrier '%s' is not a value: pass it to T.mbarrier_wait_parity, "
                  "T.mbarrier_arrive, T.mbarrier_expect_tx or T.tma_copy(barrier=)",
                  e->u.load.buf->name);
     ir_expr_children((Expr *)e, check_no_barrier, ud);
@@ -273,8 +273,8 @@ static void check_stmt(Ctx *ctx, Stmt *s) {
     case STMT_CUMSUM: check_cumsum(ctx, s); break;
     case STMT_ATOMIC:
         if (s->u.atomic.src.buf)
-            check_same_squeezed(ctx, s->loc, op_name(ctx, s), &s->u.atomic.src,
-                                &s->u.atomic.dst, "source", "destination");
+            check_same_squeezed(ctx, s->loc, op_name(ctx, s), &s->u.atomic.src, &s->u.atomic.dst,
+                                "source", "destination");
         break;
     default: break;
     }
@@ -296,8 +296,10 @@ static void check_jumps(Stmt **slot, void *ud) {
     JumpCheck *j = ud;
     const Stmt *s = *slot;
     if ((s->kind == STMT_BREAK || s->kind == STMT_CONTINUE) && !j->loops)
-        ctx_fail(j->ctx, s->loc, "'%s' outside a loop (T.loop_break leaves the innermost "
-                 "kernel loop)", s->kind == STMT_BREAK ? "break" : "continue");
+        ctx_fail(j->ctx, s->loc,
+                 "'%s' outside a loop (T.loop_break leaves the innermost "
+                 "kernel loop)",
+                 s->kind == STMT_BREAK ? "break" : "continue");
     int outer = j->loops; /* (a kernel's body starts outside every loop) */
     j->loops = s->kind == STMT_KERNEL ? 0 : outer + (s->kind == STMT_FOR || s->kind == STMT_WHILE);
     ir_stmt_children(*slot, check_jumps, ud);

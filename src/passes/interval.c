@@ -111,7 +111,6 @@ static bool iv_const(Interval a, int64_t *c) {
     return true;
 }
 
-
 static Interval iv_bin(const IvEnv *E, const Expr *e) {
     Interval a = iv_of(E, e->u.bin.a), b = iv_of(E, e->u.bin.b);
     int64_t c = 0;
@@ -145,8 +144,7 @@ Interval iv_of(const IvEnv *E, const Expr *e) {
     case EXPR_CAST:
         if (!dtype_is_int(e->u.cast.value->dtype) || dtype_bits(e->dtype) < 32) return unknown;
         return iv_of(E, e->u.cast.value);
-    case EXPR_SELECT:
-        return iv_union(iv_of(E, e->u.select.then), iv_of(E, e->u.select.orelse));
+    case EXPR_SELECT: return iv_union(iv_of(E, e->u.select.then), iv_of(E, e->u.select.orelse));
     default: return unknown;
     }
 }

@@ -89,14 +89,11 @@ static Nest nest_build(Lower *L, int n, Expr *const *extents, LoopKind kind, int
     return nest;
 }
 
-static Expr **idx_new(Lower *L, int n) {
-    return NEW_ARRAY(&L->ctx->arena, Expr *, n > 0 ? n : 1);
-}
+static Expr **idx_new(Lower *L, int n) { return NEW_ARRAY(&L->ctx->arena, Expr *, n > 0 ? n : 1); }
 
 /* Indices of region r: start[d] + var for the dims listed in dims (paired with vars),
  * start[d] elsewhere. */
-static Expr **region_index(Lower *L, const Region *r, const int *dims, Var *const *vars,
-                           int n) {
+static Expr **region_index(Lower *L, const Region *r, const int *dims, Var *const *vars, int n) {
     Expr **idx = idx_new(L, r->ndim);
     for (int d = 0; d < r->ndim; d++) idx[d] = cp(L, r->start[d]);
     for (int i = 0; i < n; i++) idx[dims[i]] = add(L, r->start[dims[i]], vref(L, vars[i]));
@@ -107,13 +104,15 @@ static Expr *pick_extent(const Expr *a, const Expr *b) {
     return (Expr *)(ir_is_const_int(a, NULL) || !ir_is_const_int(b, NULL) ? a : b);
 }
 
-static void squeeze_pair(Lower *L, const char *op, const Region *src, const Region *dst,
-                         int *ds, int *dd, int *n) {
+static void squeeze_pair(Lower *L, const char *op, const Region *src, const Region *dst, int *ds,
+                         int *dd, int *n) {
     TL_ASSERT(src->ndim <= MAX_DIMS && dst->ndim <= MAX_DIMS);
     int ns = ir_region_squeeze(src, ds), nd = ir_region_squeeze(dst, dd);
     if (ns != nd)
-        ctx_fail(L->ctx, L->loc, "%s: cannot match the shape of %s (%d non-unit dims) with "
-                 "%s (%d non-unit dims)", op, src->buf->name, ns, dst->buf->name, nd);
+        ctx_fail(L->ctx, L->loc,
+                 "%s: cannot match the shape of %s (%d non-unit dims) with "
+                 "%s (%d non-unit dims)",
+                 op, src->buf->name, ns, dst->buf->name, nd);
     *n = ns;
 }
 
@@ -162,10 +161,14 @@ static Stmt *lower_gemm(Lower *L, const Stmt *s) {
     Var *vi = ir_var(L->ctx, "i", DT_INT32), *vj = ir_var(L->ctx, "j", DT_INT32);
     Var *vk = ir_var(L->ctx, "k", DT_INT32);
     DType t = c->buf->dtype;
-    Expr *av = ir_load(L->ctx, a->buf, ta ? tile_index(L, a, vref(L, vk), vref(L, vi))
-                                          : tile_index(L, a, vref(L, vi), vref(L, vk)), L->loc);
-    Expr *bv = ir_load(L->ctx, b->buf, tb ? tile_index(L, b, vref(L, vj), vref(L, vk))
-                                          : tile_index(L, b, vref(L, vk), vref(L, vj)), L->loc);
+    Expr *av = ir_load(L->ctx, a->buf,
+                       ta ? tile_index(L, a, vref(L, vk), vref(L, vi))
+                          : tile_index(L, a, vref(L, vi), vref(L, vk)),
+                       L->loc);
+    Expr *bv = ir_load(L->ctx, b->buf,
+                       tb ? tile_index(L, b, vref(L, vj), vref(L, vk))
+                          : tile_index(L, b, vref(L, vk), vref(L, vj)),
+                       L->loc);
     Expr *prod = ir_bin(L->ctx, OP_MUL, ir_cast(L->ctx, t, av, L->loc),
                         ir_cast(L->ctx, t, bv, L->loc), L->loc);
     Expr *old = ir_load(L->ctx, c->buf, tile_index(L, c, vref(L, vi), vref(L, vj)), L->loc);
@@ -252,9 +255,9 @@ static Stmt *lower_reduce(Lower *L, const Stmt *s) {
 /* ---- cumsum -------------------------------------------------------------------------- */
 typedef struct ScanMap {
     const Region *src, *dst;
-    int dim;               /* scanned src dim */
+    int dim;                           /* scanned src dim */
     int ds[MAX_DIMS], dd[MAX_DIMS], n; /* paired non-unit dims of src and dst */
-    Var *vars[MAX_DIMS];   /* loop var of src dim ds[i] (NULL for the scanned dim) */
+    Var *vars[MAX_DIMS];               /* loop var of src dim ds[i] (NULL for the scanned dim) */
 } ScanMap;
 
 /* src (dst when of_dst) indices at position p along the scanned dim. */
@@ -312,8 +315,9 @@ static Stmt *lower_cumsum(Lower *L, const Stmt *s) {
     Expr *rest = sub(L, cp(L, n), cint(L, 1));
     int64_t rest_c;
     if (!ir_is_const_int(rest, &rest_c) || rest_c > 0)
-        ir_seq_push(L->ctx, body, mk_for(L, t, cint(L, s->u.cumsum.reverse ? 0 : 1), rest,
-                                         LOOP_SERIAL, scan_step(L, &m, p, prev)));
+        ir_seq_push(L->ctx, body,
+                    mk_for(L, t, cint(L, s->u.cumsum.reverse ? 0 : 1), rest, LOOP_SERIAL,
+                           scan_step(L, &m, p, prev)));
     Stmt *guarded = body;
     if (!ir_is_const_int(n, NULL)) {
         guarded = ir_stmt(L->ctx, STMT_IF, L->loc);
@@ -350,11 +354,11 @@ static Stmt *lower_atomic(Lower *L, const Stmt *s) {
         for (int i = 0; i < n; i++) ext[i] = dst->extent[dd[i]];
     }
     Nest nest = nest_build(L, n, ext, LOOP_PARALLEL, 0);
-    Expr *val = src->buf ? ir_load(L->ctx, src->buf, region_index(L, src, ds, nest.vars, n),
-                                   L->loc)
+    Expr *val = src->buf ? ir_load(L->ctx, src->buf, region_index(L, src, ds, nest.vars, n), L->loc)
                          : cp(L, s->u.atomic.value);
-    ir_seq_push(L->ctx, nest.inner, mk_atomic(L, s->u.atomic.op, dst->buf,
-                                              region_index(L, dst, dd, nest.vars, n), val));
+    ir_seq_push(L->ctx, nest.inner,
+                mk_atomic(L, s->u.atomic.op, dst->buf, region_index(L, dst, dd, nest.vars, n),
+                          val));
     return nest.root;
 }
 

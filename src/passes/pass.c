@@ -59,8 +59,9 @@ static void dump_after(Ctx *ctx, const Func *f, const char *name) {
     else fputs(sb.buf, stderr), fflush(stderr);
     int err = errno;
     sb_free(&sb);
-    if (rc) ctx_fail_noloc(ctx, "cannot write the IR after %s to %s: %s", name,
-                           h->print_path, strerror(err));
+    if (rc)
+        ctx_fail_noloc(ctx, "cannot write the IR after %s to %s: %s", name, h->print_path,
+                       strerror(err));
 }
 
 void pass_run(Ctx *ctx, Func *f, const char *name, PassFn fn) {

@@ -28,11 +28,11 @@ typedef struct PassHook {
 void pass_remark(Ctx *ctx, Func *f, Loc loc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-void pass_check_tile_ops(Ctx *ctx, Func *f);     /* user errors for shape/dtype mismatches */
+void pass_check_tile_ops(Ctx *ctx, Func *f); /* user errors for shape/dtype mismatches */
 /* T.Pipelined(order=, stage=, group=): user errors for schedules that do not fit the body
  * or would change its results; groups the body (PipeSchedule). */
 void pass_check_schedules(Ctx *ctx, Func *f);
-void pass_lower_tile_ops(Ctx *ctx, Func *f);     /* copy/fill/gemm/reduce/cumsum/atomic -> loops */
+void pass_lower_tile_ops(Ctx *ctx, Func *f); /* copy/fill/gemm/reduce/cumsum/atomic -> loops */
 /* The same, leaving the tile ops for which keep returns true (block-wide ones: none
  * inside a T.Parallel loop); and one op lowered alone (the op itself when it is not a
  * tile op). */
@@ -45,7 +45,7 @@ void pass_safe_memory_access(Ctx *ctx, Func *f); /* guard global loads (-> 0) an
 /* The C target: T.ws regions in program order, mbarriers and hardware hints dropped
  * (program_order.c). */
 void pass_program_order(Ctx *ctx, Func *f);
-void pass_simplify(Ctx *ctx, Func *f);           /* constant folding, trivial loops */
-void pass_mark_nonneg(Ctx *ctx, Func *f);        /* Var.nonneg of the int vars never < 0 */
+void pass_simplify(Ctx *ctx, Func *f);    /* constant folding, trivial loops */
+void pass_mark_nonneg(Ctx *ctx, Func *f); /* Var.nonneg of the int vars never < 0 */
 
 #endif

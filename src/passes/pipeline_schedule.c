@@ -154,8 +154,8 @@ static void check_schedule(Ctx *ctx, Stmt *L) {
         for (int h = 0; h < G; h++) {
             if (g == h) continue;
             if (h > g && ps->order[g] >= 0 && ps->order[g] == ps->order[h])
-                ctx_fail(ctx, ps->loc, "T.Pipelined: groups %d and %d have the same order %d", g,
-                         h, ps->order[g]);
+                ctx_fail(ctx, ps->loc, "T.Pipelined: groups %d and %d have the same order %d", g, h,
+                         ps->order[g]);
             for (int i = 0; i < acc[g].defs.len; i++)
                 for (int j = 0; j < acc[h].uses.len; j++)
                     if (acc[g].defs.data[i] == acc[h].uses.data[j])
@@ -167,8 +167,8 @@ static void check_schedule(Ctx *ctx, Stmt *L) {
             if (h < g || ps->stage[g] < 0 || ps->stage[h] < 0 || keeps_order(ps, g, h) ||
                 !(b = access_conflict(&acc[g], &acc[h])))
                 continue;
-            ctx_note(ctx, body->u.seq.data[h]->loc, "group %d (stage %d, order %d) starts here",
-                     h, ps->stage[h], ps->order[h]);
+            ctx_note(ctx, body->u.seq.data[h]->loc, "group %d (stage %d, order %d) starts here", h,
+                     ps->stage[h], ps->order[h]);
             bool same = ps->stage[g] == ps->stage[h], ahead = ps->stage[g] == ps->stage[h] - 1;
             ctx_fail(ctx, body->u.seq.data[g]->loc,
                      "T.Pipelined: the schedule would change the result: group %d (stage %d, "

@@ -15,9 +15,12 @@ static void order_slot(Stmt **slot, void *ud);
 
 static bool hardware_only(const Stmt *s) {
     switch (s->kind) {
-    case STMT_MBAR: case STMT_FENCE: case STMT_SETMAXNREG: case STMT_ASYNC: case STMT_TURN:
-    case STMT_SPLITK:
-        return true;
+    case STMT_MBAR:
+    case STMT_FENCE:
+    case STMT_SETMAXNREG:
+    case STMT_ASYNC:
+    case STMT_TURN:
+    case STMT_SPLITK: return true;
     case STMT_ALLOC: return s->u.alloc.buf->scope == SCOPE_BARRIER;
     default: return false;
     }
@@ -31,7 +34,8 @@ static void order_slot(Stmt **slot, void *ud) {
         return;
     }
     if (s->kind == STMT_THREADS) *slot = s = s->u.threads.body;
-    if (s->kind == STMT_COPY) s->u.copy.manual = false, s->u.copy.bar = NULL, s->u.copy.bar_idx = NULL;
+    if (s->kind == STMT_COPY)
+        s->u.copy.manual = false, s->u.copy.bar = NULL, s->u.copy.bar_idx = NULL;
     if (s->kind == STMT_GEMM) s->u.gemm.manual = false;
     ir_stmt_children(s, order_slot, ctx);
 }

@@ -35,8 +35,7 @@ static Expr *in_bounds(Safe *S, const Buffer *b, Expr *const *idx, Loc loc) {
         bool n_const = ir_is_const_int(b->shape[d], &n);
         Expr *parts[2] = {NULL, NULL};
         if (!(iv.has_lo && iv.lo >= 0))
-            parts[0] = ir_bin(S->ctx, OP_GE, cp(S, idx[d]), ir_int(S->ctx, 0, DT_INT32, loc),
-                              loc);
+            parts[0] = ir_bin(S->ctx, OP_GE, cp(S, idx[d]), ir_int(S->ctx, 0, DT_INT32, loc), loc);
         if (!(n_const && iv.has_hi && iv.hi < n))
             parts[1] = ir_bin(S->ctx, OP_LT, cp(S, idx[d]), cp(S, b->shape[d]), loc);
         for (int i = 0; i < 2; i++)
@@ -121,8 +120,7 @@ static void safe_stmt(Safe *S, Stmt **slot) {
         return;
     case STMT_ATOMIC:
         if (s->u.atomic.dst.buf->scope == SCOPE_GLOBAL && is_scalar_atomic(s))
-            *slot = wrap_if(
-                S, in_bounds(S, s->u.atomic.dst.buf, s->u.atomic.dst.start, s->loc), s);
+            *slot = wrap_if(S, in_bounds(S, s->u.atomic.dst.buf, s->u.atomic.dst.start, s->loc), s);
         return;
     default: break;
     }

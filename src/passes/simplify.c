@@ -29,8 +29,7 @@ static Expr *simp_expr(Ctx *ctx, const Expr *e) {
         Expr *a = simp_expr(ctx, e->u.bin.a), *b = simp_expr(ctx, e->u.bin.b);
         return keep_dtype(ctx, ir_bin(ctx, e->u.bin.op, a, b, loc), e);
     }
-    case EXPR_UN:
-        return keep_dtype(ctx, ir_un(ctx, e->u.un.op, simp_expr(ctx, e->u.un.a), loc), e);
+    case EXPR_UN: return keep_dtype(ctx, ir_un(ctx, e->u.un.op, simp_expr(ctx, e->u.un.a), loc), e);
     case EXPR_CALL: {
         Expr *a = simp_expr(ctx, e->u.call.args[0]);
         if (e->u.call.fn == FN_BITCAST) return ir_bitcast(ctx, e->dtype, a, loc);

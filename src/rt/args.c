@@ -27,12 +27,9 @@ void rt_device_name(DLDevice d, StrBuf *out) {
 
 void rt_dldtype_name(DLDataType t, StrBuf *out) {
     DType dt = dtype_from_dlpack(t.code, t.bits);
-    if (dt != DT_INVALID && t.lanes == 1)
-        sb_puts(out, dtype_name(dt));
-    else if (dt != DT_INVALID)
-        sb_printf(out, "%sx%d", dtype_name(dt), t.lanes);
-    else
-        sb_printf(out, "code=%d bits=%d lanes=%d", t.code, t.bits, t.lanes);
+    if (dt != DT_INVALID && t.lanes == 1) sb_puts(out, dtype_name(dt));
+    else if (dt != DT_INVALID) sb_printf(out, "%sx%d", dtype_name(dt), t.lanes);
+    else sb_printf(out, "code=%d bits=%d lanes=%d", t.code, t.bits, t.lanes);
 }
 
 /* ---- symbol environment ------------------------------------------------------------ */
@@ -102,10 +99,8 @@ void args_shape_text(const Buffer *b, StrBuf *out) {
     for (int d = 0; d < b->ndim; d++) {
         int64_t v;
         if (d) sb_puts(out, ", ");
-        if (ir_is_const_int(b->shape[d], &v))
-            sb_printf(out, "%lld", (long long)v);
-        else
-            ir_print_expr(out, b->shape[d]);
+        if (ir_is_const_int(b->shape[d], &v)) sb_printf(out, "%lld", (long long)v);
+        else ir_print_expr(out, b->shape[d]);
     }
     sb_puts(out, b->ndim == 1 ? ",)" : ")");
 }
@@ -128,9 +123,10 @@ static int bind_sym(const Func *f, SymEnv *env, int k, int64_t v, int i, const c
     const char *sym = f->syms.data[k]->name;
     DType t = f->syms.data[k]->dtype;
     if (dtype_bytes(t) < 8 && (v > (((int64_t)1 << (8 * dtype_bytes(t) - 1)) - 1)))
-        return arg_fail(err, f, i, "%s is %lld, more than the kernel's %s symbol %s holds; "
-                        "declare it T.dynamic(\"%s\", \"int64\")", field, (long long)v,
-                        dtype_name(t), sym, sym);
+        return arg_fail(err, f, i,
+                        "%s is %lld, more than the kernel's %s symbol %s holds; "
+                        "declare it T.dynamic(\"%s\", \"int64\")",
+                        field, (long long)v, dtype_name(t), sym, sym);
     if (env->bound_by[k] == -1) {
         env->val[k] = v;
         env->bound_by[k] = i;
@@ -138,8 +134,8 @@ static int bind_sym(const Func *f, SymEnv *env, int k, int64_t v, int i, const c
     }
     if (env->val[k] == v) return 0;
     if (env->bound_by[k] == -2)
-        return arg_fail(err, f, i, "%s is %lld but %s was set to %lld", field, (long long)v,
-                        sym, (long long)env->val[k]);
+        return arg_fail(err, f, i, "%s is %lld but %s was set to %lld", field, (long long)v, sym,
+                        (long long)env->val[k]);
     return arg_fail(err, f, i, "%s is %lld but %s was bound to %lld by argument '%s'", field,
                     (long long)v, sym, (long long)env->val[k],
                     f->params.data[env->bound_by[k]].name);
@@ -171,15 +167,16 @@ int args_check_device_id(const Func *f, const Target *target, int i, const DLTen
     if (!f->params.data[i].buf || t->device.device_id == device_id) return 0;
     StrBuf d = {0};
     rt_device_name(t->device, &d);
-    arg_fail(err, f, i, "device is %s but the kernel was loaded on %s:%d (the GPU that "
-             "was current when it was compiled)", d.buf, target->device->name, device_id);
+    arg_fail(err, f, i,
+             "device is %s but the kernel was loaded on %s:%d (the GPU that "
+             "was current when it was compiled)",
+             d.buf, target->device->name, device_id);
     sb_free(&d);
     return -1;
 }
 
 static int check_dtype(const Func *f, int i, const DLTensor *t, DType want, StrBuf *err) {
-    if (t->dtype.lanes == 1 && dtype_from_dlpack(t->dtype.code, t->dtype.bits) == want)
-        return 0;
+    if (t->dtype.lanes == 1 && dtype_from_dlpack(t->dtype.code, t->dtype.bits) == want) return 0;
     StrBuf d = {0};
     rt_dldtype_name(t->dtype, &d);
     arg_fail(err, f, i, "dtype is %s but the kernel expects %s", d.buf, dtype_name(want));
@@ -197,8 +194,10 @@ static int check_scalar(const Func *f, int i, const DLTensor *t, StrBuf *err) {
     }
     if (check_dtype(f, i, t, f->params.data[i].scalar->dtype, err)) return -1;
     if (t->ndim != 0)
-        return arg_fail(err, f, i, "ndim is %d but the kernel expects a scalar "
-                        "(a 0-d tensor)", t->ndim);
+        return arg_fail(err, f, i,
+                        "ndim is %d but the kernel expects a scalar "
+                        "(a 0-d tensor)",
+                        t->ndim);
     if (!t->data) return arg_fail(err, f, i, "data is NULL");
     return 0;
 }
@@ -239,16 +238,17 @@ static void ints_text(StrBuf *sb, const int64_t *v, int n) {
     sb_puts(sb, n == 1 ? ",)" : ")");
 }
 
-static int check_compact(const Func *f, int i, const DLTensor *t, const int64_t *c,
-                         StrBuf *err) {
+static int check_compact(const Func *f, int i, const DLTensor *t, const int64_t *c, StrBuf *err) {
     for (int d = 0; d < t->ndim; d++) {
         if (t->shape[d] == 1 || t->strides[d] == c[d]) continue;
         StrBuf a = {0}, w = {0};
         ints_text(&a, t->strides, t->ndim);
         ints_text(&w, c, t->ndim);
-        arg_fail(err, f, i, "strides[%d] is %lld but the kernel expects a compact row-major "
+        arg_fail(err, f, i,
+                 "strides[%d] is %lld but the kernel expects a compact row-major "
                  "tensor (strides %s, got %s); make it contiguous or declare the parameter "
-                 "with T.StridedTensor", d, (long long)t->strides[d], w.buf, a.buf);
+                 "with T.StridedTensor",
+                 d, (long long)t->strides[d], w.buf, a.buf);
         sb_free(&a);
         sb_free(&w);
         return -1;
@@ -285,13 +285,12 @@ int args_check(const Func *f, const Target *target, int i, const DLTensor *t, Sy
     if (!t) return arg_fail(err, f, i, "the DLTensor pointer is NULL");
     if (p->scalar) return check_scalar(f, i, t, err);
     const Buffer *b = p->buf;
-    if (check_device(f, target, i, t, err) || check_dtype(f, i, t, b->dtype, err))
-        return -1;
+    if (check_device(f, target, i, t, err) || check_dtype(f, i, t, b->dtype, err)) return -1;
     if (t->ndim != b->ndim) {
         StrBuf s = {0};
         args_shape_text(b, &s);
-        arg_fail(err, f, i, "ndim is %d but the kernel expects %d (shape %s)", t->ndim,
-                 b->ndim, s.buf);
+        arg_fail(err, f, i, "ndim is %d but the kernel expects %d (shape %s)", t->ndim, b->ndim,
+                 s.buf);
         sb_free(&s);
         return -1;
     }
@@ -303,8 +302,10 @@ int args_check(const Func *f, const Target *target, int i, const DLTensor *t, Sy
     size_t align = (size_t)dtype_bytes(b->dtype);
     uintptr_t addr = (uintptr_t)t->data + (uintptr_t)t->byte_offset;
     if (numel > 0 && addr % align)
-        return arg_fail(err, f, i, "data + byte_offset is not aligned to %zu bytes "
-                        "(the size of %s)", align, dtype_name(b->dtype));
+        return arg_fail(err, f, i,
+                        "data + byte_offset is not aligned to %zu bytes "
+                        "(the size of %s)",
+                        align, dtype_name(b->dtype));
     return 0;
 }
 
@@ -323,8 +324,8 @@ static int check_compound(const Func *f, int i, const Expr *e, int64_t v, const 
     if (want == v) return 0;
     StrBuf s = {0};
     ir_print_expr(&s, e);
-    arg_fail(err, f, i, "%s is %lld but the kernel expects %s = %lld", field, (long long)v,
-             s.buf, (long long)want);
+    arg_fail(err, f, i, "%s is %lld but the kernel expects %s = %lld", field, (long long)v, s.buf,
+             (long long)want);
     sb_free(&s);
     return -1;
 }
@@ -356,8 +357,10 @@ int args_finish(const Func *f, DLTensor *const *args, SymEnv *env, StrBuf *err) 
         if (f->params.data[i].buf && finish_param(f, i, args[i], env, err)) return -1;
     for (int k = 0; k < env->nsyms; k++) {
         if (env->bound_by[k] != -1) continue;
-        sb_printf(err, "symbolic size %s is bound by no argument (it appears in no "
-                  "parameter's shape or strides)", f->syms.data[k]->name);
+        sb_printf(err,
+                  "symbolic size %s is bound by no argument (it appears in no "
+                  "parameter's shape or strides)",
+                  f->syms.data[k]->name);
         return -1;
     }
     return 0;
@@ -367,9 +370,7 @@ void *args_pointer(const Func *f, int i, const DLTensor *t, void *slot) {
     const Param *p = &f->params.data[i];
     if (p->buf) return (char *)t->data + t->byte_offset;
     const char *v = (const char *)t->data + t->byte_offset;
-    if (dtype_is_float(p->scalar->dtype))
-        *(double *)slot = rt_elem_get(p->scalar->dtype, v, 0);
-    else
-        *(int64_t *)slot = rt_elem_get_int(p->scalar->dtype, v, 0);
+    if (dtype_is_float(p->scalar->dtype)) *(double *)slot = rt_elem_get(p->scalar->dtype, v, 0);
+    else *(int64_t *)slot = rt_elem_get_int(p->scalar->dtype, v, 0);
     return slot;
 }

@@ -66,8 +66,8 @@ static void hash_field(XXH3_state_t *st, const char *s) {
     XXH3_128bits_update(st, s, n);
 }
 
-void cache_key(const char *source, const char *target, const char *toolchain,
-               const char *settings, char hex[33]) {
+void cache_key(const char *source, const char *target, const char *toolchain, const char *settings,
+               char hex[33]) {
     XXH3_state_t *st = XXH3_createState();
     TL_ASSERT(st);
     XXH3_128bits_reset(st);
@@ -85,8 +85,7 @@ void cache_key(const char *source, const char *target, const char *toolchain,
 
 int cache_entry_name(const char *name) {
     for (int i = 0; i < 32; i++)
-        if (!((name[i] >= '0' && name[i] <= '9') || (name[i] >= 'a' && name[i] <= 'f')))
-            return 0;
+        if (!((name[i] >= '0' && name[i] <= '9') || (name[i] >= 'a' && name[i] <= 'f'))) return 0;
     if (name[32] != '.' || !name[33]) return 0;
     for (const char *p = name + 33; *p; p++)
         if (!(strchr("._-", *p) || (*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') ||
@@ -108,10 +107,9 @@ int rt_mkdir_p(const char *path, int mode, StrBuf *err) {
         struct stat st;
         if (mkdir(p, (mode_t)mode) != 0 && errno != EEXIST) rc = -1;
         else if (stat(p, &st) != 0 || !S_ISDIR(st.st_mode)) rc = -1, errno = ENOTDIR;
-        if (rc && i == n) sb_printf(err, "cannot create directory '%s': %s", path,
-                                    strerror(errno));
-        else if (rc) sb_printf(err, "cannot create directory '%s': '%s': %s", path, p,
-                               strerror(errno));
+        if (rc && i == n) sb_printf(err, "cannot create directory '%s': %s", path, strerror(errno));
+        else if (rc)
+            sb_printf(err, "cannot create directory '%s': '%s': %s", path, p, strerror(errno));
         p[i] = c;
     }
     free(p);
@@ -136,14 +134,17 @@ int cache_dir_check(const char *dir, StrBuf *err) {
     }
     close(fd);
     if (st.st_uid != geteuid()) {
-        sb_printf(err, "kernel cache: '%s' belongs to user %ld, not to you (%ld): refusing to "
-                  "load kernels from it\n" CACHE_HINT, dir, (long)st.st_uid, (long)geteuid());
+        sb_printf(err,
+                  "kernel cache: '%s' belongs to user %ld, not to you (%ld): refusing to "
+                  "load kernels from it\n" CACHE_HINT,
+                  dir, (long)st.st_uid, (long)geteuid());
         return -1;
     }
     if (st.st_mode & (S_IWGRP | S_IWOTH)) {
-        sb_printf(err, "kernel cache: '%s' is writable by other users (mode %03o): refusing "
-                  "to load kernels from it (chmod 700 it)\n" CACHE_HINT, dir,
-                  (unsigned)(st.st_mode & 0777));
+        sb_printf(err,
+                  "kernel cache: '%s' is writable by other users (mode %03o): refusing "
+                  "to load kernels from it (chmod 700 it)\n" CACHE_HINT,
+                  dir, (unsigned)(st.st_mode & 0777));
         return -1;
     }
     return 0;
@@ -159,12 +160,10 @@ static void hash_hex(const void *p, size_t n, char hex[33]) {
     for (int i = 0; i < 16; i++) snprintf(hex + 2 * i, 3, "%02x", c.digest[i]);
 }
 
-static void entry_header(StrBuf *sb, const char *key, const Target *t, const void *bin,
-                         size_t n) {
+static void entry_header(StrBuf *sb, const char *key, const Target *t, const void *bin, size_t n) {
     char hex[33];
     hash_hex(bin, n, hex);
-    sb_printf(sb, ENTRY_MAGIC "key %s\ntarget %s\nsize %zu\nxxh3 %s\n\n", key, t->name, n,
-              hex);
+    sb_printf(sb, ENTRY_MAGIC "key %s\ntarget %s\nsize %zu\nxxh3 %s\n\n", key, t->name, n, hex);
 }
 
 /* Reads a whole regular file (at most max bytes) into *out (malloc). 0, else -1 with
@@ -204,8 +203,7 @@ static int slurp(const char *path, size_t max, unsigned char **out, size_t *n) {
  * else -1 with the reason in why. */
 static int entry_verify(const unsigned char *e, size_t n, const char *key, const Target *t,
                         size_t *off, StrBuf *why) {
-    const unsigned char *end = n > 2 ? memmem(e, n < HEADER_MAX ? n : HEADER_MAX, "\n\n", 2)
-                                     : NULL;
+    const unsigned char *end = n > 2 ? memmem(e, n < HEADER_MAX ? n : HEADER_MAX, "\n\n", 2) : NULL;
     size_t magic = strlen(ENTRY_MAGIC);
     if (n < magic || memcmp(e, ENTRY_MAGIC, magic) != 0 || !end) {
         sb_puts(why, "not a tilec cache entry");
@@ -224,8 +222,8 @@ static int entry_verify(const unsigned char *e, size_t n, const char *key, const
     else if (strcmp(k, key) || strcmp(tn, t->name))
         sb_puts(why, "it holds another kernel (its header names another key or target)");
     else if (n - *off != size)
-        sb_printf(why, "truncated or extended: %zu bytes of binary, the header says %zu",
-                  n - *off, size);
+        sb_printf(why, "truncated or extended: %zu bytes of binary, the header says %zu", n - *off,
+                  size);
     else if (hash_hex(e + *off, size, got), strcmp(got, hex))
         sb_puts(why, "its contents do not match the hash recorded when it was written");
     else return 0;
@@ -304,8 +302,7 @@ static tl_status build_private(const Target *t, const Options *o, const char *so
     StrBuf dir = {0}, path = {0};
     sb_printf(&dir, "%s/tilec-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir.buf)) {
-        sb_printf(err, "cannot create a temporary directory '%s': %s", dir.buf,
-                  strerror(errno));
+        sb_printf(err, "cannot create a temporary directory '%s': %s", dir.buf, strerror(errno));
         sb_free(&dir);
         return TL_ERROR_IO;
     }
@@ -360,8 +357,7 @@ static int entry_use(const Target *t, const Options *o, const char *dir, const c
         return st;
     }
     free(e);
-    sb_printf(warn, "warning: kernel cache: entry '%s' is bad (%s); rebuilt it\n", path,
-              why.buf);
+    sb_printf(warn, "warning: kernel cache: entry '%s' is bad (%s); rebuilt it\n", path, why.buf);
     sb_free(&why);
     unlink(path);
     return -1;
@@ -384,8 +380,8 @@ static tl_status entry_build(const Target *t, const Options *o, const char *sour
         entry_header(&hdr, key, t, bytes, n);
         sb_printf(&tmp, "%s.tmp-XXXXXX", path);
         if (write_new(tmp.buf, 0, hdr.buf, hdr.len, bytes, n) != 0 || rename(tmp.buf, path)) {
-            sb_printf(err, "cannot write to the kernel cache directory '%s': %s\n" CACHE_HINT,
-                      dir, strerror(errno));
+            sb_printf(err, "cannot write to the kernel cache directory '%s': %s\n" CACHE_HINT, dir,
+                      strerror(errno));
             unlink(tmp.buf);
             st = TL_ERROR_IO;
         }
@@ -433,8 +429,7 @@ tl_status cache_clear_dir(const char *dir, int *nremoved, StrBuf *err) {
     DIR *d = opendir(dir);
     if (!d) {
         if (errno == ENOENT) return TL_OK; /* nothing cached yet */
-        sb_printf(err, "cannot read the cache directory '%s': %s", dir,
-                  strerror(errno));
+        sb_printf(err, "cannot read the cache directory '%s': %s", dir, strerror(errno));
         return TL_ERROR_IO;
     }
     tl_status st = TL_OK;

@@ -80,10 +80,13 @@ void rt_elem_set(DType t, void *data, size_t i, double v) {
 }
 
 /* ---- dtype <-> descr --------------------------------------------------------------- */
-static const struct { DType t; const char *code; } npy_codes[] = {
-    {DT_BOOL, "b1"},    {DT_INT8, "i1"},    {DT_INT16, "i2"},   {DT_INT32, "i4"},
-    {DT_INT64, "i8"},   {DT_UINT8, "u1"},   {DT_UINT16, "u2"},  {DT_UINT32, "u4"},
-    {DT_UINT64, "u8"},  {DT_FLOAT16, "f2"}, {DT_FLOAT32, "f4"}, {DT_FLOAT64, "f8"},
+static const struct {
+    DType t;
+    const char *code;
+} npy_codes[] = {
+    {DT_BOOL, "b1"},   {DT_INT8, "i1"},    {DT_INT16, "i2"},   {DT_INT32, "i4"},
+    {DT_INT64, "i8"},  {DT_UINT8, "u1"},   {DT_UINT16, "u2"},  {DT_UINT32, "u4"},
+    {DT_UINT64, "u8"}, {DT_FLOAT16, "f2"}, {DT_FLOAT32, "f4"}, {DT_FLOAT64, "f8"},
 };
 
 static const char *npy_code(DType t) {
@@ -110,13 +113,17 @@ static int descr_parse(const char *name, const char *descr, DType *out, StrBuf *
     for (size_t k = 0; k < sizeof npy_codes / sizeof npy_codes[0]; k++) {
         if (strcmp(code, npy_codes[k].code) != 0) continue;
         if (order == '>' && dtype_bytes(npy_codes[k].t) > 1)
-            return fail(err, name, "big-endian data ('%s') is not supported; save it with "
-                        "arr.astype('<%s')", descr, code);
+            return fail(err, name,
+                        "big-endian data ('%s') is not supported; save it with "
+                        "arr.astype('<%s')",
+                        descr, code);
         *out = npy_codes[k].t;
         return 0;
     }
-    return fail(err, name, "dtype '%s' is not supported (supported: bool, int8-64, "
-                "uint8-64, float16, float32, float64)", descr);
+    return fail(err, name,
+                "dtype '%s' is not supported (supported: bool, int8-64, "
+                "uint8-64, float16, float32, float64)",
+                descr);
 }
 
 /* ---- header dict parser ------------------------------------------------------------ */
@@ -212,10 +219,10 @@ static int hdr_parse(const char *name, const char *text, size_t len, Hdr *h, Str
         }
     }
     if (bad || !h->have_descr || !h->have_order || !h->have_shape)
-        return fail(err, name, "malformed .npy header: %.*s", (int)(len < 200 ? len : 200),
-                    text);
+        return fail(err, name, "malformed .npy header: %.*s", (int)(len < 200 ? len : 200), text);
     if (h->fortran)
-        return fail(err, name, "Fortran-order arrays are not supported; save a C-order "
+        return fail(err, name,
+                    "Fortran-order arrays are not supported; save a C-order "
                     "array (np.ascontiguousarray)");
     return 0;
 }
@@ -301,7 +308,7 @@ static int read_header(const char *name, Src *s, Hdr *h, StrBuf *err) {
     char *text = malloc(hlen + 1);
     if (!text) return fail(err, name, "out of memory reading the header");
     int rc = src_read(s, text, hlen) == hlen ? hdr_parse(name, text, hlen, h, err)
-                                              : fail(err, name, "truncated header");
+                                             : fail(err, name, "truncated header");
     free(text);
     return rc;
 }
@@ -345,8 +352,8 @@ static int read_array(const char *name, Src *s, DType want, NpyArray *out, StrBu
     return 0;
 }
 
-int npy_parse(const char *name, const unsigned char *buf, size_t len, DType want,
-              NpyArray *out, StrBuf *err) {
+int npy_parse(const char *name, const unsigned char *buf, size_t len, DType want, NpyArray *out,
+              StrBuf *err) {
     Src s = {.buf = buf, .len = len};
     return read_array(name, &s, want, out, err);
 }
@@ -405,8 +412,8 @@ static int write_all(FILE *f, const StrBuf *hdr, DType t, const void *data, size
     return 0;
 }
 
-int npy_write(const char *path, DType dtype, int ndim, const int64_t *shape,
-              const void *data, StrBuf *err) {
+int npy_write(const char *path, DType dtype, int ndim, const int64_t *shape, const void *data,
+              StrBuf *err) {
     const char *code = npy_code(dtype) ? npy_code(dtype) : "f4";
     char descr[8];
     snprintf(descr, sizeof descr, "%c%s", dtype_bytes(dtype) == 1 && npy_code(dtype) ? '|' : '<',

@@ -30,8 +30,8 @@ int cache_disabled(int use_cache);
  * settings (options_key: two compilations with different settings never share an
  * entry), tilec version and RT_CACHE_FORMAT (each length-prefixed, so fields cannot
  * blur). */
-void cache_key(const char *source, const char *target, const char *toolchain,
-               const char *settings, char hex[33]);
+void cache_key(const char *source, const char *target, const char *toolchain, const char *settings,
+               char hex[33]);
 /* 1 if a directory entry name looks like a cache entry: 32 hex digits, '.', then a
  * non-empty tail of [A-Za-z0-9._-] ("<key>.c.so.entry", and temporary files). */
 int cache_entry_name(const char *name);
@@ -139,13 +139,13 @@ typedef struct NpyArray {
  * 0 on success, else -1 with "PATH: reason" in err. */
 int npy_read(const char *path, DType want, NpyArray *out, StrBuf *err);
 /* Parses an in-memory .npy image; name is used in messages. */
-int npy_parse(const char *name, const unsigned char *buf, size_t len, DType want,
-              NpyArray *out, StrBuf *err);
+int npy_parse(const char *name, const unsigned char *buf, size_t len, DType want, NpyArray *out,
+              StrBuf *err);
 /* Writes a C-order array as format 1.0 (2.0 if the header needs it). bfloat16 and
  * float8 data are written as float32 (exact widening). Writes a temporary file and
  * renames it, so a failure leaves no partial PATH. 0 on success, else -1 and err. */
-int npy_write(const char *path, DType dtype, int ndim, const int64_t *shape,
-              const void *data, StrBuf *err);
+int npy_write(const char *path, DType dtype, int ndim, const int64_t *shape, const void *data,
+              StrBuf *err);
 void npy_free(NpyArray *a);
 
 /* ---- comparing results (compare.c), for tilec run --check ------------------------- */
@@ -155,9 +155,9 @@ void npy_free(NpyArray *a);
 void rt_tolerance(DType t, double *rtol, double *atol);
 
 typedef struct RtCompare {
-    size_t nbad;        /* elements outside the tolerance */
-    size_t first_bad;   /* index of the first of them */
-    size_t nnan;        /* elements NaN in both (they agree), and the first of them */
+    size_t nbad;      /* elements outside the tolerance */
+    size_t first_bad; /* index of the first of them */
+    size_t nnan;      /* elements NaN in both (they agree), and the first of them */
     size_t first_nan;
     double max_abs_err; /* over all elements (NaN/inf pairs that agree count as 0) */
     double atol, rtol;  /* the tolerance used, atol already scaled */

@@ -52,8 +52,7 @@ static void names_add(CfNames *n, const char *s) {
     n->slen++;
 }
 
-static void put_ptr(const void **keys, const char **vals, int cap, const void *k,
-                    const char *v) {
+static void put_ptr(const void **keys, const char **vals, int cap, const void *k, const char *v) {
     uint64_t i = hash_ptr(k) & (uint64_t)(cap - 1);
     while (keys[i]) i = (i + 1) & (uint64_t)(cap - 1);
     keys[i] = k, vals[i] = v;
@@ -76,15 +75,17 @@ static void names_bind(CfNames *n, const void *key, const char *name) {
 /* ---- user names ------------------------------------------------------------------------ */
 /* Keywords of C (and C++) and the library names every target's source uses. */
 static const char *const common_reserved[] = {
-    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
-    "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
-    "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch",
-    "typedef", "union", "unsigned", "void", "volatile", "while", "bool", "true", "false",
-    "NULL", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t",
-    "uint64_t", "size_t", "INT64_C", "UINT64_C", "INT64_MIN", "main", "printf", "memset",
-    "abs", "assert", "isinf", "isnan", "exp", "exp2", "log", "log2", "log10", "sqrt", "fabs",
-    "floor", "ceil", "round", "trunc", "tanh", "sin", "cos", "tan", "erf", "log1p", "expm1",
-    "pow", "fmod", "atan2", "fmin", "fmax", "nextafter", "signbit", NULL,
+    "auto",      "break",     "case",    "char",     "const",    "continue", "default",  "do",
+    "double",    "else",      "enum",    "extern",   "float",    "for",      "goto",     "if",
+    "inline",    "int",       "long",    "register", "restrict", "return",   "short",    "signed",
+    "sizeof",    "static",    "struct",  "switch",   "typedef",  "union",    "unsigned", "void",
+    "volatile",  "while",     "bool",    "true",     "false",    "NULL",     "int8_t",   "int16_t",
+    "int32_t",   "int64_t",   "uint8_t", "uint16_t", "uint32_t", "uint64_t", "size_t",   "INT64_C",
+    "UINT64_C",  "INT64_MIN", "main",    "printf",   "memset",   "abs",      "assert",   "isinf",
+    "isnan",     "exp",       "exp2",    "log",      "log2",     "log10",    "sqrt",     "fabs",
+    "floor",     "ceil",      "round",   "trunc",    "tanh",     "sin",      "cos",      "tan",
+    "erf",       "log1p",     "expm1",   "pow",      "fmod",     "atan2",    "fmin",     "fmax",
+    "nextafter", "signbit",   NULL,
 };
 
 /* s is w, or w + "f" (the float32 version of a libm name). */
@@ -109,8 +110,8 @@ static char *name_sanitize(Arena *a, const char *user) {
     size_t n = user ? strlen(user) : 0;
     char *s = arena_alloc(a, n + 3);
     size_t k = 0;
-    if (!n || (user[0] >= '0' && user[0] <= '9') || user[0] == '_' ||
-        !strncmp(user, "tl_", 3) || !strncmp(user, "TL_", 3) || !strncmp(user, "tilec_", 6))
+    if (!n || (user[0] >= '0' && user[0] <= '9') || user[0] == '_' || !strncmp(user, "tl_", 3) ||
+        !strncmp(user, "TL_", 3) || !strncmp(user, "tilec_", 6))
         s[k++] = 'v';
     if (n && user[0] >= '0' && user[0] <= '9') s[k++] = '_';
     for (size_t i = 0; i < n; i++) {
@@ -155,9 +156,7 @@ const char *cf_tmp(CfEmit *em, const char *base) {
     return s;
 }
 
-void cf_bind(CfEmit *em, const void *key, const char *name) {
-    names_bind(&em->names, key, name);
-}
+void cf_bind(CfEmit *em, const void *key, const char *name) { names_bind(&em->names, key, name); }
 
 /* ---- output ---------------------------------------------------------------------------- */
 void cf_line(CfEmit *em, const char *fmt, ...) {
@@ -185,8 +184,7 @@ const char *cf_comment_text(Arena *a, const char *s) {
         if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
             strchr(" ._-+,:=@%#()[]{}<>!~^&|;$/", c))
             sb_putc(&sb, (char)c);
-        else
-            sb_printf(&sb, "\\x%02x", c);
+        else sb_printf(&sb, "\\x%02x", c);
     }
     char *r = arena_strdup(a, sb.buf);
     sb_free(&sb);
@@ -198,9 +196,10 @@ void cf_check_grid(CfEmit *em, const Stmt *k, const int64_t max[3], const char *
     for (int d = 0; d < k->u.kernel.ngrid && d < 3; d++) {
         int64_t n;
         if (ir_is_const_int(k->u.kernel.grid[d], &n) && n > max[d])
-            ctx_fail(em->ctx, k->loc, "T.Kernel: grid dimension %d (%c) is %lld blocks; %s "
-                     "allows at most %lld", d, axis[d], (long long)n, target,
-                     (long long)max[d]);
+            ctx_fail(em->ctx, k->loc,
+                     "T.Kernel: grid dimension %d (%c) is %lld blocks; %s "
+                     "allows at most %lld",
+                     d, axis[d], (long long)n, target, (long long)max[d]);
     }
 }
 
@@ -299,7 +298,8 @@ const char *cf_short(DType t) {
     case DT_INT16: return "i16";
     case DT_INT32: return "i32";
     case DT_INT64: return "i64";
-    case DT_UINT8: case DT_BOOL: return "u8";
+    case DT_UINT8:
+    case DT_BOOL: return "u8";
     case DT_UINT16: return "u16";
     case DT_UINT32: return "u32";
     case DT_UINT64: return "u64";
@@ -390,8 +390,8 @@ static void lit_float(StrBuf *o, double v, DType t) {
     else if (t == DT_FLOAT8_E4M3) v = tl_round64_e4m3(v);
     else if (t == DT_FLOAT8_E5M2) v = tl_round64_e5m2(v);
     if (isnan(v)) sb_puts(o, dbl ? "TL_NAN" : "TL_NANF");
-    else if (isinf(v)) sb_printf(o, "%s%s%s", v > 0 ? "" : "(-", dbl ? "TL_INF" : "TL_INFF",
-                                 v > 0 ? "" : ")");
+    else if (isinf(v))
+        sb_printf(o, "%s%s%s", v > 0 ? "" : "(-", dbl ? "TL_INF" : "TL_INFF", v > 0 ? "" : ")");
     else if (dbl) lit_number(o, "%.17g", v, "");
     else lit_number(o, "%.9g", (double)(float)v, "f");
 }
@@ -407,8 +407,11 @@ static void ex_bin_float(CfEmit *em, StrBuf *o, const Expr *e) {
     BinOp op = e->u.bin.op;
     bool narrow = cf_narrow_float(t);
     if (narrow && op != OP_MIN && op != OP_MAX) sb_printf(o, "tl_round_%s(", cf_nf(t));
-    const char *infix = op == OP_ADD ? " + " : op == OP_SUB ? " - " : op == OP_MUL ? " * "
-                        : op == OP_DIV ? " / " : NULL;
+    const char *infix = op == OP_ADD   ? " + "
+                        : op == OP_SUB ? " - "
+                        : op == OP_MUL ? " * "
+                        : op == OP_DIV ? " / "
+                                       : NULL;
     if (infix) sb_puts(o, "(");
     else if (op == OP_FLOORDIV) {
         fmath(o, t, "floor");
@@ -430,13 +433,12 @@ static void ex_bin_float(CfEmit *em, StrBuf *o, const Expr *e) {
 
 static void ex_bin_int(CfEmit *em, StrBuf *o, const Expr *e) {
     static const char *const helper[BINOP_COUNT] = {
-        [OP_DIV] = "div", [OP_FLOORDIV] = "floordiv", [OP_FLOORMOD] = "floormod",
-        [OP_MIN] = "min", [OP_MAX] = "max", [OP_POW] = "pow", [OP_SHL] = "shl",
-        [OP_SHR] = "shr",
+        [OP_DIV] = "div", [OP_FLOORDIV] = "floordiv", [OP_FLOORMOD] = "floormod", [OP_MIN] = "min",
+        [OP_MAX] = "max", [OP_POW] = "pow",           [OP_SHL] = "shl",           [OP_SHR] = "shr",
     };
     static const char *const infix[BINOP_COUNT] = {
-        [OP_ADD] = " + ", [OP_SUB] = " - ", [OP_MUL] = " * ", [OP_BITAND] = " & ",
-        [OP_BITOR] = " | ", [OP_BITXOR] = " ^ ",
+        [OP_ADD] = " + ",    [OP_SUB] = " - ",   [OP_MUL] = " * ",
+        [OP_BITAND] = " & ", [OP_BITOR] = " | ", [OP_BITXOR] = " ^ ",
     };
     DType t = e->dtype;
     BinOp op = e->u.bin.op;
@@ -560,8 +562,10 @@ static const char *bits_to_float(DType t) {
  * the width (two's complement for a signed one), and back to a float value. */
 static void ex_bitcast(CfEmit *em, StrBuf *o, const Expr *e) {
     DType from = e->u.call.args[0]->dtype, to = e->dtype;
-    const char *ubits = dtype_bits(to) == 64 ? "uint64_t" : dtype_bits(to) == 32 ? "uint32_t"
-                        : dtype_bits(to) == 16 ? "uint16_t" : "uint8_t";
+    const char *ubits = dtype_bits(to) == 64   ? "uint64_t"
+                        : dtype_bits(to) == 32 ? "uint32_t"
+                        : dtype_bits(to) == 16 ? "uint16_t"
+                                               : "uint8_t";
     sb_printf(o, "((%s)", cf_value(to));
     if (dtype_is_float(to)) sb_printf(o, "%s((%s)", bits_to_float(to), ubits);
     if (dtype_is_float(from)) sb_printf(o, "%s(", float_to_bits(from));
@@ -693,4 +697,3 @@ const char *cf_ex_str(CfEmit *em, const Expr *e, DType as, bool top) {
     sb_free(&sb);
     return s;
 }
-

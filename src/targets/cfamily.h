@@ -65,13 +65,13 @@ struct CfEmit {
     const Func *f;
     const CfHooks *hooks;
     CfNames names;
-    StrBuf *out;            /* where statements go now */
+    StrBuf *out; /* where statements go now */
     int indent;
     const Source *last_src; /* last "// kernel.py:LINE" comment written */
     int last_line;
-    const Stmt *kernel;     /* the STMT_KERNEL being emitted, NULL on the host */
+    const Stmt *kernel; /* the STMT_KERNEL being emitted, NULL on the host */
     int ntmp;
-    CfVarVec live;          /* vars declared in the enclosing scopes */
+    CfVarVec live; /* vars declared in the enclosing scopes */
 };
 
 void cf_init(CfEmit *em, Ctx *ctx, const Func *f, const CfHooks *hooks);
@@ -82,7 +82,7 @@ const char *cf_var(CfEmit *em, const Var *v);
 const char *cf_buf(CfEmit *em, const Buffer *b);
 /* Binds the params' and syms' names first, so they stay the user's when possible. */
 void cf_reserve_params(CfEmit *em);
-const char *cf_tmp(CfEmit *em, const char *base); /* a fresh tl_<base><n> */
+const char *cf_tmp(CfEmit *em, const char *base);            /* a fresh tl_<base><n> */
 void cf_bind(CfEmit *em, const void *key, const char *name); /* key -> name as it is */
 void cf_line(CfEmit *em, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 bool cf_live_has(const CfEmit *em, const Var *v);

@@ -29,8 +29,8 @@ static void stmt_for(CfEmit *em, const Stmt *s) {
     const char *ext = cf_ex_str(em, s->u.for_.extent, t, false);
     int64_t cmin, cext;
     const char *kind = s->u.for_.kind == LOOP_SERIAL ? ""
-                       : arena_printf(&em->ctx->arena, "  /* %s */",
-                                      loop_kind_name(s->u.for_.kind));
+                                                     : arena_printf(&em->ctx->arena, "  /* %s */",
+                                                                    loop_kind_name(s->u.for_.kind));
     bool kmin = ir_is_const_int(s->u.for_.min, &cmin);
     if (kmin && ir_is_const_int(s->u.for_.extent, &cext)) {
         if (s->u.for_.kind == LOOP_UNROLL && em->hooks->unroll_pragma)

@@ -24,8 +24,7 @@ typedef struct TargetDevice {
     int (*mem_alloc)(int dev, size_t n, void *stream, void **out, StrBuf *err);
     void (*mem_free)(int dev, void *p);
     /* Synchronous copy; a device of -1 is host memory. 0, else -1 and err. */
-    int (*mem_copy)(void *dst, int dst_dev, const void *src, int src_dev, size_t n,
-                    StrBuf *err);
+    int (*mem_copy)(void *dst, int dst_dev, const void *src, int src_dev, size_t n, StrBuf *err);
     /* Waits for the work queued on stream (NULL = default stream) of device dev. */
     int (*stream_sync)(int dev, void *stream, StrBuf *err);
     /* The device a loaded module runs on. */
@@ -37,9 +36,9 @@ typedef struct TargetDevice {
 } TargetDevice;
 
 typedef struct Target {
-    const char *name;        /* "c", "cuda" */
-    const char *source_ext;  /* ".c" */
-    const char *binary_ext;  /* ".so" */
+    const char *name;       /* "c", "cuda" */
+    const char *source_ext; /* ".c" */
+    const char *binary_ext; /* ".so" */
     /* 1 if the target can build and run here; else 0 with the reason in why. */
     int (*available)(StrBuf *why);
     /* Text identifying the toolchain (compiler path + version): part of the cache key,
@@ -65,8 +64,7 @@ typedef struct Target {
     /* Run: args[i] = data pointer of buffer parameter i (byte_offset applied) or pointer
      * to the scalar value (int64_t for ints and bool, double for floats); syms = values
      * of f->syms in order. 0 on success; else reason in err. */
-    int (*launch)(void *module, void *const *args, const int64_t *syms, void *stream,
-                  StrBuf *err);
+    int (*launch)(void *module, void *const *args, const int64_t *syms, void *stream, StrBuf *err);
     void (*unload)(void *module);
     /* Optional (NULL for targets that need nothing): called once after load with the
      * lowered Func the module was built from; it outlives the module. The CUDA target

@@ -43,12 +43,9 @@ __device__ void copy_tile(uint16_t *s, const uint16_t *g, bool zero_last, int ti
         int o = i * E, p = o;
         if constexpr (SWZ) p = tl_swizzle<LEN * 2, 2>(o);
         bool valid = !(zero_last && o / LEN == ROWS - 1);
-        if constexpr (CP == 16)
-            tl_cp_async16(s + p, g + o, valid);
-        else if constexpr (CP == 8)
-            tl_cp_async8(s + p, g + o, valid);
-        else
-            tl_cp_async4(s + p, g + o, valid);
+        if constexpr (CP == 16) tl_cp_async16(s + p, g + o, valid);
+        else if constexpr (CP == 8) tl_cp_async8(s + p, g + o, valid);
+        else tl_cp_async4(s + p, g + o, valid);
     }
 }
 
@@ -148,20 +145,20 @@ static void run() {
     uint16_t *dA = nullptr, *dB = nullptr;
     float *dC0 = nullptr, *dC = nullptr;
     auto kern = gemm_kernel<C>;
-    bool ok =
-        cuda_ok(cudaMalloc(&dA, hA.size() * 2), "cudaMalloc", why, sizeof why) &&
-        cuda_ok(cudaMalloc(&dB, hB.size() * 2), "cudaMalloc", why, sizeof why) &&
-        cuda_ok(cudaMalloc(&dC0, hC0.size() * 4), "cudaMalloc", why, sizeof why) &&
-        cuda_ok(cudaMalloc(&dC, hC.size() * 4), "cudaMalloc", why, sizeof why) &&
-        cuda_ok(cudaMemcpy(dA, hA.data(), hA.size() * 2, cudaMemcpyHostToDevice), "cudaMemcpy", why,
-                sizeof why) &&
-        cuda_ok(cudaMemcpy(dB, hB.data(), hB.size() * 2, cudaMemcpyHostToDevice), "cudaMemcpy", why,
-                sizeof why) &&
-        cuda_ok(cudaMemcpy(dC0, hC0.data(), hC0.size() * 4, cudaMemcpyHostToDevice), "cudaMemcpy",
-                why, sizeof why) &&
-        cuda_ok(cudaMemset(dC, 0xff, hC.size() * 4), "cudaMemset", why, sizeof why) &&
-        cuda_ok(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, C::SMEM),
-                "cudaFuncSetAttribute", why, sizeof why);
+    bool ok = cuda_ok(cudaMalloc(&dA, hA.size() * 2), "cudaMalloc", why, sizeof why) &&
+              cuda_ok(cudaMalloc(&dB, hB.size() * 2), "cudaMalloc", why, sizeof why) &&
+              cuda_ok(cudaMalloc(&dC0, hC0.size() * 4), "cudaMalloc", why, sizeof why) &&
+              cuda_ok(cudaMalloc(&dC, hC.size() * 4), "cudaMalloc", why, sizeof why) &&
+              cuda_ok(cudaMemcpy(dA, hA.data(), hA.size() * 2, cudaMemcpyHostToDevice),
+                      "cudaMemcpy", why, sizeof why) &&
+              cuda_ok(cudaMemcpy(dB, hB.data(), hB.size() * 2, cudaMemcpyHostToDevice),
+                      "cudaMemcpy", why, sizeof why) &&
+              cuda_ok(cudaMemcpy(dC0, hC0.data(), hC0.size() * 4, cudaMemcpyHostToDevice),
+                      "cudaMemcpy", why, sizeof why) &&
+              cuda_ok(cudaMemset(dC, 0xff, hC.size() * 4), "cudaMemset", why, sizeof why) &&
+              cuda_ok(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           C::SMEM),
+                      "cudaFuncSetAttribute", why, sizeof why);
     if (ok) {
         kern<<<1, C::THREADS, C::SMEM>>>(dA, dB, dC0, dC);
         ok = cuda_ok(cudaGetLastError(), "launch", why, sizeof why) &&

@@ -27,8 +27,8 @@ static int checks, failures;
 #endif
 
 /* fmt is " " followed by the caller's message format (" " alone: no message). */
-static inline void check_report(const char *file, int line, const char *cond, const char *fmt,
-                                ...) __attribute__((format(printf, 4, 5)));
+static inline void check_report(const char *file, int line, const char *cond, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 static inline void check_report(const char *file, int line, const char *cond, const char *fmt,
                                 ...) {
     fprintf(stderr, "%s:%d: check failed: %s", file, line, cond);
@@ -42,21 +42,21 @@ static inline void check_report(const char *file, int line, const char *cond, co
     fputc('\n', stderr);
 }
 
-#define CHECK(cond, ...)                                                                   \
-    do {                                                                                   \
-        checks++;                                                                          \
-        if (!(cond) && ++failures <= CHECK_MAX_REPORTS) {                                  \
-            check_report(__FILE__, __LINE__, #cond, " " __VA_ARGS__);                      \
-            CHECK_CONTEXT();                                                               \
-        }                                                                                  \
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        checks++;                                                                                  \
+        if (!(cond) && ++failures <= CHECK_MAX_REPORTS) {                                          \
+            check_report(__FILE__, __LINE__, #cond, " " __VA_ARGS__);                              \
+            CHECK_CONTEXT();                                                                       \
+        }                                                                                          \
     } while (0)
 
 static inline void check_str(const char *file, int line, const char *got, const char *want) {
     checks++;
     if (strcmp(got ? got : "(null)", want)) {
         failures++;
-        fprintf(stderr, "%s:%d: got\n%s\n---- want\n%s\n----\n", file, line,
-                got ? got : "(null)", want);
+        fprintf(stderr, "%s:%d: got\n%s\n---- want\n%s\n----\n", file, line, got ? got : "(null)",
+                want);
     }
 }
 #define CHECK_STR(got, want) check_str(__FILE__, __LINE__, got, want)

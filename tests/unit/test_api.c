@@ -17,12 +17,12 @@
 #include "check.h"
 #include "kernels.h"
 
-#define CHECK_ERR(expr, status, ...)                                                  \
-    do {                                                                              \
-        CHECK((expr) == (status));                                                    \
-        const char *needles_[] = {__VA_ARGS__};                                       \
-        for (size_t n_ = 0; n_ < sizeof needles_ / sizeof needles_[0]; n_++)          \
-            CHECK(strstr(tl_last_error(), needles_[n_]) != NULL);                     \
+#define CHECK_ERR(expr, status, ...)                                                               \
+    do {                                                                                           \
+        CHECK((expr) == (status));                                                                 \
+        const char *needles_[] = {__VA_ARGS__};                                                    \
+        for (size_t n_ = 0; n_ < sizeof needles_ / sizeof needles_[0]; n_++)                       \
+            CHECK(strstr(tl_last_error(), needles_[n_]) != NULL);                                  \
     } while (0)
 
 static char cache_dir[64];
@@ -99,8 +99,8 @@ static void test_basics(void) {
     o.target = "tpu";
     CHECK_ERR(tl_compile_source(test_kernel("add"), "add.py", &o, &k), TL_ERROR_ARGUMENT,
               "unknown target 'tpu'", "auto, c");
-    CHECK_ERR(tl_compile_source("def f(:\n SYNTAX_ERROR\n", "bad.py", NULL, &k),
-              TL_ERROR_PROGRAM, "bad.py:", "error");
+    CHECK_ERR(tl_compile_source("def f(:\n SYNTAX_ERROR\n", "bad.py", NULL, &k), TL_ERROR_PROGRAM,
+              "bad.py:", "error");
 }
 
 static void test_param_info(tl_kernel *k) {
@@ -181,8 +181,7 @@ static void test_launch_checks(tl_kernel *k) {
               "data is NULL");
     a.t.data = a.data;
     a.t.byte_offset = 2;
-    CHECK_ERR(tl_kernel_launch(k, args, 3, NULL), TL_ERROR_ARGUMENT, "argument 'A'",
-              "not aligned");
+    CHECK_ERR(tl_kernel_launch(k, args, 3, NULL), TL_ERROR_ARGUMENT, "argument 'A'", "not aligned");
     a.t.byte_offset = 4 * 128; /* one row in: still aligned, reads rows 1.. */
     a.shape[0] = 256;
     args[0] = NULL;
@@ -248,8 +247,7 @@ static void test_strided_scalar(void) {
     a.strides[1] = 1;
     a.t.strides = a.strides;
     float alpha = 2.5f;
-    DLTensor s = {.data = &alpha, .device = {kDLCPU, 0}, .ndim = 0,
-                  .dtype = {kDLFloat, 32, 1}};
+    DLTensor s = {.data = &alpha, .device = {kDLCPU, 0}, .ndim = 0, .dtype = {kDLFloat, 32, 1}};
     DLTensor *in[2] = {&a.t, &s}, *out[1] = {NULL};
     CHECK(tl_kernel_call(k, in, 2, out, 1, NULL) == TL_OK);
     int bad = 0;
@@ -268,8 +266,8 @@ static void test_strided_scalar(void) {
     s.dtype.bits = 32;
     s.ndim = 1;
     s.shape = a.shape;
-    CHECK_ERR(tl_kernel_call(k, in, 2, out, 1, NULL), TL_ERROR_ARGUMENT,
-              "argument 'alpha'", "ndim is 1 but the kernel expects a scalar");
+    CHECK_ERR(tl_kernel_call(k, in, 2, out, 1, NULL), TL_ERROR_ARGUMENT, "argument 'alpha'",
+              "ndim is 1 but the kernel expects a scalar");
     t2_free(&a);
     tl_kernel_destroy(k);
 }

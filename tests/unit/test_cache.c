@@ -43,7 +43,10 @@ static int runs_right(tl_kernel *k) {
     static float a[M * N], b[M * N];
     for (int i = 0; i < M * N; i++) a[i] = (float)i, b[i] = 0.5f * (float)(i % 7);
     int64_t shape[2] = {M, N};
-    DLTensor ta = {.data = a, .device = {kDLCPU, 0}, .ndim = 2, .dtype = {kDLFloat, 32, 1},
+    DLTensor ta = {.data = a,
+                   .device = {kDLCPU, 0},
+                   .ndim = 2,
+                   .dtype = {kDLFloat, 32, 1},
                    .shape = shape};
     DLTensor tb = ta;
     tb.data = b;
@@ -95,8 +98,7 @@ static void damaged(const char *dir, const char *what, void (*f)(const char *pat
     CHECK(compile(dir, "256", &k) == TL_OK, " %s", what);
     if (!k) return;
     const char *w = tl_kernel_warnings(k);
-    CHECK(count(w, "warning: kernel cache: entry") == 1 && strstr(w, reason), " %s: '%s'",
-          what, w);
+    CHECK(count(w, "warning: kernel cache: entry") == 1 && strstr(w, reason), " %s: '%s'", what, w);
     CHECK(runs_right(k), " %s: wrong results", what);
     tl_kernel_destroy(k);
     CHECK(compile(dir, "256", &k) == TL_OK);

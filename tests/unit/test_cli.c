@@ -101,7 +101,8 @@ static void test_in_out(void) {
     double d[4] = {0};
     CHECK(npy_write(path("d.npy"), DT_FLOAT64, 2, (int64_t[]){2, 2}, d, &e) == 0);
     sb_free(&e);
-    CHECK(tilec_run("run add.py:add -D M=64 --in A=a.npy --in B=b.npy --out-dir o1 --target c") == 0);
+    CHECK(tilec_run("run add.py:add -D M=64 --in A=a.npy --in B=b.npy --out-dir o1 --target c") ==
+          0);
     CHECK(strstr(out, " (c): ") && strstr(out, " ms\n"));
     NpyArray c;
     CHECK(load(path("o1/C.npy"), &c) == 0);
@@ -162,8 +163,8 @@ static void test_seed_and_check(void) {
 
 /* A symbolic size: -D gives it; a kernel without outputs writes all its tensors. */
 static void test_symbolic(void) {
-    CHECK(tilec_run("run dyn.py") == 1 &&
-          strstr(err, "parameter 'A' has shape (M, 128)") && strstr(err, "-D M=VALUE"));
+    CHECK(tilec_run("run dyn.py") == 1 && strstr(err, "parameter 'A' has shape (M, 128)") &&
+          strstr(err, "-D M=VALUE"));
     CHECK(tilec_run("run dyn.py -D M=70 --out-dir y --check") == 0);
     CHECK(strstr(out, "check: OK"));
     NpyArray a, b, c;
@@ -216,12 +217,14 @@ static void test_ir_after(void) {
     CHECK(tilec_run("emit add.py --target c --ir-after program_order,mark_nonneg") == 0 &&
           count_of(err, "# IR after") == 2 && strstr(err, "# IR after mark_nonneg (c)"));
     CHECK(tilec_run("emit add.py --target c --ir-after all") == 0 &&
-          count_of(err, "# IR after") == c_passes && c_passes >= 7, "%d passes", c_passes);
+              count_of(err, "# IR after") == c_passes && c_passes >= 7,
+          "%d passes", c_passes);
     CHECK(tilec_run("emit add.py --target c --ir-after nope") == 1 &&
           strstr(err, "no pass 'nope' in the c target's pipeline (its passes: check_tile_ops,"));
     CHECK(tilec_run("emit add.py --target cuda --ir-after infer_layouts,nope") == 1 &&
           strstr(err, "no pass 'nope' in the cuda target's pipeline"));
-    CHECK(tilec_run("emit add.py --ir-file x.ir") == 2 && strstr(err, "--ir-file needs --ir-after"));
+    CHECK(tilec_run("emit add.py --ir-file x.ir") == 2 &&
+          strstr(err, "--ir-file needs --ir-after"));
     write_text(path("dump.ir"), "old text\n");
     CHECK(tilec_run("emit add.py --target c --ir-after simplify --ir-file dump.ir") == 0 &&
           !strstr(err, "# IR after"));

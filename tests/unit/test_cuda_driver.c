@@ -49,8 +49,8 @@ static tl_options test_options(void) {
 
 /* ---- the toolkit's headers agree with driver.h ------------------------------------------ */
 #if defined(__has_include)
-#if __has_include("/usr/local/cuda/include/cuda.h") && \
-    __has_include("/usr/local/cuda/include/nvrtc.h")
+#if __has_include("/usr/local/cuda/include/cuda.h") &&                                             \
+                  __has_include("/usr/local/cuda/include/nvrtc.h")
 #define HAVE_CUDA_H 1
 #include "/usr/local/cuda/include/cuda.h"
 #include "/usr/local/cuda/include/nvrtc.h"
@@ -61,17 +61,44 @@ static tl_options test_options(void) {
 #define XSTR(x) STR(x)
 #define STR(x) #x
 /* API name -> the ABI symbol cuda.h maps it to. */
-static const struct { const char *api, *sym; } header_syms[] = {
-#define H(api) {#api, XSTR(api)}
-    H(cuGetErrorName), H(cuGetErrorString), H(cuInit), H(cuDriverGetVersion),
-    H(cuDeviceGetCount), H(cuDeviceGet), H(cuDeviceGetName), H(cuDeviceGetAttribute),
-    H(cuDeviceTotalMem), H(cuDevicePrimaryCtxRetain), H(cuCtxGetCurrent),
-    H(cuCtxSetCurrent), H(cuCtxPushCurrent), H(cuCtxPopCurrent), H(cuCtxGetDevice),
-    H(cuModuleLoadData), H(cuModuleUnload), H(cuModuleGetFunction), H(cuFuncGetAttribute),
-    H(cuFuncSetAttribute), H(cuOccupancyMaxActiveBlocksPerMultiprocessor),
-    H(cuOccupancyMaxActiveClusters), H(cuLaunchKernel), H(cuMemAlloc), H(cuMemFree),
-    H(cuMemAllocAsync), H(cuMemFreeAsync), H(cuMemsetD8Async), H(cuMemcpyHtoD),
-    H(cuMemcpyDtoH), H(cuMemcpyDtoD), H(cuStreamSynchronize), H(cuTensorMapEncodeTiled),
+static const struct {
+    const char *api, *sym;
+} header_syms[] = {
+#define H(api)                                                                                     \
+    { #api, XSTR(api) }
+    H(cuGetErrorName),
+    H(cuGetErrorString),
+    H(cuInit),
+    H(cuDriverGetVersion),
+    H(cuDeviceGetCount),
+    H(cuDeviceGet),
+    H(cuDeviceGetName),
+    H(cuDeviceGetAttribute),
+    H(cuDeviceTotalMem),
+    H(cuDevicePrimaryCtxRetain),
+    H(cuCtxGetCurrent),
+    H(cuCtxSetCurrent),
+    H(cuCtxPushCurrent),
+    H(cuCtxPopCurrent),
+    H(cuCtxGetDevice),
+    H(cuModuleLoadData),
+    H(cuModuleUnload),
+    H(cuModuleGetFunction),
+    H(cuFuncGetAttribute),
+    H(cuFuncSetAttribute),
+    H(cuOccupancyMaxActiveBlocksPerMultiprocessor),
+    H(cuOccupancyMaxActiveClusters),
+    H(cuLaunchKernel),
+    H(cuMemAlloc),
+    H(cuMemFree),
+    H(cuMemAllocAsync),
+    H(cuMemFreeAsync),
+    H(cuMemsetD8Async),
+    H(cuMemcpyHtoD),
+    H(cuMemcpyDtoH),
+    H(cuMemcpyDtoD),
+    H(cuStreamSynchronize),
+    H(cuTensorMapEncodeTiled),
 #undef H
 };
 
@@ -85,11 +112,14 @@ static void test_header_agreement(void) {
         const char *want = NULL;
         for (size_t i = 0; i < sizeof header_syms / sizeof header_syms[0]; i++)
             if (!strcmp(header_syms[i].api, api)) want = header_syms[i].sym;
-        CHECK(want && !strcmp(want, *s), "driver.h resolves %s but cuda.h maps %s to %s", *s,
-              api, want ? want : "(not listed in the test)");
+        CHECK(want && !strcmp(want, *s), "driver.h resolves %s but cuda.h maps %s to %s", *s, api,
+              want ? want : "(not listed in the test)");
     }
     CHECK(n == (int)(sizeof header_syms / sizeof header_syms[0]), "%d symbols", n);
-    static const struct { const char *name; int ours, theirs; } consts[] = {
+    static const struct {
+        const char *name;
+        int ours, theirs;
+    } consts[] = {
 #define C(ours, theirs) {#ours, (int)(ours), (int)(theirs)}
         C(CUDRV_SUCCESS, CUDA_SUCCESS),
         C(CUDRV_ERROR_NO_DEVICE, CUDA_ERROR_NO_DEVICE),
@@ -128,10 +158,11 @@ static void test_header_agreement(void) {
 #undef C
     };
     for (size_t i = 0; i < sizeof consts / sizeof consts[0]; i++)
-        CHECK(consts[i].ours == consts[i].theirs, "%s is %d, the header says %d",
-              consts[i].name, consts[i].ours, consts[i].theirs);
+        CHECK(consts[i].ours == consts[i].theirs, "%s is %d, the header says %d", consts[i].name,
+              consts[i].ours, consts[i].theirs);
     CHECK(sizeof(CuDevPtr) == sizeof(CUdeviceptr) && sizeof(CuResult) == sizeof(CUresult) &&
-              sizeof(CuDevice) == sizeof(CUdevice), "type sizes");
+              sizeof(CuDevice) == sizeof(CUdevice),
+          "type sizes");
 }
 #else
 static void test_header_agreement(void) {
@@ -177,8 +208,12 @@ static int build_for(const char *arch, const char *source, const char *path, Str
 static int is_cubin(const char *path) {
     size_t n = 0;
     unsigned char *b = file_read(path, &n);
-    int ok = b && n > 64 && !memcmp(b, "\x7f" "ELF", 4) && b[4] == 2 &&
-             (b[18] | b[19] << 8) == 190;
+    int ok = b && n > 64 &&
+             !memcmp(b,
+                     "\x7f"
+                     "ELF",
+                     4) &&
+             b[4] == 2 && (b[18] | b[19] << 8) == 190;
     free(b);
     return ok;
 }
@@ -196,11 +231,10 @@ static const char hopper_kernel[] =
     "    a[threadIdx.x] = 1.0f;\n"
     "}\n";
 
-static const char bad_kernel[] =
-    "extern \"C\" __global__ void tilec_kernel_0(float *a) {\n"
-    "    // bad.py:7  T.copy(A, B)\n"
-    "    a[threadIdx.x] = undefined_thing;\n"
-    "}\n";
+static const char bad_kernel[] = "extern \"C\" __global__ void tilec_kernel_0(float *a) {\n"
+                                 "    // bad.py:7  T.copy(A, B)\n"
+                                 "    a[threadIdx.x] = undefined_thing;\n"
+                                 "}\n";
 
 static void test_build(void) {
     char path[512];
@@ -227,7 +261,8 @@ static void test_build(void) {
               strstr(log.buf, "arch='sm80': not a CUDA architecture"),
           "bad arch: %s", log.buf);
     CHECK(build_for("sm_20", tiny_kernel, path, &log) != 0 &&
-              strstr(log.buf, "cannot compile for sm_20"), "old arch: %s", log.buf);
+              strstr(log.buf, "cannot compile for sm_20"),
+          "old arch: %s", log.buf);
     sb_free(&log);
 }
 
@@ -237,12 +272,12 @@ static void test_toolchain_id(const CudaNvrtc *nv) {
     snprintf(want, sizeof want, "nvrtc %d.%d", nv->major, nv->minor);
     const char *id = target_cuda.toolchain_id(&a);
     CHECK(strstr(id, want) && !strstr(id, "--gpu-architecture") && strstr(id, "--std=c++17") &&
-              !strstr(id, "fast_math"), "%s", id);
+              !strstr(id, "fast_math"),
+          "%s", id);
     /* the architecture is in the settings' part of the cache key */
     Options o80 = {.arch = "sm_80"}, o90 = {.arch = "sm_90a"};
     char *k80 = options_key(&o80), *k90 = options_key(&o90);
-    CHECK(strstr(k80, "arch=sm_80") && strstr(k90, "arch=sm_90a") && strcmp(k80, k90), "%s",
-          k90);
+    CHECK(strstr(k80, "arch=sm_80") && strstr(k90, "arch=sm_90a") && strcmp(k80, k90), "%s", k90);
     free(k80), free(k90);
     arena_free(&a);
 }
@@ -260,13 +295,15 @@ static void test_unavailable(void) {
         char path[512];
         snprintf(path, sizeof path, "%s/k.cubin", tmpdir);
         CHECK(build_for(NULL, tiny_kernel, path, &log) != 0 &&
-                  strstr(log.buf, "set TILEC_CUDA_ARCH"), "no arch, no GPU: %s", log.buf);
+                  strstr(log.buf, "set TILEC_CUDA_ARCH"),
+              "no arch, no GPU: %s", log.buf);
         sb_free(&log);
         tl_kernel *k = NULL;
         tl_options o = test_options();
         o.target = "cuda";
         CHECK(tl_compile_file("examples/elementwise_add.py", &o, &k) == TL_ERROR_TOOLCHAIN &&
-                  strstr(tl_last_error(), why.buf), "%s", tl_last_error());
+                  strstr(tl_last_error(), why.buf),
+              "%s", tl_last_error());
         CHECK(!k, "kernel returned on failure");
     }
     sb_free(&why);
@@ -334,28 +371,29 @@ static void test_build_only_cache(void) {
     o.build = TL_BUILD_ONLY;
     o.cache_dir = cache;
     tl_kernel *k = NULL;
-    CHECK(tl_compile_file("examples/elementwise_add.py", &o, &k) == TL_OK, "%s",
-          tl_last_error());
+    CHECK(tl_compile_file("examples/elementwise_add.py", &o, &k) == TL_OK, "%s", tl_last_error());
     CHECK(dir_entries(cache) == 1, "%d cache entries", dir_entries(cache));
     DIR *d = opendir(cache);
     struct dirent *e = NULL;
-    while (d && (e = readdir(d)) && e->d_name[0] == '.') {
-    }
+    while (d && (e = readdir(d)) && e->d_name[0] == '.') {}
     CHECK(e && cache_entry_name(e->d_name) && strstr(e->d_name, ".cuda.cubin"), "%s",
           e ? e->d_name : "none");
     if (d) closedir(d);
     CHECK(k && tl_kernel_launch(k, NULL, 0, NULL) == TL_ERROR_ARGUMENT &&
-              strstr(tl_last_error(), "TL_BUILD_ONLY"), "%s", tl_last_error());
+              strstr(tl_last_error(), "TL_BUILD_ONLY"),
+          "%s", tl_last_error());
     tl_kernel_destroy(k);
     k = NULL;
     CHECK(tl_compile_file("examples/elementwise_add.py", &o, &k) == TL_OK &&
-              dir_entries(cache) == 1, "second build-only: %s", tl_last_error());
+              dir_entries(cache) == 1,
+          "second build-only: %s", tl_last_error());
     tl_kernel_destroy(k);
     CHECK(tl_cache_clear(&o) == TL_OK && dir_entries(cache) == 0, "cache clear");
     rmdir(cache);
     o.build = 7;
     CHECK(tl_compile_file("examples/elementwise_add.py", &o, &k) == TL_ERROR_ARGUMENT &&
-              strstr(tl_last_error(), "options.build is 7"), "%s", tl_last_error());
+              strstr(tl_last_error(), "options.build is 7"),
+          "%s", tl_last_error());
 }
 
 /* ---- SASS of the tensor-core GEMM (no GPU) ---------------------------------------------- */
@@ -389,7 +427,8 @@ static bool find_cuobjdump(char *out, size_t n) {
     FILE *p = popen("command -v cuobjdump || ls /usr/local/cuda/bin/cuobjdump 2>/dev/null || "
                     "python3 -c 'import nvidia, os; [print(os.path.join(d, \"cu13/bin/cuobjdump\"))"
                     " for d in nvidia.__path__ if os.path.exists(os.path.join(d, "
-                    "\"cu13/bin/cuobjdump\"))]' 2>/dev/null", "r");
+                    "\"cu13/bin/cuobjdump\"))]' 2>/dev/null",
+                    "r");
     if (!p) return false;
     bool ok = fgets(out, (int)n, p) != NULL;
     pclose(p);
@@ -412,8 +451,8 @@ static bool sass_has(const char *line, const char *what) {
  * NULL), no local-memory access (LDL/STL: spills) and at most max_gpu_membars
  * MEMBAR.ALL.GPU (unless negative). */
 static void check_gemm_sass(const char *tool, const char *arch, const char *file,
-                            const tl_define *defs, int ndefs, const char *want,
-                            const char *also, int max_gpu_membars) {
+                            const tl_define *defs, int ndefs, const char *want, const char *also,
+                            int max_gpu_membars) {
     char cache[300], cmd[1400], line[512];
     static int calls; /* a cache of its own per call: its one entry is this kernel */
     snprintf(cache, sizeof cache, "%s/sass-%s-%d", tmpdir, arch, calls++);
@@ -430,8 +469,8 @@ static void check_gemm_sass(const char *tool, const char *arch, const char *file
     char cubin[320];
     snprintf(cubin, sizeof cubin, "%s.cubin", cache);
     CHECK(entry_binary(cache, cubin), "%s for %s: no cache entry in %s", file, arch, cache);
-    snprintf(cmd, sizeof cmd, "PATH=\"$(dirname '%s')\":$PATH '%s' -sass '%s' 2>&1", tool,
-             tool, cubin);
+    snprintf(cmd, sizeof cmd, "PATH=\"$(dirname '%s')\":$PATH '%s' -sass '%s' 2>&1", tool, tool,
+             cubin);
     FILE *p = popen(cmd, "r");
     int found = 0, found_also = 0, local = 0, lines = 0, membars = 0;
     while (p && fgets(line, sizeof line, p)) {
@@ -445,13 +484,14 @@ static void check_gemm_sass(const char *tool, const char *arch, const char *file
     unlink(cubin);
     tl_cache_clear(&o);
     rmdir(cache);
-    CHECK(!also || found_also > 0, "%s for %s: no %s in %d lines of SASS", file, arch, also,
-          lines);
+    CHECK(!also || found_also > 0, "%s for %s: no %s in %d lines of SASS", file, arch, also, lines);
     CHECK(max_gpu_membars < 0 || membars <= max_gpu_membars,
           "%s for %s: %d MEMBAR.ALL.GPU, at most %d expected", file, arch, membars,
           max_gpu_membars);
-    CHECK(found > 0 && local == 0, "%s for %s: %d %s, %d local-memory instructions in %d "
-          "lines of SASS", file, arch, found, want, local, lines);
+    CHECK(found > 0 && local == 0,
+          "%s for %s: %d %s, %d local-memory instructions in %d "
+          "lines of SASS",
+          file, arch, found, want, local, lines);
     if (found > 0 && local == 0)
         printf("ok: %s for %s: %d %s, no local memory\n", file, arch, found, want);
     o.build = TL_BUILD_ONLY;
@@ -469,12 +509,15 @@ static void test_gemm_sass(void) {
     static const tl_define gemm[] = {{"M", "512"},       {"N", "512"},       {"K", "512"},
                                      {"block_M", "128"}, {"block_N", "128"}, {"block_K", "64"},
                                      {"num_stages", "3"}};
-    static const tl_define epi[] = {{"M", "512"}, {"N", "512"}, {"K", "512"},
-                                    {"block_M", "128"}, {"block_N", "256"}, {"block_K", "64"},
-                                    {"num_stages", "4"}, {"threads", "256"},
-                                    {"shared_epilogue", "True"}};
-    static const tl_define fp8[] = {{"M", "512"}, {"N", "512"}, {"K", "512"},
-                                    {"block_M", "256"}, {"threads", "256"}};
+    static const tl_define epi[] = {
+        {"M", "512"},        {"N", "512"},       {"K", "512"},
+        {"block_M", "128"},  {"block_N", "256"}, {"block_K", "64"},
+        {"num_stages", "4"}, {"threads", "256"}, {"shared_epilogue", "True"}};
+    static const tl_define fp8[] = {{"M", "512"},
+                                    {"N", "512"},
+                                    {"K", "512"},
+                                    {"block_M", "256"},
+                                    {"threads", "256"}};
     const int ng = (int)(sizeof gemm / sizeof *gemm), nf = (int)(sizeof fp8 / sizeof *fp8);
     /* wgmma and TMA loads; fp8 wgmma; mma.sync. The one GPU-wide fence: the release of a
      * split-K part's partial result (tl_sk_signal; gemm_fp8's 4 iterations a tile are too
@@ -482,14 +525,16 @@ static void test_gemm_sass(void) {
     check_gemm_sass(tool, "sm_90a", "examples/gemm.py", gemm, ng, "HGMMA", "UTMALDG", 1);
     check_gemm_sass(tool, "sm_90a", "examples/gemm_fp8.py", fp8, nf, "QGMMA", "UTMALDG", 0);
     /* flash attention: P * V on wgmma with P in registers */
-    static const tl_define fa[] = {{"batch", "1"}, {"heads", "2"}, {"seq_len", "256"},
+    static const tl_define fa[] = {{"batch", "1"},
+                                   {"heads", "2"},
+                                   {"seq_len", "256"},
                                    {"dim", "64"}};
     check_gemm_sass(tool, "sm_90a", "examples/flash_attention.py", fa,
                     (int)(sizeof fa / sizeof *fa), "HGMMA", SASS_HGMMA_RS, -1);
     /* TileLang's Hopper tiles at head dim 128: 128 x 128 over two consumer warp groups
      * and a producer warp group (TMA), both gemms on wgmma, no spills */
-    static const tl_define fa128[] = {{"batch", "1"}, {"heads", "2"}, {"seq_len", "256"},
-                                      {"dim", "128"}, {"block_M", "128"}, {"block_N", "128"},
+    static const tl_define fa128[] = {{"batch", "1"},     {"heads", "2"},     {"seq_len", "256"},
+                                      {"dim", "128"},     {"block_M", "128"}, {"block_N", "128"},
                                       {"threads", "256"}, {"num_stages", "2"}};
     check_gemm_sass(tool, "sm_90a", "examples/flash_attention.py", fa128,
                     (int)(sizeof fa128 / sizeof *fa128), "UTMALDG", SASS_HGMMA_RS, -1);
@@ -498,8 +543,8 @@ static void test_gemm_sass(void) {
                     "HGMMA", "UTMASTG", 1);
     check_gemm_sass(tool, "sm_80", "examples/gemm.py", gemm, ng, "HMMA", NULL, -1);
     /* the mma.sync bench configuration: 128 accumulators and the fragments a thread */
-    static const tl_define wide[] = {{"M", "512"},       {"N", "512"},       {"K", "512"},
-                                     {"block_M", "128"}, {"block_N", "256"}, {"block_K", "64"},
+    static const tl_define wide[] = {{"M", "512"},        {"N", "512"},       {"K", "512"},
+                                     {"block_M", "128"},  {"block_N", "256"}, {"block_K", "64"},
                                      {"num_stages", "4"}, {"threads", "256"}};
     check_gemm_sass(tool, "sm_80", "examples/gemm.py", wide, (int)(sizeof wide / sizeof *wide),
                     "HMMA", NULL, -1);
@@ -527,14 +572,13 @@ static void test_device_memory(void) {
     for (int i = 0; i < 3000; i++) zero &= ((float *)back->data)[i] == 0.0f;
     CHECK(zero, "device tensor not zero-filled");
     for (int i = 0; i < 3000; i++) ((float *)h->data)[i] = (float)i * 0.5f;
-    CHECK(tl_tensor_copy(g, h) == TL_OK && tl_tensor_copy(back, g) == TL_OK, "%s",
-          tl_last_error());
+    CHECK(tl_tensor_copy(g, h) == TL_OK && tl_tensor_copy(back, g) == TL_OK, "%s", tl_last_error());
     CHECK(!memcmp(h->data, back->data, 3000 * sizeof(float)), "round trip differs");
     int64_t other[2] = {3, 999};
     DLTensor *o = NULL;
     CHECK(tl_tensor_alloc(f32, 2, other, gpu, &o) == TL_OK, "%s", tl_last_error());
-    CHECK(tl_tensor_copy(o, h) == TL_ERROR_ARGUMENT && strstr(tl_last_error(), "(3, 999)"),
-          "%s", tl_last_error());
+    CHECK(tl_tensor_copy(o, h) == TL_ERROR_ARGUMENT && strstr(tl_last_error(), "(3, 999)"), "%s",
+          tl_last_error());
     CHECK(tl_device_synchronize(gpu, NULL) == TL_OK, "%s", tl_last_error());
     tl_tensor_free(o);
     tl_tensor_free(h);
@@ -641,8 +685,7 @@ static tl_kernel *gemm_kernel(const tl_define *defs, int n) {
 
 /* Elements of the device result c (M x N, float16) that differ from A @ B (float16
  * inputs whose products and sums are exact in float32) by more than float16 rounding. */
-static int wrong_products(DLTensor *c, const DLTensor *a, const DLTensor *b, int M, int N,
-                          int K) {
+static int wrong_products(DLTensor *c, const DLTensor *a, const DLTensor *b, int M, int N, int K) {
     DLTensor *h = NULL;
     int64_t shape[2] = {M, N};
     tl_tensor_alloc(c->dtype, 2, shape, (DLDevice){kDLCPU, 0}, &h);
@@ -665,12 +708,13 @@ static int wrong_products(DLTensor *c, const DLTensor *a, const DLTensor *b, int
  * one stream (so on its one workspace), each twice: every result exact to float16. */
 static void test_gpu_splitk(void) {
     enum { NK = 2 };
-    static const tl_define a[] = {{"M", "256"}, {"N", "512"}, {"K", "1024"}, {"block_M", "128"},
-                                  {"block_N", "256"}, {"block_K", "64"}, {"num_stages", "4"},
-                                  {"threads", "256"}, {"shared_epilogue", "True"}};
-    static const tl_define b[] = {{"M", "192"}, {"N", "256"}, {"K", "2048"}, {"block_M", "64"},
-                                  {"block_N", "128"}, {"block_K", "64"}, {"num_stages", "3"},
-                                  {"threads", "128"}};
+    static const tl_define a[] = {
+        {"M", "256"},        {"N", "512"},       {"K", "1024"},
+        {"block_M", "128"},  {"block_N", "256"}, {"block_K", "64"},
+        {"num_stages", "4"}, {"threads", "256"}, {"shared_epilogue", "True"}};
+    static const tl_define b[] = {{"M", "192"},        {"N", "256"},       {"K", "2048"},
+                                  {"block_M", "64"},   {"block_N", "128"}, {"block_K", "64"},
+                                  {"num_stages", "3"}, {"threads", "128"}};
     static const int dims[NK][3] = {{256, 512, 1024}, {192, 256, 2048}};
     arch_set(NULL);
     tl_kernel *k[NK] = {gemm_kernel(a, 9), gemm_kernel(b, 8)};
@@ -682,7 +726,8 @@ static void test_gpu_splitk(void) {
             tl_tensor_alloc(f16, 2, shape, (DLDevice){kDLCPU, 0}, &in[i][t]);
             tl_tensor_alloc(f16, 2, shape, tl_kernel_device(k[i]), &dev[i][t]);
             for (int64_t e = 0; e < shape[0] * shape[1]; e++)
-                rt_elem_set(DT_FLOAT16, in[i][t]->data, (size_t)e, (double)((e * 7 + t) % 9 - 4) / 4);
+                rt_elem_set(DT_FLOAT16, in[i][t]->data, (size_t)e,
+                            (double)((e * 7 + t) % 9 - 4) / 4);
             tl_tensor_copy(dev[i][t], in[i][t]);
         }
     for (int r = 0; r < 2 * NK && k[0] && k[1]; r++)

@@ -76,7 +76,9 @@ static void test_factory(void) {
 
 static void test_missing_arg(void) {
     Result *r = run(test_kernel("gemm"), NULL, NULL, 0);
-    CHECK(r->error && strstr(r->error, "needs a value for its parameters M, N, K") && strstr(r->error, "-D M=... -D N=... -D K=..."), "%s", r->error);
+    CHECK(r->error && strstr(r->error, "needs a value for its parameters M, N, K") &&
+              strstr(r->error, "-D M=... -D N=... -D K=..."),
+          "%s", r->error);
     done(r);
 }
 
@@ -116,7 +118,8 @@ static void test_direct_dynamic(void) {
     done(r);
     Define defs[] = {{"N", "128"}};
     r = run(test_kernel("direct"), NULL, defs, 1);
-    CHECK(r->ir && r->prog->func->params.data[0].buf->shape[1]->u.i == 128, "override %s", r->error);
+    CHECK(r->ir && r->prog->func->params.data[0].buf->shape[1]->u.i == 128, "override %s",
+          r->error);
     done(r);
 }
 
@@ -139,8 +142,8 @@ static void test_meta_python(void) {
     CHECK(r->ir, "%s", r->error);
     if (r->ir) {
         Buffer *b = r->prog->func->params.data[0].buf;
-        CHECK(b->shape[0]->u.i == 3 && b->shape[1]->u.i == 16 && b->shape[2]->u.i == 19,
-              "%s", r->ir);
+        CHECK(b->shape[0]->u.i == 3 && b->shape[1]->u.i == 16 && b->shape[2]->u.i == 19, "%s",
+              r->ir);
         CHECK(strstr(r->ir, "B: global float32[128, 1, 3, 2]"), "%s", r->ir);
     }
     done(r);
@@ -163,8 +166,7 @@ static void test_let_slices(void) {
     CHECK(r->ir && strstr(r->ir, "copy A[s0 : +32, 0:64] -> S[0:32, 0:64]") &&
               strstr(r->ir, "copy S[0:32, 0:64] -> B[s0 : +32, 0:64]") &&
               strstr(r->ir, "copy A[s0 : +(e + s0 * -1), 0:32]"),
-          "constant extents between lets, not through a load: %s",
-          r->ir ? r->ir : r->error);
+          "constant extents between lets, not through a load: %s", r->ir ? r->ir : r->error);
     done(r);
 }
 
@@ -172,7 +174,8 @@ static void expect_error(const char *text, const char *needle, const char *where
     Result *r = run(text, NULL, NULL, 0);
     CHECK(r->error && strstr(r->error, needle), "want '%s' got: %s", needle,
           r->error ? r->error : r->ir);
-    if (where) CHECK(r->error && strstr(r->error, where), "want location '%s' in: %s", where, r->error);
+    if (where)
+        CHECK(r->error && strstr(r->error, where), "want location '%s' in: %s", where, r->error);
     done(r);
 }
 
@@ -248,8 +251,8 @@ static void test_schedule_errors(void) {
     const char *groups = ", group=[[0], [1], [2], [3]]";
     char buf[256];
     expect_schedule_error("Pipelined", ", order=[-1, 0, 1, 2]", "given together", 6);
-    expect_schedule_error("Pipelined", ", order=1, stage=[0], group=[[0]]",
-                          "order= must be a list", 6);
+    expect_schedule_error("Pipelined", ", order=1, stage=[0], group=[[0]]", "order= must be a list",
+                          6);
     snprintf(buf, sizeof buf, ", order=[-1, 0, 1], stage=[-1, 0, 0, 0]%s", groups);
     expect_schedule_error("Pipelined", buf, "they need one per group", 6);
     snprintf(buf, sizeof buf, ", order=[-1, 0, 1, \"a\"], stage=[-1, 0, 0, 0]%s", groups);
@@ -290,14 +293,18 @@ static Result *run_eager(const Define *defs, int ndefs, const ArgShape *in, int 
 
 static void test_eager(void) {
     Result *r = run_eager(NULL, 0, NULL, 0);
-    CHECK(r->ir && strstr(r->ir, "A: global float32[M, N]") && strstr(r->ir, "C: global "
-          "float32[M, N] /*out*/") && r->prog->sizes.len == 2, "%s", r->ir ? r->ir : r->error);
+    CHECK(r->ir && strstr(r->ir, "A: global float32[M, N]") &&
+              strstr(r->ir, "C: global "
+                            "float32[M, N] /*out*/") &&
+              r->prog->sizes.len == 2,
+          "%s", r->ir ? r->ir : r->error);
     done(r);
     int64_t a[2] = {100, 48}, b[1] = {48};
     ArgShape in[2] = {{NULL, 2, a, NULL}, {NULL, 1, b, NULL}};
     r = run_eager(NULL, 0, in, 2);
     CHECK(r->ir && strstr(r->ir, "A: global float32[100, 48]") && !strstr(r->ir, "syms") &&
-          strstr(r->ir, "grid(4)"), "%s", r->ir ? r->ir : r->error);
+              strstr(r->ir, "grid(4)"),
+          "%s", r->ir ? r->ir : r->error);
     done(r);
     Define defs[] = {{"M", "64"}, {"N", "16"}};
     r = run_eager(defs, 2, NULL, 0);

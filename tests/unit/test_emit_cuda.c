@@ -210,9 +210,7 @@ static void count_syncs(const Stmt *s, int dist, SyncCount *c) {
     case STMT_SEQ:
         for (int i = 0; i < s->u.seq.len; i++) count_syncs(s->u.seq.data[i], dist, c);
         break;
-    case STMT_FOR:
-        count_syncs(s->u.for_.body, dist + (s->u.for_.kind == LOOP_PARALLEL), c);
-        break;
+    case STMT_FOR: count_syncs(s->u.for_.body, dist + (s->u.for_.kind == LOOP_PARALLEL), c); break;
     case STMT_WHILE: count_syncs(s->u.while_.body, dist, c); break;
     case STMT_IF:
         count_syncs(s->u.if_.then, dist, c);
@@ -297,7 +295,8 @@ static const char sim_prelude[] =
     "    T o = *p; if (o == (T)c) *p = (T)v; return o; }\n"
     "#define __grid_constant__\n"
     "void __syncthreads(void);\nvoid __trap(void);\nint sim_thread(void);\n"
-    "int sim_early_copies(void);\nvoid sim_bar(int id, int n);\nvoid sim_bar_arrive(int id, int n);\n"
+    "int sim_early_copies(void);\nvoid sim_bar(int id, int n);\nvoid sim_bar_arrive(int id, int "
+    "n);\n"
     "void sim_yield(void);\n"
     "void sim_progress(void);\nvoid sim_warp_sync(void);\n"
     "template <class T> static T __shfl_xor_sync(unsigned, T v, int m) {\n"
@@ -313,7 +312,8 @@ static const char sim_runner[] =
     "static int *sim_waits; /* the barrier a thread waits at */\n"
     "/* per block of the cluster: named barriers 0..15, then one per warp; then the\n"
     " * cluster's barrier */\n"
-    "enum { SIM_CLUSTER = 2, SIM_BLOCK_BARS = 16 + 32, SIM_BARS = SIM_CLUSTER * SIM_BLOCK_BARS + 1 };\n"
+    "enum { SIM_CLUSTER = 2, SIM_BLOCK_BARS = 16 + 32, SIM_BARS = SIM_CLUSTER * SIM_BLOCK_BARS + 1 "
+    "};\n"
     "static int sim_arrived[SIM_BARS];\n"
     "alignas(1024) static unsigned char sim_smem_of[SIM_CLUSTER][1 << 18];\n"
     "static int sim_cap, sim_cur, sim_n, sim_nc; /* threads of a block, blocks of the cluster */\n"
@@ -343,7 +343,8 @@ static const char sim_runner[] =
     "}\n"
     "void sim_bar(int id, int n) { sim_wait_at((int)sim_rank() * SIM_BLOCK_BARS + id, n); }\n"
     "/* bar.arrive: an arrival that does not wait */\n"
-    "void sim_bar_arrive(int id, int n) { sim_arrive_at((int)sim_rank() * SIM_BLOCK_BARS + id, n); }\n"
+    "void sim_bar_arrive(int id, int n) { sim_arrive_at((int)sim_rank() * SIM_BLOCK_BARS + id, n); "
+    "}\n"
     "void sim_cluster_bar(void) { sim_wait_at(SIM_BARS - 1, sim_n * sim_nc); }\n"
     "void __syncthreads(void) { sim_bar(0, sim_n); }\n"
     "void sim_warp_sync(void) {\n"
@@ -400,7 +401,8 @@ static const char sim_runner[] =
     "            if (done)\n"
     "                snprintf(msg, len, \"%d threads ended while %d wait at a barrier\", done,\n"
     "                         all - done);\n"
-    "            else snprintf(msg, len, \"deadlock: %d threads wait at barriers or mbarriers\", all);\n"
+    "            else snprintf(msg, len, \"deadlock: %d threads wait at barriers or mbarriers\", "
+    "all);\n"
     "            return 1;\n"
     "        }\n"
     "    }\n"
@@ -456,7 +458,9 @@ static const char *storage_type(DType t) {
     case DT_INT16: return "int16_t";
     case DT_INT32: return "int32_t";
     case DT_INT64: return "int64_t";
-    case DT_UINT16: case DT_FLOAT16: case DT_BFLOAT16: return "uint16_t";
+    case DT_UINT16:
+    case DT_FLOAT16:
+    case DT_BFLOAT16: return "uint16_t";
     case DT_UINT32: return "uint32_t";
     case DT_UINT64: return "uint64_t";
     case DT_FLOAT32: return "float";
@@ -473,10 +477,10 @@ static void sim_shims(FILE *fp, int c, const Func *f, const CudaPlan *plan) {
         int n = 0;
         for (int i = 0; i < f->params.len; i++, n++) {
             const Param *p = &f->params.data[i];
-            if (p->buf)
-                fprintf(fp, "%s(%s *)a[%d]", n ? ", " : "", storage_type(p->buf->dtype), i);
-            else fprintf(fp, "%s*(const %s *)a[%d]", n ? ", " : "",
-                         dtype_is_float(p->scalar->dtype) ? "double" : "int64_t", i);
+            if (p->buf) fprintf(fp, "%s(%s *)a[%d]", n ? ", " : "", storage_type(p->buf->dtype), i);
+            else
+                fprintf(fp, "%s*(const %s *)a[%d]", n ? ", " : "",
+                        dtype_is_float(p->scalar->dtype) ? "double" : "int64_t", i);
         }
         for (int i = 0; i < f->syms.len; i++, n++) fprintf(fp, "%ss[%d]", n ? ", " : "", i);
         for (int i = 0; i < plan->nglobals; i++, n++)
@@ -525,8 +529,10 @@ static void *sim_build(SimCase *cases, int n) {
     char cmd[2048], so[512];
     static int builds; /* a name per build: dlopen returns a loaded library of the same path */
     snprintf(so, sizeof so, "%s/sim%d.so", tmpdir, builds++);
-    snprintf(cmd, sizeof cmd, "%s -std=c++17 -O1 -w -fPIC -shared -ffp-contract=off "
-             "-fno-strict-aliasing -o %s %s 2>%s/sim.log", cxx_compiler(), so, path, tmpdir);
+    snprintf(cmd, sizeof cmd,
+             "%s -std=c++17 -O1 -w -fPIC -shared -ffp-contract=off "
+             "-fno-strict-aliasing -o %s %s 2>%s/sim.log",
+             cxx_compiler(), so, path, tmpdir);
     if (system(cmd) != 0) {
         snprintf(cmd, sizeof cmd, "%s --version >/dev/null 2>&1", cxx_compiler());
         if (system(cmd) != 0) return NULL;
@@ -541,8 +547,8 @@ static void *sim_build(SimCase *cases, int n) {
     return dl;
 }
 
-typedef int (*SimLaunch)(int, int, void **, const int64_t *, void **, const int64_t *,
-                         const int *, int, int, int, char *, int);
+typedef int (*SimLaunch)(int, int, void **, const int64_t *, void **, const int64_t *, const int *,
+                         int, int, int, char *, int);
 
 /* ---- buffers of one case ------------------------------------------------------------------ */
 typedef struct Bufs {
@@ -550,7 +556,10 @@ typedef struct Bufs {
     void *data[32];
     size_t bytes[32], elems[32];
     DType dt[32];
-    union { int64_t i; double f; } scalar[32];
+    union {
+        int64_t i;
+        double f;
+    } scalar[32];
 } Bufs;
 
 /* Elements a buffer spans: the shape's product, or 1 + sum((shape - 1) * stride). */
@@ -666,17 +675,19 @@ static void bufs_compare(const char *what, const Func *f, const Bufs *got, const
         }
         for (size_t e = 0; e < got->elems[i]; e++) {
             double g = elem_value(got->data[i], t, e), r = elem_value(ref->data[i], t, e);
-            bool ok = dtype_is_float(t) ? (g == r || (isnan(g) && isnan(r)) ||
-                                           fabs(g - r) <= float_tolerance(t) *
-                                                             fmax(fmax(fabs(g), fabs(r)),
-                                                                  1e-3 * peak))
-                      : !memcmp((const char *)got->data[i] + e * (size_t)dtype_bytes(t),
-                                (const char *)ref->data[i] + e * (size_t)dtype_bytes(t),
-                                (size_t)dtype_bytes(t));
+            bool ok = dtype_is_float(t)
+                          ? (g == r || (isnan(g) && isnan(r)) ||
+                             fabs(g - r) <=
+                                 float_tolerance(t) * fmax(fmax(fabs(g), fabs(r)), 1e-3 * peak))
+                          : !memcmp((const char *)got->data[i] + e * (size_t)dtype_bytes(t),
+                                    (const char *)ref->data[i] + e * (size_t)dtype_bytes(t),
+                                    (size_t)dtype_bytes(t));
             if (!ok && !bad++) first = e;
         }
-        CHECK(bad == 0, "%s: %s differs from the C target in %zu of %zu elements (first [%zu]: "
-              "%g, C %g)", what, f->params.data[i].name, bad, got->elems[i], first,
+        CHECK(bad == 0,
+              "%s: %s differs from the C target in %zu of %zu elements (first [%zu]: "
+              "%g, C %g)",
+              what, f->params.data[i].name, bad, got->elems[i], first,
               elem_value(got->data[i], t, first), elem_value(ref->data[i], t, first));
     }
 }
@@ -726,8 +737,8 @@ typedef struct SimTmap {
 enum { SIM_MAX_GLOBALS = 16, SIM_MAX_TMAPS = 16, SIM_RESIDENT = 3 };
 
 /* Kernel k's tensor maps over the case's buffers, after the globals in g. */
-static int sim_tmaps(const SimCase *sc, const CudaKernelPlan *k, Bufs *b, SimTmap *maps,
-                     void **g, int nglobals) {
+static int sim_tmaps(const SimCase *sc, const CudaKernelPlan *k, Bufs *b, SimTmap *maps, void **g,
+                     int nglobals) {
     for (int t = 0; t < k->ntmaps && t < SIM_MAX_TMAPS; t++) {
         CudaTmapGeom geo;
         StrBuf err = {0};
@@ -735,8 +746,8 @@ static int sim_tmaps(const SimCase *sc, const CudaKernelPlan *k, Bufs *b, SimTma
         CHECK(rc == 0, "%s: tensor map %d: %s", sc->name, t, err.buf);
         sb_free(&err);
         if (rc) return -1;
-        maps[t] = (SimTmap){b->data[geo.param], geo.rank, geo.elem_bytes, geo.swizzle, {0}, {0},
-                            {0}};
+        maps[t] =
+            (SimTmap){b->data[geo.param], geo.rank, geo.elem_bytes, geo.swizzle, {0}, {0}, {0}};
         for (int i = 0; i < geo.rank; i++) {
             maps[t].dims[i] = (long long)geo.dims[i];
             maps[t].strides[i] = (long long)geo.strides[i];
@@ -776,8 +787,9 @@ static int run_sim(SimLaunch launch, int c, const SimCase *sc, Bufs *b, int reve
             globals[plan.nglobals + plan.kernels[k].ntmaps] = ws;
         }
         char msg[256] = "";
-        if (!rc) rc = launch(c, k, b->data, sc->syms, globals, grid, plan.kernels[k].block, cl,
-                             ws != NULL, reverse, msg, sizeof msg);
+        if (!rc)
+            rc = launch(c, k, b->data, sc->syms, globals, grid, plan.kernels[k].block, cl,
+                        ws != NULL, reverse, msg, sizeof msg);
         free(ws);
         CHECK(rc == 0, "%s: simulated kernel %d (%s order): %s", sc->name, k,
               reverse ? "reverse" : "forward", msg);
@@ -839,20 +851,20 @@ static Compiled *check_program(const char *name, const char *text) {
 /* A grid sized by an int scalar argument (varlen attention's max_seqlen_q): emitted, and
  * evaluated at launch from the argument (cuda_eval_launch_int), not from the symbols. */
 static void test_scalar_grid(void) {
-    static const char text[] =
-        "import tilelang.language as T\n\n@T.prim_func\n"
-        "def k(A: T.Tensor((4096,), \"float32\"), max_len: T.int32):\n"
-        "    with T.Kernel(T.ceildiv(max_len, 64), threads=64) as bx:\n"
-        "        for i in T.Parallel(64):\n"
-        "            if bx * 64 + i < max_len:\n"
-        "                A[bx * 64 + i] = A[bx * 64 + i] + 1.0\n";
+    static const char text[] = "import tilelang.language as T\n\n@T.prim_func\n"
+                               "def k(A: T.Tensor((4096,), \"float32\"), max_len: T.int32):\n"
+                               "    with T.Kernel(T.ceildiv(max_len, 64), threads=64) as bx:\n"
+                               "        for i in T.Parallel(64):\n"
+                               "            if bx * 64 + i < max_len:\n"
+                               "                A[bx * 64 + i] = A[bx * 64 + i] + 1.0\n";
     Compiled *c = check_program("scalar_grid", text); /* NVRTC compiles it too */
     if (c->f) {
         CudaPlan plan = cuda_plan(&c->ctx.arena, c->f);
         int64_t len = 1000, grid = 0;
         void *args[2] = {NULL, &len};
-        CHECK(plan.nkernels == 1 && cuda_eval_launch_int(c->f, plan.kernels[0].grid[0], NULL,
-                                                         args, &grid) == 0 && grid == 16,
+        CHECK(plan.nkernels == 1 &&
+                  cuda_eval_launch_int(c->f, plan.kernels[0].grid[0], NULL, args, &grid) == 0 &&
+                  grid == 16,
               "scalar_grid: grid %lld from max_len=1000, expected 16", (long long)grid);
         CHECK(cuda_eval_int(c->f, plan.kernels[0].grid[0], NULL, &grid) == -1,
               "scalar_grid: a grid over a scalar needs the launch's arguments");
@@ -876,52 +888,50 @@ static void test_scalar_grid(void) {
 
 static void expect_error(const char *name, const char *text, const char *msg) {
     Compiled *c = compile_cuda(name, text, true);
-    CHECK(c->error && strstr(c->error, msg), "%s: expected an error with '%s', got %s", name,
-          msg, c->error ? c->error : "success");
+    CHECK(c->error && strstr(c->error, msg), "%s: expected an error with '%s', got %s", name, msg,
+          c->error ? c->error : "success");
     compiled_free(c);
 }
 
 /* One block's (M, K) x (K, N) GEMM on a T.Pipelined K loop; deco: the decorator line. */
-#define ONE_TILE_GEMM(deco, name, dims, threads)                                              \
-    HEAD deco "def " name "(" dims "):\n"                                                      \
-              "    @T.prim_func\n"                                                            \
-              "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype),\n"         \
-              "             C: T.Tensor((M, N), dtype)):\n"                                   \
-              "        with T.Kernel(1, 1, threads=" threads ") as (bx, by):\n"               \
-              "            A_s = T.alloc_shared((M, 64), dtype)\n"                            \
-              "            B_s = T.alloc_shared((64, N), dtype)\n"                            \
-              "            acc = T.alloc_fragment((M, N), \"float32\")\n"                     \
-              "            T.clear(acc)\n"                                                    \
-              "            for k in T.Pipelined(K // 64, num_stages=3):\n"                    \
-              "                T.copy(A[0, k * 64], A_s)\n"                                   \
-              "                T.copy(B[k * 64, 0], B_s)\n"                                   \
-              "                T.gemm(A_s, B_s, acc)\n"                                       \
-              "            T.copy(acc, C)\n"                                                  \
+#define ONE_TILE_GEMM(deco, name, dims, threads)                                                   \
+    HEAD deco "def " name "(" dims "):\n"                                                          \
+              "    @T.prim_func\n"                                                                 \
+              "    def main(A: T.Tensor((M, K), dtype), B: T.Tensor((K, N), dtype),\n"             \
+              "             C: T.Tensor((M, N), dtype)):\n"                                        \
+              "        with T.Kernel(1, 1, threads=" threads ") as (bx, by):\n"                    \
+              "            A_s = T.alloc_shared((M, 64), dtype)\n"                                 \
+              "            B_s = T.alloc_shared((64, N), dtype)\n"                                 \
+              "            acc = T.alloc_fragment((M, N), \"float32\")\n"                          \
+              "            T.clear(acc)\n"                                                         \
+              "            for k in T.Pipelined(K // 64, num_stages=3):\n"                         \
+              "                T.copy(A[0, k * 64], A_s)\n"                                        \
+              "                T.copy(B[k * 64, 0], B_s)\n"                                        \
+              "                T.gemm(A_s, B_s, acc)\n"                                            \
+              "            T.copy(acc, C)\n"                                                       \
               "    return main\n"
 
 /* The kernel of kernels/ws_single.py with warp specialization turned off by TileLang's
  * pass configs (the string and the PassConfigKey spelling). */
-#define WS_OFF(cfg)                                                                            \
-    ONE_TILE_GEMM("@tilelang.jit(out_idx=[-1], pass_configs={" cfg                               \
-                  ": True, \"tl.enable_fast_math\": 1})\n",                                    \
+#define WS_OFF(cfg)                                                                                \
+    ONE_TILE_GEMM("@tilelang.jit(out_idx=[-1], pass_configs={" cfg                                 \
+                  ": True, \"tl.enable_fast_math\": 1})\n",                                        \
                   "ws_off", "M=128, N=64, K=64, dtype=\"bfloat16\"", "128")
 
-
-
 /* A kernel body around Tier 3 errors: `BODY` inside T.Kernel(1, threads=256). */
-#define TIER3(body) HEAD \
-    "def t3():\n" \
-    "    @T.prim_func\n" \
-    "    def main(A: T.Tensor((64, 64), \"float16\"), S: T.Tensor((64, 64), \"float32\")):\n" \
-    "        with T.Kernel(1, threads=256) as bx:\n" \
-    "            A_s = T.alloc_shared((64, 64), \"float16\")\n" \
-    "            acc = T.alloc_fragment((64, 64), \"float32\")\n" \
-    "            bars = T.alloc_barrier([128, 128])\n" \
-    body \
-    "    return main\n"
+#define TIER3(body)                                                                                \
+    HEAD "def t3():\n"                                                                             \
+         "    @T.prim_func\n"                                                                      \
+         "    def main(A: T.Tensor((64, 64), \"float16\"), S: T.Tensor((64, 64), \"float32\")):\n" \
+         "        with T.Kernel(1, threads=256) as bx:\n"                                          \
+         "            A_s = T.alloc_shared((64, 64), \"float16\")\n"                               \
+         "            acc = T.alloc_fragment((64, 64), \"float32\")\n"                             \
+         "            bars = T.alloc_barrier([128, 128])\n" body "    return main\n"
 
 static void test_tier3_errors(void) {
-    static const struct { const char *text, *msg; } cases[] = {
+    static const struct {
+        const char *text, *msg;
+    } cases[] = {
         {TIER3("            with T.ws(2):\n                T.clear(acc)\n"),
          "T.ws: warp group 2 is outside the block (256 threads: warp groups 0 to 1)"},
         {TIER3("            with T.ws(0):\n                with T.ws(0):\n"
@@ -1029,9 +1039,10 @@ static bool budgets_fit(const char *name, const char *src) {
     int d = atoi(dec + strlen("tl_setmaxnreg_dec<")), c = atoi(inc + strlen("tl_setmaxnreg_inc<"));
     int64_t need = 128LL * d + (int64_t)(threads - 128) * c;
     int64_t have = (int64_t)cuda_launch_regs(threads) * threads;
-    CHECK(need <= have, "%s: setmaxnreg budgets 128 x %d + %d x %d = %lld registers, more "
-          "than the %lld a block of %d threads holds", name, d, threads - 128, c,
-          (long long)need, (long long)have, threads);
+    CHECK(need <= have,
+          "%s: setmaxnreg budgets 128 x %d + %d x %d = %lld registers, more "
+          "than the %lld a block of %d threads holds",
+          name, d, threads - 128, c, (long long)need, (long long)have, threads);
     return true;
 }
 
@@ -1045,10 +1056,11 @@ static void test_pass_configs(void) {
               "pass_configs %d: no warp specialization, the cp.async pipeline on wgmma", i);
         compiled_free(c);
     }
-    expect_error("cfg", HEAD "@tilelang.jit(pass_configs=[1])\ndef f():\n"
-                            "    @T.prim_func\n    def main(A: T.Tensor((4,), \"float32\")):\n"
-                            "        with T.Kernel(1, threads=32) as bx:\n            A[0] = 1.0\n"
-                            "    return main\n",
+    expect_error("cfg",
+                 HEAD "@tilelang.jit(pass_configs=[1])\ndef f():\n"
+                      "    @T.prim_func\n    def main(A: T.Tensor((4,), \"float32\")):\n"
+                      "        with T.Kernel(1, threads=32) as bx:\n            A[0] = 1.0\n"
+                      "    return main\n",
                  "pass_configs must be a dict");
 }
 
@@ -1127,9 +1139,18 @@ static int list_examples(char names[][128], int max) {
  * are inside its gemm: Stmt.gemm.pipe_wait); two_reduce needs none beyond its reductions'
  * own. */
 static void test_sync_counts(Compiled **c, const char *const *names, int n) {
-    static const struct { const char *name; int syncs; } want[] = {
-        {"chain", 2}, {"transpose", 1}, {"serial", 2}, {"var", 0}, {"flag", 2},
-        {"continue", 2}, {"examples/gemm.py", 2}, {"examples/elementwise_add.py", 3},
+    static const struct {
+        const char *name;
+        int syncs;
+    } want[] = {
+        {"chain", 2},
+        {"transpose", 1},
+        {"serial", 2},
+        {"var", 0},
+        {"flag", 2},
+        {"continue", 2},
+        {"examples/gemm.py", 2},
+        {"examples/elementwise_add.py", 3},
         {"two_reduce", 0},
     };
     for (size_t w = 0; w < sizeof want / sizeof *want; w++)
@@ -1137,7 +1158,9 @@ static void test_sync_counts(Compiled **c, const char *const *names, int n) {
             if (!strcmp(names[i], want[w].name) && c[i]->f)
                 CHECK(syncs_of(c[i]) == want[w].syncs, "%s: %d barriers, expected %d", names[i],
                       syncs_of(c[i]), want[w].syncs);
-    static const struct { const char *name, *call; } pipes[] = {
+    static const struct {
+        const char *name, *call;
+    } pipes[] = {
         {"examples/gemm.py",
          "tl_gemm_ss<64, 64, 32, 2, 2, false, false, false, true, true, 0>(A_shared"},
         {"pipe_k16", "tl_gemm_ss<64, 32, 16, 2, 2, false, false, false, true, true, 1>(A_s"},
@@ -1162,7 +1185,8 @@ static void test_sync_counts(Compiled **c, const char *const *names, int n) {
 static char *scan_program(int M, int N, int bm, int bn, int threads, int dim, bool reverse,
                           const char *scope, bool to_dst) {
     char *text = malloc(2048);
-    snprintf(text, 2048, HEAD
+    snprintf(text, 2048,
+             HEAD
              "def scan(M=%d, N=%d, bm=%d, bn=%d):\n"
              "    @T.prim_func\n"
              "    def main(A: T.Tensor((M, N), \"float32\"), B: T.Tensor((M, N), \"float32\")):\n"
@@ -1184,35 +1208,37 @@ static const char *const tile_store_progs[] = {
     /* a flattened 4-deep T.Parallel nest of constant extents (its indices were
        t / 8 * 4 instead of t / 32 before: found by atomic_vec.py) */
     HEAD "def nest(M=6):\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((M, 3, 5, 8), \"float32\"), B: T.Tensor((M, 3, 5, 8), \"float32\")):\n"
-    "        with T.Kernel(2, threads=64) as bx:\n"
-    "            for i, j, k, l in T.Parallel(3, 3, 5, 8):\n"
-    "                B[bx * 3 + i, j, k, l] = A[bx * 3 + i, j, k, l] * 2.0 + i * 1000 + j * 100 + k * 10 + l\n"
-    "    return main\n",
+         "    @T.prim_func\n"
+         "    def main(A: T.Tensor((M, 3, 5, 8), \"float32\"), B: T.Tensor((M, 3, 5, 8), "
+         "\"float32\")):\n"
+         "        with T.Kernel(2, threads=64) as bx:\n"
+         "            for i, j, k, l in T.Parallel(3, 3, 5, 8):\n"
+         "                B[bx * 3 + i, j, k, l] = A[bx * 3 + i, j, k, l] * 2.0 + i * 1000 + j * "
+         "100 + k * 10 + l\n"
+         "    return main\n",
     HEAD "def ew(M=100, N=72):\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((M, N), \"float16\"), B: T.Tensor((M, N), \"float16\")):\n"
-    "        with T.Kernel(T.ceildiv(N, 32), T.ceildiv(M, 64), threads=128) as (bx, by):\n"
-    "            s = T.alloc_shared((64, 32), \"float16\")\n"
-    "            for i, j in T.Parallel(64, 32):\n"
-    "                s[i, j] = A[by * 64 + i, bx * 32 + j] * 2.0\n"
-    "            T.copy(s, B[by * 64, bx * 32])\n"
-    "    return main\n",
+         "    @T.prim_func\n"
+         "    def main(A: T.Tensor((M, N), \"float16\"), B: T.Tensor((M, N), \"float16\")):\n"
+         "        with T.Kernel(T.ceildiv(N, 32), T.ceildiv(M, 64), threads=128) as (bx, by):\n"
+         "            s = T.alloc_shared((64, 32), \"float16\")\n"
+         "            for i, j in T.Parallel(64, 32):\n"
+         "                s[i, j] = A[by * 64 + i, bx * 32 + j] * 2.0\n"
+         "            T.copy(s, B[by * 64, bx * 32])\n"
+         "    return main\n",
     HEAD "def red(M=100, N=72):\n"
-    "    @T.prim_func\n"
-    "    def main(A: T.Tensor((M, N), \"float32\"), B: T.Tensor((M, 4), \"float32\")):\n"
-    "        with T.Kernel(T.ceildiv(M, 16), threads=128) as bx:\n"
-    "            s = T.alloc_shared((16, N), \"float32\")\n"
-    "            r = T.alloc_shared((16, 4), \"float32\")\n"
-    "            T.copy(A[bx * 16, 0], s)\n"
-    "            for i, j in T.Parallel(16, 4):\n"
-    "                r[i, j] = 0.0\n"
-    "            for i, j in T.Parallel(16, 4):\n"
-    "                for k in T.serial(N // 4):\n"
-    "                    r[i, j] += s[i, j * (N // 4) + k]\n"
-    "            T.copy(r, B[bx * 16, 0])\n"
-    "    return main\n",
+         "    @T.prim_func\n"
+         "    def main(A: T.Tensor((M, N), \"float32\"), B: T.Tensor((M, 4), \"float32\")):\n"
+         "        with T.Kernel(T.ceildiv(M, 16), threads=128) as bx:\n"
+         "            s = T.alloc_shared((16, N), \"float32\")\n"
+         "            r = T.alloc_shared((16, 4), \"float32\")\n"
+         "            T.copy(A[bx * 16, 0], s)\n"
+         "            for i, j in T.Parallel(16, 4):\n"
+         "                r[i, j] = 0.0\n"
+         "            for i, j in T.Parallel(16, 4):\n"
+         "                for k in T.serial(N // 4):\n"
+         "                    r[i, j] += s[i, j * (N // 4) + k]\n"
+         "            T.copy(r, B[bx * 16, 0])\n"
+         "    return main\n",
 };
 
 static Compiled *pass_config_cases(SimCase *cases, char names[][64], int *n) {
@@ -1242,9 +1268,11 @@ static Compiled *pass_config_cases(SimCase *cases, char names[][64], int *n) {
 }
 
 static void test_issue26(void) {
-    static const struct { int M, N, bm, bn, threads; } shapes[] = {
-        {13, 64, 8, 64, 128}, {13, 64, 8, 64, 32}, {64, 13, 64, 8, 128}, {37, 40, 16, 32, 256},
-        {9, 130, 4, 128, 64}, {100, 72, 64, 32, 128}, {5, 7, 8, 8, 128}};
+    static const struct {
+        int M, N, bm, bn, threads;
+    } shapes[] = {{13, 64, 8, 64, 128},  {13, 64, 8, 64, 32},  {64, 13, 64, 8, 128},
+                  {37, 40, 16, 32, 256}, {9, 130, 4, 128, 64}, {100, 72, 64, 32, 128},
+                  {5, 7, 8, 8, 128}};
     enum { NS = sizeof shapes / sizeof *shapes, MAXS = NS * 8 + 7 };
     SimCase cases[MAXS];
     static char names[MAXS][64];
@@ -1258,8 +1286,8 @@ static void test_issue26(void) {
                      shapes[i].N, shapes[i].bm, shapes[i].bn, shapes[i].threads, dim,
                      reverse ? "r" : "", frag ? "frag" : "shared", to_dst ? "_dst" : "");
             char *text = scan_program(shapes[i].M, shapes[i].N, shapes[i].bm, shapes[i].bn,
-                                      shapes[i].threads, dim, reverse,
-                                      frag ? "fragment" : "shared", to_dst);
+                                      shapes[i].threads, dim, reverse, frag ? "fragment" : "shared",
+                                      to_dst);
             lower_arch = (i + v) % 2 ? "sm_90a" : "sm_80"; /* (TMA stores on sm_90a) */
             Compiled *c = check_program(names[n], text);
             if (c->f && c->src) cases[n] = (SimCase){names[n], text, NULL, c}, n++;
@@ -1407,12 +1435,15 @@ int main(void) {
     expect_error("grid", test_kernel("grid_scalar"), "the T.Kernel grid uses 'n'");
     test_tier3_errors();
     for (int i = 0; i < n; i++) /* Tier 3 without TMA or setmaxnreg */
-        if (!strcmp(names[i], "manual_pipe") || !strcmp(names[i], "examples/gemm_warp_specialized.py"))
+        if (!strcmp(names[i], "manual_pipe") ||
+            !strcmp(names[i], "examples/gemm_warp_specialized.py"))
             CHECK(all[i]->src && !kernels_call(all[i], "tl_tma_load(&") &&
-                      !kernels_call(all[i], "tl_setmaxnreg") && kernels_call(all[i], "tl_mbar_wait(&") &&
+                      !kernels_call(all[i], "tl_setmaxnreg") &&
+                      kernels_call(all[i], "tl_mbar_wait(&") &&
                       (names[i][0] == 'm' || kernels_call(all[i], "tl_bar_sync<")),
                   "%s on sm_80: mbarriers, no TMA (T.tma_copy: a copy, then the region's named "
-                  "barrier), no setmaxnreg", names[i]);
+                  "barrier), no setmaxnreg",
+                  names[i]);
 
     /* the same examples lowered for sm_90a (wgmma where it applies), and a wgmma tile */
     lower_arch = "sm_90a";
@@ -1432,16 +1463,23 @@ int main(void) {
         all[n] = check_program(names[n], fa2);
         cases[n] = (SimCase){names[n], fa2, NULL, all[n]};
         const Compiled *c = all[n++];
-        CHECK(c->src && !has_remark(c, "software pipelining") &&
-                  strstr(c->src, "K_shared = (uint16_t *)(tl_smem + 8192); /* shared float16[2, 64, 64] */") &&
-                  strstr(c->src, "V_shared = (uint16_t *)(tl_smem + 24576); /* shared float16[2, 64, 64] */") &&
-                  kernels_call(c, "tl_cp_async16("),
-              "fa_stages2: K and V pipelined with cp.async");
+        CHECK(
+            c->src && !has_remark(c, "software pipelining") &&
+                strstr(
+                    c->src,
+                    "K_shared = (uint16_t *)(tl_smem + 8192); /* shared float16[2, 64, 64] */") &&
+                strstr(
+                    c->src,
+                    "V_shared = (uint16_t *)(tl_smem + 24576); /* shared float16[2, 64, 64] */") &&
+                kernels_call(c, "tl_cp_async16("),
+            "fa_stages2: K and V pipelined with cp.async");
         lower_arch = "sm_90a";
     }
-    static const char *const fa_2wg_defaults[] = { /* two consumer warp groups, causal */
-        "block_M=64,", "block_M=128,", "threads=128,", "threads=256,",
-        "is_causal=False,", "is_causal=True,", "overlap=False)", "overlap=True)"};
+    static const char *const fa_2wg_defaults[] = {/* two consumer warp groups, causal */
+                                                  "block_M=64,",      "block_M=128,",
+                                                  "threads=128,",     "threads=256,",
+                                                  "is_causal=False,", "is_causal=True,",
+                                                  "overlap=False)",   "overlap=True)"};
     char *fa_2wg = fa2 ? set_defaults(fa2, fa_2wg_defaults, 8) : NULL;
     CHECK(!fa2 || fa_2wg, "flash_attention.py's factory defaults block_M=64, threads=128, "
                           "is_causal=False");
@@ -1452,10 +1490,13 @@ int main(void) {
         CHECK(kernels_call(all[n++], "tl_wgmma_ss<128, 64, 64, 2, true, TL_MMA_F16"),
               "sm90_fa_2wg_causal: Q K^T on two warp groups");
     }
-    static const char *const fa_128_defaults[] = { /* TileLang's Hopper tiles, dim 128 */
-        "block_M=64,", "block_M=128,", "block_N=64,", "block_N=128,", "threads=128,",
-        "threads=256,", "dim=64,", "dim=128,", "seq_len=128,", "seq_len=256,", "overlap=False)",
-        "overlap=True)"};
+    static const char *const fa_128_defaults[] = {/* TileLang's Hopper tiles, dim 128 */
+                                                  "block_M=64,",    "block_M=128,",
+                                                  "block_N=64,",    "block_N=128,",
+                                                  "threads=128,",   "threads=256,",
+                                                  "dim=64,",        "dim=128,",
+                                                  "seq_len=128,",   "seq_len=256,",
+                                                  "overlap=False)", "overlap=True)"};
     char *fa_128 = fa2 ? set_defaults(fa2, fa_128_defaults, 12) : NULL;
     CHECK(!fa2 || fa_128, "flash_attention.py's factory defaults for sm90_fa_128");
     if (fa_128) {
@@ -1479,7 +1520,8 @@ int main(void) {
         settings.pingpong = false;
         cases[n] = (SimCase){names[n], fa_128, NULL, all[n]};
         const char *w = kernels_call(all[n], "tl_pingpong_wait(tl_tid);")
-                            ? strstr(all[n]->src, "tl_pingpong_wait(tl_tid);") : NULL;
+                            ? strstr(all[n]->src, "tl_pingpong_wait(tl_tid);")
+                            : NULL;
         const char *pass = w ? strstr(w, "tl_pingpong_pass(tl_tid);") : NULL;
         bool barrier_inside = false; /* a block barrier between would deadlock the turns */
         for (const char *b = w; b && (b = strstr(b, "tl_bar_sync<")) && b < pass; b++)
@@ -1494,11 +1536,16 @@ int main(void) {
         all[n] = check_program(names[n], fa2_90);
         cases[n] = (SimCase){names[n], fa2_90, NULL, all[n]};
         const Compiled *c = all[n++];
-        CHECK(c->src && kernels_call(c, "tl_tma_load(&tl_tmap0, K_shared + ((int32_t)((uint32_t)vtl_it % 2u)) * 4096") &&
-                  kernels_call(c, "tl_tma_load(&tl_tmap1, V_shared + ((int32_t)((uint32_t)vtl_it % 2u)) * 4096"),
-              "sm90_fa_stages2: K and V loaded by TMA in a producer warp group");
+        CHECK(
+            c->src &&
+                kernels_call(c, "tl_tma_load(&tl_tmap0, K_shared + ((int32_t)((uint32_t)vtl_it % "
+                                "2u)) * 4096") &&
+                kernels_call(
+                    c,
+                    "tl_tma_load(&tl_tmap1, V_shared + ((int32_t)((uint32_t)vtl_it % 2u)) * 4096"),
+            "sm90_fa_stages2: K and V loaded by TMA in a producer warp group");
     }
-    settings.cluster = true; /* the warp-specialized cases in 2-block clusters */
+    settings.cluster = true;              /* the warp-specialized cases in 2-block clusters */
     for (int i = 0; i < NPROG + nex; i++) /* stmatrix is sm_90's */
         CHECK(!all[i]->src || !strstr(all[i]->src, "tl_stmatrix<"), "%s: no stmatrix on sm_80",
               names[i]);
@@ -1511,7 +1558,8 @@ int main(void) {
             CHECK(k && strstr(k, "tl_wgmma_rs<64, 64, 64, 1, false, TL_MMA_F16, 0>(acc_s_cast, ") &&
                       strstr(k, "tl_tma_store(&") && waits == 1,
                   "sm90_flash_attention.py: wgmma with P in registers, TMA stores of O, %d waits "
-                  "for them (1 expected)", waits);
+                  "for them (1 expected)",
+                  waits);
         }
     for (int i = 0; i < n; i++) /* an unused shared tile takes no bytes */
         if (!strcmp(names[i], "sm90_gemm.py"))
@@ -1520,7 +1568,8 @@ int main(void) {
                   "sm90_gemm.py: the unused C_shared is not declared or zeroed");
     all[n] = check_program("wgmma", test_kernel("wgmma"));
     CHECK(all[n]->src &&
-              strstr(all[n]->src, "tl_wgmma_ss<128, 128, 64, 2, false, TL_MMA_BF16, TL_MMA_BF16, 1>") &&
+              strstr(all[n]->src,
+                     "tl_wgmma_ss<128, 128, 64, 2, false, TL_MMA_BF16, TL_MMA_BF16, 1>") &&
               strstr(all[n]->src, "tl_tma_load(&tl_tmap1, B_s + ((int32_t)((uint32_t)vtl_it % 3u)) "
                                   "* 8192 + 4096, &full_barrier[(int32_t)((uint32_t)vtl_it % 3u)], "
                                   "tl_c2 + 64") &&
@@ -1574,8 +1623,9 @@ int main(void) {
     char flags[64];
     snprintf(flags, sizeof flags, "TL_SK_MAX_BLOCKS = %d };", CUDA_SK_MAX_BLOCKS);
     CHECK(sk && strstr(sk, flags), "tl_cuda.h's %s (cuda.h's CUDA_SK_MAX_BLOCKS)", flags);
-    CHECK(sk && strstr(sk, "tl_sk_put<32, 128>(tl_sk_part(tl_sk_ws, (int)blockIdx.x, 16384) "
-                           "+ 0, acc, tl_tid);") &&
+    CHECK(sk &&
+              strstr(sk, "tl_sk_put<32, 128>(tl_sk_part(tl_sk_ws, (int)blockIdx.x, 16384) "
+                         "+ 0, acc, tl_tid);") &&
               strstr(sk, "if (vtl_sk_lo == 0) {") && !strstr(sk, "tl_smem_zero(tl_smem"),
           "ws_splitk: split-K units storing and adding partial sums, the epilogue in the "
           "unit that finishes the tile, C_s not zeroed");
@@ -1601,8 +1651,8 @@ int main(void) {
               kernels_call(all[n - 1], "tl_sk_parts("),
           "ws_splitk_many_tiles: a persistent grid whose tiles no launch splits, no split-K code");
     /* the launch shape is pass_plan_launch's, on each kernel, printed with the lowered IR */
-    CHECK(ir_says(all[n - 1], ") persistent split_k(16384 bytes per block):") &&
-              whole && ir_says(whole, ") persistent:") && !ir_says(all[0], "persistent"),
+    CHECK(ir_says(all[n - 1], ") persistent split_k(16384 bytes per block):") && whole &&
+              ir_says(whole, ") persistent:") && !ir_says(all[0], "persistent"),
           "the lowered IR says which kernels run on a persistent grid and split K");
     CHECK(ir_says(all[n - 5], ") persistent cluster(2):"),
           "ws_epilogue: the lowered IR says it runs in clusters of 2");
@@ -1615,7 +1665,9 @@ int main(void) {
               !strstr(epi, "tl_smem_zero(tl_smem"),
           "ws_epilogue: clusters along y multicasting B, a swizzled C_s written by stmatrix, "
           "not zeroed at entry");
-    CHECK(chunked && strstr(chunked, "C_s = (uint16_t *)(tl_smem + 196608); /* shared float16[256, 64] */") &&
+    CHECK(chunked &&
+              strstr(chunked,
+                     "C_s = (uint16_t *)(tl_smem + 196608); /* shared float16[256, 64] */") &&
               strstr(chunked, "for (int32_t h = 0; h < 2; ++h) {  /* unroll */") &&
               strstr(chunked, "((h * 64) / 8 % 16) * 4]") && strstr(chunked, "a persistent grid"),
           "ws_chunked: C_s staged in two 64-column chunks of the register accumulator");
@@ -1643,13 +1695,15 @@ int main(void) {
                       kernels_call(all[i], f8 ? " tl_c0 + 128, tl_c1);" : " tl_c0 + 64, tl_c1);") &&
                       kernels_call(all[i], f8 ? " tl_c2 + 128, tl_c3);" : " tl_c2 + 64, tl_c3);"),
                   "%s: wgmma on K-major A and B tiles of two 128-byte panels, a TMA box each "
-                  "(multicast or not)", names[i]);
+                  "(multicast or not)",
+                  names[i]);
         }
     settings.no_ws = true; /* the same tiles filled by cp.async */
     all[n] = check_program("wide_cp_async", test_kernel("ws_wide"));
     settings.no_ws = false;
     CHECK(kernels_call(all[n], "tl_cp_async16(&A_s[tl_panel_swizzle<128, 128, 2>(") &&
-              kernels_call(all[n], "tl_wgmma_ss<128, 64, 128, 2, true, TL_MMA_F16, TL_MMA_F16, 0>("),
+              kernels_call(all[n],
+                           "tl_wgmma_ss<128, 64, 128, 2, true, TL_MMA_F16, TL_MMA_F16, 0>("),
           "wide_cp_async: cp.async into paneled K-major tiles, wgmma");
     cases[n] = (SimCase){"wide_cp_async", (char *)test_kernel("ws_wide"), NULL, all[n]};
     names[n++] = "wide_cp_async";
@@ -1660,8 +1714,9 @@ int main(void) {
         char *text = tb ? rs_tb : (char *)test_kernel("rs_gemm");
         if (tb) memcpy(strstr(text, "tb=False"), "tb=True ", 8);
         all[n] = check_program(name, text);
-        CHECK(kernels_call(all[n], tb ? "tl_wgmma_rs<128, 128, 64, 2, true, TL_MMA_BF16, 0>(A_f, "
-                                      : "tl_wgmma_rs<128, 128, 64, 2, false, TL_MMA_BF16, 0>(A_f, "),
+        CHECK(kernels_call(all[n],
+                           tb ? "tl_wgmma_rs<128, 128, 64, 2, true, TL_MMA_BF16, 0>(A_f, "
+                              : "tl_wgmma_rs<128, 128, 64, 2, false, TL_MMA_BF16, 0>(A_f, "),
               "%s: wgmma with A from registers, B %s", name, tb ? "K-major" : "in panels");
         cases[n] = (SimCase){name, text, NULL, all[n]};
         names[n++] = name;
@@ -1674,13 +1729,17 @@ int main(void) {
         settings.no_tma_store = false;
         const char *p = all[n]->src;
         const Compiled *c = all[n];
-        CHECK(p && (no ? !kernels_call(c, "tl_tma_store") && kernels_call(c, "C_s[tl_swizzle<256, 2>(")
+        CHECK(p && (no ? !kernels_call(c, "tl_tma_store") &&
+                             kernels_call(c, "C_s[tl_swizzle<256, 2>(")
                        : kernels_call(c, "tl_stmatrix<4>(&C_s[tl_panel_swizzle<128, 128, 2>(") &&
-                             kernels_call(c, "tl_tma_store(&tl_tmap2, C_s + (0) * 128 + 8192, tl_c") &&
+                             kernels_call(c,
+                                          "tl_tma_store(&tl_tmap2, C_s + (0) * 128 + 8192, tl_c") &&
                              kernels_call(c, "tl_tma_store_commit();") &&
-                             kernels_call(c, "        }\n        if (tl_tid == 0) tl_tma_store_wait_read();\n    }\n}")),
-              "%s: %s", name, no ? "16-byte copies from a row-swizzled C_s"
-                                 : "C_s in 64-column panels, a TMA store each, the consumers' wait at exit");
+                             kernels_call(c, "        }\n        if (tl_tid == 0) "
+                                             "tl_tma_store_wait_read();\n    }\n}")),
+              "%s: %s", name,
+              no ? "16-byte copies from a row-swizzled C_s"
+                 : "C_s in 64-column panels, a TMA store each, the consumers' wait at exit");
         cases[n] = (SimCase){name, (char *)test_kernel("ws_panels"), NULL, all[n]};
         names[n++] = name;
     }
@@ -1711,9 +1770,10 @@ int main(void) {
     CHECK(inc != NULL, "gemm_warp_specialized.py asks for 232 registers");
     if (inc) {
         memcpy(inc + strlen("T.inc_max_nreg("), "240", 3);
-        expect_error("greedy.py", greedy, "add up to 66560 registers, more than the 64512 that a "
-                                          "block of 384 threads holds (168 a thread): "
-                                          "setmaxnreg.inc would wait forever");
+        expect_error("greedy.py", greedy,
+                     "add up to 66560 registers, more than the 64512 that a "
+                     "block of 384 threads holds (168 a thread): "
+                     "setmaxnreg.inc would wait forever");
     }
     free(greedy);
     CHECK(mp && strstr(mp, "tl_fence_proxy_async();  /* this thread's shared stores") &&
@@ -1722,7 +1782,8 @@ int main(void) {
           "sm90_manual_pipe: one program per warp group, plain copies fenced for wgmma before "
           "the producer arrives");
     CHECK(mw && strstr(mw, "tl_wgmma_ss<64, 64, 64, 1, true, TL_MMA_BF16, TL_MMA_BF16, -1>") &&
-              strstr(mw, "tl_wgmma_wait<0>();") && strstr(mw, "tl_wgmma_fence_operand(acc[tl_c])") &&
+              strstr(mw, "tl_wgmma_wait<0>();") &&
+              strstr(mw, "tl_wgmma_fence_operand(acc[tl_c])") &&
               strstr(mw, "tl_mbar_expect_tx(&ready[0], 8192);") &&
               !strstr(mw, "tl_fence_proxy_async();  /* this thread's"),
           "manual_wgmma: T.wgmma_gemm in flight until T.wait_wgmma, TMA copies expecting their "
@@ -1738,8 +1799,7 @@ int main(void) {
                   "per warp-group set");
     int budgeted = 0; /* every warp-specialized kernel above: 128 to 896 threads */
     for (int i = 0; i < n; i++) budgeted += budgets_fit(names[i], all[i]->src);
-    CHECK(budgeted >= 10, "%d warp-specialized kernels with setmaxnreg budgets checked",
-          budgeted);
+    CHECK(budgeted >= 10, "%d warp-specialized kernels with setmaxnreg budgets checked", budgeted);
     test_pass_configs();
     test_pipelined_remark();
     lower_arch = "sm_80";
@@ -1748,8 +1808,9 @@ int main(void) {
     int nok = 0;
     for (int i = 0; i < n; i++)
         if (all[i]->f && all[i]->src) ok[nok++] = cases[i];
-    if (fast_mode()) fprintf(stderr, "test_emit_cuda: TEST_EMIT_CUDA_FAST: NVRTC and the "
-                                     "simulation skipped\n");
+    if (fast_mode())
+        fprintf(stderr, "test_emit_cuda: TEST_EMIT_CUDA_FAST: NVRTC and the "
+                        "simulation skipped\n");
     else sim_check(ok, nok);
 
     for (int i = 0; i < n; i++) compiled_free(all[i]);

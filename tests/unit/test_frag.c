@@ -496,7 +496,8 @@ static void check_window(const Frag *f, const Frag *w, const int64_t *ext, const
             int64_t want = 0;
             for (int k = 0; k < w->ndig; k++) {
                 const FragDigit *g = &w->dig[k];
-                if (!g->thread) want += (e.i[g->dim] - off[g->dim]) / g->stride % g->extent * g->step;
+                if (!g->thread)
+                    want += (e.i[g->dim] - off[g->dim]) / g->stride % g->extent * g->step;
             }
             for (int k = 0; k < f->ndig; k++) {
                 const FragDigit *g = &f->dig[k];

@@ -43,8 +43,7 @@ static int injected(const char *src) {
         const char *t = line + strspn(line, " ");
         bool comment = !strncmp(t, "/*", 2) || !strncmp(t, "//", 2) || *t == '*';
         if (comment && strstr(line, "*/ int injected")) return 1;
-        if (!strncmp(line, "//", 2) && n && (line[n - 1] == '\\' || strstr(line, "?\?/")))
-            return 1;
+        if (!strncmp(line, "//", 2) && n && (line[n - 1] == '\\' || strstr(line, "?\?/"))) return 1;
     }
     return 0;
 }
@@ -85,7 +84,8 @@ static tl_status compile_len(const char *len_expr, int64_t *len) {
              "    def main(A: T.Tensor((M,), dtype)):\n"
              "        with T.Kernel(1, threads=32) as bx:\n"
              "            A[0] = 1.0\n"
-             "    return main\n", len_expr);
+             "    return main\n",
+             len_expr);
     tl_kernel *k = NULL;
     tl_options o = opts("c", TL_BUILD_NONE);
     tl_status st = tl_compile_source(src, "len.py", &o, &k);
@@ -97,16 +97,19 @@ static tl_status compile_len(const char *len_expr, int64_t *len) {
 }
 
 static void test_meta_ints(void) {
-    static const struct { const char *expr; int64_t want; } exact[] = {
-        {"len([0] * 200000)", 200000},              /* was silently 100000 */
-        {"len(list(range(1000000)))", 1000000},     /* the limit itself */
+    static const struct {
+        const char *expr;
+        int64_t want;
+    } exact[] = {
+        {"len([0] * 200000)", 200000},          /* was silently 100000 */
+        {"len(list(range(1000000)))", 1000000}, /* the limit itself */
         {"len(list(range(0, 1000000, 1)))", 1000000},
         {"len(list(range(9223372036854775806, 0, -4611686018427387903)))", 2},
         {"2**62 // 2**60", 4},
-        {"(2**62 - 1 + 2**62) % 1000", 807},        /* INT64_MAX */
+        {"(2**62 - 1 + 2**62) % 1000", 807}, /* INT64_MAX */
         {"-(-2**62 * 2 + 1)", 9223372036854775807LL},
         {"(1 << 62) >> 60", 4},
-        {"(-1 >> 100) + 2", 1},                       /* -1 >> 100 is -1 */
+        {"(-1 >> 100) + 2", 1}, /* -1 >> 100 is -1 */
         {"int('9223372036854775807') % 10", 7},
         {"abs(-(2**62)) >> 61", 2},
     };
@@ -116,7 +119,9 @@ static void test_meta_ints(void) {
         CHECK(st == TL_OK && got == exact[i].want, " %s: got %lld (%s)", exact[i].expr,
               (long long)got, tl_last_error());
     }
-    static const struct { const char *expr, *msg; } bad[] = {
+    static const struct {
+        const char *expr, *msg;
+    } bad[] = {
         {"2**64", "integer overflow: 2 ** 64 does not fit in 64 bits"},
         {"10**19", "integer overflow: 10 ** 19"},
         {"2**63", "integer overflow: 2 ** 63"},
@@ -140,8 +145,8 @@ static void test_meta_ints(void) {
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int64_t got;
         tl_status st = compile_len(bad[i].expr, &got);
-        CHECK(st == TL_ERROR_PROGRAM && strstr(tl_last_error(), bad[i].msg), " %s: %s",
-              bad[i].expr, st == TL_OK ? "accepted" : tl_last_error());
+        CHECK(st == TL_ERROR_PROGRAM && strstr(tl_last_error(), bad[i].msg), " %s: %s", bad[i].expr,
+              st == TL_OK ? "accepted" : tl_last_error());
     }
 }
 
@@ -155,7 +160,8 @@ static void test_internal_errors(void) {
     CHECK(tl_compile_source(test_kernel("hostile_add"), "add.py", &o, &k) == TL_ERROR_INTERNAL &&
           !k);
     CHECK(strstr(tl_last_error(), "internal error at ") &&
-          strstr(tl_last_error(), "TILEC_FAULT=internal"), " %s", tl_last_error());
+              strstr(tl_last_error(), "TILEC_FAULT=internal"),
+          " %s", tl_last_error());
     o.settings = &oom;
     CHECK(tl_compile_source(test_kernel("hostile_add"), "add.py", &o, &k) == TL_ERROR_INTERNAL &&
           !k);
@@ -172,13 +178,17 @@ static void test_internal_errors(void) {
     float a[128], b[128] = {0};
     for (int i = 0; i < 128; i++) a[i] = (float)i;
     int64_t shape[1] = {128};
-    DLTensor ta = {.data = a, .device = {kDLCPU, 0}, .ndim = 1, .dtype = {kDLFloat, 32, 1},
-                  .shape = shape};
+    DLTensor ta = {.data = a,
+                   .device = {kDLCPU, 0},
+                   .ndim = 1,
+                   .dtype = {kDLFloat, 32, 1},
+                   .shape = shape};
     DLTensor tb = ta;
     tb.data = b;
     DLTensor *args[2] = {&ta, &tb}, *out[1] = {NULL};
     CHECK(tl_kernel_launch(k, args, 2, NULL) == TL_ERROR_INTERNAL &&
-          strstr(tl_last_error(), "TILEC_FAULT=launch"), " %s", tl_last_error());
+              strstr(tl_last_error(), "TILEC_FAULT=launch"),
+          " %s", tl_last_error());
     CHECK(tl_kernel_call(k, args, 1, out, 1, NULL) == TL_ERROR_INTERNAL && !out[0]);
     tl_kernel_destroy(k);
     o.settings = NULL, o.nsettings = 0;
@@ -204,7 +214,8 @@ static tl_status compile_grid(const char *target, const char *params, const char
              "    def main(%s):\n"
              "        with T.Kernel(%s, threads=32) as %s:\n"
              "%s"
-             "    return main\n", params, grid, strchr(grid, ',') ? "(bx, by)" : "bx", body);
+             "    return main\n",
+             params, grid, strchr(grid, ',') ? "(bx, by)" : "bx", body);
     tl_options o = opts(target, build);
     *k = NULL;
     return tl_compile_source(src, grid_file, &o, k);
@@ -216,21 +227,25 @@ static void test_launch_limits(void) {
     const char *fixed = "A: T.Tensor((8,), dtype)";
     /* constant grids: compile errors on both targets */
     CHECK(compile_grid("c", fixed, "2**31", body, &k, TL_BUILD_NONE) == TL_ERROR_PROGRAM &&
-          strstr(tl_last_error(), "grid dimension 0 (x) is 2147483648 blocks; the c target "
-                                  "allows at most 2147483647"), " %s", tl_last_error());
+              strstr(tl_last_error(), "grid dimension 0 (x) is 2147483648 blocks; the c target "
+                                      "allows at most 2147483647"),
+          " %s", tl_last_error());
     CHECK(compile_grid("c", fixed, "2**31 - 1", body, &k, TL_BUILD_NONE) == TL_OK);
     tl_kernel_destroy(k);
     CHECK(compile_grid("cuda", fixed, "2**31", body, &k, TL_BUILD_NONE) == TL_ERROR_PROGRAM &&
           strstr(tl_last_error(), "is 2147483648 blocks; CUDA allows at most 2147483647"));
     CHECK(compile_grid("cuda", fixed, "1, 65536", body, &k, TL_BUILD_NONE) == TL_ERROR_PROGRAM &&
-          strstr(tl_last_error(), "grid dimension 1 (y) is 65536 blocks; CUDA allows at most "
-                                  "65535"), " %s", tl_last_error());
+              strstr(tl_last_error(), "grid dimension 1 (y) is 65536 blocks; CUDA allows at most "
+                                      "65535"),
+          " %s", tl_last_error());
     CHECK(compile_grid("cuda", fixed, "1",
                        "            S = T.alloc_shared((60000,), dtype)\n"
                        "            T.fill(S, 0)\n"
-                       "            A[0] = S[bx]\n", &k, TL_BUILD_NONE) == TL_ERROR_PROGRAM &&
-          strstr(tl_last_error(), "240000 bytes of shared memory per block; CUDA GPUs allow at "
-                                  "most 232448"), " %s", tl_last_error());
+                       "            A[0] = S[bx]\n",
+                       &k, TL_BUILD_NONE) == TL_ERROR_PROGRAM &&
+              strstr(tl_last_error(), "240000 bytes of shared memory per block; CUDA GPUs allow at "
+                                      "most 232448"),
+          " %s", tl_last_error());
     /* a symbolic grid of 2^31 blocks on the C target: refused at launch, before any block
      * runs (the tensor's data is a few bytes: a block that ran would write past it); the
      * message names a file whose name is a printf format and a hex escape's digits */
@@ -241,11 +256,15 @@ static void test_launch_limits(void) {
     if (k) {
         float small[4] = {0};
         int64_t shape[1] = {(int64_t)1 << 31};
-        DLTensor t = {.data = small, .device = {kDLCPU, 0}, .ndim = 1,
-                      .dtype = {kDLFloat, 32, 1}, .shape = shape};
+        DLTensor t = {.data = small,
+                      .device = {kDLCPU, 0},
+                      .ndim = 1,
+                      .dtype = {kDLFloat, 32, 1},
+                      .shape = shape};
         DLTensor *args[1] = {&t};
         CHECK(tl_kernel_launch(k, args, 1, NULL) == TL_ERROR_RUNTIME &&
-              strstr(tl_last_error(), "the grid is too large"), " %s", tl_last_error());
+                  strstr(tl_last_error(), "the grid is too large"),
+              " %s", tl_last_error());
         CHECK(small[0] == 0);
         shape[0] = 4;
         tl_kernel_destroy(k);
@@ -255,12 +274,15 @@ static void test_launch_limits(void) {
     if (k) {
         float small[4] = {0};
         int64_t shape[1] = {(int64_t)1 << 31};
-        DLTensor t = {.data = small, .device = {kDLCPU, 0}, .ndim = 1,
-                      .dtype = {kDLFloat, 32, 1}, .shape = shape};
+        DLTensor t = {.data = small,
+                      .device = {kDLCPU, 0},
+                      .ndim = 1,
+                      .dtype = {kDLFloat, 32, 1},
+                      .shape = shape};
         DLTensor *args[1] = {&t};
         CHECK(tl_kernel_launch(k, args, 1, NULL) == TL_ERROR_ARGUMENT &&
-              strstr(tl_last_error(), "more than the kernel's int32 symbol N holds"), " %s",
-              tl_last_error());
+                  strstr(tl_last_error(), "more than the kernel's int32 symbol N holds"),
+              " %s", tl_last_error());
         shape[0] = 4;
         CHECK(tl_kernel_launch(k, args, 1, NULL) == TL_OK && small[0] == 1.0f);
         tl_kernel_destroy(k);
@@ -269,16 +291,21 @@ static void test_launch_limits(void) {
     CHECK(compile_grid("c", fixed, "1",
                        "            S = T.alloc_shared((1 << 42,), \"int8\")\n"
                        "            S[7] = 1\n"
-                       "            A[0] = S[7]\n", &k, TL_BUILD_LOAD) == TL_OK, " %s",
-          tl_last_error());
+                       "            A[0] = S[7]\n",
+                       &k, TL_BUILD_LOAD) == TL_OK,
+          " %s", tl_last_error());
     if (k) {
         float a[8] = {0};
         int64_t shape[1] = {8};
-        DLTensor t = {.data = a, .device = {kDLCPU, 0}, .ndim = 1, .dtype = {kDLFloat, 32, 1},
+        DLTensor t = {.data = a,
+                      .device = {kDLCPU, 0},
+                      .ndim = 1,
+                      .dtype = {kDLFloat, 32, 1},
                       .shape = shape};
         DLTensor *args[1] = {&t};
         CHECK(tl_kernel_launch(k, args, 1, NULL) == TL_ERROR_RUNTIME &&
-              strstr(tl_last_error(), "out of memory"), " %s", tl_last_error());
+                  strstr(tl_last_error(), "out of memory"),
+              " %s", tl_last_error());
         tl_kernel_destroy(k);
     }
 }

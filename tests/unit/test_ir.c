@@ -106,7 +106,7 @@ static void test_simplify(void) {
     CHECK(B(OP_FLOORDIV, ex, I(1)) == ex);
     CHECK(is_int(B(OP_FLOORMOD, ex, I(1)), 0, DT_INT32));
     CHECK(B(OP_MUL, ey, I(0))->kind == EXPR_BIN); /* not for floats (NaN, inf) */
-    CHECK(B(OP_MUL, ey, F(1))  == ey);
+    CHECK(B(OP_MUL, ey, F(1)) == ey);
     /* int constant with a float expr: the node keeps the promoted dtype */
     Expr *m = B(OP_MUL, ex, F(1));
     CHECK(m->kind == EXPR_BIN && m->dtype == DT_FLOAT32);
@@ -304,13 +304,14 @@ static Gemm build_gemm(void) {
     st->u.store.buf = C;
     st->u.store.idx = (Expr *[]){B(OP_ADD, B(OP_MUL, V(g.by), I(128)), V(g.i)),
                                  B(OP_ADD, B(OP_MUL, V(g.bx), I(128)), V(g.j))};
-    st->u.store.idx = memcpy(NEW_ARRAY(&ctx.arena, Expr *, 2), st->u.store.idx,
-                             2 * sizeof(Expr *));
+    st->u.store.idx = memcpy(NEW_ARRAY(&ctx.arena, Expr *, 2), st->u.store.idx, 2 * sizeof(Expr *));
     st->u.store.value = ir_load(&ctx, Cl, (Expr *[]){V(g.i), V(g.j)}, L0);
     Stmt *fj = ir_stmt(&ctx, STMT_FOR, L0);
-    fj->u.for_ = (__typeof__(fj->u.for_)){g.j, I(0), I(128), LOOP_PARALLEL, st, 0, NULL, NULL, NULL};
+    fj->u.for_ = (__typeof__(fj->u.for_)){g.j, I(0), I(128), LOOP_PARALLEL, st,
+                                          0,   NULL, NULL,   NULL};
     Stmt *fi = ir_stmt(&ctx, STMT_FOR, L0);
-    fi->u.for_ = (__typeof__(fi->u.for_)){g.i, I(0), I(128), LOOP_PARALLEL, fj, 0, NULL, NULL, NULL};
+    fi->u.for_ = (__typeof__(fi->u.for_)){g.i, I(0), I(128), LOOP_PARALLEL, fj,
+                                          0,   NULL, NULL,   NULL};
     ir_seq_push(&ctx, body, fi);
     f->body = ir_seq(&ctx, L0);
     ir_seq_push(&ctx, f->body, k);

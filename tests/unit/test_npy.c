@@ -70,9 +70,10 @@ static void test_numpy_bytes(void) {
 
 /* Every dtype: write, read back, same bytes (bf16/fp8 via float32). */
 static void test_round_trip(void) {
-    static const DType all[] = {DT_BOOL, DT_INT8, DT_INT16, DT_INT32, DT_INT64, DT_UINT8,
-                                DT_UINT16, DT_UINT32, DT_UINT64, DT_FLOAT16, DT_BFLOAT16,
-                                DT_FLOAT32, DT_FLOAT64, DT_FLOAT8_E4M3, DT_FLOAT8_E5M2};
+    static const DType all[] = {DT_BOOL,    DT_INT8,        DT_INT16,      DT_INT32,
+                                DT_INT64,   DT_UINT8,       DT_UINT16,     DT_UINT32,
+                                DT_UINT64,  DT_FLOAT16,     DT_BFLOAT16,   DT_FLOAT32,
+                                DT_FLOAT64, DT_FLOAT8_E4M3, DT_FLOAT8_E5M2};
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) {
         DType t = all[k];
         int64_t shape[3] = {2, 3, 5};
@@ -87,8 +88,8 @@ static void test_round_trip(void) {
         npy_free(&a);
         /* without a wanted dtype, bf16/fp8 come back as the float32 they were saved as */
         CHECK(npy_read(tmp_path("rt.npy"), DT_INVALID, &a, &err) == 0);
-        DType stored = (t == DT_BFLOAT16 || t == DT_FLOAT8_E4M3 || t == DT_FLOAT8_E5M2)
-                           ? DT_FLOAT32 : t;
+        DType stored = (t == DT_BFLOAT16 || t == DT_FLOAT8_E4M3 || t == DT_FLOAT8_E5M2) ? DT_FLOAT32
+                                                                                        : t;
         CHECK(a.dtype == stored);
         CHECK(rt_elem_get(a.dtype, a.data, 7) == rt_elem_get(t, data, 7));
         npy_free(&a);
@@ -131,8 +132,7 @@ static void test_versions(void) {
     int16_t v[4] = {1, -2, 3, -4};
     unsigned char buf[512];
     for (int major = 1; major <= 3; major++) {
-        size_t n = make_npy(buf, major,
-                            "{'descr':'<i2','fortran_order':False,'shape':(4,)}", v, 8);
+        size_t n = make_npy(buf, major, "{'descr':'<i2','fortran_order':False,'shape':(4,)}", v, 8);
         NpyArray a;
         StrBuf err = {0};
         CHECK(npy_parse("v.npy", buf, n, DT_INVALID, &a, &err) == 0);
@@ -146,8 +146,10 @@ static void test_versions(void) {
         sb_free(&err);
     }
     /* Python 2 style longs and double quotes */
-    size_t n = make_npy(buf, 1, "{\"descr\": \"|u1\", \"fortran_order\": False, "
-                        "\"shape\": (2L, 2L), }", "\1\2\3\4", 4);
+    size_t n = make_npy(buf, 1,
+                        "{\"descr\": \"|u1\", \"fortran_order\": False, "
+                        "\"shape\": (2L, 2L), }",
+                        "\1\2\3\4", 4);
     NpyArray a;
     StrBuf err = {0};
     CHECK(npy_parse("p2.npy", buf, n, DT_INVALID, &a, &err) == 0);
@@ -156,8 +158,7 @@ static void test_versions(void) {
     sb_free(&err);
 }
 
-static void expect_error(const char *what, const unsigned char *buf, size_t n,
-                         const char *needle) {
+static void expect_error(const char *what, const unsigned char *buf, size_t n, const char *needle) {
     NpyArray a;
     StrBuf err = {0};
     int rc = npy_parse("x.npy", buf, n, DT_INVALID, &a, &err);
@@ -223,24 +224,25 @@ static void test_hostile(void) {
         NpyArray a;
         StrBuf err = {0};
         int rc = npy_parse("x.npy", buf, n, DT_INVALID, &a, &err);
-        CHECK(rc != 0 && err.buf && (strstr(err.buf, "array too large") ||
-                                     strstr(err.buf, "truncated data")),
+        CHECK(rc != 0 && err.buf &&
+                  (strstr(err.buf, "array too large") || strstr(err.buf, "truncated data")),
               " case %zu: %s", k, err.buf ? err.buf : "(accepted)");
         if (rc == 0) npy_free(&a);
         /* the same through a file: "truncated data" (or too large), nothing allocated */
         write_bytes(tmp_path("h.npy"), buf, n);
         err.len = 0;
         rc = npy_read(tmp_path("h.npy"), DT_INVALID, &a, &err);
-        CHECK(rc != 0 && err.buf && (strstr(err.buf, "array too large") ||
-                                     strstr(err.buf, "truncated data: the header says")),
+        CHECK(rc != 0 && err.buf &&
+                  (strstr(err.buf, "array too large") ||
+                   strstr(err.buf, "truncated data: the header says")),
               " file case %zu: %s", k, err.buf ? err.buf : "(accepted)");
         if (rc == 0) npy_free(&a);
         sb_free(&err);
     }
     /* a pipe with a header declaring 2^40 bytes and 16 bytes of data: truncated, and the
      * reader allocates for the bytes that came, not for the header's claim */
-    size_t n = make_npy(buf, 1, "{'descr':'<f4','fortran_order':False,'shape':(274877906944,)}",
-                        v, 16);
+    size_t n = make_npy(buf, 1, "{'descr':'<f4','fortran_order':False,'shape':(274877906944,)}", v,
+                        16);
     int fds[2];
     CHECK(pipe(fds) == 0);
     CHECK(write(fds[1], buf, n) == (ssize_t)n);
@@ -251,7 +253,8 @@ static void test_hostile(void) {
     StrBuf err = {0};
     CHECK(npy_read(path, DT_INVALID, &a, &err) != 0);
     CHECK(err.buf && strstr(err.buf, "truncated data: the header says 1099511627776 bytes, "
-                                     "the file has 16"), " %s", err.buf);
+                                     "the file has 16"),
+          " %s", err.buf);
     close(fds[0]);
     sb_free(&err);
     /* a device: not a .npy file (the magic is read, nothing more) */
@@ -278,7 +281,7 @@ static void test_narrowing(void) {
     CHECK(npy_read(tmp_path("f.npy"), DT_FLOAT8_E4M3, &a, &err) == 0);
     const uint8_t *e = a.data;
     CHECK(a.dtype == DT_FLOAT8_E4M3 && e[0] == 0x38 && e[2] == 0xc4); /* 1.0, -3.0 */
-    CHECK(e[3] == 0x7e); /* 1000 saturates to 448 */
+    CHECK(e[3] == 0x7e);                                              /* 1000 saturates to 448 */
     npy_free(&a);
     /* a float64 file is not silently narrowed: the caller sees float64 */
     double d[1] = {1.0};
@@ -329,7 +332,7 @@ static void test_compare(void) {
     rt_elem_set(DT_FLOAT16, hr, 0, 1.0);
     rt_elem_set(DT_FLOAT16, hr, 1, 1.0);
     rt_elem_set(DT_FLOAT16, h, 0, 1.0 + 1.0 / 1024); /* one ulp: within 1e-2 */
-    rt_elem_set(DT_FLOAT16, h, 1, 1.03125);           /* 3%: outside */
+    rt_elem_set(DT_FLOAT16, h, 1, 1.03125);          /* 3%: outside */
     CHECK(rt_compare(DT_FLOAT16, h, hr, 2, &c) == 1 && c.first_bad == 1);
 }
 

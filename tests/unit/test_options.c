@@ -63,17 +63,17 @@ static void *job_run(void *p) {
 
 /* Two threads at once, settings a and b: every compile gets its own settings' source. */
 static void race(const char *what, Job a, Job b) {
-    CHECK(a.want && b.want && strcmp(a.want, b.want), "%s: the two settings give the same "
-          "source, so the test could not tell them apart", what);
+    CHECK(a.want && b.want && strcmp(a.want, b.want),
+          "%s: the two settings give the same "
+          "source, so the test could not tell them apart",
+          what);
     pthread_t ta, tb;
     CHECK(!pthread_create(&ta, NULL, job_run, &a) && !pthread_create(&tb, NULL, job_run, &b));
     pthread_join(ta, NULL);
     pthread_join(tb, NULL);
     CHECK(a.compiled == ROUNDS && b.compiled == ROUNDS, "%s: %s%s", what, a.err, b.err);
-    CHECK(a.same == ROUNDS, "%s: thread A got its own source %d of %d times", what, a.same,
-          ROUNDS);
-    CHECK(b.same == ROUNDS, "%s: thread B got its own source %d of %d times", what, b.same,
-          ROUNDS);
+    CHECK(a.same == ROUNDS, "%s: thread A got its own source %d of %d times", what, a.same, ROUNDS);
+    CHECK(b.same == ROUNDS, "%s: thread B got its own source %d of %d times", what, b.same, ROUNDS);
 }
 
 /* The generated kernels of a CUDA source, after the embedded runtime headers. */
@@ -92,7 +92,7 @@ static void test_two_threads(void) {
     if (!sm80 || !sm90 || !sm90_nows) return;
     const char *k80 = kernels(sm80), *k90 = kernels(sm90), *k90_nows = kernels(sm90_nows);
     CHECK(!strstr(k80, "tl_wgmma_ss<") && strstr(k90, "tl_wgmma_ss<") &&
-          strstr(k90, "tl_tma_load(") && !strstr(k90_nows, "tl_tma_load("),
+              strstr(k90, "tl_tma_load(") && !strstr(k90_nows, "tl_tma_load("),
           "the arch and no_ws reach the lowering");
     race("sm_80 / sm_90a", (Job){.arch = "sm_80", .want = sm80},
          (Job){.arch = "sm_90a", .sets = &ws, .nsets = 1, .want = sm90});
@@ -141,8 +141,11 @@ static void test_fill(void) {
     Options o;
     StrBuf err = {0};
     OptionsArchFn cuda_arch = target_find("cuda")->arch, c_arch = target_find("c")->arch;
-    static const tl_define sets[] = {{"cluster", "true"}, {"sm_count", "114"},
-                                     {"no_ws", "1"}, {"no_ws", "off"}, {"arch", "sm_80"}};
+    static const tl_define sets[] = {{"cluster", "true"},
+                                     {"sm_count", "114"},
+                                     {"no_ws", "1"},
+                                     {"no_ws", "off"},
+                                     {"arch", "sm_80"}};
     tl_options t = tl_options_default();
     t.settings = sets;
     t.nsettings = 5;
@@ -151,14 +154,18 @@ static void test_fill(void) {
           "settings in order, the last of a key wins");
     t.arch = "sm_90a";
     CHECK(options_fill(&o, &t, cuda_arch, &err) == 0 && !strcmp(o.arch, "sm_90a") &&
-          options_wgmma(&o), "the arch field over the setting");
+              options_wgmma(&o),
+          "the arch field over the setting");
     CHECK(options_fill(&o, &t, c_arch, &err) == 0 && !o.arch[0],
           "the C target has no architecture");
     char *key = options_key(&(Options){.arch = "sm_90a", .no_ws = true});
     CHECK(strstr(key, "arch=sm_90a") && strstr(key, "sm_count=132") && strstr(key, "no_ws=1") &&
-          !strstr(key, "verify") && !strstr(key, "fault"), "%s", key);
+              !strstr(key, "verify") && !strstr(key, "fault"),
+          "%s", key);
     free(key);
-    static const struct { const char *key, *value, *msg; } bad[] = {
+    static const struct {
+        const char *key, *value, *msg;
+    } bad[] = {
         {"no_such", "1", "unknown setting 'no_such' (settings: arch sm_count no_ws"},
         {"no_ws", "2", "setting no_ws='2': expected 0 or 1"},
         {"sm_count", "-3", "setting sm_count='-3': expected a non-negative integer"},
@@ -170,13 +177,14 @@ static void test_fill(void) {
         t.settings = &d;
         t.nsettings = 1;
         err.len = 0;
-        CHECK(options_fill(&o, &t, cuda_arch, &err) != 0 && err.buf &&
-              strstr(err.buf, bad[i].msg), "%s: %s", bad[i].key, err.buf ? err.buf : "");
+        CHECK(options_fill(&o, &t, cuda_arch, &err) != 0 && err.buf && strstr(err.buf, bad[i].msg),
+              "%s: %s", bad[i].key, err.buf ? err.buf : "");
         tl_kernel *k = NULL;
         t.target = "cuda";
         t.build = TL_BUILD_NONE;
         CHECK(tl_compile_file(GEMM, &t, &k) == TL_ERROR_ARGUMENT && !k &&
-              strstr(tl_last_error(), bad[i].msg), "%s", tl_last_error());
+                  strstr(tl_last_error(), bad[i].msg),
+              "%s", tl_last_error());
     }
     sb_free(&err);
 }
@@ -205,7 +213,8 @@ static void test_print_after(void) {
     CHECK(strstr(text, "# IR after lower_tile_ops (c)\n"), "the dump: %.200s", text);
     o.settings = &bad;
     CHECK(tl_compile_file("examples/elementwise_add.py", &o, &k) == TL_ERROR_ARGUMENT && !k &&
-          strstr(tl_last_error(), "no pass 'frob'"), "%s", tl_last_error());
+              strstr(tl_last_error(), "no pass 'frob'"),
+          "%s", tl_last_error());
     o.print_after = "simplify"; /* the field over the setting */
     CHECK(tl_compile_file("examples/elementwise_add.py", &o, &k) == TL_OK, "%s", tl_last_error());
     tl_kernel_destroy(k);

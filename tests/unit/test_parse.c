@@ -142,7 +142,8 @@ static void dump_expr(StrBuf *sb, const Ast *e) {
         return;
     }
     switch (e->kind) {
-    case AST_TUPLE: case AST_LIST:
+    case AST_TUPLE:
+    case AST_LIST:
         dump_open(sb, e->kind == AST_TUPLE ? "tuple" : "list", e);
         dump_list(sb, &e->u.elts);
         break;
@@ -237,7 +238,8 @@ static void dump_compound(StrBuf *sb, const Ast *s) {
         sb_putc(sb, ')');
         dump_body(sb, &s->u.def.body);
         break;
-    case AST_IF: case AST_WHILE:
+    case AST_IF:
+    case AST_WHILE:
         dump_open(sb, s->kind == AST_IF ? "if" : "while", s);
         dump_sub(sb, s->u.if_.cond);
         dump_body(sb, &s->u.if_.body);
@@ -279,9 +281,14 @@ static void dump_compound(StrBuf *sb, const Ast *s) {
 
 static void dump_stmt(StrBuf *sb, const Ast *s) {
     switch (s->kind) {
-    case AST_EXPR_STMT: case AST_RETURN: case AST_RAISE:
-        dump_open(sb, s->kind == AST_EXPR_STMT ? "expr" : s->kind == AST_RETURN ? "return"
-                                                                                : "raise", s);
+    case AST_EXPR_STMT:
+    case AST_RETURN:
+    case AST_RAISE:
+        dump_open(sb,
+                  s->kind == AST_EXPR_STMT ? "expr"
+                  : s->kind == AST_RETURN  ? "return"
+                                           : "raise",
+                  s);
         dump_sub(sb, s->u.expr_stmt.value);
         break;
     case AST_ASSIGN:
@@ -300,7 +307,9 @@ static void dump_stmt(StrBuf *sb, const Ast *s) {
         dump_sub(sb, s->u.annassign.annotation);
         dump_sub(sb, s->u.annassign.value);
         break;
-    case AST_BREAK: case AST_CONTINUE: case AST_PASS:
+    case AST_BREAK:
+    case AST_CONTINUE:
+    case AST_PASS:
         sb_puts(sb, ast_kind_name(s->kind));
         dump_loc(sb, s);
         return;
@@ -309,7 +318,8 @@ static void dump_stmt(StrBuf *sb, const Ast *s) {
         dump_sub(sb, s->u.assert_.cond);
         dump_sub(sb, s->u.assert_.msg);
         break;
-    case AST_IMPORT: case AST_IMPORT_FROM: dump_import(sb, s); break;
+    case AST_IMPORT:
+    case AST_IMPORT_FROM: dump_import(sb, s); break;
     case AST_GLOBAL:
         dump_open(sb, s->u.global.nonlocal ? "nonlocal" : "global", s);
         for (int i = 0; i < s->u.global.names.len; i++)
@@ -366,9 +376,7 @@ static void ctx_done(Ctx *ctx) {
 
 /* ---- helpers ------------------------------------------------------------------------ */
 
-static Source src_of(const char *text) {
-    return (Source){"t.py", text, strlen(text)};
-}
+static Source src_of(const char *text) { return (Source){"t.py", text, strlen(text)}; }
 
 /* Dump of a module ("\n" between statements), or "ERROR: <text>" if it failed. */
 static char *dump_module_text(const char *text) {
@@ -390,11 +398,11 @@ static char *dump_module_text(const char *text) {
     return out;
 }
 
-#define CHECK_MODULE(text, want)                                                           \
-    do {                                                                                   \
-        char *got_ = dump_module_text(text);                                               \
-        CHECK(!strcmp(got_, want), "module %s\n  got:  %s\n  want: %s", #text, got_, want); \
-        free(got_);                                                                        \
+#define CHECK_MODULE(text, want)                                                                   \
+    do {                                                                                           \
+        char *got_ = dump_module_text(text);                                                       \
+        CHECK(!strcmp(got_, want), "module %s\n  got:  %s\n  want: %s", #text, got_, want);        \
+        free(got_);                                                                                \
     } while (0)
 
 static char *dump_expression_text(const char *text) {
@@ -410,22 +418,22 @@ static char *dump_expression_text(const char *text) {
     return out;
 }
 
-#define CHECK_EXPR(text, want)                                                              \
-    do {                                                                                    \
-        char *got_ = dump_expression_text(text);                                            \
-        CHECK(!strcmp(got_, want), "expression %s\n  got:  %s\n  want: %s", #text, got_, want); \
-        free(got_);                                                                         \
+#define CHECK_EXPR(text, want)                                                                     \
+    do {                                                                                           \
+        char *got_ = dump_expression_text(text);                                                   \
+        CHECK(!strcmp(got_, want), "expression %s\n  got:  %s\n  want: %s", #text, got_, want);    \
+        free(got_);                                                                                \
     } while (0)
 
 /* The text must fail as a whole (a lexical error) with `want` as its first line. */
-#define CHECK_FATAL(text, want)                                                            \
-    do {                                                                                   \
-        char *got_ = dump_module_text(text);                                               \
-        char *nl_ = strchr(got_, '\n');                                                    \
-        if (nl_) *nl_ = 0;                                                                 \
-        CHECK(!strcmp(got_, "ERROR: " want), "fatal %s\n  got:  %s\n  want: ERROR: %s",   \
-              #text, got_, want);                                                          \
-        free(got_);                                                                        \
+#define CHECK_FATAL(text, want)                                                                    \
+    do {                                                                                           \
+        char *got_ = dump_module_text(text);                                                       \
+        char *nl_ = strchr(got_, '\n');                                                            \
+        if (nl_) *nl_ = 0;                                                                         \
+        CHECK(!strcmp(got_, "ERROR: " want), "fatal %s\n  got:  %s\n  want: ERROR: %s", #text,     \
+              got_, want);                                                                         \
+        free(got_);                                                                                \
     } while (0)
 
 /* Statement `index` of the module must be AST_BAD_STMT whose error's first line is `want`. */
@@ -479,11 +487,11 @@ static char *token_shape(const char *text) {
     return out;
 }
 
-#define CHECK_SHAPE(text, want)                                                          \
-    do {                                                                                 \
-        char *got_ = token_shape(text);                                                  \
-        CHECK(!strcmp(got_, want), "tokens of %s: got %s want %s", #text, got_, want);   \
-        free(got_);                                                                      \
+#define CHECK_SHAPE(text, want)                                                                    \
+    do {                                                                                           \
+        char *got_ = token_shape(text);                                                            \
+        CHECK(!strcmp(got_, want), "tokens of %s: got %s want %s", #text, got_, want);             \
+        free(got_);                                                                                \
     } while (0)
 
 static void test_lex_shapes(void) {
@@ -502,7 +510,8 @@ static void test_lex_shapes(void) {
     CHECK_SHAPE("x\r\ny\r\n", "NnNn$");
     CHECK_SHAPE("\xEF\xBB\xBFx", "Nn$");
     CHECK_SHAPE("if x:\n\ty\n        z\n", "KNOn>NnNn<$"); /* tab == 8 columns */
-    CHECK_SHAPE("not_ x if_ True", "NNNK" "n$");
+    CHECK_SHAPE("not_ x if_ True", "NNNK"
+                                   "n$");
     CHECK_SHAPE("1if x else 2", "IKNKIn$");
     CHECK_SHAPE("'a' \"b\" '''c''' \"\"\"d\"\"\" r'e' b'f' f'g' Rb'h' bR'i' fR'j' U'k'",
                 "SSSSSSSSSSSn$");
@@ -531,8 +540,10 @@ static Token *lex_ok(Ctx *ctx, const char *text, int *n) {
 static void test_lex_values(void) {
     Ctx ctx = {0};
     int n;
-    Token *t = lex_ok(&ctx, "0x1F 0o17 0b101 1_000_000 9223372036854775807 00 0_0 "
-                              "1. .5 1e-3 1_000.5 2E+2 3.25e2", &n);
+    Token *t = lex_ok(&ctx,
+                      "0x1F 0o17 0b101 1_000_000 9223372036854775807 00 0_0 "
+                      "1. .5 1e-3 1_000.5 2E+2 3.25e2",
+                      &n);
     if (!t) return ctx_done(&ctx);
     int64_t ints[] = {31, 15, 5, 1000000, INT64_MAX, 0, 0};
     for (int i = 0; i < 7; i++)
@@ -547,11 +558,22 @@ static void test_lex_values(void) {
     t = lex_ok(&ctx, "9223372036854775808 0xFFFFFFFFFFFFFFFF 1j 1.5J 0777 0x", &n);
     if (!t) return ctx_done(&ctx);
     for (int i = 0; i < 6; i++) CHECK(t[i].error != NULL, "token %s has no error", t[i].text);
-    t = lex_ok(&ctx, "'a\\n\\t\\\\\\'\\\"' r'a\\n' b'\\xff\\101' '\\u00e9\\U0001F600\\x41' "
-                     "'\\q' 'x\\\ny' '\\N{DASH}' f'{x}\\n' '''a\r\nb'''", &n);
+    t = lex_ok(&ctx,
+               "'a\\n\\t\\\\\\'\\\"' r'a\\n' b'\\xff\\101' '\\u00e9\\U0001F600\\x41' "
+               "'\\q' 'x\\\ny' '\\N{DASH}' f'{x}\\n' '''a\r\nb'''",
+               &n);
     if (!t) return ctx_done(&ctx);
-    const char *want[] = {"a\n\t\\'\"", "a\\n", "\xff" "A", "\xc3\xa9\xf0\x9f\x98\x80" "A",
-                          "\\q", "xy", "\\N{DASH}", "{x}\\n", "a\nb"};
+    const char *want[] = {"a\n\t\\'\"",
+                          "a\\n",
+                          "\xff"
+                          "A",
+                          "\xc3\xa9\xf0\x9f\x98\x80"
+                          "A",
+                          "\\q",
+                          "xy",
+                          "\\N{DASH}",
+                          "{x}\\n",
+                          "a\nb"};
     CHECK(t[6].error && !t[5].error && !t[7].error, "\\N{...} is marked for the parser");
     for (int i = 0; i < 9; i++)
         CHECK(t[i].kind == TOK_STRING && !strcmp(t[i].text, want[i]), "string %d: [%s]", i,
@@ -561,8 +583,7 @@ static void test_lex_values(void) {
     if (!t) return ctx_done(&ctx);
     CHECK(n == 13 && t[4].kind == TOK_INDENT && t[4].loc.line == 2 && t[4].loc.col == 5,
           "indent token loc %d:%d", t[4].loc.line, t[4].loc.col);
-    CHECK(t[7].loc.line == 2 && t[7].loc.col == 9, "string loc %d:%d", t[7].loc.line,
-          t[7].loc.col);
+    CHECK(t[7].loc.line == 2 && t[7].loc.col == 9, "string loc %d:%d", t[7].loc.line, t[7].loc.col);
     CHECK(t[12].kind == TOK_EOF, "eof last");
     ctx_done(&ctx);
 }
@@ -570,7 +591,7 @@ static void test_lex_values(void) {
 static void test_lex_errors(void) {
     CHECK_FATAL("x = 'abc\ny = 1\n", "t.py:1:5: error: unterminated string literal");
     CHECK_FATAL("x = 1\ny = \"\"\"abc\n\n", "t.py:2:5: error: unterminated triple-quoted "
-                                           "string literal");
+                                            "string literal");
     CHECK_FATAL("x = 'abc\\'\n", "t.py:1:5: error: unterminated string literal");
     CHECK_FATAL("x = r'\\'", "t.py:1:5: error: unterminated string literal");
     CHECK_FATAL("x = 1\ny = f'{a[\"k]}'\n", "t.py:2:5: error: unterminated string literal");
@@ -655,8 +676,7 @@ static void test_expressions(void) {
     CHECK_EXPR("sum(x for x in y)", "(call sum (genexp x (for x y)))");
     CHECK_EXPR("(x for x in y)", "(genexp x (for x y))");
     CHECK_EXPR("[a if c else b for a, b in z]", "(listcomp (ifexp c a b) (for (tuple a b) z))");
-    CHECK_EXPR("{e: d for *e, d in g}",
-               "(call dict (genexp (tuple e d) (for (tuple (* e) d) g)))");
+    CHECK_EXPR("{e: d for *e, d in g}", "(call dict (genexp (tuple e d) (for (tuple (* e) d) g)))");
     CHECK_EXPR("[x for x, in y]", "(listcomp x (for (tuple x) y))");
     CHECK_EXPR("'a' 'b' \"c\"", "\"abc\"");
     CHECK_EXPR("'a' f'{b}'", "f\"a{b}\"");
@@ -721,8 +741,7 @@ static void test_statements(void) {
     CHECK_MODULE("'''doc'''\nf(x)\n", "(expr \"doc\")\n(expr (call f x))");
     CHECK_MODULE("def f(a, b: int = 2, *args, c, d=4, **kw) -> int:\n    return a\n",
                  "(def f (params a b:int=2 *args c d=4 **kw) int (decorators) [(return a)])");
-    CHECK_MODULE("def f(a, /, b, *, c):\n  pass",
-                 "(def f (params a b * c) _ (decorators) [pass])");
+    CHECK_MODULE("def f(a, /, b, *, c):\n  pass", "(def f (params a b * c) _ (decorators) [pass])");
     CHECK_MODULE("def f(): return", "(def f (params) _ (decorators) [(return _)])");
     CHECK_MODULE("@T.prim_func\n@tilelang.jit(out_idx=[-1])\ndef k(\n    A: T.Tensor((M, K), dt),"
                  "\n):\n    '''doc'''\n    def inner(x):\n        return x, 1\n    return inner",
@@ -780,7 +799,7 @@ static void test_statements(void) {
 static void test_statement_locs(void) {
     dump_locs = true;
     CHECK_MODULE("@d\ndef f(a, *b):\n  return a", "(def@2:1 f (params a@2:7 *b@2:11) _ "
-                                                 "(decorators d@1:2) [(return@3:3 a@3:10)])");
+                                                  "(decorators d@1:2) [(return@3:3 a@3:10)])");
     CHECK_MODULE("if a:\n  pass\nelif b:\n  x = 1",
                  "(if@1:1 a@1:4 [pass@2:3] [(if@3:1 b@3:6 [(=@4:3 x@4:3 1@4:7)] [])])");
     CHECK_MODULE("(a).b += 1", "(+=@1:1 (.@1:1 a@1:2 b) 1@1:10)");
@@ -800,29 +819,35 @@ static void test_bad_statements(void) {
               "t.py:1:12: error: expected an indented block after 'for' statement on line 1");
     CHECK_BAD("1 = x", 0, "t.py:1:1: error: cannot assign to a literal");
     CHECK_BAD("f() = x", 0, "t.py:1:1: error: cannot assign to a function call");
-    CHECK_BAD("a, b += 1", 0, "t.py:1:1: error: cannot use augmented assignment on a "
-                              "tuple");
+    CHECK_BAD("a, b += 1", 0,
+              "t.py:1:1: error: cannot use augmented assignment on a "
+              "tuple");
     CHECK_BAD("x = yield 1", 0, "t.py:1:5: error: 'yield' is not supported");
     CHECK_BAD("async def f(): pass", 0, "t.py:1:1: error: async functions are not supported");
     CHECK_BAD("if (n := 10) > 5: pass", 0,
               "t.py:1:7: error: assignment expressions (:=) are not supported");
     CHECK_BAD("match command.split():\n    case [a]:\n        pass\n", 0,
               "t.py:1:1: error: match statements are not supported");
-    CHECK_BAD("s = 'a' '\\N{BULLET}'", 0, "t.py:1:9: error: named Unicode escapes (\\N{...}) "
-                                         "are not supported");
-    CHECK_BAD("s = ('a'\n     'b\\0')", 0, "t.py:2:6: error: strings containing NUL characters "
-                                       "are not supported");
-    CHECK_BAD("x = 0777", 0, "t.py:1:5: error: leading zeros in decimal integer literals are "
-                             "not permitted; use an 0o prefix for octal integers");
+    CHECK_BAD("s = 'a' '\\N{BULLET}'", 0,
+              "t.py:1:9: error: named Unicode escapes (\\N{...}) "
+              "are not supported");
+    CHECK_BAD("s = ('a'\n     'b\\0')", 0,
+              "t.py:2:6: error: strings containing NUL characters "
+              "are not supported");
+    CHECK_BAD("x = 0777", 0,
+              "t.py:1:5: error: leading zeros in decimal integer literals are "
+              "not permitted; use an 0o prefix for octal integers");
     CHECK_BAD("z = 1 + 2j", 0, "t.py:1:9: error: complex (imaginary) literals are not supported");
     CHECK_BAD("def f[T](x): pass", 0, "t.py:1:6: error: type parameter lists are not supported");
-    CHECK_BAD("@deco\nx = 1", 0, "t.py:2:1: error: expected a function or class definition "
-                                 "after the decorator, found name 'x'");
+    CHECK_BAD("@deco\nx = 1", 0,
+              "t.py:2:1: error: expected a function or class definition "
+              "after the decorator, found name 'x'");
     CHECK_BAD("def f(a=1, b): pass", 0,
               "t.py:1:12: error: a parameter without a default follows one with a default");
     CHECK_BAD("print 'hello'", 0, "t.py:1:7: error: invalid syntax: unexpected string literal");
-    CHECK_BAD("try:\n    x\ny = 1", 0, "t.py:3:1: error: expected 'except' or 'finally', "
-                                      "found name 'y'");
+    CHECK_BAD("try:\n    x\ny = 1", 0,
+              "t.py:3:1: error: expected 'except' or 'finally', "
+              "found name 'y'");
     CHECK_BAD("x = a.1", 0, "t.py:1:6: error: invalid syntax: unexpected number .1");
     CHECK_BAD("else: pass", 0, "t.py:1:1: error: expected an expression, found keyword 'else'");
     CHECK_BAD("del f()", 0, "t.py:1:5: error: cannot delete a function call");
@@ -837,23 +862,22 @@ static void test_recovery(void) {
     CHECK_MODULE("a = 1\nb = (2 3)\nc = 4\n", "(= a 1)\n(bad b)\n(= c 4)");
     CHECK_MODULE("def f(x):\n    y = x +\n    return y\ndef g(): pass\n",
                  "(bad f)\n(def g (params) _ (decorators) [pass])");
-    CHECK_MODULE("@deco(1)\nasync def main():\n    await x\nz = 2",
-                 "(bad main)\n(= z 2)");
+    CHECK_MODULE("@deco(1)\nasync def main():\n    await x\nz = 2", "(bad main)\n(= z 2)");
     CHECK_MODULE("class A:\n    def f(self):\n        x = yield\n    y = 2\nB = A",
                  "(bad A)\n(= B A)");
     CHECK_MODULE("x, (y, z) = w = 1 if a else 2 2\nq = 0", "(bad x y z w)\n(= q 0)");
     CHECK_MODULE("import a.b, c as d\nfrom m import (e, f as g) + 1\n",
                  "(import a.b (as c d))\n(bad e g)");
     CHECK_MODULE("x[i] = v = 1 2\nn: int = 3 3\nk += 1 1\n", "(bad v)\n(bad n)\n(bad k)");
-    CHECK_MODULE("if x:\n    y = 1\nelse:\n    z = (\n        1 2)\nw = 3\n",
-                 "(bad y z)\n(= w 3)");
+    CHECK_MODULE("if x:\n    y = 1\nelse:\n    z = (\n        1 2)\nw = 3\n", "(bad y z)\n(= w 3)");
     CHECK_MODULE("try:\n    import torch as th\nexcept Exception as e:\n    th = None 1\n",
                  "(bad th e th)");
     CHECK_MODULE("for i, j in x: y = 1 1\n", "(bad i j)"); /* best effort: line starts only */
     CHECK_MODULE("with open(p) as fh:\n    data = fh.read() +\n", "(bad fh data)");
     CHECK_MODULE("x = 1\n    y = 2\n    z = 3\nw = 4", "(= x 1)\n(bad y z)\n(= w 4)");
     CHECK_MODULE("x = 1 +\n\ndef f(): pass", "(bad x)\n(def f (params) _ (decorators) [pass])");
-    CHECK_MODULE("def f():\n    if a:\n        b\n  c = 1\n", "ERROR: t.py:4:3: error: unindent "
+    CHECK_MODULE("def f():\n    if a:\n        b\n  c = 1\n",
+                 "ERROR: t.py:4:3: error: unindent "
                  "does not match any outer indentation level\n      c = 1\n      ^\n");
     CHECK_MODULE("@x\n@y\ndef f(a b): pass\nv = 1", "(bad f)\n(= v 1)");
     CHECK_MODULE("print 'x'\nprint('ok')", "(bad)\n(expr (call print \"ok\"))");
@@ -883,9 +907,13 @@ static void test_recovery(void) {
 /* Deep nesting ends in a clean error, never a stack overflow. */
 static void test_depth(void) {
     static char buf[200000];
-    struct { const char *unit, *tail; int n; } cases[] = {
-        {"not ", "x", 20000}, {"-", "x", 20000}, {"x ** ", "x", 20000},
-        {"lambda: ", "x", 20000}, {"x if y else ", "x", 10000}, {"[", "", 150},
+    struct {
+        const char *unit, *tail;
+        int n;
+    } cases[] = {
+        {"not ", "x", 20000},         {"-", "x", 20000},
+        {"x ** ", "x", 20000},        {"lambda: ", "x", 20000},
+        {"x if y else ", "x", 10000}, {"[", "", 150},
     };
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         size_t n = strlen(cases[c].unit), len = 4;
@@ -949,8 +977,10 @@ static void corpus_locate(const char *argv0) {
 static char *read_corpus(Arena *a, const char *name, size_t *len) {
     char *path = arena_printf(a, "%s/%s", corpus_dir(), name);
     char *text = read_file_arena(a, path, SIZE_MAX, len);
-    CHECK(text != NULL, "cannot read %s (run from the repository root or set "
-                        "TILEC_PARSE_CORPUS)", path);
+    CHECK(text != NULL,
+          "cannot read %s (run from the repository root or set "
+          "TILEC_PARSE_CORPUS)",
+          path);
     return text;
 }
 
@@ -962,8 +992,7 @@ static int count_kind(const AstList *m, AstKind k) {
 
 static const Ast *find_def(const AstList *m, const char *name) {
     for (int i = 0; i < m->len; i++)
-        if (m->data[i]->kind == AST_DEF && !strcmp(m->data[i]->u.def.name, name))
-            return m->data[i];
+        if (m->data[i]->kind == AST_DEF && !strcmp(m->data[i]->u.def.name, name)) return m->data[i];
     return NULL;
 }
 
@@ -1075,14 +1104,22 @@ static size_t mutate(char *buf, size_t len, size_t cap) {
     for (int k = 0; k < nops && len > 2; k++) {
         size_t i = rng() % len, j = rng() % len;
         switch (rng() % 4) {
-        case 0: memmove(buf + i, buf + i + 1, len - i - 1); len--; break; /* delete */
+        case 0:
+            memmove(buf + i, buf + i + 1, len - i - 1);
+            len--;
+            break; /* delete */
         case 1:
             if (len + 1 < cap) {
                 memmove(buf + i + 1, buf + i, len - i); /* duplicate */
                 len++;
             }
             break;
-        case 2: { char c = buf[i]; buf[i] = buf[j]; buf[j] = c; break; } /* swap */
+        case 2: {
+            char c = buf[i];
+            buf[i] = buf[j];
+            buf[j] = c;
+            break;
+        }                                                                       /* swap */
         default: buf[i] = interesting[rng() % (sizeof interesting - 1)]; break; /* replace */
         }
     }
@@ -1136,8 +1173,8 @@ static void test_fuzz(void) {
     }
     if (getenv("TEST_PARSE_VERBOSE"))
         printf("fuzz: %d parsed (%d bad statements), %d failed cleanly\n", ok, bad, failed);
-    CHECK(ok > 0 && failed > 0 && bad > 0, "fuzz outcomes: %d parsed, %d failed, %d bad stmts",
-          ok, failed, bad);
+    CHECK(ok > 0 && failed > 0 && bad > 0, "fuzz outcomes: %d parsed, %d failed, %d bad stmts", ok,
+          failed, bad);
     /* random soup of string-ish characters: the f-string scanner's corner cases */
     static const char soup[] = "f'\"{}:!\\\n rb[]()x=#N";
     char sbuf[64];

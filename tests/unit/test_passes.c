@@ -37,7 +37,7 @@ static Buffer *buf(const char *name, DType t, Scope s, int n, Expr **shape) {
     for (int d = 0; d < n; d++) b->shape[d] = shape[d];
     return b;
 }
-#define BUF(name, t, s, ...) \
+#define BUF(name, t, s, ...)                                                                       \
     buf(name, t, s, sizeof((Expr *[]){__VA_ARGS__}) / sizeof(Expr *), EX(__VA_ARGS__))
 
 static Region reg(Buffer *b, Expr **start, Expr **extent) {
@@ -315,7 +315,7 @@ static double ev(Interp *in, const Expr *e) {
     }
     case EXPR_SELECT:
         return ev(in, e->u.select.cond) != 0 ? ev(in, e->u.select.then)
-                                            : ev(in, e->u.select.orelse);
+                                             : ev(in, e->u.select.orelse);
     default: in->unsupported++; return NAN;
     }
 }
@@ -368,8 +368,7 @@ static void exec(Interp *in, const Stmt *s) {
     switch (s->kind) {
     case STMT_SEQ: {
         int mark = in->nvars;
-        for (int i = 0; i < s->u.seq.len && !in->brk && !in->cont; i++)
-            exec(in, s->u.seq.data[i]);
+        for (int i = 0; i < s->u.seq.len && !in->brk && !in->cont; i++) exec(in, s->u.seq.data[i]);
         in->nvars = mark;
         break;
     }
@@ -397,7 +396,9 @@ static void exec(Interp *in, const Stmt *s) {
     case STMT_ALLOC: mem_new(in, s->u.alloc.buf); break;
     case STMT_KERNEL: exec_kernel(in, s); break;
     case STMT_ATOMIC: exec_atomic(in, s); break;
-    case STMT_SYNC: case STMT_ASSERT: case STMT_PRINT: break;
+    case STMT_SYNC:
+    case STMT_ASSERT:
+    case STMT_PRINT: break;
     default: in->unsupported++; break; /* tile ops must be lowered */
     }
 }
@@ -607,8 +608,9 @@ static void test_reduce(ReduceOp op, int dim_arg, bool keep, bool clear) {
     int bad = 0;
     for (int o = 0; o < no; o++) bad += !near(my->data[o], red_ref(op, dim, o, 3, clear));
     CHECK(bad == 0);
-    if (bad) fprintf(stderr, "  reduce_%s dim=%d keep=%d clear=%d\n", reduce_op_name(op), dim_arg,
-                     keep, clear);
+    if (bad)
+        fprintf(stderr, "  reduce_%s dim=%d keep=%d clear=%d\n", reduce_op_name(op), dim_arg, keep,
+                clear);
     CHECK(in->oob == 0);
     interp_free(in);
 }
@@ -657,8 +659,7 @@ static void test_fill(void) {
     Buffer *S = BUF("S", DT_INT32, SCOPE_LOCAL, I(RR), I(RC));
     Var *bx, *by;
     Stmt *body = SEQ(alloc(S), fill(full(S), I(0)),
-                     fill(reg(S, EX(I(1), I(2)), EX(I(2), I(3))), F(9.75)),
-                     copy(full(S), full(Y)));
+                     fill(reg(S, EX(I(1), I(2)), EX(I(2), I(3))), F(9.75)), copy(full(S), full(Y)));
     f->body = SEQ(kernel(1, I(1), NULL, &bx, &by, body));
     lower_all(f, WITH_SAFE);
     Interp *in = interp_new();
@@ -736,8 +737,9 @@ static void test_errors(void) {
     Region a64 = reg(A, EX(I(0), I(0)), EX(I(64), I(32)));
     expect_error(__LINE__, copy(a64, full(As)),
                  "T.copy: source A[0:64, 0:32] is 64x32 but destination A_shared is 32x64");
-    expect_error(__LINE__, copy(reg(A, EX(I(0), I(0)), EX(I(64), I(64))),
-                                reg(As, EX(I(0), I(0)), EX(I(64), I(64)))),
+    expect_error(__LINE__,
+                 copy(reg(A, EX(I(0), I(0)), EX(I(64), I(64))),
+                      reg(As, EX(I(0), I(0)), EX(I(64), I(64)))),
                  "T.copy: A_shared[0:64, 0:64] is out of bounds of A_shared, which is 32x64");
     Buffer *Ga = BUF("A_s", DT_FLOAT16, SCOPE_SHARED, I(64), I(32));
     Buffer *Gb = BUF("B_s", DT_FLOAT16, SCOPE_SHARED, I(16), I(64));
@@ -778,8 +780,8 @@ static void test_errors(void) {
     ctx.on_error = NULL;
     CHECK(!failed);
     /* negative dims are normalized */
-    Stmt *r = reduce(RED_SUM, full(acc), full(BUF("row", DT_FLOAT32, SCOPE_FRAGMENT, I(64))),
-                     -1, true);
+    Stmt *r = reduce(RED_SUM, full(acc), full(BUF("row", DT_FLOAT32, SCOPE_FRAGMENT, I(64))), -1,
+                     true);
     f->body = r;
     failed = false;
     if (CTX_TRY(&ctx, &jb)) failed = true;
@@ -801,8 +803,7 @@ static void test_safe_proofs(void) {
     param(f, Bo, true);
     Var *i = ir_var(&ctx, "i", DT_INT32), *bx, *by;
     Stmt *s1 = store(Bo, EX(V(i)), ir_load(&ctx, A, EX(V(i)), L0));
-    Stmt *s2 = store(Bo, EX(B(OP_ADD, B(OP_MUL, V(bx = ir_var(&ctx, "bx", DT_INT32)), I(8)),
-                                V(i))),
+    Stmt *s2 = store(Bo, EX(B(OP_ADD, B(OP_MUL, V(bx = ir_var(&ctx, "bx", DT_INT32)), I(8)), V(i))),
                      ir_load(&ctx, A2, EX(B(OP_SUB, V(i), I(1))), L0));
     Stmt *lp = loop(i, I(0), I(8), LOOP_SERIAL, SEQ(s1, s2));
     Stmt *k = kernel(1, I(4), NULL, &by, &by, SEQ(lp));
@@ -824,8 +825,9 @@ static void test_safe_proofs(void) {
     int bad = 0;
     for (int b = 0; b < 4; b++)
         for (int t = 0; t < 8; t++)
-            bad += mb->data[b * 8 + t] != (b == 0 ? a[t] /* later blocks rewrite B[i] */
-                                           : t >= 1 && t <= 5 ? a2[t - 1] : 0);
+            bad += mb->data[b * 8 + t] != (b == 0             ? a[t] /* later blocks rewrite B[i] */
+                                           : t >= 1 && t <= 5 ? a2[t - 1]
+                                                              : 0);
     CHECK(bad == 0);
     interp_free(in);
 }
@@ -942,7 +944,8 @@ static Stmt *turn_stmt(TurnOp op) {
 static int count_turns(const Stmt *s) {
     if (s->kind == STMT_TURN) return 1;
     int n = 0;
-    for (int i = 0; s->kind == STMT_SEQ && i < s->u.seq.len; i++) n += count_turns(s->u.seq.data[i]);
+    for (int i = 0; s->kind == STMT_SEQ && i < s->u.seq.len; i++)
+        n += count_turns(s->u.seq.data[i]);
     return n + (s->kind == STMT_KERNEL ? count_turns(s->u.kernel.body) : 0);
 }
 

@@ -23,13 +23,13 @@
 
 /* Counts a whole sweep as one check, reporting the first few mismatches. */
 #define SWEEP_BEGIN int sweep_bad_ = 0
-#define SWEEP_CHECK(cond, ...)                                                       \
-    do {                                                                             \
-        if (!(cond) && sweep_bad_++ < 5) {                                           \
-            fprintf(stderr, "%s:%d: sweep mismatch: ", __FILE__, __LINE__);          \
-            fprintf(stderr, __VA_ARGS__);                                            \
-            fputc('\n', stderr);                                                     \
-        }                                                                            \
+#define SWEEP_CHECK(cond, ...)                                                                     \
+    do {                                                                                           \
+        if (!(cond) && sweep_bad_++ < 5) {                                                         \
+            fprintf(stderr, "%s:%d: sweep mismatch: ", __FILE__, __LINE__);                        \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fputc('\n', stderr);                                                                   \
+        }                                                                                          \
     } while (0)
 #define SWEEP_END(what) CHECK(sweep_bad_ == 0, "%s: %d mismatches", what, sweep_bad_)
 
@@ -53,10 +53,10 @@ static float f32_of(uint32_t u) {
 typedef struct Format {
     const char *name;
     int ebits, mbits, bias;
-    bool ieee;      /* all-ones exponent = inf/NaN (else e4m3fn: only S.1111.111 is NaN) */
-    bool saturate;  /* overflow -> largest finite (fp8, as CUDA's satfinite) */
-    int maxcode;    /* largest positive finite code */
-    double *vals;   /* value of codes 0..maxcode+1 (maxcode+1: the next binade = inf) */
+    bool ieee;     /* all-ones exponent = inf/NaN (else e4m3fn: only S.1111.111 is NaN) */
+    bool saturate; /* overflow -> largest finite (fp8, as CUDA's satfinite) */
+    int maxcode;   /* largest positive finite code */
+    double *vals;  /* value of codes 0..maxcode+1 (maxcode+1: the next binade = inf) */
     uint32_t (*enc)(float);
     float (*dec)(uint32_t);
     float (*round64)(double);
@@ -141,8 +141,7 @@ static void test_decode_all(Format *F) {
         uint32_t back = F->enc(got);
         uint32_t expect = c; /* saturating formats turn infinity into the largest finite */
         if (F->saturate && isinf(want)) expect = (c & ~0x7fu) | (uint32_t)F->maxcode;
-        if (isnan(want))
-            SWEEP_CHECK(isnan(F->dec(back)), "%s NaN 0x%x -> 0x%x", F->name, c, back);
+        if (isnan(want)) SWEEP_CHECK(isnan(F->dec(back)), "%s NaN 0x%x -> 0x%x", F->name, c, back);
         else SWEEP_CHECK(back == expect, "%s code 0x%x round trips to 0x%x", F->name, c, back);
     }
     SWEEP_END(F->name);
@@ -281,8 +280,7 @@ static void test_int_helpers(void) {
     CHECK(tl_f2i64(1e30) == INT64_MAX && tl_f2u64(1e30) == UINT64_MAX, "f2i64 saturates");
     CHECK(tl_shl_i32(1, 33) == 2 && tl_shr_i32(-8, 1) == -4 && tl_shl_u32(1u, 31) == 0x80000000u,
           "shifts are masked");
-    CHECK(tl_pow_i32(3, 4) == 81 && tl_pow_i64(2, 40) == (int64_t)1 << 40 &&
-              tl_pow_i32(2, -1) == 0,
+    CHECK(tl_pow_i32(3, 4) == 81 && tl_pow_i64(2, 40) == (int64_t)1 << 40 && tl_pow_i32(2, -1) == 0,
           "integer pow");
     CHECK(tl_abs_i32(INT32_MIN) == INT32_MIN && tl_neg_i64(5) == -5, "abs/neg wrap");
 }
@@ -492,12 +490,10 @@ static void test_fragment_serial(void) {
     Var *bx = ir_var(ctx, "bx", DT_INT32), *k = ir_var(ctx, "k", DT_INT32);
     Var *i1 = ir_var(ctx, "i", DT_INT32), *i2 = ir_var(ctx, "i", DT_INT32);
     Var *i3 = ir_var(ctx, "i", DT_INT32), *e = ir_var(ctx, "exp", DT_FLOAT32);
-    Stmt *zero =
-        FOR(i1, I(0), I(8), LOOP_PARALLEL, ST(acc, V(i1), NULL, FL(0, DT_FLOAT32), 8), 8);
+    Stmt *zero = FOR(i1, I(0), I(8), LOOP_PARALLEL, ST(acc, V(i1), NULL, FL(0, DT_FLOAT32), 8), 8);
     Expr *upd = BIN(OP_ADD, LD(acc, V(i2), NULL), BIN(OP_MUL, V(e), CAST(DT_FLOAT32, V(i2))));
     Stmt *inner = FOR(i2, I(0), I(8), LOOP_PARALLEL, ST(acc, V(i2), NULL, upd, 11), 10);
-    Stmt *kloop =
-        FOR(k, I(0), I(6), LOOP_PIPELINED, SEQ(2, LET(e, LD(X, V(bx), V(k))), inner), 9);
+    Stmt *kloop = FOR(k, I(0), I(6), LOOP_PIPELINED, SEQ(2, LET(e, LD(X, V(bx), V(k))), inner), 9);
     Expr *a = LD(acc, V(i3), NULL);
     Expr *y = BIN(OP_ADD, ir_call(ctx, FN_SQRT, BIN(OP_MUL, a, a), NULL, L0),
                   CAST(DT_FLOAT32, LD(cnt, I(0), NULL)));
@@ -640,7 +636,8 @@ static void test_atomics(void) {
     Var *j = ir_var(ctx, "j", DT_INT32);
     Stmt *many = FOR(j, I(0), I(200), LOOP_SERIAL,
                      SEQ(2, ATOMIC(ATOMIC_ADD, cnt, I(1)),
-                         ATOMIC(ATOMIC_ADD, c16, ir_int(ctx, 1, DT_INT16, L0))), 21);
+                         ATOMIC(ATOMIC_ADD, c16, ir_int(ctx, 1, DT_INT16, L0))),
+                     21);
     Expr *fmin = BIN(OP_SUB, CAST(DT_FLOAT64, V(bx)), FL(10, DT_FLOAT64));
     Stmt *body = SEQ(5, many, ATOMIC(ATOMIC_ADD, sum, FL(0.5, DT_FLOAT32)),
                      ATOMIC(ATOMIC_MAX, mx, BIN(OP_ADD, BIN(OP_MUL, V(bx), I(4)), V(by))),

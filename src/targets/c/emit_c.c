@@ -27,7 +27,7 @@
 
 /* ---- emitter state ----------------------------------------------------------------- */
 typedef struct CEmit {
-    CfEmit cf; /* first: the hooks get &cf */
+    CfEmit cf;         /* first: the hooks get &cf */
     StrBuf kbuf, hbuf; /* kernel functions, entry function */
     int nkernels;
     Vec(Buffer *) host_allocs;
@@ -37,8 +37,8 @@ static CEmit *c_of(CfEmit *em) { return (CEmit *)em; }
 
 /* Names of the C library and of the generated file besides cfamily.c's. */
 static const char *const c_reserved[] = {
-    "INFINITY", "NAN", "args", "syms", "fprintf", "stdout", "stderr", "flockfile",
-    "funlockfile", "malloc", "calloc", "free", "errno", "fpclassify", NULL,
+    "INFINITY",    "NAN",    "args",   "syms", "fprintf", "stdout",     "stderr", "flockfile",
+    "funlockfile", "malloc", "calloc", "free", "errno",   "fpclassify", NULL,
 };
 
 /* kernelN and kernelN_block are the generated functions. */
@@ -65,8 +65,10 @@ static void emit_host_alloc(CfEmit *em, Buffer *b) {
     }
     sb_printf(o, ") + 1, sizeof(%s));\n", cf_storage(b->dtype));
     cf_line(em, "if (!%s) {", n);
-    cf_line(em, "    fprintf(stderr, \"tilec: out of memory for T.alloc_global '%%s'\\n\", "
-                "\"%s\");", n);
+    cf_line(em,
+            "    fprintf(stderr, \"tilec: out of memory for T.alloc_global '%%s'\\n\", "
+            "\"%s\");",
+            n);
     cf_line(em, "    tl_status = TL_C_NOMEM;");
     cf_line(em, "    goto tl_done;");
     cf_line(em, "}");
@@ -164,10 +166,10 @@ typedef struct Uses {
     Vec(Buffer *) scratch;
 } Uses;
 
-#define VEC_HAS(v, x, found)                                                             \
-    do {                                                                                 \
-        found = false;                                                                   \
-        for (int i_ = 0; i_ < (v).len && !found; i_++) found = (v).data[i_] == (x);      \
+#define VEC_HAS(v, x, found)                                                                       \
+    do {                                                                                           \
+        found = false;                                                                             \
+        for (int i_ = 0; i_ < (v).len && !found; i_++) found = (v).data[i_] == (x);                \
     } while (0)
 
 static void uses_expr(CfEmit *em, Uses *u, const Expr *e);
@@ -258,8 +260,7 @@ static void uses_stmt(CfEmit *em, Uses *u, const Stmt *s) {
     case STMT_KERNEL:
         for (int d = 0; d < s->u.kernel.ngrid; d++) {
             uses_expr(em, u, s->u.kernel.grid[d]);
-            if (s->u.kernel.block[d])
-                VEC_PUSH(&em->ctx->arena, u->defined, s->u.kernel.block[d]);
+            if (s->u.kernel.block[d]) VEC_PUSH(&em->ctx->arena, u->defined, s->u.kernel.block[d]);
         }
         uses_stmt(em, u, s->u.kernel.body);
         break;
@@ -285,8 +286,7 @@ static int64_t scratch_layout(CfEmit *em, const Uses *u, int64_t *offs) {
         Buffer *b = u->scratch.data[i];
         int64_t n = 1, c;
         if (b->scope == SCOPE_BARRIER)
-            ctx_fail(em->ctx, b->loc,
-                     "T.alloc_barrier: mbarriers have no meaning on the C target");
+            ctx_fail(em->ctx, b->loc, "T.alloc_barrier: mbarriers have no meaning on the C target");
         for (int d = 0; d < b->ndim; d++) {
             if (!ir_is_const_int(b->shape[d], &c))
                 ctx_fail(em->ctx, b->loc, "the C target needs a constant shape for %s buffer '%s'",
@@ -303,8 +303,9 @@ static int64_t scratch_layout(CfEmit *em, const Uses *u, int64_t *offs) {
 static void kernel_params(CfEmit *em, StrBuf *o, const Uses *u) {
     Arena *a = &em->ctx->arena;
     for (int i = 0; i < u->globals.len; i++)
-        cf_list_item(o, i == 0, arena_printf(a, "%s *%s", cf_storage(u->globals.data[i]->dtype),
-                                             cf_buf(em, u->globals.data[i])));
+        cf_list_item(o, i == 0,
+                     arena_printf(a, "%s *%s", cf_storage(u->globals.data[i]->dtype),
+                                  cf_buf(em, u->globals.data[i])));
     for (int i = 0; i < u->free.len; i++)
         cf_list_item(o, !u->globals.len && !i,
                      arena_printf(a, "%s %s", cf_value(u->free.data[i]->dtype),
@@ -323,8 +324,8 @@ static const char *block_var_name(CfEmit *em, const Stmt *k, int d) {
     return v ? cf_var(em, v) : arena_printf(&em->ctx->arena, "tl_block%d", d);
 }
 
-static void emit_block_fn(CfEmit *em, const Stmt *k, int id, const Uses *u,
-                          const int64_t *offs, int64_t total) {
+static void emit_block_fn(CfEmit *em, const Stmt *k, int id, const Uses *u, const int64_t *offs,
+                          int64_t total) {
     StrBuf *o = em->out;
     sb_printf(o, "/* %s: one call runs block (", cf_loc_where(em, k->loc));
     for (int d = 0; d < k->u.kernel.ngrid; d++)
@@ -370,9 +371,10 @@ static void emit_launcher(CfEmit *em, const Stmt *k, int id, const Uses *u, int6
         cf_line(em, "const int64_t tl_grid%d = %s;", d,
                 cf_ex_str(em, k->u.kernel.grid[d], DT_INT64, true));
         cf_line(em, "if (tl_grid%d > INT32_MAX) { /* block indices are int32 */", d);
-        cf_line(em, "    fprintf(stderr, \"tilec: T.Kernel %d (%%s): grid dimension %d is %%lld "
-                    "blocks, over 2^31 - 1\\n\", %s, (long long)tl_grid%d);", id, d,
-                where.buf, d);
+        cf_line(em,
+                "    fprintf(stderr, \"tilec: T.Kernel %d (%%s): grid dimension %d is %%lld "
+                "blocks, over 2^31 - 1\\n\", %s, (long long)tl_grid%d);",
+                id, d, where.buf, d);
         cf_line(em, "    return TL_C_GRID;");
         cf_line(em, "}");
     }
@@ -428,8 +430,10 @@ static void emit_kernel_call(CfEmit *em, const Stmt *k) {
     cf_check_grid(em, k, (const int64_t[3]){INT32_MAX, INT32_MAX, INT32_MAX}, "the c target");
     for (int i = 0; i < u->free.len; i++)
         if (!cf_live_has(em, u->free.data[i]))
-            ctx_fail(em->ctx, k->loc, "'%s' is used inside T.Kernel but has no value on the C "
-                     "target", u->free.data[i]->name);
+            ctx_fail(em->ctx, k->loc,
+                     "'%s' is used inside T.Kernel but has no value on the C "
+                     "target",
+                     u->free.data[i]->name);
     /* switch to the kernel's own function */
     StrBuf *host_out = em->out;
     int host_indent = em->indent;
@@ -464,8 +468,9 @@ static void emit_param(CfEmit *em, const Param *p, int i) {
         return;
     }
     const Var *v = p->scalar;
-    cf_declare_scalar(em, v, arena_printf(&em->ctx->arena, "*(const %s *)args[%d]",
-                                          dtype_is_float(v->dtype) ? "double" : "int64_t", i));
+    cf_declare_scalar(em, v,
+                      arena_printf(&em->ctx->arena, "*(const %s *)args[%d]",
+                                   dtype_is_float(v->dtype) ? "double" : "int64_t", i));
 }
 
 /* Declares every host-level T.alloc_global pointer (NULL) before the first goto. */
@@ -531,8 +536,9 @@ char *emit_c(Ctx *ctx, const Func *f) {
     emit_entry(em);
     ctx->on_error = saved;
     StrBuf all = {0};
-    sb_printf(&all, "/* Generated by tilec (target c) from %s: prim_func %s.\n"
-                    " * Build: cc -std=c11 -O2 -fPIC -shared -fopenmp -fwrapv */\n",
+    sb_printf(&all,
+              "/* Generated by tilec (target c) from %s: prim_func %s.\n"
+              " * Build: cc -std=c11 -O2 -fPIC -shared -fopenmp -fwrapv */\n",
               f->loc.src && f->loc.src->name ? cf_comment_text(&ctx->arena, f->loc.src->name)
                                              : "<source>",
               f->name ? f->name : "main");

@@ -28,8 +28,8 @@ extern char **environ;
 /* Flags of every build; part of the toolchain id. -march=native stays off: the kernel
  * cache may be shared between machines. -ffp-contract=off: no fused multiply-adds, so
  * results do not depend on the compiler's defaults. */
-static const char *const c_flags[] = {"-std=c11", "-O2", "-fPIC", "-shared", "-fwrapv",
-                                      "-ffp-contract=off"};
+static const char *const c_flags[] = {"-std=c11", "-O2",     "-fPIC",
+                                      "-shared",  "-fwrapv", "-ffp-contract=off"};
 #define N_C_FLAGS ((int)(sizeof c_flags / sizeof c_flags[0]))
 #define MAX_ARGV 64
 
@@ -94,8 +94,7 @@ static int run_capture(char *const *argv, StrBuf *out, int *spawn_err) {
     }
     close(fds[0]);
     int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
-    }
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 }
 
@@ -148,8 +147,8 @@ static void cc_probe(CcInfo *ci) {
         snprintf(ci->why, sizeof ci->why, "%s", m.buf);
         sb_free(&m);
     } else if (rc) {
-        snprintf(ci->why, sizeof ci->why, "'%.200s --version' failed (exit %d): %.250s",
-                 ci->cc, rc, out.buf ? out.buf : "");
+        snprintf(ci->why, sizeof ci->why, "'%.200s --version' failed (exit %d): %.250s", ci->cc, rc,
+                 out.buf ? out.buf : "");
     }
     char path[1024];
     cc_path(w.argv[0], path, sizeof path);
@@ -242,8 +241,7 @@ static int compile_with_fallback(const char *src, const char *out, StrBuf *log) 
     return rc != 0;
 }
 
-static int c_build(const char *source, const Options *opt, const char *binary_path,
-                   StrBuf *log) {
+static int c_build(const char *source, const Options *opt, const char *binary_path, StrBuf *log) {
     (void)opt; /* nothing the settings choose changes the C build */
     size_t n = strlen(binary_path);
     char *src = malloc(n + 16), *out = malloc(n + 16);
@@ -292,8 +290,7 @@ typedef struct CModule {
  * pulled in is therefore pinned (RTLD_NOLOAD: only if already loaded; NODELETE: never
  * unloaded). The handles are deliberately kept. */
 static void pin_openmp_runtime(void) {
-    static const char *const names[] = {"libgomp.so.1", "libomp.so.5", "libomp.so",
-                                        "libiomp5.so"};
+    static const char *const names[] = {"libgomp.so.1", "libomp.so.5", "libomp.so", "libiomp5.so"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         (void)dlopen(names[i], RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
 }
@@ -308,8 +305,7 @@ static void quiet_openmp_default(void) {
     static const char *const vars[] = {"OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "KMP_BLOCKTIME"};
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
         if (getenv(vars[i])) return;
-    static const char *const names[] = {"libgomp.so.1", "libomp.so.5", "libomp.so",
-                                        "libiomp5.so"};
+    static const char *const names[] = {"libgomp.so.1", "libomp.so.5", "libomp.so", "libiomp5.so"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         void *h = dlopen(names[i], RTLD_NOW | RTLD_NOLOAD);
         if (h) {
@@ -348,10 +344,14 @@ static int c_launch(void *module, void *const *args, const int64_t *syms, void *
     (void)stream;
     switch (m->entry(args, syms)) {
     case TL_C_OK: return 0;
-    case TL_C_NOMEM: sb_puts(err, "out of memory: the kernel could not allocate its block "
-                                  "scratch or T.alloc_global memory"); break;
-    case TL_C_GRID: sb_puts(err, "the grid is too large: a dimension has more than 2^31 - 1 "
-                                 "blocks (the message is on stderr)"); break;
+    case TL_C_NOMEM:
+        sb_puts(err, "out of memory: the kernel could not allocate its block "
+                     "scratch or T.alloc_global memory");
+        break;
+    case TL_C_GRID:
+        sb_puts(err, "the grid is too large: a dimension has more than 2^31 - 1 "
+                     "blocks (the message is on stderr)");
+        break;
     default: sb_puts(err, "T.device_assert failed (the message is on stderr)");
     }
     return 1;

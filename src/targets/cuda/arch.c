@@ -65,7 +65,8 @@ int cuda_target_arch(const char *given, char *out, size_t n, int *sms, StrBuf *w
     int dev = d ? arch_device(d, &w) : -1;
     int rc = dev < 0 || cuda_device_arch(d, dev, out, n, &w) ? 1 : 0;
     if (rc)
-        sb_printf(why, "cannot tell which GPU architecture to compile for (%s): give one "
+        sb_printf(why,
+                  "cannot tell which GPU architecture to compile for (%s): give one "
                   "(--arch, options arch, or set TILEC_CUDA_ARCH), e.g. sm_80 or sm_90a",
                   w.buf);
     sb_free(&w);

@@ -44,14 +44,14 @@ enum { CUDA_SK_MAX_BLOCKS = 4096 };
 #define CUDA_FAST_MATH_OPTS "--use_fast_math (pass_configs tl.enable_fast_math)"
 
 typedef struct CudaKernelPlan {
-    const char *name;      /* "tilec_kernel_0" */
+    const char *name; /* "tilec_kernel_0" */
     int ngrid;
-    const Expr *grid[3];   /* over f->syms and int scalars; cuda_eval_launch_int */
-    int block[3];          /* threads */
-    int64_t smem_bytes;    /* dynamic shared memory */
-    bool persistent;       /* STMT_KERNEL.persistent: the grid is what the GPU holds */
-    int cluster;           /* STMT_KERNEL.cluster: blocks per cluster (1: no cluster) */
-    int64_t sk_bytes;      /* STMT_KERNEL.sk_bytes: a block's split-K partial result */
+    const Expr *grid[3]; /* over f->syms and int scalars; cuda_eval_launch_int */
+    int block[3];        /* threads */
+    int64_t smem_bytes;  /* dynamic shared memory */
+    bool persistent;     /* STMT_KERNEL.persistent: the grid is what the GPU holds */
+    int cluster;         /* STMT_KERNEL.cluster: blocks per cluster (1: no cluster) */
+    int64_t sk_bytes;    /* STMT_KERNEL.sk_bytes: a block's split-K partial result */
     int ntmaps;
     const TmaMap *const *tmaps; /* its TMA tensor maps (kernel.tmaps) */
 } CudaKernelPlan;

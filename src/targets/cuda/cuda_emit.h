@@ -7,7 +7,6 @@
 #include "cuda.h"
 #include "targets/cuda/passes/cuda_passes.h"
 
-
 /* ---- the emitter's state (emit_cuda.c) and its tile parts (emit_tiles.c) ------------ */
 #include "targets/cfamily.h"
 #include "layout/frag.h"
@@ -36,33 +35,33 @@ typedef struct CuLoop {
 } CuLoop;
 
 typedef struct CuEmit {
-    CfEmit cf;              /* first: the hooks get &cf */
-    StrBuf body;            /* the body of the kernel being emitted */
-    const Stmt *swizzle;    /* its T.use_swizzle applied at entry, or NULL */
-    int nthreads;           /* threads of the block */
-    int dist;               /* > 0 inside a distributed loop */
-    CfVarVec used;          /* vars the kernel being emitted reads */
-    const CuLoop *loop;     /* the layout loop being emitted, or NULL */
-    bool wgmma;             /* the kernel has wgmma gemms: barriers fence the async proxy */
-    bool stmatrix;          /* the target has stmatrix (sm_90+; the setting no_stmatrix off) */
-    bool consumer;          /* inside the consumer of a STMT_WS: barriers are of its threads */
-    int region_count;       /* inside a T.ws region of this many threads (else 0): its
+    CfEmit cf;           /* first: the hooks get &cf */
+    StrBuf body;         /* the body of the kernel being emitted */
+    const Stmt *swizzle; /* its T.use_swizzle applied at entry, or NULL */
+    int nthreads;        /* threads of the block */
+    int dist;            /* > 0 inside a distributed loop */
+    CfVarVec used;       /* vars the kernel being emitted reads */
+    const CuLoop *loop;  /* the layout loop being emitted, or NULL */
+    bool wgmma;          /* the kernel has wgmma gemms: barriers fence the async proxy */
+    bool stmatrix;       /* the target has stmatrix (sm_90+; the setting no_stmatrix off) */
+    bool consumer;       /* inside the consumer of a STMT_WS: barriers are of its threads */
+    int region_count;    /* inside a T.ws region of this many threads (else 0): its
                                barriers are named barrier region_id's */
     int region_id;
-    int regions[15][2];     /* the kernel's distinct regions (lo, count): region i has
+    int regions[15][2]; /* the kernel's distinct regions (lo, count): region i has
                                named barrier i + 1 */
     int nregions;
-    bool sm90a;             /* the target is sm_90a: setmaxnreg, TMA, expect_tx */
-    bool tma_stores;        /* the kernel has TMA stores */
-    bool stores_issued;     /* the code being emitted may run after one: its barriers wait
+    bool sm90a;              /* the target is sm_90a: setmaxnreg, TMA, expect_tx */
+    bool tma_stores;         /* the kernel has TMA stores */
+    bool stores_issued;      /* the code being emitted may run after one: its barriers wait
                                for their reads (cu_barrier) */
-    bool fence_arrive;      /* the code being emitted writes shared memory that a wgmma
+    bool fence_arrive;       /* the code being emitted writes shared memory that a wgmma
                                may read after an mbarrier: its arrivals fence the async
                                proxy first */
-    const Stmt *kernel;     /* the T.Kernel being emitted */
-    bool persistent;        /* STMT_KERNEL.persistent: each side of its WS walks the tiles */
-    int cluster;            /* STMT_KERNEL.cluster, at least 1 */
-    const SplitK *sk;       /* its split-K units (persistent kernels), or NULL */
+    const Stmt *kernel;      /* the T.Kernel being emitted */
+    bool persistent;         /* STMT_KERNEL.persistent: each side of its WS walks the tiles */
+    int cluster;             /* STMT_KERNEL.cluster, at least 1 */
+    const SplitK *sk;        /* its split-K units (persistent kernels), or NULL */
     const CudaBuffers *bufs; /* its buffers */
 } CuEmit;
 

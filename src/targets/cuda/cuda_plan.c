@@ -13,8 +13,9 @@ CudaPlan cuda_plan(Arena *a, const Func *f) {
     CudaPlan p = {0};
     const Stmt *body = f->body;
     int n = body && body->kind == STMT_SEQ ? body->u.seq.len : body ? 1 : 0;
-    const Stmt *const *items =
-        (const Stmt *const *)(body && body->kind == STMT_SEQ ? body->u.seq.data : &f->body);
+    const Stmt *const *items = (const Stmt *const *)(body && body->kind == STMT_SEQ
+                                                         ? body->u.seq.data
+                                                         : &f->body);
     p.kernels = NEW_ARRAY(a, CudaKernelPlan, n + 1);
     p.globals = NEW_ARRAY(a, const Buffer *, n + 1);
     for (int i = 0; i < n; i++) {
@@ -95,7 +96,9 @@ int cuda_eval_launch_int(const Func *f, const Expr *e, const int64_t *syms, void
 int cuda_tmap_geometry(const Func *f, const TmaMap *m, const int64_t *syms, CudaTmapGeom *g,
                        StrBuf *err) {
     const Buffer *b = m->buf;
-    *g = (CudaTmapGeom){.param = -1, .rank = m->rank, .elem_bytes = dtype_bytes(b->dtype),
+    *g = (CudaTmapGeom){.param = -1,
+                        .rank = m->rank,
+                        .elem_bytes = dtype_bytes(b->dtype),
                         .swizzle = m->swizzle};
     for (int i = 0; i < f->params.len; i++)
         if (f->params.data[i].buf == b) g->param = i;
@@ -104,7 +107,8 @@ int cuda_tmap_geometry(const Func *f, const TmaMap *m, const int64_t *syms, Cuda
         int64_t v;
         if (cuda_eval_int(f, b->shape[m->rank - 1 - i], syms, &v)) v = -1;
         if (g->param < 0 || v < 1 || v > ((int64_t)1 << 32)) {
-            sb_printf(err, "tensor '%s' (dim %d = %lld): a TMA tensor map needs every dimension "
+            sb_printf(err,
+                      "tensor '%s' (dim %d = %lld): a TMA tensor map needs every dimension "
                       "in 1 .. 2^32 (set no_ws=1, or TILEC_NO_WS=1, to load it without TMA)",
                       b->name, m->rank - 1 - i, (long long)v);
             return -1;
@@ -112,8 +116,10 @@ int cuda_tmap_geometry(const Func *f, const TmaMap *m, const int64_t *syms, Cuda
         g->dims[i] = (uint64_t)v, g->box[i] = (uint32_t)m->box[i];
         if (i) g->strides[i - 1] = stride;
         if (stride > ((uint64_t)1 << 40) / (uint64_t)v) {
-            sb_printf(err, "tensor '%s' is too large for a TMA tensor map (strides of 2^40 "
-                      "bytes or more)", b->name);
+            sb_printf(err,
+                      "tensor '%s' is too large for a TMA tensor map (strides of 2^40 "
+                      "bytes or more)",
+                      b->name);
             return -1;
         }
         stride *= (uint64_t)v;

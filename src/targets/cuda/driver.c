@@ -37,12 +37,12 @@ static pthread_mutex_t drv_primary_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* dlsym every entry of a table (the body of drv_resolve / nvrtc_resolve): 0, or -1 with
  * the first required symbol that is missing in missing_. */
-#define RESOLVE_ONE(field, sym, params, req)                                                \
-    p_ = dlsym(lib_, sym);                                                                  \
-    if (!p_ && (req)) {                                                                     \
-        snprintf(missing_, missing_n_, "%s", sym);                                          \
-        return -1;                                                                          \
-    }                                                                                       \
+#define RESOLVE_ONE(field, sym, params, req)                                                       \
+    p_ = dlsym(lib_, sym);                                                                         \
+    if (!p_ && (req)) {                                                                            \
+        snprintf(missing_, missing_n_, "%s", sym);                                                 \
+        return -1;                                                                                 \
+    }                                                                                              \
     memcpy(&tbl_->field, &p_, sizeof p_); /* object -> function pointer (POSIX) */
 
 static int drv_resolve(void *lib_, CudaDriver *tbl_, char *missing_, size_t missing_n_) {
@@ -84,13 +84,12 @@ static void drv_init_devices(void) {
     if (r == CUDRV_ERROR_STUB_LIBRARY) {
         drv_fail("no NVIDIA driver (libcuda.so.1 is the CUDA toolkit's stub library)");
     } else if (r != CUDRV_ERROR_NO_DEVICE &&
-               (cuda_check(r, "cuInit", &e) || CU_CALL(&drv, &e, DeviceGetCount,
-                                                       (&drv.ndevices)) ||
+               (cuda_check(r, "cuInit", &e) || CU_CALL(&drv, &e, DeviceGetCount, (&drv.ndevices)) ||
                 CU_CALL(&drv, &e, DriverGetVersion, (&drv.version)))) {
         drv_fail("%s", e.buf);
     } else if (r == CUDRV_ERROR_NO_DEVICE || drv.ndevices < 1) {
-        drv_fail("no CUDA device%s%s%s", vis ? " (CUDA_VISIBLE_DEVICES=" : "",
-                 vis ? vis : "", vis ? ")" : "");
+        drv_fail("no CUDA device%s%s%s", vis ? " (CUDA_VISIBLE_DEVICES=" : "", vis ? vis : "",
+                 vis ? ")" : "");
     } else {
         drv_primary = calloc((size_t)drv.ndevices, sizeof *drv_primary);
         drv_ok = drv_primary != NULL;
@@ -158,8 +157,7 @@ static void *nvrtc_open(char *err, size_t n) {
         if (!roots[r] || !*roots[r]) continue;
         for (int sub = 0; sub < 2; sub++)
             for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-                snprintf(path, sizeof path, "%s/%s/%s", roots[r], sub ? "lib" : "lib64",
-                         names[i]);
+                snprintf(path, sizeof path, "%s/%s/%s", roots[r], sub ? "lib" : "lib64", names[i]);
                 void *lib = access(path, F_OK) == 0 ? nvrtc_try(path, err, n) : NULL;
                 if (lib) return lib;
             }
@@ -176,20 +174,24 @@ static void nvrtc_load(void) {
     const char *env = getenv("TILEC_NVRTC");
     void *lib = env && *env ? nvrtc_try(env, err, sizeof err) : nvrtc_open(err, sizeof err);
     if (!lib && env && *env) {
-        snprintf(nvrtc_why, sizeof nvrtc_why, "cannot load NVRTC from TILEC_NVRTC=%s%s%s",
-                 env, err[0] ? ": " : " (no such file)", err);
+        snprintf(nvrtc_why, sizeof nvrtc_why, "cannot load NVRTC from TILEC_NVRTC=%s%s%s", env,
+                 err[0] ? ": " : " (no such file)", err);
         return;
     }
     if (!lib) {
-        snprintf(nvrtc_why, sizeof nvrtc_why, "NVRTC (libnvrtc.so) not found in $CUDA_HOME, "
+        snprintf(nvrtc_why, sizeof nvrtc_why,
+                 "NVRTC (libnvrtc.so) not found in $CUDA_HOME, "
                  "$CUDA_PATH, /usr/local/cuda or the library path: install the CUDA "
-                 "toolkit, or set CUDA_HOME or TILEC_NVRTC%s%s", err[0] ? "; " : "", err);
+                 "toolkit, or set CUDA_HOME or TILEC_NVRTC%s%s",
+                 err[0] ? "; " : "", err);
         return;
     }
     char missing[128];
     if (nvrtc_resolve(lib, &nvrtc, missing, sizeof missing)) {
-        snprintf(nvrtc_why, sizeof nvrtc_why, "NVRTC is too old: it has no %s (CUDA 11.2 "
-                 "or newer is needed)", missing);
+        snprintf(nvrtc_why, sizeof nvrtc_why,
+                 "NVRTC is too old: it has no %s (CUDA 11.2 "
+                 "or newer is needed)",
+                 missing);
         return;
     }
     struct link_map *lm = NULL;
@@ -197,8 +199,7 @@ static void nvrtc_load(void) {
              dlinfo(lib, RTLD_DI_LINKMAP, &lm) == 0 && lm ? lm->l_name : "libnvrtc");
     nvrtc.path = nvrtc_path;
     if (nvrtc.Version(&nvrtc.major, &nvrtc.minor) != CUDRV_NVRTC_SUCCESS) {
-        snprintf(nvrtc_why, sizeof nvrtc_why, "nvrtcVersion failed (%.900s)",
-                 nvrtc_path);
+        snprintf(nvrtc_why, sizeof nvrtc_why, "nvrtcVersion failed (%.900s)", nvrtc_path);
         return;
     }
     nvrtc_ok = 1;
@@ -224,8 +225,7 @@ int cuda_primary_ctx(int dev, CuContext *out, StrBuf *err) {
     const CudaDriver *d = cuda_driver(err);
     if (!d) return -1;
     if (dev < 0 || dev >= d->ndevices) {
-        sb_printf(err, "CUDA device %d does not exist (this machine has %d)", dev,
-                  d->ndevices);
+        sb_printf(err, "CUDA device %d does not exist (this machine has %d)", dev, d->ndevices);
         return -1;
     }
     int rc = 0;
@@ -360,8 +360,8 @@ static int device_facts(const CudaDriver *d, int i, DeviceFacts *f) {
 static void describe_device(const CudaDriver *d, int i, StrBuf *sb) {
     DeviceFacts f;
     if (device_facts(d, i, &f)) return;
-    sb_printf(sb, "  GPU %d: %s, compute capability %d.%d, %d SMs, %.1f GiB\n", i, f.name,
-              f.major, f.minor, f.sms, (double)f.mem / (1024.0 * 1024.0 * 1024.0));
+    sb_printf(sb, "  GPU %d: %s, compute capability %d.%d, %d SMs, %.1f GiB\n", i, f.name, f.major,
+              f.minor, f.sms, (double)f.mem / (1024.0 * 1024.0 * 1024.0));
 }
 
 void cuda_describe_json(StrBuf *sb) {
@@ -378,8 +378,10 @@ void cuda_describe_json(StrBuf *sb) {
         if (device_facts(d, i, &f)) continue;
         sb_printf(sb, "%s{\"index\": %d, \"name\": ", n++ ? ", " : "", i);
         sb_json_str(sb, f.name);
-        sb_printf(sb, ", \"compute_capability\": \"%d.%d\", \"sms\": %d, \"memory_bytes\": "
-                  "%zu}", f.major, f.minor, f.sms, f.mem);
+        sb_printf(sb,
+                  ", \"compute_capability\": \"%d.%d\", \"sms\": %d, \"memory_bytes\": "
+                  "%zu}",
+                  f.major, f.minor, f.sms, f.mem);
     }
     why.len = 0;
     const CudaNvrtc *n = cuda_nvrtc(&why);

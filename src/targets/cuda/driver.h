@@ -74,50 +74,49 @@ typedef struct CuLaunchConfig {
  * is the ABI name the toolkit header maps the API name to (cuMemAlloc -> cuMemAlloc_v2);
  * the legacy default-stream variants, not the _ptsz/_ptds ones. An optional entry point
  * that the installed driver lacks is NULL. */
-#define CUDA_DRIVER_FUNCS(X)                                                                  \
-    X(GetErrorName, "cuGetErrorName", (CuResult e, const char **s), 1)                     \
-    X(GetErrorString, "cuGetErrorString", (CuResult e, const char **s), 1)                 \
-    X(Init, "cuInit", (unsigned flags), 1)                                                  \
-    X(DriverGetVersion, "cuDriverGetVersion", (int *v), 1)                                  \
-    X(DeviceGetCount, "cuDeviceGetCount", (int *n), 1)                                      \
-    X(DeviceGet, "cuDeviceGet", (CuDevice *d, int ordinal), 1)                              \
-    X(DeviceGetName, "cuDeviceGetName", (char *name, int len, CuDevice d), 1)               \
-    X(DeviceGetAttribute, "cuDeviceGetAttribute", (int *v, int attr, CuDevice d), 1)        \
-    X(DeviceTotalMem, "cuDeviceTotalMem_v2", (size_t *bytes, CuDevice d), 1)               \
-    X(DevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", (CuContext *c, CuDevice d), 1)    \
-    X(CtxGetCurrent, "cuCtxGetCurrent", (CuContext *c), 1)                                  \
-    X(CtxSetCurrent, "cuCtxSetCurrent", (CuContext c), 1)                                   \
-    X(CtxPushCurrent, "cuCtxPushCurrent_v2", (CuContext c), 1)                              \
-    X(CtxPopCurrent, "cuCtxPopCurrent_v2", (CuContext *c), 1)                               \
-    X(CtxGetDevice, "cuCtxGetDevice", (CuDevice *d), 1)                                     \
-    X(ModuleLoadData, "cuModuleLoadData", (CuModule *m, const void *image), 1)              \
-    X(ModuleUnload, "cuModuleUnload", (CuModule m), 1)                                      \
-    X(ModuleGetFunction, "cuModuleGetFunction", (CuFunction *f, CuModule m, const char *n), \
-      1)                                                                                    \
-    X(FuncGetAttribute, "cuFuncGetAttribute", (int *v, int attr, CuFunction f), 1)          \
-    X(FuncSetAttribute, "cuFuncSetAttribute", (CuFunction f, int attr, int v), 1)           \
-    X(OccupancyMaxActiveBlocksPerMultiprocessor,                                            \
-      "cuOccupancyMaxActiveBlocksPerMultiprocessor",                                        \
-      (int *n, CuFunction f, int block, size_t smem), 1)                                    \
-    X(OccupancyMaxActiveClusters, "cuOccupancyMaxActiveClusters",                           \
-      (int *n, CuFunction f, const CuLaunchConfig *c), 0)                                   \
-    X(LaunchKernel, "cuLaunchKernel",                                                       \
-      (CuFunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,       \
-       unsigned bz, unsigned smem, CuStream s, void **params, void **extra), 1)             \
-    X(MemAlloc, "cuMemAlloc_v2", (CuDevPtr *p, size_t n), 1)                                \
-    X(MemFree, "cuMemFree_v2", (CuDevPtr p), 1)                                             \
-    X(MemAllocAsync, "cuMemAllocAsync", (CuDevPtr *p, size_t n, CuStream s), 0)             \
-    X(MemFreeAsync, "cuMemFreeAsync", (CuDevPtr p, CuStream s), 0)                          \
-    X(MemsetD8Async, "cuMemsetD8Async", (CuDevPtr p, unsigned char v, size_t n, CuStream s), \
-      1)                                                                                    \
-    X(MemcpyHtoD, "cuMemcpyHtoD_v2", (CuDevPtr dst, const void *src, size_t n), 1)          \
-    X(MemcpyDtoH, "cuMemcpyDtoH_v2", (void *dst, CuDevPtr src, size_t n), 1)                \
-    X(MemcpyDtoD, "cuMemcpyDtoD_v2", (CuDevPtr dst, CuDevPtr src, size_t n), 1)             \
-    X(StreamSynchronize, "cuStreamSynchronize", (CuStream s), 1)                            \
-    X(TensorMapEncodeTiled, "cuTensorMapEncodeTiled",                                       \
-      (CuTensorMap *map, int dtype, unsigned rank, void *addr, const unsigned long long *dims, \
-       const unsigned long long *strides, const unsigned *box, const unsigned *elem_strides,  \
-       int interleave, int swizzle, int l2, int oob), 0)
+#define CUDA_DRIVER_FUNCS(X)                                                                       \
+    X(GetErrorName, "cuGetErrorName", (CuResult e, const char **s), 1)                             \
+    X(GetErrorString, "cuGetErrorString", (CuResult e, const char **s), 1)                         \
+    X(Init, "cuInit", (unsigned flags), 1)                                                         \
+    X(DriverGetVersion, "cuDriverGetVersion", (int *v), 1)                                         \
+    X(DeviceGetCount, "cuDeviceGetCount", (int *n), 1)                                             \
+    X(DeviceGet, "cuDeviceGet", (CuDevice * d, int ordinal), 1)                                    \
+    X(DeviceGetName, "cuDeviceGetName", (char *name, int len, CuDevice d), 1)                      \
+    X(DeviceGetAttribute, "cuDeviceGetAttribute", (int *v, int attr, CuDevice d), 1)               \
+    X(DeviceTotalMem, "cuDeviceTotalMem_v2", (size_t * bytes, CuDevice d), 1)                      \
+    X(DevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", (CuContext * c, CuDevice d), 1)          \
+    X(CtxGetCurrent, "cuCtxGetCurrent", (CuContext * c), 1)                                        \
+    X(CtxSetCurrent, "cuCtxSetCurrent", (CuContext c), 1)                                          \
+    X(CtxPushCurrent, "cuCtxPushCurrent_v2", (CuContext c), 1)                                     \
+    X(CtxPopCurrent, "cuCtxPopCurrent_v2", (CuContext * c), 1)                                     \
+    X(CtxGetDevice, "cuCtxGetDevice", (CuDevice * d), 1)                                           \
+    X(ModuleLoadData, "cuModuleLoadData", (CuModule * m, const void *image), 1)                    \
+    X(ModuleUnload, "cuModuleUnload", (CuModule m), 1)                                             \
+    X(ModuleGetFunction, "cuModuleGetFunction", (CuFunction * f, CuModule m, const char *n), 1)    \
+    X(FuncGetAttribute, "cuFuncGetAttribute", (int *v, int attr, CuFunction f), 1)                 \
+    X(FuncSetAttribute, "cuFuncSetAttribute", (CuFunction f, int attr, int v), 1)                  \
+    X(OccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor",    \
+      (int *n, CuFunction f, int block, size_t smem), 1)                                           \
+    X(OccupancyMaxActiveClusters, "cuOccupancyMaxActiveClusters",                                  \
+      (int *n, CuFunction f, const CuLaunchConfig *c), 0)                                          \
+    X(LaunchKernel, "cuLaunchKernel",                                                              \
+      (CuFunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, \
+       unsigned smem, CuStream s, void **params, void **extra),                                    \
+      1)                                                                                           \
+    X(MemAlloc, "cuMemAlloc_v2", (CuDevPtr * p, size_t n), 1)                                      \
+    X(MemFree, "cuMemFree_v2", (CuDevPtr p), 1)                                                    \
+    X(MemAllocAsync, "cuMemAllocAsync", (CuDevPtr * p, size_t n, CuStream s), 0)                   \
+    X(MemFreeAsync, "cuMemFreeAsync", (CuDevPtr p, CuStream s), 0)                                 \
+    X(MemsetD8Async, "cuMemsetD8Async", (CuDevPtr p, unsigned char v, size_t n, CuStream s), 1)    \
+    X(MemcpyHtoD, "cuMemcpyHtoD_v2", (CuDevPtr dst, const void *src, size_t n), 1)                 \
+    X(MemcpyDtoH, "cuMemcpyDtoH_v2", (void *dst, CuDevPtr src, size_t n), 1)                       \
+    X(MemcpyDtoD, "cuMemcpyDtoD_v2", (CuDevPtr dst, CuDevPtr src, size_t n), 1)                    \
+    X(StreamSynchronize, "cuStreamSynchronize", (CuStream s), 1)                                   \
+    X(TensorMapEncodeTiled, "cuTensorMapEncodeTiled",                                              \
+      (CuTensorMap * map, int dtype, unsigned rank, void *addr, const unsigned long long *dims,    \
+       const unsigned long long *strides, const unsigned *box, const unsigned *elem_strides,       \
+       int interleave, int swizzle, int l2, int oob),                                              \
+      0)
 
 typedef struct CudaDriver {
 #define X(field, sym, params, req) CuResult(*field) params;
@@ -132,19 +131,20 @@ typedef int NvrtcResult;
 typedef struct NvrtcProgSt *NvrtcProgram;
 enum { CUDRV_NVRTC_SUCCESS = 0 };
 
-#define CUDA_NVRTC_FUNCS(X)                                                                  \
-    X(Version, "nvrtcVersion", (int *major, int *minor), 1)                                 \
-    X(CreateProgram, "nvrtcCreateProgram",                                                  \
-      (NvrtcProgram *p, const char *src, const char *name, int nheaders,                    \
-       const char *const *headers, const char *const *include_names), 1)                    \
-    X(CompileProgram, "nvrtcCompileProgram", (NvrtcProgram p, int nopt,                     \
-                                              const char *const *opts), 1)                  \
-    X(GetProgramLogSize, "nvrtcGetProgramLogSize", (NvrtcProgram p, size_t *n), 1)          \
-    X(GetProgramLog, "nvrtcGetProgramLog", (NvrtcProgram p, char *log), 1)                  \
-    X(GetCUBINSize, "nvrtcGetCUBINSize", (NvrtcProgram p, size_t *n), 1)                    \
-    X(GetCUBIN, "nvrtcGetCUBIN", (NvrtcProgram p, char *cubin), 1)                          \
-    X(DestroyProgram, "nvrtcDestroyProgram", (NvrtcProgram *p), 1)                          \
-    X(GetNumSupportedArchs, "nvrtcGetNumSupportedArchs", (int *n), 0)                       \
+#define CUDA_NVRTC_FUNCS(X)                                                                        \
+    X(Version, "nvrtcVersion", (int *major, int *minor), 1)                                        \
+    X(CreateProgram, "nvrtcCreateProgram",                                                         \
+      (NvrtcProgram * p, const char *src, const char *name, int nheaders,                          \
+       const char *const *headers, const char *const *include_names),                              \
+      1)                                                                                           \
+    X(CompileProgram, "nvrtcCompileProgram", (NvrtcProgram p, int nopt, const char *const *opts),  \
+      1)                                                                                           \
+    X(GetProgramLogSize, "nvrtcGetProgramLogSize", (NvrtcProgram p, size_t * n), 1)                \
+    X(GetProgramLog, "nvrtcGetProgramLog", (NvrtcProgram p, char *log), 1)                         \
+    X(GetCUBINSize, "nvrtcGetCUBINSize", (NvrtcProgram p, size_t * n), 1)                          \
+    X(GetCUBIN, "nvrtcGetCUBIN", (NvrtcProgram p, char *cubin), 1)                                 \
+    X(DestroyProgram, "nvrtcDestroyProgram", (NvrtcProgram * p), 1)                                \
+    X(GetNumSupportedArchs, "nvrtcGetNumSupportedArchs", (int *n), 0)                              \
     X(GetSupportedArchs, "nvrtcGetSupportedArchs", (int *archs), 0)
 
 typedef struct CudaNvrtc {
@@ -152,8 +152,8 @@ typedef struct CudaNvrtc {
     CUDA_NVRTC_FUNCS(X)
 #undef X
     const char *(*GetErrorString)(NvrtcResult r); /* nvrtcGetErrorString */
-    int major, minor;                              /* nvrtcVersion */
-    const char *path;                              /* the library file that was loaded */
+    int major, minor;                             /* nvrtcVersion */
+    const char *path;                             /* the library file that was loaded */
 } CudaNvrtc;
 
 /* ---- loading ------------------------------------------------------------------------- */

@@ -64,16 +64,82 @@ static void emit_distributed(CfEmit *em, const Stmt *root);
 /* C++ keywords, CUDA built-ins and the library names the generated code uses besides
  * cfamily.c's. */
 static const char *const cu_reserved[] = {
-    "alignas", "alignof", "and", "and_eq", "asm", "bitand", "bitor", "catch", "char8_t",
-    "char16_t", "char32_t", "class", "compl", "concept", "consteval", "constexpr",
-    "constinit", "const_cast", "co_await", "co_return", "co_yield", "decltype", "delete",
-    "dynamic_cast", "explicit", "export", "friend", "mutable", "namespace", "new", "noexcept",
-    "not", "not_eq", "nullptr", "operator", "or", "or_eq", "private", "protected", "public",
-    "reinterpret_cast", "requires", "static_assert", "static_cast", "template", "this",
-    "thread_local", "throw", "try", "typeid", "typename", "using", "virtual", "wchar_t",
-    "xor", "xor_eq", "uintptr_t", "INT64_MAX", "threadIdx", "blockIdx", "blockDim",
-    "gridDim", "warpSize", "memcpy", "min", "max", "uint4", "make_uint4", "dim3",
-    "atomicAdd", "atomicCAS", "atomicMax", "atomicMin", "std", "cuda", NULL,
+    "alignas",
+    "alignof",
+    "and",
+    "and_eq",
+    "asm",
+    "bitand",
+    "bitor",
+    "catch",
+    "char8_t",
+    "char16_t",
+    "char32_t",
+    "class",
+    "compl",
+    "concept",
+    "consteval",
+    "constexpr",
+    "constinit",
+    "const_cast",
+    "co_await",
+    "co_return",
+    "co_yield",
+    "decltype",
+    "delete",
+    "dynamic_cast",
+    "explicit",
+    "export",
+    "friend",
+    "mutable",
+    "namespace",
+    "new",
+    "noexcept",
+    "not",
+    "not_eq",
+    "nullptr",
+    "operator",
+    "or",
+    "or_eq",
+    "private",
+    "protected",
+    "public",
+    "reinterpret_cast",
+    "requires",
+    "static_assert",
+    "static_cast",
+    "template",
+    "this",
+    "thread_local",
+    "throw",
+    "try",
+    "typeid",
+    "typename",
+    "using",
+    "virtual",
+    "wchar_t",
+    "xor",
+    "xor_eq",
+    "uintptr_t",
+    "INT64_MAX",
+    "threadIdx",
+    "blockIdx",
+    "blockDim",
+    "gridDim",
+    "warpSize",
+    "memcpy",
+    "min",
+    "max",
+    "uint4",
+    "make_uint4",
+    "dim3",
+    "atomicAdd",
+    "atomicCAS",
+    "atomicMax",
+    "atomicMin",
+    "std",
+    "cuda",
+    NULL,
 };
 
 /* CfHooks.once: serial code runs in every thread; a side effect on block-wide memory or
@@ -222,16 +288,15 @@ static void tile_loop(CfEmit *em, const Stmt *ws, const Stmt *body, bool consume
     cf_line(em, "for (int32_t %s = 0;; ++%s) {  /* the block's tiles */", t, t);
     em->indent++;
     if (c > 1)
-        cf_line(em, "const int tl_tile = (int)blockIdx.x / %d + %s * ((int)gridDim.x / %d);", c,
-                t, c);
-    else
-        cf_line(em, "const int tl_tile = (int)blockIdx.x + %s * (int)gridDim.x;", t);
+        cf_line(em, "const int tl_tile = (int)blockIdx.x / %d + %s * ((int)gridDim.x / %d);", c, t,
+                c);
+    else cf_line(em, "const int tl_tile = (int)blockIdx.x + %s * (int)gridDim.x;", t);
     cf_line(em, "if (tl_tile >= tl_ntiles) break;");
     const SplitK *sk = ws->u.ws.sk; /* planned units, even where no launch splits (!cu->sk) */
     if (sk)
         cf_line(em, "const int32_t %s = 0, %s = %s, %s = %s * %s;", cf_var(em, sk->lo),
-                cf_var(em, sk->hi), cf_ex_str(em, sk->iters, DT_INT32, true),
-                cf_var(em, sk->base), cf_var(em, sk->hi), t);
+                cf_var(em, sk->hi), cf_ex_str(em, sk->iters, DT_INT32, true), cf_var(em, sk->base),
+                cf_var(em, sk->hi), t);
     tile_entry(em, ws, consumer);
     cf_stmt(em, body);
     em->indent--;
@@ -246,15 +311,19 @@ static void splitk_units(CfEmit *em, const Stmt *ws, const Stmt *body, bool cons
     CuEmit *cu = cu_of(em);
     const SplitK *sk = cu->sk;
     const char *iters = cf_ex_str(em, sk->iters, DT_INT32, true);
-    cf_line(em, "const int tl_parts = tl_sk_parts(tl_ntiles, %s, (int)gridDim.x, "
-            "tl_sk_ws != nullptr);", iters);
+    cf_line(em,
+            "const int tl_parts = tl_sk_parts(tl_ntiles, %s, (int)gridDim.x, "
+            "tl_sk_ws != nullptr);",
+            iters);
     cf_line(em, "TlSkPart tl_part = {0, 0, 0, 1};");
     cf_line(em, "if (tl_parts == 1) {");
     em->indent++;
     tile_loop(em, ws, body, consumer);
     em->indent--;
-    cf_line(em, "} else if (tl_sk_part_of((int)blockIdx.x, tl_ntiles, %s, tl_parts, &tl_part)) {"
-            "  /* split-K */", iters);
+    cf_line(em,
+            "} else if (tl_sk_part_of((int)blockIdx.x, tl_ntiles, %s, tl_parts, &tl_part)) {"
+            "  /* split-K */",
+            iters);
     em->indent++;
     cf_line(em, "const int tl_tile = tl_part.tile;");
     cf_line(em, "const int32_t %s = tl_part.lo, %s = tl_part.hi, %s = -tl_part.lo;",
@@ -306,9 +375,9 @@ static void splitk_each(CfEmit *em, const char *op, const char *p) {
     int64_t bytes = cu->kernel->u.kernel.sk_bytes, off = 0;
     for (int i = 0; i < cu->sk->nacc; i++) {
         const Buffer *b = cu->sk->acc[i];
-        cf_line(em, "tl_sk_%s<%lld, %d>(tl_sk_part(tl_sk_ws, %s, %lld) + %lld, %s, tl_tid);",
-                op, (long long)b->layout->nlocal, cu->nthreads, p,
-                (long long)bytes, (long long)off, cf_buf(em, b));
+        cf_line(em, "tl_sk_%s<%lld, %d>(tl_sk_part(tl_sk_ws, %s, %lld) + %lld, %s, tl_tid);", op,
+                (long long)b->layout->nlocal, cu->nthreads, p, (long long)bytes, (long long)off,
+                cf_buf(em, b));
         off += b->layout->nlocal * cu->nthreads;
     }
 }
@@ -387,7 +456,8 @@ static int region_barrier(CfEmit *em, const Stmt *s) {
     for (int i = 0; i < cu->nregions; i++)
         if (cu->regions[i][0] == lo && cu->regions[i][1] == n) return i + 1;
     if (cu->nregions == 15)
-        ctx_fail(em->ctx, s->loc, "T.ws: a kernel may have at most 15 different regions "
+        ctx_fail(em->ctx, s->loc,
+                 "T.ws: a kernel may have at most 15 different regions "
                  "(the named barriers of a block)");
     cu->regions[cu->nregions][0] = lo, cu->regions[cu->nregions][1] = n;
     return ++cu->nregions;
@@ -400,7 +470,9 @@ static void emit_split(CfEmit *em, const Stmt *s) {
         const char *kw = g == s ? "if" : "} else if";
         if (!g->u.threads.orelse && g != s)
             cf_line(em, "} else {  /* threads %d..%d */", lo, hi - 1);
-        else if (lo) cf_line(em, "%s (tl_tid >= %d && tl_tid < %d) {  /* threads %d..%d */", kw, lo, hi, lo, hi - 1);
+        else if (lo)
+            cf_line(em, "%s (tl_tid >= %d && tl_tid < %d) {  /* threads %d..%d */", kw, lo, hi, lo,
+                    hi - 1);
         else cf_line(em, "%s (tl_tid < %d) {  /* threads 0..%d */", kw, hi, hi - 1);
         em->indent++;
         int mark = em->live.len;
@@ -414,8 +486,7 @@ static void emit_split(CfEmit *em, const Stmt *s) {
 /* Whether s stores into shared memory through the generic proxy (stores, vector copies). */
 static bool writes_shared(const Stmt *s) {
     if (s->kind == STMT_STORE) return s->u.store.buf->scope == SCOPE_SHARED;
-    if (s->kind == STMT_COPY)
-        return !s->u.copy.tma && s->u.copy.dst.buf->scope == SCOPE_SHARED;
+    if (s->kind == STMT_COPY) return !s->u.copy.tma && s->u.copy.dst.buf->scope == SCOPE_SHARED;
     bool any = false;
     ir_stmt_children((Stmt *)s, shared_child, &any);
     return any;
@@ -431,8 +502,9 @@ static void emit_threads(CfEmit *em, const Stmt *s) {
     }
     if (cu->region_count) ctx_fail(em->ctx, s->loc, "T.ws blocks cannot be nested");
     int id = region_barrier(em, s), outer = cu->nthreads, mark = em->live.len;
-    if (lo) cf_line(em, "if (tl_tid >= %d && tl_tid < %d) {  /* T.ws: threads %d..%d */", lo,
-                    lo + n, lo, lo + n - 1);
+    if (lo)
+        cf_line(em, "if (tl_tid >= %d && tl_tid < %d) {  /* T.ws: threads %d..%d */", lo, lo + n,
+                lo, lo + n - 1);
     else cf_line(em, "if (tl_tid < %d) {  /* T.ws: threads 0..%d */", n, n - 1);
     em->indent++;
     if (lo) {
@@ -497,8 +569,7 @@ static void emit_simple(CfEmit *em, const Stmt *s) {
          * kernel with TMA stores but no gemm too: issue 26's scan read stale tiles) */
         if (cu_of(em)->wgmma || cu_of(em)->tma_stores) cf_line(em, "tl_fence_proxy_async();");
         cu_barrier(em);
-    }
-    else if (s->kind == STMT_ANNOTATE_LAYOUT)
+    } else if (s->kind == STMT_ANNOTATE_LAYOUT)
         cf_line(em, "/* T.annotate_layout(%s): %s */", s->u.annotate.buf->name,
                 s->u.annotate.buf->swizzle ? "swizzled (tl_swizzle)"
                                            : "layouts are inferred; the hint is not needed");
@@ -526,37 +597,62 @@ static bool cu_stmt(CfEmit *em, const Stmt *s) {
         if (s->u.for_.layout) cu_layout_nest(em, s);
         else emit_distributed(em, s);
         return true;
-    case STMT_GEMM: cf_loc_comment(em, s->loc); cu_gemm(em, s); return true;
-    case STMT_REDUCE: cf_loc_comment(em, s->loc); cu_reduce(em, s); return true;
-    case STMT_COPY: cf_loc_comment(em, s->loc); cu_copy(em, s); return true;
+    case STMT_GEMM:
+        cf_loc_comment(em, s->loc);
+        cu_gemm(em, s);
+        return true;
+    case STMT_REDUCE:
+        cf_loc_comment(em, s->loc);
+        cu_reduce(em, s);
+        return true;
+    case STMT_COPY:
+        cf_loc_comment(em, s->loc);
+        cu_copy(em, s);
+        return true;
     case STMT_ASYNC:
         if (s->u.async_.commit) cf_line(em, "tl_cp_async_commit();");
-        else cf_line(em, "tl_%s_wait<%d>();", s->u.async_.wgmma ? "wgmma" : "cp_async",
-                     s->u.async_.wait);
+        else
+            cf_line(em, "tl_%s_wait<%d>();", s->u.async_.wgmma ? "wgmma" : "cp_async",
+                    s->u.async_.wait);
         /* the registers are used next: not before the wait, nor reused before it */
         for (int i = 0; i < ASYNC_MAX_FENCED && s->u.async_.acc[i]; i++) {
             const Buffer *b = s->u.async_.acc[i]; /* float32, or 32-bit words of the rest */
             int64_t bytes = b->layout->nlocal * dtype_bytes(b->dtype);
             bool f32 = b->dtype == DT_FLOAT32;
             if (f32 || bytes % 4 == 0)
-                cf_line(em, "for (int tl_c = 0; tl_c < %lld; ++tl_c) tl_wgmma_fence_operand(%s%s%s[tl_c]);",
-                        (long long)(f32 ? b->layout->nlocal : bytes / 4), f32 ? "" : "((uint32_t *)",
-                        cf_buf(em, b), f32 ? "" : ")");
+                cf_line(
+                    em,
+                    "for (int tl_c = 0; tl_c < %lld; ++tl_c) tl_wgmma_fence_operand(%s%s%s[tl_c]);",
+                    (long long)(f32 ? b->layout->nlocal : bytes / 4), f32 ? "" : "((uint32_t *)",
+                    cf_buf(em, b), f32 ? "" : ")");
         }
         if (s->u.async_.wgmma && !s->u.async_.acc[0])
             fence_manual_accs(em, cu_of(em)->kernel->u.kernel.body);
         return true;
-    case STMT_THREADS: cf_loc_comment(em, s->loc); emit_threads(em, s); return true;
-    case STMT_FENCE: cf_loc_comment(em, s->loc); cf_line(em, "tl_fence_proxy_async();"); return true;
-    case STMT_SETMAXNREG: cf_loc_comment(em, s->loc); emit_setmaxnreg(em, s); return true;
-    case STMT_TURN:
-        cf_line(em, "tl_pingpong_%s(tl_tid);", turn_op_name(s->u.turn.op));
+    case STMT_THREADS:
+        cf_loc_comment(em, s->loc);
+        emit_threads(em, s);
         return true;
+    case STMT_FENCE:
+        cf_loc_comment(em, s->loc);
+        cf_line(em, "tl_fence_proxy_async();");
+        return true;
+    case STMT_SETMAXNREG:
+        cf_loc_comment(em, s->loc);
+        emit_setmaxnreg(em, s);
+        return true;
+    case STMT_TURN: cf_line(em, "tl_pingpong_%s(tl_tid);", turn_op_name(s->u.turn.op)); return true;
     case STMT_SPLITK: emit_splitk(em, s->u.splitk.op); return true;
     case STMT_ALLOC: emit_alloc(em, s); return true;
     case STMT_MBAR: emit_mbar(em, s); return true;
-    case STMT_WS: cf_loc_comment(em, s->loc); emit_ws(em, s); return true;
-    case STMT_KERNEL: case STMT_SYNC: case STMT_ANNOTATE_LAYOUT: case STMT_SWIZZLE:
+    case STMT_WS:
+        cf_loc_comment(em, s->loc);
+        emit_ws(em, s);
+        return true;
+    case STMT_KERNEL:
+    case STMT_SYNC:
+    case STMT_ANNOTATE_LAYOUT:
+    case STMT_SWIZZLE:
         cf_loc_comment(em, s->loc);
         emit_simple(em, s);
         return true;
@@ -641,8 +737,8 @@ static void emit_distributed(CfEmit *em, const Stmt *root) {
     int64_t lo1, n1;
     if (n == 1 && ir_is_const_int(root->u.for_.min, &lo1) &&
         ir_is_const_int(root->u.for_.extent, &n1) && n1 >= 0 && lo1 >= INT32_MIN &&
-        lo1 + n1 <= INT32_MAX && (root->u.for_.var->dtype == DT_INT32 ||
-                                  root->u.for_.var->dtype == DT_INT64)) {
+        lo1 + n1 <= INT32_MAX &&
+        (root->u.for_.var->dtype == DT_INT32 || root->u.for_.var->dtype == DT_INT64)) {
         emit_distributed_1d(em, root, lo1, n1);
         return;
     }
@@ -706,8 +802,7 @@ static void emit_distributed(CfEmit *em, const Stmt *root) {
             sb_puts(&idx, k + 1 < n ? q : arena_printf(a, "%s %% %s", t, ext[k]));
         }
         const char *ty = cf_value(v->dtype);
-        if (!strcmp(mins[k], "0"))
-            cf_line(em, "%s %s = (%s)(%s);", ty, cf_var(em, v), ty, idx.buf);
+        if (!strcmp(mins[k], "0")) cf_line(em, "%s %s = (%s)(%s);", ty, cf_var(em, v), ty, idx.buf);
         else cf_line(em, "%s %s = (%s)(%s + %s);", ty, cf_var(em, v), ty, mins[k], idx.buf);
         sb_free(&idx);
         cf_live_add(em, v);
@@ -771,8 +866,8 @@ static void vars_stmt(VarWalk *w, Stmt *s) {
 
 /* ---- host level: lets, T.alloc_global ------------------------------------------------------ */
 typedef struct Host {
-    Vec(const Stmt *) lets;  /* host-level lets so far, in order */
-    Vec(Buffer *) globals;   /* T.alloc_global buffers, in order (CudaPlan.globals) */
+    Vec(const Stmt *) lets; /* host-level lets so far, in order */
+    Vec(Buffer *) globals;  /* T.alloc_global buffers, in order (CudaPlan.globals) */
 } Host;
 
 /* Marks in `need` the host lets (and, through them, the vars) that vs needs. */
@@ -802,7 +897,8 @@ static void check_launch_expr(CfEmit *em, const Host *h, Expr *e, Loc loc, const
             ok = em->f->params.data[k].scalar == v && !dtype_is_float(v->dtype);
         for (int k = 0; k < h->lets.len && !ok; k++) ok = h->lets.data[k]->u.let.var == v;
         if (!ok)
-            ctx_fail(em->ctx, loc, "%s uses '%s': on the CUDA target it may only depend on "
+            ctx_fail(em->ctx, loc,
+                     "%s uses '%s': on the CUDA target it may only depend on "
                      "tensor shapes (T.dynamic sizes), int scalar arguments and constants",
                      what, v->name);
     }
@@ -818,17 +914,19 @@ static void kernel_params(CfEmit *em, StrBuf *o, const Host *h, const Stmt *k) {
     for (int i = 0; i < f->params.len; i++, n++) {
         const Param *p = &f->params.data[i];
         if (p->buf)
-            cf_list_item(o, !n, arena_printf(a, "%s *%s", cf_storage(p->buf->dtype),
-                                             cf_buf(em, p->buf)));
+            cf_list_item(o, !n,
+                         arena_printf(a, "%s *%s", cf_storage(p->buf->dtype), cf_buf(em, p->buf)));
         else
-            cf_list_item(o, !n, arena_printf(a, "%s tl_arg%d", dtype_is_float(p->scalar->dtype)
-                                                                ? "double" : "int64_t", i));
+            cf_list_item(o, !n,
+                         arena_printf(a, "%s tl_arg%d",
+                                      dtype_is_float(p->scalar->dtype) ? "double" : "int64_t", i));
     }
     for (int i = 0; i < f->syms.len; i++, n++)
         cf_list_item(o, !n, arena_printf(a, "int64_t tl_sym%d", i));
     for (int i = 0; i < h->globals.len; i++, n++)
-        cf_list_item(o, !n, arena_printf(a, "%s *%s", cf_storage(h->globals.data[i]->dtype),
-                                         cf_buf(em, h->globals.data[i])));
+        cf_list_item(o, !n,
+                     arena_printf(a, "%s *%s", cf_storage(h->globals.data[i]->dtype),
+                                  cf_buf(em, h->globals.data[i])));
     for (int i = 0; i < k->u.kernel.ntmaps; i++, n++)
         cf_list_item(o, !n, arena_printf(a, "const __grid_constant__ TlTensorMap tl_tmap%d", i));
     if (cu_of(em)->sk) cf_list_item(o, !n++, "unsigned char *tl_sk_ws");
@@ -888,14 +986,15 @@ static const Stmt *find_swizzle(const Stmt *k) {
 }
 
 /* tl_tid, the block variables (remapped by T.use_swizzle), shared memory. */
-static void kernel_prologue(CfEmit *em, const Stmt *k, const VarList *vs, int64_t smem,
-                            bool tid) {
+static void kernel_prologue(CfEmit *em, const Stmt *k, const VarList *vs, int64_t smem, bool tid) {
     const int *th = k->u.kernel.threads;
     if (smem) cf_line(em, "unsigned char *const tl_smem = tl_dynamic_smem();");
     if (!tid) {
     } else if (th[1] * th[2] > 1)
-        cf_line(em, "const int tl_tid = (int)(threadIdx.x + %d * (threadIdx.y + %d * "
-                "threadIdx.z));", th[0], th[1]);
+        cf_line(em,
+                "const int tl_tid = (int)(threadIdx.x + %d * (threadIdx.y + %d * "
+                "threadIdx.z));",
+                th[0], th[1]);
     else cf_line(em, "const int tl_tid = (int)threadIdx.x;");
     static const char *const dims = "xyz";
     if (cu_of(em)->persistent) { /* each side sets them per tile (ws_side) */
@@ -970,7 +1069,8 @@ static void emit_kernel(CfEmit *em, const Stmt *k, int id, const Host *h) {
     cu->wgmma = has_kind(k->u.kernel.body, STMT_GEMM);
     cu->nregions = 0;
     cu->tma_stores = has_kind(k->u.kernel.body, STMT_COPY), cu->stores_issued = false;
-    cu->fence_arrive = cu->wgmma && !k->u.kernel.producer_threads && writes_shared(k->u.kernel.body);
+    cu->fence_arrive = cu->wgmma && !k->u.kernel.producer_threads &&
+                       writes_shared(k->u.kernel.body);
     CudaBuffers bufs;
     cuda_kernel_buffers(&em->ctx->arena, k, &bufs);
     cu->bufs = &bufs;
@@ -982,7 +1082,8 @@ static void emit_kernel(CfEmit *em, const Stmt *k, int id, const Host *h) {
     if (!cu->persistent) /* a persistent grid launches one block per SM instead */
         cf_check_grid(em, k, (const int64_t[3]){INT32_MAX, 65535, 65535}, "CUDA");
     if (bufs.smem_bytes > MAX_SMEM)
-        ctx_fail(em->ctx, k->loc, "T.Kernel: %lld bytes of shared memory per block; CUDA GPUs "
+        ctx_fail(em->ctx, k->loc,
+                 "T.Kernel: %lld bytes of shared memory per block; CUDA GPUs "
                  "allow at most %d (227 KB, sm_90); use smaller tiles or fewer num_stages",
                  (long long)bufs.smem_bytes, MAX_SMEM);
     StrBuf *o = em->out;
@@ -993,11 +1094,12 @@ static void emit_kernel(CfEmit *em, const Stmt *k, int id, const Host *h) {
     em->out = &cu->body, em->indent = 1;
     cf_stmt(em, k->u.kernel.body);
     em->out = o;
-    sb_printf(o, "/* T.Kernel %d (%s): %s, %lld threads%s, %lld bytes of shared memory. */\n",
-              id, cf_loc_where(em, k->loc),
-              cu->cluster > 1 ? arena_printf(&em->ctx->arena, "a persistent grid of clusters "
-                                             "of %d blocks that share copies, walking the tiles",
-                                             cu->cluster)
+    sb_printf(o, "/* T.Kernel %d (%s): %s, %lld threads%s, %lld bytes of shared memory. */\n", id,
+              cf_loc_where(em, k->loc),
+              cu->cluster > 1  ? arena_printf(&em->ctx->arena,
+                                              "a persistent grid of clusters "
+                                               "of %d blocks that share copies, walking the tiles",
+                                              cu->cluster)
               : cu->persistent ? "a persistent grid, blocks walk the tiles"
                                : "one CUDA block per block",
               (long long)nthreads, launched > nthreads ? " and a TMA producer warp group" : "",
@@ -1041,7 +1143,8 @@ static void emit_kernel(CfEmit *em, const Stmt *k, int id, const Host *h) {
 
 static void host_let(CfEmit *em, Host *h, const Stmt *s) {
     if (ir_expr_loads(s->u.let.value))
-        ctx_fail(em->ctx, s->loc, "outside T.Kernel, a value cannot read a tensor on the CUDA "
+        ctx_fail(em->ctx, s->loc,
+                 "outside T.Kernel, a value cannot read a tensor on the CUDA "
                  "target (the tensor is in GPU memory); move this into the kernel");
     VEC_PUSH(&em->ctx->arena, h->lets, s);
 }
@@ -1067,7 +1170,8 @@ static void emit_kernels(CfEmit *em) {
             for (int d = 0; d < b->ndim; d++)
                 check_launch_expr(em, &h, b->shape[d], s->loc, "the shape of T.alloc_global");
         } else {
-            ctx_fail(em->ctx, s->loc, "this statement must be inside a 'with T.Kernel(...)' "
+            ctx_fail(em->ctx, s->loc,
+                     "this statement must be inside a 'with T.Kernel(...)' "
                      "block");
         }
     }
@@ -1093,8 +1197,9 @@ char *cuda_emit(Ctx *ctx, const Func *f) {
     if (f->body) emit_kernels(em);
     ctx->on_error = saved;
     StrBuf all = {0};
-    sb_printf(&all, "// Generated by tilec (target cuda) from %s: prim_func %s.\n"
-                    "// Launch ABI: src/targets/cuda/cuda.h. NVRTC options: %s, sm_80 or newer.\n",
+    sb_printf(&all,
+              "// Generated by tilec (target cuda) from %s: prim_func %s.\n"
+              "// Launch ABI: src/targets/cuda/cuda.h. NVRTC options: %s, sm_80 or newer.\n",
               f->loc.src && f->loc.src->name ? cf_comment_text(&ctx->arena, f->loc.src->name)
                                              : "<source>",
               f->name ? f->name : "main",

@@ -161,8 +161,7 @@ static bool vector_access(const Buffer *b, Expr *const *idx, const Var *vl, int6
     if (b->layout || b->strides || b->ndim < 1 || b->dtype == DT_BOOL ||
         (b->scope != SCOPE_GLOBAL && b->scope != SCOPE_SHARED) ||
         (bytes != 4 && bytes != 8 && bytes != 16 && bytes != 32 && bytes != 64) ||
-        !ir_is_const_int(b->shape[last], &row) ||
-        row % V)
+        !ir_is_const_int(b->shape[last], &row) || row % V)
         return false;
     for (int d = 0; d < last; d++)
         if (uses(idx[d], vl)) return false;
@@ -263,8 +262,9 @@ static const char *vector_elem(CfEmit *em, const CuLoop *lp, const Buffer *b, Ex
             at[d] = ir_subst(em->ctx, at[d], lp->vars[k], ir_varref(em->ctx, base[k], at[d]->loc));
     }
     Expr *last = at[b->ndim - 1];
-    if (plus) at[b->ndim - 1] = ir_bin(em->ctx, OP_ADD, last, ir_int(em->ctx, plus, last->dtype,
-                                                                       last->loc), last->loc);
+    if (plus)
+        at[b->ndim - 1] = ir_bin(em->ctx, OP_ADD, last,
+                                 ir_int(em->ctx, plus, last->dtype, last->loc), last->loc);
     StrBuf o = {0};
     cf_ex_elem(em, &o, b, at);
     const char *r = arena_strdup(&em->ctx->arena, o.buf);
@@ -357,8 +357,7 @@ static void emit_vector_nest(CfEmit *em, CuLoop *lp, const Stmt *body, int64_t V
         int64_t bytes = V * dtype_bytes(v->buf->dtype), pieces = bytes > 16 ? bytes / 16 : 1;
         const char *vt = vector_type(bytes);
         need_alignment(v->buf, bytes > 16 ? 16 : (int)bytes);
-        if (i == store || smx)
-            cf_line(em, "%s %s[%lld];", vt, v->tmp, (long long)pieces);
+        if (i == store || smx) cf_line(em, "%s %s[%lld];", vt, v->tmp, (long long)pieces);
         if (i == store) continue;
         if (smx) {
             cf_line(em, "tl_ldmatrix<%d>((unsigned *)%s, &%s);", smx, v->tmp,
@@ -398,8 +397,8 @@ static void emit_vector_nest(CfEmit *em, CuLoop *lp, const Stmt *body, int64_t V
                     rep ? arena_printf(a, "if (%s) ", rep) : "", smx,
                     vector_elem(em, lp, v->buf, v->idx, base, 0), v->tmp);
         for (int64_t p = 0; !smx && p < pieces; p++)
-            cf_line(em, "%s*(%s *)&%s = %s[%lld];", rep ? arena_printf(a, "if (%s) ", rep) : "",
-                    vt, vector_elem(em, lp, v->buf, v->idx, base, p * V / pieces), v->tmp,
+            cf_line(em, "%s*(%s *)&%s = %s[%lld];", rep ? arena_printf(a, "if (%s) ", rep) : "", vt,
+                    vector_elem(em, lp, v->buf, v->idx, base, p * V / pieces), v->tmp,
                     (long long)p);
     }
     lp->l = outer;
@@ -411,9 +410,7 @@ void cu_layout_nest(CfEmit *em, const Stmt *root) {
     for (int k = 0; k < lp.lay->ndim; k++) {
         TL_ASSERT(s->kind == STMT_FOR && s->u.for_.kind == LOOP_PARALLEL);
         lp.vars[lp.n++] = s->u.for_.var;
-        if (k + 1 < lp.lay->ndim) {
-            s = ir_only_stmt(s->u.for_.body);
-        }
+        if (k + 1 < lp.lay->ndim) { s = ir_only_stmt(s->u.for_.body); }
     }
     const Stmt *body = s->u.for_.body;
     int vd = vector_digit(lp.lay), store = -1;
@@ -436,7 +433,7 @@ void cu_layout_nest(CfEmit *em, const Stmt *root) {
             step > 1 ? arena_printf(&em->ctx->arena, "%s += %lld", lp.l, (long long)step)
                      : arena_printf(&em->ctx->arena, "++%s", lp.l),
             names.buf, lp.lay->origin, (long long)lp.lay->nlocal,
-            smx     ? arena_printf(&em->ctx->arena, "; %smatrix x%d", store ? "ld" : "st", smx)
+            smx       ? arena_printf(&em->ctx->arena, "; %smatrix x%d", store ? "ld" : "st", smx)
             : lp.nvec ? arena_printf(&em->ctx->arena, "; %lld-element vectors", (long long)V)
                       : "");
     sb_free(&names);
@@ -706,9 +703,10 @@ static void cu_tma_copy(CfEmit *em, const Stmt *s) {
         for (int c = 0; c < m->nchunk; c++) {
             StrBuf o = {0};
             if (cluster > 1)
-                sb_printf(&o, "if (tl_cluster_rank() == %d) tl_tma_load_multicast(&tl_tmap%d, "
-                          "%s + %lld, %s, %d", (p * m->nchunk + c) * cluster / nbox,
-                          s->u.copy.tma - 1, base,
+                sb_printf(&o,
+                          "if (tl_cluster_rank() == %d) tl_tma_load_multicast(&tl_tmap%d, "
+                          "%s + %lld, %s, %d",
+                          (p * m->nchunk + c) * cluster / nbox, s->u.copy.tma - 1, base,
                           (long long)(p * m->panel_step + c * m->chunk_step), bar,
                           (1 << cluster) - 1);
             else
@@ -769,8 +767,7 @@ static bool copy_checks_outer(const VecCopy *C) {
 }
 
 /* The address of the vector at vars in region r (squeezed dims). */
-static const char *copy_ptr(CfEmit *em, const Region *r, const int *dims, int n,
-                            Var *const *vars) {
+static const char *copy_ptr(CfEmit *em, const Region *r, const int *dims, int n, Var *const *vars) {
     Expr **idx = region_idx(em, r, dims, n, vars);
     return arena_printf(&em->ctx->arena, "&%s", elem_text(em, r->buf, idx));
 }
@@ -779,15 +776,13 @@ static const char *copy_ptr(CfEmit *em, const Region *r, const int *dims, int n,
 static void copy_access(CfEmit *em, const VecCopy *C, const char *pd, const char *ps,
                         const char *ok) {
     const char *vt = C->bytes == 16 ? "uint4" : C->bytes == 8 ? "uint2" : "unsigned";
-    if (C->s->u.copy.async)
-        cf_line(em, "tl_cp_async%d(%s, %s, %s);", C->bytes, pd, ps, ok);
+    if (C->s->u.copy.async) cf_line(em, "tl_cp_async%d(%s, %s, %s);", C->bytes, pd, ps, ok);
     else if (C->s->u.copy.src.buf->scope == SCOPE_GLOBAL)
         cf_line(em, "*(%s *)(%s) = %s ? *(const %s *)(%s) : %s;", vt, pd, ok, vt, ps,
                 C->bytes == 16  ? "make_uint4(0, 0, 0, 0)"
                 : C->bytes == 8 ? "make_uint2(0, 0)"
                                 : "0u");
-    else
-        cf_line(em, "if (%s) *(%s *)(%s) = *(const %s *)(%s);", ok, vt, pd, vt, ps);
+    else cf_line(em, "if (%s) *(%s *)(%s) = *(const %s *)(%s);", ok, vt, pd, vt, ps);
 }
 
 /* Elements between consecutive rows of dimension d of contiguous buffer b (int64 text). */
@@ -858,8 +853,8 @@ static bool copy_unrolled(CfEmit *em, const VecCopy *C, int nthreads, int64_t nv
     at[0] = ir_var(em->ctx, "i", DT_INT32);
     const char *ok = copy_ok(em, C, at);
     if (copy_checks_outer(C)) { /* the bounds check reads the outer index */
-        cf_line(em, "const int32_t %s = %s + %s * %lld;", cf_var(em, at[0]), cf_var(em, vars[0]),
-                u, (long long)(C->n > 1 ? R : R * C->v));
+        cf_line(em, "const int32_t %s = %s + %s * %lld;", cf_var(em, at[0]), cf_var(em, vars[0]), u,
+                (long long)(C->n > 1 ? R : R * C->v));
         cf_live_add(em, at[0]);
     }
     copy_access(em, C, arena_printf(a, "%s + (int64_t)%s * %s", pd, u, step[0]),

@@ -94,9 +94,10 @@ static int arch_supported(const CudaNvrtc *nv, const char *arch, StrBuf *log) {
     }
     for (int i = 0; i < n; i++) ok |= archs[i] == want;
     if (!ok)
-        sb_printf(log, "NVRTC %d.%d cannot compile for %s (it supports sm_%d to sm_%d): set "
-                  "TILEC_CUDA_ARCH or use a newer CUDA toolkit\n", nv->major, nv->minor, arch,
-                  archs[0], archs[n - 1]);
+        sb_printf(log,
+                  "NVRTC %d.%d cannot compile for %s (it supports sm_%d to sm_%d): set "
+                  "TILEC_CUDA_ARCH or use a newer CUDA toolkit\n",
+                  nv->major, nv->minor, arch, archs[0], archs[n - 1]);
     free(archs);
     return ok;
 }
@@ -154,20 +155,18 @@ static void annotate_log(const char *log, const char *source, StrBuf *out) {
         sb_putc(out, '\n');
         const char *next = log + n + (log[n] == '\n');
         int line = 0;
-        if (!strncmp(log, SOURCE_NAME "(", nlen + 1) && sscanf(log + nlen + 1, "%d", &line)
-            == 1)
+        if (!strncmp(log, SOURCE_NAME "(", nlen + 1) && sscanf(log + nlen + 1, "%d", &line) == 1)
             annotate_line(source, line, next, out);
         log = next;
     }
 }
 
 /* Compiles source; *cubin (malloc) and *n on success, else the log in log. */
-static int nvrtc_compile(const CudaNvrtc *nv, const char *source, const NvrtcOpts *o,
-                         char **cubin, size_t *n, StrBuf *log) {
+static int nvrtc_compile(const CudaNvrtc *nv, const char *source, const NvrtcOpts *o, char **cubin,
+                         size_t *n, StrBuf *log) {
     NvrtcProgram prog = NULL;
     *cubin = NULL;
-    if (NVRTC_CALL(nv, log, CreateProgram, (&prog, source, SOURCE_NAME, 0, NULL, NULL)))
-        return 1;
+    if (NVRTC_CALL(nv, log, CreateProgram, (&prog, source, SOURCE_NAME, 0, NULL, NULL))) return 1;
     NvrtcResult cr = nv->CompileProgram(prog, o->n, o->v);
     size_t lsize = 0;
     char *text = NULL;
@@ -209,10 +208,10 @@ static int write_atomic(const char *path, const char *data, size_t n, StrBuf *lo
         if (k <= 0) break;
         done += (size_t)k;
     }
-    if (close(fd) != 0 || done != n) sb_printf(log, "cannot write %s: %s\n", tmp.buf,
-                                              strerror(errno));
-    else if (rename(tmp.buf, path) != 0) sb_printf(log, "cannot rename %s to %s: %s\n",
-                                                   tmp.buf, path, strerror(errno));
+    if (close(fd) != 0 || done != n)
+        sb_printf(log, "cannot write %s: %s\n", tmp.buf, strerror(errno));
+    else if (rename(tmp.buf, path) != 0)
+        sb_printf(log, "cannot rename %s to %s: %s\n", tmp.buf, path, strerror(errno));
     else rc = 0;
     if (rc) unlink(tmp.buf);
     sb_free(&tmp);
@@ -264,8 +263,8 @@ static int module_limits(const CudaDriver *d, CudaModule *m, StrBuf *err) {
                                      CUDRV_DEV_ATTR_MAX_GRID_DIM_Z};
     for (int i = 0; i < 3; i++)
         if (CU_CALL(d, err, DeviceGetAttribute, (&m->max_grid[i], grid_attr[i], h))) return -1;
-    if (CU_CALL(d, err, DeviceGetAttribute, (&m->smem_optin,
-                                             CUDRV_DEV_ATTR_SMEM_PER_BLOCK_OPTIN, h)) ||
+    if (CU_CALL(d, err, DeviceGetAttribute,
+                (&m->smem_optin, CUDRV_DEV_ATTR_SMEM_PER_BLOCK_OPTIN, h)) ||
         CU_CALL(d, err, DeviceGetAttribute, (&m->sms, CUDRV_DEV_ATTR_MULTIPROCESSOR_COUNT, h)))
         return -1;
     m->pools = 0; /* stream-ordered allocation needs CUDA 11.2 and device support */
@@ -281,8 +280,10 @@ static void load_hint(const CudaDriver *d, int dev, const char *compiled, StrBuf
     char arch[32];
     StrBuf why = {0};
     if (!cuda_device_arch(d, dev, arch, sizeof arch, &why) && strcmp(compiled, arch))
-        sb_printf(err, "; the kernel was compiled for %s but GPU %d is %s (give no arch, "
-                  "or unset TILEC_CUDA_ARCH, to compile for it)", compiled, dev, arch);
+        sb_printf(err,
+                  "; the kernel was compiled for %s but GPU %d is %s (give no arch, "
+                  "or unset TILEC_CUDA_ARCH, to compile for it)",
+                  compiled, dev, arch);
     sb_free(&why);
 }
 
@@ -342,23 +343,33 @@ static int block_threads(const CudaKernelPlan *k) {
 
 /* The blocks of kernel i (clusters of k->cluster, its __cluster_dims__) that the GPU
  * holds at once: m->resident[i], a multiple of the cluster. */
-static int bind_clusters(const CudaDriver *d, CudaModule *m, int i, CuFunction fn,
-                         StrBuf *err) {
+static int bind_clusters(const CudaDriver *d, CudaModule *m, int i, CuFunction fn, StrBuf *err) {
     const CudaKernelPlan *k = &m->plan.kernels[i];
     int n = 0;
     if (!d->OccupancyMaxActiveClusters) {
-        sb_printf(err, "kernel '%s' (%s) runs in clusters of %d blocks, which this CUDA driver "
+        sb_printf(err,
+                  "kernel '%s' (%s) runs in clusters of %d blocks, which this CUDA driver "
                   "(%d) cannot size (no cuOccupancyMaxActiveClusters); unset cluster "
-                  "(TILEC_CLUSTER)", m->f->name, k->name, k->cluster, d->version);
+                  "(TILEC_CLUSTER)",
+                  m->f->name, k->name, k->cluster, d->version);
         return -1;
     }
-    CuLaunchConfig c = {(unsigned)k->cluster, 1, 1, (unsigned)k->block[0], (unsigned)k->block[1],
-                        (unsigned)k->block[2], (unsigned)k->smem_bytes, NULL, NULL, 0};
+    CuLaunchConfig c = {(unsigned)k->cluster,
+                        1,
+                        1,
+                        (unsigned)k->block[0],
+                        (unsigned)k->block[1],
+                        (unsigned)k->block[2],
+                        (unsigned)k->smem_bytes,
+                        NULL,
+                        NULL,
+                        0};
     if (CU_CALL(d, err, OccupancyMaxActiveClusters, (&n, fn, &c))) return -1;
     if (n < 1) {
-        sb_printf(err, "kernel '%s' (%s): no cluster of %d blocks with %lld bytes of shared "
-                  "memory each fits GPU %d (%s); unset cluster (TILEC_CLUSTER)", m->f->name,
-                  k->name, k->cluster, (long long)k->smem_bytes, m->dev, m->dev_name);
+        sb_printf(err,
+                  "kernel '%s' (%s): no cluster of %d blocks with %lld bytes of shared "
+                  "memory each fits GPU %d (%s); unset cluster (TILEC_CLUSTER)",
+                  m->f->name, k->name, k->cluster, (long long)k->smem_bytes, m->dev, m->dev_name);
         return -1;
     }
     m->resident[i] = n * k->cluster;
@@ -373,39 +384,40 @@ static int bind_kernel(const CudaDriver *d, CudaModule *m, int i, StrBuf *err) {
     int stat = 0, max_threads = 0, regs = 0;
     if (CU_CALL(d, err, ModuleGetFunction, (&fn, m->mod, k->name)) ||
         CU_CALL(d, err, FuncGetAttribute, (&stat, CUDRV_FUNC_ATTR_SHARED_SIZE_BYTES, fn)) ||
-        CU_CALL(d, err, FuncGetAttribute, (&max_threads,
-                                           CUDRV_FUNC_ATTR_MAX_THREADS_PER_BLOCK, fn)) ||
+        CU_CALL(d, err, FuncGetAttribute,
+                (&max_threads, CUDRV_FUNC_ATTR_MAX_THREADS_PER_BLOCK, fn)) ||
         CU_CALL(d, err, FuncGetAttribute, (&regs, CUDRV_FUNC_ATTR_NUM_REGS, fn)))
         return -1;
     m->fns[i] = fn;
     int64_t smem = k->smem_bytes + stat;
     if (smem > m->smem_optin) {
-        sb_printf(err, "kernel '%s' (%s) needs %lld bytes of shared memory per block but "
+        sb_printf(err,
+                  "kernel '%s' (%s) needs %lld bytes of shared memory per block but "
                   "GPU %d (%s) allows at most %d: use smaller tiles or fewer pipeline "
-                  "stages", m->f->name, k->name, (long long)smem, m->dev, m->dev_name,
-                  m->smem_optin);
+                  "stages",
+                  m->f->name, k->name, (long long)smem, m->dev, m->dev_name, m->smem_optin);
         return -1;
     }
     if (block_threads(k) > max_threads) {
-        sb_printf(err, "kernel '%s' (%s) runs %d threads per block but, using %d registers "
-                  "per thread, it can run at most %d on GPU %d (%s)", m->f->name, k->name,
-                  block_threads(k), regs, max_threads, m->dev, m->dev_name);
+        sb_printf(err,
+                  "kernel '%s' (%s) runs %d threads per block but, using %d registers "
+                  "per thread, it can run at most %d on GPU %d (%s)",
+                  m->f->name, k->name, block_threads(k), regs, max_threads, m->dev, m->dev_name);
         return -1;
     }
     /* Over 48 KB (static and dynamic together) needs the opt-in; the whole carveout as
      * shared memory lets as many such blocks share an SM as the shared memory allows
      * (without the hint the driver may configure less and run fewer blocks per SM). */
     if (smem > 48 * 1024 &&
-        (CU_CALL(d, err, FuncSetAttribute, (fn, CUDRV_FUNC_ATTR_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                            (int)k->smem_bytes)) ||
+        (CU_CALL(d, err, FuncSetAttribute,
+                 (fn, CUDRV_FUNC_ATTR_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)k->smem_bytes)) ||
          CU_CALL(d, err, FuncSetAttribute,
                  (fn, CUDRV_FUNC_ATTR_PREFERRED_SHARED_MEMORY_CARVEOUT, 100))))
         return -1;
     if (k->cluster > 1) return bind_clusters(d, m, i, fn, err);
     int per_sm = 0;
-    if (k->persistent &&
-        CU_CALL(d, err, OccupancyMaxActiveBlocksPerMultiprocessor,
-                (&per_sm, fn, block_threads(k), (size_t)k->smem_bytes)))
+    if (k->persistent && CU_CALL(d, err, OccupancyMaxActiveBlocksPerMultiprocessor,
+                                 (&per_sm, fn, block_threads(k), (size_t)k->smem_bytes)))
         return -1;
     m->resident[i] = (per_sm > 0 ? per_sm : 1) * (m->sms > 0 ? m->sms : 1);
     return 0;
@@ -433,7 +445,7 @@ typedef struct Launch {
     CuStream stream;
     void *const *args;
     CuDevPtr *globals;
-    void **params;   /* the common part, then the running kernel's tensor maps */
+    void **params;     /* the common part, then the running kernel's tensor maps */
     CuTensorMap *maps; /* of the running kernel */
 } Launch;
 
@@ -444,8 +456,10 @@ static int64_t global_bytes(const Launch *l, int j, const int64_t *syms, StrBuf 
     for (int dim = 0; dim < b->ndim; dim++) {
         if (cuda_eval_launch_int(l->m->f, b->shape[dim], syms, l->args, &v) != 0 || v < 0 ||
             (v && n > INT64_MAX / v)) {
-            sb_printf(err, "cannot compute the size of the T.alloc_global buffer '%s' (shape "
-                      "dim %d) for these arguments", b->name, dim);
+            sb_printf(err,
+                      "cannot compute the size of the T.alloc_global buffer '%s' (shape "
+                      "dim %d) for these arguments",
+                      b->name, dim);
             return -1;
         }
         n *= v;
@@ -460,13 +474,13 @@ static int globals_alloc(Launch *l, const int64_t *syms, StrBuf *err) {
         int64_t n = global_bytes(l, j, syms, err);
         if (n < 0) return -1;
         if (n == 0) continue;
-        int rc = l->m->pools ? CU_CALL(d, err, MemAllocAsync, (&l->globals[j], (size_t)n,
-                                                               l->stream))
-                             : CU_CALL(d, err, MemAlloc, (&l->globals[j], (size_t)n));
+        int rc = l->m->pools
+                     ? CU_CALL(d, err, MemAllocAsync, (&l->globals[j], (size_t)n, l->stream))
+                     : CU_CALL(d, err, MemAlloc, (&l->globals[j], (size_t)n));
         if (!rc) rc = CU_CALL(d, err, MemsetD8Async, (l->globals[j], 0, (size_t)n, l->stream));
         if (rc) {
-            sb_printf(err, " (allocating %lld bytes for T.alloc_global buffer '%s')",
-                      (long long)n, l->m->plan.globals[j]->name);
+            sb_printf(err, " (allocating %lld bytes for T.alloc_global buffer '%s')", (long long)n,
+                      l->m->plan.globals[j]->name);
             return -1;
         }
     }
@@ -497,16 +511,19 @@ static int kernel_grid(const Launch *l, int i, const int64_t *syms, unsigned g[3
     int64_t v[3] = {1, 1, 1};
     for (int dim = 0; dim < k->ngrid && dim < 3; dim++)
         if (cuda_eval_launch_int(l->m->f, k->grid[dim], syms, l->args, &v[dim]) != 0) {
-            sb_printf(err, "%s: cannot compute grid dim %d for these arguments (internal "
-                      "error)", k->name, dim);
+            sb_printf(err,
+                      "%s: cannot compute grid dim %d for these arguments (internal "
+                      "error)",
+                      k->name, dim);
             return -1;
         }
     for (int dim = 0; dim < 3; dim++)
         if (v[dim] < 0 || (!k->persistent && v[dim] > l->m->max_grid[dim])) {
-            sb_printf(err, "%s: grid (%lld, %lld, %lld) is outside GPU %d's limits (0..%d, "
-                      "0..%d, 0..%d)", k->name, (long long)v[0], (long long)v[1],
-                      (long long)v[2], l->m->dev, l->m->max_grid[0], l->m->max_grid[1],
-                      l->m->max_grid[2]);
+            sb_printf(err,
+                      "%s: grid (%lld, %lld, %lld) is outside GPU %d's limits (0..%d, "
+                      "0..%d, 0..%d)",
+                      k->name, (long long)v[0], (long long)v[1], (long long)v[2], l->m->dev,
+                      l->m->max_grid[0], l->m->max_grid[1], l->m->max_grid[2]);
             return -1;
         }
     for (int dim = 0; dim < 3; dim++) g[dim] = (unsigned)v[dim];
@@ -514,9 +531,10 @@ static int kernel_grid(const Launch *l, int i, const int64_t *syms, unsigned g[3
         int64_t tiles;
         if (__builtin_mul_overflow(v[0], v[1], &tiles) ||
             __builtin_mul_overflow(tiles, v[2], &tiles) || tiles > INT32_MAX) {
-            sb_printf(err, "%s: %lld blocks are more than a persistent kernel counts (2^31 - "
-                      "1); set no_persistent=1 (TILEC_NO_PERSISTENT=1)", k->name,
-                      (long long)tiles);
+            sb_printf(err,
+                      "%s: %lld blocks are more than a persistent kernel counts (2^31 - "
+                      "1); set no_persistent=1 (TILEC_NO_PERSISTENT=1)",
+                      k->name, (long long)tiles);
             return -1;
         }
         /* a split-K kernel cuts fewer tiles than blocks into parts (tl_sk_parts) */
@@ -542,14 +560,16 @@ static int max_tmaps(const CudaPlan *p) {
 
 /* Encodes kernel k's tensor maps for these arguments, after the common parameters. */
 static int tmaps_encode(Launch *l, const CudaKernelPlan *k, const int64_t *syms, StrBuf *err) {
-    static const int types[] = {0, CUDRV_TMAP_UINT8, CUDRV_TMAP_UINT16, 0, CUDRV_TMAP_UINT32,
-                                0, 0, 0, CUDRV_TMAP_UINT64};
+    static const int types[] = {0, CUDRV_TMAP_UINT8, CUDRV_TMAP_UINT16, 0, CUDRV_TMAP_UINT32, 0, 0,
+                                0, CUDRV_TMAP_UINT64};
     static const int swizzles[] = {CUDRV_TMAP_SWIZZLE_NONE, CUDRV_TMAP_SWIZZLE_32B,
                                    CUDRV_TMAP_SWIZZLE_64B, 0, CUDRV_TMAP_SWIZZLE_128B};
     if (k->ntmaps && !l->d->TensorMapEncodeTiled) {
-        sb_printf(err, "%s loads tiles with TMA, and this CUDA driver has no "
+        sb_printf(err,
+                  "%s loads tiles with TMA, and this CUDA driver has no "
                   "cuTensorMapEncodeTiled (it needs CUDA 12 or newer); set no_ws=1 "
-                  "(TILEC_NO_WS=1)", k->name);
+                  "(TILEC_NO_WS=1)",
+                  k->name);
         return -1;
     }
     for (int t = 0; t < k->ntmaps; t++) {
@@ -558,9 +578,8 @@ static int tmaps_encode(Launch *l, const CudaKernelPlan *k, const int64_t *syms,
         static const unsigned ones[TMA_MAX_RANK] = {1, 1, 1, 1, 1};
         int rc = CU_CALL(l->d, err, TensorMapEncodeTiled,
                          (&l->maps[t], types[g.elem_bytes], (unsigned)g.rank, l->args[g.param],
-                          (const unsigned long long *)g.dims,
-                          (const unsigned long long *)g.strides, g.box, ones,
-                          CUDRV_TMAP_INTERLEAVE_NONE, swizzles[g.swizzle / 32],
+                          (const unsigned long long *)g.dims, (const unsigned long long *)g.strides,
+                          g.box, ones, CUDRV_TMAP_INTERLEAVE_NONE, swizzles[g.swizzle / 32],
                           CUDRV_TMAP_L2_PROMOTION_128B, CUDRV_TMAP_FLOAT_OOB_FILL_NONE));
         if (rc) {
             sb_printf(err, " (%s: the tensor map of '%s')", k->name, k->tmaps[t]->buf->name);
@@ -630,9 +649,11 @@ static int kernel_launch(Launch *l, int i, const int64_t *syms, StrBuf *err) {
     if (split) pthread_mutex_unlock(&sk_lock);
     if (r == CUDRV_SUCCESS && l->m->sync) r = l->d->StreamSynchronize(l->stream);
     if (r == CUDRV_SUCCESS) return 0;
-    sb_printf(err, "%s (launch %d of %d, grid (%u, %u, %u), block (%u, %u, %u), %lld bytes "
-              "of shared memory): ", k->name, i + 1, l->m->plan.nkernels, g[0], g[1], g[2],
-              b[0], b[1], b[2], (long long)k->smem_bytes);
+    sb_printf(err,
+              "%s (launch %d of %d, grid (%u, %u, %u), block (%u, %u, %u), %lld bytes "
+              "of shared memory): ",
+              k->name, i + 1, l->m->plan.nkernels, g[0], g[1], g[2], b[0], b[1], b[2],
+              (long long)k->smem_bytes);
     return cuda_check(r, "cuLaunchKernel", err);
 }
 
@@ -686,7 +707,8 @@ static int cuda_launch(void *module, void *const *args, const int64_t *syms, voi
     for (int i = 0; i < f->params.len; i++) { /* vector accesses need aligned tensors */
         const Buffer *b = f->params.data[i].buf;
         if (b && b->align > 1 && (uintptr_t)args[i] % (uintptr_t)b->align) {
-            sb_printf(err, "argument '%s' (param %d): its data pointer %p is not %d-byte "
+            sb_printf(err,
+                      "argument '%s' (param %d): its data pointer %p is not %d-byte "
                       "aligned, and the CUDA kernel reads and writes it in %d-byte vectors "
                       "(a view that starts inside a tensor?): pass a copy (.clone())",
                       f->params.data[i].name, i, args[i], b->align, b->align);

@@ -89,8 +89,7 @@ static void estimate_stmt(Ctx *ctx, Estimate *E, Stmt *s, int stages) {
     }
     if (s->kind == STMT_SEQ)
         for (int i = 0; i < s->u.seq.len; i++) estimate_stmt(ctx, E, s->u.seq.data[i], stages);
-    else if (s->kind == STMT_FOR)
-        estimate_stmt(ctx, E, s->u.for_.body, stages);
+    else if (s->kind == STMT_FOR) estimate_stmt(ctx, E, s->u.for_.body, stages);
     else if (s->kind == STMT_IF) {
         estimate_stmt(ctx, E, s->u.if_.then, stages);
         if (s->u.if_.orelse) estimate_stmt(ctx, E, s->u.if_.orelse, stages);
@@ -113,9 +112,8 @@ static bool staging_pair(Stmt *k, const Estimate *E, const Stmt *s1, const Stmt 
     for (int i = 0; i < E->accumulators.len; i++) acc |= E->accumulators.data[i] == f->buf;
     int64_t rows, cols, r2, c2;
     return acc && f->buf->scope == SCOPE_FRAGMENT && sh->buf->scope == SCOPE_SHARED &&
-           f->buf->ndim == 2 && sh->buf->ndim == 2 && ir_region_whole(f) &&
-           ir_region_whole(sh) && ir_is_const_int(sh->buf->shape[0], &rows) &&
-           ir_is_const_int(sh->buf->shape[1], &cols) &&
+           f->buf->ndim == 2 && sh->buf->ndim == 2 && ir_region_whole(f) && ir_region_whole(sh) &&
+           ir_is_const_int(sh->buf->shape[0], &rows) && ir_is_const_int(sh->buf->shape[1], &cols) &&
            ir_is_const_int(f->buf->shape[0], &r2) && ir_is_const_int(f->buf->shape[1], &c2) &&
            rows == r2 && cols == c2 && s2->u.copy.src.buf == sh->buf &&
            ir_region_whole(&s2->u.copy.src) && s2->u.copy.dst.buf->scope == SCOPE_GLOBAL &&

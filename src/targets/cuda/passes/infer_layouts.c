@@ -76,14 +76,14 @@ typedef struct Infer {
     bool wgmma; /* sm_90a: gemms may use wgmma */
     Vec(Origin) origins;
     Stmt *kernel;
-    int nthreads; /* of the block, or of the T.ws region being walked or constrained */
+    int nthreads;          /* of the block, or of the T.ws region being walked or constrained */
     Vec(Buffer *) demoted; /* kept across restarts */
     Vec(Nest *) nests;
-    Vec(Stmt *) ops; /* kept gemms and reduces */
+    Vec(Stmt *) ops;     /* kept gemms and reduces */
     Vec(int) op_threads; /* the threads that run each */
-    Nest *cur;       /* the nest being walked, or NULL */
-    IvEnv env;       /* ranges of the variables in scope (window offsets) */
-    int in_other;    /* > 0 inside a parallel nest that gets no layout */
+    Nest *cur;           /* the nest being walked, or NULL */
+    IvEnv env;           /* ranges of the variables in scope (window offsets) */
+    int in_other;        /* > 0 inside a parallel nest that gets no layout */
     bool changed;
 } Infer;
 
@@ -128,8 +128,8 @@ static bool candidate(Infer *I, const Buffer *b) {
  * [0, dim - ext]. */
 static bool window_offset(const Infer *I, const Expr *off, int64_t ext, int64_t dim) {
     Interval r = iv_of(&I->env, off);
-    return ext > 0 && ext < dim && ir_multiple_of(off, ext) && r.has_lo && r.lo >= 0 &&
-           r.has_hi && r.hi <= dim - ext;
+    return ext > 0 && ext < dim && ir_multiple_of(off, ext) && r.has_lo && r.lo >= 0 && r.has_hi &&
+           r.hi <= dim - ext;
 }
 
 static void note_access(Infer *I, Buffer *b, Expr *const *idx, bool write) {
@@ -324,12 +324,9 @@ static void fp8_remark(Infer *I, const Stmt *s, int64_t M, int64_t N, int64_t K)
 /* b must have layout f (exactly, for a kept op). */
 static void require_exact(Infer *I, Buffer *b, const Frag *f, Loc loc, const char *what) {
     if (!candidate(I, b)) return;
-    if (!f || f->nlocal > MAX_REGS)
-        demote(I, b);
-    else if (!b->layout)
-        assign(I, b, f, loc, what);
-    else if (!frag_equal(b->layout, f))
-        conflict(I, b, loc, what);
+    if (!f || f->nlocal > MAX_REGS) demote(I, b);
+    else if (!b->layout) assign(I, b, f, loc, what);
+    else if (!frag_equal(b->layout, f)) conflict(I, b, loc, what);
 }
 
 /* Warps (wm x wn = nwarps) for an M x N accumulator under the policy, or false. */
@@ -488,10 +485,8 @@ static void nest_constraints(Infer *I, Nest *N) {
         if (!b->layout) {
             if (a->window) continue; /* a window does not lay out the whole fragment */
             Frag *p = frag_project(&I->ctx->arena, L, a->n, a->dims);
-            if (p->nlocal > MAX_REGS)
-                demote(I, b);
-            else
-                assign(I, b, p, N->root->loc, "T.Parallel loop");
+            if (p->nlocal > MAX_REGS) demote(I, b);
+            else assign(I, b, p, N->root->loc, "T.Parallel loop");
         } else {
             const Frag *part = accessed(I, N, a);
             if (!part || !frag_consistent(L, part, a->n, a->dims))
@@ -635,8 +630,8 @@ static void stored_panels(Stmt **slot, void *ud) {
     if (s->kind == STMT_COPY && cuda_tma_store_candidate(&I->ctx->opts, I->f, I->kernel, s)) {
         Buffer *b = s->u.copy.src.buf;
         int64_t shape[FRAG_MAX_DIMS];
-        if (b->ndim == 2 && dtype_bytes(b->dtype) == 2 && const_shape(b, shape) &&
-            shape[1] > 64 && shape[1] % 64 == 0 && shape[0] % 8 == 0 && !gemm_readers(I, b))
+        if (b->ndim == 2 && dtype_bytes(b->dtype) == 2 && const_shape(b, shape) && shape[1] > 64 &&
+            shape[1] % 64 == 0 && shape[0] % 8 == 0 && !gemm_readers(I, b))
             b->swizzle = 128, b->panel = 64;
     }
     ir_stmt_children(s, stored_panels, ud);
@@ -663,8 +658,7 @@ static void finish(Infer *I) {
             int row = (int)k * dtype_bytes(A->dtype);
             if (A->scope == SCOPE_SHARED) kmajor_layout(A, row);
             if (s->u.gemm.trans_b) kmajor_layout(B, row);
-            else { /* MN-major: 64-column panels */
-                B->swizzle = 128;
+            else { /* MN-major: 64-column panels */ B->swizzle = 128;
                 if (n > 64) B->panel = 64;
             }
         } else if (s->kind == STMT_GEMM) {
@@ -713,10 +707,8 @@ static void infer_kernel(Infer *I, Stmt *k) {
                 for (int i = 0; i < I->ops.len; i++) {
                     Stmt *s = I->ops.data[i];
                     I->nthreads = I->op_threads.data[i];
-                    if (s->kind == STMT_GEMM)
-                        gemm_constraints(I, s);
-                    else
-                        reduce_constraints(I, s);
+                    if (s->kind == STMT_GEMM) gemm_constraints(I, s);
+                    else reduce_constraints(I, s);
                 }
                 for (int i = 0; i < I->nests.len; i++) nest_constraints(I, I->nests.data[i]);
             } while (I->changed);
@@ -738,10 +730,8 @@ static void infer_stmt(Infer *I, Stmt *s);
 static void infer_slot(Stmt **slot, void *ud) { infer_stmt(ud, *slot); }
 
 static void infer_stmt(Infer *I, Stmt *s) {
-    if (s->kind == STMT_KERNEL)
-        infer_kernel(I, s);
-    else
-        ir_stmt_children(s, infer_slot, I);
+    if (s->kind == STMT_KERNEL) infer_kernel(I, s);
+    else ir_stmt_children(s, infer_slot, I);
 }
 
 void pass_infer_layouts(Ctx *ctx, Func *f) {
@@ -767,10 +757,9 @@ bool cuda_keep_tile_op(const Stmt *s) {
             B->scope != SCOPE_SHARED || (A->scope != SCOPE_SHARED && A->scope != SCOPE_FRAGMENT) ||
             (A->scope == SCOPE_FRAGMENT && (s->u.gemm.trans_a || s8 || A->ndim != 2)) ||
             C->ndim != 2 || !ir_region_tile(&s->u.gemm.a) || !ir_region_tile(&s->u.gemm.b) ||
-            !ir_region_whole(&s->u.gemm.c) || !const_shape(A, shape) ||
-            tile_dim(A, 0) % 16 || tile_dim(A, 1) % 16 ||
-            (s8 && tile_dim(A, s->u.gemm.trans_a ? 0 : 1) % 32) || !const_shape(B, shape) ||
-            !const_shape(C, shape))
+            !ir_region_whole(&s->u.gemm.c) || !const_shape(A, shape) || tile_dim(A, 0) % 16 ||
+            tile_dim(A, 1) % 16 || (s8 && tile_dim(A, s->u.gemm.trans_a ? 0 : 1) % 32) ||
+            !const_shape(B, shape) || !const_shape(C, shape))
             return false;
         return true;
     }

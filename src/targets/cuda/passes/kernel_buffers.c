@@ -261,10 +261,10 @@ void cuda_kernel_buffers(Arena *a, const Stmt *kernel, CudaBuffers *out) {
     Life *lives = w.lw.lives.data;
     int n = w.lw.lives.len;
     for (int i = 0; i < n; i++)
-        lives[i].fresh =
-            lives[i].first >= 0 &&
-            (lives[i].buf->overwritten || writes_whole(order.data[lives[i].first], lives[i].buf)) &&
-            fresh_in_ifs(&w.lw, &lives[i]);
+        lives[i].fresh = lives[i].first >= 0 &&
+                         (lives[i].buf->overwritten ||
+                          writes_whole(order.data[lives[i].first], lives[i].buf)) &&
+                         fresh_in_ifs(&w.lw, &lives[i]);
     /* zeroed at entry, in allocation order: the buffers a program may read first (but not
      * one that nothing touches, which gets no bytes) */
     for (int i = 0; i < n; i++) {

@@ -36,8 +36,11 @@ static void scheduled_child(Stmt **slot, void *ud) { *(bool *)ud |= scheduled_st
 
 static bool scheduled_stmt(const Stmt *s) {
     switch (s->kind) {
-    case STMT_THREADS: case STMT_MBAR: case STMT_FENCE: case STMT_SETMAXNREG: case STMT_ASYNC:
-        return true;
+    case STMT_THREADS:
+    case STMT_MBAR:
+    case STMT_FENCE:
+    case STMT_SETMAXNREG:
+    case STMT_ASYNC: return true;
     case STMT_COPY: return s->u.copy.manual;
     case STMT_GEMM: return s->u.gemm.manual;
     default: break;
@@ -196,7 +199,8 @@ static bool skeleton(Split *S, const Stmt *s) {
                skeleton(S, s->u.for_.body);
     case STMT_IF:
         return skeleton(S, s->u.if_.then) && (!s->u.if_.orelse || skeleton(S, s->u.if_.orelse));
-    case STMT_LET: case STMT_SYNC: return true;
+    case STMT_LET:
+    case STMT_SYNC: return true;
     case STMT_THREADS:
         if (S->nbounds + 2 > (int)(sizeof S->bounds / sizeof *S->bounds)) return false;
         S->bounds[S->nbounds++] = s->u.threads.lo;
@@ -246,8 +250,8 @@ static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(co
 
 static void split_kernel(Split *S, Stmt *k) {
     Stmt *body = k->u.kernel.body;
-    int first = 0, nthreads = k->u.kernel.threads[0] * k->u.kernel.threads[1] *
-                              k->u.kernel.threads[2];
+    int first = 0,
+        nthreads = k->u.kernel.threads[0] * k->u.kernel.threads[1] * k->u.kernel.threads[2];
     while (first < body->u.seq.len && !has_region(body->u.seq.data[first])) first++;
     S->nbounds = 0;
     S->bounds[S->nbounds++] = 0;

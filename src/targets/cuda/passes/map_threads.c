@@ -114,8 +114,10 @@ static void map_distributed(Map *M, Stmt *root) {
 }
 
 static void dist_error(Map *M, Stmt *s, const char *what) {
-    ctx_fail(M->ctx, s->loc, "%s inside a T.Parallel loop is not supported on the CUDA target "
-             "(the loop's iterations run on different threads)", what);
+    ctx_fail(M->ctx, s->loc,
+             "%s inside a T.Parallel loop is not supported on the CUDA target "
+             "(the loop's iterations run on different threads)",
+             what);
 }
 
 static void map_loop(Map *M, Stmt *s) {
@@ -164,16 +166,16 @@ static void place_buffers(Map *M) {
     for (int i = 0; i < M->uses.len; i++) {
         Use *u = &M->uses.data[i];
         Buffer *b = u->buf;
-        if ((b->scope != SCOPE_LOCAL && b->scope != SCOPE_VAR) || !u->write_dist ||
-            !u->read_serial)
+        if ((b->scope != SCOPE_LOCAL && b->scope != SCOPE_VAR) || !u->write_dist || !u->read_serial)
             continue;
         if (u->read_dist) {
             ctx_note(M->ctx, b->loc, "'%s' is declared here", b->name);
-            ctx_fail(M->ctx, u->loc, "'%s' (T.alloc_%s) is written inside a T.Parallel loop and "
+            ctx_fail(M->ctx, u->loc,
+                     "'%s' (T.alloc_%s) is written inside a T.Parallel loop and "
                      "read both inside it and here, outside it: on the CUDA target each thread "
                      "would need its own copy and the block one shared copy; use a separate "
-                     "T.alloc_fragment for the value read outside the loop", b->name,
-                     scope_name(b->scope));
+                     "T.alloc_fragment for the value read outside the loop",
+                     b->name, scope_name(b->scope));
         }
         b->scope = SCOPE_SHARED;
     }

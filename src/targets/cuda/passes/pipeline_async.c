@@ -95,7 +95,10 @@ typedef struct Pipe {
     Ctx *ctx;
     Func *f;
     Stmt *kernel;
-    struct { const Stmt *loop, *copy; Kept why; } kept[8]; /* the first such copy of each
+    struct {
+        const Stmt *loop, *copy;
+        Kept why;
+    } kept[8]; /* the first such copy of each
                                                              pipelined loop (its remark) */
     int nkept;
 } Pipe;
@@ -116,9 +119,7 @@ static void touch_expr(Expr **slot, void *ud) {
 }
 
 /* A tile op the pipeline does not rewrite counts as a read and a write of its buffers. */
-static void touch_any(Touch *t, bool touches) {
-    t->reads += touches, t->writes += touches;
-}
+static void touch_any(Touch *t, bool touches) { t->reads += touches, t->writes += touches; }
 
 static void touch_stmt(Stmt **slot, void *ud) {
     Touch *t = ud;
@@ -230,9 +231,9 @@ static bool global_to_shared(const Stmt *s) {
  * statement of the body before it (before[0..n)) touches. NULL otherwise, and *why. */
 static Stmt *hoistable(Ctx *ctx, Stmt *kernel, Stmt *const *before, int n, const Lets *lets,
                        const Stmt *c, Kept *why) {
-    *why = lets->full ? KEPT_MANY_LETS
+    *why = lets->full                                                 ? KEPT_MANY_LETS
            : !cuda_copy_vector(c) || !ir_region_whole(&c->u.copy.dst) ? KEPT_NOT_VECTOR
-                                                                     : 0;
+                                                                      : 0;
     if (!*why && source_written(kernel, c)) *why = KEPT_SRC_WRITTEN;
     for (int i = 0; i < n && !*why; i++) {
         Touch t = {c->u.copy.dst.buf, NULL, 0, 0};
@@ -404,8 +405,8 @@ static void restage_expr(Expr **slot, void *ud) {
     Expr *e = *slot;
     ir_expr_children(e, restage_expr, ud);
     if (e->kind == EXPR_LOAD && stacked(R, e->u.load.buf))
-        e->u.load.idx =
-            idx_stage(R, e->u.load.idx, e->u.load.buf->ndim, e->loc); /* stacked after */
+        e->u.load.idx = idx_stage(R, e->u.load.idx, e->u.load.buf->ndim,
+                                  e->loc); /* stacked after */
 }
 
 static void restage_stmt(Stmt **slot, void *ud) {
@@ -509,8 +510,8 @@ static Stmt *pipeline(Pipe *P, Stmt *L, int nprod) {
     for (int s = 0; s < D; s++) {
         Expr *k = ir_bin(ctx, OP_ADD, ir_subst(ctx, min, NULL, NULL),
                          ir_int(ctx, s, min->dtype, loc), loc);
-        Expr *guard =
-            ir_bin(ctx, OP_LT, ir_int(ctx, s, n->dtype, loc), ir_subst(ctx, n, NULL, NULL), loc);
+        Expr *guard = ir_bin(ctx, OP_LT, ir_int(ctx, s, n->dtype, loc),
+                             ir_subst(ctx, n, NULL, NULL), loc);
         for (int i = 0; i < nprod; i++)
             ir_seq_push(ctx, out, produce(P, prods[i], L, k, ir_subst(ctx, guard, NULL, NULL), S));
         ir_seq_push(ctx, out, async_stmt(ctx, true, 0, loc));
@@ -525,10 +526,10 @@ static Stmt *pipeline(Pipe *P, Stmt *L, int nprod) {
     if (sync_gemm) sync_gemm->u.gemm.pipe_wait = D;
     Expr *kv = ir_varref(ctx, L->u.for_.var, loc);
     Expr *ahead = ir_bin(ctx, OP_ADD, kv, ir_int(ctx, D, kv->dtype, loc), loc);
-    Expr *guard = ir_bin(
-        ctx, OP_LT,
-        ir_bin(ctx, OP_SUB, ir_subst(ctx, ahead, NULL, NULL), ir_subst(ctx, min, NULL, NULL), loc),
-        ir_subst(ctx, n, NULL, NULL), loc);
+    Expr *guard = ir_bin(ctx, OP_LT,
+                         ir_bin(ctx, OP_SUB, ir_subst(ctx, ahead, NULL, NULL),
+                                ir_subst(ctx, min, NULL, NULL), loc),
+                         ir_subst(ctx, n, NULL, NULL), loc);
     for (int i = 0; i < nprod; i++)
         ir_seq_push(ctx, nb, produce(P, prods[i], L, ahead, ir_subst(ctx, guard, NULL, NULL), S));
     ir_seq_push(ctx, nb, async_stmt(ctx, true, 0, loc));
@@ -562,23 +563,33 @@ static const char *kept_text(Arena *a, const Stmt *c, Kept why) {
     int line = c->loc.line;
     switch (why) {
     case KEPT_NOT_VECTOR:
-        return arena_printf(a, "its T.copy into '%s' (line %d) does not move a whole shared "
-                            "tile in 4-, 8- or 16-byte vectors", tile, line);
-    case KEPT_SRC_WRITTEN:
-        return arena_printf(a, "the kernel writes '%s', which its T.copy into '%s' (line %d) "
-                            "reads", src, tile, line);
-    case KEPT_TILE_USED:
-        return arena_printf(a, "a statement before its T.copy into '%s' (line %d) uses that "
-                            "tile", tile, line);
-    case KEPT_INDEX_LOADS:
-        return arena_printf(a, "the indices of its T.copy into '%s' (line %d) read memory",
+        return arena_printf(a,
+                            "its T.copy into '%s' (line %d) does not move a whole shared "
+                            "tile in 4-, 8- or 16-byte vectors",
                             tile, line);
+    case KEPT_SRC_WRITTEN:
+        return arena_printf(a,
+                            "the kernel writes '%s', which its T.copy into '%s' (line %d) "
+                            "reads",
+                            src, tile, line);
+    case KEPT_TILE_USED:
+        return arena_printf(a,
+                            "a statement before its T.copy into '%s' (line %d) uses that "
+                            "tile",
+                            tile, line);
+    case KEPT_INDEX_LOADS:
+        return arena_printf(a, "the indices of its T.copy into '%s' (line %d) read memory", tile,
+                            line);
     case KEPT_MANY_LETS:
-        return arena_printf(a, "more than %d assignments come before its T.copy into '%s' "
-                            "(line %d)", MAX_LETS, tile, line);
+        return arena_printf(a,
+                            "more than %d assignments come before its T.copy into '%s' "
+                            "(line %d)",
+                            MAX_LETS, tile, line);
     default:
-        return arena_printf(a, "'%s' (filled at line %d) is also used outside the loop, or "
-                            "written again in it", tile, line);
+        return arena_printf(a,
+                            "'%s' (filled at line %d) is also used outside the loop, or "
+                            "written again in it",
+                            tile, line);
     }
 }
 

@@ -49,8 +49,7 @@ static bool never_splits(const Stmt *kernel, const CudaBuffers *bufs, const Opti
  * half the blocks a GPU of options_sm_count SMs holds never splits). */
 static int64_t kernel_sk_bytes(const Stmt *kernel, const CudaBuffers *bufs, const Options *o) {
     const Stmt *ws = cuda_kernel_ws(kernel);
-    if (!ws || !ws->u.ws.sk || !kernel_persistent(kernel, bufs, o) ||
-        never_splits(kernel, bufs, o))
+    if (!ws || !ws->u.ws.sk || !kernel_persistent(kernel, bufs, o) || never_splits(kernel, bufs, o))
         return 0;
     int64_t n = 0;
     for (int i = 0; i < ws->u.ws.sk->nacc; i++) n += ws->u.ws.sk->acc[i]->layout->nlocal;
@@ -61,8 +60,7 @@ static int64_t kernel_sk_bytes(const Stmt *kernel, const CudaBuffers *bufs, cons
  * (a kernel that cannot walk tiles runs its multicast copies as plain ones). */
 static int kernel_cluster(const Stmt *kernel, const CudaBuffers *bufs, const Options *o) {
     const Stmt *ws = cuda_kernel_ws(kernel);
-    return ws && ws->u.ws.cluster > 1 && kernel_persistent(kernel, bufs, o) ? ws->u.ws.cluster
-                                                                             : 1;
+    return ws && ws->u.ws.cluster > 1 && kernel_persistent(kernel, bufs, o) ? ws->u.ws.cluster : 1;
 }
 
 void pass_plan_launch(Ctx *ctx, Func *f) {

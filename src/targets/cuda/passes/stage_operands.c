@@ -23,8 +23,8 @@ typedef struct Stage {
 static Buffer *staging_tile(Ctx *ctx, const Region *r, Loc loc) {
     int dims[8];
     if (r->ndim > 8 || ir_region_squeeze(r, dims) != 2) return NULL;
-    Buffer *t = ir_buffer(ctx, arena_printf(&ctx->arena, "%s_staged", r->buf->name),
-                          r->buf->dtype, SCOPE_SHARED, 2, loc);
+    Buffer *t = ir_buffer(ctx, arena_printf(&ctx->arena, "%s_staged", r->buf->name), r->buf->dtype,
+                          SCOPE_SHARED, 2, loc);
     for (int k = 0; k < 2; k++) {
         int64_t e;
         if (!ir_is_const_int(r->extent[dims[k]], &e)) return NULL;

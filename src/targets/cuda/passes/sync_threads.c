@@ -50,10 +50,10 @@ typedef struct Access {
     const Buffer *buf;
     bool write;
     Who who;
-    int lo, count;       /* made in T.ws region threads lo .. lo + count - 1; count 0: by
+    int lo, count;             /* made in T.ws region threads lo .. lo + count - 1; count 0: by
                             code that every thread of the block runs */
-    bool exact;          /* DIST: pos/off give an injective map of the nest's variables */
-    const Stmt *nest;    /* DIST and exact: root of the nest */
+    bool exact;                /* DIST: pos/off give an injective map of the nest's variables */
+    const Stmt *nest;          /* DIST and exact: root of the nest */
     signed char pos[MAX_DIMS]; /* nest loop of the index's variable, -1 for a constant */
     int64_t off[MAX_DIMS];
 } Access;
@@ -68,7 +68,7 @@ typedef struct LoopCtx {
 typedef struct Sync {
     Ctx *ctx;
     LoopCtx *loop;
-    int lo, count; /* the T.ws region being planned (count 0: the block's code) */
+    int lo, count;     /* the T.ws region being planned (count 0: the block's code) */
     SmemRange *ranges; /* the kernel's shared-memory placement (cuda_smem_ranges) */
     int nranges;
 } Sync;
@@ -345,9 +345,7 @@ static void reduce_accesses(Sync *S, Stmt *s, AccSet *before, AccSet *after) {
     add_access(&C, s->u.reduce.dst.buf, true, NULL);
 }
 
-static bool crosses_warps(const Stmt *s) {
-    return s->kind == STMT_REDUCE && s->u.reduce.workspace;
-}
+static bool crosses_warps(const Stmt *s) { return s->kind == STMT_REDUCE && s->u.reduce.workspace; }
 
 /* Reads made by every thread (loop bounds, conditions). */
 static void uniform_reads(Sync *S, Expr *e, AccSet *out) {

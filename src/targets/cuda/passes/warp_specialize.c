@@ -60,7 +60,8 @@ static void scan_stmt(Stmt **slot, void *ud) {
         VEC_PUSH(&c->ctx->arena, c->inner, s->u.for_.var);
         break;
     case STMT_LET: VEC_PUSH(&c->ctx->arena, c->inner, s->u.let.var); break;
-    case STMT_BREAK: case STMT_CONTINUE: c->jumps++; break;
+    case STMT_BREAK:
+    case STMT_CONTINUE: c->jumps++; break;
     case STMT_GEMM: c->simt_gemms += !s->u.gemm.wgmma; break;
     default: break;
     }
@@ -122,8 +123,7 @@ TmaMap *pipe_tma_plan_tile(Ctx *ctx, const Func *f, const Region *g, const Regio
         return NULL;
     int n = ir_region_squeeze(g, ds);
     int o = T->ndim - n; /* 1: into a stage of a stacked tile (ir_region_tile) */
-    if (n < 1 || n > 2 || (o && !(o == 1 && n == 2 && ir_region_tile(t))))
-        return NULL;
+    if (n < 1 || n > 2 || (o && !(o == 1 && n == 2 && ir_region_tile(t)))) return NULL;
     int64_t C = const_of(g->extent[ds[n - 1]]), R = n == 2 ? const_of(g->extent[ds[0]]) : 1;
     if (C <= 0 || R <= 0 || const_of(T->shape[o + n - 1]) != C ||
         (n == 2 && const_of(T->shape[o]) != R))
@@ -206,12 +206,12 @@ typedef struct Ws {
     Buffer *bufs[PIPE_MAX_PRODUCERS];
     TmaMap *maps[PIPE_MAX_PRODUCERS];
     Buffer *full, *empty;
-    Stmt *gemm;    /* the in-flight wgmma, or NULL */
-    Var *tile;     /* STMT_WS.tile, or NULL when the trip count depends on the block */
+    Stmt *gemm;     /* the in-flight wgmma, or NULL */
+    Var *tile;      /* STMT_WS.tile, or NULL when the trip count depends on the block */
     bool per_group; /* only the in-flight gemm reads the stages: one release per warp group */
-    int cluster, cluster_dim;             /* STMT_WS.cluster, cluster_dim */
+    int cluster, cluster_dim;           /* STMT_WS.cluster, cluster_dim */
     bool multicast[PIPE_MAX_PRODUCERS]; /* the copy is the same in every block of a cluster */
-    SplitK *sk;                        /* STMT_WS.sk, or NULL */
+    SplitK *sk;                         /* STMT_WS.sk, or NULL */
 } Ws;
 
 /* Iteration k of the loop counted over the block's tiles so far: k + extent * tile (the
@@ -244,7 +244,8 @@ static Expr *unit_extent(Ws *W) {
     if (!W->sk) return ir_subst(ctx, W->L->u.for_.extent, NULL, NULL);
     return ir_cast(ctx, W->L->u.for_.extent->dtype,
                    ir_bin(ctx, OP_SUB, ir_varref(ctx, W->sk->hi, loc),
-                          ir_varref(ctx, W->sk->lo, loc), loc), loc);
+                          ir_varref(ctx, W->sk->lo, loc), loc),
+                   loc);
 }
 
 /* A let of a fresh var g = global_iter(k) at the top of body, and the loop shape with g
@@ -273,10 +274,12 @@ static Stmt *producer(Ws *W, int map0) {
     int64_t bytes = 0;
     for (int i = 0; i < W->nprod; i++) bytes += W->maps[i]->bytes;
     Expr *stage = pipe_stage_of(ctx, ir_subst(ctx, g, NULL, NULL), L, W->S);
-    ir_seq_push(ctx, body, mbar(ctx, MBAR_WAIT, W->empty, stage,
-                                parity(ctx, ir_subst(ctx, g, NULL, NULL), L, W->S, 1), loc));
-    ir_seq_push(ctx, body, mbar(ctx, MBAR_EXPECT_TX, W->full, ir_subst(ctx, stage, NULL, NULL),
-                                ir_int(ctx, bytes, DT_INT32, loc), loc));
+    ir_seq_push(ctx, body,
+                mbar(ctx, MBAR_WAIT, W->empty, stage,
+                     parity(ctx, ir_subst(ctx, g, NULL, NULL), L, W->S, 1), loc));
+    ir_seq_push(ctx, body,
+                mbar(ctx, MBAR_EXPECT_TX, W->full, ir_subst(ctx, stage, NULL, NULL),
+                     ir_int(ctx, bytes, DT_INT32, loc), loc));
     for (int i = 0; i < W->nprod; i++) {
         Stmt *c = pipe_produce(ctx, W->prods[i], L, k, W->S); /* coordinates of k */
         c->u.copy.dst.start[0] = ir_subst(ctx, stage, NULL, NULL);
@@ -347,8 +350,9 @@ static Stmt *consumer_loop(Ws *W) {
     Stmt *nb = ir_seq(ctx, body->loc);
     global_loop(W, nb, ir_varref(ctx, L->u.for_.var, loc), &Lg);
     Expr *g = ir_varref(ctx, Lg.u.for_.var, loc);
-    ir_seq_push(ctx, nb, mbar(ctx, MBAR_WAIT, W->full, pipe_stage_of(ctx, g, L, W->S),
-                              parity(ctx, ir_subst(ctx, g, NULL, NULL), L, W->S, 0), loc));
+    ir_seq_push(ctx, nb,
+                mbar(ctx, MBAR_WAIT, W->full, pipe_stage_of(ctx, g, L, W->S),
+                     parity(ctx, ir_subst(ctx, g, NULL, NULL), L, W->S, 0), loc));
     for (int i = W->nprod; i < body->u.seq.len; i++) {
         Stmt *s = body->u.seq.data[i];
         pipe_restage(ctx, &s, W->bufs, W->nprod, &Lg, W->S);
@@ -401,7 +405,7 @@ static void instances(Ws *W, Stmt *seq, int lo, int hi, Expr *const *kk, Var *co
             int st = ps->stage[g];
             if (ps->order[g] != o || st < lo || st > hi) continue;
             Stmt L = *W->L, *c = ir_stmt_clone(W->ctx, W->L->u.for_.body->u.seq.data[W->nprod + g],
-                                                W->L->u.for_.var, kk[st]);
+                                               W->L->u.for_.var, kk[st]);
             L.u.for_.var = it[st];
             pipe_restage(W->ctx, &c, W->bufs, W->nprod, &L, W->S);
             ir_seq_push(W->ctx, seq, c);
@@ -441,8 +445,9 @@ static Stmt *scheduled_part(Ws *W, Expr *k, int lo, int hi, bool release, bool *
                       : let_var(ctx, part, "tl_it_prev",
                                 shifted(W, ir_varref(ctx, it[0], loc), W->S - 1), loc);
     if (!lo)
-        ir_seq_push(ctx, part, mbar(ctx, MBAR_WAIT, W->full, stage_at(W, it[0]),
-                                    parity(ctx, ir_varref(ctx, it[0], loc), L, W->S, 0), loc));
+        ir_seq_push(ctx, part,
+                    mbar(ctx, MBAR_WAIT, W->full, stage_at(W, it[0]),
+                         parity(ctx, ir_varref(ctx, it[0], loc), L, W->S, 0), loc));
     instances(W, groups, lo, hi, kk, it);
     Stmt *issued = pipe_wgmma_waits(ctx, groups);
     if (turns) *turns = pipe_turn_window(ctx, issued);
@@ -612,7 +617,8 @@ static void plan_cluster(Ws *W, Stmt *k, Uses *u, int li) {
             continue;
         VarSet set = block_deps(W, k, u, li, d);
         for (int i = 0; i < W->nprod; i++)
-            if (copy_shared(W, &set, i) && split_boxes(W->maps[i], false)) bytes += W->maps[i]->bytes;
+            if (copy_shared(W, &set, i) && split_boxes(W->maps[i], false))
+                bytes += W->maps[i]->bytes;
         if (bytes > best) best = bytes, W->cluster_dim = d;
     }
     if (!best) return;
@@ -701,8 +707,8 @@ static Stmt *finishing(Ws *W, Stmt *epilogue) {
     Ctx *ctx = W->ctx;
     Loc loc = W->L->loc;
     Stmt *c = ir_stmt(ctx, STMT_IF, loc);
-    c->u.if_.cond = ir_bin(ctx, OP_EQ, ir_varref(ctx, W->sk->lo, loc), ir_int(ctx, 0, DT_INT32, loc),
-                           loc);
+    c->u.if_.cond = ir_bin(ctx, OP_EQ, ir_varref(ctx, W->sk->lo, loc),
+                           ir_int(ctx, 0, DT_INT32, loc), loc);
     c->u.if_.then = epilogue;
     return c;
 }
@@ -757,7 +763,8 @@ static void build(Ws *W, Stmt *k, Uses *u, int li) {
     if (W->sk) ir_seq_push(ctx, cons, finishing(W, epilogue));
     ir_seq_push(ctx, front, alloc_of(ctx, W->full));
     ir_seq_push(ctx, front, alloc_of(ctx, W->empty));
-    ir_seq_push(ctx, front, mbar(ctx, MBAR_INIT, W->full, NULL, ir_int(ctx, 1, DT_INT32, loc), loc));
+    ir_seq_push(ctx, front,
+                mbar(ctx, MBAR_INIT, W->full, NULL, ir_int(ctx, 1, DT_INT32, loc), loc));
     Stmt *init = mbar(ctx, MBAR_INIT, W->empty, NULL,
                       ir_int(ctx, W->per_group ? nthreads / 128 : nthreads, DT_INT32, loc), loc);
     init->u.mbar.cluster = W->cluster > 1;
@@ -790,7 +797,9 @@ static void build(Ws *W, Stmt *k, Uses *u, int li) {
 static void frag_regs(Stmt **slot, void *ud) {
     const Stmt *s = *slot;
     if (s->kind == STMT_ALLOC && s->u.alloc.buf->layout)
-        *(int64_t *)ud += (s->u.alloc.buf->layout->nlocal * dtype_bytes(s->u.alloc.buf->dtype) + 3) / 4;
+        *(int64_t *)ud += (s->u.alloc.buf->layout->nlocal * dtype_bytes(s->u.alloc.buf->dtype) +
+                           3) /
+                          4;
     ir_stmt_children(*slot, frag_regs, ud);
 }
 

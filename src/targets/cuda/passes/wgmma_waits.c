@@ -29,8 +29,7 @@ static void fence(Stmt *w, int *k, const Buffer *b) {
  * gemms fl[0..n) (not reused before the wait) and the fragments that the next statement
  * (next) touches: computing those values cannot move above the wait either (a cast into
  * a retired gemm's A, hoisted by the compiler, makes ptxas wait for every gemm there). */
-static Stmt *wait_for(Ctx *ctx, Stmt *const *fl, int n, int left, const StmtAccess *next,
-                      Loc loc) {
+static Stmt *wait_for(Ctx *ctx, Stmt *const *fl, int n, int left, const StmtAccess *next, Loc loc) {
     Stmt *w = ir_stmt(ctx, STMT_ASYNC, loc);
     w->u.async_.wait = left;
     w->u.async_.wgmma = true;
