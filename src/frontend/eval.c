@@ -642,6 +642,7 @@ static Value *eval_attr(Interp *in, Env *env, Ast *e) {
         if (!strcmp(attr, "dtype")) return val_dtype(in, base->u.buf->dtype);
         if (!strcmp(attr, "ndim")) return val_int(in, base->u.buf->ndim);
         if (!strcmp(attr, "name")) return val_str(in, base->u.buf->name);
+        if (!strcmp(attr, "data")) return base; /* its memory: T.Tensor(shape, dtype, b.data) */
         break;
     case V_EXPR: {
         if (!strcmp(attr, "dtype")) return val_dtype(in, base->u.expr->dtype);

@@ -136,12 +136,64 @@ bool ident_ok(const char *s) {
     return true;
 }
 
-/* T.Tensor((M, N), dtype) / T.Buffer(...) / T.StridedTensor(shape, strides, dtype). */
+/* A view of buffer src's memory with another shape (dtype: src's when NULL), named at its
+ * assignment. Views are of contiguous global buffers, in their dtype; when both sizes are
+ * constants the view may not hold more elements than src. */
+static Value *make_view(Interp *in, Value *src, Value *shape, Value *dtype, Loc loc,
+                        const char *fname) {
+    if (src->kind != V_BUFFER)
+        ctx_fail(in->ctx, loc, "%s: %s is not a buffer", fname, val_describe(in, src));
+    Buffer *b = (Buffer *)ir_buffer_root(src->u.buf);
+    DType dt = dtype ? val_to_dtype(in, dtype, loc, "dtype") : b->dtype;
+    if (b->scope != SCOPE_GLOBAL || b->strides || dt != b->dtype)
+        ctx_fail(in->ctx, loc,
+                 "%s: tilec takes views of contiguous global buffers in their "
+                 "own dtype ('%s' is %s %s%s)",
+                 fname, b->name, scope_name(b->scope), dtype_name(b->dtype),
+                 b->strides ? ", strided" : "");
+    Expr **dims;
+    int nd = shape_of(in, shape, loc, "view shape", &dims);
+    int64_t have = 1, want = 1, c;
+    bool known = true;
+    for (int d = 0; d < b->ndim; d++)
+        known = known && ir_is_const_int(b->shape[d], &c) && (have *= c, 1);
+    for (int d = 0; d < nd; d++) known = known && ir_is_const_int(dims[d], &c) && (want *= c, 1);
+    if (known && want > have)
+        ctx_fail(in->ctx, loc, "%s: a view of %lld elements of '%s', which has %lld", fname,
+                 (long long)want, b->name, (long long)have);
+    Buffer *v = ir_buffer(in->ctx, arena_printf(ARENA, ANON_PREFIX "%d", in->ctx->next_id), dt,
+                          SCOPE_GLOBAL, nd, loc);
+    for (int d = 0; d < nd; d++) v->shape[d] = dims[d];
+    v->base = b;
+    return buffer_value(in, v);
+}
+
+/* T.view(buf, shape=None, dtype=None) / T.reshape(buf, shape): buf's memory in another
+ * shape (make_view). */
+static Value *t_view(Interp *in, CallArgs *a, void *d) {
+    const char *fname = d ? "T.reshape" : "T.view";
+    Value *av[3];
+    if (d) args_bind(in, a, fname, "src, shape", av, 2), av[2] = NULL;
+    else args_bind(in, a, fname, "src, shape=, dtype=", av, 3);
+    Value *shape = av[1];
+    if (!shape) { /* T.view(buf, dtype=...): the same shape */
+        if (av[0]->kind != V_BUFFER) ctx_fail(in->ctx, a->loc, "%s: not a buffer", fname);
+        shape = val_new(in, V_TUPLE);
+        for (int k = 0; k < av[0]->u.buf->ndim; k++)
+            VEC_PUSH(ARENA, shape->u.items, val_expr(in, av[0]->u.buf->shape[k]));
+    }
+    return make_view(in, av[0], shape, av[2], a->loc, fname);
+}
+
+/* T.Tensor((M, N), dtype) / T.Buffer(...) / T.StridedTensor(shape, strides, dtype); with
+ * data= (another buffer's .data) a view of that buffer's memory. */
 static Value *t_tensor(Interp *in, CallArgs *a, void *d) {
     bool strided = d != NULL;
     Value *av[4];
     if (strided) args_bind(in, a, "T.StridedTensor", "shape, strides, dtype=, scope=", av, 4);
     else args_bind(in, a, "T.Tensor", "shape, dtype=, data=, scope=", av, 4);
+    if (!strided && av[2] && av[2]->kind != V_NONE)
+        return make_view(in, av[2], av[0], av[1], a->loc, "T.Tensor(..., data=)");
     TensorType *t = NEW(ARENA, TensorType);
     t->ndim = shape_of(in, av[0], a->loc, "tensor shape", &t->shape);
     Value *dt = strided ? av[2] : av[1];
@@ -946,6 +998,8 @@ typedef struct TEntry {
 static const TEntry t_entries[] = {
     {"Kernel", t_kernel, 0},
     {"Tensor", t_tensor, 0},
+    {"view", t_view, 0},
+    {"reshape", t_view, 1},
     {"Buffer", t_tensor, 0},
     {"StridedTensor", t_tensor, 1},
     {"alloc_shared", t_alloc_shared, 0},

@@ -225,8 +225,6 @@ static const char *const pending[][2] = {
     {"warp_reduce_bitor", THREAD_LEVEL},
     {"thread_binding", THREAD_LEVEL},
     {"launch_thread", THREAD_LEVEL},
-    {"view", "buffer views"},
-    {"reshape", "buffer views"},
     {"call_extern", "external functions"},
     {"call_intrin", "TVM intrinsics"},
     {"evaluate", "TVM statements"},

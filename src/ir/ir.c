@@ -64,6 +64,8 @@ Buffer *ir_buffer(Ctx *ctx, const char *name, DType dtype, Scope scope, int ndim
     return b;
 }
 
+const Buffer *ir_buffer_root(const Buffer *b) { return b && b->base ? b->base : b; }
+
 static Expr *expr_new(Ctx *ctx, ExprKind kind, DType dtype, Loc loc) {
     Expr *e = NEW(&ctx->arena, Expr);
     e->kind = kind;

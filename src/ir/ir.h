@@ -160,6 +160,11 @@ struct Buffer {
     int ndim;
     Expr **shape;   /* ndim extents (constants or expressions over symbolic vars) */
     Expr **strides; /* NULL: contiguous row-major; else ndim stride expressions (elements) */
+    /* A view (T.Tensor(shape, dtype, buf.data), T.view, T.reshape): another contiguous
+     * shape of this global buffer's memory (a parameter or T.alloc_global), never itself
+     * a view; NULL for a buffer of its own. Emitters address a view by its own shape
+     * through base's pointer (ir_buffer_root). */
+    struct Buffer *base;
     int id;
     Loc loc;          /* where it was declared */
     Expr *init;       /* SCOPE_VAR: initial value or NULL */
@@ -499,6 +504,8 @@ typedef struct Func {
 /* ---- construction helpers (ir.c) --------------------------------------------------- */
 Var *ir_var(Ctx *ctx, const char *name, DType dtype);
 Buffer *ir_buffer(Ctx *ctx, const char *name, DType dtype, Scope scope, int ndim, Loc loc);
+/* The buffer whose memory b is: b's base for a view, else b. */
+const Buffer *ir_buffer_root(const Buffer *b);
 Expr *ir_int(Ctx *ctx, int64_t v, DType dtype, Loc loc);
 Expr *ir_float(Ctx *ctx, double v, DType dtype, Loc loc);
 Expr *ir_varref(Ctx *ctx, Var *v, Loc loc);

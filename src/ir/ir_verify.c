@@ -76,7 +76,9 @@ static bool dtype_valid(DType t) { return t > DT_INVALID && t < DT_COUNT; }
 
 static void check_buf_use(Verifier *v, const Buffer *b, const Expr *e) {
     if (!b) fail_at(v, e, "buffer is NULL");
-    if (!stack_has(&v->bufs, b))
+    if (b->base && (b->base->base || b->base->scope != SCOPE_GLOBAL || b->scope != SCOPE_GLOBAL))
+        fail_at(v, e, "view '%s' is not a view of a global buffer", b->name);
+    if (!stack_has(&v->bufs, ir_buffer_root(b)))
         fail_at(v, e, "buffer '%s' is used where it is not declared", b->name);
 }
 

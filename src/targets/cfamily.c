@@ -139,7 +139,10 @@ static const char *name_get(CfEmit *em, const void *key, const char *user, int i
 
 const char *cf_var(CfEmit *em, const Var *v) { return name_get(em, v, v->name, v->id); }
 
-const char *cf_buf(CfEmit *em, const Buffer *b) { return name_get(em, b, b->name, b->id); }
+const char *cf_buf(CfEmit *em, const Buffer *b) {
+    b = ir_buffer_root(b); /* a view is its base's memory, addressed by its own shape */
+    return name_get(em, b, b->name, b->id);
+}
 
 void cf_reserve_params(CfEmit *em) {
     for (int i = 0; i < em->f->params.len; i++) {

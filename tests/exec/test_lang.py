@@ -219,3 +219,10 @@ def test_get_num_sms(tilec, sms):
     out = tilec.run("tests/exec/kernels/num_sms.py:k", {"M": 1000},
                     extra=["--set", "sm_count=%d" % sms])
     np.testing.assert_array_equal(out["A"], np.arange(1000) % sms)
+
+
+def test_views(tilec):
+    """T.Tensor(shape, dtype, buf.data), T.reshape and T.view address the same memory."""
+    a = np.random.default_rng(5).standard_normal((4, 8, 16)).astype(np.float32)
+    out = tilec.run("tests/exec/kernels/views.py", inputs={"A": a})
+    np.testing.assert_array_equal(out["B"], 2 * a.reshape(32, 16))

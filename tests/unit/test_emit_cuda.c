@@ -1374,6 +1374,7 @@ int main(void) {
         {"pipe_src_next", test_kernel("pipe_src_next"), NULL},
         {"pipe_k48", test_kernel("pipe_k48"), NULL},
         {"im2col", test_kernel("im2col"), NULL},
+        {"views", test_kernel("views"), NULL},
     };
     enum { NPROG = sizeof progs / sizeof *progs, MAXC = 80 };
     char ex[32][128];

@@ -182,6 +182,10 @@ static void uses_var(CfEmit *em, Uses *u, const Var *v) {
 }
 
 static void uses_buf(CfEmit *em, Uses *u, Buffer *b) {
+    if (b->base) { /* a view: its shape's variables, and its base's memory */
+        for (int d = 0; d < b->ndim; d++) uses_expr(em, u, b->shape[d]);
+        b = b->base;
+    }
     bool found;
     if (b->scope == SCOPE_GLOBAL) VEC_HAS(u->globals, b, found);
     else VEC_HAS(u->scratch, b, found);

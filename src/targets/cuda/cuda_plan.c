@@ -101,7 +101,7 @@ int cuda_tmap_geometry(const Func *f, const TmaMap *m, const int64_t *syms, Cuda
                         .elem_bytes = dtype_bytes(b->dtype),
                         .swizzle = m->swizzle};
     for (int i = 0; i < f->params.len; i++)
-        if (f->params.data[i].buf == b) g->param = i;
+        if (f->params.data[i].buf == ir_buffer_root(b)) g->param = i;
     uint64_t stride = (uint64_t)g->elem_bytes;
     for (int i = 0; i < m->rank; i++) {
         int64_t v;

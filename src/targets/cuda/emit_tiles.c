@@ -26,6 +26,7 @@ static int64_t dim_of(const Buffer *b, int d) {
 /* A global buffer read or written in vectors of `bytes`: the launch checks its alignment
  * (Buffer.align), so that a misaligned view is an argument error, not a fault. */
 static void need_alignment(Buffer *b, int bytes) {
+    if (b->base) b = b->base; /* a view: its base's pointer is what the launch checks */
     if (b->scope == SCOPE_GLOBAL && b->align < bytes) b->align = bytes;
 }
 

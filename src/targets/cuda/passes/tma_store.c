@@ -65,7 +65,7 @@ static void touch_stmt(Stmt **slot, void *ud) {
 
 static bool is_param(const Func *f, const Buffer *b) {
     for (int i = 0; i < f->params.len; i++)
-        if (f->params.data[i].buf == b) return true;
+        if (f->params.data[i].buf == ir_buffer_root(b)) return true;
     return false;
 }
 

@@ -98,7 +98,7 @@ static bool entry_known(Uses *u, Expr *e) {
 /* ---- TMA boxes ------------------------------------------------------------------------- */
 static bool is_param(const Func *f, const Buffer *b) {
     for (int i = 0; i < f->params.len; i++)
-        if (f->params.data[i].buf == b) return true;
+        if (f->params.data[i].buf == ir_buffer_root(b)) return true;
     return false;
 }
 
