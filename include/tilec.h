@@ -110,8 +110,12 @@ void tl_kernel_destroy(tl_kernel *k);
  *   __object__("Type", a=v, ...)    an object with these attributes (dataclass, enum member;
  *                                   __class__=v: an object whose functions are its methods)
  *   __opaque__("message")           a value that cannot reach a kernel: using it is an
- *                                   error with this message at the use */
-#define TL_CAPTURE_VERSION 1
+ *                                   error with this message at the use
+ *   __result__("name", v)           (version 2) a function of no arguments that asks the
+ *                                   host (torch, the GPU): it ran once in Python, and a
+ *                                   call name() is v
+ * libtilec reads versions 1 and 2. */
+#define TL_CAPTURE_VERSION 2
 enum { TL_FUNC_PLAIN = 0, TL_FUNC_PRIM = 1, TL_FUNC_MACRO = 2, TL_FUNC_JIT = 3 };
 
 typedef struct tl_capture_func {

@@ -13,6 +13,8 @@ locals the annotations read, module globals), each as a small Python expression:
 * other objects (dataclass configs, enum members, plain objects, classes): their
   attributes (`__object__("Config", block_M=128, ...)`), shared through `__obj__(i)` so
   that identity holds;
+* a function of no arguments that asks the host (it reads torch, numpy or another module
+  libtilec cannot evaluate: `is_hopper()`): called once, here, `__result__("name", v)`;
 * anything else (a tensor, a lambda, a method): `__opaque__("...")`, an error that names
   the value only if the kernel uses it.
 """
@@ -35,7 +37,7 @@ from ._lib import TilecError
 from ._tensor import dtype_name
 
 PLAIN, PRIM, MACRO, JIT = 0, 1, 2, 3
-VERSION = 1
+VERSION = 2
 MAX_DEPTH = 8            # nesting of objects/sequences followed before giving up
 MAX_ITEMS = 100000       # elements of one sequence
 
@@ -43,6 +45,9 @@ MAX_ITEMS = 100000       # elements of one sequence
 # Modules libtilec knows by name (the T namespace, math, torch/numpy dtypes, tilec); any
 # other module a kernel reads is captured as an object of the attributes it reads.
 KNOWN_MODULES = ("tilelang", "tilec", "math", "torch", "numpy", "builtins", "tvm")
+# Modules whose functions libtilec's meta level evaluates (a helper reading any other one
+# asks the host: see _host_result).
+KERNEL_MODULES = ("tilelang", "tilec", "math", "tvm", "builtins")
 
 
 @functools.lru_cache(maxsize=256)
@@ -195,7 +200,13 @@ class Capture:
                 return self._opaque(what, "a lambda (tilec captures functions defined with "
                                           "def)")
             kind = MACRO if getattr(v, "__tilec_macro__", False) else PLAIN
-            return "__func__(%d)" % self.add_function(v, kind)
+            result = self._host_result(v, what, depth) if kind == PLAIN else None
+            if result is not None:
+                return result
+            try:
+                return "__func__(%d)" % self.add_function(v, kind)
+            except TilecError as e:  # an error only if a kernel calls it
+                return "__opaque__(%r)" % ("%s: %s" % (what, e))
         if isinstance(v, types.BuiltinFunctionType):
             mod = getattr(v, "__module__", None)
             if mod == "math":
@@ -299,6 +310,33 @@ class Capture:
                            nobjects=len(self.objects))
         keep.append(cap)
         return cap
+
+    def _host_result(self, fn, what, depth):
+        """__result__(...) for a function of no parameters that reads a module libtilec
+        cannot evaluate (torch, numpy, os, ...): its result, from one call now; None for any
+        other function, or when the call fails or returns what cannot be captured (the
+        function is then captured as usual, and an error shows where it is used)."""
+        try:
+            if inspect.signature(fn).parameters:
+                return None
+            names, _ = _names_in(_source_of(fn))
+        except (TypeError, ValueError, OSError):
+            return None
+        cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+        host = False
+        for name in names:
+            found, v = self._lookup(name, cells, {}, fn.__globals__)
+            if found and isinstance(v, types.ModuleType):
+                host = host or v.__name__.split(".")[0] not in KERNEL_MODULES
+        if not host:
+            return None
+        try:
+            text = self.value(fn(), what, depth + 1)
+        except Exception:
+            return None
+        if text.startswith("__opaque__"):
+            return None
+        return "__result__(%r, %s)" % (fn.__name__, text)
 
     def key(self):
         """What the compiled kernel depends on, hashable (the texts of everything)."""

@@ -97,6 +97,30 @@ static Value *cap_opaque(Interp *in, CallArgs *a, void *d) {
     return v;
 }
 
+/* A call of a host helper that ran in Python: its result, for no arguments only. */
+static Value *result_call(Interp *in, CallArgs *a, void *d) {
+    Value *const *form = d; /* {name, result} */
+    if (a->pos.len || a->kw.len)
+        ctx_fail(in->ctx, a->loc,
+                 "%s() ran once in Python, with no arguments (it uses torch or "
+                 "the GPU, which the kernel's meta level cannot): call it without arguments",
+                 form[0]->u.s);
+    return form[1];
+}
+
+static Value *cap_result(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    if (a->pos.len != 2 || a->pos.data[0]->kind != V_STR)
+        ctx_fail(in->ctx, a->loc, "__result__ takes the function's name and its result");
+    Value **form = NEW_ARRAY(ARENA, Value *, 2);
+    form[0] = a->pos.data[0], form[1] = a->pos.data[1];
+    Builtin *b = NEW(ARENA, Builtin);
+    *b = (Builtin){form[0]->u.s, result_call, form};
+    Value *v = val_new(in, V_BUILTIN);
+    v->u.builtin = b;
+    return v;
+}
+
 static void bind_form(Interp *in, Capture *c, const char *name, BuiltinFn fn) {
     Builtin *b = NEW(ARENA, Builtin);
     *b = (Builtin){name, fn, c};
@@ -212,9 +236,9 @@ static void fill_func(Interp *in, Capture *c, const tl_capture_func *f, Function
 }
 
 Value *capture_kernel(Interp *in, const tl_capture *cap) {
-    if (cap->version != TL_CAPTURE_VERSION)
-        ctx_fail_noloc(in->ctx, "capture version %d; this libtilec reads version %d", cap->version,
-                       TL_CAPTURE_VERSION);
+    if (cap->version < 1 || cap->version > TL_CAPTURE_VERSION)
+        ctx_fail_noloc(in->ctx, "capture version %d; this libtilec reads versions 1 to %d",
+                       cap->version, TL_CAPTURE_VERSION);
     if (cap->nfuncs < 1 || !cap->funcs || cap->nobjects < 0 || (cap->nobjects && !cap->objects))
         ctx_fail_noloc(in->ctx, "capture: no kernel function, or objects missing");
     Capture *c = NEW(ARENA, Capture);
@@ -231,6 +255,7 @@ Value *capture_kernel(Interp *in, const tl_capture *cap) {
     bind_form(in, c, "__object__", cap_object);
     bind_form(in, c, "__module__", cap_module);
     bind_form(in, c, "__opaque__", cap_opaque);
+    bind_form(in, c, "__result__", cap_result);
     for (int i = 0; i < cap->nfuncs; i++) c->funcs[i] = make_func(in, c, &cap->funcs[i]);
     in->src = c->files.data[0].src;
     for (int i = 0; i < cap->nfuncs; i++) fill_func(in, c, &cap->funcs[i], c->funcs[i]->u.func);

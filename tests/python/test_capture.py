@@ -86,3 +86,17 @@ def test_classes_methods_and_package_imports_from_python():
     a = rand((100,), 9)
     np.testing.assert_allclose(classes.transform(100, mode=2)(a), -a, rtol=1e-6)
     np.testing.assert_allclose(classes.transform(100, mode=1, block=16)(a), a, rtol=1e-6)
+
+
+def test_host_helpers_run_once_in_python(monkeypatch):
+    """A helper of no arguments that reads a host module (sys, os; torch in TileLang's
+    examples) runs in Python and the kernel sees its result; its value is part of the
+    kernel's key. One with arguments is evaluated by libtilec, where os cannot be."""
+    import tl_host
+    a = rand((20, 8), 3)
+    monkeypatch.setenv("TL_HOST_SCALE", "3.0")
+    np.testing.assert_allclose(tl_host.host_scaled(a), a * 3.0, rtol=1e-6)
+    monkeypatch.setenv("TL_HOST_SCALE", "0.5")
+    np.testing.assert_allclose(tl_host.host_scaled(a), a * 0.5, rtol=1e-6)
+    with pytest.raises(tilec.TilecError, match="os.environ"):
+        tl_host.host_with_args(rand((8,), 4))
