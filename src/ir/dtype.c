@@ -45,6 +45,8 @@ DType dtype_parse(const char *name) {
         {"long", DT_INT64},
         {"short", DT_INT16},
         {"ulong", DT_UINT64},
+        /* TensorFloat-32: float32 storage; tilec's gemms compute it as float32 (exact) */
+        {"tfloat32", DT_FLOAT32},
         {"float8_e4m3fn", DT_FLOAT8_E4M3},
         {"e4m3_float8", DT_FLOAT8_E4M3},
         {"float8_e5m2fn", DT_FLOAT8_E5M2},

@@ -147,16 +147,18 @@ def test_no_set_max_nreg(tilec, tmp_path, monkeypatch, call):
 
 
 def test_dtype_aliases(tilec, tmp_path):
-    """TileLang's T.int / T.uint / T.long / T.short are int32 / uint32 / int64 / int16,
+    """TileLang's T.int / T.uint / T.long / T.short are int32 / uint32 / int64 / int16
+    (T.tfloat32: float32 storage),
     in the kernel file (libtilec; test_toolbox checks the compatibility layer's)."""
     path = tmp_path / "alias.py"
     path.write_text("import tilelang.language as T\n\n@T.prim_func\n"
                     "def k(A: T.Tensor((4,), T.uint), B: T.Tensor((4,), T.long),\n"
-                    "      C: T.Tensor((4,), T.short), D: T.Tensor((4,), T.dtype('int'))):\n"
+                    "      C: T.Tensor((4,), T.short), D: T.Tensor((4,), T.dtype('int')),\n"
+                    "      E: T.Tensor((4,), T.tfloat32)):\n"
                     "    with T.Kernel(1) as bx:\n        pass\n")
     proc = tilec.command(["emit", path, "--ir"])
     assert proc.returncode == 0, proc.stderr
-    for text in ("uint32[4]", "int64[4]", "int16[4]", "int32[4]"):
+    for text in ("uint32[4]", "int64[4]", "int16[4]", "int32[4]", "E: global float32[4]"):
         assert text in proc.stdout, proc.stdout
 
 

@@ -17,7 +17,7 @@ _DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32
 _ALIASES = {"float": "float32", "half": "float16", "double": "float64", "bf16": "bfloat16",
             "fp16": "float16", "fp32": "float32", "e4m3_float8": "float8_e4m3",
             "e5m2_float8": "float8_e5m2", "int": "int32", "uint": "uint32", "long": "int64",
-            "short": "int16", "ulong": "uint64"}
+            "short": "int16", "ulong": "uint64", "tfloat32": "float32"}
 
 
 class DType(str):
