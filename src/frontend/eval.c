@@ -1165,6 +1165,51 @@ Stmt *exec_into_seq(Interp *in, Env *env, AstList *body, Loc loc) {
     return seq;
 }
 
+/* T.Persistent (TileLang's PersistentFor): a serial loop over waves w; in wave w this block
+ * takes tile r = w * wave + index of the domain regrouped as [ceil(last / g), domain[0..n-2],
+ * g] (g = group_size clamped to 1..last: tiles walk g rows of the last dimension at a
+ * time, for L2 reuse); the body runs when the last coordinate falls inside the domain. */
+static void exec_for_persistent(Interp *in, Env *env, Ast *s, LoopSpec *L, AstList names) {
+    Ctx *ctx = in->ctx;
+    Loc loc = s->loc;
+    int n = L->n, G = n + 1;
+#define B(op, x, y) ir_bin(ctx, op, x, y, loc)
+    Expr *one = ir_int(ctx, 1, DT_INT32, loc), *last = L->extent[n - 1];
+    Expr *g = B(OP_MAX, one, B(OP_MIN, L->group, last));
+    Expr *gd[9];
+    gd[0] = B(OP_FLOORDIV, B(OP_SUB, B(OP_ADD, last, g), one), g);
+    for (int k = 0; k < n - 1; k++) gd[k + 1] = L->extent[k];
+    gd[G - 1] = g;
+    Expr *padded = gd[0];
+    for (int k = 1; k < G; k++) padded = B(OP_MUL, padded, gd[k]);
+    Var *w = ir_var(ctx, "w", DT_INT32);
+    Expr *rem = B(OP_ADD, B(OP_MUL, ir_varref(ctx, w, loc), L->wave), L->index), *idx[9];
+    for (int k = G - 1; k >= 1; k--) {
+        idx[k] = B(OP_FLOORMOD, rem, gd[k]);
+        rem = B(OP_FLOORDIV, rem, gd[k]);
+    }
+    idx[0] = rem;
+    Expr *lastc = B(OP_ADD, B(OP_MUL, idx[0], g), idx[G - 1]);
+    ScopeMark mark = scope_begin(in, env);
+    for (int k = 0; k < n; k++) {
+        Ast *nm = names.data[k];
+        if (nm->kind != AST_NAME) ctx_fail(ctx, nm->loc, "loop variables must be names");
+        env_set(in, env, nm->u.name, val_expr(in, k < n - 1 ? idx[k + 1] : lastc));
+    }
+    Stmt *guard = ir_stmt(ctx, STMT_IF, loc);
+    guard->u.if_.cond = B(OP_LT, lastc, last);
+    guard->u.if_.then = exec_into_seq(in, env, &s->u.for_.body, loc);
+    scope_end(in, env, mark, loc, "loop");
+    Stmt *f = ir_stmt(ctx, STMT_FOR, loc);
+    f->u.for_.var = w, f->u.for_.min = ir_int(ctx, 0, DT_INT32, loc);
+    f->u.for_.extent = B(OP_FLOORDIV, B(OP_SUB, B(OP_ADD, padded, L->wave), one), L->wave);
+    f->u.for_.kind = LOOP_SERIAL, f->u.for_.body = guard;
+#undef B
+    if (in->flow == FLOW_RETURN) ctx_fail(ctx, loc, "'return' inside a kernel loop");
+    in->flow = FLOW_NORMAL;
+    emit_stmt(in, f);
+}
+
 static void exec_for_ir(Interp *in, Env *env, Ast *s, LoopSpec *L) {
     Ast *target = s->u.for_.target;
     int n = L->n;
@@ -1179,6 +1224,10 @@ static void exec_for_ir(Interp *in, Env *env, Ast *s, LoopSpec *L) {
     }
     if (s->u.for_.orelse.len)
         ctx_fail(in->ctx, s->loc, "'for ... else' is not supported in kernels");
+    if (L->wave) {
+        exec_for_persistent(in, env, s, L, names);
+        return;
+    }
     Stmt *outer = NULL, *inner_parent = NULL;
     ScopeMark mark = scope_begin(in, env);
     for (int d = 0; d < n; d++) {

@@ -76,6 +76,10 @@ typedef struct LoopSpec {
     int num_stages;
     const char *annot;
     PipeSchedule *sched; /* T.Pipelined(order=, stage=, group=) */
+    /* T.Persistent(domain, wave_size, index, group_size): the tiles of extent[0..n) that
+     * block `index` of `wave` takes, in groups of `group` along the last dimension (see
+     * exec_for_persistent); wave is NULL for other loops. */
+    Expr *wave, *index, *group;
 } LoopSpec;
 
 typedef struct KernelSpec {

@@ -230,7 +230,6 @@ static const char *const pending[][2] = {
     {"evaluate", "TVM statements"},
     {"alloc_reducer", "reducers"},
     {"finalize_reducer", "reducers"},
-    {"Persistent", "persistent loops"},
     {"gemm_sp", "sparse tensor cores"},
     {"comm_reducer", "TVM reducers"},
     {"tvm_thread_allreduce", THREAD_LEVEL},
@@ -383,6 +382,32 @@ static Value *t_reinterpret(Interp *in, CallArgs *a, void *d) {
         ctx_fail(in->ctx, a->loc, "T.reinterpret: %s and %s differ in width (or are bool)",
                  dtype_name(x->dtype), dtype_name(to));
     return val_expr(in, ir_bitcast(in->ctx, to, x, a->loc));
+}
+
+/* T.Persistent(domain, wave_size, index, group_size=8): a persistent kernel's tiles, as
+ * `for bx, by in T.Persistent([m_tiles, n_tiles], sm_num, block_id)` (eval.c runs it). */
+static Value *t_persistent(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    Value *av[4];
+    args_bind(in, a, "T.Persistent", "domain, wave_size, index, group_size=", av, 4);
+    need_kernel(in, a->loc, "T.Persistent");
+    if (av[0]->kind != V_LIST && av[0]->kind != V_TUPLE)
+        ctx_fail(in->ctx, a->loc, "T.Persistent: the domain is a list of extents");
+    int n = av[0]->u.items.len;
+    if (n < 1 || n > 8) ctx_fail(in->ctx, a->loc, "T.Persistent: 1 to 8 extents, not %d", n);
+    LoopSpec *L = NEW(&in->ctx->arena, LoopSpec);
+    L->kind = LOOP_SERIAL, L->n = n;
+    for (int k = 0; k < n; k++) {
+        L->min[k] = ir_int(in->ctx, 0, DT_INT32, a->loc);
+        L->extent[k] = val_to_expr(in, av[0]->u.items.data[k], a->loc, "T.Persistent extent");
+    }
+    L->wave = val_to_expr(in, av[1], a->loc, "wave_size");
+    L->index = val_to_expr(in, av[2], a->loc, "index");
+    L->group = av[3] && av[3]->kind != V_NONE ? val_to_expr(in, av[3], a->loc, "group_size")
+                                              : ir_int(in->ctx, 8, DT_INT32, a->loc);
+    Value *v = val_new(in, V_LOOP);
+    v->u.loop = L;
+    return v;
 }
 
 /* ---- T.im2col: a convolution's image patches as the rows of a GEMM operand ---------- */
@@ -543,6 +568,7 @@ static const LangEntry lang[] = {
     {"atomic_addx4", t_atomic_addx, (void *)4},
     {"reinterpret", t_reinterpret, NULL},
     {"im2col", t_im2col, NULL},
+    {"Persistent", t_persistent, NULL},
     {"c2d_im2col", t_im2col, NULL},
     {"any_of", t_any_all, "any"},
     {"all_of", t_any_all, NULL},

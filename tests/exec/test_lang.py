@@ -228,3 +228,29 @@ def test_views(tilec):
     a = np.random.default_rng(5).standard_normal((4, 8, 16)).astype(np.float32)
     out = tilec.run("tests/exec/kernels/views.py", inputs={"A": a})
     np.testing.assert_array_equal(out["B"], 2 * a.reshape(32, 16))
+
+
+def persistent_owners(MT, NT, S, G):
+    """Which block takes each tile under TileLang's PersistentFor (src/ir.cc)."""
+    g = max(1, min(G, NT))
+    gd = [-(-NT // g), MT, g]
+    padded = gd[0] * gd[1] * gd[2]
+    owner = np.full((MT, NT), -1, np.int32)
+    for b in range(S):
+        for w in range(-(-padded // S)):
+            r = w * S + b
+            i2, r = r % gd[2], r // gd[2]
+            i1, i0 = r % gd[1], r // gd[1]
+            if i0 * g + i2 < NT:
+                owner[i1, i0 * g + i2] = b
+    return owner
+
+
+@pytest.mark.parametrize("MT,NT,S,G", [(5, 7, 4, 8), (6, 9, 5, 2), (3, 3, 16, 1), (8, 12, 7, 3)])
+def test_persistent(tilec, MT, NT, S, G):
+    """Every tile is visited exactly once, by the block TileLang's formula gives."""
+    out = tilec.run("tests/exec/kernels/persistent.py:owners", dict(MT=MT, NT=NT, S=S, G=G),
+                    {"Owner": np.full((MT, NT), -1, np.int32),
+                     "Count": np.zeros((MT, NT), np.int32)})
+    np.testing.assert_array_equal(out["Count"], np.ones((MT, NT), np.int32))
+    np.testing.assert_array_equal(out["Owner"], persistent_owners(MT, NT, S, G))
