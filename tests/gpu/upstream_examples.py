@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SKIP_PARTS = ("amd", "sm100", "sm120", "tcgen05", "blockscaled_gemm_sm100", "blackwell")
+SKIP_PARTS = ("amd", "cdna", "sm100", "sm120", "tcgen05", "blockscaled_gemm_sm100", "blackwell")
 
 
 def wanted(path, only):
