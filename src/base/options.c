@@ -6,7 +6,8 @@
  * tl_options.arch; then, applied by the front end, the pass_configs of the kernel's
  * decorator and of tl_options (pass_configs.c), which only ever turn features off.
  * The architecture is resolved here too, once: the one given, else the target's current
- * device (Target.arch, passed in by api.c, so that src/base names no target). A boolean
+ * device (Target.arch, passed in by api.c, so that src/base names no target), whose SM
+ * count is sm_count's default. A boolean
  * variable is on when set to anything but "" and "0".
  *
  * Process-level variables stay where they are used, since they choose tools and places,
