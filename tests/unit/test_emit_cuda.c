@@ -1385,6 +1385,7 @@ int main(void) {
         {"im2col", test_kernel("im2col"), NULL},
         {"views", test_kernel("views"), NULL},
         {"persistent_loop", test_kernel("persistent_loop"), NULL},
+        {"mamba_chunk_scan", test_kernel("mamba_chunk_scan"), NULL},
     };
     enum { NPROG = sizeof progs / sizeof *progs, MAXC = 128 };
     char ex[32][128];

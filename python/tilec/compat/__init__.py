@@ -63,6 +63,10 @@ def _module(name, cls=_StrictModule, **attrs):
     m.__file__ = __file__  # scripts print tilelang.__file__
     setattr(m, SHIM_FLAG, True)
     m.__path__ = []  # a package: its submodules are the ones registered below
+    if m.__dict__.get("__spec__") is None:  # importlib.util.find_spec("tilelang") (fla)
+        import importlib.machinery
+        m.__spec__ = importlib.machinery.ModuleSpec(name, None, is_package=True)
+        m.__spec__.submodule_search_locations = []
     return m
 
 
