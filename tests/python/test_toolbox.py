@@ -97,6 +97,9 @@ def test_jitkernel_tvm_datatype_fp8_contrib():
     with pytest.raises(tilec.TilecError, match="not a dtype tilec knows"):
         tilelang.DataType("float7")
     assert determine_fp8_type() == T.float8_e4m3fn and determine_fp8_type("e5m2") == "float8_e5m2"
+    import importlib.util  # fla looks for tilelang this way: the modules have specs
+    assert importlib.util.find_spec("tilelang").name == "tilelang"
+    assert importlib.util.find_spec("tilelang.language") is not None
     assert (T.int, T.uint, T.long, T.short) == ("int32", "uint32", "int64", "int16")
     assert T.dtype(T.uint32) in [T.int, T.uint] and T.ceildiv(7, 2) == 4
     with pytest.raises(ImportError, match=r"tilelang\.tvm\.tir\.Schedule: tilec reads TileLang "
