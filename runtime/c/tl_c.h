@@ -81,6 +81,10 @@ typedef unsigned long long uintptr_t;
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 #endif
 
 /* What a C-target kernel entry returns (target_c.c turns it into the error message). */
@@ -355,9 +359,19 @@ TL_ATOMIC_INT(u64, uint64_t, u64)
 
 /* ---- block scratch memory and diagnostics -------------------------------------------- */
 /* Per-thread memory for a kernel's shared/fragment/local/var buffers (64-byte aligned).
- * NULL when size is 0. */
+ * NULL when size is 0, and when the threads' scratch together is more than the machine's
+ * memory: an overcommitting kernel would hand it out, and the zero fill of each block
+ * would then bring in the OOM killer instead of an error. */
 static inline char *tl_scratch_alloc(size_t size) {
-    return size ? (char *)aligned_alloc(64, (size + 63) / 64 * 64) : NULL;
+#ifdef _OPENMP
+    size_t threads = (size_t)omp_get_num_threads();
+#else
+    size_t threads = 1;
+#endif
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (!size || (pages > 0 && page > 0 && size / (size_t)page >= (size_t)pages / threads))
+        return NULL;
+    return (char *)aligned_alloc(64, (size + 63) / 64 * 64);
 }
 
 /* The message of a failed T.device_assert (tl_cuda.h has the device's, same text). */
