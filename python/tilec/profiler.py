@@ -23,8 +23,8 @@ class TensorSupplyType(enum.Enum):
     """How input tensors are filled (TileLang's names)."""
     Integer = 1  # integers in [-2, 3) ([0, 3) for unsigned types)
     Uniform = 2  # uniform in [-1, 1)
-    Normal = 3   # normal, mean 0, deviation 1
-    Randn = 4    # same as Normal
+    Normal = 3   # normal, mean -1, deviation 1 (TileLang's normal_(-1.0, 1.0))
+    Randn = 4    # normal, mean 0, deviation 1
     Zero = 5
     One = 6
     Auto = 7     # floats uniform in [-1, 1), signed ints [-8, 8), unsigned [0, 8), bools
@@ -42,7 +42,9 @@ def _draw(rng, kind, shape, dtype):
         return rng.integers(0 if lo == 0 else -2, 3, size=shape)
     if not is_float:
         return rng.integers(0 if lo == 0 else -8, 8, size=shape)
-    if kind in (TensorSupplyType.Normal, TensorSupplyType.Randn):
+    if kind is TensorSupplyType.Normal:
+        return rng.normal(-1.0, 1.0, size=shape)
+    if kind is TensorSupplyType.Randn:
         return rng.standard_normal(size=shape)
     return rng.uniform(-1.0, 1.0, size=shape)
 

@@ -29,8 +29,8 @@ M, N = 256, 128
 
 
 def cuda_kernel(factory, **args):
-    """factory's kernel for these arguments on the cuda target."""
-    return factory.compile_defines(factory.bind((), args), "cuda")
+    """factory's kernel for these arguments on the cuda target (the public API)."""
+    return tilec.compile(factory, target="cuda", **args)
 
 
 @pytest.fixture(scope="module")
@@ -159,7 +159,7 @@ def test_cuda_graph_capture_gemm(sizes):
     op, captured in a CUDA graph and replayed on new data."""
     sys.path.insert(0, str(ROOT / "examples"))
     import gemm
-    k = gemm.matmul.compile_defines(gemm.matmul.bind((), sizes), "cuda")
+    k = cuda_kernel(gemm.matmul, **sizes)
     op = tt.register(k, name="g_gemm_%d_%d" % (sizes["M"], sizes["K"]))
     M_, N_, K_ = sizes["M"], sizes["N"], sizes["K"]
     a = torch.randn(M_, K_, device="cuda", dtype=torch.float16)

@@ -27,6 +27,7 @@ def test_supplied_inputs_are_seeded_and_typed(ops):
     (TensorSupplyType.Integer, lambda x: set(np.unique(x)) <= {-2, -1, 0, 1, 2}),
     (TensorSupplyType.Randn, lambda x: abs(x.mean()) < 0.2 and 0.8 < x.std() < 1.2
                              and np.abs(x).max() > 1.5),
+    (TensorSupplyType.Normal, lambda x: abs(x.mean() + 1) < 0.2 and 0.8 < x.std() < 1.2),
 ])
 def test_supply_types(ops, kind, check):
     a, _ = ops.scale_add(M=64, N=32).get_profiler(kind, backend="numpy").inputs

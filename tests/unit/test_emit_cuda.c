@@ -1467,6 +1467,13 @@ int main(void) {
         cases[n] = (SimCase){names90[i], text, NULL, all[n]};
         names[n++] = names90[i];
     }
+    /* a producer warp group whose TMA loads run beside the consumer's work before the
+     * pipelined loop: the stage buffers must not share bytes with that work's buffers */
+    names[n] = "sm90_mamba_chunk_scan";
+    all[n] = check_program(names[n], test_kernel("mamba_chunk_scan"));
+    cases[n] = (SimCase){names[n], (char *)test_kernel("mamba_chunk_scan"), NULL, all[n]};
+    CHECK(all[n]->src && kernels_call(all[n], "tl_tma_load(&"), "mamba_chunk_scan on sm_90a: TMA");
+    n++;
     /* flash attention with 2 stages, for sm_80 and for sm_90a */
     char *fa2 = fa_stages2(), *fa2_90 = fa2 ? strdup(fa2) : NULL;
     if (fa2) {

@@ -1,7 +1,8 @@
 # TileLang's linear_attention/example_mamba_chunk_scan.py kernel at a small size: fp16
 # fragments scaled in T.Parallel, a register-A gemm, a causal mask (simulation vs C). On an
 # H100 the example at its own size (8 x 4096 x 80 heads) gave wrong results (2026-12-07);
-# the simulation of this size agrees with the C target, so the cause is still open.
+# the stage buffers of the producer warp group (TMA) shared bytes with C_shared and
+# prev_state_shared, which the consumer uses before the loop; simulated on sm_80 and sm_90a.
 import tilelang
 import tilelang.language as T
 

@@ -38,7 +38,8 @@ typedef struct Span {
 typedef struct LifeWalk {
     Vec(Life) lives;
     Vec(Span) ifs;
-    int at; /* index of the statement being walked */
+    int at;        /* index of the statement being walked */
+    Span producer; /* walking a producer: its consumer's statements; else end 0 */
 } LifeWalk;
 
 static Life *life_of(LifeWalk *w, const Buffer *b) {
@@ -47,9 +48,17 @@ static Life *life_of(LifeWalk *w, const Buffer *b) {
     return NULL;
 }
 
+/* Widens b's life to the statement being walked. What a producer touches (it is walked
+ * after its consumer, with the consumer's span) lives through all of the consumer: the
+ * producer runs from the start, beside the consumer's work before its loop, and on a
+ * persistent grid loads the next tile's stages beside the epilogue. */
 static void life_touch(LifeWalk *w, const Buffer *b) {
     Life *l = b ? life_of(w, b) : NULL;
     if (!l) return;
+    if (w->producer.end) {
+        l->first = w->producer.first, l->last = w->producer.end - 1;
+        return;
+    }
     if (l->first < 0) l->first = w->at;
     l->last = w->at;
 }
@@ -132,8 +141,8 @@ static bool writes_whole(const Stmt *s, const Buffer *b) {
 }
 
 /* Numbers the kernel body's statements (sequences flattened) and records lifetimes. A
- * warp-specialized part: the consumer's statements in order, and what the producer
- * touches (it runs beside all of them) live from the first to the last. A one-armed if
+ * warp-specialized part: the consumer's statements in order, then the producer, which
+ * runs beside all of them (life_touch says how long its buffers live). A one-armed if
  * whose condition reads no memory is flattened too (a split-K unit's epilogue): a
  * buffer first written whole in it is fresh if it also dies in it (fresh_in_ifs). */
 static void lives_seq(LifeWalk *w, Stmt *s, StmtOrder *order, Arena *a) {
@@ -152,10 +161,9 @@ static void lives_seq(LifeWalk *w, Stmt *s, StmtOrder *order, Arena *a) {
         lives_seq(w, s->u.ws.consumer, order, a);
         if (order->len == first) VEC_PUSH(a, *order, s); /* an empty consumer */
         Stmt *slot = s->u.ws.producer;
-        w->at = first;
+        w->producer = (Span){first, order->len};
         life_stmt(&slot, w);
-        w->at = order->len - 1;
-        life_stmt(&slot, w);
+        w->producer = (Span){0, 0};
         return;
     }
     w->at = order->len;
