@@ -1048,7 +1048,6 @@ static const TEntry t_entries[] = {
     {"sync_threads", t_sync, 0},
     {"prim_func", t_decorator_mark, I("T.prim_func")},
     {"macro", t_decorator_mark, I("T.macro")},
-    {"get_thread_binding", t_unsupported, I("T.get_thread_binding")},
     {"const", t_const, 0},
     {"empty", t_empty, 0},
     {"shfl_xor", t_unsupported, I("T.shfl_xor")},
@@ -1065,6 +1064,8 @@ char *tl_lang_table(void) {
                   tl_lang_status(t_entries[i].name, t_entries[i].fn == t_unsupported ? no : ok));
     for (int i = 0; tl_expert_name(i); i++)
         sb_printf(&sb, "T.%s\t%s\n", tl_expert_name(i), tl_lang_status(tl_expert_name(i), ok));
+    for (int i = 0; tl_thread_name(i); i++)
+        sb_printf(&sb, "T.%s\t%s\n", tl_thread_name(i), tl_lang_status(tl_thread_name(i), ok));
     for (int i = 0; tl_lang_name(i); i++)
         sb_printf(&sb, "T.%s\t%s\n", tl_lang_name(i), tl_lang_status(tl_lang_name(i), ok));
     for (int fn = 0; fn < FN_COUNT; fn++)
@@ -1087,6 +1088,8 @@ Value *tl_lang_attr(Interp *in, const char *attr, Loc loc) {
     void *data;
     BuiltinFn expert = tl_expert_fn(attr, &data);
     if (expert) return bval(in, arena_printf(ARENA, "T.%s", attr), expert, data);
+    BuiltinFn thread = tl_thread_fn(attr, &data);
+    if (thread) return bval(in, arena_printf(ARENA, "T.%s", attr), thread, data);
     BuiltinFn more = tl_lang_fn(attr, &data);
     if (more) return bval(in, arena_printf(ARENA, "T.%s", attr), more, data);
     for (int fn = 0; fn < FN_COUNT; fn++)

@@ -205,15 +205,8 @@ static Value *t_pending(Interp *in, CallArgs *a, void *d) {
     ctx_fail(in->ctx, a->loc, "T.%s is not supported yet by tilec (%s)", what[0], what[1]);
 }
 
-#define THREAD_LEVEL                                                                               \
-    "thread-level code: tilec's kernels are tile programs, and the C target "                      \
-    "runs a block as one thread"
+#define THREAD_LEVEL "warp-level code: shuffles and warp reductions"
 static const char *const pending[][2] = {
-    {"get_thread_bindings", THREAD_LEVEL},
-    {"get_lane_idx", THREAD_LEVEL},
-    {"get_warp_idx", THREAD_LEVEL},
-    {"get_warp_idx_sync", THREAD_LEVEL},
-    {"get_warp_group_idx", THREAD_LEVEL},
     {"shfl_down", THREAD_LEVEL},
     {"shfl_up", THREAD_LEVEL},
     {"shfl_sync", THREAD_LEVEL},
@@ -223,7 +216,6 @@ static const char *const pending[][2] = {
     {"warp_reduce_min", THREAD_LEVEL},
     {"warp_reduce_bitand", THREAD_LEVEL},
     {"warp_reduce_bitor", THREAD_LEVEL},
-    {"thread_binding", THREAD_LEVEL},
     {"launch_thread", THREAD_LEVEL},
     {"call_extern", "external functions"},
     {"call_intrin", "TVM intrinsics"},

@@ -151,6 +151,8 @@ typedef struct Var {
     bool nonneg;           /* never negative (pass_mark_nonneg: loop variables that start at
                               >= 0, block indices, lets of such values): the C family
                               divides it as unsigned */
+    bool varying;          /* may differ between the threads of a block (pass_mark_varying:
+                              thread indices, lets and loop bounds that depend on them) */
 } Var;
 
 struct Buffer {
@@ -179,6 +181,8 @@ struct Buffer {
                   operands wider than 128 bytes), or 0 */
     bool overwritten; /* CUDA: every element is written before it is read (pipelined
                          stages): the block does not zero it at entry */
+    bool varying;     /* a local or var buffer whose values may differ between threads
+                         (pass_mark_varying) */
     int align;        /* CUDA: bytes the generated code's vector accesses (and TMA) need
                          the data of this global buffer aligned to (checked at launch);
                          for a shared buffer, the alignment of its offset (a TMA
@@ -313,6 +317,8 @@ struct Stmt {
             int ngrid;
             Expr *grid[3];
             Var *block[3];
+            Var *thread[3]; /* T.get_thread_binding(d): the thread index along d (threads
+                               x fastest), or NULL when the program never asks */
             int threads[3];
             int nthreads_dims;
             Stmt *body;

@@ -1,5 +1,5 @@
 /* mark_nonneg.c - Var.nonneg for the integer variables that are never negative: loop
- * variables whose start is not (ir_nonneg), the block indices, and lets whose value is
+ * variables whose start is not (ir_nonneg), the block and thread indices, and lets whose value is
  * not. The C family then divides and takes remainders of them as unsigned numbers, a
  * shift or a mask for a power of two, where signed floor division needs a fix-up. Run
  * last, on the final IR; a variable's flag is set where it is bound, before its uses. */
@@ -16,7 +16,8 @@ static void mark(Stmt **slot, void *ud) {
         break;
     case STMT_KERNEL:
         for (int d = 0; d < 3; d++)
-            if (s->u.kernel.block[d]) s->u.kernel.block[d]->nonneg = true;
+            for (Var *v = s->u.kernel.block[d], *t = s->u.kernel.thread[d]; v || t; v = t, t = NULL)
+                if (v) v->nonneg = true;
         break;
     default: break;
     }

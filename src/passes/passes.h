@@ -47,5 +47,12 @@ void pass_safe_memory_access(Ctx *ctx, Func *f); /* guard global loads (-> 0) an
 void pass_program_order(Ctx *ctx, Func *f);
 void pass_simplify(Ctx *ctx, Func *f);    /* constant folding, trivial loops */
 void pass_mark_nonneg(Ctx *ctx, Func *f); /* Var.nonneg of the int vars never < 0 */
+/* Var.varying / Buffer.varying in kernels that read a thread index; errors for tile ops
+ * under thread-dependent conditions (mark_varying.c). */
+void pass_mark_varying(Ctx *ctx, Func *f);
+/* Whether e may differ between the threads of a block (after pass_mark_varying), and
+ * whether s is an if, while or loop whose condition or bounds may. */
+bool ir_expr_varies(const Expr *e);
+bool ir_stmt_varies(const Stmt *s);
 
 #endif

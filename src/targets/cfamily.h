@@ -34,7 +34,8 @@ typedef struct CfHooks {
     bool (*stmt)(CfEmit *em, const Stmt *s);
     /* Prefix of a statement of serial code with a side effect on buffer b (NULL: on
      * output) that makes it happen once per block, e.g. "if (tl_tid == 0) "; may be NULL
-     * (no prefix). */
+     * (no prefix). Not asked for a side effect that differs between threads (an index
+     * or value that varies, or under a varying condition): each thread makes its own. */
     const char *(*once)(CfEmit *em, const Buffer *b);
     /* Writes the scalar atomic s its own way and returns true, or returns false for the
      * shared `once tl_atomic_<op>_<dtype>(&elem, value);`. May be NULL. */
@@ -72,6 +73,8 @@ struct CfEmit {
     const Stmt *kernel; /* the STMT_KERNEL being emitted, NULL on the host */
     int ntmp;
     CfVarVec live; /* vars declared in the enclosing scopes */
+    int varying;   /* enclosing ifs and loops whose condition differs between threads
+                      (ir_stmt_varies): their code runs per thread, never "once" */
 };
 
 void cf_init(CfEmit *em, Ctx *ctx, const Func *f, const CfHooks *hooks);

@@ -11,6 +11,23 @@ static const char *once(CfEmit *em, const Buffer *b) {
     return em->hooks->once ? em->hooks->once(em, b) : "";
 }
 
+/* once(), unless the side effect at idx (n indices) with value is each thread's own. */
+static const char *once_unless_varying(CfEmit *em, const Buffer *b, Expr *const *idx, int n,
+                                       const Expr *value) {
+    bool varies = em->varying || ir_expr_varies(value);
+    for (int d = 0; d < n && !varies; d++) varies = ir_expr_varies(idx[d]);
+    return varies ? "" : once(em, b);
+}
+
+/* body between braces (the opening one is written), per thread when s's condition or
+ * bounds vary. */
+static void block_body_of(CfEmit *em, const Stmt *s, const Stmt *body) {
+    bool varies = ir_stmt_varies(s);
+    em->varying += varies;
+    cf_block_body(em, body);
+    em->varying -= varies;
+}
+
 void cf_block_body(CfEmit *em, const Stmt *body) {
     int mark = em->live.len;
     em->indent++;
@@ -48,7 +65,7 @@ static void stmt_for(CfEmit *em, const Stmt *s) {
                 cf_ex_str(em, s->u.for_.min, t, true), i, mn, ext, i, kind);
     }
     cf_live_add(em, v);
-    cf_block_body(em, s->u.for_.body);
+    block_body_of(em, s, s->u.for_.body);
 }
 
 static void stmt_if(CfEmit *em, const Stmt *s, bool chained) {
@@ -57,6 +74,8 @@ static void stmt_if(CfEmit *em, const Stmt *s, bool chained) {
     sb_puts(o, "if (");
     cf_ex_top(em, o, s->u.if_.cond, DT_BOOL);
     sb_puts(o, ") {\n");
+    bool varies = ir_stmt_varies(s);
+    em->varying += varies;
     int mark = em->live.len;
     em->indent++;
     cf_stmt(em, s->u.if_.then);
@@ -73,13 +92,14 @@ static void stmt_if(CfEmit *em, const Stmt *s, bool chained) {
         cf_line(em, "} else {");
         cf_block_body(em, e);
     }
+    em->varying -= varies;
 }
 
 /* ---- stores, lets -------------------------------------------------------------------------- */
 void cf_store(CfEmit *em, const Buffer *b, Expr *const *idx, const Expr *value) {
     StrBuf *o = em->out;
     sb_indent(o, em->indent);
-    sb_puts(o, once(em, b));
+    sb_puts(o, once_unless_varying(em, b, idx, b->ndim, value));
     cf_ex_elem(em, o, b, idx);
     sb_puts(o, " = ");
     if (value->kind == EXPR_LOAD && value->dtype == b->dtype &&
@@ -153,8 +173,9 @@ static void stmt_atomic(CfEmit *em, const Stmt *s) {
     DType t = d->buf->dtype;
     StrBuf *o = em->out;
     sb_indent(o, em->indent);
-    sb_printf(o, "%stl_atomic_%s_%s(&", once(em, d->buf), atomic_op_name(s->u.atomic.op),
-              cf_short(t));
+    sb_printf(o, "%stl_atomic_%s_%s(&",
+              once_unless_varying(em, d->buf, d->start, d->ndim, s->u.atomic.value),
+              atomic_op_name(s->u.atomic.op), cf_short(t));
     cf_ex_elem(em, o, d->buf, d->start);
     sb_puts(o, ", ");
     cf_ex_top(em, o, s->u.atomic.value, t == DT_BOOL ? DT_UINT8 : t);
@@ -273,7 +294,7 @@ void cf_stmt(CfEmit *em, const Stmt *s) {
     case STMT_FOR: stmt_for(em, s); break;
     case STMT_WHILE:
         cf_line(em, "while (%s) {", cf_ex_str(em, s->u.while_.cond, DT_BOOL, true));
-        cf_block_body(em, s->u.while_.body);
+        block_body_of(em, s, s->u.while_.body);
         break;
     case STMT_IF: stmt_if(em, s, false); break;
     case STMT_BREAK: cf_line(em, "break;"); break;

@@ -1386,6 +1386,9 @@ int main(void) {
         {"views", test_kernel("views"), NULL},
         {"persistent_loop", test_kernel("persistent_loop"), NULL},
         {"mamba_chunk_scan", test_kernel("mamba_chunk_scan"), NULL},
+        {"thread_gemv", test_kernel("thread_gemv"), NULL},
+        {"thread_splitk", test_kernel("thread_splitk"), NULL},
+        {"thread_lanes", test_kernel("thread_lanes"), NULL},
     };
     enum { NPROG = sizeof progs / sizeof *progs, MAXC = 128 };
     char ex[32][128];
@@ -1474,6 +1477,15 @@ int main(void) {
     cases[n] = (SimCase){names[n], (char *)test_kernel("mamba_chunk_scan"), NULL, all[n]};
     CHECK(all[n]->src && kernels_call(all[n], "tl_tma_load(&"), "mamba_chunk_scan on sm_90a: TMA");
     n++;
+    static const char *const thread_level[] = {"thread_gemv", "thread_splitk", "thread_lanes"};
+    static char names_tl[3][32];
+    for (int i = 0; i < 3; i++) { /* thread-level code on sm_90a */
+        snprintf(names_tl[i], sizeof names_tl[i], "sm90_%s", thread_level[i]);
+        names[n] = names_tl[i];
+        all[n] = check_program(names[n], test_kernel(thread_level[i]));
+        cases[n] = (SimCase){names[n], (char *)test_kernel(thread_level[i]), NULL, all[n]};
+        n++;
+    }
     /* flash attention with 2 stages, for sm_80 and for sm_90a */
     char *fa2 = fa_stages2(), *fa2_90 = fa2 ? strdup(fa2) : NULL;
     if (fa2) {

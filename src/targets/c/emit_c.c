@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ir/ir_walk.h"
 #include "targets/cfamily.h"
 /* The generated header may hold other targets' files too; only tl_c.h is used here. */
 #pragma GCC diagnostic push
@@ -31,6 +32,11 @@ typedef struct CEmit {
     StrBuf kbuf, hbuf; /* kernel functions, entry function */
     int nkernels;
     Vec(Buffer *) host_allocs;
+    /* thread-level code (a kernel that reads a thread index): its block's threads, its
+     * buffers with a copy per thread, and whether a loop over the threads is open */
+    int simt_threads;
+    Vec(Buffer *) simt_bufs;
+    bool in_threads;
 } CEmit;
 
 static CEmit *c_of(CfEmit *em) { return (CEmit *)em; }
@@ -93,8 +99,12 @@ static void emit_alloc(CfEmit *em, const Stmt *s) {
     if (b->init) cf_store_init(em, s);
 }
 
-/* CfHooks.stmt: allocations, kernels, and what has no effect on a CPU. */
+static bool simt_stmt(CfEmit *em, const Stmt *s);
+
+/* CfHooks.stmt: thread-level code, allocations, kernels, and what has no effect on a
+ * CPU. */
 static bool c_stmt(CfEmit *em, const Stmt *s) {
+    if (c_of(em)->simt_threads && !c_of(em)->in_threads && simt_stmt(em, s)) return true;
     if (s->kind == STMT_ALLOC) {
         emit_alloc(em, s);
         return true;
@@ -157,6 +167,132 @@ static const CfHooks c_hooks = {
     .print_region_end = c_print_end,
     .assert_exit = c_assert_exit,
 };
+
+/* ---- thread-level code ------------------------------------------------------------------
+ * A kernel that reads a thread index (T.get_thread_binding) runs its block's threads one
+ * after the other around each statement that needs them: a statement that reads a value
+ * differing between threads (ir_expr_varies) or writes a buffer each thread has its own
+ * copy of (local and var buffers) becomes `for (tl_tid ...) { statement }`; other
+ * statements run once, reading thread 0's copies; an `if` or loop of uniform condition is
+ * entered, so that its statements are taken one by one. Each statement thus ends in every
+ * thread before the next starts: a barrier between any two, which orders whatever the
+ * CUDA target's barriers order. A let of a varying value is an array with an element per
+ * thread. Each loop over the threads opens with the thread indices, the varying lets in
+ * scope and the thread's copy of each per-thread buffer. */
+static bool simt_own_copy(const Buffer *b) {
+    return b->scope == SCOPE_LOCAL || b->scope == SCOPE_VAR;
+}
+
+/* Elements of a block buffer (constant: scratch_layout checks). */
+static int64_t const_elems(const Buffer *b) {
+    int64_t n = 1, c;
+    for (int d = 0; d < b->ndim; d++) n *= ir_is_const_int(b->shape[d], &c) && c > 0 ? c : 0;
+    return n;
+}
+
+typedef struct SimtScan {
+    bool per_thread, jumps; /* jumps: a break/continue out of the statement */
+    int loops;
+} SimtScan;
+
+static void simt_scan_expr(Expr **slot, void *ud) {
+    if (ir_expr_varies(*slot)) ((SimtScan *)ud)->per_thread = true;
+}
+
+static void simt_scan(Stmt **slot, void *ud) {
+    SimtScan *sc = ud;
+    Stmt *s = *slot;
+    const Buffer *w = s->kind == STMT_STORE                           ? s->u.store.buf
+                      : s->kind == STMT_ATOMIC                        ? s->u.atomic.dst.buf
+                      : s->kind == STMT_ALLOC && s->u.alloc.buf->init ? s->u.alloc.buf
+                                                                      : NULL;
+    if (w && simt_own_copy(w)) sc->per_thread = true;
+    if ((s->kind == STMT_BREAK || s->kind == STMT_CONTINUE) && !sc->loops) sc->jumps = true;
+    ir_stmt_exprs(s, simt_scan_expr, ud);
+    bool loop = s->kind == STMT_FOR || s->kind == STMT_WHILE;
+    sc->loops += loop;
+    ir_stmt_children(s, simt_scan, ud);
+    sc->loops -= loop;
+}
+
+/* `for (tl_tid ...) {` and the thread's view of the kernel's values. */
+static void simt_open(CfEmit *em) {
+    CEmit *ce = c_of(em);
+    const Stmt *k = em->kernel;
+    const int *n = k->u.kernel.threads;
+    cf_line(em, "for (int32_t tl_tid = 0; tl_tid < %d; ++tl_tid) { /* each thread */",
+            ce->simt_threads);
+    em->indent++;
+    const char *idx[3] = {arena_printf(&em->ctx->arena, "tl_tid %% %d", n[0]),
+                          arena_printf(&em->ctx->arena, "tl_tid / %d %% %d", n[0], n[1]),
+                          arena_printf(&em->ctx->arena, "tl_tid / %d", n[0] * n[1])};
+    for (int d = 0; d < 3; d++)
+        if (k->u.kernel.thread[d])
+            cf_line(em, "const int32_t %s = %s;", cf_var(em, k->u.kernel.thread[d]), idx[d]);
+    for (int i = 0; i < em->live.len; i++) {
+        const Var *v = em->live.data[i];
+        if (v->varying)
+            cf_line(em, "const %s %s = tl_pt_%s[tl_tid];", cf_value(v->dtype), cf_var(em, v),
+                    cf_var(em, v));
+    }
+    for (int i = 0; i < ce->simt_bufs.len; i++) {
+        Buffer *b = ce->simt_bufs.data[i];
+        cf_line(em, "%s *%s = tl_pt_%s + (int64_t)tl_tid * %lld;", cf_storage(b->dtype),
+                cf_buf(em, b), cf_buf(em, b), (long long)const_elems(b));
+    }
+    ce->in_threads = true;
+}
+
+static void simt_close(CfEmit *em) {
+    c_of(em)->in_threads = false;
+    em->indent--;
+    cf_line(em, "}");
+}
+
+/* A let of a varying value: an element per thread. */
+static void simt_let(CfEmit *em, const Stmt *s) {
+    Var *v = s->u.let.var;
+    v->varying = true; /* (a let the lowering made: its uses vary too) */
+    const char *name = cf_var(em, v);
+    if (!cf_live_has(em, v))
+        cf_line(em, "%s tl_pt_%s[%d];", cf_value(v->dtype), name, c_of(em)->simt_threads);
+    int mark = em->live.len;
+    simt_open(em);
+    StrBuf *o = em->out;
+    sb_indent(o, em->indent);
+    sb_printf(o, "tl_pt_%s[tl_tid] = ", name);
+    cf_ex_top(em, o, s->u.let.value, v->dtype);
+    sb_puts(o, ";\n");
+    simt_close(em);
+    em->live.len = mark;
+    if (!cf_live_has(em, v)) cf_live_add(em, v);
+}
+
+/* Writes s per thread and returns true when it needs the threads, or returns false (the
+ * shared printer writes it once, entering a uniform if or loop). */
+static bool simt_stmt(CfEmit *em, const Stmt *s) {
+    SimtScan sc = {0};
+    Stmt *slot = (Stmt *)s;
+    simt_scan(&slot, &sc);
+    if (!sc.per_thread) return false;
+    bool compound = s->kind == STMT_FOR || s->kind == STMT_WHILE || s->kind == STMT_IF;
+    if (compound && !ir_stmt_varies(s)) return false;
+    cf_loc_comment(em, s->loc);
+    if (s->kind == STMT_LET) {
+        simt_let(em, s);
+        return true;
+    }
+    if (sc.jumps)
+        ctx_fail(em->ctx, s->loc,
+                 "the C target cannot run a break or continue under a condition that "
+                 "depends on the thread index yet");
+    int mark = em->live.len;
+    simt_open(em);
+    cf_stmt(em, s);
+    simt_close(em);
+    em->live.len = mark;
+    return true;
+}
 
 /* ---- kernels: what a kernel body uses ------------------------------------------------ */
 typedef struct Uses {
@@ -266,6 +402,8 @@ static void uses_stmt(CfEmit *em, Uses *u, const Stmt *s) {
             uses_expr(em, u, s->u.kernel.grid[d]);
             if (s->u.kernel.block[d]) VEC_PUSH(&em->ctx->arena, u->defined, s->u.kernel.block[d]);
         }
+        for (int d = 0; d < 3; d++)
+            if (s->u.kernel.thread[d]) VEC_PUSH(&em->ctx->arena, u->defined, s->u.kernel.thread[d]);
         uses_stmt(em, u, s->u.kernel.body);
         break;
     case STMT_ATOMIC:
@@ -283,12 +421,13 @@ static void uses_stmt(CfEmit *em, Uses *u, const Stmt *s) {
 }
 
 /* ---- kernels: block function, launcher, call ---------------------------------------- */
-/* Scratch layout: each non-global buffer at a 64-byte aligned offset. Returns the total. */
+/* Scratch layout: each non-global buffer at a 64-byte aligned offset (a copy per thread
+ * of the per-thread ones in thread-level code). Returns the total. */
 static int64_t scratch_layout(CfEmit *em, const Uses *u, int64_t *offs) {
     int64_t total = 0;
     for (int i = 0; i < u->scratch.len; i++) {
         Buffer *b = u->scratch.data[i];
-        int64_t n = 1, c;
+        int64_t n = c_of(em)->simt_threads && simt_own_copy(b) ? c_of(em)->simt_threads : 1, c;
         if (b->scope == SCOPE_BARRIER)
             ctx_fail(em->ctx, b->loc, "T.alloc_barrier: mbarriers have no meaning on the C target");
         for (int d = 0; d < b->ndim; d++) {
@@ -347,8 +486,16 @@ static void emit_block_fn(CfEmit *em, const Stmt *k, int id, const Uses *u, cons
     em->indent = 1;
     for (int i = 0; i < u->scratch.len; i++) {
         Buffer *b = u->scratch.data[i];
-        cf_line(em, "%s *%s = (%s *)(tl_scratch + %lld); /* %s */", cf_storage(b->dtype),
-                cf_buf(em, b), cf_storage(b->dtype), (long long)offs[i], cf_shape_text(em, b));
+        const char *st = cf_storage(b->dtype), *name = cf_buf(em, b);
+        if (!c_of(em)->simt_threads || !simt_own_copy(b)) {
+            cf_line(em, "%s *%s = (%s *)(tl_scratch + %lld); /* %s */", st, name, st,
+                    (long long)offs[i], cf_shape_text(em, b));
+            continue;
+        }
+        cf_line(em, "%s *tl_pt_%s = (%s *)(tl_scratch + %lld); /* %s, per thread */", st, name, st,
+                (long long)offs[i], cf_shape_text(em, b));
+        cf_line(em, "%s *%s = tl_pt_%s; /* thread 0's */", st, name, name);
+        VEC_PUSH(&em->ctx->arena, c_of(em)->simt_bufs, b);
     }
     if (total) cf_line(em, "memset(tl_scratch, 0, %lld);", (long long)total);
     else cf_line(em, "(void)tl_scratch;");
@@ -449,12 +596,18 @@ static void emit_kernel_call(CfEmit *em, const Stmt *k) {
     for (int d = 0; d < k->u.kernel.ngrid; d++)
         if (k->u.kernel.block[d]) cf_live_add(em, k->u.kernel.block[d]);
     em->out = &c_of(em)->kbuf, em->kernel = k, em->last_src = NULL;
+    CEmit *ce = c_of(em);
+    ce->simt_threads = 0, ce->simt_bufs.len = 0;
+    for (int d = 0; d < 3; d++)
+        if (k->u.kernel.thread[d])
+            ce->simt_threads = k->u.kernel.threads[0] * k->u.kernel.threads[1] *
+                               k->u.kernel.threads[2];
     int64_t *offs = NEW_ARRAY(&em->ctx->arena, int64_t, u->scratch.len + 1);
     int64_t total = scratch_layout(em, u, offs);
     emit_block_fn(em, k, id, u, offs, total);
     em->last_src = NULL;
     emit_launcher(em, k, id, u, total);
-    em->out = host_out, em->indent = host_indent, em->kernel = NULL;
+    em->out = host_out, em->indent = host_indent, em->kernel = NULL, ce->simt_threads = 0;
     em->live = host_live, em->last_src = ls, em->last_line = ll;
     StrBuf *o = em->out;
     sb_indent(o, em->indent);

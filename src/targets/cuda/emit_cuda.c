@@ -985,7 +985,8 @@ static const Stmt *find_swizzle(const Stmt *k) {
     return NULL;
 }
 
-/* tl_tid, the block variables (remapped by T.use_swizzle), shared memory. */
+/* tl_tid, the thread and block variables (the latter remapped by T.use_swizzle), shared
+ * memory. */
 static void kernel_prologue(CfEmit *em, const Stmt *k, const VarList *vs, int64_t smem, bool tid) {
     const int *th = k->u.kernel.threads;
     if (smem) cf_line(em, "unsigned char *const tl_smem = tl_dynamic_smem();");
@@ -997,6 +998,13 @@ static void kernel_prologue(CfEmit *em, const Stmt *k, const VarList *vs, int64_
                 th[0], th[1]);
     else cf_line(em, "const int tl_tid = (int)threadIdx.x;");
     static const char *const dims = "xyz";
+    for (int d = 0; d < 3; d++) { /* T.get_thread_binding */
+        const Var *v = k->u.kernel.thread[d];
+        if (!v || !vars_has(vs, v)) continue;
+        cf_line(em, "const %s %s = (%s)threadIdx.%c;", cf_value(v->dtype), cf_var(em, v),
+                cf_value(v->dtype), dims[d]);
+        cf_live_add(em, v);
+    }
     if (cu_of(em)->persistent) { /* each side sets them per tile (ws_side) */
         for (int d = 0; d < k->u.kernel.ngrid; d++) {
             const Var *v = k->u.kernel.block[d];

@@ -1,0 +1,160 @@
+/* tileops_thread.c - the thread level of the T namespace: code that names the thread it
+ * runs in. The thread indices are the kernel's Vars (STMT_KERNEL.thread, made on first
+ * use); pass_mark_varying works out what they make differ between threads, and each
+ * target runs such code per thread (CUDA: in each thread; C: a loop over the block's
+ * threads around each statement that needs it, emit_c.c).
+ *
+ *   T.get_thread_binding(dim=0)   threadIdx.x / y / z
+ *   T.get_thread_bindings()       all three
+ *   T.thread_binding(start, extent, thread="threadIdx.x")
+ *                                 start + the index along the named dimension (TVM's
+ *                                 iterator, used as a value as TileLang's examples do)
+ *   T.get_lane_idx(warp_size=32)  the linear thread index (x fastest) % warp_size
+ *   T.get_warp_idx(warp_size=32), T.get_warp_idx_sync(warp_size=32)
+ *                                 the linear thread index / warp_size
+ *   T.get_warp_group_idx(warp_size=32, warps_per_group=4)
+ *                                 the linear thread index / (warp_size * warps_per_group)
+ *
+ * Errors name the T function and point at the call. */
+#include "frontend/eval.h"
+
+#include <string.h>
+
+#define ARENA (&in->ctx->arena)
+
+static void need_kernel_of(Interp *in, Loc loc, const char *fname) {
+    if (!in->builder || !in->in_kernel || !in->kernel)
+        ctx_fail(in->ctx, loc, "%s is only allowed inside a 'with T.Kernel(...)' block", fname);
+}
+
+/* The thread index along d, made on first use. */
+static Expr *thread_index(Interp *in, int d, Loc loc) {
+    static const char *const names[] = {"tx", "ty", "tz"};
+    Stmt *k = in->kernel;
+    if (!k->u.kernel.thread[d]) k->u.kernel.thread[d] = ir_var(in->ctx, names[d], DT_INT32);
+    return ir_varref(in->ctx, k->u.kernel.thread[d], loc);
+}
+
+/* tx + X * (ty + Y * tz), leaving out the dimensions of one thread. */
+static Expr *linear_index(Interp *in, Loc loc) {
+    const int *n = in->kernel->u.kernel.threads;
+    Expr *e = NULL;
+    for (int d = 2; d >= 0; d--) {
+        if (n[d] <= 1 && (d || e)) continue;
+        Expr *t = thread_index(in, d, loc);
+        e = e ? ir_bin(in->ctx, OP_ADD, t,
+                       ir_bin(in->ctx, OP_MUL, ir_int(in->ctx, n[d], DT_INT32, loc), e, loc), loc)
+              : t;
+    }
+    return e;
+}
+
+static Value *t_thread_binding(Interp *in, CallArgs *a, void *d) {
+    bool all = d != NULL;
+    const char *fname = all ? "T.get_thread_bindings" : "T.get_thread_binding";
+    Value *av[1] = {NULL};
+    args_bind(in, a, fname, all ? "" : "dim=", av, all ? 0 : 1);
+    need_kernel_of(in, a->loc, fname);
+    if (all) {
+        Value *t = val_new(in, V_TUPLE);
+        for (int k = 0; k < 3; k++)
+            VEC_PUSH(ARENA, t->u.items, val_expr(in, thread_index(in, k, a->loc)));
+        return t;
+    }
+    int64_t dim = av[0] ? val_to_int(in, av[0], a->loc, "dim") : 0;
+    if (dim < 0 || dim > 2)
+        ctx_fail(in->ctx, a->loc, "%s: dim must be 0, 1 or 2, got %lld", fname, (long long)dim);
+    return val_expr(in, thread_index(in, (int)dim, a->loc));
+}
+
+/* T.thread_binding(start, extent, thread="threadIdx.x") as TileLang's examples use it, a
+ * value: start + the thread index along x, y or z; extent must be that dimension's
+ * thread count. */
+static Value *t_thread_binding_tvm(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    const char *fname = "T.thread_binding";
+    Value *av[3] = {NULL, NULL, NULL};
+    args_bind(in, a, fname, "start,extent,thread", av, 3);
+    need_kernel_of(in, a->loc, fname);
+    if (av[2]->kind != V_STR) ctx_fail(in->ctx, a->loc, "%s: thread must be a string", fname);
+    const char *tag = av[2]->u.s;
+    int dim = !strcmp(tag, "threadIdx.x")   ? 0
+              : !strcmp(tag, "threadIdx.y") ? 1
+              : !strcmp(tag, "threadIdx.z") ? 2
+                                            : -1;
+    if (dim < 0)
+        ctx_fail(in->ctx, a->loc,
+                 "%s: thread must be \"threadIdx.x\", \"threadIdx.y\" or "
+                 "\"threadIdx.z\", got \"%s\"",
+                 fname, tag);
+    int64_t start = val_to_int(in, av[0], a->loc, "start");
+    int64_t extent = val_to_int(in, av[1], a->loc, "extent");
+    int have = in->kernel->u.kernel.threads[dim];
+    if (extent != have)
+        ctx_fail(in->ctx, a->loc, "%s: extent %lld, but the kernel has %d threads along %s", fname,
+                 (long long)extent, have, tag + 10);
+    Expr *t = thread_index(in, dim, a->loc);
+    return val_expr(in, start ? ir_bin(in->ctx, OP_ADD, ir_int(in->ctx, start, DT_INT32, a->loc), t,
+                                       a->loc)
+                              : t);
+}
+
+/* An optional positive size argument (None: dflt). */
+static int64_t size_arg(Interp *in, Value *v, int64_t dflt, Loc loc, const char *what) {
+    if (!v || v->kind == V_NONE) return dflt;
+    int64_t n = val_to_int(in, v, loc, what);
+    if (n <= 0) ctx_fail(in->ctx, loc, "%s must be positive, got %lld", what, (long long)n);
+    return n;
+}
+
+typedef enum Which { LANE, WARP, WARP_GROUP } Which;
+
+typedef struct WarpIndex {
+    Which which;
+    const char *fname;
+} WarpIndex;
+
+static const WarpIndex lane_idx = {LANE, "T.get_lane_idx"}, warp_idx = {WARP, "T.get_warp_idx"},
+                       warp_idx_sync = {WARP, "T.get_warp_idx_sync"},
+                       warp_group_idx = {WARP_GROUP, "T.get_warp_group_idx"};
+
+static Value *t_warp_index(Interp *in, CallArgs *a, void *d) {
+    const WarpIndex *w = d;
+    bool group = w->which == WARP_GROUP;
+    Value *av[2] = {NULL, NULL};
+    args_bind(in, a, w->fname, group ? "warp_size=,warps_per_group=" : "warp_size=", av,
+              group ? 2 : 1);
+    need_kernel_of(in, a->loc, w->fname);
+    int64_t size = size_arg(in, av[0], 32, a->loc, "warp_size");
+    if (group) size *= size_arg(in, av[1], 4, a->loc, "warps_per_group");
+    Ctx *c = in->ctx;
+    Expr *n = ir_int(c, size, DT_INT32, a->loc), *t = linear_index(in, a->loc);
+    return val_expr(in, ir_bin(c, w->which == LANE ? OP_FLOORMOD : OP_FLOORDIV, t, n, a->loc));
+}
+
+static const struct {
+    const char *name;
+    BuiltinFn fn;
+    const void *data;
+} thread_fns[] = {
+    {"get_thread_binding", t_thread_binding, NULL},
+    {"get_thread_bindings", t_thread_binding, "all"},
+    {"thread_binding", t_thread_binding_tvm, NULL},
+    {"get_lane_idx", t_warp_index, &lane_idx},
+    {"get_warp_idx", t_warp_index, &warp_idx},
+    {"get_warp_idx_sync", t_warp_index, &warp_idx_sync},
+    {"get_warp_group_idx", t_warp_index, &warp_group_idx},
+};
+
+enum { NTHREAD = sizeof thread_fns / sizeof *thread_fns };
+
+const char *tl_thread_name(int i) { return i >= 0 && i < NTHREAD ? thread_fns[i].name : NULL; }
+
+BuiltinFn tl_thread_fn(const char *attr, void **data) {
+    for (int i = 0; i < NTHREAD; i++)
+        if (!strcmp(attr, thread_fns[i].name)) {
+            *data = (void *)thread_fns[i].data;
+            return thread_fns[i].fn;
+        }
+    return NULL;
+}

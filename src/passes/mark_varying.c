@@ -1,0 +1,160 @@
+/* mark_varying.c - what may differ between the threads of a block, in a kernel that reads a
+ * thread index (T.get_thread_binding): Var.varying for the thread indices, for lets whose
+ * value reads a varying value and for variables of loops whose bounds do; Buffer.varying
+ * for local and var buffers written with a varying index or value, or under a varying
+ * condition (a fixed point: loads of such a buffer vary). Code under a varying condition
+ * (an `if` on a thread index, a loop with varying bounds) runs per thread, as the thread
+ * level of TileLang's language is: tile operations there are an error, as is
+ * T.sync_threads (threads that skip it would never meet it), and so is a tile operation
+ * whose region varies. Kernels that read no thread index are left alone.
+ *
+ * Requires: tile IR (before lower_tile_ops). Provides: the marks ir_expr_varies and
+ * ir_stmt_varies read; the variables that later passes make are uniform. */
+#include "passes/passes.h"
+#include "ir/ir_walk.h"
+
+static void expr_varies_slot(Expr **slot, void *ud);
+
+bool ir_expr_varies(const Expr *e) {
+    if (!e) return false;
+    if (e->kind == EXPR_VAR) return e->u.var->varying;
+    if (e->kind == EXPR_LOAD && e->u.load.buf->varying) return true;
+    bool found = false;
+    ir_expr_children((Expr *)e, expr_varies_slot, &found);
+    return found;
+}
+
+static void expr_varies_slot(Expr **slot, void *ud) {
+    if (!*(bool *)ud && ir_expr_varies(*slot)) *(bool *)ud = true;
+}
+
+bool ir_stmt_varies(const Stmt *s) {
+    switch (s->kind) {
+    case STMT_IF: return ir_expr_varies(s->u.if_.cond);
+    case STMT_WHILE: return ir_expr_varies(s->u.while_.cond);
+    case STMT_FOR: return ir_expr_varies(s->u.for_.min) || ir_expr_varies(s->u.for_.extent);
+    default: return false;
+    }
+}
+
+typedef struct Mark {
+    Ctx *ctx;
+    bool changed, check;
+    int depth; /* varying conditions around the statement walked */
+} Mark;
+
+static void any_varies(Expr **slot, void *ud) {
+    if (!*(bool *)ud && ir_expr_varies(*slot)) *(bool *)ud = true;
+}
+
+/* Whether any expression s owns (not its children's) varies. */
+static bool own_exprs_vary(Stmt *s) {
+    bool found = false;
+    ir_stmt_exprs(s, any_varies, &found);
+    return found;
+}
+
+static bool per_thread(const Buffer *b) {
+    return b && (b->scope == SCOPE_LOCAL || b->scope == SCOPE_VAR);
+}
+
+/* The buffer s writes, for the tile statements and stores. */
+static Buffer *written(const Stmt *s) {
+    switch (s->kind) {
+    case STMT_STORE: return s->u.store.buf;
+    case STMT_COPY: return s->u.copy.dst.buf;
+    case STMT_FILL: return s->u.fill.dst.buf;
+    case STMT_GEMM: return s->u.gemm.c.buf;
+    case STMT_REDUCE: return s->u.reduce.dst.buf;
+    case STMT_CUMSUM: return s->u.cumsum.dst.buf;
+    case STMT_ATOMIC: return s->u.atomic.dst.buf;
+    default: return NULL;
+    }
+}
+
+static const char *tile_op_name(const Stmt *s) {
+    switch (s->kind) {
+    case STMT_COPY: return "T.copy";
+    case STMT_FILL: return "T.fill";
+    case STMT_GEMM: return "T.gemm";
+    case STMT_REDUCE: return "T.reduce";
+    case STMT_CUMSUM: return "T.cumsum";
+    case STMT_FOR:
+        return s->u.for_.kind == LOOP_PARALLEL    ? "a T.Parallel loop"
+               : s->u.for_.kind == LOOP_PIPELINED ? "a T.Pipelined loop"
+                                                  : NULL;
+    default: return NULL;
+    }
+}
+
+/* Tile operations act for the whole block: under a varying condition, or with a region
+ * that varies, they would mean something different in each thread. A fill of, or a copy
+ * into, a per-thread buffer is each thread's own. */
+static void check(Mark *m, Stmt *s) {
+    const char *op = tile_op_name(s);
+    if ((s->kind == STMT_FILL || s->kind == STMT_COPY) && per_thread(written(s)))
+        op = NULL; /* each thread's own */
+    if (op && m->depth)
+        ctx_fail(m->ctx, s->loc,
+                 "%s under a condition that depends on the thread index is not supported: "
+                 "tile operations act for the whole block (move it out of the `if` or loop)",
+                 op);
+    if (op && s->kind != STMT_FOR && own_exprs_vary(s))
+        ctx_fail(m->ctx, s->loc,
+                 "%s over a region that depends on the thread index is not supported: tile "
+                 "operations act for the whole block (index per thread with a T.serial or "
+                 "T.vectorized loop instead)",
+                 op);
+    if (s->kind == STMT_FOR && s->u.for_.kind == LOOP_PARALLEL && ir_stmt_varies(s))
+        ctx_fail(m->ctx, s->loc,
+                 "a T.Parallel loop whose bounds depend on the thread index "
+                 "is not supported (use T.serial)");
+    if (s->kind == STMT_SYNC && m->depth)
+        ctx_fail(m->ctx, s->loc,
+                 "T.sync_threads under a condition that depends on the thread index: threads "
+                 "that skip it would wait for each other forever");
+}
+
+static void mark_var(Mark *m, Var *v) {
+    if (!v->varying) v->varying = true, m->changed = true;
+}
+
+static void walk(Stmt **slot, void *ud) {
+    Mark *m = ud;
+    Stmt *s = *slot;
+    if (m->check) check(m, s);
+    if (s->kind == STMT_LET && ir_expr_varies(s->u.let.value)) mark_var(m, s->u.let.var);
+    if (s->kind == STMT_FOR && ir_stmt_varies(s)) mark_var(m, s->u.for_.var);
+    Buffer *w = written(s);
+    if (per_thread(w) && !w->varying && (m->depth || own_exprs_vary(s)))
+        w->varying = true, m->changed = true;
+    bool cond = ir_stmt_varies(s);
+    m->depth += cond;
+    ir_stmt_children(s, walk, ud);
+    m->depth -= cond;
+}
+
+/* A T.Parallel body is one iteration's, a tile op's region an element's: loads of varying
+ * buffers inside them are what the checks above look at, through own_exprs_vary. */
+static void mark_kernel(Ctx *ctx, Stmt *k) {
+    bool any = false;
+    for (int d = 0; d < 3; d++)
+        if (k->u.kernel.thread[d]) k->u.kernel.thread[d]->varying = any = true;
+    if (!any) return;
+    Mark m = {.ctx = ctx, .changed = true};
+    while (m.changed) {
+        m.changed = false;
+        walk(&k->u.kernel.body, &m);
+    }
+    m.check = true;
+    walk(&k->u.kernel.body, &m);
+}
+
+static void find_kernels(Stmt **slot, void *ud) {
+    if ((*slot)->kind == STMT_KERNEL) mark_kernel(ud, *slot);
+    else ir_stmt_children(*slot, find_kernels, ud);
+}
+
+void pass_mark_varying(Ctx *ctx, Func *f) {
+    if (f->body) find_kernels(&f->body, ctx);
+}

@@ -1,0 +1,91 @@
+"""Thread-level code (T.get_thread_binding and the lane / warp indices,
+src/frontend/tileops_thread.c) against NumPy: the kernels tests/unit/kernels/thread_*.py,
+which test_emit_cuda also simulates on the CUDA target; and the programs that are an
+error, each at the user's line."""
+import numpy as np
+import pytest
+
+KERNELS = "tests/unit/kernels/"
+
+
+@pytest.mark.parametrize("N,K,BN,BK", [(128, 256, 64, 64), (100, 192, 32, 64)])
+def test_gemv_per_thread(tilec, N, K, BN, BK):
+    rng = np.random.default_rng(1)
+    a = rng.uniform(-1, 1, K).astype(np.float16)
+    b = rng.uniform(-1, 1, (N, K)).astype(np.float16)
+    out = tilec.run(KERNELS + "thread_gemv.py", dict(N=N, K=K, BLOCK_N=BN, BLOCK_K=BK),
+                    {"A": a, "B": b})
+    ref = b.astype(np.float32) @ a.astype(np.float32)
+    np.testing.assert_allclose(out["C"].astype(np.float32), ref, rtol=2e-3, atol=2e-2)
+
+
+@pytest.mark.parametrize("N,K,BN,BK", [(96, 128, 16, 8), (40, 64, 16, 4)])
+def test_splitk_two_dimensional_threads(tilec, N, K, BN, BK):
+    rng = np.random.default_rng(2)
+    a = rng.integers(-50, 50, K).astype(np.int32)
+    b = rng.integers(-50, 50, (N, K)).astype(np.int32)
+    out = tilec.run(KERNELS + "thread_splitk.py", dict(N=N, K=K, BLOCK_N=BN, BLOCK_K=BK),
+                    {"A": a, "B": b})
+    np.testing.assert_array_equal(out["C"], b @ a)
+
+
+def test_lanes_warps_and_tile_ops(tilec):
+    rng = np.random.default_rng(3)
+    x = rng.uniform(-1, 1, 256).astype(np.float32)
+    out = tilec.run(KERNELS + "thread_lanes.py", dict(M=256), {"X": x})
+    y = np.zeros((256, 4), np.float32)
+    for b in range(2):
+        s = x[b * 128:(b + 1) * 128]
+        tx = np.arange(128)
+        n = np.array([sum(i + 1 for i in range(t % 32 % 4)) for t in tx], np.float32)
+        r = s[127 - tx] * 2.0 + n
+        y[b * 128 + tx, 0] = r + 1.0
+        y[b * 128 + tx, 1] = tx // 32
+        y[b * 128 + tx, 2] = tx // 64
+        y[b * 128 + tx, 3] = r[(tx + 1) % 128]
+    np.testing.assert_allclose(out["Y"], y, rtol=1e-6)
+
+
+ERRORS = [
+    ("T.copy(X[tx:tx + 4], S[0:4])",
+     "T.copy over a region that depends on the thread index is not supported"),
+    ("if tx < 32:\n                T.copy(X[0:128], S)",
+     "T.copy under a condition that depends on the thread index is not supported"),
+    ("if tx < 32:\n                T.sync_threads()",
+     "T.sync_threads under a condition that depends on the thread index"),
+    ("for i in T.Parallel(tx):\n                S[i] = 0.0",
+     "a T.Parallel loop whose bounds depend on the thread index"),
+    ("t = T.get_thread_binding(3)", "T.get_thread_binding: dim must be 0, 1 or 2, got 3"),
+    ("t = T.get_lane_idx(0)", "warp_size must be positive, got 0"),
+    ("t = T.thread_binding(0, 64, thread=\"threadIdx.x\")",
+     "T.thread_binding: extent 64, but the kernel has 128 threads along x"),
+    ("t = T.thread_binding(0, 1, thread=\"blockIdx.x\")",
+     "T.thread_binding: thread must be \"threadIdx.x\""),
+]
+
+
+@pytest.mark.parametrize("line,message", ERRORS)
+def test_errors_at_the_users_line(tilec, tmp_path, line, message):
+    src = tmp_path / "bad.py"
+    src.write_text(
+        "import tilelang.language as T\n\n"
+        "@T.prim_func\n"
+        "def main(X: T.Tensor((128,), \"float32\")):\n"
+        "        with T.Kernel(1, threads=128) as bx:\n"
+        "            S = T.alloc_shared((128,), \"float32\")\n"
+        "            tx = T.get_thread_binding()\n"
+        "            " + line + "\n")
+    proc = tilec.command(["emit", src, "--target", "c"])
+    assert proc.returncode != 0
+    assert message in proc.stderr, proc.stderr
+    assert "bad.py:8" in proc.stderr or "bad.py:9" in proc.stderr, proc.stderr
+
+
+def test_outside_a_kernel_is_an_error(tilec, tmp_path):
+    src = tmp_path / "bad.py"
+    src.write_text("import tilelang.language as T\n\n@T.prim_func\n"
+                   "def main(X: T.Tensor((128,), \"float32\")):\n"
+                   "    t = T.get_thread_binding()\n")
+    proc = tilec.command(["emit", src, "--target", "c"])
+    assert proc.returncode != 0
+    assert "bad.py:5" in proc.stderr and "only allowed inside a 'with T.Kernel" in proc.stderr
