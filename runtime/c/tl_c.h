@@ -374,6 +374,19 @@ static inline char *tl_scratch_alloc(size_t size) {
     return (char *)aligned_alloc(64, (size + 63) / 64 * 64);
 }
 
+/* Thread-level code: the thread whose value a warp shuffle in thread tid of a block of n
+ * reads (kind 0: lane ^ arg, 1: lane + arg, 2: lane - arg, 3: lane arg mod 32), its own
+ * past the warp's 32 lanes or the block's threads, as CUDA's __shfl_*_sync. */
+static inline int tl_shfl_src(int kind, int tid, int arg, int n) {
+    int lane = tid % 32, src = kind == 0   ? lane ^ arg
+                               : kind == 1 ? lane + arg
+                               : kind == 2 ? lane - arg
+                                           : arg & 31;
+    if ((kind == 0 && (arg < 0 || src > 31)) || src < 0 || src > 31) return tid;
+    src += tid - lane;
+    return src < n ? src : tid;
+}
+
 /* The message of a failed T.device_assert (tl_cuda.h has the device's, same text). */
 static inline void tl_assert_fail(const char *where, const char *msg, long long bx, long long by,
                                   long long bz) {

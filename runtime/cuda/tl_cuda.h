@@ -2155,6 +2155,22 @@ template <int NT> TL_DEV void tl_sk_wait(unsigned *flag, int tid) {
     tl_bar_sync<1, NT>();
 }
 
+/* ---- warp shuffles (T.shfl_*, T.warp_reduce_*): the whole warp, width 32 ------------ */
+#define TL_SHFL(T)                                                                                 \
+    TL_DEV T tl_shfl_xor(T v, int m) { return __shfl_xor_sync(0xffffffffu, v, m); }                \
+    TL_DEV T tl_shfl_down(T v, int d) { return __shfl_down_sync(0xffffffffu, v, (unsigned)d); }    \
+    TL_DEV T tl_shfl_up(T v, int d) { return __shfl_up_sync(0xffffffffu, v, (unsigned)d); }        \
+    TL_DEV T tl_shfl_sync(T v, int l) { return __shfl_sync(0xffffffffu, v, l); }
+TL_SHFL(int)
+TL_SHFL(unsigned)
+TL_SHFL(long)
+TL_SHFL(unsigned long)
+TL_SHFL(long long)
+TL_SHFL(unsigned long long)
+TL_SHFL(float)
+TL_SHFL(double)
+#undef TL_SHFL
+
 #else /* TL_CUDA_SIM: the same contracts in host C++ */
 /* Asynchronous work happens at the extremes the hardware allows, so that a missing wait
  * or barrier shows as wrong data: a wgmma left in flight computes when tl_wgmma_wait
@@ -2612,6 +2628,26 @@ template <int N> TL_DEV void tl_setmaxnreg_dec() {}
 
 TL_DEV unsigned tl_cluster_rank() { return sim_rank(); }
 TL_DEV void tl_cluster_sync() { sim_cluster_bar(); }
+/* Warp shuffles: each lane's value meets in a slot per thread between two warp barriers;
+ * the source lane as the hardware picks it (its own past the warp's lanes). */
+template <class T> TL_DEV T tl_sim_shfl(T v, int src) {
+    static double slots[TL_SIM_THREADS];
+    const int t = sim_thread(), lane = t % 32;
+    slots[t] = (double)v; /* exact for the values the tests shuffle (not 64-bit ints) */
+    sim_warp_sync();
+    T r = src >= 0 && src < 32 ? (T)slots[t - lane + src] : v;
+    sim_warp_sync();
+    return r;
+}
+template <class T> TL_DEV T tl_shfl_xor(T v, int m) {
+    return tl_sim_shfl(v, sim_thread() % 32 ^ m);
+}
+template <class T> TL_DEV T tl_shfl_down(T v, int d) {
+    return tl_sim_shfl(v, sim_thread() % 32 + d);
+}
+template <class T> TL_DEV T tl_shfl_up(T v, int d) { return tl_sim_shfl(v, sim_thread() % 32 - d); }
+template <class T> TL_DEV T tl_shfl_sync(T v, int l) { return tl_sim_shfl(v, l & 31); }
+
 /* p's twin in the shared memory of block rank of the cluster. */
 template <class T> TL_DEV T *tl_sim_peer(T *p, unsigned rank) {
     return (T *)(sim_smem(rank) + ((unsigned char *)p - sim_smem(sim_rank())));

@@ -1050,7 +1050,6 @@ static const TEntry t_entries[] = {
     {"macro", t_decorator_mark, I("T.macro")},
     {"const", t_const, 0},
     {"empty", t_empty, 0},
-    {"shfl_xor", t_unsupported, I("T.shfl_xor")},
 };
 #undef I
 
@@ -1069,7 +1068,8 @@ char *tl_lang_table(void) {
     for (int i = 0; tl_lang_name(i); i++)
         sb_printf(&sb, "T.%s\t%s\n", tl_lang_name(i), tl_lang_status(tl_lang_name(i), ok));
     for (int fn = 0; fn < FN_COUNT; fn++)
-        if (fn != FN_BITCAST) /* (T.reinterpret: tileops_lang.c's) */
+        if (fn != FN_BITCAST && !intrinsic_is_shfl((Intrinsic)fn)) /* (tileops_lang.c's,
+                                                                      tileops_thread.c's) */
             sb_printf(&sb, "T.%s\t%s\n", intrinsic_name((Intrinsic)fn),
                       tl_lang_status(intrinsic_name((Intrinsic)fn), ok));
     sb_printf(&sb, "T.GemmWarpPolicy\t%s\n", tl_lang_status("GemmWarpPolicy", ok));
@@ -1093,7 +1093,7 @@ Value *tl_lang_attr(Interp *in, const char *attr, Loc loc) {
     BuiltinFn more = tl_lang_fn(attr, &data);
     if (more) return bval(in, arena_printf(ARENA, "T.%s", attr), more, data);
     for (int fn = 0; fn < FN_COUNT; fn++)
-        if (!strcmp(attr, intrinsic_name((Intrinsic)fn)))
+        if (!intrinsic_is_shfl((Intrinsic)fn) && !strcmp(attr, intrinsic_name((Intrinsic)fn)))
             return bval(in, arena_printf(ARENA, "T.%s", attr), t_intrinsic, (void *)(intptr_t)fn);
     DType dt = dtype_parse(attr);
     if (dt != DT_INVALID) return val_dtype(in, dt);

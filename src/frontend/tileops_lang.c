@@ -207,15 +207,7 @@ static Value *t_pending(Interp *in, CallArgs *a, void *d) {
 
 #define THREAD_LEVEL "warp-level code: shuffles and warp reductions"
 static const char *const pending[][2] = {
-    {"shfl_down", THREAD_LEVEL},
-    {"shfl_up", THREAD_LEVEL},
-    {"shfl_sync", THREAD_LEVEL},
     {"sync_warp", THREAD_LEVEL},
-    {"warp_reduce_sum", THREAD_LEVEL},
-    {"warp_reduce_max", THREAD_LEVEL},
-    {"warp_reduce_min", THREAD_LEVEL},
-    {"warp_reduce_bitand", THREAD_LEVEL},
-    {"warp_reduce_bitor", THREAD_LEVEL},
     {"launch_thread", THREAD_LEVEL},
     {"call_extern", "external functions"},
     {"call_intrin", "TVM intrinsics"},

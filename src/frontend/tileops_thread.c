@@ -15,6 +15,17 @@
  *   T.get_warp_group_idx(warp_size=32, warps_per_group=4)
  *                                 the linear thread index / (warp_size * warps_per_group)
  *
+ *   T.shfl_xor/down/up(value, delta, width=32, mask=0xFFFFFFFF), T.shfl_sync(value,
+ *   src_lane, ...)                the value lane ^ delta / + delta / - delta / src_lane of
+ *                                 the warp holds (CUDA's __shfl_*_sync; its own past
+ *                                 the warp); the whole warp only
+ *   T.warp_reduce_sum/max/min/bitand/bitor(value)
+ *                                 the reduction over the warp, in every lane: lets of a
+ *                                 shfl_xor butterfly (offsets 16 .. 1)
+ *
+ * Shuffles are thread-level code that every lane of the warp must reach: under a
+ * thread-dependent condition they are an error (pass_mark_varying).
+ *
  * Errors name the T function and point at the call. */
 #include "frontend/eval.h"
 
@@ -132,6 +143,69 @@ static Value *t_warp_index(Interp *in, CallArgs *a, void *d) {
     return val_expr(in, ir_bin(c, w->which == LANE ? OP_FLOORMOD : OP_FLOORDIV, t, n, a->loc));
 }
 
+/* ---- warp level ------------------------------------------------------------------- */
+/* The CUDA shuffles' width and mask: tilec supports the whole warp. */
+static void whole_warp(Interp *in, Value *width, Value *mask, Loc loc, const char *fname) {
+    if (size_arg(in, width, 32, loc, "width") != 32)
+        ctx_fail(in->ctx, loc, "%s: only width=32 (the whole warp) is supported", fname);
+    if (mask && mask->kind != V_NONE && val_to_int(in, mask, loc, "mask") != 0xffffffffLL)
+        ctx_fail(in->ctx, loc, "%s: only mask=0xFFFFFFFF (every lane) is supported", fname);
+}
+
+/* A shuffle makes its kernel thread-level code, as a thread index does. */
+static Expr *shfl(Interp *in, Intrinsic fn, Expr *value, Expr *arg, Loc loc) {
+    thread_index(in, 0, loc);
+    return ir_call(in->ctx, fn, value, ir_cast(in->ctx, DT_INT32, arg, loc), loc);
+}
+
+/* T.shfl_xor/down/up(value, delta, width=32, mask=0xFFFFFFFF), T.shfl_sync(value,
+ * src_lane, ...): the value another lane of the warp holds. */
+static Value *t_shfl(Interp *in, CallArgs *a, void *d) {
+    Intrinsic fn = (Intrinsic)(intptr_t)d;
+    const char *fname = arena_printf(ARENA, "T.%s", intrinsic_name(fn));
+    Value *av[4] = {NULL};
+    args_bind(in, a, fname,
+              fn == FN_SHFL_IDX ? "value,src_lane,width=,mask=" : "value,delta,width=,mask=", av,
+              4);
+    need_kernel_of(in, a->loc, fname);
+    whole_warp(in, av[2], av[3], a->loc, fname);
+    Expr *v = val_to_expr(in, av[0], a->loc, "value");
+    Expr *arg = val_to_expr(in, av[1], a->loc, fn == FN_SHFL_IDX ? "src_lane" : "delta");
+    if (!dtype_is_int(arg->dtype))
+        ctx_fail(in->ctx, a->loc, "%s: the lane argument must be an integer", fname);
+    return val_expr(in, shfl(in, fn, v, arg, a->loc));
+}
+
+/* A let of value (each step of a warp reduction is a value of its own). */
+static Expr *let_of(Interp *in, Expr *value, Loc loc) {
+    Var *var = ir_var(in->ctx, "tl_red", value->dtype);
+    Stmt *s = ir_stmt(in->ctx, STMT_LET, loc);
+    s->u.let.var = var, s->u.let.value = value;
+    emit_stmt(in, s);
+    return ir_varref(in->ctx, var, loc);
+}
+
+/* T.warp_reduce_sum/max/min/bitand/bitor(value): the reduction over the warp's 32 lanes,
+ * in every lane (a butterfly of shfl_xor, offsets 16 down to 1). */
+static Value *t_warp_reduce(Interp *in, CallArgs *a, void *d) {
+    static const char *const names[] = {"sum", "max", "min", "bitand", "bitor"};
+    static const BinOp ops[] = {OP_ADD, OP_MAX, OP_MIN, OP_BITAND, OP_BITOR};
+    int k = (int)(intptr_t)d;
+    const char *fname = arena_printf(ARENA, "T.warp_reduce_%s", names[k]);
+    Value *av[1] = {NULL};
+    args_bind(in, a, fname, "value", av, 1);
+    need_kernel_of(in, a->loc, fname);
+    Expr *r = val_to_expr(in, av[0], a->loc, "value");
+    if (ops[k] >= OP_BITAND && !dtype_is_int(r->dtype))
+        ctx_fail(in->ctx, a->loc, "%s needs an integer value, got %s", fname, dtype_name(r->dtype));
+    r = let_of(in, r, a->loc);
+    for (int off = 16; off; off /= 2) {
+        Expr *other = shfl(in, FN_SHFL_XOR, r, ir_int(in->ctx, off, DT_INT32, a->loc), a->loc);
+        r = let_of(in, ir_bin(in->ctx, ops[k], r, other, a->loc), a->loc);
+    }
+    return val_expr(in, r);
+}
+
 static const struct {
     const char *name;
     BuiltinFn fn;
@@ -144,6 +218,15 @@ static const struct {
     {"get_warp_idx", t_warp_index, &warp_idx},
     {"get_warp_idx_sync", t_warp_index, &warp_idx_sync},
     {"get_warp_group_idx", t_warp_index, &warp_group_idx},
+    {"shfl_xor", t_shfl, (void *)FN_SHFL_XOR},
+    {"shfl_down", t_shfl, (void *)FN_SHFL_DOWN},
+    {"shfl_up", t_shfl, (void *)FN_SHFL_UP},
+    {"shfl_sync", t_shfl, (void *)FN_SHFL_IDX},
+    {"warp_reduce_sum", t_warp_reduce, (void *)0},
+    {"warp_reduce_max", t_warp_reduce, (void *)1},
+    {"warp_reduce_min", t_warp_reduce, (void *)2},
+    {"warp_reduce_bitand", t_warp_reduce, (void *)3},
+    {"warp_reduce_bitor", t_warp_reduce, (void *)4},
 };
 
 enum { NTHREAD = sizeof thread_fns / sizeof *thread_fns };

@@ -41,6 +41,10 @@ const char *sk_op_name(SkOp op) { return NAME_OF(sk_op_names, op, SK_OP_COUNT); 
 int intrinsic_nargs(Intrinsic fn) {
     return (unsigned)fn < (unsigned)FN_COUNT ? intrinsic_nargs_table[fn] : 0;
 }
+
+bool intrinsic_is_shfl(Intrinsic fn) {
+    return fn == FN_SHFL_XOR || fn == FN_SHFL_DOWN || fn == FN_SHFL_UP || fn == FN_SHFL_IDX;
+}
 #undef NAME_OF
 
 /* ---- leaves ------------------------------------------------------------------------ */
@@ -389,7 +393,7 @@ Expr *ir_call(Ctx *ctx, Intrinsic fn, Expr *a, Expr *b, Loc loc) {
     TL_ASSERT(fn != FN_BITCAST); /* (ir_bitcast: the dtype is not a's) */
     DType t = a->dtype;
     if (fn == FN_ISINF || fn == FN_ISNAN) t = DT_BOOL;
-    else if (b) t = dtype_promote(a->dtype, b->dtype);
+    else if (b && !intrinsic_is_shfl(fn)) t = dtype_promote(a->dtype, b->dtype);
     if (fn == FN_ABS && a->kind == EXPR_INT)
         return ir_int(ctx, a->u.i < 0 ? (int64_t)(0 - (uint64_t)a->u.i) : a->u.i, t, loc);
     if (a->kind == EXPR_FLOAT && (!b || is_const(b))) {

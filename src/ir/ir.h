@@ -46,7 +46,12 @@
     X(FN_POW, "pow", 2) X(FN_FMOD, "fmod", 2) X(FN_ATAN2, "atan2", 2)                 \
     X(FN_ISINF, "isinf", 1) /* -> bool */ X(FN_ISNAN, "isnan", 1) /* -> bool */      \
     X(FN_BITCAST, "reinterpret", 1) /* the same bits as e->dtype, of the same width:    \
-                                       ir_bitcast (T.reinterpret) */
+                                       ir_bitcast (T.reinterpret) */                    \
+    /* warp shuffles (value, lane argument) -> the value of another lane of the warp:  \
+       lane ^ arg, lane + arg, lane - arg (own value past the warp's lanes), lane arg  \
+       (mod 32); of value's dtype; never folded (intrinsic_is_shfl) */                \
+    X(FN_SHFL_XOR, "shfl_xor", 2) X(FN_SHFL_DOWN, "shfl_down", 2)                      \
+    X(FN_SHFL_UP, "shfl_up", 2) X(FN_SHFL_IDX, "shfl_sync", 2)
 /* clang-format on */
 
 /* clang-format off */
@@ -128,6 +133,7 @@ const char *binop_name(BinOp op);
 const char *unop_name(UnOp op);
 const char *intrinsic_name(Intrinsic fn);
 int intrinsic_nargs(Intrinsic fn);
+bool intrinsic_is_shfl(Intrinsic fn); /* FN_SHFL_*: a value from another thread */
 const char *loop_kind_name(LoopKind k);
 const char *reduce_op_name(ReduceOp op);
 const char *atomic_op_name(AtomicOp op);

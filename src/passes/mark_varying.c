@@ -4,9 +4,10 @@
  * for local and var buffers written with a varying index or value, or under a varying
  * condition (a fixed point: loads of such a buffer vary). Code under a varying condition
  * (an `if` on a thread index, a loop with varying bounds) runs per thread, as the thread
- * level of TileLang's language is: tile operations there are an error, as is
- * T.sync_threads (threads that skip it would never meet it), and so is a tile operation
- * whose region varies. Kernels that read no thread index are left alone.
+ * level of TileLang's language is: tile operations there are an error, as are
+ * T.sync_threads and warp shuffles (threads that skip them would never meet them), and so
+ * is a tile operation whose region varies. A shuffle's value varies (a kernel with one
+ * has a thread index: tileops_thread.c). Kernels that read no thread index are left alone.
  *
  * Requires: tile IR (before lower_tile_ops). Provides: the marks ir_expr_varies and
  * ir_stmt_varies read; the variables that later passes make are uniform. */
@@ -19,6 +20,7 @@ bool ir_expr_varies(const Expr *e) {
     if (!e) return false;
     if (e->kind == EXPR_VAR) return e->u.var->varying;
     if (e->kind == EXPR_LOAD && e->u.load.buf->varying) return true;
+    if (e->kind == EXPR_CALL && intrinsic_is_shfl(e->u.call.fn)) return true;
     bool found = false;
     ir_expr_children((Expr *)e, expr_varies_slot, &found);
     return found;
@@ -51,6 +53,18 @@ static void any_varies(Expr **slot, void *ud) {
 static bool own_exprs_vary(Stmt *s) {
     bool found = false;
     ir_stmt_exprs(s, any_varies, &found);
+    return found;
+}
+
+static void find_shfl(Expr **slot, void *ud) {
+    if ((*slot)->kind == EXPR_CALL && intrinsic_is_shfl((*slot)->u.call.fn)) *(bool *)ud = true;
+    else ir_expr_children(*slot, find_shfl, ud);
+}
+
+bool ir_expr_shuffles(const Expr *e) {
+    bool found = false;
+    Expr *slot = (Expr *)e;
+    if (e) find_shfl(&slot, &found);
     return found;
 }
 
@@ -109,6 +123,12 @@ static void check(Mark *m, Stmt *s) {
         ctx_fail(m->ctx, s->loc,
                  "a T.Parallel loop whose bounds depend on the thread index "
                  "is not supported (use T.serial)");
+    bool shuffles = false;
+    ir_stmt_exprs(s, find_shfl, &shuffles);
+    if (shuffles && m->depth)
+        ctx_fail(m->ctx, s->loc,
+                 "a warp shuffle under a condition that depends on the thread index is not "
+                 "supported: every lane of the warp must reach it");
     if (s->kind == STMT_SYNC && m->depth)
         ctx_fail(m->ctx, s->loc,
                  "T.sync_threads under a condition that depends on the thread index: threads "

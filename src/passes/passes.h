@@ -54,5 +54,6 @@ void pass_mark_varying(Ctx *ctx, Func *f);
  * whether s is an if, while or loop whose condition or bounds may. */
 bool ir_expr_varies(const Expr *e);
 bool ir_stmt_varies(const Stmt *s);
+bool ir_expr_shuffles(const Expr *e); /* whether e has a warp shuffle (FN_SHFL_*) */
 
 #endif

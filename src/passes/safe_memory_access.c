@@ -90,6 +90,21 @@ static Stmt *wrap_if(Safe *S, Expr *cond, Stmt *s) {
     return w;
 }
 
+/* A store or atomic of *value guarded by cond; the value first, unguarded, when it
+ * shuffles across the warp (every lane must reach a shuffle). */
+static Stmt *wrap_value_if(Safe *S, Expr *cond, Stmt *s, Expr **value) {
+    if (!cond || !ir_expr_shuffles(*value)) return wrap_if(S, cond, s);
+    Var *v = ir_var(S->ctx, "tl_value", (*value)->dtype);
+    v->varying = true;
+    Stmt *let = ir_stmt(S->ctx, STMT_LET, s->loc);
+    let->u.let.var = v, let->u.let.value = *value;
+    *value = ir_varref(S->ctx, v, s->loc);
+    Stmt *seq = ir_stmt(S->ctx, STMT_SEQ, s->loc);
+    VEC_PUSH(&S->ctx->arena, seq->u.seq, let);
+    VEC_PUSH(&S->ctx->arena, seq->u.seq, wrap_if(S, cond, s));
+    return seq;
+}
+
 static bool is_scalar_atomic(const Stmt *s) {
     if (s->u.atomic.src.buf) return false;
     for (int d = 0; d < s->u.atomic.dst.ndim; d++) {
@@ -113,14 +128,17 @@ static void safe_stmt(Safe *S, Stmt **slot) {
     case STMT_LET: iv_env_enter(&S->env, s); return; /* visible to the end of its SEQ */
     case STMT_STORE:
         if (s->u.store.buf->scope == SCOPE_GLOBAL)
-            *slot = wrap_if(S, in_bounds(S, s->u.store.buf, s->u.store.idx, s->loc), s);
+            *slot = wrap_value_if(S, in_bounds(S, s->u.store.buf, s->u.store.idx, s->loc), s,
+                                  &s->u.store.value);
         return;
     case STMT_COPY: /* kept for the target (vector copies): checked by the emitter */
         s->u.copy.proven = proven_dims(S, s);
         return;
     case STMT_ATOMIC:
         if (s->u.atomic.dst.buf->scope == SCOPE_GLOBAL && is_scalar_atomic(s))
-            *slot = wrap_if(S, in_bounds(S, s->u.atomic.dst.buf, s->u.atomic.dst.start, s->loc), s);
+            *slot = wrap_value_if(S,
+                                  in_bounds(S, s->u.atomic.dst.buf, s->u.atomic.dst.start, s->loc),
+                                  s, &s->u.atomic.value);
         return;
     default: break;
     }

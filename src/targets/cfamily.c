@@ -584,6 +584,10 @@ static void ex_call(CfEmit *em, StrBuf *o, const Expr *e) {
         ex_bitcast(em, o, e);
         return;
     }
+    if (intrinsic_is_shfl(fn)) {
+        em->hooks->shfl(em, o, e);
+        return;
+    }
     if (fn == FN_ISINF || fn == FN_ISNAN) {
         if (!dtype_is_float(arg->dtype)) {
             sb_puts(o, "false");

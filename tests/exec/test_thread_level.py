@@ -89,3 +89,44 @@ def test_outside_a_kernel_is_an_error(tilec, tmp_path):
     proc = tilec.command(["emit", src, "--target", "c"])
     assert proc.returncode != 0
     assert "bad.py:5" in proc.stderr and "only allowed inside a 'with T.Kernel" in proc.stderr
+
+
+def shfl_ref(x):
+    """TileLang's shuffles and warp reductions (CUDA's __shfl_*_sync, width 32)."""
+    y = np.zeros((x.size, 8), np.int64)
+    for t in range(x.size):
+        lane, base = t % 32, t - t % 32
+        def at(src, own, vals=x):
+            return vals[base + src] if 0 <= src < 32 else own
+        warp = x[base:base + 32].astype(np.int64)
+        y[t, 0] = at(lane ^ 5, x[t])
+        y[t, 1] = at(lane + 3, x[t])
+        y[t, 2] = at(lane - 7, x[t])
+        y[t, 3] = x[base + (lane * 3 + 1) % 32]
+        y[t, 4] = warp.sum()
+        y[t, 5] = warp.max()
+        y[t, 6] = warp.min() + np.bitwise_or.reduce(warp & 7)
+        down = np.array([at(l + 1, x[base + l]) for l in range(32)])
+        y[t, 7] = down[lane ^ 16] * 2
+    return y
+
+
+def test_warp_shuffles_and_reductions(tilec):
+    rng = np.random.default_rng(4)
+    x = rng.integers(-1000, 1000, 128).astype(np.int32)
+    out = tilec.run(KERNELS + "thread_shfl.py", dict(M=128), {"X": x})
+    np.testing.assert_array_equal(out["Y"], shfl_ref(x))
+
+
+def test_shuffle_under_a_thread_condition_is_an_error(tilec, tmp_path):
+    src = tmp_path / "bad.py"
+    src.write_text("import tilelang.language as T\n\n@T.prim_func\n"
+                   "def main(X: T.Tensor((128,), \"int32\")):\n"
+                   "    with T.Kernel(1, threads=128) as bx:\n"
+                   "        tx = T.get_thread_binding()\n"
+                   "        if tx < 64:\n"
+                   "            X[tx] = T.shfl_xor(X[tx], 1)\n")
+    proc = tilec.command(["emit", src, "--target", "cuda"])
+    assert proc.returncode != 0
+    assert "bad.py:8" in proc.stderr and "a warp shuffle under a condition" in proc.stderr, \
+        proc.stderr

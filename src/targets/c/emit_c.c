@@ -37,6 +37,8 @@ typedef struct CEmit {
     int simt_threads;
     Vec(Buffer *) simt_bufs;
     bool in_threads;
+    Vec(const Expr *) shfls;     /* the warp shuffles of the statement being written ... */
+    Vec(const char *) shfl_vals; /* ... and the arrays of every thread's value for them */
 } CEmit;
 
 static CEmit *c_of(CfEmit *em) { return (CEmit *)em; }
@@ -100,6 +102,7 @@ static void emit_alloc(CfEmit *em, const Stmt *s) {
 }
 
 static bool simt_stmt(CfEmit *em, const Stmt *s);
+static void c_shfl(CfEmit *em, StrBuf *o, const Expr *e);
 
 /* CfHooks.stmt: thread-level code, allocations, kernels, and what has no effect on a
  * CPU. */
@@ -163,6 +166,7 @@ static const CfHooks c_hooks = {
     .wide_local_index = true,
     .stmt = c_stmt,
     .atomic = c_atomic,
+    .shfl = c_shfl,
     .print_region_begin = c_print_begin,
     .print_region_end = c_print_end,
     .assert_exit = c_assert_exit,
@@ -249,6 +253,56 @@ static void simt_close(CfEmit *em) {
     cf_line(em, "}");
 }
 
+/* ---- warp shuffles: every thread's value first, in an array, then the statement reads
+ * the source thread's element (tl_shfl_src). Inner shuffles come first. */
+static void collect_shfls(Expr **slot, void *ud) {
+    CfEmit *em = ud;
+    ir_expr_children(*slot, collect_shfls, ud);
+    if ((*slot)->kind == EXPR_CALL && intrinsic_is_shfl((*slot)->u.call.fn))
+        VEC_PUSH(&em->ctx->arena, c_of(em)->shfls, *slot);
+}
+
+static void simt_open(CfEmit *em);
+static void simt_close(CfEmit *em);
+
+static void hoist_shfls(CfEmit *em, const Stmt *s) {
+    CEmit *ce = c_of(em);
+    ce->shfls.len = ce->shfl_vals.len = 0;
+    ir_stmt_exprs((Stmt *)s, collect_shfls, em);
+    for (int i = 0; i < ce->shfls.len; i++) {
+        const Expr *e = ce->shfls.data[i];
+        const char *vals = cf_tmp(em, "shfl");
+        cf_line(em, "%s %s[%d];", cf_value(e->dtype), vals, ce->simt_threads);
+        int mark = em->live.len;
+        simt_open(em);
+        StrBuf *o = em->out;
+        sb_indent(o, em->indent);
+        sb_printf(o, "%s[tl_tid] = ", vals);
+        cf_ex_top(em, o, e->u.call.args[0], e->dtype);
+        sb_puts(o, ";\n");
+        simt_close(em);
+        em->live.len = mark;
+        VEC_PUSH(&em->ctx->arena, ce->shfl_vals, vals);
+    }
+}
+
+/* CfHooks.shfl: the source thread's element of the hoisted values. */
+static void c_shfl(CfEmit *em, StrBuf *o, const Expr *e) {
+    CEmit *ce = c_of(em);
+    int k = 0;
+    while (k < ce->shfls.len && ce->shfls.data[k] != e) k++;
+    if (k == ce->shfls.len || !ce->in_threads)
+        tl_internal_error(__FILE__, __LINE__, "a warp shuffle outside thread-level code");
+    Intrinsic fn = e->u.call.fn;
+    sb_printf(o, "%s[tl_shfl_src(%d, tl_tid, ", ce->shfl_vals.data[k],
+              fn == FN_SHFL_XOR    ? 0
+              : fn == FN_SHFL_DOWN ? 1
+              : fn == FN_SHFL_UP   ? 2
+                                   : 3);
+    cf_ex_top(em, o, e->u.call.args[1], DT_INT32);
+    sb_printf(o, ", %d)]", ce->simt_threads);
+}
+
 /* A let of a varying value: an element per thread. */
 static void simt_let(CfEmit *em, const Stmt *s) {
     Var *v = s->u.let.var;
@@ -256,6 +310,7 @@ static void simt_let(CfEmit *em, const Stmt *s) {
     const char *name = cf_var(em, v);
     if (!cf_live_has(em, v))
         cf_line(em, "%s tl_pt_%s[%d];", cf_value(v->dtype), name, c_of(em)->simt_threads);
+    hoist_shfls(em, s);
     int mark = em->live.len;
     simt_open(em);
     StrBuf *o = em->out;
@@ -286,6 +341,7 @@ static bool simt_stmt(CfEmit *em, const Stmt *s) {
         ctx_fail(em->ctx, s->loc,
                  "the C target cannot run a break or continue under a condition that "
                  "depends on the thread index yet");
+    hoist_shfls(em, s);
     int mark = em->live.len;
     simt_open(em);
     cf_stmt(em, s);

@@ -687,6 +687,15 @@ static void cu_print_end(CfEmit *em) {
     cf_line(em, "}");
 }
 
+/* CfHooks.shfl: tl_cuda.h's tl_shfl_<kind>(value, lane argument). */
+static void cu_shfl(CfEmit *em, StrBuf *o, const Expr *e) {
+    sb_printf(o, "tl_%s(", intrinsic_name(e->u.call.fn));
+    cf_ex(em, o, e->u.call.args[0]);
+    sb_puts(o, ", ");
+    cf_ex_top(em, o, e->u.call.args[1], DT_INT32);
+    sb_puts(o, ")");
+}
+
 /* A failed T.device_assert traps: the launch fails and the CUDA context is unusable. */
 static void cu_assert_exit(CfEmit *em) { cf_line(em, "__trap();"); }
 
@@ -696,6 +705,7 @@ static const CfHooks cu_hooks = {
     .stmt = cu_stmt,
     .once = cu_once,
     .atomic = cu_atomic,
+    .shfl = cu_shfl,
     .print_region_begin = cu_print_begin,
     .print_region_end = cu_print_end,
     .elem = cu_elem,
