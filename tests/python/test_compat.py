@@ -1,10 +1,12 @@
 """The `tilelang` compatibility layer: its modules, the import hook, the install step,
-a TileLang script run unchanged, and the repository's examples/*.py imported unmodified
-through it (with numpy references; with torch also against each example's own
-ref_program)."""
+a TileLang script run unchanged, TileLang's perf-regression entry points
+(tilelang.testing.process_func and regression, as in TileLang 0.1.15), and the
+repository's examples/*.py imported unmodified through it (with numpy references; with
+torch also against each example's own ref_program)."""
 from pysupport import pytestmark  # noqa: F401 (the ASan skip); first: sets sys.path
 
 import importlib.util
+import json
 import os
 import subprocess
 import sys
@@ -107,6 +109,140 @@ def test_install_step(tmp_path):
     assert run.returncode == 0, run.stdout + run.stderr
     assert run.stdout.startswith(str(lib_dir / "tilec" / "libtilec.so"))
     assert "All checks pass." in run.stdout
+
+
+# ---- TileLang's perf-regression entry points (tilelang.testing, as in 0.1.15) -------------
+def test_process_func_records_as_tilelang():
+    import tilelang.testing as tt
+    from tilec.compat import testing
+    seen = []
+
+    def perf(**kwargs):
+        seen.append(kwargs)
+        return 2.5
+
+    perf.__module__ = "regression_demo"
+    del testing.RESULTS[:]
+    try:
+        tt.process_func(perf, M=64)  # named after its module, less "regression_"
+        tt.process_func(perf, "regression_named_case")
+        tt.process_func(perf, "plain", window=8)
+        assert seen == [{"M": 64}, {}, {"window": 8}]
+        assert testing.RESULTS == [("demo", 2.5, None), ("named_case", 2.5, None),
+                                   ("plain", 2.5, None)]
+        values, calls = iter([0.0, -1.0, 3.0]), []  # not positive: measured again
+        tt.process_func(lambda: calls.append(1) or next(values), "flaky")
+        assert len(calls) == 3 and testing.RESULTS[-1] == ("flaky", 3.0, None)
+        zeros = []
+        with pytest.warns(RuntimeWarning, match=r"zero has latency 0.0 <= 0"):
+            tt.process_func(lambda: zeros.append(1) or 0, "zero")
+        assert len(zeros) == 6 and len(testing.RESULTS) == 4  # 5 more tries, no record
+        with pytest.raises(ZeroDivisionError):
+            tt.process_func(lambda: 1 / 0)
+        got = {}
+        tt.process_func(lambda **kw: got.update(kw) or 1.0, name="kw")  # name is positional
+        assert got == {"name": "kw"}
+        import tilelang.testing.perf_regression as pr
+        assert pr.process_func is tt.process_func and pr.regression is tt.regression
+    finally:
+        del testing.RESULTS[:]
+
+
+def test_regression_runs_the_callers_functions(capsys, monkeypatch):
+    import tilelang.testing as tt
+    monkeypatch.delenv("TL_PERF_REGRESSION_ONLY", raising=False)
+    monkeypatch.delenv("TL_PERF_REGRESSION_FORMAT", raising=False)
+    ns = {"tt": tt, "order": []}
+    exec("def regression_b():\n    order.append('b')\n    tt.process_func(lambda: 2.0, 'x')\n"
+         "def regression_a():\n    order.append('a')\n"
+         "def regression_c():\n    raise ValueError('boom')\n"
+         "def other():\n    order.append('other')\n"
+         "regression_not_callable = 3\n", ns)
+    with pytest.raises(ValueError, match="boom"):  # an exception stops the run
+        exec("tt.regression()", ns)
+    assert ns["order"] == ["a", "b"]
+    assert "[1/3] a (" in capsys.readouterr().out
+    monkeypatch.setenv("TL_PERF_REGRESSION_ONLY", "A,regression_B")  # any case, substring
+    ns["order"].clear()
+    exec("tt.regression()", ns)
+    assert ns["order"] == ["a", "b"]
+    assert capsys.readouterr().out.splitlines()[-1] == "x: 2.0"  # text format
+    monkeypatch.setenv("TL_PERF_REGRESSION_ONLY", '["[b]"]')  # a glob, no substring match
+    monkeypatch.setenv("TL_PERF_REGRESSION_FORMAT", "json")
+    ns["order"].clear()
+    exec("tt.regression(verbose=False)", ns)
+    assert ns["order"] == ["b"]
+    assert capsys.readouterr().out == (
+        '__TILELANG_PERF_RESULTS_JSON__=[{"name":"x","latency":2.0,"case":"b"}]\n')
+
+
+REGRESSION_FILE = """import tilelang.testing
+import example_demo
+
+
+def helper():
+    raise AssertionError("not a regression_ function")
+
+
+def regression_example_scale():
+    tilelang.testing.process_func(example_demo.run_regression_perf, M=128)
+
+
+def regression_example_window():
+    tilelang.testing.process_func(example_demo.run_regression_perf, "regression_win", M=64)
+
+
+def regression_a_constant():
+    tilelang.testing.process_func(example_demo.constant)
+
+
+if __name__ == "__main__":
+    tilelang.testing.regression()
+"""
+
+EXAMPLE_FILE = """import tilelang
+import tilelang.language as T
+
+
+@tilelang.jit(out_idx=[-1])
+def scale(M=64, N=64, block_M=16):
+    @T.prim_func
+    def main(A: T.Tensor((M, N), "float32"), B: T.Tensor((M, N), "float32")):
+        with T.Kernel(T.ceildiv(M, block_M), threads=128) as bx:
+            for i, j in T.Parallel(block_M, N):
+                B[bx * block_M + i, j] = A[bx * block_M + i, j] * 2.0
+
+    return main
+
+
+def run_regression_perf(M=64):
+    kernel = scale(M)
+    return kernel.get_profiler().do_bench(warmup=1, rep=5)
+
+
+def constant():
+    return 1.5
+"""
+
+
+def test_regression_file_runs_unmodified(tmp_path):
+    """A regression file as TileLang's examples have them, run as a script under the
+    layer: the example's kernel compiled by tilec, its latency recorded per case."""
+    (tmp_path / "regression_demo.py").write_text(REGRESSION_FILE)
+    (tmp_path / "example_demo.py").write_text(EXAMPLE_FILE)
+    env = {"PYTHONPATH": str(ROOT / "python"), "TL_PERF_REGRESSION_FORMAT": "json",
+           "TILEC_LIBRARY": os.path.abspath(os.environ["TILEC_LIBRARY"])}  # cwd moves
+    proc = run_py(["-m", "tilec.compat", "regression_demo.py"], env, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    mark = "__TILELANG_PERF_RESULTS_JSON__="
+    line = [ln for ln in proc.stdout.splitlines() if ln.startswith(mark)]
+    assert len(line) == 1, proc.stdout
+    got = json.loads(line[0][len(mark):])
+    assert [(r["name"], r["case"]) for r in got] == [
+        ("example_demo", "a_constant"), ("example_demo", "example_scale"),
+        ("win", "example_window")]
+    assert got[0]["latency"] == 1.5 and all(r["latency"] > 0 for r in got)
+    assert "[3/3] example_window (" in proc.stdout
 
 
 # ---- the repository's examples, imported unmodified --------------------------------------

@@ -12,7 +12,8 @@ compile / par_compile / JITKernel (compat/jit.py: tilec kernels with TileLang's
 defaults, pass_configs from Python values), tilelang.language (as T: inert
 placeholders, language.py; language.fp8), tilelang.autotuner (autotune, AutoTuner,
 set_autotune_inputs), tilelang.profiler (do_bench with TileLang's signature, Profiler),
-tilelang.testing, tilelang.utils (tensor.get_tensor_supply, target up to 0.1.11),
+tilelang.testing (with TileLang 0.1.15's perf-regression process_func and regression),
+tilelang.utils (tensor.get_tensor_supply, target up to 0.1.11),
 tilelang.cache (cached, clear_cache), tilelang.env (TILELANG_* settings), tilelang.tvm
 and tilelang.DataType (dtype names; TVM class names as annotation stand-ins),
 tilelang.carver (the GPU's facts and a GEMM tile recommender, compat/tl_carver.py),
@@ -222,6 +223,8 @@ def _content():
                                   TensorSupplyType=TensorSupplyType),
         "tilelang.profiler.bench": dict(do_bench=do_bench),
         "tilelang.testing": {k: getattr(testing, k) for k in testing.__all__},
+        "tilelang.testing.perf_regression": {k: getattr(testing, k) for k in (
+            "process_func", "regression", "PerfResult")},
         "tilelang.utils": dict(utils_tensor, **{k: target[k] for k in (
             "determine_target", "determine_fp8_type", "determine_torch_fp8_type")}),
         "tilelang.utils.tensor": utils_tensor,
