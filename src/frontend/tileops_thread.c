@@ -23,6 +23,9 @@
  *                                 the reduction over the warp, in every lane: lets of a
  *                                 shfl_xor butterfly (offsets 16 .. 1)
  *
+ *   T.sync_warp(mask=None)        a block barrier (stronger than the warp's, and like
+ *                                 T.sync_threads every thread must reach it)
+ *
  * Shuffles are thread-level code that every lane of the warp must reach: under a
  * thread-dependent condition they are an error (pass_mark_varying).
  *
@@ -206,6 +209,18 @@ static Value *t_warp_reduce(Interp *in, CallArgs *a, void *d) {
     return val_expr(in, r);
 }
 
+/* T.sync_warp(mask=None): a block barrier (T.sync_threads), which orders what the warp's
+ * lanes did and more; like it, every thread must reach it. */
+static Value *t_sync_warp(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    Value *av[1] = {NULL};
+    args_bind(in, a, "T.sync_warp", "mask=", av, 1);
+    need_kernel_of(in, a->loc, "T.sync_warp");
+    whole_warp(in, NULL, av[0], a->loc, "T.sync_warp");
+    emit_stmt(in, ir_stmt(in->ctx, STMT_SYNC, a->loc));
+    return val_none(in);
+}
+
 static const struct {
     const char *name;
     BuiltinFn fn;
@@ -227,6 +242,7 @@ static const struct {
     {"warp_reduce_min", t_warp_reduce, (void *)2},
     {"warp_reduce_bitand", t_warp_reduce, (void *)3},
     {"warp_reduce_bitor", t_warp_reduce, (void *)4},
+    {"sync_warp", t_sync_warp, NULL},
 };
 
 enum { NTHREAD = sizeof thread_fns / sizeof *thread_fns };

@@ -57,6 +57,8 @@ ERRORS = [
      "a T.Parallel loop whose bounds depend on the thread index"),
     ("t = T.get_thread_binding(3)", "T.get_thread_binding: dim must be 0, 1 or 2, got 3"),
     ("t = T.get_lane_idx(0)", "warp_size must be positive, got 0"),
+    ("T.sync_warp(0xFFFF)", "T.sync_warp: only mask=0xFFFFFFFF (every lane) is supported"),
+    ("t = T.shfl_xor(X[tx], 1, width=16)", "T.shfl_xor: only width=32 (the whole warp)"),
     ("t = T.thread_binding(0, 64, thread=\"threadIdx.x\")",
      "T.thread_binding: extent 64, but the kernel has 128 threads along x"),
     ("t = T.thread_binding(0, 1, thread=\"blockIdx.x\")",

@@ -1,6 +1,6 @@
 # Thread-level code mixed with tile operations: lane, warp and warp-group indices, a loop
 # whose trip count depends on the thread, a T.alloc_var per thread, a tile copy and a
-# T.Parallel loop between per-thread statements, T.get_block_binding.
+# T.Parallel loop between per-thread statements, T.get_block_binding, T.sync_warp.
 import tilelang
 import tilelang.language as T
 
@@ -19,6 +19,7 @@ def lanes(M=256):
             for i in T.serial(lane % 4):
                 n += i + 1
             R[tx] = S[127 - tx] * 2.0 + n
+            T.sync_warp()
             for i in T.Parallel(128):
                 S[i] = R[i] + 1.0
             b = T.get_block_binding()
