@@ -853,6 +853,12 @@ void exec_with(Interp *in, Env *env, Ast *s) {
         exec_with_ws(in, env, s, v);
         return;
     }
+    if (v->kind == V_OPAQUE && !strcmp(v->u.s, "T.attr")) { /* an annotation: the body */
+        if (s->u.with.targets.len && s->u.with.targets.data[0])
+            ctx_fail(ctx, s->loc, "'with T.attr(...)' binds no names");
+        exec_block(in, env, &s->u.with.body);
+        return;
+    }
     if (v->kind != V_KERNEL)
         ctx_fail(ctx, s->loc, "'with %s' is not supported; kernels use 'with T.Kernel(...)'",
                  val_describe(in, v));

@@ -1113,6 +1113,15 @@ static void exec_augassign(Interp *in, Env *env, Ast *s) {
     if (t->kind == AST_SUBSCRIPT) {
         Value *base = eval_expr(in, env, t->u.subscript.value);
         Value *idx = eval_expr(in, env, t->u.subscript.index);
+        if (base->kind == V_BUFFER && base->u.buf->reducer) { /* T.alloc_reducer */
+            if (strcmp(op, "+"))
+                ctx_fail(in->ctx, s->loc, "a T.alloc_reducer buffer takes `+=` only");
+            CallArgs ca = {.loc = s->loc};
+            VEC_PUSH(&in->ctx->arena, ca.pos, buffer_subscript(in, base->u.buf, idx, t->loc));
+            VEC_PUSH(&in->ctx->arena, ca.pos, rhs);
+            call_value(in, tl_lang_attr(in, "atomic_add", s->loc), &ca);
+            return;
+        }
         if (base->kind == V_BUFFER) {
             Value *old = buffer_subscript(in, base->u.buf, idx, t->loc);
             buffer_store(in, base->u.buf, idx, eval_binop(in, op, old, rhs, s->loc), t->loc);

@@ -183,6 +183,8 @@ struct Interp {
     int kernel_threads;  /* its threads (all dimensions) */
     bool in_ws;          /* inside a `with T.ws(...)` block */
     Buffer *mbar_list;   /* its T.create_list_of_mbarrier barriers, or NULL */
+    Value *comm_reducer; /* T.comm_reducer(fn, [identity]) as (fn, identity), for
+                            T.tvm_thread_allreduce; NULL before one */
     Vec(Var *) dyn_syms; /* every T.dynamic symbol created */
     const Define *defs;
     int ndefs;

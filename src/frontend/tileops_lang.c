@@ -25,6 +25,8 @@
  *                               are per element too); no return_prev
  *   T.reinterpret(value, dtype) the same bits as dtype, of the same width (a float16's
  *                               uint16 code, a uint32's float32, ...)
+ *   T.alloc_reducer(shape, dtype, op="sum"), T.finalize_reducer(r)
+ *                               a shared buffer whose `+=` is an atomic add; a barrier
  *   T.any_of(buf), T.all_of(buf)
  *                               whether any / every element of a buffer or region is
  *                               nonzero (logical.py), as one expression of its loads
@@ -199,6 +201,34 @@ static Value *t_no_set_max_nreg(Interp *in, CallArgs *a, void *d) {
     return val_none(in);
 }
 
+/* T.alloc_reducer(shape, dtype, op="sum", replication=None): a shared buffer that
+ * threads reduce into with `+=` (atomic adds; TileLang keeps per-thread replicas and
+ * combines them at T.finalize_reducer, with the same result). */
+static Value *t_alloc_reducer(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    Value *av[4];
+    args_bind(in, a, "T.alloc_reducer", "shape, dtype, op=, replication=", av, 4);
+    if (av[2] && av[2]->kind != V_NONE && (av[2]->kind != V_STR || strcmp(av[2]->u.s, "sum")))
+        ctx_fail(in->ctx, a->loc, "T.alloc_reducer: only op=\"sum\" is supported yet");
+    CallArgs b = {.loc = a->loc};
+    VEC_PUSH(ARENA, b.pos, av[0]);
+    VEC_PUSH(ARENA, b.pos, av[1]);
+    Value *v = call_t(in, "alloc_shared", &b);
+    v->u.buf->reducer = true;
+    return v;
+}
+
+/* T.finalize_reducer(r): a barrier, after which every thread's adds are in r. */
+static Value *t_finalize_reducer(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    nargs(in, a, 1, "T.finalize_reducer");
+    Value *r = a->pos.data[0];
+    if (r->kind != V_BUFFER || !r->u.buf->reducer)
+        ctx_fail(in->ctx, a->loc, "T.finalize_reducer takes a T.alloc_reducer buffer");
+    emit_stmt(in, ir_stmt(in->ctx, STMT_SYNC, a->loc));
+    return val_none(in);
+}
+
 /* A TileLang name tilec does not support yet: a compile error that says why. */
 static Value *t_pending(Interp *in, CallArgs *a, void *d) {
     const char *const *what = d; /* {name, why} */
@@ -210,12 +240,7 @@ static const char *const pending[][2] = {
     {"launch_thread", THREAD_LEVEL},
     {"call_extern", "external functions"},
     {"call_intrin", "TVM intrinsics"},
-    {"evaluate", "TVM statements"},
-    {"alloc_reducer", "reducers"},
-    {"finalize_reducer", "reducers"},
     {"gemm_sp", "sparse tensor cores"},
-    {"comm_reducer", "TVM reducers"},
-    {"tvm_thread_allreduce", THREAD_LEVEL},
     {"ptx_cp_async", "use T.copy"},
     {"cp_async_barrier_noinc", "use T.copy"},
     {"import_source", "external sources"},
@@ -357,6 +382,11 @@ static Value *t_reinterpret(Interp *in, CallArgs *a, void *d) {
     if (av[0]->kind == V_DTYPE && av[1]->kind != V_DTYPE) { /* TVM's (dtype, value) order */
         Value *t = av[0];
         av[0] = av[1], av[1] = t;
+    }
+    if (av[1]->kind == V_STR && !strcmp(av[1]->u.s, "handle")) { /* TVM's pointer: T.attr's */
+        Value *h = val_new(in, V_OPAQUE);
+        h->u.s = "T.reinterpret(..., \"handle\")";
+        return h;
     }
     DType to = val_to_dtype(in, av[1], a->loc, "dtype");
     Expr *x = av[0]->kind == V_FLOAT ? ir_float(in->ctx, av[0]->u.f, DT_FLOAT32, a->loc)
@@ -554,6 +584,8 @@ static const LangEntry lang[] = {
     {"Persistent", t_persistent, NULL},
     {"c2d_im2col", t_im2col, NULL},
     {"any_of", t_any_all, "any"},
+    {"alloc_reducer", t_alloc_reducer, NULL},
+    {"finalize_reducer", t_finalize_reducer, NULL},
     {"all_of", t_any_all, NULL},
 };
 

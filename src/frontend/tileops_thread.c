@@ -221,6 +221,138 @@ static Value *t_sync_warp(Interp *in, CallArgs *a, void *d) {
     return val_none(in);
 }
 
+/* ---- TVM's cross-thread reduction ---------------------------------------------------
+ * with T.attr(T.comm_reducer(lambda x, y: x + y, [identity]), "reduce_scope", ...):
+ *     T.evaluate(T.tvm_thread_allreduce(T.uint32(1), value, True, dst[i], *threads,
+ *                                       dtype="handle"))
+ * as TileLang's gemv examples write it: dst[i] of every thread becomes the reduction of
+ * value over the threads that differ only in the named thread indices. Lowered to a
+ * shared buffer of every thread's value, a barrier, and each thread's loop over the
+ * values of its group (in thread order). */
+static Value *opaque(Interp *in, const char *what) {
+    Value *v = val_new(in, V_OPAQUE);
+    v->u.s = what;
+    return v;
+}
+
+/* T.attr(node, key, value): an annotation; `with` runs its body. */
+static Value *t_attr(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    Value *av[3];
+    args_bind(in, a, "T.attr", "node,key,value", av, 3);
+    return opaque(in, "T.attr");
+}
+
+static Value *t_comm_reducer(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    Value *av[2];
+    args_bind(in, a, "T.comm_reducer", "combiner,identity", av, 2);
+    Value *id = av[1];
+    if ((id->kind == V_LIST || id->kind == V_TUPLE) && id->u.items.len == 1)
+        id = id->u.items.data[0];
+    else if (id->kind == V_LIST || id->kind == V_TUPLE)
+        ctx_fail(in->ctx, a->loc, "T.comm_reducer: one identity value is supported");
+    Value *t = val_new(in, V_TUPLE);
+    VEC_PUSH(ARENA, t->u.items, av[0]);
+    VEC_PUSH(ARENA, t->u.items, id);
+    in->comm_reducer = t;
+    return opaque(in, "T.comm_reducer");
+}
+
+/* T.evaluate(x): x is evaluated for its effect (the call already had it). */
+static Value *t_evaluate(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    Value *av[1];
+    args_bind(in, a, "T.evaluate", "value", av, 1);
+    return val_none(in);
+}
+
+static Expr *combine(Interp *in, Expr *x, Expr *y, Loc loc) {
+    CallArgs ca = {.loc = loc};
+    VEC_PUSH(ARENA, ca.pos, val_expr(in, x));
+    VEC_PUSH(ARENA, ca.pos, val_expr(in, y));
+    return val_to_expr(in, call_value(in, in->comm_reducer->u.items.data[0], &ca), loc,
+                       "the T.comm_reducer combiner's result");
+}
+
+static Stmt *store(Interp *in, Buffer *b, Expr **idx, Expr *value, Loc loc) {
+    Stmt *s = ir_stmt(in->ctx, STMT_STORE, loc);
+    s->u.store.buf = b, s->u.store.idx = idx;
+    s->u.store.value = ir_cast(in->ctx, b->dtype, value, loc);
+    return s;
+}
+
+static Value *t_thread_allreduce(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    const char *fname = "T.tvm_thread_allreduce";
+    need_kernel_of(in, a->loc, fname);
+    if (!in->comm_reducer)
+        ctx_fail(in->ctx, a->loc, "%s needs a T.comm_reducer (in the enclosing T.attr)", fname);
+    if (a->pos.len < 5)
+        ctx_fail(in->ctx, a->loc,
+                 "%s(count, value, cond, dst, *threads) takes at least 5 "
+                 "arguments",
+                 fname);
+    if (val_to_int(in, a->pos.data[0], a->loc, "count") != 1)
+        ctx_fail(in->ctx, a->loc, "%s: one value per call is supported", fname);
+    Ctx *c = in->ctx;
+    Loc loc = a->loc;
+    Expr *value = val_to_expr(in, a->pos.data[1], loc, "value");
+    Expr *dst = val_to_expr(in, a->pos.data[3], loc, "dst");
+    if (dst->kind != EXPR_LOAD)
+        ctx_fail(c, loc, "%s: dst must be a buffer element (C_reduced[0])", fname);
+    const Stmt *k = in->kernel;
+    const int *n = k->u.kernel.threads;
+    bool reduced[3] = {false, false, false};
+    for (int i = 4; i < a->pos.len; i++) {
+        Expr *t = val_to_expr(in, a->pos.data[i], loc, "thread");
+        int dim = 0;
+        while (dim < 3 && !(t->kind == EXPR_VAR && t->u.var == k->u.kernel.thread[dim])) dim++;
+        if (dim == 3)
+            ctx_fail(c, loc, "%s: argument %d must be a thread index (T.get_thread_binding)", fname,
+                     i + 1);
+        reduced[dim] = true;
+    }
+    /* every thread's value, at its linear index */
+    Buffer *all = ir_buffer(c, "tl_allreduce", value->dtype, SCOPE_SHARED, 1, loc);
+    all->shape[0] = ir_int(c, n[0] * n[1] * n[2], DT_INT32, loc);
+    Stmt *alloc = ir_stmt(c, STMT_ALLOC, loc);
+    alloc->u.alloc.buf = all;
+    emit_stmt(in, alloc);
+    Expr **at = NEW_ARRAY(ARENA, Expr *, 1);
+    at[0] = linear_index(in, loc);
+    emit_stmt(in, store(in, all, at, value, loc));
+    emit_stmt(in, ir_stmt(c, STMT_SYNC, loc));
+    /* dst = identity, then combined with each value of the group */
+    Buffer *db = dst->u.load.buf;
+    emit_stmt(in, store(in, db, dst->u.load.idx,
+                        val_to_expr(in, in->comm_reducer->u.items.data[1], loc, "identity"), loc));
+    Var *vars[3] = {NULL, NULL, NULL};
+    Expr *idx = NULL;
+    for (int dim = 2; dim >= 0; dim--) {
+        if (n[dim] <= 1 && !reduced[dim]) continue;
+        if (reduced[dim]) vars[dim] = ir_var(c, "tl_k", DT_INT32);
+        Expr *t = reduced[dim] ? ir_varref(c, vars[dim], loc) : thread_index(in, dim, loc);
+        idx = idx ? ir_bin(c, OP_ADD, t,
+                           ir_bin(c, OP_MUL, ir_int(c, n[dim], DT_INT32, loc), idx, loc), loc)
+                  : t;
+    }
+    Expr **ai = NEW_ARRAY(ARENA, Expr *, 1);
+    ai[0] = idx;
+    Stmt *body = store(in, db, dst->u.load.idx, combine(in, dst, ir_load(c, all, ai, loc), loc),
+                       loc);
+    for (int dim = 0; dim < 3; dim++) {
+        if (!vars[dim]) continue;
+        Stmt *f = ir_stmt(c, STMT_FOR, loc);
+        f->u.for_.var = vars[dim], f->u.for_.min = ir_int(c, 0, DT_INT32, loc);
+        f->u.for_.extent = ir_int(c, n[dim], DT_INT32, loc);
+        f->u.for_.kind = LOOP_SERIAL, f->u.for_.body = body;
+        body = f;
+    }
+    emit_stmt(in, body);
+    return val_none(in);
+}
+
 static const struct {
     const char *name;
     BuiltinFn fn;
@@ -243,6 +375,10 @@ static const struct {
     {"warp_reduce_bitand", t_warp_reduce, (void *)3},
     {"warp_reduce_bitor", t_warp_reduce, (void *)4},
     {"sync_warp", t_sync_warp, NULL},
+    {"attr", t_attr, NULL},
+    {"comm_reducer", t_comm_reducer, NULL},
+    {"evaluate", t_evaluate, NULL},
+    {"tvm_thread_allreduce", t_thread_allreduce, NULL},
 };
 
 enum { NTHREAD = sizeof thread_fns / sizeof *thread_fns };

@@ -189,6 +189,8 @@ struct Buffer {
                          stages): the block does not zero it at entry */
     bool varying;     /* a local or var buffer whose values may differ between threads
                          (pass_mark_varying) */
+    bool reducer;     /* T.alloc_reducer (a shared buffer): `+=` on an element of it is an
+                         atomic add, so that a T.Parallel loop may reduce into it */
     int align;        /* CUDA: bytes the generated code's vector accesses (and TMA) need
                          the data of this global buffer aligned to (checked at launch);
                          for a shared buffer, the alignment of its offset (a TMA

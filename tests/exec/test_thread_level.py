@@ -132,3 +132,23 @@ def test_shuffle_under_a_thread_condition_is_an_error(tilec, tmp_path):
     assert proc.returncode != 0
     assert "bad.py:8" in proc.stderr and "a warp shuffle under a condition" in proc.stderr, \
         proc.stderr
+
+
+@pytest.mark.parametrize("N,K,BN,RT", [(64, 256, 8, 16), (40, 128, 8, 4)])
+def test_tvm_thread_allreduce(tilec, N, K, BN, RT):
+    rng = np.random.default_rng(5)
+    a = rng.integers(-30, 30, K).astype(np.int32)
+    b = rng.integers(-30, 30, (N, K)).astype(np.int32)
+    out = tilec.run(KERNELS + "thread_allreduce.py", dict(N=N, K=K, BLOCK_N=BN, RT=RT),
+                    {"A": a, "B": b})
+    np.testing.assert_array_equal(out["C"], b @ a)
+
+
+@pytest.mark.parametrize("M,N,bm,bn", [(128, 256, 64, 64), (100, 72, 64, 32)])
+def test_alloc_reducer(tilec, M, N, bm, bn):
+    rng = np.random.default_rng(6)
+    a = rng.integers(-20, 20, (M, N)).astype(np.int32)
+    x = rng.integers(-20, 20, N).astype(np.int32)
+    out = tilec.run(KERNELS + "reducer.py", dict(M=M, N=N, block_M=bm, block_N=bn),
+                    {"a": a, "x": x})
+    np.testing.assert_array_equal(out["o"], a @ x)

@@ -1390,6 +1390,8 @@ int main(void) {
         {"thread_splitk", test_kernel("thread_splitk"), NULL},
         {"thread_lanes", test_kernel("thread_lanes"), NULL},
         {"thread_shfl", test_kernel("thread_shfl"), NULL},
+        {"thread_allreduce", test_kernel("thread_allreduce"), NULL},
+        {"reducer", test_kernel("reducer"), NULL},
     };
     enum { NPROG = sizeof progs / sizeof *progs, MAXC = 128 };
     char ex[32][128];
@@ -1478,10 +1480,10 @@ int main(void) {
     cases[n] = (SimCase){names[n], (char *)test_kernel("mamba_chunk_scan"), NULL, all[n]};
     CHECK(all[n]->src && kernels_call(all[n], "tl_tma_load(&"), "mamba_chunk_scan on sm_90a: TMA");
     n++;
-    static const char *const thread_level[] = {"thread_gemv", "thread_splitk", "thread_lanes",
-                                               "thread_shfl"};
-    static char names_tl[4][32];
-    for (int i = 0; i < 4; i++) { /* thread-level code on sm_90a */
+    static const char *const thread_level[] = {"thread_gemv", "thread_splitk",    "thread_lanes",
+                                               "thread_shfl", "thread_allreduce", "reducer"};
+    static char names_tl[6][32];
+    for (int i = 0; i < 6; i++) { /* thread-level code and reducers on sm_90a */
         snprintf(names_tl[i], sizeof names_tl[i], "sm90_%s", thread_level[i]);
         names[n] = names_tl[i];
         all[n] = check_program(names[n], test_kernel(thread_level[i]));
