@@ -180,6 +180,8 @@ static void collect_stmt(Printer *p, const Stmt *s) {
     case STMT_KERNEL:
         for (int d = 0; d < s->u.kernel.ngrid; d++) collect_expr(p, s->u.kernel.grid[d]);
         for (int d = 0; d < s->u.kernel.ngrid; d++) collect_var(p, s->u.kernel.block[d]);
+        for (int d = 0; d < 3; d++)
+            if (s->u.kernel.thread[d]) collect_var(p, s->u.kernel.thread[d]);
         break;
     default: ir_stmt_regions(m, collect_region, p); break;
     }
@@ -536,6 +538,13 @@ static void print_kernel(Printer *p, const Stmt *s, int indent) {
         sb_printf(sb, "%s%s", d ? ", " : "", v ? var_name(p, v) : "_");
     }
     sb_putc(sb, ')');
+    for (int d = 0, first = 1; d < 3; d++) /* T.get_thread_binding's indices */
+        if (s->u.kernel.thread[d]) {
+            sb_printf(sb, "%s%c=%s", first ? " thread(" : ", ", "xyz"[d],
+                      var_name(p, s->u.kernel.thread[d]));
+            first = 0;
+        }
+    if (s->u.kernel.thread[0] || s->u.kernel.thread[1] || s->u.kernel.thread[2]) sb_putc(sb, ')');
     if (s->u.kernel.persistent) sb_puts(sb, " persistent"); /* CUDA launch shape */
     if (s->u.kernel.cluster > 1) sb_printf(sb, " cluster(%d)", s->u.kernel.cluster);
     if (s->u.kernel.sk_bytes)

@@ -211,6 +211,8 @@ static void check_kernel(Verifier *v, const Stmt *s) {
     int nv = v->vars.len;
     for (int d = 0; d < s->u.kernel.ngrid; d++)
         if (s->u.kernel.block[d]) define_var(v, s->u.kernel.block[d]);
+    for (int d = 0; d < 3; d++)
+        if (s->u.kernel.thread[d]) define_var(v, s->u.kernel.thread[d]);
     v->in_kernel = true;
     int depth = v->loop_depth;
     v->loop_depth = 0;

@@ -58,6 +58,8 @@ typedef struct Access {
     const Stmt *nest;          /* DIST and exact: root of the nest */
     signed char pos[MAX_DIMS]; /* nest loop of the index's variable, -1 for a constant */
     int64_t off[MAX_DIMS];
+    Expr *const *idx; /* an element's indices, or NULL (a tile): accesses with different
+                         constants in one dimension never meet */
 } Access;
 
 typedef Vec(Access) AccSet;
@@ -117,10 +119,17 @@ static bool aliased(const Sync *S, const Buffer *a, const Buffer *b) {
     return ra && rb && ra->lo < rb->hi && rb->lo < ra->hi;
 }
 
+static bool other_elements(const Access *a, const Access *b) {
+    int64_t x, y;
+    for (int d = 0; a->idx && b->idx && d < a->buf->ndim; d++)
+        if (ir_is_const_int(a->idx[d], &x) && ir_is_const_int(b->idx[d], &y) && x != y) return true;
+    return false;
+}
+
 static bool access_conflict(const Sync *S, const Access *a, const Access *b) {
     if (!a->write && !b->write) return false;
     if (a->count && b->count && !S->count) return false; /* regions: the program's mbarriers */
-    if (a->buf == b->buf) return !same_thread(a, b);
+    if (a->buf == b->buf) return !same_thread(a, b) && !other_elements(a, b);
     return aliased(S, a->buf, b->buf) && !(a->who == WHO_ONE && b->who == WHO_ONE);
 }
 
@@ -141,9 +150,10 @@ static bool access_same(const Access *a, const Access *b) {
     return true;
 }
 
+/* (An access of another site stays an entry of its own: it may name other elements.) */
 static void set_add(Sync *S, AccSet *s, const Access *a) {
     for (int i = 0; i < s->len; i++)
-        if (access_same(&s->data[i], a)) return;
+        if (access_same(&s->data[i], a) && s->data[i].idx == a->idx) return;
     VEC_PUSH(&S->ctx->arena, *s, *a);
 }
 
@@ -234,7 +244,8 @@ static void index_map(const Collect *C, Access *a, Expr *const *idx) {
 
 static void add_access(Collect *C, const Buffer *b, bool write, Expr *const *idx) {
     if (!simt_block_wide(b) && b->scope != SCOPE_BARRIER) return;
-    Access a = {.buf = b, .write = write, .who = C->who, .lo = C->S->lo, .count = C->S->count};
+    Access a =
+        {.buf = b, .write = write, .who = C->who, .lo = C->S->lo, .count = C->S->count, .idx = idx};
     if (C->who == WHO_DIST && idx) index_map(C, &a, idx);
     set_add(C->S, C->out, &a);
 }
@@ -255,10 +266,12 @@ static void collect_child(Stmt **slot, void *ud) { collect_stmt(ud, *slot); }
 static void collect_stmt(Collect *C, Stmt *s) {
     switch (s->kind) {
     case STMT_STORE: add_access(C, s->u.store.buf, true, s->u.store.idx); break;
-    case STMT_ATOMIC:
-        add_access(C, s->u.atomic.dst.buf, true, s->u.atomic.dst.start);
-        add_access(C, s->u.atomic.dst.buf, false, s->u.atomic.dst.start);
+    case STMT_ATOMIC: { /* a scalar one names its element */
+        Expr *const *at = s->u.atomic.src.buf ? NULL : s->u.atomic.dst.start;
+        add_access(C, s->u.atomic.dst.buf, true, at);
+        add_access(C, s->u.atomic.dst.buf, false, at);
         break;
+    }
     case STMT_PRINT:
         if (s->u.print.region.buf) add_access(C, s->u.print.region.buf, false, NULL);
         break;
