@@ -1335,6 +1335,7 @@ static void test_issue26(void) {
 
 int main(void) {
     alarm(900); /* a simulated kernel that spins on a value no barrier publishes never ends */
+    settings.verify = true; /* every lowering's IR checked after each pass */
     snprintf(tmpdir, sizeof tmpdir, "/tmp/tilec_emit_cuda_XXXXXX");
     if (!mkdtemp(tmpdir)) return 1;
     if (!nvrtc_open()) {
@@ -1392,6 +1393,7 @@ int main(void) {
         {"thread_shfl", test_kernel("thread_shfl"), NULL},
         {"thread_allreduce", test_kernel("thread_allreduce"), NULL},
         {"reducer", test_kernel("reducer"), NULL},
+        {"pipe_alloc_in_body", test_kernel("pipe_alloc_in_body"), NULL},
     };
     enum { NPROG = sizeof progs / sizeof *progs, MAXC = 128 };
     char ex[32][128];
@@ -1480,10 +1482,12 @@ int main(void) {
     cases[n] = (SimCase){names[n], (char *)test_kernel("mamba_chunk_scan"), NULL, all[n]};
     CHECK(all[n]->src && kernels_call(all[n], "tl_tma_load(&"), "mamba_chunk_scan on sm_90a: TMA");
     n++;
-    static const char *const thread_level[] = {"thread_gemv", "thread_splitk",    "thread_lanes",
-                                               "thread_shfl", "thread_allreduce", "reducer"};
-    static char names_tl[6][32];
-    for (int i = 0; i < 6; i++) { /* thread-level code and reducers on sm_90a */
+    static const char *const thread_level[] = {"thread_gemv",       "thread_splitk",
+                                               "thread_lanes",      "thread_shfl",
+                                               "thread_allreduce",  "reducer",
+                                               "pipe_alloc_in_body"};
+    static char names_tl[7][32];
+    for (int i = 0; i < 7; i++) { /* thread-level code, reducers, stage allocs on sm_90a */
         snprintf(names_tl[i], sizeof names_tl[i], "sm90_%s", thread_level[i]);
         names[n] = names_tl[i];
         all[n] = check_program(names[n], test_kernel(thread_level[i]));

@@ -502,6 +502,15 @@ static Stmt *pipeline(Pipe *P, Stmt *L, int nprod) {
     int D = gemm ? S - 2 : S - 1;
     if (gemm) gemm->u.gemm.inflight = true;
     Stmt *out = ir_seq(ctx, loc);
+    /* a stage buffer allocated in the body is declared before the prologue that fills it */
+    bool stage_alloc[64] = {false};
+    for (int i = nprod; i < body->u.seq.len && i < 64; i++)
+        for (int b = 0; b < nprod && !stage_alloc[i]; b++)
+            if (body->u.seq.data[i]->kind == STMT_ALLOC &&
+                body->u.seq.data[i]->u.alloc.buf == bufs[b]) {
+                stage_alloc[i] = true;
+                ir_seq_push(ctx, out, body->u.seq.data[i]);
+            }
     Expr *min = L->u.for_.min, *n = L->u.for_.extent;
     /* prologue, after a barrier: the stages' bytes may have been read just before (by
      * the previous run of an enclosing loop, or by a buffer they reuse), and
@@ -535,6 +544,7 @@ static Stmt *pipeline(Pipe *P, Stmt *L, int nprod) {
     ir_seq_push(ctx, nb, async_stmt(ctx, true, 0, loc));
     for (int i = nprod; i < body->u.seq.len; i++) {
         Stmt *s = body->u.seq.data[i];
+        if (i < 64 && stage_alloc[i]) continue;
         pipe_restage(ctx, &s, bufs, nprod, L, S);
         ir_seq_push(ctx, nb, s);
     }

@@ -515,6 +515,23 @@ void pipe_add_tmaps(Ctx *ctx, Stmt *k, TmaMap *const *maps, int n) {
     k->u.kernel.ntmaps = old + n;
 }
 
+/* The producer fills the stage buffers from the start: one allocated in the pipelined
+ * loop's body (`a_s = T.alloc_shared(...)` inside T.Pipelined) is declared up front. */
+static void hoist_stage_allocs(Ws *W, Stmt *front) {
+    Stmt *body = W->L->u.for_.body;
+    if (body->kind != STMT_SEQ) return;
+    int keep = 0;
+    for (int i = 0; i < body->u.seq.len; i++) {
+        Stmt *s = body->u.seq.data[i];
+        bool stage = false;
+        for (int b = 0; s->kind == STMT_ALLOC && b < W->nprod; b++)
+            stage |= s->u.alloc.buf == W->bufs[b];
+        if (stage) ir_seq_push(W->ctx, front, s);
+        else body->u.seq.data[keep++] = s;
+    }
+    body->u.seq.len = keep;
+}
+
 /* Kernel body items before the loop that move up front: allocations without an initial
  * value, T.use_swizzle (applied at entry), and lets of load-free values over what is
  * known at entry. */
@@ -738,6 +755,7 @@ static void build(Ws *W, Stmt *k, Uses *u, int li) {
     W->empty = ring(ctx, "empty_barrier", W->S, loc);
     Stmt *front = ir_seq(ctx, body->loc), *cons = ir_seq(ctx, body->loc);
     Stmt *prod = ir_seq(ctx, body->loc), *epilogue = ir_seq(ctx, body->loc);
+    hoist_stage_allocs(W, front);
     for (int i = 0; i < body->u.seq.len; i++) {
         Stmt *s = body->u.seq.data[i];
         if (i == li) {
