@@ -98,6 +98,7 @@ static const struct {
     H(cuMemcpyDtoH),
     H(cuMemcpyDtoD),
     H(cuStreamSynchronize),
+    H(cuStreamIsCapturing),
     H(cuTensorMapEncodeTiled),
 #undef H
 };

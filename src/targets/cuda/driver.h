@@ -112,6 +112,7 @@ typedef struct CuLaunchConfig {
     X(MemcpyDtoH, "cuMemcpyDtoH_v2", (void *dst, CuDevPtr src, size_t n), 1)                       \
     X(MemcpyDtoD, "cuMemcpyDtoD_v2", (CuDevPtr dst, CuDevPtr src, size_t n), 1)                    \
     X(StreamSynchronize, "cuStreamSynchronize", (CuStream s), 1)                                   \
+    X(StreamIsCapturing, "cuStreamIsCapturing", (CuStream s, int *status), 0)                      \
     X(TensorMapEncodeTiled, "cuTensorMapEncodeTiled",                                              \
       (CuTensorMap * map, int dtype, unsigned rank, void *addr, const unsigned long long *dims,    \
        const unsigned long long *strides, const unsigned *box, const unsigned *elem_strides,       \

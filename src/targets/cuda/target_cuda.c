@@ -595,8 +595,9 @@ static int tmaps_encode(Launch *l, const CudaKernelPlan *k, const int64_t *syms,
  * stream run in order, so all its split-K kernels share one; its flags are zeroed when
  * it is allocated, and the kernels leave them zero. The lock is held from the lookup
  * until the kernel is queued, so a growth never frees a workspace another thread has
- * handed to a launch. Without one (the table is full, the allocation failed) the kernel
- * splits no tile. */
+ * handed to a launch. Without one (the table is full, the allocation failed, or the
+ * stream is being captured into a CUDA graph, where allocating and zeroing would
+ * invalidate the capture) the kernel splits no tile. */
 enum { SK_SPACES = 16 };
 typedef struct SkSpace {
     CuContext ctx;
@@ -616,9 +617,12 @@ static CuDevPtr sk_workspace(Launch *l, const CudaKernelPlan *k, unsigned g) {
     SkSpace *s = NULL;
     for (int i = 0; i < sk_nspaces && !s; i++)
         if (sk_spaces[i].ctx == l->m->ctx && sk_spaces[i].stream == l->stream) s = &sk_spaces[i];
+    if (s && s->bytes >= need) return s->ptr;
+    int capturing = 0;
+    if (d->StreamIsCapturing && (d->StreamIsCapturing(l->stream, &capturing) || capturing))
+        return 0;
     if (!s && sk_nspaces == SK_SPACES) return 0;
     if (!s) s = &sk_spaces[sk_nspaces++], *s = (SkSpace){l->m->ctx, l->stream, 0, 0};
-    if (s->bytes >= need) return s->ptr;
     if (s->ptr && (d->StreamSynchronize(l->stream) || d->MemFree(s->ptr))) return 0;
     s->ptr = 0, s->bytes = 0;
     if (d->MemAlloc(&s->ptr, need)) return s->ptr = 0;
