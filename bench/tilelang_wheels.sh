@@ -8,7 +8,8 @@
 # tilelang-0.1.15/, goes first on PYTHONPATH (.tilelang/ is git-ignored).
 #
 #   bench/tilelang_wheels.sh                    for this machine's Python (python3)
-#   PYTHON_VERSION=3.12 bench/tilelang_wheels.sh    for another Python (the GPU machine's)
+#   PYTHON_VERSION=3.12 bench/tilelang_wheels.sh    for another Python (the GPU machine runs
+#                                                 3.12: seen on the H100, 2026-12-07)
 #
 # Needs pip with access to PyPI, unzip-capable python3 and xz. Nothing is installed.
 set -euo pipefail
