@@ -235,9 +235,7 @@ static Value *t_pending(Interp *in, CallArgs *a, void *d) {
     ctx_fail(in->ctx, a->loc, "T.%s is not supported yet by tilec (%s)", what[0], what[1]);
 }
 
-#define THREAD_LEVEL "TVM thread-level code; use T.get_thread_binding"
 static const char *const pending[][2] = {
-    {"launch_thread", THREAD_LEVEL},
     {"call_extern", "external functions"},
     {"call_intrin", "TVM intrinsics"},
     {"gemm_sp", "sparse tensor cores"},

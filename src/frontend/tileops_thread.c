@@ -9,6 +9,7 @@
  *   T.thread_binding(start, extent, thread="threadIdx.x")
  *                                 start + the index along the named dimension (TVM's
  *                                 iterator, used as a value as TileLang's examples do)
+ *   T.launch_thread(thread, extent)   the same, start 0
  *   T.get_lane_idx(warp_size=32)  the linear thread index (x fastest) % warp_size
  *   T.get_warp_idx(warp_size=32), T.get_warp_idx_sync(warp_size=32)
  *                                 the linear thread index / warp_size
@@ -84,14 +85,30 @@ static Value *t_thread_binding(Interp *in, CallArgs *a, void *d) {
 /* T.thread_binding(start, extent, thread="threadIdx.x") as TileLang's examples use it, a
  * value: start + the thread index along x, y or z; extent must be that dimension's
  * thread count. */
+static Value *thread_of_tag(Interp *in, CallArgs *a, const char *fname, Value *tagv, Value *startv,
+                            Value *extentv);
+
 static Value *t_thread_binding_tvm(Interp *in, CallArgs *a, void *d) {
     (void)d;
-    const char *fname = "T.thread_binding";
     Value *av[3] = {NULL, NULL, NULL};
-    args_bind(in, a, fname, "start,extent,thread", av, 3);
+    args_bind(in, a, "T.thread_binding", "start,extent,thread", av, 3);
+    return thread_of_tag(in, a, "T.thread_binding", av[2], av[0], av[1]);
+}
+
+/* T.launch_thread(thread, extent) (TVM's, in TileLang's AMD examples): the index along
+ * the named dimension, as T.thread_binding(0, extent, thread). */
+static Value *t_launch_thread(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    Value *av[2] = {NULL, NULL};
+    args_bind(in, a, "T.launch_thread", "thread,extent", av, 2);
+    return thread_of_tag(in, a, "T.launch_thread", av[0], NULL, av[1]);
+}
+
+static Value *thread_of_tag(Interp *in, CallArgs *a, const char *fname, Value *tagv, Value *startv,
+                            Value *extentv) {
     need_kernel_of(in, a->loc, fname);
-    if (av[2]->kind != V_STR) ctx_fail(in->ctx, a->loc, "%s: thread must be a string", fname);
-    const char *tag = av[2]->u.s;
+    if (tagv->kind != V_STR) ctx_fail(in->ctx, a->loc, "%s: thread must be a string", fname);
+    const char *tag = tagv->u.s;
     int dim = !strcmp(tag, "threadIdx.x")   ? 0
               : !strcmp(tag, "threadIdx.y") ? 1
               : !strcmp(tag, "threadIdx.z") ? 2
@@ -101,8 +118,8 @@ static Value *t_thread_binding_tvm(Interp *in, CallArgs *a, void *d) {
                  "%s: thread must be \"threadIdx.x\", \"threadIdx.y\" or "
                  "\"threadIdx.z\", got \"%s\"",
                  fname, tag);
-    int64_t start = val_to_int(in, av[0], a->loc, "start");
-    int64_t extent = val_to_int(in, av[1], a->loc, "extent");
+    int64_t start = startv ? val_to_int(in, startv, a->loc, "start") : 0;
+    int64_t extent = val_to_int(in, extentv, a->loc, "extent");
     int have = in->kernel->u.kernel.threads[dim];
     if (extent != have)
         ctx_fail(in->ctx, a->loc, "%s: extent %lld, but the kernel has %d threads along %s", fname,
@@ -361,6 +378,7 @@ static const struct {
     {"get_thread_binding", t_thread_binding, NULL},
     {"get_thread_bindings", t_thread_binding, "all"},
     {"thread_binding", t_thread_binding_tvm, NULL},
+    {"launch_thread", t_launch_thread, NULL},
     {"get_lane_idx", t_warp_index, &lane_idx},
     {"get_warp_idx", t_warp_index, &warp_idx},
     {"get_warp_idx_sync", t_warp_index, &warp_idx_sync},

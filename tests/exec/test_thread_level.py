@@ -152,3 +152,16 @@ def test_alloc_reducer(tilec, M, N, bm, bn):
     out = tilec.run(KERNELS + "reducer.py", dict(M=M, N=N, block_M=bm, block_N=bn),
                     {"a": a, "x": x})
     np.testing.assert_array_equal(out["o"], a @ x)
+
+
+def test_launch_thread(tilec, tmp_path):
+    """TVM's T.launch_thread(thread, extent), as TileLang's AMD examples write it."""
+    src = tmp_path / "lt.py"
+    src.write_text("import tilelang.language as T\n\n@T.prim_func\n"
+                   "def main(A: T.Tensor((64,), \"float32\"), B: T.Tensor((64,), \"float32\")):\n"
+                   "    with T.Kernel(1, threads=64) as bx:\n"
+                   "        tx = T.launch_thread(\"threadIdx.x\", 64)\n"
+                   "        B[63 - tx] = A[tx] * 2.0 + tx\n")
+    a = np.arange(64, dtype=np.float32) / 7
+    out = tilec.run(src, inputs={"A": a})
+    np.testing.assert_allclose(out["B"], (a * 2 + np.arange(64))[::-1], rtol=1e-6)
