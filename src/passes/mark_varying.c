@@ -45,14 +45,10 @@ typedef struct Mark {
     int depth; /* varying conditions around the statement walked */
 } Mark;
 
-static void any_varies(Expr **slot, void *ud) {
-    if (!*(bool *)ud && ir_expr_varies(*slot)) *(bool *)ud = true;
-}
-
 /* Whether any expression s owns (not its children's) varies. */
 static bool own_exprs_vary(Stmt *s) {
     bool found = false;
-    ir_stmt_exprs(s, any_varies, &found);
+    ir_stmt_exprs(s, expr_varies_slot, &found);
     return found;
 }
 

@@ -262,9 +262,6 @@ static void collect_shfls(Expr **slot, void *ud) {
         VEC_PUSH(&em->ctx->arena, c_of(em)->shfls, *slot);
 }
 
-static void simt_open(CfEmit *em);
-static void simt_close(CfEmit *em);
-
 static void hoist_shfls(CfEmit *em, const Stmt *s) {
     CEmit *ce = c_of(em);
     ce->shfls.len = ce->shfl_vals.len = 0;
