@@ -30,6 +30,12 @@ static void expr_varies_slot(Expr **slot, void *ud) {
     if (!*(bool *)ud && ir_expr_varies(*slot)) *(bool *)ud = true;
 }
 
+bool ir_effect_varies(Expr *const *idx, int n, const Expr *value) {
+    bool varies = ir_expr_varies(value);
+    for (int d = 0; d < n && !varies; d++) varies = ir_expr_varies(idx[d]);
+    return varies;
+}
+
 bool ir_stmt_varies(const Stmt *s) {
     switch (s->kind) {
     case STMT_IF: return ir_expr_varies(s->u.if_.cond);

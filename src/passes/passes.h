@@ -55,5 +55,9 @@ void pass_mark_varying(Ctx *ctx, Func *f);
 bool ir_expr_varies(const Expr *e);
 bool ir_stmt_varies(const Stmt *s);
 bool ir_expr_shuffles(const Expr *e); /* whether e has a warp shuffle (FN_SHFL_*) */
+/* Whether a store or atomic at idx (n indices) of value is each thread's own: the CUDA
+ * target runs it in every thread, not in thread 0 alone (emitters and insert_sync_threads
+ * agree through this). */
+bool ir_effect_varies(Expr *const *idx, int n, const Expr *value);
 
 #endif

@@ -14,9 +14,7 @@ static const char *once(CfEmit *em, const Buffer *b) {
 /* once(), unless the side effect at idx (n indices) with value is each thread's own. */
 static const char *once_unless_varying(CfEmit *em, const Buffer *b, Expr *const *idx, int n,
                                        const Expr *value) {
-    bool varies = em->varying || ir_expr_varies(value);
-    for (int d = 0; d < n && !varies; d++) varies = ir_expr_varies(idx[d]);
-    return varies ? "" : once(em, b);
+    return em->varying || ir_effect_varies(idx, n, value) ? "" : once(em, b);
 }
 
 /* body between braces (the opening one is written), per thread when s's condition or

@@ -14,12 +14,13 @@
  *
  * Who makes an access: in serial code, a statement that writes block-wide memory (store,
  * atomic, alloc init) or prints runs in thread 0 alone (ONE), unless its index or value
- * differs between threads (ir_expr_varies: thread-level code); other serial accesses are
- * made by every thread (ALL); an `if` or loop whose condition or bounds differ between
- * threads is one simple statement whose accesses are ALL (no barrier goes inside it); accesses inside a distributed loop by the thread owning the
- * iteration (DIST). Two accesses are by the same thread, so need no barrier, when both
- * are ONE, or when both are DIST in nests of the same constant shape and index the
- * buffer with the same injective map of the nest's loop variables (each index a constant,
+ * differs between threads (ir_effect_varies: thread-level code); other serial accesses
+ * are made by every thread (ALL); an `if` or loop whose condition or bounds differ
+ * between threads is one simple statement whose accesses are ALL (no barrier goes inside
+ * it); accesses inside a distributed loop by the thread owning the iteration (DIST). Two
+ * accesses are by the same thread, so need no barrier, when both are ONE, or when both
+ * are DIST in nests of the same constant shape and index the buffer with the same
+ * injective map of the nest's loop variables (each index a constant,
  * `var + constant`, or a wildcard that uses no nest variable (an inner loop's index, say);
  * every nest variable used once): then an element is touched in the same iteration,
  * hence by the same thread, in both loops.
@@ -309,16 +310,13 @@ static bool is_distributed(const Stmt *s) {
 
 /* Whether serial statement s runs in thread 0 alone (see the file comment). */
 static bool runs_in_one_thread(const Stmt *s) {
-    bool varies = false; /* each thread's own (emitted without a thread-0 guard) */
-    for (int d = 0; s->kind == STMT_STORE && d < s->u.store.buf->ndim; d++)
-        varies |= ir_expr_varies(s->u.store.idx[d]);
-    for (int d = 0; s->kind == STMT_ATOMIC && d < s->u.atomic.dst.ndim; d++)
-        varies |= ir_expr_varies(s->u.atomic.dst.start[d]);
-    if (varies) return false;
     switch (s->kind) {
-    case STMT_STORE: return simt_block_wide(s->u.store.buf) && !ir_expr_varies(s->u.store.value);
+    case STMT_STORE:
+        return simt_block_wide(s->u.store.buf) &&
+               !ir_effect_varies(s->u.store.idx, s->u.store.buf->ndim, s->u.store.value);
     case STMT_ATOMIC:
-        return simt_block_wide(s->u.atomic.dst.buf) && !ir_expr_varies(s->u.atomic.value);
+        return simt_block_wide(s->u.atomic.dst.buf) &&
+               !ir_effect_varies(s->u.atomic.dst.start, s->u.atomic.dst.ndim, s->u.atomic.value);
     case STMT_ALLOC: return s->u.alloc.buf->init && simt_block_wide(s->u.alloc.buf);
     case STMT_PRINT: return true;
     case STMT_MBAR: return s->u.mbar.op == MBAR_INIT;
