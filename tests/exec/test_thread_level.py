@@ -63,6 +63,18 @@ ERRORS = [
      "T.thread_binding: extent 64, but the kernel has 128 threads along x"),
     ("t = T.thread_binding(0, 1, thread=\"blockIdx.x\")",
      "T.thread_binding: thread must be \"threadIdx.x\""),
+    ("r = T.alloc_reducer(4, \"float32\", op=\"max\")",
+     "T.alloc_reducer: only op=\"sum\" is supported yet"),
+    ("T.finalize_reducer(S)", "T.finalize_reducer takes a T.alloc_reducer buffer"),
+    ("t = T.warp_reduce_bitand(X[tx])", "T.warp_reduce_bitand needs an integer value"),
+    ("T.evaluate(T.tvm_thread_allreduce(T.uint32(1), X[tx], True, S[0], tx))",
+     "T.tvm_thread_allreduce needs a T.comm_reducer"),
+    ("T.comm_reducer(lambda x, y: x + y, [0.0])\n"
+     "            T.evaluate(T.tvm_thread_allreduce(T.uint32(1), X[tx], True, S[0], bx))",
+     "T.tvm_thread_allreduce: argument 5 must be a thread index"),
+    ("for i in T.serial(4):\n                if tx < 3:\n                    T.loop_break()",
+     "the C target cannot run a break or continue under a condition that depends on the "
+     "thread index"),
 ]
 
 
