@@ -665,12 +665,33 @@ static Value *eval_attr(Interp *in, Env *env, Ast *e) {
     ctx_fail(in->ctx, loc, "%s has no attribute '%s'", val_describe(in, base), attr);
 }
 
+/* An operand of a comparison: a name bound to a value that cannot reach a kernel (a
+ * captured tensor: V_ERROR) is kept, so that `x is None` / `x is not None` can answer. */
+static Value *eval_operand(Interp *in, Env *env, Ast *e) {
+    if (e->kind == AST_NAME) {
+        Value *v = env_get(env, e->u.name);
+        if (v && v->kind == V_ERROR) return v;
+    }
+    return eval_expr(in, env, e);
+}
+
+/* `a is b` where one side stands for a Python object tilec does not model (V_ERROR):
+ * false against None (that object is not None); any other use is the value's error. */
+static bool identity_with_error(Interp *in, Value *a, Value *b, Loc loc) {
+    Value *err = a->kind == V_ERROR ? a : b, *other = err == a ? b : a;
+    if (other->kind != V_NONE) fail_error_value(in, err, loc);
+    return false;
+}
+
 static Value *eval_compare(Interp *in, Env *env, Ast *e) {
-    Value *left = eval_expr(in, env, e->u.compare.left);
+    Value *left = eval_operand(in, env, e->u.compare.left);
     Value *result = NULL;
     for (int i = 0; i < e->u.compare.ops.len; i++) {
         const char *op = e->u.compare.ops.data[i];
-        Value *right = eval_expr(in, env, e->u.compare.comparators.data[i]);
+        Value *right = eval_operand(in, env, e->u.compare.comparators.data[i]);
+        bool identity = !strcmp(op, "is") || !strcmp(op, "is not");
+        if (!identity && (left->kind == V_ERROR || right->kind == V_ERROR))
+            fail_error_value(in, left->kind == V_ERROR ? left : right, e->loc);
         Value *r;
         if (!strcmp(op, "in") || !strcmp(op, "not in")) {
             bool found = false;
@@ -685,7 +706,10 @@ static Value *eval_compare(Interp *in, Env *env, Ast *e) {
                 ctx_fail(in->ctx, e->loc, "'in' needs a tuple, list, dict or string");
             }
             r = val_bool(in, op[0] == 'i' ? found : !found);
-        } else if (!strcmp(op, "is") || !strcmp(op, "is not")) {
+        } else if (identity && (left->kind == V_ERROR || right->kind == V_ERROR)) {
+            bool same = identity_with_error(in, left, right, e->loc);
+            r = val_bool(in, !strcmp(op, "is") ? same : !same);
+        } else if (identity) {
             bool same = (left->kind == V_NONE && right->kind == V_NONE) ||
                         (left->kind == right->kind && values_equal(in, left, right) &&
                          (left->kind == V_BOOL || left->kind == V_NONE || left == right ||

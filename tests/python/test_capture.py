@@ -79,6 +79,16 @@ def test_value_that_cannot_reach_a_kernel():
         tilec.compile(kernels.reads_a_tensor(np.zeros(8)))
 
 
+def test_tensor_compared_with_none(monkeypatch):
+    a = rand((8,), 5)
+    monkeypatch.setattr(kernels, "COUNTS", np.zeros(3))
+    np.testing.assert_allclose(kernels.eager_flag(a), a + 1.0, rtol=1e-6)
+    with pytest.raises(tilec.TilecError, match=r"'COUNTS' is a ndarray \(tensors reach"):
+        kernels.eager_compares(a)
+    monkeypatch.setattr(kernels, "COUNTS", None)
+    np.testing.assert_allclose(kernels.eager_flag(a), a + 10.0, rtol=1e-6)
+
+
 def test_classes_methods_and_package_imports_from_python():
     """tl_pkg/classes.py (plain class with a method called in the kernel, IntEnum,
     `import tl_pkg.sub.tiles as tiles`) through the capture."""

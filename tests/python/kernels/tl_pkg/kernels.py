@@ -80,3 +80,35 @@ def reads_a_tensor(table):
                 A[i] = table[i]
 
     return bad
+
+
+
+COUNTS = None  # a global the tests set to an array or None
+
+
+@tilelang.jit
+def eager_flag(X):
+    """Eager style that only asks whether a global tensor is set (`is not None`, as
+    TileLang's NSA backward does): allowed, the tensor never reaches the kernel."""
+    M = T.const("M")
+    use_counts = COUNTS is not None
+    skip = None is COUNTS
+    X: T.Tensor((M,), T.float32)
+    Y = T.empty((M,), T.float32)
+    with T.Kernel(1, threads=32):
+        for i in T.Parallel(M):
+            Y[i] = X[i] + (1.0 if use_counts else 0.0) + (10.0 if skip else 0.0)
+    return Y
+
+
+@tilelang.jit
+def eager_compares(X):
+    """Any other comparison of such a tensor is the tensor's error."""
+    M = T.const("M")
+    big = COUNTS == 3
+    X: T.Tensor((M,), T.float32)
+    Y = T.empty((M,), T.float32)
+    with T.Kernel(1, threads=32):
+        for i in T.Parallel(M):
+            Y[i] = X[i] + (1.0 if big else 0.0)
+    return Y
