@@ -179,6 +179,37 @@ static bool digit_same(const FragDigit *x, const FragDigit *y, bool steps) {
            x->thread == y->thread && (!steps || x->step == y->step);
 }
 
+int64_t frag_digit_warp_lanes(const FragDigit *d) {
+    bool pow2 = !(d->extent & (d->extent - 1)) && !(d->step & (d->step - 1));
+    int64_t lanes = 1;
+    while (pow2 && lanes < d->extent && d->step * lanes < 32) lanes *= 2;
+    return lanes;
+}
+
+int frag_reduce_uniform(const Frag *f, int dim, int i, FragDigit *u) {
+    int n = 0;
+    for (int k = 0; k <= i; k++) {
+        const FragDigit *d = &f->dig[k];
+        if (!d->thread || d->dim != dim) continue;
+        u[n] = *d;
+        if (k == i) u[n].extent = frag_digit_warp_lanes(d);
+        if (u[n].extent > 1) n++;
+    }
+    for (int a = 1; a < n; a++) /* highest step first */
+        for (int b = a; b > 0 && u[b].step > u[b - 1].step; b--) {
+            FragDigit t = u[b];
+            u[b] = u[b - 1], u[b - 1] = t;
+        }
+    for (int a = 1; a < n; a++)
+        if (u[a].step * u[a].extent > u[a - 1].step) return 0; /* overlapping digits */
+    return n;
+}
+
+int64_t frag_collapse(int64_t tid, const FragDigit *u, int n) {
+    for (int k = 0; k < n; k++) tid = tid % u[k].step + tid / (u[k].step * u[k].extent) * u[k].step;
+    return tid;
+}
+
 bool frag_equal(const Frag *f, const Frag *g) {
     if (f->ndim != g->ndim || f->ndig != g->ndig || f->nthreads != g->nthreads) return false;
     for (int d = 0; d < f->ndim; d++)

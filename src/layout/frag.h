@@ -69,6 +69,19 @@ Frag *frag_project(Arena *a, const Frag *f, int n, const int *dims);
 Frag *frag_window(Arena *a, const Frag *f, const int64_t *ext);
 /* f and g lay out the same shape identically (digits, steps, threads). */
 bool frag_equal(const Frag *f, const Frag *g);
+/* Of thread digit d, the lanes inside one warp that a butterfly of warp shuffles
+ * combines (d's first lanes, a power of two; 1 when d is not a power-of-two digit). A
+ * cross-thread reduction shuffles over them and combines the rest of d through shared
+ * memory. */
+int64_t frag_digit_warp_lanes(const FragDigit *d);
+/* The round of a reduction over dimension dim of f that combines thread digit i through
+ * shared memory: the threads that hold one value by then differ only in the digits it
+ * fills into u, highest step first (the dimension's thread digits before i, whole, and
+ * i's shuffled lanes), so its workspace keeps one slot per thread with them collapsed
+ * (frag_collapse). Returns how many (0 when they overlap: no collapse). */
+int frag_reduce_uniform(const Frag *f, int dim, int i, FragDigit *u);
+/* tid with the n digits u (highest step first) removed: a dense slot number. */
+int64_t frag_collapse(int64_t tid, const FragDigit *u, int n);
 /* Whether sub, a layout of dimensions dims[] of loop, is consistent with it: the same
  * digits on those dimensions, thread digits with the same steps. Then an element of sub
  * is held by the thread that runs its iteration of loop, at a local index that depends

@@ -1394,6 +1394,7 @@ int main(void) {
         {"thread_allreduce", test_kernel("thread_allreduce"), NULL},
         {"reducer", test_kernel("reducer"), NULL},
         {"pipe_alloc_in_body", test_kernel("pipe_alloc_in_body"), NULL},
+        {"mla_decode", test_kernel("mla_decode"), NULL},
     };
     enum { NPROG = sizeof progs / sizeof *progs, MAXC = 128 };
     char ex[32][128];
@@ -1494,6 +1495,16 @@ int main(void) {
         cases[n] = (SimCase){names[n], (char *)test_kernel(thread_level[i]), NULL, all[n]};
         n++;
     }
+    /* MLA decode: the score gemms agree on mma.sync (scores in registers), and the row
+     * max and sum share one workspace of a slot per quad of lanes (64 x 8 floats) */
+    names[n] = "sm90_mla_decode";
+    all[n] = check_program(names[n], test_kernel("mla_decode"));
+    cases[n] = (SimCase){names[n], (char *)test_kernel("mla_decode"), NULL, all[n]};
+    CHECK(all[n]->src && strstr(all[n]->src, "float *red_buf = ") &&
+              strstr(all[n]->src, "/* shared float32[512] */") &&
+              !strstr(all[n]->src, "float *red_buf_") && !strstr(all[n]->src, "float *acc_s = "),
+          "mla_decode on sm_90a: scores in registers, one 2 KB reduction workspace");
+    n++;
     /* flash attention with 2 stages, for sm_80 and for sm_90a */
     char *fa2 = fa_stages2(), *fa2_90 = fa2 ? strdup(fa2) : NULL;
     if (fa2) {

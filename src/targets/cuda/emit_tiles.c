@@ -988,29 +988,54 @@ static const char *combine_text(CfEmit *em, ReduceOp op, DType t, const char *a,
     return arena_printf(ar, "tl_%s_%s(%s, %s)", f, cf_short(t), a, b);
 }
 
-/* Partial results of threads whose tid differs in digit (step, extent) combined: through
- * the shared workspace (a round of write, barrier, read, barrier). */
-static void red_workspace(CfEmit *em, const Red *R, const char *acc, int64_t nacc, int64_t step,
-                          int64_t extent) {
+/* The first of the workspace's nacc slots of thread `tid` (an expression): the digits u
+ * collapsed, as frag_collapse. */
+static const char *ws_slot(Arena *a, const char *tid, const FragDigit *u, int n, int64_t nacc) {
+    const char *e = tid;
+    for (int k = 0; k < n; k++) {
+        long long st = u[k].step, next = u[k].step * u[k].extent;
+        e = st == 1 ? arena_printf(a, "(%s / %lld)", e, next)
+                    : arena_printf(a, "(%s %% %lld + %s / %lld * %lld)", e, st, e, next, st);
+    }
+    return arena_printf(a, "%s * %lld", e, (long long)nacc);
+}
+
+/* Partial results of threads whose tid differs in digit i (step, extent) beyond its
+ * shuffled lanes combined through the shared workspace (a round of write, barrier,
+ * read, barrier). Threads that hold one value share a slot (frag_reduce_uniform: the
+ * workspace is that much smaller), written by the one whose collapsed digits are 0. */
+static void red_workspace(CfEmit *em, const Red *R, const char *acc, int64_t nacc, int i,
+                          int64_t step, int64_t extent) {
     const Stmt *s = R->s;
     ReduceOp op = s->u.reduce.op;
     DType t = R->acc->dtype;
     Arena *a = &em->ctx->arena;
     const char *ws = cf_buf(em, s->u.reduce.workspace);
+    FragDigit u[FRAG_MAX_DIGITS];
+    int nu = frag_reduce_uniform(s->u.reduce.src.buf->layout, R->dim, i, u);
     long long st = step, ex = extent, na = nacc;
-    /* no barrier before the writes: the workspace is this reduction's own, and the
-     * barrier that ends each round orders a repeated round (in a loop) after it */
-    cf_line(em, "for (int tl_r = 0; tl_r < %lld; ++tl_r) %s[tl_tid * %lld + tl_r] = %s[tl_r];", na,
-            ws, na, acc);
+    /* no barrier before the writes: every reduction's round ends with one, which orders a
+     * repeated round (in a loop), or another reduction's, after this one's reads */
+    const char *first = "";
+    for (int k = 0; k < nu; k++)
+        first = arena_printf(a, "%s%stl_tid / %lld %% %lld == 0", first, k ? " && " : "",
+                             (long long)u[k].step, (long long)u[k].extent);
+    if (nu == 1 && u[0].step == 1)
+        first = arena_printf(a, "tl_tid %% %lld == 0", (long long)u[0].extent);
+    if (nu) cf_line(em, "if (%s)", first);
+    cf_line(em, "%sfor (int tl_r = 0; tl_r < %lld; ++tl_r) %s[%s + tl_r] = %s[tl_r];",
+            nu ? "    " : "", na, ws, ws_slot(a, "tl_tid", u, nu, nacc), acc);
     cu_barrier(em);
     cf_line(em, "for (int tl_r = 0; tl_r < %lld; ++tl_r) {", na);
     em->indent++;
     cf_line(em, "const int tl_base = tl_tid - (tl_tid / %lld %% %lld) * %lld;", st, ex, st);
-    cf_line(em, "%s tl_v = %s[tl_base * %lld + tl_r];", cf_value(t), ws, na);
+    cf_line(em, "%s tl_v = %s[%s + tl_r];", cf_value(t), ws, ws_slot(a, "tl_base", u, nu, nacc));
     cf_line(em, "for (int tl_k = 1; tl_k < %lld; ++tl_k)", ex);
     cf_line(em, "    tl_v = %s;",
             combine_text(em, op, t, "tl_v",
-                         arena_printf(a, "%s[(tl_base + tl_k * %lld) * %lld + tl_r]", ws, st, na)));
+                         arena_printf(a, "%s[%s + tl_r]", ws,
+                                      ws_slot(a, arena_printf(a, "(tl_base + tl_k * %lld)", st), u,
+                                              nu, nacc))));
     cf_line(em, "%s[tl_r] = tl_v;", acc);
     em->indent--;
     cf_line(em, "}");
@@ -1027,16 +1052,15 @@ static void red_threads(CfEmit *em, const Red *R, const char *acc, int64_t nacc)
     for (int i = 0; i < src->ndig; i++) {
         const FragDigit *d = &src->dig[i];
         if (!d->thread || d->dim != R->dim) continue;
-        bool pow2 = !(d->extent & (d->extent - 1)) && !(d->step & (d->step - 1));
-        int64_t lanes = 1; /* the part of the digit inside a warp */
-        while (pow2 && lanes < d->extent && d->step * lanes < 32) lanes *= 2;
+        int64_t lanes = frag_digit_warp_lanes(d);
         for (int64_t m = d->step; m < d->step * lanes; m *= 2)
             cf_line(em, "for (int tl_r = 0; tl_r < %lld; ++tl_r) %s[tl_r] = %s;", (long long)nacc,
                     acc,
                     combine_text(em, op, t, arena_printf(a, "%s[tl_r]", acc),
                                  arena_printf(a, "__shfl_xor_sync(0xffffffffu, %s[tl_r], %lld)",
                                               acc, (long long)m)));
-        if (lanes < d->extent) red_workspace(em, R, acc, nacc, d->step * lanes, d->extent / lanes);
+        if (lanes < d->extent)
+            red_workspace(em, R, acc, nacc, i, d->step * lanes, d->extent / lanes);
     }
 }
 

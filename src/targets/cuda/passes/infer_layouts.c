@@ -79,11 +79,13 @@ typedef struct Infer {
     int nthreads;          /* of the block, or of the T.ws region being walked or constrained */
     Vec(Buffer *) demoted; /* kept across restarts */
     Vec(Nest *) nests;
-    Vec(Stmt *) ops;     /* kept gemms and reduces */
-    Vec(int) op_threads; /* the threads that run each */
-    Nest *cur;           /* the nest being walked, or NULL */
-    IvEnv env;           /* ranges of the variables in scope (window offsets) */
-    int in_other;        /* > 0 inside a parallel nest that gets no layout */
+    Vec(Stmt *) ops;       /* kept gemms and reduces */
+    Vec(int) op_threads;   /* the threads that run each */
+    Vec(Stmt *) op_region; /* the T.ws region (STMT_THREADS) of each, or NULL */
+    Stmt *region;          /* the T.ws region being walked, or NULL */
+    Nest *cur;             /* the nest being walked, or NULL */
+    IvEnv env;             /* ranges of the variables in scope (window offsets) */
+    int in_other;          /* > 0 inside a parallel nest that gets no layout */
     bool changed;
 } Infer;
 
@@ -258,12 +260,14 @@ static void walk_stmt(Infer *I, Stmt *s) {
         }
         VEC_PUSH(&I->ctx->arena, I->ops, s);
         VEC_PUSH(&I->ctx->arena, I->op_threads, I->nthreads);
+        VEC_PUSH(&I->ctx->arena, I->op_region, I->region);
         break;
     case STMT_THREADS: { /* the region's fragments and nests span its threads */
         int outer = I->nthreads;
-        I->nthreads = s->u.threads.count;
+        Stmt *outer_region = I->region;
+        I->nthreads = s->u.threads.count, I->region = s;
         walk_stmt(I, s->u.threads.body);
-        I->nthreads = outer;
+        I->nthreads = outer, I->region = outer_region;
         I->env.len = mark;
         return;
     }
@@ -391,13 +395,39 @@ static int wgmma_groups(const Infer *I, const Stmt *s, int64_t M, int64_t N, int
     return 0;
 }
 
+/* wgmma_groups of gemm s, from its tiles' shapes. */
+static int gemm_wgmma_groups(const Infer *I, const Stmt *s) {
+    const Buffer *C = s->u.gemm.c.buf;
+    int64_t M, N;
+    if (!ir_is_const_int(C->shape[0], &M)) M = 0;
+    if (!ir_is_const_int(C->shape[1], &N)) N = 0;
+    return wgmma_groups(I, s, M, N, tile_dim(s->u.gemm.a.buf, s->u.gemm.trans_a ? 0 : 1));
+}
+
+/* Gemm s's warpgroups, where every kept gemm that accumulates into s's C could run with
+ * as many: gemms that share an accumulator must agree on its register layout, and
+ * mma.sync for all of them keeps C in registers where a mix would put it in shared
+ * memory (MLA decode: Q K^T's B is also P V's, so it is mma.sync, and the rope part's
+ * Q_pe K_pe^T into the same scores must be too). */
+static int agreed_wgmma_groups(Infer *I, const Stmt *s) {
+    int g = gemm_wgmma_groups(I, s), own = I->nthreads;
+    for (int i = 0; g && i < I->ops.len; i++) {
+        const Stmt *t = I->ops.data[i];
+        if (t == s || t->kind != STMT_GEMM || t->u.gemm.c.buf != s->u.gemm.c.buf) continue;
+        I->nthreads = I->op_threads.data[i]; /* (t may be in another T.ws region) */
+        if (gemm_wgmma_groups(I, t) != g) g = 0;
+        I->nthreads = own;
+    }
+    return g;
+}
+
 static void gemm_constraints(Infer *I, Stmt *s) {
     Buffer *A = s->u.gemm.a.buf, *C = s->u.gemm.c.buf;
     int64_t M, N, K, c0, c1;
     M = ir_is_const_int(C->shape[0], &c0) ? c0 : 0;
     N = ir_is_const_int(C->shape[1], &c1) ? c1 : 0;
     K = tile_dim(A, s->u.gemm.trans_a ? 0 : 1);
-    s->u.gemm.wgmma = wgmma_groups(I, s, M, N, K);
+    s->u.gemm.wgmma = agreed_wgmma_groups(I, s);
     if (s->u.gemm.wgmma) {
         require_exact(I, C, frag_wgmma_acc(&I->ctx->arena, M, N, s->u.gemm.wgmma, I->nthreads),
                       s->loc, "T.gemm");
@@ -574,25 +604,53 @@ static void swizzle_operand(const Buffer *b_const) {
     if (row >= 16 && (row & (row - 1)) == 0 && total % (8ll << shift) == 0) b->swizzle = (int)row;
 }
 
-/* The reduction's cross-thread part spans warps: a shared scratch of one value per
- * thread and destination register. */
-static void reduce_workspace(Infer *I, Stmt *s, StmtList *allocs) {
+/* The elements of the shared workspace a reduction needs where its reduced dimension
+ * spans warps (0 when it does not): for each round (emit_tiles.c red_workspace), one
+ * value per destination register and thread, the threads that hold one value collapsed
+ * (frag_reduce_uniform). */
+static int64_t reduce_ws_elems(const Stmt *s, int nthreads) {
     const Frag *src = s->u.reduce.src.buf->layout, *dst = s->u.reduce.dst.buf->layout;
-    bool cross = false;
+    int64_t elems = 0;
     for (int i = 0; i < src->ndig; i++) {
         const FragDigit *d = &src->dig[i];
-        if (d->thread && d->dim == s->u.reduce.dim &&
-            (d->step * d->extent > 32 || (d->extent & (d->extent - 1)) ||
-             (d->step & (d->step - 1))))
-            cross = true;
+        if (!d->thread || d->dim != s->u.reduce.dim || frag_digit_warp_lanes(d) >= d->extent)
+            continue;
+        FragDigit u[FRAG_MAX_DIGITS];
+        int nu = frag_reduce_uniform(src, s->u.reduce.dim, i, u);
+        int64_t slots = 0;
+        for (int64_t tid = 0; tid < nthreads; tid++) {
+            int64_t slot = frag_collapse(tid, u, nu) + 1;
+            if (slot > slots) slots = slot;
+        }
+        if (slots * dst->nlocal > elems) elems = slots * dst->nlocal;
     }
-    if (!cross) return;
-    Buffer *w = ir_buffer(I->ctx, "red_buf", s->u.reduce.dst.buf->dtype, SCOPE_SHARED, 1, s->loc);
-    w->shape[0] = ir_int(I->ctx, (int64_t)I->nthreads * dst->nlocal, DT_INT32, s->loc);
+    return elems;
+}
+
+/* Gives reduction s a workspace: the one of the reductions before it of the same dtype
+ * in the same T.ws region (grown to fit), else a new shared buffer. They can share it:
+ * each reduction's round ends with a barrier after its reads, and reductions of one
+ * region run one after another. */
+static void reduce_workspace(Infer *I, Stmt *s, Stmt *region, StmtList *allocs,
+                             StmtList *ws_regions) {
+    int64_t elems = reduce_ws_elems(s, I->nthreads), have;
+    if (!elems) return;
+    DType t = s->u.reduce.dst.buf->dtype;
+    for (int i = 0; i < allocs->len; i++) {
+        Buffer *w = allocs->data[i]->u.alloc.buf;
+        if (w->dtype != t || ws_regions->data[i] != region) continue;
+        if (ir_is_const_int(w->shape[0], &have) && have < elems)
+            w->shape[0] = ir_int(I->ctx, elems, DT_INT32, s->loc);
+        s->u.reduce.workspace = w;
+        return;
+    }
+    Buffer *w = ir_buffer(I->ctx, "red_buf", t, SCOPE_SHARED, 1, s->loc);
+    w->shape[0] = ir_int(I->ctx, elems, DT_INT32, s->loc);
     s->u.reduce.workspace = w;
     Stmt *a = ir_stmt(I->ctx, STMT_ALLOC, s->loc);
     a->u.alloc.buf = w;
     VEC_PUSH(&I->ctx->arena, *allocs, a);
+    VEC_PUSH(&I->ctx->arena, *ws_regions, region);
 }
 
 /* T.annotate_layout of a shared buffer with a swizzled layout (make_swizzled_layout):
@@ -646,6 +704,7 @@ static void kmajor_layout(Buffer *b, int row) {
 
 static void finish(Infer *I) {
     StmtList allocs = {0};
+    StmtList ws_regions = {0}; /* the T.ws region of each of allocs */
     annotated_swizzles(I->kernel->u.kernel.body);
     stored_panels(&I->kernel->u.kernel.body, I);
     bool outside = false;
@@ -666,7 +725,7 @@ static void finish(Infer *I) {
             swizzle_operand(s->u.gemm.b.buf);
         } else {
             I->nthreads = I->op_threads.data[i];
-            reduce_workspace(I, s, &allocs);
+            reduce_workspace(I, s, I->op_region.data[i], &allocs, &ws_regions);
         }
     }
     if (!allocs.len) return;
@@ -695,7 +754,8 @@ static void infer_kernel(Infer *I, Stmt *k) {
     I->nthreads = th[0] * th[1] * th[2];
     for (;;) {
         clear_layouts(k->u.kernel.body);
-        I->nests.len = 0, I->ops.len = 0, I->op_threads.len = 0, I->cur = NULL;
+        I->nests.len = 0, I->ops.len = 0, I->op_threads.len = 0, I->op_region.len = 0;
+        I->cur = NULL, I->region = NULL;
         I->nthreads = th[0] * th[1] * th[2];
         int mark = I->env.len;
         iv_env_enter(&I->env, k);
