@@ -1394,6 +1394,9 @@ int main(void) {
         {"thread_allreduce", test_kernel("thread_allreduce"), NULL},
         {"reducer", test_kernel("reducer"), NULL},
         {"pipe_alloc_in_body", test_kernel("pipe_alloc_in_body"), NULL},
+        {"warp_votes", test_kernel("warp_votes"), NULL},
+        {"launch_shape", test_kernel("launch_shape"), NULL},
+        {"ws_votes", test_kernel("ws_votes"), NULL},
     };
     enum { NPROG = sizeof progs / sizeof *progs, MAXC = 128 };
     char ex[32][128];
@@ -1482,12 +1485,14 @@ int main(void) {
     cases[n] = (SimCase){names[n], (char *)test_kernel("mamba_chunk_scan"), NULL, all[n]};
     CHECK(all[n]->src && kernels_call(all[n], "tl_tma_load(&"), "mamba_chunk_scan on sm_90a: TMA");
     n++;
-    static const char *const thread_level[] = {"thread_gemv",       "thread_splitk",
-                                               "thread_lanes",      "thread_shfl",
-                                               "thread_allreduce",  "reducer",
-                                               "pipe_alloc_in_body"};
-    static char names_tl[7][32];
-    for (int i = 0; i < 7; i++) { /* thread-level code, reducers, stage allocs on sm_90a */
+    static const char *const thread_level[] = {"thread_gemv",        "thread_splitk",
+                                               "thread_lanes",       "thread_shfl",
+                                               "thread_allreduce",   "reducer",
+                                               "pipe_alloc_in_body", "warp_votes",
+                                               "launch_shape",       "ws_votes"};
+    enum { NTL = sizeof thread_level / sizeof *thread_level };
+    static char names_tl[NTL][32];
+    for (int i = 0; i < NTL; i++) { /* thread-level code, reducers, stage allocs on sm_90a */
         snprintf(names_tl[i], sizeof names_tl[i], "sm90_%s", thread_level[i]);
         names[n] = names_tl[i];
         all[n] = check_program(names[n], test_kernel(thread_level[i]));
