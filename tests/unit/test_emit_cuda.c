@@ -1440,6 +1440,11 @@ int main(void) {
             CHECK(src && strstr(src, "tl_gemm_ss<64, 32, 32, 2, 2, true, false,") &&
                       strstr(src, "A_f_staged") && strstr(src, "B_f_staged"),
                   "gemm_ta: the transposed A and B staged through shared memory");
+        if (!strcmp(names[i], "launch_shape")) /* T.annotate_min_blocks_per_sm, T.pdl_* */
+            CHECK(src && strstr(src, "__launch_bounds__(32, 2)") &&
+                      kernels_call(all[i], "tl_pdl_sync();") &&
+                      kernels_call(all[i], "tl_pdl_trigger();"),
+                  "launch_shape: min blocks per SM and PDL in the source");
         if (!strcmp(names[i], "gemm_s8") || !strcmp(names[i], "gemm_s8_t"))
             CHECK(src && strstr(src, "tl_gemm_ss_s8<64, 32, 64, 2, 2, "), "%s: int8 mma.sync",
                   names[i]);
@@ -1499,6 +1504,9 @@ int main(void) {
         cases[n] = (SimCase){names[n], (char *)test_kernel(thread_level[i]), NULL, all[n]};
         n++;
     }
+    CHECK(all[n - 1]->src && kernels_call(all[n - 1], "tl_bar_vote<2, 1, 128>(") &&
+              !kernels_call(all[n - 1], "tl_syncthreads_count("),
+          "sm90_ws_votes: block votes at the consumers' named barrier");
     /* flash attention with 2 stages, for sm_80 and for sm_90a */
     char *fa2 = fa_stages2(), *fa2_90 = fa2 ? strdup(fa2) : NULL;
     if (fa2) {
