@@ -375,16 +375,57 @@ static inline char *tl_scratch_alloc(size_t size) {
 }
 
 /* Thread-level code: the thread whose value a warp shuffle in thread tid of a block of n
- * reads (kind 0: lane ^ arg, 1: lane + arg, 2: lane - arg, 3: lane arg mod 32), its own
- * past the warp's 32 lanes or the block's threads, as CUDA's __shfl_*_sync. */
+ * reads (kind 0: lane ^ arg, 1: lane + arg, 2: lane - arg, 3: lane arg; arg's low 5 bits,
+ * as PTX's shfl.sync reads them), its own past the warp's 32 lanes or the block's
+ * threads, as CUDA's __shfl_*_sync. */
 static inline int tl_shfl_src(int kind, int tid, int arg, int n) {
-    int lane = tid % 32, src = kind == 0   ? lane ^ arg
-                               : kind == 1 ? lane + arg
-                               : kind == 2 ? lane - arg
-                                           : arg & 31;
-    if ((kind == 0 && (arg < 0 || src > 31)) || src < 0 || src > 31) return tid;
+    int lane = tid % 32, b = arg & 31;
+    int src = kind == 0 ? lane ^ b : kind == 1 ? lane + b : kind == 2 ? lane - b : b;
+    if (src < 0 || src > 31) return tid;
     src += tid - lane;
     return src < n ? src : tid;
+}
+
+/* Warp votes in thread tid of a block of n threads, over the lanes of its warp that exist
+ * (a partial last warp has fewer), each lane's argument at p[its thread]: the mask of
+ * those lanes; of the lanes whose predicate is set (CUDA's __ballot_sync); whether tid is
+ * the lowest of them (elect.sync); the lanes holding tid's value (__match_any_sync); all
+ * 32 bits when every lane holds the same value, else 0 (__match_all_sync's result). */
+static inline uint64_t tl_warp_lanes(int tid, int n) {
+    int base = tid - tid % 32, k = n - base < 32 ? n - base : 32;
+    return k == 32 ? 0xffffffffull : (1ull << k) - 1;
+}
+static inline uint64_t tl_warp_ballot(const bool *p, int tid, int n) {
+    int base = tid - tid % 32;
+    uint64_t m = 0;
+    for (int l = 0; l < 32 && base + l < n; l++) m |= (uint64_t)(p[base + l] != 0) << l;
+    return m;
+}
+static inline bool tl_warp_elect(const bool *p, int tid, int n) {
+    uint64_t m = tl_warp_ballot(p, tid, n);
+    return m && (m & (0 - m)) == 1ull << (tid % 32);
+}
+#define TL_WARP_MATCH(S, T)                                                                        \
+    static inline uint32_t tl_warp_match_any_##S(const T *v, int tid, int n) {                     \
+        int base = tid - tid % 32;                                                                 \
+        uint32_t m = 0;                                                                            \
+        for (int l = 0; l < 32 && base + l < n; l++) m |= (uint32_t)(v[base + l] == v[tid]) << l;  \
+        return m;                                                                                  \
+    }                                                                                              \
+    static inline uint32_t tl_warp_match_all_##S(const T *v, int tid, int n) {                     \
+        return tl_warp_match_any_##S(v, tid, n) == (uint32_t)tl_warp_lanes(tid, n) ? 0xffffffffu   \
+                                                                                   : 0u;           \
+    }
+TL_WARP_MATCH(u32, uint32_t)
+TL_WARP_MATCH(u64, uint64_t)
+#undef TL_WARP_MATCH
+
+/* A block vote over the predicates p of the block's n threads (kind 0: all set, 1: any
+ * set, 2: how many), as CUDA's __syncthreads_and / _or / _count. */
+static inline int32_t tl_block_vote(int kind, const bool *p, int n) {
+    int32_t k = 0;
+    for (int t = 0; t < n; t++) k += p[t] != 0;
+    return kind == 0 ? k == n : kind == 1 ? k > 0 : k;
 }
 
 /* The message of a failed T.device_assert (tl_cuda.h has the device's, same text). */

@@ -2171,6 +2171,71 @@ TL_SHFL(float)
 TL_SHFL(double)
 #undef TL_SHFL
 
+/* ---- warp votes (T.ballot, T.any_sync, ...): the whole warp; 0 / 1 where CUDA says
+ * "non-zero" (the C target's values) ------------------------------------------------- */
+TL_DEV unsigned long long tl_ballot(bool p) { return __ballot_sync(0xffffffffu, p); }
+TL_DEV int tl_any_sync(bool p) { return __any_sync(0xffffffffu, p) != 0; }
+TL_DEV int tl_all_sync(bool p) { return __all_sync(0xffffffffu, p) != 0; }
+/* whether this is the lowest lane whose p is set (elect.sync for p true everywhere) */
+TL_DEV bool tl_elect_one(bool p) {
+    unsigned m = __ballot_sync(0xffffffffu, p), lane;
+    asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+    return m && (m & (0u - m)) == 1u << lane;
+}
+#define TL_MATCH(T)                                                                                \
+    TL_DEV unsigned tl_match_any_sync(T v) { return __match_any_sync(0xffffffffu, v); }            \
+    TL_DEV unsigned tl_match_all_sync(T v) {                                                       \
+        int pred;                                                                                  \
+        return __match_all_sync(0xffffffffu, v, &pred);                                            \
+    }
+TL_MATCH(unsigned)
+TL_MATCH(unsigned long)
+TL_MATCH(unsigned long long)
+#undef TL_MATCH
+
+/* ---- block votes (T.syncthreads_and / _or / _count): a barrier of the whole block, or
+ * (tl_bar_vote) of named barrier ID's N threads (a T.ws region, a warp-specialized
+ * kernel's consumers): kind 0 and, 1 or, 2 count ------------------------------------------ */
+TL_DEV int tl_syncthreads_and(bool p) { return __syncthreads_and(p) != 0; }
+TL_DEV int tl_syncthreads_or(bool p) { return __syncthreads_or(p) != 0; }
+TL_DEV int tl_syncthreads_count(bool p) { return __syncthreads_count(p); }
+template <int KIND, int ID, int N> TL_DEV int tl_bar_vote(bool p) {
+    unsigned r;
+    if constexpr (KIND == 2)
+        asm volatile("{\n .reg .pred q;\n setp.ne.u32 q, %1, 0;\n"
+                     " bar.red.popc.u32 %0, %2, %3, q;\n}\n"
+                     : "=r"(r)
+                     : "r"((unsigned)p), "n"(ID), "n"(N)
+                     : "memory");
+    else if constexpr (KIND == 1)
+        asm volatile("{\n .reg .pred q, d;\n setp.ne.u32 q, %1, 0;\n"
+                     " bar.red.or.pred d, %2, %3, q;\n selp.u32 %0, 1, 0, d;\n}\n"
+                     : "=r"(r)
+                     : "r"((unsigned)p), "n"(ID), "n"(N)
+                     : "memory");
+    else
+        asm volatile("{\n .reg .pred q, d;\n setp.ne.u32 q, %1, 0;\n"
+                     " bar.red.and.pred d, %2, %3, q;\n selp.u32 %0, 1, 0, d;\n}\n"
+                     : "=r"(r)
+                     : "r"((unsigned)p), "n"(ID), "n"(N)
+                     : "memory");
+    return (int)r;
+}
+
+/* ---- programmatic dependent launch (T.pdl_trigger / T.pdl_sync): griddepcontrol on
+ * sm_90; without a launch that uses PDL (tilec's launches do not) both return at once,
+ * and below sm_90 they are nothing ----------------------------------------------------- */
+TL_DEV void tl_pdl_trigger() {
+#if __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+TL_DEV void tl_pdl_sync() {
+#if __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
 #else /* TL_CUDA_SIM: the same contracts in host C++ */
 /* Asynchronous work happens at the extremes the hardware allows, so that a missing wait
  * or barrier shows as wrong data: a wgmma left in flight computes when tl_wgmma_wait
@@ -2628,25 +2693,111 @@ template <int N> TL_DEV void tl_setmaxnreg_dec() {}
 
 TL_DEV unsigned tl_cluster_rank() { return sim_rank(); }
 TL_DEV void tl_cluster_sync() { sim_cluster_bar(); }
-/* Warp shuffles: each lane's value meets in a slot per thread between two warp barriers;
- * the source lane as the hardware picks it (its own past the warp's lanes). */
-template <class T> TL_DEV T tl_sim_shfl(T v, int src) {
-    static double slots[TL_SIM_THREADS];
-    const int t = sim_thread(), lane = t % 32;
-    slots[t] = (double)v; /* exact for the values the tests shuffle (not 64-bit ints) */
+/* The lanes of the running thread's warp: the simulated thread of its first lane, and
+ * how many exist (a partial last warp of the block has fewer than 32). */
+TL_DEV int tl_sim_warp(int *count) {
+    const int t = sim_thread(), nb = (int)(blockDim.x * blockDim.y * blockDim.z);
+    const int first = t % nb - t % nb % 32;
+    *count = nb - first < 32 ? nb - first : 32;
+    return t - t % nb + first;
+}
+/* Each lane's value meets in a slot per thread between two warp barriers (the warp's
+ * lanes must all come: sim_warp_sync counts them); f reads the warp's slots. */
+template <class F> TL_DEV auto tl_sim_warp_meet(unsigned long long v, F f) {
+    static unsigned long long slots[TL_SIM_THREADS];
+    int n, first = tl_sim_warp(&n);
+    slots[sim_thread()] = v;
     sim_warp_sync();
-    T r = src >= 0 && src < 32 ? (T)slots[t - lane + src] : v;
+    auto r = f(slots + first, n, sim_thread() - first);
     sim_warp_sync();
     return r;
 }
+/* Warp shuffles: the source lane as the hardware picks it (its own past the warp's lanes
+ * or where that lane does not exist). */
+template <class T> TL_DEV T tl_sim_shfl(T v, int src) {
+    static double slots[TL_SIM_THREADS];
+    const int t = sim_thread();
+    int n, first = tl_sim_warp(&n);
+    slots[t] = (double)v; /* exact for the values the tests shuffle (not 64-bit ints) */
+    sim_warp_sync();
+    T r = src >= 0 && src < n ? (T)slots[first + src] : v;
+    sim_warp_sync();
+    return r;
+}
+TL_DEV int tl_sim_lane() {
+    int n;
+    return sim_thread() - tl_sim_warp(&n);
+}
 template <class T> TL_DEV T tl_shfl_xor(T v, int m) {
-    return tl_sim_shfl(v, sim_thread() % 32 ^ m);
+    return tl_sim_shfl(v, tl_sim_lane() ^ (m & 31));
 }
 template <class T> TL_DEV T tl_shfl_down(T v, int d) {
-    return tl_sim_shfl(v, sim_thread() % 32 + d);
+    return tl_sim_shfl(v, tl_sim_lane() + (d & 31));
 }
-template <class T> TL_DEV T tl_shfl_up(T v, int d) { return tl_sim_shfl(v, sim_thread() % 32 - d); }
+template <class T> TL_DEV T tl_shfl_up(T v, int d) {
+    return tl_sim_shfl(v, tl_sim_lane() - (d & 31));
+}
 template <class T> TL_DEV T tl_shfl_sync(T v, int l) { return tl_sim_shfl(v, l & 31); }
+
+/* Warp votes over the lanes that exist. */
+TL_DEV unsigned long long tl_ballot(bool p) {
+    return tl_sim_warp_meet(p, [](const unsigned long long *s, int n, int) {
+        unsigned long long m = 0;
+        for (int l = 0; l < n; l++) m |= (unsigned long long)(s[l] != 0) << l;
+        return m;
+    });
+}
+TL_DEV int tl_any_sync(bool p) { return tl_ballot(p) != 0; }
+TL_DEV int tl_all_sync(bool p) { return tl_ballot(!p) == 0; }
+TL_DEV bool tl_elect_one(bool p) {
+    unsigned long long m = tl_ballot(p);
+    return m && (m & (0ull - m)) == 1ull << tl_sim_lane();
+}
+TL_DEV unsigned tl_match_any_sync(unsigned long long v) {
+    return tl_sim_warp_meet(v, [](const unsigned long long *s, int n, int me) {
+        unsigned m = 0;
+        for (int l = 0; l < n; l++) m |= (unsigned)(s[l] == s[me]) << l;
+        return m;
+    });
+}
+TL_DEV unsigned tl_match_all_sync(unsigned long long v) {
+    return tl_sim_warp_meet(v, [](const unsigned long long *s, int n, int) {
+        for (int l = 1; l < n; l++)
+            if (s[l] != s[0]) return 0u;
+        return 0xffffffffu;
+    });
+}
+
+/* Block votes: each thread adds its predicate at barrier ID of N threads (the block's
+ * __syncthreads: 0 and all of them), reads the sum after it, and the last reader clears
+ * it before a second barrier lets anyone vote again. */
+template <int KIND, int ID, int N> TL_DEV int tl_bar_vote(bool p) {
+    static int sum[8][16], read[8][16];
+    const unsigned r = sim_rank();
+    sum[r][ID] += p;
+    sim_bar(ID, N);
+    int k = sum[r][ID];
+    if (++read[r][ID] == N) sum[r][ID] = read[r][ID] = 0;
+    sim_bar(ID, N);
+    return KIND == 0 ? k == N : KIND == 1 ? k > 0 : k;
+}
+TL_DEV int tl_sim_block() { return (int)(blockDim.x * blockDim.y * blockDim.z); }
+template <int KIND> TL_DEV int tl_sim_block_vote(bool p) {
+    static int sum[8], read[8];
+    const unsigned r = sim_rank();
+    const int n = tl_sim_block();
+    sum[r] += p;
+    __syncthreads();
+    int k = sum[r];
+    if (++read[r] == n) sum[r] = read[r] = 0;
+    __syncthreads();
+    return KIND == 0 ? k == n : KIND == 1 ? k > 0 : k;
+}
+TL_DEV int tl_syncthreads_and(bool p) { return tl_sim_block_vote<0>(p); }
+TL_DEV int tl_syncthreads_or(bool p) { return tl_sim_block_vote<1>(p); }
+TL_DEV int tl_syncthreads_count(bool p) { return tl_sim_block_vote<2>(p); }
+TL_DEV void tl_pdl_trigger() {}
+TL_DEV void tl_pdl_sync() {}
 
 /* p's twin in the shared memory of block rank of the cluster. */
 template <class T> TL_DEV T *tl_sim_peer(T *p, unsigned rank) {

@@ -1348,9 +1348,31 @@ static void exec_if(Interp *in, Env *env, Ast *s) {
     exec_block(in, env, val_truthy(in, c, s->loc) ? &s->u.if_.body : &s->u.if_.orelse);
 }
 
+static void find_cross_thread(Expr **slot, void *ud) {
+    Expr *e = *slot;
+    if (e->kind == EXPR_CALL && intrinsic_reads_threads(e->u.call.fn)) *(bool *)ud = true;
+    else ir_expr_children(e, find_cross_thread, ud);
+}
+
+/* Statements that evaluating a run-time `while` condition emitted (from index `from` of
+ * the builder) run once, before the loop: an error when they shuffle or vote across the
+ * warp (tileops_thread.c makes each such call a let of its own), whose values the loop
+ * would never renew. */
+static void while_cond_stmts(Interp *in, int from, Loc loc) {
+    bool found = false;
+    for (int i = from; in->builder && i < in->builder->u.seq.len; i++)
+        ir_stmt_exprs(in->builder->u.seq.data[i], find_cross_thread, &found);
+    if (found)
+        ctx_fail(in->ctx, loc,
+                 "a warp shuffle or vote (or a warp reduction) in a `while` condition is not "
+                 "supported: it would run once, before the loop");
+}
+
 static void exec_while(Interp *in, Env *env, Ast *s) {
+    int emitted = in->builder ? in->builder->u.seq.len : 0;
     Value *c = cond_value(in, env, s->u.if_.cond);
     if (c->kind == V_EXPR && c->u.expr->kind != EXPR_INT) {
+        while_cond_stmts(in, emitted, s->loc);
         Stmt *st = ir_stmt(in->ctx, STMT_WHILE, s->loc);
         st->u.while_.cond = c->u.expr;
         ScopeMark mark = scope_begin(in, env);

@@ -1067,9 +1067,11 @@ char *tl_lang_table(void) {
         sb_printf(&sb, "T.%s\t%s\n", tl_thread_name(i), tl_lang_status(tl_thread_name(i), ok));
     for (int i = 0; tl_lang_name(i); i++)
         sb_printf(&sb, "T.%s\t%s\n", tl_lang_name(i), tl_lang_status(tl_lang_name(i), ok));
+    for (int i = 0; tl_launch_name(i); i++)
+        sb_printf(&sb, "T.%s\t%s\n", tl_launch_name(i), tl_lang_status(tl_launch_name(i), ok));
     for (int fn = 0; fn < FN_COUNT; fn++)
-        if (fn != FN_BITCAST && !intrinsic_is_shfl((Intrinsic)fn)) /* (tileops_lang.c's,
-                                                                      tileops_thread.c's) */
+        if (fn != FN_BITCAST && !intrinsic_reads_threads((Intrinsic)fn)) /* (tileops_lang.c's,
+                                                                            tileops_thread.c's) */
             sb_printf(&sb, "T.%s\t%s\n", intrinsic_name((Intrinsic)fn),
                       tl_lang_status(intrinsic_name((Intrinsic)fn), ok));
     sb_printf(&sb, "T.GemmWarpPolicy\t%s\n", tl_lang_status("GemmWarpPolicy", ok));
@@ -1092,8 +1094,10 @@ Value *tl_lang_attr(Interp *in, const char *attr, Loc loc) {
     if (thread) return bval(in, arena_printf(ARENA, "T.%s", attr), thread, data);
     BuiltinFn more = tl_lang_fn(attr, &data);
     if (more) return bval(in, arena_printf(ARENA, "T.%s", attr), more, data);
+    BuiltinFn launch = tl_launch_fn(attr, &data);
+    if (launch) return bval(in, arena_printf(ARENA, "T.%s", attr), launch, data);
     for (int fn = 0; fn < FN_COUNT; fn++)
-        if (!intrinsic_is_shfl((Intrinsic)fn) && !strcmp(attr, intrinsic_name((Intrinsic)fn)))
+        if (!intrinsic_reads_threads((Intrinsic)fn) && !strcmp(attr, intrinsic_name((Intrinsic)fn)))
             return bval(in, arena_printf(ARENA, "T.%s", attr), t_intrinsic, (void *)(intptr_t)fn);
     DType dt = dtype_parse(attr);
     if (dt != DT_INVALID) return val_dtype(in, dt);

@@ -282,6 +282,13 @@ static const char *const notes[][2] = {
     {"disable_warp_group_reg_alloc", "CUDA sm_90a; else no effect"},
     {"atomic_addx2", "C, CUDA (no `return_prev`)"},
     {"atomic_addx4", "C, CUDA (no `return_prev`)"},
+    {"pdl_trigger", "CUDA sm_90 (griddepcontrol); else no effect"},
+    {"pdl_sync", "CUDA sm_90 (griddepcontrol); else no effect"},
+    {"annotate_min_blocks_per_sm", "CUDA (`__launch_bounds__`); C: no effect"},
+    {"annotate_l2_hit_ratio", "C, CUDA (a hint: no effect)"},
+    {"tvm_warp_shuffle", "C, CUDA (`warp_size` not used)"},
+    {"tvm_warp_shuffle_up", "C, CUDA (`warp_size` not used)"},
+    {"tvm_warp_shuffle_down", "C, CUDA (`warp_size` not used)"},
 };
 
 const char *tl_lang_status(const char *name, const char *dflt) {

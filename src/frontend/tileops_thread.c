@@ -18,16 +18,41 @@
  *
  *   T.shfl_xor/down/up(value, delta, width=32, mask=0xFFFFFFFF), T.shfl_sync(value,
  *   src_lane, ...)                the value lane ^ delta / + delta / - delta / src_lane of
- *                                 the warp holds (CUDA's __shfl_*_sync; its own past
- *                                 the warp); the whole warp only
+ *                                 the warp holds (CUDA's __shfl_*_sync: the argument's
+ *                                 low 5 bits; its own past the warp); width a power of
+ *                                 two: within segments of width lanes, as CUDA's width
+ *                                 (a shfl_sync of the whole warp and a select, shfl_part)
+ *   T.tvm_warp_shuffle(mask, value, src_lane, width, warp_size), T.tvm_warp_shuffle_up /
+ *   _down(mask, value, offset, width, warp_size)
+ *                                 TVM's spellings: T.shfl_sync / up / down
  *   T.warp_reduce_sum/max/min/bitand/bitor(value)
  *                                 the reduction over the warp, in every lane: lets of a
  *                                 shfl_xor butterfly (offsets 16 .. 1)
+ *   T.ballot(predicate), T.ballot_sync(predicate, mask=0xFFFFFFFF)
+ *                                 uint64: bit i set where lane i's predicate is
+ *   T.activemask()                uint64: the lanes that exist (every lane runs
+ *                                 thread-level code that reaches it): a ballot of true;
+ *                                 T.tvm_warp_activemask(): the same as uint32
+ *   T.any_sync / all_sync(predicate, mask=)  int32 1 or 0
+ *   T.match_any_sync(value, mask=)  uint32: the lanes holding this lane's value (bit for
+ *                                 bit; 32- and 64-bit values, narrower ones widened)
+ *   T.match_all_sync(value, mask=)  uint32: 0xFFFFFFFF when every lane holds the same
+ *                                 value, else 0
+ *   T.shuffle_elect(thread_extent)
+ *                                 bool: one thread per group of thread_extent threads
+ *                                 (0: of the block): the lowest lane of the group's
+ *                                 first warp (elect_one && warp % ceil(extent / 32) == 0)
+ *   T.syncthreads_and / or / count(predicate)
+ *                                 a barrier of the block, then int32: whether all / any
+ *                                 of its threads' predicates are set, how many are
+ *   Predicates are integers or bools (a float is an error, as in TileLang). Every mask
+ *   must be 0xFFFFFFFF (or T.activemask()): every lane runs the call.
  *
  *   T.sync_warp(mask=None)        a block barrier (stronger than the warp's, and like
  *                                 T.sync_threads every thread must reach it)
  *
- * Shuffles are thread-level code that every lane of the warp must reach: under a
+ * Shuffles and votes read other threads' values (intrinsic_reads_threads): every lane of
+ * the warp (every thread of the block, for the block votes) must reach them, so under a
  * thread-dependent condition they are an error (pass_mark_varying).
  *
  * Errors name the T function and point at the call. */
@@ -164,18 +189,101 @@ static Value *t_warp_index(Interp *in, CallArgs *a, void *d) {
 }
 
 /* ---- warp level ------------------------------------------------------------------- */
-/* The CUDA shuffles' width and mask: tilec supports the whole warp. */
-static void whole_warp(Interp *in, Value *width, Value *mask, Loc loc, const char *fname) {
-    if (size_arg(in, width, 32, loc, "width") != 32)
-        ctx_fail(in->ctx, loc, "%s: only width=32 (the whole warp) is supported", fname);
-    if (mask && mask->kind != V_NONE && val_to_int(in, mask, loc, "mask") != 0xffffffffLL)
-        ctx_fail(in->ctx, loc, "%s: only mask=0xFFFFFFFF (every lane) is supported", fname);
+/* Whether e is T.activemask() (or TVM's, a uint32 of it): every lane, in thread-level
+ * code that every lane reaches. */
+static bool is_activemask(const Expr *e) {
+    while (e->kind == EXPR_CAST) e = e->u.cast.value;
+    if (e->kind == EXPR_VAR && e->u.var->let_value) e = e->u.var->let_value;
+    return e->kind == EXPR_CALL && e->u.call.fn == FN_BALLOT &&
+           e->u.call.args[0]->kind == EXPR_INT && e->u.call.args[0]->u.i;
 }
 
-/* A shuffle makes its kernel thread-level code, as a thread index does. */
-static Expr *shfl(Interp *in, Intrinsic fn, Expr *value, Expr *arg, Loc loc) {
+/* The CUDA warp functions' mask: every lane (every lane of the warp reaches them, and a
+ * lane outside the mask may not call them). */
+static void whole_warp(Interp *in, Value *mask, Loc loc, const char *fname) {
+    int64_t m;
+    if (!mask || mask->kind == V_NONE) return;
+    if (val_is_const_int(mask, &m) ? (m & 0xffffffffLL) == 0xffffffffLL
+                                   : mask->kind == V_EXPR && is_activemask(mask->u.expr))
+        return;
+    ctx_fail(in->ctx, loc, "%s: only mask=0xFFFFFFFF (every lane) is supported", fname);
+}
+
+/* A shuffle's width: a power of two up to the warp's 32 lanes. */
+static int shfl_width(Interp *in, Value *v, Loc loc, const char *fname) {
+    int64_t w = size_arg(in, v, 32, loc, "width");
+    if (w > 32 || (w & (w - 1)))
+        ctx_fail(in->ctx, loc, "%s: width must be a power of two from 1 to 32, got %lld", fname,
+                 (long long)w);
+    return (int)w;
+}
+
+/* A let of value, named name (each step of a warp reduction is a value of its own). */
+static Var *let_var(Interp *in, const char *name, Expr *value, Loc loc) {
+    Var *var = ir_var(in->ctx, name, value->dtype);
+    Stmt *s = ir_stmt(in->ctx, STMT_LET, loc);
+    s->u.let.var = var, s->u.let.value = value;
+    emit_stmt(in, s);
+    return var;
+}
+
+static Expr *let_of(Interp *in, Expr *value, Loc loc) {
+    return ir_varref(in->ctx, let_var(in, "tl_red", value, loc), loc);
+}
+
+/* A call that reads other threads, as the value of a let of its own: every lane runs it
+ * where the statement stands, whatever expression reads it (a T.if_then_else branch, the
+ * right side of `and`, a load's index that the bounds check repeats). It makes its
+ * kernel thread-level code, as a thread index does. */
+static Var *cross_let(Interp *in, Intrinsic fn, Expr *a, Expr *b, Loc loc) {
     thread_index(in, 0, loc);
-    return ir_call(in->ctx, fn, value, ir_cast(in->ctx, DT_INT32, arg, loc), loc);
+    return let_var(in, "tl_warp", ir_call(in->ctx, fn, a, b, loc), loc);
+}
+
+static Expr *cross_call(Interp *in, Intrinsic fn, Expr *a, Expr *b, Loc loc) {
+    return ir_varref(in->ctx, cross_let(in, fn, a, b, loc), loc);
+}
+
+static Expr *shfl(Interp *in, Intrinsic fn, Expr *value, Expr *arg, Loc loc) {
+    return cross_call(in, fn, value, ir_cast(in->ctx, DT_INT32, arg, loc), loc);
+}
+
+/* A shuffle within segments of w < 32 lanes, as PTX's shfl.sync with CUDA's width:
+ * lane j of the warp (j from the lane, the segment and the argument's low bits), or the
+ * caller's own value when j lies past its segment (before it, for shfl_up): a shfl_sync
+ * of the whole warp reads j, and a select keeps the own value. */
+static Expr *shfl_part(Interp *in, Intrinsic fn, Expr *v, Expr *arg, int w, Loc loc) {
+    Ctx *c = in->ctx;
+#define I(x) ir_int(c, (x), DT_INT32, loc)
+    v = let_of(in, v, loc);
+    Expr *lane = let_of(in, ir_bin(c, OP_FLOORMOD, linear_index(in, loc), I(32), loc), loc);
+    Expr *first = ir_bin(c, OP_BITAND, lane, I(-w), loc); /* of the segment */
+    Expr *b = let_of(in,
+                     ir_bin(c, OP_BITAND, ir_cast(c, DT_INT32, arg, loc),
+                            I(fn == FN_SHFL_IDX ? w - 1 : 31), loc),
+                     loc);
+    Expr *j, *ok = NULL;
+    if (fn == FN_SHFL_IDX) {
+        j = ir_bin(c, OP_BITOR, first, b, loc);
+    } else if (fn == FN_SHFL_UP) {
+        j = ir_bin(c, OP_SUB, lane, b, loc);
+        ok = ir_bin(c, OP_GE, j, first, loc);
+    } else {
+        j = ir_bin(c, fn == FN_SHFL_XOR ? OP_BITXOR : OP_ADD, lane, b, loc);
+        ok = ir_bin(c, OP_LE, j, ir_bin(c, OP_ADD, first, I(w - 1), loc), loc);
+    }
+#undef I
+    Expr *r = shfl(in, FN_SHFL_IDX, v, j, loc);
+    return ok ? ir_select(c, ok, r, v, loc) : r;
+}
+
+static Value *shfl_value(Interp *in, Intrinsic fn, Value *value, Value *arg, int w, Loc loc,
+                         const char *fname) {
+    Expr *v = val_to_expr(in, value, loc, "value");
+    Expr *e = val_to_expr(in, arg, loc, fn == FN_SHFL_IDX ? "src_lane" : "delta");
+    if (!dtype_is_int(e->dtype))
+        ctx_fail(in->ctx, loc, "%s: the lane argument must be an integer", fname);
+    return val_expr(in, w == 32 ? shfl(in, fn, v, e, loc) : shfl_part(in, fn, v, e, w, loc));
 }
 
 /* T.shfl_xor/down/up(value, delta, width=32, mask=0xFFFFFFFF), T.shfl_sync(value,
@@ -188,21 +296,116 @@ static Value *t_shfl(Interp *in, CallArgs *a, void *d) {
               fn == FN_SHFL_IDX ? "value,src_lane,width=,mask=" : "value,delta,width=,mask=", av,
               4);
     need_kernel_of(in, a->loc, fname);
-    whole_warp(in, av[2], av[3], a->loc, fname);
-    Expr *v = val_to_expr(in, av[0], a->loc, "value");
-    Expr *arg = val_to_expr(in, av[1], a->loc, fn == FN_SHFL_IDX ? "src_lane" : "delta");
-    if (!dtype_is_int(arg->dtype))
-        ctx_fail(in->ctx, a->loc, "%s: the lane argument must be an integer", fname);
-    return val_expr(in, shfl(in, fn, v, arg, a->loc));
+    int w = shfl_width(in, av[2], a->loc, fname);
+    whole_warp(in, av[3], a->loc, fname);
+    return shfl_value(in, fn, av[0], av[1], w, a->loc, fname);
 }
 
-/* A let of value (each step of a warp reduction is a value of its own). */
-static Expr *let_of(Interp *in, Expr *value, Loc loc) {
-    Var *var = ir_var(in->ctx, "tl_red", value->dtype);
-    Stmt *s = ir_stmt(in->ctx, STMT_LET, loc);
-    s->u.let.var = var, s->u.let.value = value;
-    emit_stmt(in, s);
-    return ir_varref(in->ctx, var, loc);
+/* TVM's T.tvm_warp_shuffle(mask, value, src_lane, width, warp_size) and _up / _down
+ * (mask, value, offset, width, warp_size): CUDA's __shfl_sync / _up / _down with width;
+ * warp_size only tells other backends whether width is legal. */
+static Value *t_tvm_shfl(Interp *in, CallArgs *a, void *d) {
+    Intrinsic fn = (Intrinsic)(intptr_t)d;
+    const char *fname = fn == FN_SHFL_IDX  ? "T.tvm_warp_shuffle"
+                        : fn == FN_SHFL_UP ? "T.tvm_warp_shuffle_up"
+                                           : "T.tvm_warp_shuffle_down";
+    Value *av[5] = {NULL};
+    args_bind(in, a, fname, "mask,value,lane,width,warp_size", av, 5);
+    need_kernel_of(in, a->loc, fname);
+    whole_warp(in, av[0], a->loc, fname);
+    int w = shfl_width(in, av[3], a->loc, fname);
+    size_arg(in, av[4], 32, a->loc, "warp_size");
+    return shfl_value(in, fn, av[1], av[2], w, a->loc, fname);
+}
+
+/* ---- warp and block votes ------------------------------------------------------------ */
+/* A vote's predicate: an integer or bool value (TileLang rejects floats), as a bool. */
+static Expr *predicate(Interp *in, Value *v, Loc loc, const char *fname) {
+    Ctx *c = in->ctx;
+    Expr *p = val_to_expr(in, v, loc, "predicate");
+    if (p->dtype == DT_BOOL) return p;
+    if (!dtype_is_int(p->dtype))
+        ctx_fail(c, loc, "%s needs an integer or bool predicate, got %s", fname,
+                 dtype_name(p->dtype));
+    return ir_bin(c, OP_NE, p, ir_cast(c, p->dtype, ir_int(c, 0, DT_INT32, loc), loc), loc);
+}
+
+/* A value to match, as the unsigned integer of its bits (CUDA matches 32- and 64-bit
+ * values bit for bit; narrower ones widen to 32 bits). */
+static Expr *match_bits(Interp *in, Value *v, Loc loc) {
+    Ctx *c = in->ctx;
+    Expr *e = val_to_expr(in, v, loc, "value");
+    int bits = dtype_bits(e->dtype);
+    if (e->dtype == DT_BOOL) return ir_cast(c, DT_UINT32, e, loc);
+    DType u = bits == 64 ? DT_UINT64 : bits == 32 ? DT_UINT32 : bits == 16 ? DT_UINT16 : DT_UINT8;
+    e = ir_bitcast(c, u, e, loc);
+    return bits == 64 ? e : ir_cast(c, DT_UINT32, e, loc);
+}
+
+typedef struct Vote {
+    Intrinsic fn;
+    const char *fname, *spec; /* spec: "predicate" or "value" first, then "mask=" */
+} Vote;
+
+static const Vote v_ballot = {FN_BALLOT, "T.ballot", "predicate"},
+                  v_ballot_sync = {FN_BALLOT, "T.ballot_sync", "predicate,mask="},
+                  v_any = {FN_ANY_SYNC, "T.any_sync", "predicate,mask="},
+                  v_all = {FN_ALL_SYNC, "T.all_sync", "predicate,mask="},
+                  v_match_any = {FN_MATCH_ANY, "T.match_any_sync", "value,mask="},
+                  v_match_all = {FN_MATCH_ALL, "T.match_all_sync", "value,mask="},
+                  v_and = {FN_SYNCTHREADS_AND, "T.syncthreads_and", "predicate"},
+                  v_or = {FN_SYNCTHREADS_OR, "T.syncthreads_or", "predicate"},
+                  v_count = {FN_SYNCTHREADS_COUNT, "T.syncthreads_count", "predicate"};
+
+/* T.ballot(predicate), T.ballot_sync / any_sync / all_sync(predicate, mask=0xFFFFFFFF),
+ * T.match_any_sync / match_all_sync(value, mask=), T.syncthreads_and / or /
+ * count(predicate): a vote over the warp's lanes or the block's threads. */
+static Value *t_vote(Interp *in, CallArgs *a, void *d) {
+    const Vote *v = d;
+    Value *av[2] = {NULL, NULL};
+    args_bind(in, a, v->fname, v->spec, av, 2);
+    need_kernel_of(in, a->loc, v->fname);
+    whole_warp(in, av[1], a->loc, v->fname);
+    bool match = v->fn == FN_MATCH_ANY || v->fn == FN_MATCH_ALL;
+    Expr *arg = match ? match_bits(in, av[0], a->loc) : predicate(in, av[0], a->loc, v->fname);
+    return val_expr(in, cross_call(in, v->fn, arg, NULL, a->loc));
+}
+
+/* T.activemask() (uint64), TVM's T.tvm_warp_activemask() (uint32): the lanes of the warp
+ * that run the call, which in tilec's thread-level code is every lane that exists: a
+ * ballot of true. */
+static Value *t_activemask(Interp *in, CallArgs *a, void *d) {
+    const char *fname = d ? "T.tvm_warp_activemask" : "T.activemask";
+    args_bind(in, a, fname, "", NULL, 0);
+    need_kernel_of(in, a->loc, fname);
+    Var *v = cross_let(in, FN_BALLOT, ir_int(in->ctx, 1, DT_BOOL, a->loc), NULL, a->loc);
+    v->let_value = ir_call(in->ctx, FN_BALLOT, ir_int(in->ctx, 1, DT_BOOL, a->loc), NULL, a->loc);
+    Expr *m = ir_varref(in->ctx, v, a->loc);
+    return val_expr(in, d ? ir_cast(in->ctx, DT_UINT32, m, a->loc) : m);
+}
+
+/* T.shuffle_elect(thread_extent): true in one thread of each group of thread_extent
+ * threads (0: of the block), as TileLang's tl_shuffle_elect: the warp's elected lane
+ * (the lowest) in the first warp of each group of ceil(thread_extent / 32) warps. */
+static Value *t_shuffle_elect(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    Value *av[1] = {NULL};
+    args_bind(in, a, "T.shuffle_elect", "thread_extent", av, 1);
+    need_kernel_of(in, a->loc, "T.shuffle_elect");
+    int64_t n = val_to_int(in, av[0], a->loc, "thread_extent");
+    if (n < 0)
+        ctx_fail(in->ctx, a->loc, "T.shuffle_elect: thread_extent must not be negative, got %lld",
+                 (long long)n);
+    Ctx *c = in->ctx;
+    Expr *e = cross_call(in, FN_ELECT_ONE, ir_int(c, 1, DT_BOOL, a->loc), NULL, a->loc);
+    if (n == 32) return val_expr(in, e);
+    Expr *warp = ir_bin(c, OP_FLOORDIV, linear_index(in, a->loc), ir_int(c, 32, DT_INT32, a->loc),
+                        a->loc);
+    if (n) warp = ir_bin(c, OP_FLOORMOD, warp, ir_int(c, (n + 31) / 32, DT_INT32, a->loc), a->loc);
+    /* the vote first: && evaluates its right side only where the left holds */
+    return val_expr(in,
+                    ir_bin(c, OP_AND, e,
+                           ir_bin(c, OP_EQ, warp, ir_int(c, 0, DT_INT32, a->loc), a->loc), a->loc));
 }
 
 /* T.warp_reduce_sum/max/min/bitand/bitor(value): the reduction over the warp's 32 lanes,
@@ -233,7 +436,7 @@ static Value *t_sync_warp(Interp *in, CallArgs *a, void *d) {
     Value *av[1] = {NULL};
     args_bind(in, a, "T.sync_warp", "mask=", av, 1);
     need_kernel_of(in, a->loc, "T.sync_warp");
-    whole_warp(in, NULL, av[0], a->loc, "T.sync_warp");
+    whole_warp(in, av[0], a->loc, "T.sync_warp");
     emit_stmt(in, ir_stmt(in->ctx, STMT_SYNC, a->loc));
     return val_none(in);
 }
@@ -397,6 +600,21 @@ static const struct {
     {"comm_reducer", t_comm_reducer, NULL},
     {"evaluate", t_evaluate, NULL},
     {"tvm_thread_allreduce", t_thread_allreduce, NULL},
+    {"ballot", t_vote, &v_ballot},
+    {"ballot_sync", t_vote, &v_ballot_sync},
+    {"activemask", t_activemask, NULL},
+    {"any_sync", t_vote, &v_any},
+    {"all_sync", t_vote, &v_all},
+    {"match_any_sync", t_vote, &v_match_any},
+    {"match_all_sync", t_vote, &v_match_all},
+    {"shuffle_elect", t_shuffle_elect, NULL},
+    {"syncthreads_and", t_vote, &v_and},
+    {"syncthreads_or", t_vote, &v_or},
+    {"syncthreads_count", t_vote, &v_count},
+    {"tvm_warp_activemask", t_activemask, "tvm"},
+    {"tvm_warp_shuffle", t_tvm_shfl, (void *)FN_SHFL_IDX},
+    {"tvm_warp_shuffle_up", t_tvm_shfl, (void *)FN_SHFL_UP},
+    {"tvm_warp_shuffle_down", t_tvm_shfl, (void *)FN_SHFL_DOWN},
 };
 
 enum { NTHREAD = sizeof thread_fns / sizeof *thread_fns };

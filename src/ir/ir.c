@@ -45,6 +45,35 @@ int intrinsic_nargs(Intrinsic fn) {
 bool intrinsic_is_shfl(Intrinsic fn) {
     return fn == FN_SHFL_XOR || fn == FN_SHFL_DOWN || fn == FN_SHFL_UP || fn == FN_SHFL_IDX;
 }
+
+bool intrinsic_is_block_vote(Intrinsic fn) {
+    return fn == FN_SYNCTHREADS_AND || fn == FN_SYNCTHREADS_OR || fn == FN_SYNCTHREADS_COUNT;
+}
+
+bool intrinsic_reads_threads(Intrinsic fn) {
+    switch (fn) {
+    case FN_BALLOT:
+    case FN_ANY_SYNC:
+    case FN_ALL_SYNC:
+    case FN_MATCH_ANY:
+    case FN_MATCH_ALL:
+    case FN_ELECT_ONE: return true;
+    default: return intrinsic_is_shfl(fn) || intrinsic_is_block_vote(fn);
+    }
+}
+
+/* The dtype of a vote's value (DT_INVALID: not a vote). */
+static DType vote_dtype(Intrinsic fn) {
+    switch (fn) {
+    case FN_BALLOT: return DT_UINT64;
+    case FN_MATCH_ANY:
+    case FN_MATCH_ALL: return DT_UINT32;
+    case FN_ELECT_ONE: return DT_BOOL;
+    case FN_ANY_SYNC:
+    case FN_ALL_SYNC: return DT_INT32;
+    default: return intrinsic_is_block_vote(fn) ? DT_INT32 : DT_INVALID;
+    }
+}
 #undef NAME_OF
 
 /* ---- leaves ------------------------------------------------------------------------ */
@@ -393,6 +422,7 @@ Expr *ir_call(Ctx *ctx, Intrinsic fn, Expr *a, Expr *b, Loc loc) {
     TL_ASSERT(fn != FN_BITCAST); /* (ir_bitcast: the dtype is not a's) */
     DType t = a->dtype;
     if (fn == FN_ISINF || fn == FN_ISNAN) t = DT_BOOL;
+    else if (vote_dtype(fn) != DT_INVALID) t = vote_dtype(fn);
     else if (b && !intrinsic_is_shfl(fn)) t = dtype_promote(a->dtype, b->dtype);
     if (fn == FN_ABS && a->kind == EXPR_INT)
         return ir_int(ctx, a->u.i < 0 ? (int64_t)(0 - (uint64_t)a->u.i) : a->u.i, t, loc);

@@ -49,9 +49,23 @@
                                        ir_bitcast (T.reinterpret) */                    \
     /* warp shuffles (value, lane argument) -> the value of another lane of the warp:  \
        lane ^ arg, lane + arg, lane - arg (own value past the warp's lanes), lane arg  \
-       (mod 32); of value's dtype; never folded (intrinsic_is_shfl) */                \
+       (of arg, its low 5 bits, as PTX's shfl.sync); of value's dtype; never folded  \
+       (intrinsic_is_shfl) */                                                         \
     X(FN_SHFL_XOR, "shfl_xor", 2) X(FN_SHFL_DOWN, "shfl_down", 2)                      \
-    X(FN_SHFL_UP, "shfl_up", 2) X(FN_SHFL_IDX, "shfl_sync", 2)
+    X(FN_SHFL_UP, "shfl_up", 2) X(FN_SHFL_IDX, "shfl_sync", 2)                         \
+    /* warp votes over the lanes of the warp that exist (a partial last warp has fewer), \
+       of a bool predicate or, to match, a uint32 / uint64 value: ballot -> uint64 (bit \
+       i: lane i's predicate), any_sync / all_sync -> int32 0 or 1, match_any_sync ->   \
+       uint32 (the lanes holding this lane's value), match_all_sync -> uint32           \
+       (0xFFFFFFFF when every lane holds the same value, else 0), elect_one -> bool     \
+       (whether this is the lowest lane whose predicate is set) */                      \
+    X(FN_BALLOT, "ballot", 1) X(FN_ANY_SYNC, "any_sync", 1) X(FN_ALL_SYNC, "all_sync", 1) \
+    X(FN_MATCH_ANY, "match_any_sync", 1) X(FN_MATCH_ALL, "match_all_sync", 1)          \
+    X(FN_ELECT_ONE, "elect_one", 1)                                                    \
+    /* block votes: a barrier of the block, then the bool predicate over all its        \
+       threads -> int32 (and / or: 0 or 1; count) */                                    \
+    X(FN_SYNCTHREADS_AND, "syncthreads_and", 1) X(FN_SYNCTHREADS_OR, "syncthreads_or", 1) \
+    X(FN_SYNCTHREADS_COUNT, "syncthreads_count", 1)
 /* clang-format on */
 
 /* clang-format off */
@@ -109,7 +123,8 @@
     X(STMT_FENCE)   /* T.fence_proxy_async */                                          \
     X(STMT_SETMAXNREG) /* T.set_max_nreg */                                          \
     X(STMT_TURN) /* CUDA sm_90: the two consumer warp groups' gemm turns (ping-pong) */ \
-    X(STMT_SPLITK) /* CUDA sm_90: a split-K unit's accumulators (pass_pipeline_async) */
+    X(STMT_SPLITK) /* CUDA sm_90: a split-K unit's accumulators (pass_pipeline_async) */ \
+    X(STMT_PDL)    /* T.pdl_trigger / T.pdl_sync: programmatic dependent launch */
 /* clang-format on */
 
 #define X2_ENUM(e, ...) e,
@@ -134,6 +149,11 @@ const char *unop_name(UnOp op);
 const char *intrinsic_name(Intrinsic fn);
 int intrinsic_nargs(Intrinsic fn);
 bool intrinsic_is_shfl(Intrinsic fn); /* FN_SHFL_*: a value from another thread */
+/* Whether fn's value in a thread is computed from its argument in other threads (the
+ * shuffles, the warp and block votes): every thread of the warp (block: the block votes)
+ * must reach it, and it is never folded. */
+bool intrinsic_reads_threads(Intrinsic fn);
+bool intrinsic_is_block_vote(Intrinsic fn); /* FN_SYNCTHREADS_* */
 const char *loop_kind_name(LoopKind k);
 const char *reduce_op_name(ReduceOp op);
 const char *atomic_op_name(AtomicOp op);
@@ -340,6 +360,8 @@ struct Stmt {
             bool persistent;
             int cluster;
             int64_t sk_bytes;
+            int min_blocks; /* T.annotate_min_blocks_per_sm: CUDA's second
+                               __launch_bounds__ argument, or 0 */
         } kernel;
         struct {
             Region src, dst; /* with dtype conversion */
@@ -490,6 +512,13 @@ struct Stmt {
         struct {
             SkOp op;
         } splitk;
+        /* PDL: in each thread that runs it, on CUDA sm_90 (griddepcontrol): sync, wait
+           until the grids this launch depends on have completed and their writes are
+           visible; else let the dependent grid launch. Both only order a launch that uses
+           programmatic dependent launch; otherwise (and on the C target) nothing */
+        struct {
+            bool sync;
+        } pdl;
     } u;
 };
 

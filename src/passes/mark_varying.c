@@ -5,9 +5,13 @@
  * condition (a fixed point: loads of such a buffer vary). Code under a varying condition
  * (an `if` on a thread index, a loop with varying bounds) runs per thread, as the thread
  * level of TileLang's language is: tile operations there are an error, as are
- * T.sync_threads and warp shuffles (threads that skip them would never meet them), and so
- * is a tile operation whose region varies. A shuffle's value varies (a kernel with one
- * has a thread index: tileops_thread.c). Kernels that read no thread index are left alone.
+ * T.sync_threads and the calls that read other threads' values (warp shuffles and votes,
+ * block votes: intrinsic_reads_threads), which threads that skip them would never meet;
+ * so are such calls inside a T.Parallel loop (whose iterations the layout gives to
+ * threads), and a tile operation whose region varies. Such a call's value varies (a
+ * kernel with one has a thread index, and the front end makes each call the value of a
+ * let of its own, so that no expression evaluates it in some threads only:
+ * tileops_thread.c). Kernels that read no thread index are left alone.
  *
  * Requires: tile IR (before lower_tile_ops). Provides: the marks ir_expr_varies and
  * ir_stmt_varies read; the variables that later passes make are uniform. */
@@ -20,7 +24,7 @@ bool ir_expr_varies(const Expr *e) {
     if (!e) return false;
     if (e->kind == EXPR_VAR) return e->u.var->varying;
     if (e->kind == EXPR_LOAD && e->u.load.buf->varying) return true;
-    if (e->kind == EXPR_CALL && intrinsic_is_shfl(e->u.call.fn)) return true;
+    if (e->kind == EXPR_CALL && intrinsic_reads_threads(e->u.call.fn)) return true;
     bool found = false;
     ir_expr_children((Expr *)e, expr_varies_slot, &found);
     return found;
@@ -48,7 +52,8 @@ bool ir_stmt_varies(const Stmt *s) {
 typedef struct Mark {
     Ctx *ctx;
     bool changed, check;
-    int depth; /* varying conditions around the statement walked */
+    int depth;    /* varying conditions around the statement walked */
+    int parallel; /* T.Parallel loops around it */
 } Mark;
 
 /* Whether any expression s owns (not its children's) varies. */
@@ -58,16 +63,20 @@ static bool own_exprs_vary(Stmt *s) {
     return found;
 }
 
-static void find_shfl(Expr **slot, void *ud) {
-    if ((*slot)->kind == EXPR_CALL && intrinsic_is_shfl((*slot)->u.call.fn)) *(bool *)ud = true;
-    else ir_expr_children(*slot, find_shfl, ud);
+static void find_cross(Expr **slot, void *ud) {
+    Expr *e = *slot;
+    if (e->kind == EXPR_CALL && intrinsic_reads_threads(e->u.call.fn)) {
+        if (!*(const Expr **)ud) *(const Expr **)ud = e;
+    } else {
+        ir_expr_children(e, find_cross, ud);
+    }
 }
 
-bool ir_expr_shuffles(const Expr *e) {
-    bool found = false;
+bool ir_expr_reads_threads(const Expr *e) {
+    const Expr *found = NULL;
     Expr *slot = (Expr *)e;
-    if (e) find_shfl(&slot, &found);
-    return found;
+    if (e) find_cross(&slot, &found);
+    return found != NULL;
 }
 
 static bool per_thread(const Buffer *b) {
@@ -103,6 +112,35 @@ static const char *tile_op_name(const Stmt *s) {
     }
 }
 
+/* What a call that reads other threads is, in errors, and who must reach it. */
+static const char *cross_what(Mark *m, const Expr *e) {
+    Intrinsic fn = e->u.call.fn;
+    if (intrinsic_is_shfl(fn)) return "a warp shuffle";
+    if (intrinsic_is_block_vote(fn))
+        return arena_printf(&m->ctx->arena, "T.%s", intrinsic_name(fn));
+    return "a warp vote";
+}
+
+static const char *cross_who(const Expr *e) {
+    return intrinsic_is_block_vote(e->u.call.fn) ? "every thread of the block"
+                                                 : "every lane of the warp";
+}
+
+/* e: the first call in s that reads other threads. */
+static void check_cross(Mark *m, Stmt *s, const Expr *e) {
+    if (m->depth)
+        ctx_fail(m->ctx, s->loc,
+                 "%s under a condition that depends on the thread index is not supported: %s "
+                 "must reach it",
+                 cross_what(m, e), cross_who(e));
+    if (m->parallel)
+        ctx_fail(m->ctx, s->loc,
+                 "%s inside a T.Parallel loop is not supported: which thread runs an "
+                 "iteration is the layout's choice (in thread-level code, loop with "
+                 "T.serial)",
+                 cross_what(m, e));
+}
+
 /* Tile operations act for the whole block: under a varying condition, or with a region
  * that varies, they would mean something different in each thread. A fill of, or a copy
  * into, a per-thread buffer is each thread's own. */
@@ -125,12 +163,9 @@ static void check(Mark *m, Stmt *s) {
         ctx_fail(m->ctx, s->loc,
                  "a T.Parallel loop whose bounds depend on the thread index "
                  "is not supported (use T.serial)");
-    bool shuffles = false;
-    ir_stmt_exprs(s, find_shfl, &shuffles);
-    if (shuffles && m->depth)
-        ctx_fail(m->ctx, s->loc,
-                 "a warp shuffle under a condition that depends on the thread index is not "
-                 "supported: every lane of the warp must reach it");
+    const Expr *cross = NULL;
+    ir_stmt_exprs(s, find_cross, &cross);
+    if (cross) check_cross(m, s, cross);
     if (s->kind == STMT_SYNC && m->depth)
         ctx_fail(m->ctx, s->loc,
                  "T.sync_threads under a condition that depends on the thread index: threads "
@@ -151,9 +186,10 @@ static void walk(Stmt **slot, void *ud) {
     if (per_thread(w) && !w->varying && (m->depth || own_exprs_vary(s)))
         w->varying = true, m->changed = true;
     bool cond = ir_stmt_varies(s);
-    m->depth += cond;
+    bool par = s->kind == STMT_FOR && s->u.for_.kind == LOOP_PARALLEL;
+    m->depth += cond, m->parallel += par;
     ir_stmt_children(s, walk, ud);
-    m->depth -= cond;
+    m->depth -= cond, m->parallel -= par;
 }
 
 /* A T.Parallel body is one iteration's, a tile op's region an element's: loads of varying

@@ -54,7 +54,9 @@ void pass_mark_varying(Ctx *ctx, Func *f);
  * whether s is an if, while or loop whose condition or bounds may. */
 bool ir_expr_varies(const Expr *e);
 bool ir_stmt_varies(const Stmt *s);
-bool ir_expr_shuffles(const Expr *e); /* whether e has a warp shuffle (FN_SHFL_*) */
+/* whether e has a call that reads other threads (a warp shuffle or vote, a block vote:
+ * intrinsic_reads_threads) */
+bool ir_expr_reads_threads(const Expr *e);
 /* Whether a store or atomic at idx (n indices) of value is each thread's own: the CUDA
  * target runs it in every thread, not in thread 0 alone (emitters and insert_sync_threads
  * agree through this). */

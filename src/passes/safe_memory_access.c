@@ -90,10 +90,10 @@ static Stmt *wrap_if(Safe *S, Expr *cond, Stmt *s) {
     return w;
 }
 
-/* A store or atomic of *value guarded by cond; the value first, unguarded, when it
- * shuffles across the warp (every lane must reach a shuffle). */
+/* A store or atomic of *value guarded by cond; the value first, unguarded, when it reads
+ * other threads (every lane must reach a shuffle or vote). */
 static Stmt *wrap_value_if(Safe *S, Expr *cond, Stmt *s, Expr **value) {
-    if (!cond || !ir_expr_shuffles(*value)) return wrap_if(S, cond, s);
+    if (!cond || !ir_expr_reads_threads(*value)) return wrap_if(S, cond, s);
     Var *v = ir_var(S->ctx, "tl_value", (*value)->dtype);
     v->varying = true;
     Stmt *let = ir_stmt(S->ctx, STMT_LET, s->loc);

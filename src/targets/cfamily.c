@@ -584,8 +584,8 @@ static void ex_call(CfEmit *em, StrBuf *o, const Expr *e) {
         ex_bitcast(em, o, e);
         return;
     }
-    if (intrinsic_is_shfl(fn)) {
-        em->hooks->shfl(em, o, e);
+    if (intrinsic_reads_threads(fn)) {
+        em->hooks->cross_thread(em, o, e);
         return;
     }
     if (fn == FN_ISINF || fn == FN_ISNAN) {

@@ -46,8 +46,9 @@ typedef struct CfHooks {
     /* Writes the element reference `name[offset]` of b at idx its own way and returns
      * true (register fragments, swizzled shared tiles), or false; may be NULL. */
     bool (*elem)(CfEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx);
-    /* Writes the warp shuffle e (FN_SHFL_*) as an expression. */
-    void (*shfl)(CfEmit *em, StrBuf *o, const Expr *e);
+    /* Writes e, a call that reads other threads' values (a warp shuffle, a warp or
+     * block vote: intrinsic_reads_threads), as an expression. */
+    void (*cross_thread)(CfEmit *em, StrBuf *o, const Expr *e);
     /* Lines after tl_assert_fail(...) in a failed T.device_assert: stop the block. */
     void (*assert_exit)(CfEmit *em);
 } CfHooks;

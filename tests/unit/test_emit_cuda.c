@@ -1395,6 +1395,9 @@ int main(void) {
         {"reducer", test_kernel("reducer"), NULL},
         {"pipe_alloc_in_body", test_kernel("pipe_alloc_in_body"), NULL},
         {"mla_decode", test_kernel("mla_decode"), NULL},
+        {"warp_votes", test_kernel("warp_votes"), NULL},
+        {"launch_shape", test_kernel("launch_shape"), NULL},
+        {"ws_votes", test_kernel("ws_votes"), NULL},
     };
     enum { NPROG = sizeof progs / sizeof *progs, MAXC = 128 };
     char ex[32][128];
@@ -1438,6 +1441,11 @@ int main(void) {
             CHECK(src && strstr(src, "tl_gemm_ss<64, 32, 32, 2, 2, true, false,") &&
                       strstr(src, "A_f_staged") && strstr(src, "B_f_staged"),
                   "gemm_ta: the transposed A and B staged through shared memory");
+        if (!strcmp(names[i], "launch_shape")) /* T.annotate_min_blocks_per_sm, T.pdl_* */
+            CHECK(src && strstr(src, "__launch_bounds__(32, 2)") &&
+                      kernels_call(all[i], "tl_pdl_sync();") &&
+                      kernels_call(all[i], "tl_pdl_trigger();"),
+                  "launch_shape: min blocks per SM and PDL in the source");
         if (!strcmp(names[i], "gemm_s8") || !strcmp(names[i], "gemm_s8_t"))
             CHECK(src && strstr(src, "tl_gemm_ss_s8<64, 32, 64, 2, 2, "), "%s: int8 mma.sync",
                   names[i]);
@@ -1483,18 +1491,23 @@ int main(void) {
     cases[n] = (SimCase){names[n], (char *)test_kernel("mamba_chunk_scan"), NULL, all[n]};
     CHECK(all[n]->src && kernels_call(all[n], "tl_tma_load(&"), "mamba_chunk_scan on sm_90a: TMA");
     n++;
-    static const char *const thread_level[] = {"thread_gemv",       "thread_splitk",
-                                               "thread_lanes",      "thread_shfl",
-                                               "thread_allreduce",  "reducer",
-                                               "pipe_alloc_in_body"};
-    static char names_tl[7][32];
-    for (int i = 0; i < 7; i++) { /* thread-level code, reducers, stage allocs on sm_90a */
+    static const char *const thread_level[] = {"thread_gemv",        "thread_splitk",
+                                               "thread_lanes",       "thread_shfl",
+                                               "thread_allreduce",   "reducer",
+                                               "pipe_alloc_in_body", "warp_votes",
+                                               "launch_shape",       "ws_votes"};
+    enum { NTL = sizeof thread_level / sizeof *thread_level };
+    static char names_tl[NTL][32];
+    for (int i = 0; i < NTL; i++) { /* thread-level code, reducers, stage allocs on sm_90a */
         snprintf(names_tl[i], sizeof names_tl[i], "sm90_%s", thread_level[i]);
         names[n] = names_tl[i];
         all[n] = check_program(names[n], test_kernel(thread_level[i]));
         cases[n] = (SimCase){names[n], (char *)test_kernel(thread_level[i]), NULL, all[n]};
         n++;
     }
+    CHECK(all[n - 1]->src && kernels_call(all[n - 1], "tl_bar_vote<2, 1, 128>(") &&
+              !kernels_call(all[n - 1], "tl_syncthreads_count("),
+          "sm90_ws_votes: block votes at the consumers' named barrier");
     /* MLA decode: the score gemms agree on mma.sync (scores in registers), and the row
      * max and sum share one workspace of a slot per quad of lanes (64 x 8 floats) */
     names[n] = "sm90_mla_decode";

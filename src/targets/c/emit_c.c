@@ -37,8 +37,11 @@ typedef struct CEmit {
     int simt_threads;
     Vec(Buffer *) simt_bufs;
     bool in_threads;
-    Vec(const Expr *) shfls;     /* the warp shuffles of the statement being written ... */
-    Vec(const char *) shfl_vals; /* ... and the arrays of every thread's value for them */
+    /* the calls that read other threads in the statement being written (shuffles,
+     * votes), and for each the array of every thread's argument (a block vote: the
+     * scalar of its result) */
+    Vec(const Expr *) cross;
+    Vec(const char *) cross_vals;
 } CEmit;
 
 static CEmit *c_of(CfEmit *em) { return (CEmit *)em; }
@@ -102,7 +105,7 @@ static void emit_alloc(CfEmit *em, const Stmt *s) {
 }
 
 static bool simt_stmt(CfEmit *em, const Stmt *s);
-static void c_shfl(CfEmit *em, StrBuf *o, const Expr *e);
+static void c_cross_thread(CfEmit *em, StrBuf *o, const Expr *e);
 
 /* CfHooks.stmt: thread-level code, allocations, kernels, and what has no effect on a
  * CPU. */
@@ -166,7 +169,7 @@ static const CfHooks c_hooks = {
     .wide_local_index = true,
     .stmt = c_stmt,
     .atomic = c_atomic,
-    .shfl = c_shfl,
+    .cross_thread = c_cross_thread,
     .print_region_begin = c_print_begin,
     .print_region_end = c_print_end,
     .assert_exit = c_assert_exit,
@@ -253,45 +256,85 @@ static void simt_close(CfEmit *em) {
     cf_line(em, "}");
 }
 
-/* ---- warp shuffles: every thread's value first, in an array, then the statement reads
- * the source thread's element (tl_shfl_src). Inner shuffles come first. */
-static void collect_shfls(Expr **slot, void *ud) {
+/* ---- calls that read other threads (warp shuffles and votes, block votes): every
+ * thread's argument first, in an array (for a block vote, then its result, once), then
+ * the statement reads what the call needs of it (tl_c.h: tl_shfl_src, tl_warp_*).
+ * Inner calls come first. */
+static void collect_cross(Expr **slot, void *ud) {
     CfEmit *em = ud;
-    ir_expr_children(*slot, collect_shfls, ud);
-    if ((*slot)->kind == EXPR_CALL && intrinsic_is_shfl((*slot)->u.call.fn))
-        VEC_PUSH(&em->ctx->arena, c_of(em)->shfls, *slot);
+    ir_expr_children(*slot, collect_cross, ud);
+    if ((*slot)->kind == EXPR_CALL && intrinsic_reads_threads((*slot)->u.call.fn))
+        VEC_PUSH(&em->ctx->arena, c_of(em)->cross, *slot);
 }
 
-static void hoist_shfls(CfEmit *em, const Stmt *s) {
+/* tl_c.h's number of a block vote (tl_block_vote). */
+static int block_vote_kind(Intrinsic fn) {
+    return fn == FN_SYNCTHREADS_AND ? 0 : fn == FN_SYNCTHREADS_OR ? 1 : 2;
+}
+
+static void hoist_cross(CfEmit *em, const Stmt *s) {
     CEmit *ce = c_of(em);
-    ce->shfls.len = ce->shfl_vals.len = 0;
-    ir_stmt_exprs((Stmt *)s, collect_shfls, em);
-    for (int i = 0; i < ce->shfls.len; i++) {
-        const Expr *e = ce->shfls.data[i];
-        const char *vals = cf_tmp(em, "shfl");
-        cf_line(em, "%s %s[%d];", cf_value(e->dtype), vals, ce->simt_threads);
+    ce->cross.len = ce->cross_vals.len = 0;
+    ir_stmt_exprs((Stmt *)s, collect_cross, em);
+    for (int i = 0; i < ce->cross.len; i++) {
+        const Expr *e = ce->cross.data[i], *arg = e->u.call.args[0];
+        const char *vals = cf_tmp(em, "each");
+        cf_line(em, "%s %s[%d];", cf_value(arg->dtype), vals, ce->simt_threads);
         int mark = em->live.len;
         simt_open(em);
         StrBuf *o = em->out;
         sb_indent(o, em->indent);
         sb_printf(o, "%s[tl_tid] = ", vals);
-        cf_ex_top(em, o, e->u.call.args[0], e->dtype);
+        cf_ex_top(em, o, arg, arg->dtype);
         sb_puts(o, ";\n");
         simt_close(em);
         em->live.len = mark;
-        VEC_PUSH(&em->ctx->arena, ce->shfl_vals, vals);
+        if (intrinsic_is_block_vote(e->u.call.fn)) { /* the same in every thread */
+            const char *r = cf_tmp(em, "vote");
+            cf_line(em, "const int32_t %s = tl_block_vote(%d, %s, %d);", r,
+                    block_vote_kind(e->u.call.fn), vals, ce->simt_threads);
+            vals = r;
+        }
+        VEC_PUSH(&em->ctx->arena, ce->cross_vals, vals);
     }
 }
 
-/* CfHooks.shfl: the source thread's element of the hoisted values. */
-static void c_shfl(CfEmit *em, StrBuf *o, const Expr *e) {
+/* A warp vote of the hoisted arguments vals, in thread tl_tid. */
+static void c_warp_vote(CfEmit *em, StrBuf *o, const Expr *e, const char *vals) {
+    int n = c_of(em)->simt_threads;
+    const char *args = arena_printf(&em->ctx->arena, "%s, tl_tid, %d", vals, n);
+    const char *bits = dtype_bits(e->u.call.args[0]->dtype) == 64 ? "u64" : "u32";
+    switch (e->u.call.fn) {
+    case FN_BALLOT: sb_printf(o, "tl_warp_ballot(%s)", args); break;
+    case FN_ANY_SYNC: sb_printf(o, "((int32_t)(tl_warp_ballot(%s) != 0))", args); break;
+    case FN_ALL_SYNC:
+        sb_printf(o, "((int32_t)(tl_warp_ballot(%s) == tl_warp_lanes(tl_tid, %d)))", args, n);
+        break;
+    case FN_ELECT_ONE: sb_printf(o, "tl_warp_elect(%s)", args); break;
+    case FN_MATCH_ANY: sb_printf(o, "tl_warp_match_any_%s(%s)", bits, args); break;
+    default: sb_printf(o, "tl_warp_match_all_%s(%s)", bits, args); break;
+    }
+}
+
+/* CfHooks.cross_thread: the source thread's element of the hoisted values (a shuffle),
+ * the vote over the warp's elements, or a block vote's result. */
+static void c_cross_thread(CfEmit *em, StrBuf *o, const Expr *e) {
     CEmit *ce = c_of(em);
     int k = 0;
-    while (k < ce->shfls.len && ce->shfls.data[k] != e) k++;
-    if (k == ce->shfls.len || !ce->in_threads)
-        tl_internal_error(__FILE__, __LINE__, "a warp shuffle outside thread-level code");
+    while (k < ce->cross.len && ce->cross.data[k] != e) k++;
+    if (k == ce->cross.len || !ce->in_threads)
+        tl_internal_error(__FILE__, __LINE__, "a cross-thread call outside thread-level code");
     Intrinsic fn = e->u.call.fn;
-    sb_printf(o, "%s[tl_shfl_src(%d, tl_tid, ", ce->shfl_vals.data[k],
+    const char *vals = ce->cross_vals.data[k];
+    if (intrinsic_is_block_vote(fn)) {
+        sb_puts(o, vals);
+        return;
+    }
+    if (!intrinsic_is_shfl(fn)) {
+        c_warp_vote(em, o, e, vals);
+        return;
+    }
+    sb_printf(o, "%s[tl_shfl_src(%d, tl_tid, ", vals,
               fn == FN_SHFL_XOR    ? 0
               : fn == FN_SHFL_DOWN ? 1
               : fn == FN_SHFL_UP   ? 2
@@ -307,7 +350,7 @@ static void simt_let(CfEmit *em, const Stmt *s) {
     const char *name = cf_var(em, v);
     if (!cf_live_has(em, v))
         cf_line(em, "%s tl_pt_%s[%d];", cf_value(v->dtype), name, c_of(em)->simt_threads);
-    hoist_shfls(em, s);
+    hoist_cross(em, s);
     int mark = em->live.len;
     simt_open(em);
     StrBuf *o = em->out;
@@ -338,7 +381,7 @@ static bool simt_stmt(CfEmit *em, const Stmt *s) {
         ctx_fail(em->ctx, s->loc,
                  "the C target cannot run a break or continue under a condition that "
                  "depends on the thread index yet");
-    hoist_shfls(em, s);
+    hoist_cross(em, s);
     int mark = em->live.len;
     simt_open(em);
     cf_stmt(em, s);

@@ -643,6 +643,11 @@ static bool cu_stmt(CfEmit *em, const Stmt *s) {
         return true;
     case STMT_TURN: cf_line(em, "tl_pingpong_%s(tl_tid);", turn_op_name(s->u.turn.op)); return true;
     case STMT_SPLITK: emit_splitk(em, s->u.splitk.op); return true;
+    case STMT_PDL:
+        cf_loc_comment(em, s->loc);
+        cf_line(em, "tl_pdl_%s(); /* every thread (nothing below sm_90) */",
+                s->u.pdl.sync ? "sync" : "trigger");
+        return true;
     case STMT_ALLOC: emit_alloc(em, s); return true;
     case STMT_MBAR: emit_mbar(em, s); return true;
     case STMT_WS:
@@ -687,12 +692,34 @@ static void cu_print_end(CfEmit *em) {
     cf_line(em, "}");
 }
 
-/* CfHooks.shfl: tl_cuda.h's tl_shfl_<kind>(value, lane argument). */
-static void cu_shfl(CfEmit *em, StrBuf *o, const Expr *e) {
-    sb_printf(o, "tl_%s(", intrinsic_name(e->u.call.fn));
+/* A block vote: __syncthreads_<op> of the whole block, or the vote at the barrier the
+ * code's block barriers use (cu_barrier: a T.ws region's, a warp-specialized kernel's
+ * consumers'). */
+static void cu_block_vote(CfEmit *em, StrBuf *o, const Expr *e) {
+    CuEmit *cu = cu_of(em);
+    Intrinsic fn = e->u.call.fn;
+    int kind = fn == FN_SYNCTHREADS_AND ? 0 : fn == FN_SYNCTHREADS_OR ? 1 : 2;
+    if (cu->region_count)
+        sb_printf(o, "tl_bar_vote<%d, %d, %d>(", kind, cu->region_id, cu->region_count);
+    else if (cu->consumer) sb_printf(o, "tl_bar_vote<%d, 1, %d>(", kind, cu->nthreads);
+    else sb_printf(o, "tl_%s(", intrinsic_name(fn));
+    cf_ex_top(em, o, e->u.call.args[0], DT_BOOL);
+    sb_puts(o, ")");
+}
+
+/* CfHooks.cross_thread: tl_cuda.h's tl_shfl_<kind>(value, lane argument), tl_<vote>(arg). */
+static void cu_cross_thread(CfEmit *em, StrBuf *o, const Expr *e) {
+    Intrinsic fn = e->u.call.fn;
+    if (intrinsic_is_block_vote(fn)) {
+        cu_block_vote(em, o, e);
+        return;
+    }
+    sb_printf(o, "tl_%s(", intrinsic_name(fn));
     cf_ex(em, o, e->u.call.args[0]);
-    sb_puts(o, ", ");
-    cf_ex_top(em, o, e->u.call.args[1], DT_INT32);
+    if (e->u.call.args[1]) {
+        sb_puts(o, ", ");
+        cf_ex_top(em, o, e->u.call.args[1], DT_INT32);
+    }
     sb_puts(o, ")");
 }
 
@@ -705,7 +732,7 @@ static const CfHooks cu_hooks = {
     .stmt = cu_stmt,
     .once = cu_once,
     .atomic = cu_atomic,
-    .shfl = cu_shfl,
+    .cross_thread = cu_cross_thread,
     .print_region_begin = cu_print_begin,
     .print_region_end = cu_print_end,
     .elem = cu_elem,
@@ -1123,10 +1150,13 @@ static void emit_kernel(CfEmit *em, const Stmt *k, int id, const Host *h) {
               (long long)nthreads, launched > nthreads ? " and a TMA producer warp group" : "",
               (long long)bufs.smem_bytes);
     /* warp-specialized: one block per SM, which tells ptxas the register count at entry
-     * that setmaxnreg moves (else it ignores setmaxnreg, C7508) */
+     * that setmaxnreg moves (else it ignores setmaxnreg, C7508); the program's
+     * T.annotate_min_blocks_per_sm wins */
     bool one = launched > nthreads || (cu->sm90a && has_kind(k->u.kernel.body, STMT_SETMAXNREG));
-    sb_printf(o, "extern \"C\" __global__ void __launch_bounds__(%lld%s) ", (long long)launched,
-              one ? ", 1" : "");
+    int min_blocks = k->u.kernel.min_blocks ? k->u.kernel.min_blocks : one;
+    sb_printf(o, "extern \"C\" __global__ void __launch_bounds__(%lld", (long long)launched);
+    if (min_blocks) sb_printf(o, ", %d", min_blocks);
+    sb_puts(o, ") ");
     if (cu->cluster > 1) sb_printf(o, "__cluster_dims__(%d, 1, 1) ", cu->cluster);
     sb_printf(o, "tilec_kernel_%d(", id);
     kernel_params(em, o, h, k);
