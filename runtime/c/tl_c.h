@@ -21,6 +21,15 @@
  * double -> narrow float rounds once: the double is first rounded to float with
  * round-to-odd, which makes the following RNE step exact (float keeps >= p+2 bits).
  *
+ * Math intrinsics (tilec's names, so that both targets' sources read alike; tl_cuda.h
+ * defines the device's under TL_DEVICE_MATH): tl_popc/clz/ffs32/64 as CUDA's __popc,
+ * __clz (the width for 0), __ffs (1-based, 0 for 0); CUDA's fast approximations
+ * tl_fast_<fn>_f32 (__expf, __sinf, rcp.approx, ...) are the accurate functions here (the
+ * device's differ within their documented error bounds and flush denormals to zero);
+ * the IEEE operations tl_<op>_<rn|rz|ru|rd>_<f32|f64> (CUDA's __fadd_rz, __dsqrt_ru, ...)
+ * round to nearest by plain C arithmetic (fmaf and sqrtf are correctly rounded) and in
+ * the directed modes by the hardware, the rounding mode set around the one operation.
+ *
  * Integers: arithmetic wraps (the generated C is compiled with -fwrapv). Division
  * and modulo by zero are defined to give 0 (C would trap); INT_MIN / -1 wraps. floordiv
  * and floormod follow Python (the remainder has the sign of the divisor). Shift counts
@@ -44,6 +53,7 @@
 #define TL_HOSTDEV __host__ __device__
 #define TL_FN __forceinline__ TL_HOSTDEV /* not static: NVRTC warns on unused static ones */
 #define TL_F16_PTX 1
+#define TL_DEVICE_MATH 1 /* tl_cuda.h has the device's bit, fast-math and IEEE intrinsics */
 #else
 #define TL_HOSTDEV
 #define TL_FN static inline
@@ -74,6 +84,7 @@ typedef unsigned long long uintptr_t;
 #define INT64_C(x) x##LL
 #define UINT64_C(x) x##ULL
 #else
+#include <fenv.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -316,6 +327,104 @@ TL_FN float tl_sigmoid_f32(float x) { return 1.0f / (1.0f + expf(-x)); }
 TL_FN double tl_sigmoid_f64(double x) { return 1.0 / (1.0 + exp(-x)); }
 TL_FN float tl_rsqrt_f32(float x) { return 1.0f / sqrtf(x); }
 TL_FN double tl_rsqrt_f64(double x) { return 1.0 / sqrt(x); }
+
+/* x * y + z of narrow-float values (their product is exact in a double), rounded to odd
+ * (the sum's error by TwoSum): tl_round64_<S> then rounds it once, exactly. */
+TL_FN double tl_fma_odd(double x, double y, double z) {
+    double p = x * y, s = p + z, bb = s - p, e = (p - (s - bb)) + (z - bb);
+    if (isfinite(s) && e != 0 && !(tl_f64_bits(s) & 1)) s = nextafter(s, e > 0 ? TL_INF : -TL_INF);
+    return s;
+}
+
+#ifndef TL_DEVICE_MATH /* ---- math intrinsics (tl_cuda.h: the device's) ------------------- */
+TL_FN int32_t tl_popc32(uint32_t x) { return __builtin_popcount(x); }
+TL_FN int32_t tl_popc64(uint64_t x) { return __builtin_popcountll(x); }
+TL_FN int32_t tl_clz32(uint32_t x) { return x ? __builtin_clz(x) : 32; }
+TL_FN int32_t tl_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
+TL_FN int32_t tl_ffs32(uint32_t x) { return __builtin_ffs((int)x); }
+TL_FN int32_t tl_ffs64(uint64_t x) { return __builtin_ffsll((long long)x); }
+
+TL_FN float tl_fast_cos_f32(float x) { return cosf(x); }
+TL_FN float tl_fast_exp_f32(float x) { return expf(x); }
+TL_FN float tl_fast_exp10_f32(float x) { return powf(10.0f, x); }
+TL_FN float tl_fast_log_f32(float x) { return logf(x); }
+TL_FN float tl_fast_log2_f32(float x) { return log2f(x); }
+TL_FN float tl_fast_log10_f32(float x) { return log10f(x); }
+TL_FN float tl_fast_sin_f32(float x) { return sinf(x); }
+TL_FN float tl_fast_tan_f32(float x) { return tanf(x); }
+TL_FN float tl_fast_rcp_f32(float x) { return 1.0f / x; }
+
+/* One operation in the rounding mode `mode` (FE_*): the operands pass through volatile
+ * objects, so that the operation happens between the two changes of the mode. */
+enum { TL_IEEE_ADD, TL_IEEE_SUB, TL_IEEE_MUL, TL_IEEE_DIV, TL_IEEE_FMA, TL_IEEE_SQRT };
+#define TL_IEEE_IN_MODE(S, T, SQRT, FMA)                                                           \
+    static inline T tl_ieee_##S(int op, T x, T y, T z, int mode) {                                 \
+        int old = fegetround();                                                                    \
+        fesetround(mode);                                                                          \
+        volatile T a = x, b = y, c = z, r;                                                         \
+        switch (op) {                                                                              \
+        case TL_IEEE_ADD: r = a + b; break;                                                        \
+        case TL_IEEE_SUB: r = a - b; break;                                                        \
+        case TL_IEEE_MUL: r = a * b; break;                                                        \
+        case TL_IEEE_DIV: r = a / b; break;                                                        \
+        case TL_IEEE_FMA: r = FMA(a, b, c); break;                                                 \
+        default: r = SQRT(a);                                                                      \
+        }                                                                                          \
+        fesetround(old);                                                                           \
+        return r;                                                                                  \
+    }
+TL_IEEE_IN_MODE(f32, float, sqrtf, fmaf)
+TL_IEEE_IN_MODE(f64, double, sqrt, fma)
+
+/* tl_<op>_<M>_<S>: add, sub, mul, div, fma, rcp, sqrt of dtype S rounded as M */
+#define TL_IEEE_OPS(M, MODE, S, T)                                                                 \
+    static inline T tl_add_##M##_##S(T x, T y) { return tl_ieee_##S(TL_IEEE_ADD, x, y, 0, MODE); } \
+    static inline T tl_sub_##M##_##S(T x, T y) { return tl_ieee_##S(TL_IEEE_SUB, x, y, 0, MODE); } \
+    static inline T tl_mul_##M##_##S(T x, T y) { return tl_ieee_##S(TL_IEEE_MUL, x, y, 0, MODE); } \
+    static inline T tl_div_##M##_##S(T x, T y) { return tl_ieee_##S(TL_IEEE_DIV, x, y, 0, MODE); } \
+    static inline T tl_fma_##M##_##S(T x, T y, T z) {                                              \
+        return tl_ieee_##S(TL_IEEE_FMA, x, y, z, MODE);                                            \
+    }                                                                                              \
+    static inline T tl_rcp_##M##_##S(T x) { return tl_ieee_##S(TL_IEEE_DIV, 1, x, 0, MODE); }      \
+    static inline T tl_sqrt_##M##_##S(T x) { return tl_ieee_##S(TL_IEEE_SQRT, x, 0, 0, MODE); }
+TL_IEEE_OPS(rz, FE_TOWARDZERO, f32, float)
+TL_IEEE_OPS(ru, FE_UPWARD, f32, float)
+TL_IEEE_OPS(rd, FE_DOWNWARD, f32, float)
+TL_IEEE_OPS(rz, FE_TOWARDZERO, f64, double)
+TL_IEEE_OPS(ru, FE_UPWARD, f64, double)
+TL_IEEE_OPS(rd, FE_DOWNWARD, f64, double)
+
+/* to nearest: the default mode's arithmetic */
+#define TL_IEEE_RN(S, T, SQRT, FMA)                                                                \
+    static inline T tl_add_rn_##S(T x, T y) { return x + y; }                                      \
+    static inline T tl_sub_rn_##S(T x, T y) { return x - y; }                                      \
+    static inline T tl_mul_rn_##S(T x, T y) { return x * y; }                                      \
+    static inline T tl_div_rn_##S(T x, T y) { return x / y; }                                      \
+    static inline T tl_fma_rn_##S(T x, T y, T z) { return FMA(x, y, z); }                          \
+    static inline T tl_rcp_rn_##S(T x) { return (T)1 / x; }                                        \
+    static inline T tl_sqrt_rn_##S(T x) { return SQRT(x); }
+TL_IEEE_RN(f32, float, sqrtf, fmaf)
+TL_IEEE_RN(f64, double, sqrt, fma)
+
+/* Whether 1/sqrt(x) > m (x > 0, m > 0 of at most 26 significant bits): m * m * x < 1,
+ * decided exactly (m * m is exact, the fma gives the product's error). */
+static inline bool tl_rsqrt_above(double m, double x) {
+    double m2 = m * m, hi = m2 * x, lo = fma(m2, x, -hi);
+    return hi < 1 || (hi == 1 && lo < 0);
+}
+
+/* 1/sqrt(x) rounded once to float (CUDA's __frsqrt_rn): the double estimate's rounding,
+ * moved to the neighbour whose side of a midpoint the exact value is on (it is never on
+ * a midpoint: 1/m^2 of a 25-bit midpoint m is no float). */
+static inline float tl_rsqrt_rn_f32(float x) {
+    float y = (float)(1.0 / sqrt((double)x));
+    if (!(x > 0) || isinf(x) || isinf(y)) return y;
+    float up = nextafterf(y, TL_INFF), down = nextafterf(y, 0.0f);
+    if (tl_rsqrt_above(((double)y + up) / 2, x)) return up;
+    if (!tl_rsqrt_above(((double)y + down) / 2, x)) return down;
+    return y;
+}
+#endif
 
 /* Operations the atomics apply (tl_atomic_<op>_<dtype> here and in tl_cuda.h). */
 #define TL_ID(x) (x)

@@ -13,6 +13,9 @@
  *   - Results of float32 arithmetic match the C target only if NVRTC runs with
  *     --fmad=false (no contraction into FMA) and without fast-math (IEEE division and
  *     square root, denormals kept): the target's runtime passes those options.
+ *   - Math intrinsics under tl_c.h's names: __popc, __clz, __ffs; the fast approximations
+ *     (__expf, __sinf, ..., rcp.approx.ftz); the IEEE operations of a rounding mode
+ *     (__fadd_rz, __dsqrt_ru, __frsqrt_rn, ...).
  *   - Atomics: native atomicAdd for float/double/int32/uint32/int64/uint64 and
  *     atomicMax/Min for int32/uint32; compare-and-swap loops for the rest (16-bit types
  *     with the 16-bit atomicCAS, 8-bit types through their aligned 32-bit word).
@@ -54,6 +57,52 @@ TL_DEV uint16_t tl_f32_to_bf16(float x) {
 
 TL_ROUNDING(TL_DEV, f16)
 TL_ROUNDING(TL_DEV, bf16)
+#endif
+
+/* ---- math intrinsics (tl_c.h's names, TL_DEVICE_MATH) -------------------------------- */
+#ifdef TL_DEVICE_MATH
+TL_DEV int32_t tl_popc32(uint32_t x) { return __popc(x); }
+TL_DEV int32_t tl_popc64(uint64_t x) { return __popcll(x); }
+TL_DEV int32_t tl_clz32(uint32_t x) { return __clz((int)x); }
+TL_DEV int32_t tl_clz64(uint64_t x) { return __clzll((long long)x); }
+TL_DEV int32_t tl_ffs32(uint32_t x) { return __ffs((int)x); }
+TL_DEV int32_t tl_ffs64(uint64_t x) { return __ffsll((long long)x); }
+
+TL_DEV float tl_fast_cos_f32(float x) { return __cosf(x); }
+TL_DEV float tl_fast_exp_f32(float x) { return __expf(x); }
+TL_DEV float tl_fast_exp10_f32(float x) { return __exp10f(x); }
+TL_DEV float tl_fast_log_f32(float x) { return __logf(x); }
+TL_DEV float tl_fast_log2_f32(float x) { return __log2f(x); }
+TL_DEV float tl_fast_log10_f32(float x) { return __log10f(x); }
+TL_DEV float tl_fast_sin_f32(float x) { return __sinf(x); }
+TL_DEV float tl_fast_tan_f32(float x) { return __tanf(x); }
+TL_DEV float tl_fast_rcp_f32(float x) {
+    float r;
+    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+
+/* tl_<op>_<M>_<f32|f64>: CUDA's IEEE intrinsics of rounding M */
+#define TL_IEEE_DEV(M)                                                                             \
+    TL_DEV float tl_add_##M##_f32(float x, float y) { return __fadd_##M(x, y); }                   \
+    TL_DEV float tl_sub_##M##_f32(float x, float y) { return __fsub_##M(x, y); }                   \
+    TL_DEV float tl_mul_##M##_f32(float x, float y) { return __fmul_##M(x, y); }                   \
+    TL_DEV float tl_div_##M##_f32(float x, float y) { return __fdiv_##M(x, y); }                   \
+    TL_DEV float tl_fma_##M##_f32(float x, float y, float z) { return __fmaf_##M(x, y, z); }       \
+    TL_DEV float tl_rcp_##M##_f32(float x) { return __frcp_##M(x); }                               \
+    TL_DEV float tl_sqrt_##M##_f32(float x) { return __fsqrt_##M(x); }                             \
+    TL_DEV double tl_add_##M##_f64(double x, double y) { return __dadd_##M(x, y); }                \
+    TL_DEV double tl_sub_##M##_f64(double x, double y) { return __dsub_##M(x, y); }                \
+    TL_DEV double tl_mul_##M##_f64(double x, double y) { return __dmul_##M(x, y); }                \
+    TL_DEV double tl_div_##M##_f64(double x, double y) { return __ddiv_##M(x, y); }                \
+    TL_DEV double tl_fma_##M##_f64(double x, double y, double z) { return __fma_##M(x, y, z); }    \
+    TL_DEV double tl_rcp_##M##_f64(double x) { return __drcp_##M(x); }                             \
+    TL_DEV double tl_sqrt_##M##_f64(double x) { return __dsqrt_##M(x); }
+TL_IEEE_DEV(rn)
+TL_IEEE_DEV(rz)
+TL_IEEE_DEV(ru)
+TL_IEEE_DEV(rd)
+TL_DEV float tl_rsqrt_rn_f32(float x) { return __frsqrt_rn(x); }
 #endif
 
 /* ---- atomics: tl_atomic_<op>_<dtype>(storage pointer, value) -------------------------- */

@@ -556,9 +556,14 @@ static Value *tir_attr(Interp *in, const char *path, const char *attr, Loc loc) 
                                        "shift_right", "sigmoid",      "tanh",        "pow",
                                        "fmod",        "isnan",        "isinf",       "popcount",
                                        "clz",         "nearbyint",    "trunc"};
+    static const char *const math[] = {"acos",  "acosh",     "asin",     "asinh",    "atan",
+                                       "atanh", "cosh",      "sinh",     "copysign", "hypot",
+                                       "ldexp", "nextafter", "isfinite", "likely",   "ceildiv"};
     if (!strcmp(attr, "const")) return builtin_value(in, "tvm.tirx.const", tir_const, NULL);
     for (size_t i = 0; i < sizeof same / sizeof *same; i++)
         if (!strcmp(attr, same[i])) return tl_lang_attr(in, attr, loc);
+    for (size_t i = 0; i < sizeof math / sizeof *math; i++) /* (tileops_math.c's too) */
+        if (!strcmp(attr, math[i])) return tl_lang_attr(in, attr, loc);
     return opaque(in, arena_printf(&in->ctx->arena, "%s.%s", path, attr));
 }
 

@@ -280,6 +280,9 @@ BuiltinFn tl_thread_fn(const char *attr, void **data); /* tileops_thread.c: thre
 const char *tl_thread_name(int i); /* the i-th name of tl_thread_fn's table, or NULL */
 BuiltinFn tl_launch_fn(const char *attr, void **data); /* tileops_launch.c: launch shape */
 const char *tl_launch_name(int i); /* the i-th name of tl_launch_fn's table, or NULL */
+BuiltinFn tl_math_fn(const char *attr, void **data); /* tileops_math.c: math names */
+/* the i-th name of tl_math_fn's table and its docs/language.md status, or NULL */
+const char *tl_math_name(int i, const char **status);
 /* The status of T.<name> in docs/language.md's table (tileops_lang.c), given the
  * default: "C, CUDA" or the "not yet" of a name that is a compile error. */
 const char *tl_lang_status(const char *name, const char *dflt);

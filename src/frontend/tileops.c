@@ -506,21 +506,23 @@ static Value *t_reduce(Interp *in, CallArgs *a, void *d) {
     return val_none(in);
 }
 
+/* T.cumsum, or (d set) T.cummax: the running maximum */
 static Value *t_cumsum(Interp *in, CallArgs *a, void *d) {
-    (void)d;
+    const char *fname = d ? "T.cummax" : "T.cumsum";
     Value *av[4];
-    args_bind(in, a, "T.cumsum", "src, dst=, dim=, reverse=", av, 4);
-    need_kernel(in, a->loc, "T.cumsum");
+    args_bind(in, a, fname, "src, dst=, dim=, reverse=", av, 4);
+    need_kernel(in, a->loc, fname);
     Stmt *s = ir_stmt(in->ctx, STMT_CUMSUM, a->loc);
-    s->u.cumsum.src = value_to_region(in, av[0], NULL, a->loc, "T.cumsum");
+    s->u.cumsum.max = d != NULL;
+    s->u.cumsum.src = value_to_region(in, av[0], NULL, a->loc, fname);
     s->u.cumsum.dst = av[1] && av[1]->kind != V_NONE
-                          ? value_to_region(in, av[1], &s->u.cumsum.src, a->loc, "T.cumsum")
+                          ? value_to_region(in, av[1], &s->u.cumsum.src, a->loc, fname)
                           : s->u.cumsum.src;
     int nd = s->u.cumsum.src.ndim;
     int64_t dim = av[2] ? val_to_int(in, av[2], a->loc, "dim") : 0;
     if (dim < 0) dim += nd;
     if (dim < 0 || dim >= nd)
-        ctx_fail(in->ctx, a->loc, "T.cumsum: dim is out of range for a %d-dimensional buffer", nd);
+        ctx_fail(in->ctx, a->loc, "%s: dim is out of range for a %d-dimensional buffer", fname, nd);
     s->u.cumsum.dim = (int)dim;
     s->u.cumsum.reverse = opt_bool(in, av[3], false, a->loc);
     emit_stmt(in, s);
@@ -770,6 +772,15 @@ static Expr *float_operand(Interp *in, Value *v, Loc loc, const char *fname) {
     Expr *e = val_to_expr(in, v, loc, fname);
     if (!dtype_is_float(e->dtype)) e = ir_cast(in->ctx, DT_FLOAT32, e, loc);
     return e;
+}
+
+/* An intrinsic that T.<its name> calls through t_intrinsic (float operands, ints made
+ * float32): not the shuffles (tileops_thread.c), T.reinterpret (tileops_lang.c) or those
+ * tileops_math.c checks its own way. */
+static bool intrinsic_is_plain(Intrinsic fn) {
+    void *data;
+    return fn != FN_BITCAST && !intrinsic_reads_threads(fn) &&
+           !tl_math_fn(intrinsic_name(fn), &data);
 }
 
 static Value *t_intrinsic(Interp *in, CallArgs *a, void *d) {
@@ -1048,6 +1059,10 @@ static const TEntry t_entries[] = {
     {"sync_threads", t_sync, 0},
     {"prim_func", t_decorator_mark, I("T.prim_func")},
     {"macro", t_decorator_mark, I("T.macro")},
+    {"reduce_bitand", t_reduce, I(RED_BITAND)},
+    {"reduce_bitor", t_reduce, I(RED_BITOR)},
+    {"reduce_bitxor", t_reduce, I(RED_BITXOR)},
+    {"cummax", t_cumsum, 1},
     {"const", t_const, 0},
     {"empty", t_empty, 0},
 };
@@ -1069,9 +1084,11 @@ char *tl_lang_table(void) {
         sb_printf(&sb, "T.%s\t%s\n", tl_lang_name(i), tl_lang_status(tl_lang_name(i), ok));
     for (int i = 0; tl_launch_name(i); i++)
         sb_printf(&sb, "T.%s\t%s\n", tl_launch_name(i), tl_lang_status(tl_launch_name(i), ok));
+    const char *status;
+    for (int i = 0; tl_math_name(i, &status); i++)
+        sb_printf(&sb, "T.%s\t%s\n", tl_math_name(i, NULL), status);
     for (int fn = 0; fn < FN_COUNT; fn++)
-        if (fn != FN_BITCAST && !intrinsic_reads_threads((Intrinsic)fn)) /* (tileops_lang.c's,
-                                                                            tileops_thread.c's) */
+        if (intrinsic_is_plain((Intrinsic)fn))
             sb_printf(&sb, "T.%s\t%s\n", intrinsic_name((Intrinsic)fn),
                       tl_lang_status(intrinsic_name((Intrinsic)fn), ok));
     sb_printf(&sb, "T.GemmWarpPolicy\t%s\n", tl_lang_status("GemmWarpPolicy", ok));
@@ -1096,8 +1113,10 @@ Value *tl_lang_attr(Interp *in, const char *attr, Loc loc) {
     if (more) return bval(in, arena_printf(ARENA, "T.%s", attr), more, data);
     BuiltinFn launch = tl_launch_fn(attr, &data);
     if (launch) return bval(in, arena_printf(ARENA, "T.%s", attr), launch, data);
+    BuiltinFn math = tl_math_fn(attr, &data);
+    if (math) return bval(in, arena_printf(ARENA, "T.%s", attr), math, data);
     for (int fn = 0; fn < FN_COUNT; fn++)
-        if (!intrinsic_reads_threads((Intrinsic)fn) && !strcmp(attr, intrinsic_name((Intrinsic)fn)))
+        if (intrinsic_is_plain((Intrinsic)fn) && !strcmp(attr, intrinsic_name((Intrinsic)fn)))
             return bval(in, arena_printf(ARENA, "T.%s", attr), t_intrinsic, (void *)(intptr_t)fn);
     DType dt = dtype_parse(attr);
     if (dt != DT_INVALID) return val_dtype(in, dt);

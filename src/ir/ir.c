@@ -19,6 +19,7 @@ static const char *const gemm_policy_names[] = {TL_GEMM_POLICIES(X_NAME)};
 static const char *const mbar_op_names[] = {TL_MBAR_OPS(X_NAME)};
 static const char *const turn_op_names[] = {TL_TURN_OPS(X_NAME)};
 static const char *const sk_op_names[] = {TL_SK_OPS(X_NAME)};
+static const char *const rounding_names[] = {TL_ROUNDINGS(X_NAME)};
 #undef X_NAME
 #define X_NARGS(e, name, n) [e] = n,
 static const int intrinsic_nargs_table[] = {TL_INTRINSICS(X_NARGS)};
@@ -74,7 +75,14 @@ static DType vote_dtype(Intrinsic fn) {
     default: return intrinsic_is_block_vote(fn) ? DT_INT32 : DT_INVALID;
     }
 }
+const char *rounding_name(Rounding r) { return NAME_OF(rounding_names, r, ROUNDING_COUNT); }
 #undef NAME_OF
+
+Rounding rounding_parse(const char *name) {
+    for (int r = 0; r < ROUNDING_COUNT; r++)
+        if (name && !strcmp(name, rounding_names[r])) return (Rounding)r;
+    return ROUNDING_COUNT;
+}
 
 /* ---- leaves ------------------------------------------------------------------------ */
 Var *ir_var(Ctx *ctx, const char *name, DType dtype) {
@@ -402,9 +410,69 @@ static bool fold_call(Intrinsic fn, double x, double y, double *r) {
     case FN_ATAN2: *r = atan2(x, y); break;
     case FN_ISINF: *r = isinf(x) != 0; break;
     case FN_ISNAN: *r = isnan(x) != 0; break;
+    case FN_ISFINITE: *r = isfinite(x) != 0; break;
+    case FN_ACOS: *r = acos(x); break;
+    case FN_ACOSH: *r = acosh(x); break;
+    case FN_ASIN: *r = asin(x); break;
+    case FN_ASINH: *r = asinh(x); break;
+    case FN_ATAN: *r = atan(x); break;
+    case FN_ATANH: *r = atanh(x); break;
+    case FN_COSH: *r = cosh(x); break;
+    case FN_SINH: *r = sinh(x); break;
+    case FN_NEARBYINT: *r = nearbyint(x); break; /* to nearest even: the default mode */
+    case FN_COPYSIGN: *r = copysign(x, y); break;
+    case FN_HYPOT: *r = hypot(x, y); break;
+    case FN_LDEXP: *r = ldexp(x, y < -4096 ? -4096 : y > 4096 ? 4096 : (int)y); break;
     default: return false;
     }
     return true;
+}
+
+/* popcount, clz and __ffs of the constant v of integer dtype t. */
+static int64_t fold_bits(Intrinsic fn, int64_t v, DType t) {
+    int bits = dtype_bits(t);
+    uint64_t u = bits >= 64 ? (uint64_t)v : (uint64_t)v & (((uint64_t)1 << bits) - 1);
+    int64_t n = 0;
+    if (fn == FN_POPCOUNT)
+        for (; u; u &= u - 1) n++;
+    else if (fn == FN_CLZ)
+        for (int b = bits - 1; b >= 0 && !((u >> b) & 1); b--) n++;
+    else
+        for (n = u ? 1 : 0; u && !(u & 1); u >>= 1) n++;
+    return n;
+}
+
+/* The dtype of a call of fn on args (see TL_INTRINSICS). */
+static DType call_dtype(Intrinsic fn, Expr *const *args) {
+    if (fn == FN_ISINF || fn == FN_ISNAN || fn == FN_ISFINITE) return DT_BOOL;
+    if (fn == FN_CLZ || fn == FN_FFS) return DT_INT32;
+    if (vote_dtype(fn) != DT_INVALID) return vote_dtype(fn);
+    if (intrinsic_is_shfl(fn) || fn == FN_LDEXP) return args[0]->dtype;
+    DType t = args[0]->dtype;
+    for (int i = 1; i < intrinsic_nargs(fn); i++) t = dtype_promote(t, args[i]->dtype);
+    return t;
+}
+
+/* The folded call, or NULL when it stays (IEEE operations and CUDA's fast ones are left
+ * to the target). */
+static Expr *fold_call_expr(Ctx *ctx, Intrinsic fn, Expr *const *args, DType t, Loc loc) {
+    Expr *a = args[0], *b = intrinsic_nargs(fn) > 1 ? args[1] : NULL;
+    if (fn == FN_ABS && a->kind == EXPR_INT)
+        return ir_int(ctx, a->u.i < 0 ? (int64_t)(0 - (uint64_t)a->u.i) : a->u.i, t, loc);
+    if ((fn == FN_POPCOUNT || fn == FN_CLZ || fn == FN_FFS) && a->kind == EXPR_INT)
+        return ir_int(ctx, fold_bits(fn, a->u.i, a->dtype), t, loc);
+    if (a->kind != EXPR_FLOAT || (b && !is_const(b)) || intrinsic_nargs(fn) > 2) return NULL;
+    double r;
+    if (fn == FN_NEXTAFTER) { /* one step of t's own spacing */
+        if (t != DT_FLOAT32 && t != DT_FLOAT64) return NULL;
+        r = t == DT_FLOAT32 ? nextafterf((float)a->u.f, (float)const_f(b))
+                            : nextafter(a->u.f, const_f(b));
+        return ir_float(ctx, r, t, loc);
+    }
+    if (!fold_call(fn, a->u.f, b ? const_f(b) : 0, &r)) return NULL;
+    if (t == DT_BOOL) return ir_int(ctx, r != 0, t, loc);
+    if (dtype_is_float(t) && float_round(r, t, &r)) return ir_float(ctx, r, t, loc);
+    return NULL;
 }
 
 Expr *ir_bitcast(Ctx *ctx, DType to, Expr *a, Loc loc) {
@@ -416,28 +484,26 @@ Expr *ir_bitcast(Ctx *ctx, DType to, Expr *a, Loc loc) {
     return e;
 }
 
-Expr *ir_call(Ctx *ctx, Intrinsic fn, Expr *a, Expr *b, Loc loc) {
-    TL_ASSERT(a);
-    TL_ASSERT((intrinsic_nargs(fn) == 2) == (b != NULL));
-    TL_ASSERT(fn != FN_BITCAST); /* (ir_bitcast: the dtype is not a's) */
-    DType t = a->dtype;
-    if (fn == FN_ISINF || fn == FN_ISNAN) t = DT_BOOL;
-    else if (vote_dtype(fn) != DT_INVALID) t = vote_dtype(fn);
-    else if (b && !intrinsic_is_shfl(fn)) t = dtype_promote(a->dtype, b->dtype);
-    if (fn == FN_ABS && a->kind == EXPR_INT)
-        return ir_int(ctx, a->u.i < 0 ? (int64_t)(0 - (uint64_t)a->u.i) : a->u.i, t, loc);
-    if (a->kind == EXPR_FLOAT && (!b || is_const(b))) {
-        double r;
-        if (fold_call(fn, a->u.f, b ? const_f(b) : 0, &r)) {
-            if (t == DT_BOOL) return ir_int(ctx, r != 0, t, loc);
-            if (dtype_is_float(t) && float_round(r, t, &r)) return ir_float(ctx, r, t, loc);
-        }
+Expr *ir_call_n(Ctx *ctx, Intrinsic fn, Expr *const *args, Rounding round, Loc loc) {
+    int n = intrinsic_nargs(fn);
+    TL_ASSERT(fn != FN_BITCAST && n >= 1 && n <= 3); /* (ir_bitcast: the dtype is not a's) */
+    for (int i = 0; i < n; i++) TL_ASSERT(args[i]);
+    DType t = call_dtype(fn, args);
+    if (round == ROUND_RN) {
+        Expr *r = fold_call_expr(ctx, fn, args, t, loc);
+        if (r) return r;
     }
     Expr *e = expr_new(ctx, EXPR_CALL, t, loc);
     e->u.call.fn = fn;
-    e->u.call.args[0] = a;
-    e->u.call.args[1] = b;
+    e->u.call.round = round;
+    for (int i = 0; i < n; i++) e->u.call.args[i] = args[i];
     return e;
+}
+
+Expr *ir_call(Ctx *ctx, Intrinsic fn, Expr *a, Expr *b, Loc loc) {
+    TL_ASSERT((intrinsic_nargs(fn) == 2) == (b != NULL));
+    Expr *args[2] = {a, b};
+    return ir_call_n(ctx, fn, args, ROUND_RN, loc);
 }
 
 /* float -> int truncates and saturates at the type's limits, as the targets do (C
@@ -522,8 +588,7 @@ Expr *ir_subst(Ctx *ctx, const Expr *e, const Var *from, Expr *to) {
         break;
     case EXPR_UN: c->u.un.a = ir_subst(ctx, e->u.un.a, from, to); break;
     case EXPR_CALL:
-        c->u.call.args[0] = ir_subst(ctx, e->u.call.args[0], from, to);
-        c->u.call.args[1] = ir_subst(ctx, e->u.call.args[1], from, to);
+        for (int i = 0; i < 3; i++) c->u.call.args[i] = ir_subst(ctx, e->u.call.args[i], from, to);
         break;
     case EXPR_CAST: c->u.cast.value = ir_subst(ctx, e->u.cast.value, from, to); break;
     case EXPR_LOAD: {

@@ -65,8 +65,33 @@
     /* block votes: a barrier of the block, then the bool predicate over all its        \
        threads -> int32 (and / or: 0 or 1; count) */                                    \
     X(FN_SYNCTHREADS_AND, "syncthreads_and", 1) X(FN_SYNCTHREADS_OR, "syncthreads_or", 1) \
-    X(FN_SYNCTHREADS_COUNT, "syncthreads_count", 1)
+    X(FN_SYNCTHREADS_COUNT, "syncthreads_count", 1) \
+    /* libm (TVM's tirx names) */                                                      \
+    X(FN_ACOS, "acos", 1) X(FN_ACOSH, "acosh", 1) X(FN_ASIN, "asin", 1)                \
+    X(FN_ASINH, "asinh", 1) X(FN_ATAN, "atan", 1) X(FN_ATANH, "atanh", 1)              \
+    X(FN_COSH, "cosh", 1) X(FN_SINH, "sinh", 1) X(FN_NEARBYINT, "nearbyint", 1)        \
+    X(FN_COPYSIGN, "copysign", 2) X(FN_HYPOT, "hypot", 2) X(FN_NEXTAFTER, "nextafter", 2) \
+    X(FN_LDEXP, "ldexp", 2) /* (float, int32 exponent) */                              \
+    X(FN_ISFINITE, "isfinite", 1) /* -> bool */                                        \
+    /* integer bits: popcount -> the operand's dtype; clz, __ffs (1-based lowest set   \
+       bit, 0 for 0) -> int32, of 32- and 64-bit operands; clz(0) is the width */     \
+    X(FN_POPCOUNT, "popcount", 1) X(FN_CLZ, "clz", 1) X(FN_FFS, "__ffs", 1)             \
+    /* CUDA's fast approximations (float32 values; the C target computes them with    \
+       the accurate functions) */                                                      \
+    X(FN_FAST_COS, "__cos", 1) X(FN_FAST_EXP, "__exp", 1) X(FN_FAST_EXP10, "__exp10", 1) \
+    X(FN_FAST_LOG, "__log", 1) X(FN_FAST_LOG2, "__log2", 1) X(FN_FAST_LOG10, "__log10", 1) \
+    X(FN_FAST_SIN, "__sin", 1) X(FN_FAST_TAN, "__tan", 1) X(FN_FAST_RCP, "fast_rcp", 1) \
+    /* IEEE operations rounded as Expr.u.call.round says (float32 and float64; narrower \
+       floats only fma, to nearest) */                                                 \
+    X(FN_IEEE_ADD, "ieee_add", 2) X(FN_IEEE_SUB, "ieee_sub", 2)                         \
+    X(FN_IEEE_MUL, "ieee_mul", 2) X(FN_IEEE_DIV, "ieee_fdiv", 2)                        \
+    X(FN_IEEE_FMA, "ieee_fmaf", 3) X(FN_IEEE_RCP, "ieee_frcp", 1)                       \
+    X(FN_IEEE_SQRT, "ieee_fsqrt", 1) X(FN_IEEE_RSQRT, "ieee_frsqrt", 1) /* float32, rn */
 /* clang-format on */
+
+/* The rounding of an IEEE intrinsic (TileLang's rounding_mode strings): to nearest even,
+ * toward zero, up (toward +inf), down (toward -inf). */
+#define TL_ROUNDINGS(X) X(ROUND_RN, "rn") X(ROUND_RZ, "rz") X(ROUND_RU, "ru") X(ROUND_RD, "rd")
 
 /* clang-format off */
 #define TL_LOOP_KINDS(X)                                                              \
@@ -77,7 +102,8 @@
 /* clang-format off */
 #define TL_REDUCE_OPS(X) \
     X(RED_SUM, "sum") X(RED_MAX, "max") X(RED_MIN, "min") X(RED_ABSSUM, "abssum") \
-    X(RED_ABSMAX, "absmax")
+    X(RED_ABSMAX, "absmax") X(RED_BITAND, "bitand") X(RED_BITOR, "bitor")         \
+    X(RED_BITXOR, "bitxor") /* integer and bool buffers */
 /* clang-format on */
 
 #define TL_ATOMIC_OPS(X) X(ATOMIC_ADD, "add") X(ATOMIC_MAX, "max") X(ATOMIC_MIN, "min")
@@ -132,6 +158,7 @@ typedef enum Scope { TL_SCOPES(X2_ENUM) SCOPE_COUNT } Scope;
 typedef enum BinOp { TL_BINOPS(X2_ENUM) BINOP_COUNT } BinOp;
 typedef enum UnOp { TL_UNOPS(X2_ENUM) UNOP_COUNT } UnOp;
 typedef enum Intrinsic { TL_INTRINSICS(X2_ENUM) FN_COUNT } Intrinsic;
+typedef enum Rounding { TL_ROUNDINGS(X2_ENUM) ROUNDING_COUNT } Rounding;
 typedef enum LoopKind { TL_LOOP_KINDS(X2_ENUM) LOOP_KIND_COUNT } LoopKind;
 typedef enum ReduceOp { TL_REDUCE_OPS(X2_ENUM) REDUCE_OP_COUNT } ReduceOp;
 typedef enum AtomicOp { TL_ATOMIC_OPS(X2_ENUM) ATOMIC_OP_COUNT } AtomicOp;
@@ -154,6 +181,8 @@ bool intrinsic_is_shfl(Intrinsic fn); /* FN_SHFL_*: a value from another thread 
  * must reach it, and it is never folded. */
 bool intrinsic_reads_threads(Intrinsic fn);
 bool intrinsic_is_block_vote(Intrinsic fn); /* FN_SYNCTHREADS_* */
+const char *rounding_name(Rounding r);
+Rounding rounding_parse(const char *name); /* ROUNDING_COUNT when not one */
 const char *loop_kind_name(LoopKind k);
 const char *reduce_op_name(ReduceOp op);
 const char *atomic_op_name(AtomicOp op);
@@ -235,8 +264,9 @@ struct Expr {
         } un; /* UN */
         struct {
             Intrinsic fn;
-            Expr *args[2];
-        } call; /* CALL */
+            Expr *args[3];  /* intrinsic_nargs(fn) of them, the rest NULL */
+            Rounding round; /* FN_IEEE_*: how the result is rounded */
+        } call;             /* CALL */
         struct {
             Expr *value;
         } cast; /* CAST to e->dtype */
@@ -418,6 +448,7 @@ struct Stmt {
             Region src, dst;
             int dim;
             bool reverse;
+            bool max; /* T.cummax: the running maximum instead of the sum */
         } cumsum;
         /* ATOMIC: dst op= src elementwise (src region) or dst op= value (scalar, dst extent 1) */
         struct {
@@ -557,6 +588,9 @@ Expr *ir_varref(Ctx *ctx, Var *v, Loc loc);
 Expr *ir_bin(Ctx *ctx, BinOp op, Expr *a, Expr *b, Loc loc);
 Expr *ir_un(Ctx *ctx, UnOp op, Expr *a, Loc loc);
 Expr *ir_call(Ctx *ctx, Intrinsic fn, Expr *a, Expr *b, Loc loc);
+/* Any intrinsic but FN_BITCAST: args holds intrinsic_nargs(fn) operands; round is how an
+ * FN_IEEE_* result is rounded (ROUND_RN for the others). Folds constants. */
+Expr *ir_call_n(Ctx *ctx, Intrinsic fn, Expr *const *args, Rounding round, Loc loc);
 Expr *ir_bitcast(Ctx *ctx, DType to, Expr *a, Loc loc); /* FN_BITCAST; same bit width */
 Expr *ir_cast(Ctx *ctx, DType to, Expr *a, Loc loc);    /* no-op if same dtype; folds constants */
 Expr *ir_load(Ctx *ctx, Buffer *buf, Expr **idx, Loc loc);

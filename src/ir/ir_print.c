@@ -344,7 +344,9 @@ static void print_expr_inner(Printer *p, const Expr *e) {
     case EXPR_CALL:
         if (e->u.call.fn == FN_BITCAST) sb_printf(sb, "reinterpret<%s>(", dtype_name(e->dtype));
         else sb_printf(sb, "%s(", intrinsic_name(e->u.call.fn));
-        print_args(p, e->u.call.args, e->u.call.args[1] ? 2 : 1);
+        print_args(p, e->u.call.args,
+                   e->u.call.fn == FN_BITCAST ? 1 : intrinsic_nargs(e->u.call.fn));
+        if (e->u.call.round != ROUND_RN) sb_printf(sb, ", %s", rounding_name(e->u.call.round));
         sb_putc(sb, ')');
         break;
     case EXPR_CAST:
@@ -684,7 +686,7 @@ static void print_simple(Printer *p, const Stmt *s) {
     case STMT_GEMM: print_gemm(p, s); break;
     case STMT_REDUCE: print_reduce(p, s); break;
     case STMT_CUMSUM:
-        print_src_dst(p, "cumsum", &s->u.cumsum.src, &s->u.cumsum.dst);
+        print_src_dst(p, s->u.cumsum.max ? "cummax" : "cumsum", &s->u.cumsum.src, &s->u.cumsum.dst);
         sb_printf(sb, " (dim=%d%s)", s->u.cumsum.dim, s->u.cumsum.reverse ? ", reverse" : "");
         break;
     case STMT_ATOMIC: print_atomic(p, s); break;

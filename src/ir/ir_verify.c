@@ -111,9 +111,11 @@ static void check_expr_kind(Verifier *v, const Expr *e) {
         break;
     case EXPR_CALL:
         if ((unsigned)e->u.call.fn >= FN_COUNT) fail_at(v, e, "bad intrinsic");
-        if ((intrinsic_nargs(e->u.call.fn) == 2) != (e->u.call.args[1] != NULL))
-            fail_at(v, e, "%s takes %d arguments", intrinsic_name(e->u.call.fn),
-                    intrinsic_nargs(e->u.call.fn));
+        for (int i = 0, n = e->u.call.fn == FN_BITCAST ? 1 : intrinsic_nargs(e->u.call.fn); i < 3;
+             i++)
+            if ((i < n) != (e->u.call.args[i] != NULL))
+                fail_at(v, e, "%s takes %d arguments", intrinsic_name(e->u.call.fn), n);
+        if ((unsigned)e->u.call.round >= ROUNDING_COUNT) fail_at(v, e, "bad rounding");
         break;
     case EXPR_LOAD:
         check_buf_use(v, e->u.load.buf, e);

@@ -11,8 +11,7 @@ void ir_expr_children(Expr *e, ExprSlotFn fn, void *ud) {
         break;
     case EXPR_UN: fn(&e->u.un.a, ud); break;
     case EXPR_CALL:
-        fn(&e->u.call.args[0], ud);
-        if (e->u.call.args[1]) fn(&e->u.call.args[1], ud);
+        for (int i = 0; i < 3 && e->u.call.args[i]; i++) fn(&e->u.call.args[i], ud);
         break;
     case EXPR_CAST: fn(&e->u.cast.value, ud); break;
     case EXPR_LOAD:
@@ -173,8 +172,9 @@ bool ir_expr_loads(const Expr *e) {
     case EXPR_UN: return ir_expr_loads(e->u.un.a);
     case EXPR_CAST: return ir_expr_loads(e->u.cast.value);
     case EXPR_CALL:
-        return ir_expr_loads(e->u.call.args[0]) ||
-               (e->u.call.args[1] && ir_expr_loads(e->u.call.args[1]));
+        for (int i = 0; i < 3 && e->u.call.args[i]; i++)
+            if (ir_expr_loads(e->u.call.args[i])) return true;
+        return false;
     case EXPR_SELECT:
         return ir_expr_loads(e->u.select.cond) || ir_expr_loads(e->u.select.then) ||
                ir_expr_loads(e->u.select.orelse);
@@ -194,9 +194,10 @@ bool ir_expr_equal(const Expr *a, const Expr *b) {
                ir_expr_equal(a->u.bin.b, b->u.bin.b);
     case EXPR_UN: return a->u.un.op == b->u.un.op && ir_expr_equal(a->u.un.a, b->u.un.a);
     case EXPR_CALL:
-        return a->u.call.fn == b->u.call.fn &&
+        return a->u.call.fn == b->u.call.fn && a->u.call.round == b->u.call.round &&
                ir_expr_equal(a->u.call.args[0], b->u.call.args[0]) &&
-               ir_expr_equal(a->u.call.args[1], b->u.call.args[1]);
+               ir_expr_equal(a->u.call.args[1], b->u.call.args[1]) &&
+               ir_expr_equal(a->u.call.args[2], b->u.call.args[2]);
     case EXPR_CAST: return ir_expr_equal(a->u.cast.value, b->u.cast.value);
     case EXPR_LOAD:
         if (a->u.load.buf != b->u.load.buf) return false;

@@ -191,6 +191,11 @@ static void check_reduce(Ctx *ctx, Stmt *s) {
     const Region *src = &s->u.reduce.src, *dst = &s->u.reduce.dst;
     int dim = normalize_dim(ctx, s->loc, op, s->u.reduce.dim, src);
     s->u.reduce.dim = dim;
+    ReduceOp rop = s->u.reduce.op;
+    bool bits = rop == RED_BITAND || rop == RED_BITOR || rop == RED_BITXOR;
+    if (bits && (!dtype_is_int(src->buf->dtype) || !dtype_is_int(dst->buf->dtype)))
+        ctx_fail(ctx, s->loc, "%s requires integer or bool buffers, got %s and %s", op,
+                 dtype_name(src->buf->dtype), dtype_name(dst->buf->dtype));
     int keep[8], nk = 0, dd[8];
     TL_ASSERT(src->ndim <= 8 && dst->ndim <= 8);
     for (int d = 0; d < src->ndim; d++) {
@@ -218,8 +223,9 @@ static void check_reduce(Ctx *ctx, Stmt *s) {
 
 static void check_cumsum(Ctx *ctx, Stmt *s) {
     const Region *src = &s->u.cumsum.src, *dst = &s->u.cumsum.dst;
-    s->u.cumsum.dim = normalize_dim(ctx, s->loc, "T.cumsum", s->u.cumsum.dim, src);
-    check_same_squeezed(ctx, s->loc, "T.cumsum", src, dst, "src", "dst");
+    const char *op = s->u.cumsum.max ? "T.cummax" : "T.cumsum";
+    s->u.cumsum.dim = normalize_dim(ctx, s->loc, op, s->u.cumsum.dim, src);
+    check_same_squeezed(ctx, s->loc, op, src, dst, "src", "dst");
 }
 
 /* ---- traversal ----------------------------------------------------------------------- */
@@ -241,7 +247,7 @@ static const char *op_name(Ctx *ctx, const Stmt *s) {
     case STMT_GEMM: return "T.gemm";
     case STMT_REDUCE:
         return arena_printf(&ctx->arena, "T.reduce_%s", reduce_op_name(s->u.reduce.op));
-    case STMT_CUMSUM: return "T.cumsum";
+    case STMT_CUMSUM: return s->u.cumsum.max ? "T.cummax" : "T.cumsum";
     case STMT_ATOMIC:
         return arena_printf(&ctx->arena, "T.atomic_%s", atomic_op_name(s->u.atomic.op));
     default: return "T.print";

@@ -188,6 +188,7 @@ static Stmt *lower_gemm(Lower *L, const Stmt *s) {
 /* ---- reduce -------------------------------------------------------------------------- */
 Expr *reduce_init_value(Ctx *ctx, ReduceOp op, DType t, Loc loc) {
     bool want_max = op == RED_MIN; /* min starts at the largest value, max at the smallest */
+    if (op == RED_BITAND) return ir_int(ctx, -1, t, loc); /* all ones */
     if (op != RED_MAX && op != RED_MIN) return ir_cast(ctx, t, ir_int(ctx, 0, DT_INT32, loc), loc);
     if (dtype_is_float(t)) return ir_float(ctx, want_max ? INFINITY : -INFINITY, t, loc);
     int bits = dtype_bits(t);
@@ -206,7 +207,12 @@ Expr *reduce_init_value(Ctx *ctx, ReduceOp op, DType t, Loc loc) {
 Expr *reduce_combine_value(Ctx *ctx, ReduceOp op, Expr *acc, Expr *x, Loc loc) {
     x = ir_cast(ctx, acc->dtype, x, loc);
     if (op == RED_ABSSUM || op == RED_ABSMAX) x = ir_call(ctx, FN_ABS, x, NULL, loc);
-    BinOp b = (op == RED_SUM || op == RED_ABSSUM) ? OP_ADD : op == RED_MIN ? OP_MIN : OP_MAX;
+    BinOp b = (op == RED_SUM || op == RED_ABSSUM) ? OP_ADD
+              : op == RED_MIN                     ? OP_MIN
+              : op == RED_BITAND                  ? OP_BITAND
+              : op == RED_BITOR                   ? OP_BITOR
+              : op == RED_BITXOR                  ? OP_BITXOR
+                                                  : OP_MAX;
     return ir_bin(ctx, b, acc, x, loc);
 }
 
@@ -258,6 +264,7 @@ typedef struct ScanMap {
     int dim;                           /* scanned src dim */
     int ds[MAX_DIMS], dd[MAX_DIMS], n; /* paired non-unit dims of src and dst */
     Var *vars[MAX_DIMS];               /* loop var of src dim ds[i] (NULL for the scanned dim) */
+    bool max;                          /* T.cummax */
 } ScanMap;
 
 /* src (dst when of_dst) indices at position p along the scanned dim. */
@@ -274,13 +281,14 @@ static Expr **scan_index(Lower *L, const ScanMap *m, bool of_dst, Expr *p) {
     return idx;
 }
 
-/* dst[p] = dst[prev] + src[p] (just src[p] when prev is NULL), cast to dst's dtype. */
+/* dst[p] = dst[prev] + src[p] (max(dst[prev], src[p]) for T.cummax; just src[p] when prev
+ * is NULL), cast to dst's dtype. */
 static Stmt *scan_step(Lower *L, const ScanMap *m, Expr *p, Expr *prev) {
     Expr *x = ir_cast(L->ctx, m->dst->buf->dtype,
                       ir_load(L->ctx, m->src->buf, scan_index(L, m, false, p), L->loc), L->loc);
     if (prev) {
         Expr *acc = ir_load(L->ctx, m->dst->buf, scan_index(L, m, true, prev), L->loc);
-        x = ir_bin(L->ctx, OP_ADD, acc, x, L->loc);
+        x = ir_bin(L->ctx, m->max ? OP_MAX : OP_ADD, acc, x, L->loc);
     }
     return mk_store(L, m->dst->buf, scan_index(L, m, true, p), x);
 }
@@ -288,10 +296,10 @@ static Stmt *scan_step(Lower *L, const ScanMap *m, Expr *p, Expr *prev) {
 static Expr *sub(Lower *L, Expr *a, Expr *b) { return ir_bin(L->ctx, OP_SUB, a, b, L->loc); }
 
 static Stmt *lower_cumsum(Lower *L, const Stmt *s) {
-    ScanMap m = {.src = &s->u.cumsum.src, .dst = &s->u.cumsum.dst};
+    ScanMap m = {.src = &s->u.cumsum.src, .dst = &s->u.cumsum.dst, .max = s->u.cumsum.max};
     m.dim = s->u.cumsum.dim < 0 ? s->u.cumsum.dim + m.src->ndim : s->u.cumsum.dim;
     TL_ASSERT(m.dim >= 0 && m.dim < m.src->ndim);
-    squeeze_pair(L, "T.cumsum", m.src, m.dst, m.ds, m.dd, &m.n);
+    squeeze_pair(L, m.max ? "T.cummax" : "T.cumsum", m.src, m.dst, m.ds, m.dd, &m.n);
     Expr *ext[MAX_DIMS] = {0};
     int no = 0, pos[MAX_DIMS];
     for (int i = 0; i < m.n; i++)

@@ -103,7 +103,7 @@ static const char *tile_op_name(const Stmt *s) {
     case STMT_FILL: return "T.fill";
     case STMT_GEMM: return "T.gemm";
     case STMT_REDUCE: return "T.reduce";
-    case STMT_CUMSUM: return "T.cumsum";
+    case STMT_CUMSUM: return s->u.cumsum.max ? "T.cummax" : "T.cumsum";
     case STMT_FOR:
         return s->u.for_.kind == LOOP_PARALLEL    ? "a T.Parallel loop"
                : s->u.for_.kind == LOOP_PIPELINED ? "a T.Pipelined loop"

@@ -31,10 +31,11 @@ static Expr *simp_expr(Ctx *ctx, const Expr *e) {
     }
     case EXPR_UN: return keep_dtype(ctx, ir_un(ctx, e->u.un.op, simp_expr(ctx, e->u.un.a), loc), e);
     case EXPR_CALL: {
-        Expr *a = simp_expr(ctx, e->u.call.args[0]);
-        if (e->u.call.fn == FN_BITCAST) return ir_bitcast(ctx, e->dtype, a, loc);
-        Expr *b = e->u.call.args[1] ? simp_expr(ctx, e->u.call.args[1]) : NULL;
-        return keep_dtype(ctx, ir_call(ctx, e->u.call.fn, a, b, loc), e);
+        Expr *args[3] = {0};
+        for (int i = 0; i < 3 && e->u.call.args[i]; i++)
+            args[i] = simp_expr(ctx, e->u.call.args[i]);
+        if (e->u.call.fn == FN_BITCAST) return ir_bitcast(ctx, e->dtype, args[0], loc);
+        return keep_dtype(ctx, ir_call_n(ctx, e->u.call.fn, args, e->u.call.round, loc), e);
     }
     case EXPR_CAST: return ir_cast(ctx, e->dtype, simp_expr(ctx, e->u.cast.value), loc);
     case EXPR_LOAD: {

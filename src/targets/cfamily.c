@@ -87,6 +87,11 @@ static const char *const common_reserved[] = {
     "erf",       "log1p",     "expm1",   "pow",      "fmod",     "atan2",    "fmin",     "fmax",
     "nextafter", "signbit",   NULL,
 };
+/* and the math library's names of the intrinsics tileops_math.c added */
+static const char *const math_reserved[] = {
+    "acos",      "acosh",    "asin",  "asinh", "atan",     "atanh", "cosh", "sinh",
+    "nearbyint", "copysign", "hypot", "ldexp", "isfinite", "fma",   NULL,
+};
 
 /* s is w, or w + "f" (the float32 version of a libm name). */
 static bool in_list(const char *const *list, const char *s) {
@@ -100,7 +105,7 @@ static bool in_list(const char *const *list, const char *s) {
 }
 
 static bool name_reserved(const CfHooks *h, const char *s) {
-    return in_list(common_reserved, s) || in_list(h->reserved, s) ||
+    return in_list(common_reserved, s) || in_list(math_reserved, s) || in_list(h->reserved, s) ||
            (h->reserved_name && h->reserved_name(s));
 }
 
@@ -508,18 +513,71 @@ static const char *intrinsic_cname(Intrinsic fn) {
     case FN_ABS: return "fabs";
     case FN_RSQRT: return "tl_rsqrt";
     case FN_SIGMOID: return "tl_sigmoid";
+    case FN_FAST_COS: return "tl_fast_cos";
+    case FN_FAST_EXP: return "tl_fast_exp";
+    case FN_FAST_EXP10: return "tl_fast_exp10";
+    case FN_FAST_LOG: return "tl_fast_log";
+    case FN_FAST_LOG2: return "tl_fast_log2";
+    case FN_FAST_LOG10: return "tl_fast_log10";
+    case FN_FAST_SIN: return "tl_fast_sin";
+    case FN_FAST_TAN: return "tl_fast_tan";
+    case FN_FAST_RCP: return "tl_fast_rcp";
     default: return intrinsic_name(fn);
     }
 }
 
+/* The operands as dtype t (ldexp's exponent as int32), then ")". */
 static void ex_call_args(CfEmit *em, StrBuf *o, const Expr *e, DType t) {
     int n = intrinsic_nargs(e->u.call.fn);
     for (int i = 0; i < n; i++) {
         if (i) sb_puts(o, ", ");
-        cf_ex_as(em, o, e->u.call.args[i], t);
+        cf_ex_as(em, o, e->u.call.args[i], e->u.call.fn == FN_LDEXP && i ? DT_INT32 : t);
     }
     sb_puts(o, ")");
 }
+
+/* popcount, clz, __ffs: tl_c.h's tl_popc32/64, tl_clz32/64, tl_ffs32/64 (the device's
+ * __popc, __clz, __ffs and their ll forms on CUDA) of the operand's bits as unsigned. */
+static void ex_bits(CfEmit *em, StrBuf *o, const Expr *e) {
+    const Expr *x = e->u.call.args[0];
+    Intrinsic fn = e->u.call.fn;
+    int bits = dtype_bits(x->dtype);
+    const char *name = fn == FN_POPCOUNT ? "popc" : fn == FN_CLZ ? "clz" : "ffs";
+    const char *ubits = bits == 64   ? "uint64_t"
+                        : bits == 32 ? "uint32_t"
+                        : bits == 16 ? "uint16_t"
+                                     : "uint8_t";
+    sb_printf(o, "((%s)tl_%s%d((%s)", cf_value(e->dtype), name, bits == 64 ? 64 : 32, ubits);
+    cf_ex(em, o, x);
+    sb_puts(o, "))");
+}
+
+/* FN_IEEE_*: tl_<op>_<rounding>_<f32|f64>(...) (tl_c.h; CUDA's __fadd_rz and the like in
+ * tl_cuda.h). A narrower float only has fma (the others are plain arithmetic there):
+ * rounded to odd in double (exact: the product of two narrow values is), then once to the
+ * dtype. */
+static void ex_ieee(CfEmit *em, StrBuf *o, const Expr *e) {
+    static const char *const op[] = {
+        [FN_IEEE_ADD - FN_IEEE_ADD] = "add",   [FN_IEEE_SUB - FN_IEEE_ADD] = "sub",
+        [FN_IEEE_MUL - FN_IEEE_ADD] = "mul",   [FN_IEEE_DIV - FN_IEEE_ADD] = "div",
+        [FN_IEEE_FMA - FN_IEEE_ADD] = "fma",   [FN_IEEE_RCP - FN_IEEE_ADD] = "rcp",
+        [FN_IEEE_SQRT - FN_IEEE_ADD] = "sqrt", [FN_IEEE_RSQRT - FN_IEEE_ADD] = "rsqrt",
+    };
+    DType t = e->dtype;
+    Intrinsic fn = e->u.call.fn;
+    if (cf_narrow_float(t)) {
+        TL_ASSERT(fn == FN_IEEE_FMA && e->u.call.round == ROUND_RN);
+        sb_printf(o, "tl_round64_%s(tl_fma_odd(", cf_nf(t));
+        ex_call_args(em, o, e, DT_FLOAT64);
+        sb_puts(o, ")");
+        return;
+    }
+    sb_printf(o, "tl_%s_%s_%s(", op[fn - FN_IEEE_ADD], rounding_name(e->u.call.round),
+              t == DT_FLOAT64 ? "f64" : "f32");
+    ex_call_args(em, o, e, t);
+}
+
+static bool intrinsic_is_ieee(Intrinsic fn) { return fn >= FN_IEEE_ADD && fn <= FN_IEEE_RSQRT; }
 
 static void ex_call_int(CfEmit *em, StrBuf *o, const Expr *e) {
     DType t = e->dtype;
@@ -527,6 +585,10 @@ static void ex_call_int(CfEmit *em, StrBuf *o, const Expr *e) {
     bool wrap = int_narrow(t);
     if (fn == FN_FLOOR || fn == FN_CEIL || fn == FN_ROUND || fn == FN_TRUNC) {
         cf_ex_as(em, o, e->u.call.args[0], t); /* integral already */
+        return;
+    }
+    if (fn == FN_POPCOUNT || fn == FN_CLZ || fn == FN_FFS) {
+        ex_bits(em, o, e);
         return;
     }
     if (fn != FN_ABS && fn != FN_POW)
@@ -588,12 +650,12 @@ static void ex_call(CfEmit *em, StrBuf *o, const Expr *e) {
         em->hooks->cross_thread(em, o, e);
         return;
     }
-    if (fn == FN_ISINF || fn == FN_ISNAN) {
+    if (fn == FN_ISINF || fn == FN_ISNAN || fn == FN_ISFINITE) {
         if (!dtype_is_float(arg->dtype)) {
-            sb_puts(o, "false");
+            sb_puts(o, fn == FN_ISFINITE ? "true" : "false");
             return;
         }
-        sb_printf(o, "(%s(", fn == FN_ISINF ? "isinf" : "isnan");
+        sb_printf(o, "(%s(", intrinsic_name(fn));
         cf_ex(em, o, arg);
         sb_puts(o, ") != 0)");
         return;
@@ -601,6 +663,10 @@ static void ex_call(CfEmit *em, StrBuf *o, const Expr *e) {
     DType t = e->dtype;
     if (!dtype_is_float(t)) {
         ex_call_int(em, o, e);
+        return;
+    }
+    if (intrinsic_is_ieee(fn)) {
+        ex_ieee(em, o, e);
         return;
     }
     bool narrow = cf_narrow_float(t);

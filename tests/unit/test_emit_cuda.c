@@ -1276,13 +1276,53 @@ static Compiled *pass_config_cases(SimCase *cases, char names[][64], int *n) {
     return f;
 }
 
+/* tileops_math.c's names (tests/unit/kernels/math_*.py) over their dtypes (a factory
+ * default replaced): lowered for sm_80 (NVRTC compiles the source for sm_80 and sm_90a),
+ * a few for sm_90a too. */
+static void math_cases(SimCase *cases, char names[][64], int *n) {
+    static const struct {
+        const char *kernel, *from, *to;
+        bool sm90;
+    } math[] = {
+        {"math_libm", "\"float32\"", "\"float32\"", false},
+        {"math_libm", "\"float32\"", "\"float64\"", false},
+        {"math_libm", "\"float32\"", "\"float16\"", false},
+        {"math_fast", "\"float32\"", "\"float32\"", false},
+        {"math_fast", "\"float32\"", "\"bfloat16\"", false},
+        {"math_ieee", "\"float32\"", "\"float32\"", true},
+        {"math_ieee", "\"float32\"", "\"float64\"", false},
+        {"math_ieee", "\"float32\"", "\"float16\"", false},
+        {"math_int", "\"int32\"", "\"int32\"", false},
+        {"math_int", "\"int32\"", "\"int64\"", false},
+        {"math_int", "\"int32\"", "\"int8\"", false},
+        {"math_int", "\"int32\"", "\"uint32\"", false},
+        {"math_reduce", "\"int32\"", "\"int32\"", true},
+        {"math_reduce", "\"int32\"", "\"uint64\"", false},
+        {"math_reduce", "\"int32\"", "\"int8\"", false},
+        {"math_reduce", "bm=16, bn=32", "bm=2, bn=128", false}, /* across warps */
+    };
+    for (size_t i = 0; i < sizeof math / sizeof *math; i++) {
+        const char *const ft[] = {math[i].from, math[i].to};
+        char *text = set_defaults(test_kernel(math[i].kernel), ft, 2);
+        CHECK(text != NULL, "%s: no default %s", math[i].kernel, math[i].from);
+        for (int arch = 0; text && arch < 1 + math[i].sm90; arch++) {
+            lower_arch = arch ? "sm_90a" : "sm_80";
+            snprintf(names[*n], 64, "%s_%zu_%s", math[i].kernel, i, lower_arch);
+            Compiled *c = check_program(names[*n], text);
+            if (c->f && c->src) cases[*n] = (SimCase){names[*n], strdup(text), NULL, c}, ++*n;
+            else compiled_free(c);
+        }
+        free(text);
+    }
+}
+
 static void test_issue26(void) {
     static const struct {
         int M, N, bm, bn, threads;
     } shapes[] = {{13, 64, 8, 64, 128},  {13, 64, 8, 64, 32},  {64, 13, 64, 8, 128},
                   {37, 40, 16, 32, 256}, {9, 130, 4, 128, 64}, {100, 72, 64, 32, 128},
                   {5, 7, 8, 8, 128}};
-    enum { NS = sizeof shapes / sizeof *shapes, MAXS = NS * 8 + 7 };
+    enum { NS = sizeof shapes / sizeof *shapes, MAXS = NS * 8 + 7 + 20 };
     SimCase cases[MAXS];
     static char names[MAXS][64];
     int n = 0;
@@ -1326,6 +1366,7 @@ static void test_issue26(void) {
         }
         free(text);
     }
+    math_cases(cases, names, &n);
     lower_arch = "sm_80";
     Compiled *fast = pass_config_cases(cases, names, &n);
     if (fast) compiled_free(fast);

@@ -439,8 +439,7 @@ static void uses_expr(CfEmit *em, Uses *u, const Expr *e) {
     case EXPR_BIN: uses_expr(em, u, e->u.bin.a), uses_expr(em, u, e->u.bin.b); break;
     case EXPR_UN: uses_expr(em, u, e->u.un.a); break;
     case EXPR_CALL:
-        uses_expr(em, u, e->u.call.args[0]);
-        uses_expr(em, u, e->u.call.args[1]);
+        for (int i = 0; i < 3; i++) uses_expr(em, u, e->u.call.args[i]);
         break;
     case EXPR_CAST: uses_expr(em, u, e->u.cast.value); break;
     case EXPR_LOAD:

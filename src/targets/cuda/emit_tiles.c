@@ -982,6 +982,12 @@ static Stmt *red_final(CfEmit *em, Expr **vars, void *ud) {
 static const char *combine_text(CfEmit *em, ReduceOp op, DType t, const char *a, const char *b) {
     Arena *ar = &em->ctx->arena;
     if (op == RED_SUM || op == RED_ABSSUM) return arena_printf(ar, "%s + %s", a, b);
+    if (op == RED_BITAND || op == RED_BITOR || op == RED_BITXOR)
+        return arena_printf(ar, "%s %s %s", a,
+                            op == RED_BITAND  ? "&"
+                            : op == RED_BITOR ? "|"
+                                              : "^",
+                            b);
     const char *f = op == RED_MIN ? "min" : "max";
     if (dtype_is_float(t))
         return arena_printf(ar, "f%s%s(%s, %s)", f, t == DT_FLOAT64 ? "" : "f", a, b);

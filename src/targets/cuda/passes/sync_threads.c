@@ -185,7 +185,8 @@ static bool uses_nest_var(const Collect *C, const Expr *e) {
     case EXPR_BIN: return uses_nest_var(C, e->u.bin.a) || uses_nest_var(C, e->u.bin.b);
     case EXPR_UN: return uses_nest_var(C, e->u.un.a);
     case EXPR_CALL:
-        return uses_nest_var(C, e->u.call.args[0]) || uses_nest_var(C, e->u.call.args[1]);
+        return uses_nest_var(C, e->u.call.args[0]) || uses_nest_var(C, e->u.call.args[1]) ||
+               uses_nest_var(C, e->u.call.args[2]);
     case EXPR_CAST: return uses_nest_var(C, e->u.cast.value);
     case EXPR_LOAD:
         for (int d = 0; d < e->u.load.buf->ndim; d++)
