@@ -236,13 +236,10 @@ static Value *t_pending(Interp *in, CallArgs *a, void *d) {
 }
 
 static const char *const pending[][2] = {
-    {"call_extern", "external functions"},
     {"call_intrin", "TVM intrinsics"},
     {"gemm_sp", "sparse tensor cores"},
     {"ptx_cp_async", "use T.copy"},
     {"cp_async_barrier_noinc", "use T.copy"},
-    {"import_source", "external sources"},
-    {"access_ptr", "raw pointers"},
     {"ptr", "raw pointers"},
     {"alloc_cluster_barrier", "cluster barriers"},
     {"block_rank_in_cluster", "clusters"},

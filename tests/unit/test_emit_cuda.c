@@ -299,6 +299,8 @@ static const char sim_prelude[] =
     "    T o = *p; if ((T)v > o) *p = (T)v; return o; }\n"
     "template <class T, class U> static T atomicMin(T *p, U v) {\n"
     "    T o = *p; if ((T)v < o) *p = (T)v; return o; }\n"
+    "template <class T, class U> static T atomicOr(T *p, U v) {\n"
+    "    T o = *p; *p = (T)(o | (T)v); return o; }\n"
     "template <class T, class U, class V> static T atomicCAS(T *p, U c, V v) {\n"
     "    T o = *p; if (o == (T)c) *p = (T)v; return o; }\n"
     "#define __grid_constant__\n"
@@ -1394,6 +1396,9 @@ int main(void) {
         {"thread_allreduce", test_kernel("thread_allreduce"), NULL},
         {"reducer", test_kernel("reducer"), NULL},
         {"pipe_alloc_in_body", test_kernel("pipe_alloc_in_body"), NULL},
+        {"mem_atomic", test_kernel("mem_atomic"), NULL},
+        {"mem_wide", test_kernel("mem_wide"), NULL},
+        {"mem_extern", test_kernel("mem_extern"), NULL},
     };
     enum { NPROG = sizeof progs / sizeof *progs, MAXC = 128 };
     char ex[32][128];
@@ -1482,12 +1487,14 @@ int main(void) {
     cases[n] = (SimCase){names[n], (char *)test_kernel("mamba_chunk_scan"), NULL, all[n]};
     CHECK(all[n]->src && kernels_call(all[n], "tl_tma_load(&"), "mamba_chunk_scan on sm_90a: TMA");
     n++;
-    static const char *const thread_level[] = {"thread_gemv",       "thread_splitk",
-                                               "thread_lanes",      "thread_shfl",
-                                               "thread_allreduce",  "reducer",
-                                               "pipe_alloc_in_body"};
-    static char names_tl[7][32];
-    for (int i = 0; i < 7; i++) { /* thread-level code, reducers, stage allocs on sm_90a */
+    static const char *const thread_level[] = {"thread_gemv",        "thread_splitk",
+                                               "thread_lanes",       "thread_shfl",
+                                               "thread_allreduce",   "reducer",
+                                               "pipe_alloc_in_body", "mem_atomic",
+                                               "mem_wide",           "mem_extern"};
+    enum { NTL = sizeof thread_level / sizeof *thread_level };
+    static char names_tl[NTL][32];
+    for (int i = 0; i < NTL; i++) { /* thread-level code, reducers, stage allocs on sm_90a */
         snprintf(names_tl[i], sizeof names_tl[i], "sm90_%s", thread_level[i]);
         names[n] = names_tl[i];
         all[n] = check_program(names[n], test_kernel(thread_level[i]));
