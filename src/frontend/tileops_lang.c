@@ -251,7 +251,7 @@ static const char *const notes[][2] = {
     {"Kernel", "C, CUDA (`cluster_dims=` accepted, not honoured)"},
     {"Pipelined", "C, CUDA (step 1 only)"},
     {"vectorized", "C, CUDA (step 1 only)"},
-    {"atomic_add", "C, CUDA (no `return_prev`)"},
+    {"atomic_add", "C, CUDA"},
     {"annotate_layout", "C, CUDA (swizzled shared tiles honoured; other layouts inferred)"},
     {"Layout", "accepted in T.annotate_layout, not honoured"},
     {"Fragment", "accepted in T.annotate_layout, not honoured"},
@@ -279,6 +279,18 @@ static const char *const notes[][2] = {
     {"disable_warp_group_reg_alloc", "CUDA sm_90a; else no effect"},
     {"atomic_addx2", "C, CUDA (no `return_prev`)"},
     {"atomic_addx4", "C, CUDA (no `return_prev`)"},
+    {"ldg64", "C, CUDA (`uint32x2` as a tuple of 2 uint32)"},
+    {"ldg128", "C, CUDA (`uint32x4` as a tuple of 4 uint32)"},
+    {"ldg256", "C, CUDA (`uint32x8` as a tuple of 8 uint32)"},
+    {"lds64", "C, CUDA (`uint32x2` as a tuple of 2 uint32)"},
+    {"lds128", "C, CUDA (`uint32x4` as a tuple of 4 uint32)"},
+    {"__ldg", "C, CUDA (C: a plain load)"},
+    {"import_source", "C, CUDA (C code for the C target: `#ifdef __CUDACC__`)"},
+    {"call_extern", "C, CUDA (thread-level: each thread calls; not in `T.Parallel`)"},
+    {"access_ptr", "C, CUDA (arguments of `T.call_extern`; not of fragments)"},
+    {"address_of", "C, CUDA (arguments of `T.call_extern`)"},
+    {"tvm_access_ptr", "C, CUDA (arguments of `T.call_extern`)"},
+    {"async_copy", "C, CUDA (`T.copy`: complete when it returns)"},
 };
 
 const char *tl_lang_status(const char *name, const char *dflt) {

@@ -19,6 +19,8 @@
  *                               Stmt.store.bits), so every bit pattern survives
  *   T.__ldg(x[i]) or T.__ldg(x, i)
  *                               x[i] through the read-only data cache (LOAD_NC)
+ *   T.async_copy(src, dst)      T.copy: done when the call returns, which is as soon as a
+ *                               cp.async copy may be (the program's own waits find it done)
  *
  *   T.import_source(text)       C or CUDA source compiled into the kernel's translation unit
  *                               (Func.imports; the CUDA target's NVRTC has no include path)
@@ -129,8 +131,8 @@ MemOrder mem_order_arg(Interp *in, Value *v, MemOrder dflt, unsigned allowed, Lo
 
 static void need_atomic_dtype(Interp *in, const Buffer *b, bool ints, Loc loc, const char *fname) {
     if (b->dtype == DT_BOOL || (ints && !dtype_is_int(b->dtype)))
-        ctx_fail(in->ctx, loc, "%s: '%s' is %s; %s takes %s", fname, b->name,
-                 dtype_name(b->dtype), fname, ints ? "an integer buffer" : "a numeric buffer");
+        ctx_fail(in->ctx, loc, "%s: '%s' is %s; %s takes %s", fname, b->name, dtype_name(b->dtype),
+                 fname, ints ? "an integer buffer" : "a numeric buffer");
 }
 
 static Value *t_atomic_load(Interp *in, CallArgs *a, void *d) {
@@ -143,8 +145,8 @@ static Value *t_atomic_load(Interp *in, CallArgs *a, void *d) {
     need_atomic_dtype(in, e.buf, false, a->loc, "T.atomic_load");
     Expr *ld = ir_load(in->ctx, e.buf, e.idx, a->loc);
     ld->u.load.mode = LOAD_ATOMIC;
-    ld->u.load.order =
-        mem_order_arg(in, av[1], ORDER_SEQ_CST, ORDERS_LOAD, a->loc, "T.atomic_load");
+    ld->u.load.order = mem_order_arg(in, av[1], ORDER_SEQ_CST, ORDERS_LOAD, a->loc,
+                                     "T.atomic_load");
     return val_expr(in, ld);
 }
 
@@ -153,8 +155,8 @@ static Value *t_atomic_scalar(Interp *in, CallArgs *a, void *d) {
     AtomicOp op = (AtomicOp)(intptr_t)d;
     const char *fname = op == ATOMIC_OR ? "T.atomic_or" : "T.atomic_store";
     Value *av[3];
-    args_bind(in, a, fname, op == ATOMIC_OR ? "dst, value, memory_order=" : "dst, src, memory_order=",
-              av, 3);
+    args_bind(in, a, fname,
+              op == ATOMIC_OR ? "dst, value, memory_order=" : "dst, src, memory_order=", av, 3);
     need_kernel(in, a->loc, fname);
     if (av[0]->kind == V_REGION || (av[1]->kind == V_REGION || av[1]->kind == V_BUFFER))
         ctx_fail(in->ctx, a->loc, "%s takes one element and a scalar value (no tiles)", fname);
@@ -245,8 +247,9 @@ static Expr *wide_word(Interp *in, const Wide *w, int k) {
         return e;
     }
     Expr *x = ir_load(c, w->buf, wide_at(in, w, k * 4 / w->esize), loc);
-    if (w->esize == 4) return dtype_is_int(x->dtype) ? ir_cast(c, DT_UINT32, x, loc)
-                                                    : ir_bitcast(c, DT_UINT32, x, loc);
+    if (w->esize == 4)
+        return dtype_is_int(x->dtype) ? ir_cast(c, DT_UINT32, x, loc)
+                                      : ir_bitcast(c, DT_UINT32, x, loc);
     Expr *u = dtype_is_int(x->dtype) ? ir_cast(c, DT_UINT64, x, loc)
                                      : ir_bitcast(c, DT_UINT64, x, loc);
     if (k % 2) u = ir_bin(c, OP_SHR, u, ir_int(c, 32, DT_UINT64, loc), loc);
@@ -299,12 +302,13 @@ static void store_words(Interp *in, Value *v, const Wide *w, Expr **out) {
             ctx_fail(c, w->loc,
                      "%s stores %d words of 32 bits: give the value of T.ld%c%d, or a tuple of "
                      "%d uint32 values%s",
-                     w->fname, n, w->fname[4], w->bytes * 8, n, n == 2 ? " (or one 64-bit value)" : "");
+                     w->fname, n, w->fname[4], w->bytes * 8, n,
+                     n == 2 ? " (or one 64-bit value)" : "");
         Expr *u = dtype_is_int(x->dtype) ? ir_cast(c, DT_UINT64, x, w->loc)
                                          : ir_bitcast(c, DT_UINT64, x, w->loc);
         out[0] = ir_cast(c, DT_UINT32, u, w->loc);
-        out[1] = ir_cast(c, DT_UINT32, ir_bin(c, OP_SHR, u, ir_int(c, 32, DT_UINT64, w->loc), w->loc),
-                         w->loc);
+        out[1] = ir_cast(c, DT_UINT32,
+                         ir_bin(c, OP_SHR, u, ir_int(c, 32, DT_UINT64, w->loc), w->loc), w->loc);
     }
     for (int k = 0; k < n; k++) out[k] = pin(in, out[k], "word", w->loc);
 }
@@ -339,8 +343,8 @@ static Stmt *store_word(Interp *in, const Wide *w, Expr **words, int k) {
 static Value *t_wide_store(Interp *in, CallArgs *a, void *d) {
     int data = (int)(intptr_t)d;
     Value *av[3];
-    args_bind(in, a, wide_name(in, data), data & WIDE_SHARED ? "dst, value" : "dst, value, pred=",
-              av, 3);
+    args_bind(in, a, wide_name(in, data),
+              data & WIDE_SHARED ? "dst, value" : "dst, value, pred=", av, 3);
     need_kernel(in, a->loc, wide_name(in, data));
     Wide w = wide_of(in, av[0], data, a->loc);
     Expr *words[8];
@@ -366,13 +370,17 @@ static Value *t_ldg_nc(Interp *in, CallArgs *a, void *d) {
     Value *v = av[0];
     if (v->kind == V_BUFFER && av[1] && av[1]->kind != V_NONE) {
         if (v->u.buf->ndim != 1)
-            ctx_fail(in->ctx, a->loc, "T.__ldg(buffer, index): '%s' is %d-dimensional; index it "
-                     "(T.__ldg(%s[...]))", v->u.buf->name, v->u.buf->ndim, v->u.buf->name);
+            ctx_fail(in->ctx, a->loc,
+                     "T.__ldg(buffer, index): '%s' is %d-dimensional; index it "
+                     "(T.__ldg(%s[...]))",
+                     v->u.buf->name, v->u.buf->ndim, v->u.buf->name);
         v = buffer_subscript(in, v->u.buf, av[1], a->loc);
     }
     if (v->kind != V_EXPR || v->u.expr->kind != EXPR_LOAD || v->u.expr->u.load.mode)
-        ctx_fail(in->ctx, a->loc, "T.__ldg expects a buffer element (x[i]) or a buffer and an "
-                 "index, got %s", val_describe(in, av[0]));
+        ctx_fail(in->ctx, a->loc,
+                 "T.__ldg expects a buffer element (x[i]) or a buffer and an "
+                 "index, got %s",
+                 val_describe(in, av[0]));
     need_scope(in, v->u.expr->u.load.buf, true, false, a->loc, "T.__ldg");
     Expr *e = ir_subst(in->ctx, v->u.expr, NULL, NULL);
     e->u.load.mode = LOAD_NC;
@@ -402,7 +410,8 @@ static Value *t_import_source(Interp *in, CallArgs *a, void *d) {
     (void)d;
     Value *av[1];
     args_bind(in, a, "T.import_source", "source=", av, 1);
-    if (!in->builder) ctx_fail(in->ctx, a->loc, "T.import_source is only allowed in a @T.prim_func");
+    if (!in->builder)
+        ctx_fail(in->ctx, a->loc, "T.import_source is only allowed in a @T.prim_func");
     if (!av[0] || av[0]->kind == V_NONE) return val_none(in);
     if (av[0]->kind != V_STR)
         ctx_fail(in->ctx, a->loc, "T.import_source takes the source text (a string), got %s",
@@ -425,11 +434,11 @@ static Value *t_import_source(Interp *in, CallArgs *a, void *d) {
 /* The C math library's functions (C99 <math.h>, float versions with an f too), which
  * both targets have without an imported source. */
 static const char *const math_fns[] = {
-    "acos", "acosh", "asin",  "asinh", "atan",  "atan2", "atanh",     "cbrt",  "ceil",
-    "copysign", "cos", "cosh", "erf",  "erfc",  "exp",   "exp2",      "expm1", "fabs",
-    "fdim", "floor", "fma",   "fmax",  "fmin",  "fmod",  "hypot",     "lgamma", "log",
-    "log10", "log1p", "log2", "logb",  "nearbyint", "pow", "remainder", "rint", "round",
-    "sin",  "sinh",  "sqrt",  "tan",   "tanh",  "tgamma", "trunc",   NULL,
+    "acos",     "acosh", "asin", "asinh", "atan",      "atan2",  "atanh",     "cbrt",   "ceil",
+    "copysign", "cos",   "cosh", "erf",   "erfc",      "exp",    "exp2",      "expm1",  "fabs",
+    "fdim",     "floor", "fma",  "fmax",  "fmin",      "fmod",   "hypot",     "lgamma", "log",
+    "log10",    "log1p", "log2", "logb",  "nearbyint", "pow",    "remainder", "rint",   "round",
+    "sin",      "sinh",  "sqrt", "tan",   "tanh",      "tgamma", "trunc",     NULL,
 };
 
 static bool math_fn(const char *s) {
@@ -455,11 +464,10 @@ static const char *extern_name(Interp *in, Value *v, Loc loc, const char *fname)
         ctx_fail(in->ctx, loc, "%s: the function's name must be a string, got %s", fname,
                  v ? val_describe(in, v) : "nothing");
     const char *s = v->u.s;
-    if (!ident_ok(s))
-        ctx_fail(in->ctx, loc, "%s: \"%s\" is not a C identifier", fname, s);
+    if (!ident_ok(s)) ctx_fail(in->ctx, loc, "%s: \"%s\" is not a C identifier", fname, s);
     if (tilec_prefix(s, strlen(s)))
-        ctx_fail(in->ctx, loc, "%s: \"%s\": names that start with tl_, TL_ or tilec_ are tilec's own",
-                 fname, s);
+        ctx_fail(in->ctx, loc,
+                 "%s: \"%s\": names that start with tl_, TL_ or tilec_ are tilec's own", fname, s);
     if (!imported(in, s) && !math_fn(s))
         ctx_fail(in->ctx, loc,
                  "%s: no function '%s' in the sources given to T.import_source before this call "
@@ -501,8 +509,10 @@ static Value *t_call_extern(Interp *in, CallArgs *a, void *d) {
     }
     int first = dtype ? 0 : 1; /* (dtype, name, *args) or (name, *args, dtype=) */
     if (a->pos.len < first + 1)
-        ctx_fail(in->ctx, a->loc, "%s takes the result's dtype, the function's name and its "
-                 "arguments", fname);
+        ctx_fail(in->ctx, a->loc,
+                 "%s takes the result's dtype, the function's name and its "
+                 "arguments",
+                 fname);
     if (!dtype) dtype = a->pos.data[0];
     need_kernel(in, a->loc, fname);
     Stmt *s = ir_stmt(in->ctx, STMT_EXTERN, a->loc);
@@ -514,8 +524,8 @@ static Value *t_call_extern(Interp *in, CallArgs *a, void *d) {
     for (int i = 0; i < n; i++)
         s->u.extern_.args[i] = extern_arg(in, a->pos.data[first + 1 + i], a->loc, fname, i);
     bool none = dtype->kind == V_NONE || (dtype->kind == V_STR && !strcmp(dtype->u.s, "handle"));
-    if (!none) s->u.extern_.result = mem_result_slot(in, val_to_dtype(in, dtype, a->loc, "dtype"),
-                                                     a->loc);
+    if (!none)
+        s->u.extern_.result = mem_result_slot(in, val_to_dtype(in, dtype, a->loc, "dtype"), a->loc);
     if (!pure) mem_thread_level(in);
     VEC_PUSH(ARENA, in->func->externs, s->u.extern_.name);
     emit_stmt(in, s);
@@ -592,8 +602,10 @@ static Value *t_access_ptr(Interp *in, CallArgs *a, void *d) {
     for (int k = nd - (int)(ign < nd ? ign : nd); k < nd; k++) idx[k] = i32(in, 0, a->loc);
     if (av[3] && !(val_is_const_int(av[3], &ign) && ign == 0)) {
         if (nd != 1)
-            ctx_fail(in->ctx, a->loc, "T.access_ptr(offset=) is for 1-dimensional buffers; "
-                     "index '%s' instead", e.buf->name);
+            ctx_fail(in->ctx, a->loc,
+                     "T.access_ptr(offset=) is for 1-dimensional buffers; "
+                     "index '%s' instead",
+                     e.buf->name);
         idx[0] = ir_bin(in->ctx, OP_ADD, idx[0], val_to_expr(in, av[3], a->loc, "offset"), a->loc);
     }
     Expr *ext = e.extent ? e.extent : i32(in, 1, a->loc);
@@ -648,6 +660,14 @@ static Value *t_tvm_access_ptr(Interp *in, CallArgs *a, void *d) {
                      "T.tvm_access_ptr");
 }
 
+static Value *t_async_copy(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    Value *av[5];
+    args_bind(in, a, "T.async_copy", "src, dst, coalesced_width=, annotations=, loop_layout=", av,
+              5);
+    return call_value(in, tl_lang_attr(in, "copy", a->loc), a);
+}
+
 /* ---- the table ------------------------------------------------------------------------------ */
 typedef struct MemEntry {
     const char *name;
@@ -680,6 +700,7 @@ static const MemEntry mem_fns[] = {
     {"access_ptr", t_access_ptr, 0},
     {"address_of", t_address_of, 0},
     {"tvm_access_ptr", t_tvm_access_ptr, 0},
+    {"async_copy", t_async_copy, 0},
 };
 
 enum { NMEM = sizeof mem_fns / sizeof *mem_fns };
