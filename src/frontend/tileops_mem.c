@@ -158,7 +158,8 @@ static Value *t_atomic_scalar(Interp *in, CallArgs *a, void *d) {
     args_bind(in, a, fname,
               op == ATOMIC_OR ? "dst, value, memory_order=" : "dst, src, memory_order=", av, 3);
     need_kernel(in, a->loc, fname);
-    if (av[0]->kind == V_REGION || (av[1]->kind == V_REGION || av[1]->kind == V_BUFFER))
+    if (av[0]->kind == V_REGION || av[1]->kind == V_REGION ||
+        (av[1]->kind == V_BUFFER && av[1]->u.buf->scope != SCOPE_VAR))
         ctx_fail(in->ctx, a->loc, "%s takes one element and a scalar value (no tiles)", fname);
     Elem e = elem_of(in, av[0], a->loc, fname, "dst");
     need_scope(in, e.buf, true, true, a->loc, fname);

@@ -1446,6 +1446,23 @@ int main(void) {
             CHECK(src && strstr(src, "tl_gemm_ss_s8<64, 32, 64, 2, 2, "), "%s: int8 mma.sync",
                   names[i]);
     }
+    for (int i = 0; i < NPROG; i++) { /* memory names: the runtime's explicit accesses */
+        if (!strcmp(names[i], "mem_atomic"))
+            CHECK(kernels_call(all[i], "tl_atomic_or_u64(&") &&
+                      kernels_call(all[i], "tl_atomic_load_i32(&") &&
+                      kernels_call(all[i], "ret[0] = tl_atomic_add_i32(&") &&
+                      kernels_call(all[i], "tl_fence();"),
+                  "mem_atomic: atomic or / load, a previous value, fences");
+        if (!strcmp(names[i], "mem_wide"))
+            CHECK(kernels_call(all[i], "tl_ld_bits32(&") &&
+                      kernels_call(all[i], "tl_st_bits32(&") && kernels_call(all[i], "tl_ldg(&"),
+                  "mem_wide: raw words and __ldg");
+        if (!strcmp(names[i], "mem_extern"))
+            CHECK(all[i]->src && strstr(all[i]->src, "#line 1 \"mem_extern:") &&
+                      kernels_call(all[i], "decode_i4_to_f32(&") &&
+                      !kernels_call(all[i], "= decode_i4_to_f32"),
+                  "mem_extern: the imported source, its void function called for no result");
+    }
     Compiled *pr = check_program("print", test_kernel("print"));
     CHECK(pr->src && strstr(pr->src, "if (tl_tid == 0) {") && strstr(pr->src, "printf("),
           "T.print of a buffer in serial code: thread 0 prints");

@@ -1240,7 +1240,7 @@ char *cuda_emit(Ctx *ctx, const Func *f) {
     sb_puts(&all, "\n");
     sb_puts(&all, embedded_tl_cuda_h);
     sb_puts(&all, "\n");
-    cf_imports(em, &all, "tilec-kernel.cu");
+    cf_imports(em, &all, "kernel.cu"); /* target_cuda.c SOURCE_NAME: log lines annotated */
     sb_puts(&all, "\n// ---- kernels ----\n\n");
     if (kbuf.buf) sb_puts(&all, kbuf.buf);
     char *res = arena_strdup(&ctx->arena, all.buf);
