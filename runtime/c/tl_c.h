@@ -429,24 +429,43 @@ static inline float tl_rsqrt_rn_f32(float x) {
 /* Operations the atomics apply (tl_atomic_<op>_<dtype> here and in tl_cuda.h). */
 #define TL_ID(x) (x)
 #define TL_ADD(a, b) ((a) + (b))
+#define TL_OR(a, b) ((a) | (b))
+#define TL_SECOND(a, b) ((void)(a), (b))
 
 #ifndef TL_CUDA_FILE /* ==== the C target's runtime ==================================== */
 /* ---- atomics (lock-free compare-and-swap loops on the storage word) -------------------
- * tl_atomic_<op>_<dtype>(storage pointer, value): *p = round(op(*p, v)). Scalar atomic
- * adds of int32/int64/uint32/uint64/float/double are emitted as `#pragma omp atomic`. */
+ * tl_atomic_<op>_<dtype>(storage pointer, value): *p = round(op(*p, v)), returning the
+ * previous value (T.atomic_add(..., return_prev=True)). Scalar atomic adds of
+ * int32/int64/uint32/uint64/float/double are emitted as `#pragma omp atomic`. A memory
+ * order other than relaxed puts tl_fence() before (release) and after (acquire) them. */
 #define TL_ATOMIC_CAS(NAME, ST, VT, DEC, ENC, OP)                                                  \
-    static inline void NAME(ST *p, VT v) {                                                         \
+    static inline VT NAME(ST *p, VT v) {                                                           \
         ST old, nw;                                                                                \
         __atomic_load(p, &old, __ATOMIC_RELAXED);                                                  \
         do {                                                                                       \
             VT cur = DEC(old);                                                                     \
             nw = ENC(OP(cur, v));                                                                  \
         } while (!__atomic_compare_exchange(p, &old, &nw, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)); \
+        return DEC(old);                                                                           \
     }
 #define TL_ATOMIC_FLOAT(S, ST, VT, DEC, ENC, MAXF, MINF)                                           \
     TL_ATOMIC_CAS(tl_atomic_add_##S, ST, VT, DEC, ENC, TL_ADD)                                     \
     TL_ATOMIC_CAS(tl_atomic_max_##S, ST, VT, DEC, ENC, MAXF)                                       \
-    TL_ATOMIC_CAS(tl_atomic_min_##S, ST, VT, DEC, ENC, MINF)
+    TL_ATOMIC_CAS(tl_atomic_min_##S, ST, VT, DEC, ENC, MINF)                                       \
+    TL_ATOMIC_CAS(tl_atomic_store_##S, ST, VT, DEC, ENC, TL_SECOND)                                \
+    TL_ATOMIC_LOAD(S, ST)
+/* A full fence: what acquire, release and seq_cst ask of the accesses around an atomic. */
+static inline void tl_fence(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+/* tl_atomic_load_<dtype>(storage pointer, memory order id of atomic.py): the element's
+ * storage, read atomically; seq_cst fences before, consume, acquire and seq_cst after. */
+#define TL_ATOMIC_LOAD(S, ST)                                                                      \
+    static inline ST tl_atomic_load_##S(const ST *p, int order) {                                  \
+        ST v;                                                                                      \
+        if (order == 5) tl_fence();                                                                \
+        __atomic_load(p, &v, __ATOMIC_RELAXED);                                                    \
+        if (order == 1 || order == 2 || order == 5) tl_fence();                                    \
+        return v;                                                                                  \
+    }
 TL_ATOMIC_FLOAT(f16, uint16_t, float, tl_f16_to_f32, tl_f32_to_f16, fmaxf, fminf)
 TL_ATOMIC_FLOAT(bf16, uint16_t, float, tl_bf16_to_f32, tl_f32_to_bf16, fmaxf, fminf)
 TL_ATOMIC_FLOAT(e4m3, uint8_t, float, tl_e4m3_to_f32, tl_f32_to_e4m3, fmaxf, fminf)
@@ -456,7 +475,10 @@ TL_ATOMIC_FLOAT(f64, double, double, TL_ID, TL_ID, fmax, fmin)
 #define TL_ATOMIC_INT(S, T, CS)                                                                    \
     TL_ATOMIC_CAS(tl_atomic_add_##S, T, T, TL_ID, (T), TL_ADD)                                     \
     TL_ATOMIC_CAS(tl_atomic_max_##S, T, T, TL_ID, (T), tl_max_##CS)                                \
-    TL_ATOMIC_CAS(tl_atomic_min_##S, T, T, TL_ID, (T), tl_min_##CS)
+    TL_ATOMIC_CAS(tl_atomic_min_##S, T, T, TL_ID, (T), tl_min_##CS)                                \
+    TL_ATOMIC_CAS(tl_atomic_or_##S, T, T, TL_ID, (T), TL_OR)                                       \
+    TL_ATOMIC_CAS(tl_atomic_store_##S, T, T, TL_ID, (T), TL_SECOND)                                \
+    TL_ATOMIC_LOAD(S, T)
 TL_ATOMIC_INT(i8, int8_t, i32)
 TL_ATOMIC_INT(i16, int16_t, i32)
 TL_ATOMIC_INT(i32, int32_t, i32)
@@ -465,6 +487,17 @@ TL_ATOMIC_INT(u8, uint8_t, u32)
 TL_ATOMIC_INT(u16, uint16_t, u32)
 TL_ATOMIC_INT(u32, uint32_t, u32)
 TL_ATOMIC_INT(u64, uint64_t, u64)
+
+/* ---- explicit memory access (T.__ldg, T.ldg32 .. T.sts128) ----------------------------
+ * The CPU has no read-only data cache: T.__ldg is a load. tl_ld_bits32 / tl_st_bits32 move
+ * the 32 bits at p (any alignment; little-endian, as the GPU) to or from a uint32_t. */
+#define tl_ldg(p) (*(p))
+static inline uint32_t tl_ld_bits32(const void *p) {
+    uint32_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+static inline void tl_st_bits32(void *p, uint32_t v) { memcpy(p, &v, sizeof v); }
 
 /* ---- block scratch memory and diagnostics -------------------------------------------- */
 /* Per-thread memory for a kernel's shared/fragment/local/var buffers (64-byte aligned).

@@ -16,9 +16,12 @@
  *   - Math intrinsics under tl_c.h's names: __popc, __clz, __ffs; the fast approximations
  *     (__expf, __sinf, ..., rcp.approx.ftz); the IEEE operations of a rounding mode
  *     (__fadd_rz, __dsqrt_ru, __frsqrt_rn, ...).
- *   - Atomics: native atomicAdd for float/double/int32/uint32/int64/uint64 and
- *     atomicMax/Min for int32/uint32; compare-and-swap loops for the rest (16-bit types
- *     with the 16-bit atomicCAS, 8-bit types through their aligned 32-bit word).
+ *   - Atomics: native atomicAdd for float/double/int32/uint32/int64/uint64,
+ *     atomicMax/Min for int32/uint32, atomicOr for 32- and 64-bit ints; compare-and-swap
+ *     loops for the rest (16-bit types with the 16-bit atomicCAS, 8-bit types through
+ *     their aligned 32-bit word); each returns the previous value. Atomic loads are
+ *     volatile accesses; memory orders are fences (tl_fence) around the atomic.
+ *   - T.__ldg (tl_ldg) and the raw 32-bit words of T.ldg32 .. T.sts128.
  *   - Block-level helpers: shared memory zeroing, T.use_swizzle, T.device_assert.
  *   - Tensor cores (sm_80+): the shared-memory swizzle, cp.async copies, and T.gemm on
  *     one block tile with ldmatrix + mma.sync (A and B in shared memory, or A in registers).
@@ -105,41 +108,50 @@ TL_IEEE_DEV(rd)
 TL_DEV float tl_rsqrt_rn_f32(float x) { return __frsqrt_rn(x); }
 #endif
 
-/* ---- atomics: tl_atomic_<op>_<dtype>(storage pointer, value) -------------------------- */
-TL_DEV void tl_atomic_add_f32(float *p, float v) { atomicAdd(p, v); }
-TL_DEV void tl_atomic_add_f64(double *p, double v) { atomicAdd(p, v); }
-TL_DEV void tl_atomic_add_i32(int32_t *p, int32_t v) { atomicAdd((int *)p, (int)v); }
-TL_DEV void tl_atomic_add_u32(uint32_t *p, uint32_t v) { atomicAdd((unsigned *)p, v); }
-TL_DEV void tl_atomic_add_i64(int64_t *p, int64_t v) {
-    atomicAdd((unsigned long long *)p, (unsigned long long)v); /* two's complement */
+/* ---- atomics: tl_atomic_<op>_<dtype>(storage pointer, value) -> the previous value -------- */
+TL_DEV float tl_atomic_add_f32(float *p, float v) { return atomicAdd(p, v); }
+TL_DEV double tl_atomic_add_f64(double *p, double v) { return atomicAdd(p, v); }
+TL_DEV int32_t tl_atomic_add_i32(int32_t *p, int32_t v) { return atomicAdd((int *)p, (int)v); }
+TL_DEV uint32_t tl_atomic_add_u32(uint32_t *p, uint32_t v) { return atomicAdd((unsigned *)p, v); }
+TL_DEV int64_t tl_atomic_add_i64(int64_t *p, int64_t v) { /* two's complement */
+    return (int64_t)atomicAdd((unsigned long long *)p, (unsigned long long)v);
 }
-TL_DEV void tl_atomic_add_u64(uint64_t *p, uint64_t v) {
-    atomicAdd((unsigned long long *)p, (unsigned long long)v);
+TL_DEV uint64_t tl_atomic_add_u64(uint64_t *p, uint64_t v) {
+    return atomicAdd((unsigned long long *)p, (unsigned long long)v);
 }
-TL_DEV void tl_atomic_max_i32(int32_t *p, int32_t v) { atomicMax((int *)p, (int)v); }
-TL_DEV void tl_atomic_min_i32(int32_t *p, int32_t v) { atomicMin((int *)p, (int)v); }
-TL_DEV void tl_atomic_max_u32(uint32_t *p, uint32_t v) { atomicMax((unsigned *)p, v); }
-TL_DEV void tl_atomic_min_u32(uint32_t *p, uint32_t v) { atomicMin((unsigned *)p, v); }
+TL_DEV int32_t tl_atomic_max_i32(int32_t *p, int32_t v) { return atomicMax((int *)p, (int)v); }
+TL_DEV int32_t tl_atomic_min_i32(int32_t *p, int32_t v) { return atomicMin((int *)p, (int)v); }
+TL_DEV uint32_t tl_atomic_max_u32(uint32_t *p, uint32_t v) { return atomicMax((unsigned *)p, v); }
+TL_DEV uint32_t tl_atomic_min_u32(uint32_t *p, uint32_t v) { return atomicMin((unsigned *)p, v); }
+TL_DEV int32_t tl_atomic_or_i32(int32_t *p, int32_t v) { return atomicOr((int *)p, (int)v); }
+TL_DEV uint32_t tl_atomic_or_u32(uint32_t *p, uint32_t v) { return atomicOr((unsigned *)p, v); }
+TL_DEV int64_t tl_atomic_or_i64(int64_t *p, int64_t v) {
+    return (int64_t)atomicOr((unsigned long long *)p, (unsigned long long)v);
+}
+TL_DEV uint64_t tl_atomic_or_u64(uint64_t *p, uint64_t v) {
+    return atomicOr((unsigned long long *)p, (unsigned long long)v);
+}
 
-/* *p = ENC(OP(DEC(*p), v)) with a CAS loop on a 32- or 64-bit word W. */
+/* *p = ENC(OP(DEC(*p), v)) with a CAS loop on a 32- or 64-bit word W; returns DEC(old). */
 #define TL_CAS_WORD(NAME, ST, W, VT, DEC, ENC, OP)                                                 \
-    TL_DEV void NAME(ST *p, VT v) {                                                                \
+    TL_DEV VT NAME(ST *p, VT v) {                                                                  \
         W *w = (W *)p;                                                                             \
         W old = *w, assumed;                                                                       \
+        ST cur;                                                                                    \
         do {                                                                                       \
             assumed = old;                                                                         \
-            ST cur;                                                                                \
             memcpy(&cur, &assumed, sizeof cur);                                                    \
             ST nw = ENC(OP(DEC(cur), v));                                                          \
             W nww;                                                                                 \
             memcpy(&nww, &nw, sizeof nww);                                                         \
             old = atomicCAS(w, assumed, nww);                                                      \
         } while (old != assumed);                                                                  \
+        return DEC(cur);                                                                           \
     }
 
 /* The same for a 16-bit element (16-bit atomicCAS, sm_70+). */
 #define TL_CAS_16(NAME, ST, VT, DEC, ENC, OP)                                                      \
-    TL_DEV void NAME(ST *p, VT v) {                                                                \
+    TL_DEV VT NAME(ST *p, VT v) {                                                                  \
         unsigned short *w = (unsigned short *)p;                                                   \
         unsigned short old = *w, assumed;                                                          \
         do {                                                                                       \
@@ -147,21 +159,24 @@ TL_DEV void tl_atomic_min_u32(uint32_t *p, uint32_t v) { atomicMin((unsigned *)p
             ST nw = (ST)ENC(OP(DEC((ST)assumed), v));                                              \
             old = atomicCAS(w, assumed, (unsigned short)nw);                                       \
         } while (old != assumed);                                                                  \
+        return DEC((ST)assumed);                                                                   \
     }
 
 /* The same for an 8-bit element, through the aligned 32-bit word that holds it. */
 #define TL_CAS_8(NAME, ST, VT, DEC, ENC, OP)                                                       \
-    TL_DEV void NAME(ST *p, VT v) {                                                                \
+    TL_DEV VT NAME(ST *p, VT v) {                                                                  \
         uintptr_t a = (uintptr_t)p;                                                                \
         unsigned *w = (unsigned *)(a & ~(uintptr_t)3);                                             \
         unsigned sh = (unsigned)(a & 3) * 8, mask = 0xffu << sh;                                   \
         unsigned old = *w, assumed;                                                                \
+        ST cur;                                                                                    \
         do {                                                                                       \
             assumed = old;                                                                         \
-            ST cur = (ST)((assumed & mask) >> sh);                                                 \
+            cur = (ST)((assumed & mask) >> sh);                                                    \
             unsigned nw = (unsigned)(uint8_t)ENC(OP(DEC(cur), v));                                 \
             old = atomicCAS(w, assumed, (assumed & ~mask) | (nw << sh));                           \
         } while (old != assumed);                                                                  \
+        return DEC(cur);                                                                           \
     }
 
 TL_CAS_WORD(tl_atomic_max_f32, float, unsigned, float, TL_ID, TL_ID, fmaxf)
@@ -172,26 +187,93 @@ TL_CAS_WORD(tl_atomic_max_i64, int64_t, unsigned long long, int64_t, TL_ID, TL_I
 TL_CAS_WORD(tl_atomic_min_i64, int64_t, unsigned long long, int64_t, TL_ID, TL_ID, tl_min_i64)
 TL_CAS_WORD(tl_atomic_max_u64, uint64_t, unsigned long long, uint64_t, TL_ID, TL_ID, tl_max_u64)
 TL_CAS_WORD(tl_atomic_min_u64, uint64_t, unsigned long long, uint64_t, TL_ID, TL_ID, tl_min_u64)
+TL_CAS_WORD(tl_atomic_store_f32, float, unsigned, float, TL_ID, TL_ID, TL_SECOND)
+TL_CAS_WORD(tl_atomic_store_f64, double, unsigned long long, double, TL_ID, TL_ID, TL_SECOND)
+TL_CAS_WORD(tl_atomic_store_i32, int32_t, unsigned, int32_t, TL_ID, TL_ID, TL_SECOND)
+TL_CAS_WORD(tl_atomic_store_u32, uint32_t, unsigned, uint32_t, TL_ID, TL_ID, TL_SECOND)
+TL_CAS_WORD(tl_atomic_store_i64, int64_t, unsigned long long, int64_t, TL_ID, TL_ID, TL_SECOND)
+TL_CAS_WORD(tl_atomic_store_u64, uint64_t, unsigned long long, uint64_t, TL_ID, TL_ID, TL_SECOND)
 #define TL_CU_ATOMIC_16F(S)                                                                        \
     TL_CAS_16(tl_atomic_add_##S, uint16_t, float, tl_##S##_to_f32, tl_f32_to_##S, TL_ADD)          \
     TL_CAS_16(tl_atomic_max_##S, uint16_t, float, tl_##S##_to_f32, tl_f32_to_##S, fmaxf)           \
-    TL_CAS_16(tl_atomic_min_##S, uint16_t, float, tl_##S##_to_f32, tl_f32_to_##S, fminf)
+    TL_CAS_16(tl_atomic_min_##S, uint16_t, float, tl_##S##_to_f32, tl_f32_to_##S, fminf)           \
+    TL_CAS_16(tl_atomic_store_##S, uint16_t, float, tl_##S##_to_f32, tl_f32_to_##S, TL_SECOND)
 TL_CU_ATOMIC_16F(f16)
 TL_CU_ATOMIC_16F(bf16)
 #define TL_CU_ATOMIC_8F(S)                                                                         \
     TL_CAS_8(tl_atomic_add_##S, uint8_t, float, tl_##S##_to_f32, tl_f32_to_##S, TL_ADD)            \
     TL_CAS_8(tl_atomic_max_##S, uint8_t, float, tl_##S##_to_f32, tl_f32_to_##S, fmaxf)             \
-    TL_CAS_8(tl_atomic_min_##S, uint8_t, float, tl_##S##_to_f32, tl_f32_to_##S, fminf)
+    TL_CAS_8(tl_atomic_min_##S, uint8_t, float, tl_##S##_to_f32, tl_f32_to_##S, fminf)             \
+    TL_CAS_8(tl_atomic_store_##S, uint8_t, float, tl_##S##_to_f32, tl_f32_to_##S, TL_SECOND)
 TL_CU_ATOMIC_8F(e4m3)
 TL_CU_ATOMIC_8F(e5m2)
 #define TL_CU_ATOMIC_SMALL_INT(CAS, S, T, CS)                                                      \
     CAS(tl_atomic_add_##S, T, T, TL_ID, (T), TL_ADD)                                               \
     CAS(tl_atomic_max_##S, T, T, TL_ID, (T), tl_max_##CS)                                          \
-    CAS(tl_atomic_min_##S, T, T, TL_ID, (T), tl_min_##CS)
+    CAS(tl_atomic_min_##S, T, T, TL_ID, (T), tl_min_##CS)                                          \
+    CAS(tl_atomic_or_##S, T, T, TL_ID, (T), TL_OR)                                                 \
+    CAS(tl_atomic_store_##S, T, T, TL_ID, (T), TL_SECOND)
 TL_CU_ATOMIC_SMALL_INT(TL_CAS_8, i8, int8_t, i32)
 TL_CU_ATOMIC_SMALL_INT(TL_CAS_8, u8, uint8_t, u32)
 TL_CU_ATOMIC_SMALL_INT(TL_CAS_16, i16, int16_t, i32)
 TL_CU_ATOMIC_SMALL_INT(TL_CAS_16, u16, uint16_t, u32)
+
+/* A fence of the device's memory: what acquire, release and seq_cst ask of the accesses
+ * around an atomic (the C target's tl_fence). */
+TL_DEV void tl_fence() {
+#ifndef TL_CUDA_SIM
+    __threadfence();
+#endif
+}
+
+/* tl_atomic_load_<dtype>(storage pointer, memory order id): the element's storage, read as
+ * one access the compiler may not cache or move (an aligned access of 8 to 64 bits is
+ * single-copy atomic), with tl_c.h's fences. */
+#define TL_CU_ATOMIC_LOAD(S, ST)                                                                   \
+    TL_DEV ST tl_atomic_load_##S(const ST *p, int order) {                                         \
+        if (order == 5) tl_fence();                                                                \
+        ST v = *(const volatile ST *)p;                                                            \
+        if (order == 1 || order == 2 || order == 5) tl_fence();                                    \
+        return v;                                                                                  \
+    }
+TL_CU_ATOMIC_LOAD(i8, int8_t)
+TL_CU_ATOMIC_LOAD(i16, int16_t)
+TL_CU_ATOMIC_LOAD(i32, int32_t)
+TL_CU_ATOMIC_LOAD(i64, int64_t)
+TL_CU_ATOMIC_LOAD(u8, uint8_t)
+TL_CU_ATOMIC_LOAD(u16, uint16_t)
+TL_CU_ATOMIC_LOAD(u32, uint32_t)
+TL_CU_ATOMIC_LOAD(u64, uint64_t)
+TL_CU_ATOMIC_LOAD(f16, uint16_t)
+TL_CU_ATOMIC_LOAD(bf16, uint16_t)
+TL_CU_ATOMIC_LOAD(e4m3, uint8_t)
+TL_CU_ATOMIC_LOAD(e5m2, uint8_t)
+TL_CU_ATOMIC_LOAD(f32, float)
+TL_CU_ATOMIC_LOAD(f64, double)
+
+/* ---- explicit memory access (T.__ldg, T.ldg32 .. T.sts128) ------------------------------
+ * tl_ldg: a load through the read-only data cache. tl_ld_bits32 / tl_st_bits32: the 32 bits
+ * at p as one 4-byte access when p is 4-byte aligned, else byte by byte (the C target's
+ * result at any address; a GPU's vector access would fault there). */
+#ifdef TL_CUDA_SIM
+template <class T> TL_DEV T tl_ldg(const T *p) { return *p; }
+#else
+template <class T> TL_DEV T tl_ldg(const T *p) { return __ldg(p); }
+#endif
+TL_DEV uint32_t tl_ld_bits32(const void *p) {
+    if (((uintptr_t)p & 3) == 0) return *(const uint32_t *)p;
+    const uint8_t *b = (const uint8_t *)p;
+    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+TL_DEV void tl_st_bits32(void *p, uint32_t v) {
+    if (((uintptr_t)p & 3) == 0) {
+        *(uint32_t *)p = v;
+        return;
+    }
+    uint8_t *b = (uint8_t *)p;
+    b[0] = (uint8_t)v, b[1] = (uint8_t)(v >> 8), b[2] = (uint8_t)(v >> 16);
+    b[3] = (uint8_t)(v >> 24);
+}
 
 /* ---- block-level helpers --------------------------------------------------------------- */
 /* Zeroes the first `bytes` (a multiple of 16) of the dynamic shared memory, cooperatively;

@@ -270,3 +270,39 @@ char *read_file_arena(Arena *a, const char *path, size_t max, size_t *len) {
     sb_free(&sb);
     return p;
 }
+
+/* ---- identifiers of C source ---------------------------------------------------------- */
+static bool ident_start(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static bool ident_char(char c) { return ident_start(c) || (c >= '0' && c <= '9'); }
+
+/* The end of the literal opened by the quote at p (past its closing quote, or the end). */
+static const char *skip_literal(const char *p) {
+    char q = *p++;
+    while (*p && *p != q && *p != '\n') p += *p == '\\' && p[1] ? 2 : 1;
+    return *p == q ? p + 1 : p;
+}
+
+void c_source_idents(const char *text, CIdentFn fn, void *ud) {
+    const char *p = text ? text : "";
+    while (*p) {
+        if (p[0] == '/' && p[1] == '/') {
+            while (*p && *p != '\n') p++;
+        } else if (p[0] == '/' && p[1] == '*') {
+            const char *end = strstr(p + 2, "*/");
+            p = end ? end + 2 : p + strlen(p);
+        } else if (*p == '"' || *p == '\'') {
+            p = skip_literal(p);
+        } else if (ident_start(*p)) {
+            const char *s = p;
+            while (ident_char(*p)) p++;
+            if (!fn(ud, s, (size_t)(p - s))) return;
+        } else if (*p >= '0' && *p <= '9') { /* a number, suffixes and exponents included */
+            while (ident_char(*p) || *p == '.') p++;
+        } else {
+            p++;
+        }
+    }
+}

@@ -128,4 +128,10 @@ char *read_file_arena(Arena *a, const char *path, size_t max, size_t *len);
 /* The largest kernel source file (or module it imports) read. */
 enum { TL_MAX_SOURCE_BYTES = 16 << 20 };
 
+/* Calls fn(ud, start, len) for each identifier of C or C++ source text (outside comments
+ * and string or character literals; preprocessor lines included); stops when fn returns
+ * false. For T.import_source: the names a source may define. */
+typedef bool (*CIdentFn)(void *ud, const char *start, size_t len);
+void c_source_idents(const char *text, CIdentFn fn, void *ud);
+
 #endif

@@ -78,6 +78,7 @@ const char *val_describe(Interp *in, const Value *v) {
     case V_BUILTIN: return arena_printf(a, "%s", v->u.builtin->name);
     case V_ATOM: return v->u.s;
     case V_OBJECT: return arena_printf(a, "a %s", v->u.obj.type);
+    case V_PTR: return arena_printf(a, "a pointer into %s", v->u.ptr.buf->name);
     default: return val_kind_name(v->kind);
     }
 }
@@ -1369,10 +1370,14 @@ static void while_cond_stmts(Interp *in, int from, Loc loc) {
 }
 
 static void exec_while(Interp *in, Env *env, Ast *s) {
-    int emitted = in->builder ? in->builder->u.seq.len : 0;
+    int before = in->builder ? in->builder->u.seq.len : 0;
     Value *c = cond_value(in, env, s->u.if_.cond);
     if (c->kind == V_EXPR && c->u.expr->kind != EXPR_INT) {
-        while_cond_stmts(in, emitted, s->loc);
+        while_cond_stmts(in, before, s->loc);
+        if (in->builder->u.seq.len != before) /* (T.call_extern, T.ldg32: statements) */
+            ctx_fail(in->ctx, s->loc,
+                     "this `while` condition makes a call that runs once, before the loop; "
+                     "make it in the loop (`while True:` ... `if not cond: break`)");
         Stmt *st = ir_stmt(in->ctx, STMT_WHILE, s->loc);
         st->u.while_.cond = c->u.expr;
         ScopeMark mark = scope_begin(in, env);

@@ -20,7 +20,7 @@
     X(V_EXPR, "expression") X(V_BUFFER, "buffer") X(V_REGION, "buffer region")           \
     X(V_ATOM, "constant") X(V_LOOP, "loop range") X(V_KERNEL, "T.Kernel")                 \
     X(V_TENSOR_TYPE, "tensor type") X(V_ERROR, "unavailable value") X(V_ELLIPSIS, "...")   \
-    X(V_WS, "T.ws") X(V_OBJECT, "object")
+    X(V_WS, "T.ws") X(V_OBJECT, "object") X(V_PTR, "pointer")
 // clang-format on
 
 typedef enum ValueKind {
@@ -121,6 +121,13 @@ struct Value {
         struct {
             int lo, count; /* WS: the threads of the region */
         } ws;
+        struct {
+            Buffer *buf; /* PTR (T.access_ptr): the address of buf[idx], through which a
+                            callee may access (rw: 1 read, 2 write) extent elements */
+            Expr **idx;
+            Expr *extent;
+            int rw;
+        } ptr;
         struct {
             const char *type; /* OBJECT: a Python object by its attributes: captured, a
                                  class, an instance, a user module (pyobjects.c) */
@@ -283,6 +290,22 @@ const char *tl_launch_name(int i); /* the i-th name of tl_launch_fn's table, or 
 BuiltinFn tl_math_fn(const char *attr, void **data); /* tileops_math.c: math names */
 /* the i-th name of tl_math_fn's table and its docs/language.md status, or NULL */
 const char *tl_math_name(int i, const char **status);
+BuiltinFn tl_mem_fn(const char *attr, void **data); /* tileops_mem.c: memory, extern code */
+const char *tl_mem_name(int i); /* the i-th name of tl_mem_fn's table, or NULL */
+/* tileops_mem.c: a fresh var buffer of dtype declared here (the slot an atomic's previous
+ * value or an extern call's result goes to), and the load of its element. */
+Buffer *mem_result_slot(Interp *in, DType dtype, Loc loc);
+Expr *mem_slot_load(Interp *in, Buffer *slot, Loc loc);
+/* tileops_mem.c: the kernel's thread index x made (thread-level code: each thread makes
+ * the call or atomic being built). */
+void mem_thread_level(Interp *in);
+/* tileops_mem.c, after elaboration: the result slots of extern calls that nothing reads
+ * are dropped (TileLang's examples give void functions a dtype). */
+void mem_finish(Interp *in, Func *f);
+/* tileops_mem.c: the memory_order= of an atomic (NULL: dflt), checked against the orders
+ * `allowed` (a bit per MemOrder) with fname in the error. */
+MemOrder mem_order_arg(Interp *in, Value *v, MemOrder dflt, unsigned allowed, Loc loc,
+                       const char *fname);
 /* The status of T.<name> in docs/language.md's table (tileops_lang.c), given the
  * default: "C, CUDA" or the "not yet" of a name that is a compile error. */
 const char *tl_lang_status(const char *name, const char *dflt);

@@ -537,6 +537,9 @@ static Value *t_atomic(Interp *in, CallArgs *a, void *d) {
     need_kernel(in, a->loc, fname);
     Stmt *s = ir_stmt(in->ctx, STMT_ATOMIC, a->loc);
     s->u.atomic.op = op;
+    s->u.atomic.order = mem_order_arg(in, av[2], ORDER_RELAXED, (1u << MEM_ORDER_COUNT) - 1, a->loc,
+                                      fname);
+    bool prev = av[3] && val_truthy(in, av[3], a->loc);
     Value *dst = av[0], *val = av[1];
     bool val_is_tile = val->kind == V_BUFFER || val->kind == V_REGION;
     if (is_head_address(dst) && !val_is_tile) {
@@ -549,16 +552,26 @@ static Value *t_atomic(Interp *in, CallArgs *a, void *d) {
                       ? ir_float(in->ctx, val->u.f, b->dtype, a->loc)
                       : val_to_expr(in, val, a->loc, "value");
         s->u.atomic.value = ir_cast(in->ctx, b->dtype, e, a->loc);
+        if (prev && b->dtype == DT_BOOL)
+            ctx_fail(in->ctx, a->loc, "%s(return_prev=True) on the bool buffer '%s'", fname,
+                     b->name);
+        if (prev) s->u.atomic.prev = mem_result_slot(in, b->dtype, a->loc);
+        if (prev) mem_thread_level(in);
     } else {
         if (!val_is_tile && !is_head_address(val))
             ctx_fail(in->ctx, a->loc,
                      "%s: a whole-buffer destination needs a buffer or region "
                      "value",
                      fname);
+        if (prev)
+            ctx_fail(in->ctx, a->loc,
+                     "%s(return_prev=True) takes one element (x[i]) and a scalar value: a "
+                     "tile has no single previous value",
+                     fname);
         two_regions(in, val, dst, a->loc, fname, &s->u.atomic.src, &s->u.atomic.dst);
     }
     emit_stmt(in, s);
-    return val_none(in);
+    return prev ? val_expr(in, mem_slot_load(in, s->u.atomic.prev, a->loc)) : val_none(in);
 }
 
 /* ---- loops and kernels ------------------------------------------------------------- */
@@ -1087,6 +1100,8 @@ char *tl_lang_table(void) {
     const char *status;
     for (int i = 0; tl_math_name(i, &status); i++)
         sb_printf(&sb, "T.%s\t%s\n", tl_math_name(i, NULL), status);
+    for (int i = 0; tl_mem_name(i); i++)
+        sb_printf(&sb, "T.%s\t%s\n", tl_mem_name(i), tl_lang_status(tl_mem_name(i), ok));
     for (int fn = 0; fn < FN_COUNT; fn++)
         if (intrinsic_is_plain((Intrinsic)fn))
             sb_printf(&sb, "T.%s\t%s\n", intrinsic_name((Intrinsic)fn),
@@ -1109,6 +1124,8 @@ Value *tl_lang_attr(Interp *in, const char *attr, Loc loc) {
     if (expert) return bval(in, arena_printf(ARENA, "T.%s", attr), expert, data);
     BuiltinFn thread = tl_thread_fn(attr, &data);
     if (thread) return bval(in, arena_printf(ARENA, "T.%s", attr), thread, data);
+    BuiltinFn mem = tl_mem_fn(attr, &data);
+    if (mem) return bval(in, arena_printf(ARENA, "T.%s", attr), mem, data);
     BuiltinFn more = tl_lang_fn(attr, &data);
     if (more) return bval(in, arena_printf(ARENA, "T.%s", attr), more, data);
     BuiltinFn launch = tl_launch_fn(attr, &data);

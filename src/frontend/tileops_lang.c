@@ -236,13 +236,10 @@ static Value *t_pending(Interp *in, CallArgs *a, void *d) {
 }
 
 static const char *const pending[][2] = {
-    {"call_extern", "external functions"},
     {"call_intrin", "TVM intrinsics"},
     {"gemm_sp", "sparse tensor cores"},
     {"ptx_cp_async", "use T.copy"},
     {"cp_async_barrier_noinc", "use T.copy"},
-    {"import_source", "external sources"},
-    {"access_ptr", "raw pointers"},
     {"ptr", "raw pointers"},
     {"alloc_cluster_barrier", "cluster barriers"},
     {"block_rank_in_cluster", "clusters"},
@@ -254,7 +251,7 @@ static const char *const notes[][2] = {
     {"Kernel", "C, CUDA (`cluster_dims=` accepted, not honoured)"},
     {"Pipelined", "C, CUDA (step 1 only)"},
     {"vectorized", "C, CUDA (step 1 only)"},
-    {"atomic_add", "C, CUDA (no `return_prev`)"},
+    {"atomic_add", "C, CUDA"},
     {"annotate_layout", "C, CUDA (swizzled shared tiles honoured; other layouts inferred)"},
     {"Layout", "accepted in T.annotate_layout, not honoured"},
     {"Fragment", "accepted in T.annotate_layout, not honoured"},
@@ -289,6 +286,18 @@ static const char *const notes[][2] = {
     {"tvm_warp_shuffle", "C, CUDA (`warp_size` not used)"},
     {"tvm_warp_shuffle_up", "C, CUDA (`warp_size` not used)"},
     {"tvm_warp_shuffle_down", "C, CUDA (`warp_size` not used)"},
+    {"ldg64", "C, CUDA (`uint32x2` as a tuple of 2 uint32)"},
+    {"ldg128", "C, CUDA (`uint32x4` as a tuple of 4 uint32)"},
+    {"ldg256", "C, CUDA (`uint32x8` as a tuple of 8 uint32)"},
+    {"lds64", "C, CUDA (`uint32x2` as a tuple of 2 uint32)"},
+    {"lds128", "C, CUDA (`uint32x4` as a tuple of 4 uint32)"},
+    {"__ldg", "C, CUDA (C: a plain load)"},
+    {"import_source", "C, CUDA (C code for the C target: `#ifdef __CUDACC__`)"},
+    {"call_extern", "C, CUDA (thread-level: each thread calls; not in `T.Parallel`)"},
+    {"access_ptr", "C, CUDA (arguments of `T.call_extern`; not of fragments)"},
+    {"address_of", "C, CUDA (arguments of `T.call_extern`)"},
+    {"tvm_access_ptr", "C, CUDA (arguments of `T.call_extern`)"},
+    {"async_copy", "C, CUDA (`T.copy`: complete when it returns)"},
 };
 
 const char *tl_lang_status(const char *name, const char *dflt) {

@@ -20,6 +20,8 @@ static const char *const mbar_op_names[] = {TL_MBAR_OPS(X_NAME)};
 static const char *const turn_op_names[] = {TL_TURN_OPS(X_NAME)};
 static const char *const sk_op_names[] = {TL_SK_OPS(X_NAME)};
 static const char *const rounding_names[] = {TL_ROUNDINGS(X_NAME)};
+static const char *const mem_order_names[] = {TL_MEM_ORDERS(X_NAME)};
+static const char *const load_mode_names[] = {TL_LOAD_MODES(X_NAME)};
 #undef X_NAME
 #define X_NARGS(e, name, n) [e] = n,
 static const int intrinsic_nargs_table[] = {TL_INTRINSICS(X_NARGS)};
@@ -39,6 +41,8 @@ const char *gemm_policy_name(GemmPolicy p) {
 const char *mbar_op_name(MbarOp op) { return NAME_OF(mbar_op_names, op, MBAR_OP_COUNT); }
 const char *turn_op_name(TurnOp op) { return NAME_OF(turn_op_names, op, TURN_OP_COUNT); }
 const char *sk_op_name(SkOp op) { return NAME_OF(sk_op_names, op, SK_OP_COUNT); }
+const char *mem_order_name(MemOrder o) { return NAME_OF(mem_order_names, o, MEM_ORDER_COUNT); }
+const char *load_mode_name(LoadMode m) { return NAME_OF(load_mode_names, m, LOAD_MODE_COUNT); }
 int intrinsic_nargs(Intrinsic fn) {
     return (unsigned)fn < (unsigned)FN_COUNT ? intrinsic_nargs_table[fn] : 0;
 }
@@ -547,6 +551,14 @@ Expr *ir_load(Ctx *ctx, Buffer *buf, Expr **idx, Loc loc) {
     e->u.load.buf = buf;
     e->u.load.idx = NEW_ARRAY(&ctx->arena, Expr *, buf->ndim > 0 ? buf->ndim : 1);
     for (int d = 0; d < buf->ndim; d++) e->u.load.idx[d] = idx[d];
+    return e;
+}
+
+Expr *ir_load_like(Ctx *ctx, const Expr *like, Expr **idx, Loc loc) {
+    Expr *e = ir_load(ctx, like->u.load.buf, idx, loc);
+    e->dtype = like->dtype;
+    e->u.load.mode = like->u.load.mode;
+    e->u.load.order = like->u.load.order;
     return e;
 }
 

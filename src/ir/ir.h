@@ -106,7 +106,27 @@
     X(RED_BITXOR, "bitxor") /* integer and bool buffers */
 /* clang-format on */
 
-#define TL_ATOMIC_OPS(X) X(ATOMIC_ADD, "add") X(ATOMIC_MAX, "max") X(ATOMIC_MIN, "min")
+/* clang-format off */
+#define TL_ATOMIC_OPS(X) X(ATOMIC_ADD, "add") X(ATOMIC_MAX, "max") X(ATOMIC_MIN, "min") \
+    X(ATOMIC_OR, "or") /* ints */ X(ATOMIC_STORE, "store") /* dst = value */
+/* clang-format on */
+
+/* C11's memory orders, TileLang's memory_order= names (atomic.py's ids, in order) */
+/* clang-format off */
+#define TL_MEM_ORDERS(X) \
+    X(ORDER_RELAXED, "relaxed") X(ORDER_CONSUME, "consume") X(ORDER_ACQUIRE, "acquire") \
+    X(ORDER_RELEASE, "release") X(ORDER_ACQ_REL, "acq_rel") X(ORDER_SEQ_CST, "seq_cst")
+/* clang-format on */
+
+/* How an EXPR_LOAD reads its element: plainly; through the read-only data cache (T.__ldg;
+ * the same value); atomically with Expr.u.load.order (T.atomic_load); or as the raw 32
+ * bits (the load's dtype, uint32) that start at the element's address, for a buffer of
+ * 8- or 16-bit elements (T.ldg32 .. T.lds128; the front end builds the words of wider
+ * elements from whole elements). */
+/* clang-format off */
+#define TL_LOAD_MODES(X) \
+    X(LOAD_PLAIN, "") X(LOAD_NC, "ldg") X(LOAD_ATOMIC, "atomic") X(LOAD_BITS, "bits")
+/* clang-format on */
 
 /* clang-format off */
 #define TL_MBAR_OPS(X) \
@@ -150,7 +170,8 @@
     X(STMT_SETMAXNREG) /* T.set_max_nreg */                                          \
     X(STMT_TURN) /* CUDA sm_90: the two consumer warp groups' gemm turns (ping-pong) */ \
     X(STMT_SPLITK) /* CUDA sm_90: a split-K unit's accumulators (pass_pipeline_async) */ \
-    X(STMT_PDL)    /* T.pdl_trigger / T.pdl_sync: programmatic dependent launch */
+    X(STMT_PDL)    /* T.pdl_trigger / T.pdl_sync: programmatic dependent launch */     \
+    X(STMT_EXTERN) /* T.call_extern / T.call_pure_extern: a named C / CUDA function */
 /* clang-format on */
 
 #define X2_ENUM(e, ...) e,
@@ -162,6 +183,8 @@ typedef enum Rounding { TL_ROUNDINGS(X2_ENUM) ROUNDING_COUNT } Rounding;
 typedef enum LoopKind { TL_LOOP_KINDS(X2_ENUM) LOOP_KIND_COUNT } LoopKind;
 typedef enum ReduceOp { TL_REDUCE_OPS(X2_ENUM) REDUCE_OP_COUNT } ReduceOp;
 typedef enum AtomicOp { TL_ATOMIC_OPS(X2_ENUM) ATOMIC_OP_COUNT } AtomicOp;
+typedef enum MemOrder { TL_MEM_ORDERS(X2_ENUM) MEM_ORDER_COUNT } MemOrder;
+typedef enum LoadMode { TL_LOAD_MODES(X2_ENUM) LOAD_MODE_COUNT } LoadMode;
 typedef enum GemmPolicy { TL_GEMM_POLICIES(X2_ENUM) GEMM_POLICY_COUNT } GemmPolicy;
 typedef enum MbarOp { TL_MBAR_OPS(X2_ENUM) MBAR_OP_COUNT } MbarOp;
 typedef enum TurnOp { TL_TURN_OPS(X2_ENUM) TURN_OP_COUNT } TurnOp;
@@ -190,6 +213,8 @@ const char *gemm_policy_name(GemmPolicy p);
 const char *mbar_op_name(MbarOp op);
 const char *turn_op_name(TurnOp op);
 const char *sk_op_name(SkOp op);
+const char *mem_order_name(MemOrder o);
+const char *load_mode_name(LoadMode m);
 
 /* ---- nodes ------------------------------------------------------------------------ */
 typedef struct Expr Expr;
@@ -273,7 +298,9 @@ struct Expr {
         struct {
             Buffer *buf;
             Expr **idx;
-        } load; /* LOAD buf[idx[0..ndim-1]] */
+            uint8_t mode;  /* LoadMode (LOAD_BITS: e->dtype is uint32) */
+            uint8_t order; /* LOAD_ATOMIC: its MemOrder */
+        } load;            /* LOAD buf[idx[0..ndim-1]] */
         struct {
             Expr *cond, *then, *orelse;
         } select; /* SELECT (T.if_then_else) */
@@ -289,6 +316,23 @@ typedef struct Region {
 } Region;
 
 typedef Vec(Stmt *) StmtList;
+
+/* An argument of a STMT_EXTERN: a value, or (value NULL) a pointer to element idx of buf
+ * (T.access_ptr) through which the callee reads (rw & 1) and writes (rw & 2) up to
+ * extent elements from there on. */
+typedef struct ExternArg {
+    Expr *value;
+    Buffer *buf;
+    Expr **idx;
+    Expr *extent;
+    int rw;
+} ExternArg;
+
+/* A T.import_source text, compiled into the kernel's translation unit. */
+typedef struct ImportedSource {
+    const char *text;
+    Loc loc;
+} ImportedSource;
 enum { ASYNC_MAX_FENCED = 8, SK_MAX_ACC = 4 };
 
 /* Split-K work units of a warp-specialized loop (STMT_WS.sk): on a persistent grid a
@@ -363,6 +407,9 @@ struct Stmt {
             Buffer *buf;
             Expr **idx;
             Expr *value;
+            bool bits; /* the raw bits of value (uint32) from the element's address on, for
+                          a buffer of 8- or 16-bit elements (T.stg32 .. T.sts128), not a
+                          conversion to buf's dtype */
         } store;
         struct {
             Var *var;
@@ -450,12 +497,16 @@ struct Stmt {
             bool reverse;
             bool max; /* T.cummax: the running maximum instead of the sum */
         } cumsum;
-        /* ATOMIC: dst op= src elementwise (src region) or dst op= value (scalar, dst extent 1) */
+        /* ATOMIC: dst op= src elementwise (src region) or dst op= value (scalar, dst extent 1),
+           with memory order `order`; a scalar one may store the element's previous value
+           in prev[0] (a var buffer: return_prev=True), which thread-level code only asks */
         struct {
             AtomicOp op;
             Region dst;
             Region src;
             Expr *value;
+            MemOrder order;
+            Buffer *prev;
         } atomic;
         struct {
             const char *msg;
@@ -550,6 +601,17 @@ struct Stmt {
         struct {
             bool sync;
         } pdl;
+        /* EXTERN: name(args...), a function of a T.import_source source (or of the C math
+           library), its result stored in result[0] (a var buffer of dtype; NULL: none or
+           unused). A pure one is a function of its values; another is thread-level code:
+           every thread of the block makes the call (pass_mark_varying) */
+        struct {
+            const char *name;
+            ExternArg *args;
+            int nargs;
+            Buffer *result;
+            bool pure;
+        } extern_;
     } u;
 };
 
@@ -571,8 +633,11 @@ typedef struct Func {
     bool no_set_max_nreg;  /* T.no_set_max_nreg(): a TMA producer warp group keeps
                                       the launch's registers (no setmaxnreg) */
     bool warp_specialized; /* a kernel got a TMA producer warp group (CUDA) */
-    Vec(const char *) remarks; /* lowering's notes on slower choices ("file:line: note: ..."),
+    Vec(const char *) remarks;   /* lowering's notes on slower choices ("file:line: note: ..."),
                                   added to the compilation's warnings */
+    Vec(ImportedSource) imports; /* T.import_source texts, each once, in order */
+    Vec(const char *) externs;   /* the functions STMT_EXTERNs call (no name of the
+                                    generated code may be one) */
 } Func;
 
 /* ---- construction helpers (ir.c) --------------------------------------------------- */
@@ -594,6 +659,8 @@ Expr *ir_call_n(Ctx *ctx, Intrinsic fn, Expr *const *args, Rounding round, Loc l
 Expr *ir_bitcast(Ctx *ctx, DType to, Expr *a, Loc loc); /* FN_BITCAST; same bit width */
 Expr *ir_cast(Ctx *ctx, DType to, Expr *a, Loc loc);    /* no-op if same dtype; folds constants */
 Expr *ir_load(Ctx *ctx, Buffer *buf, Expr **idx, Loc loc);
+/* A load like `like` (its buffer, dtype, mode and order) at other indices. */
+Expr *ir_load_like(Ctx *ctx, const Expr *like, Expr **idx, Loc loc);
 Expr *ir_select(Ctx *ctx, Expr *cond, Expr *t, Expr *f, Loc loc);
 bool ir_is_const_int(const Expr *e, int64_t *out);
 /* Whether integer e is provably never negative (Var.nonneg vars, constants, + * min max,

@@ -177,6 +177,10 @@ static void collect_stmt(Printer *p, const Stmt *s) {
     case STMT_STORE: collect_buf(p, s->u.store.buf); break;
     case STMT_ANNOTATE_LAYOUT: collect_buf(p, s->u.annotate.buf); break;
     case STMT_MBAR: collect_buf(p, s->u.mbar.bar); break;
+    case STMT_EXTERN:
+        for (int i = 0; i < s->u.extern_.nargs; i++) collect_buf(p, s->u.extern_.args[i].buf);
+        collect_buf(p, s->u.extern_.result);
+        break;
     case STMT_KERNEL:
         for (int d = 0; d < s->u.kernel.ngrid; d++) collect_expr(p, s->u.kernel.grid[d]);
         for (int d = 0; d < s->u.kernel.ngrid; d++) collect_var(p, s->u.kernel.block[d]);
@@ -185,6 +189,7 @@ static void collect_stmt(Printer *p, const Stmt *s) {
         break;
     default: ir_stmt_regions(m, collect_region, p); break;
     }
+    if (s->kind == STMT_ATOMIC) collect_buf(p, s->u.atomic.prev);
     ir_stmt_exprs(m, collect_expr_slot, p);
     ir_stmt_children(m, collect_stmt_slot, p);
 }
@@ -321,13 +326,20 @@ static void print_bin(Printer *p, const Expr *e) {
     print_expr(p, e->u.bin.b, rp);
 }
 
+/* buf[idx]; ldg(buf[idx]), atomic_load_<order>(buf[idx]), bits<uint32>(buf[idx]) */
 static void print_load(Printer *p, const Expr *e) {
     const Buffer *b = e->u.load.buf;
+    LoadMode m = (LoadMode)e->u.load.mode;
+    if (m == LOAD_ATOMIC) sb_printf(p->sb, "atomic_load_%s(", mem_order_name(e->u.load.order));
+    else if (m == LOAD_BITS) sb_printf(p->sb, "bits<%s>(", dtype_name(e->dtype));
+    else if (m != LOAD_PLAIN) sb_printf(p->sb, "%s(", load_mode_name(m));
     sb_puts(p->sb, buf_name(p, b));
-    if (b->ndim == 0) return;
-    sb_putc(p->sb, '[');
-    print_args(p, e->u.load.idx, b->ndim);
-    sb_putc(p->sb, ']');
+    if (b->ndim) {
+        sb_putc(p->sb, '[');
+        print_args(p, e->u.load.idx, b->ndim);
+        sb_putc(p->sb, ']');
+    }
+    if (m != LOAD_PLAIN) sb_putc(p->sb, ')');
 }
 
 static void print_expr_inner(Printer *p, const Expr *e) {
@@ -582,6 +594,7 @@ static void print_alloc(Printer *p, const Stmt *s) {
 
 static void print_store(Printer *p, const Stmt *s) {
     const Buffer *b = s->u.store.buf;
+    if (s->u.store.bits) sb_printf(p->sb, "bits<%s>", dtype_name(s->u.store.value->dtype));
     sb_puts(p->sb, buf_name(p, b));
     if (b->ndim) {
         sb_putc(p->sb, '[');
@@ -634,11 +647,42 @@ static void print_reduce(Printer *p, const Stmt *s) {
 }
 
 static void print_atomic(Printer *p, const Stmt *s) {
+    if (s->u.atomic.prev) sb_printf(p->sb, "%s[0] = ", buf_name(p, s->u.atomic.prev));
     sb_printf(p->sb, "atomic_%s ", atomic_op_name(s->u.atomic.op));
     print_region(p, &s->u.atomic.dst, false);
     sb_puts(p->sb, ", ");
     if (s->u.atomic.src.buf) print_region(p, &s->u.atomic.src, false);
     else print_expr(p, s->u.atomic.value, 0);
+    if (s->u.atomic.order != ORDER_RELAXED)
+        sb_printf(p->sb, " (%s)", mem_order_name(s->u.atomic.order));
+}
+
+/* [result[0] = ]name(value, &buf[idx] (r, 8 elements), ...) [pure] */
+static void print_extern(Printer *p, const Stmt *s) {
+    StrBuf *sb = p->sb;
+    if (s->u.extern_.result) sb_printf(sb, "%s[0] = ", buf_name(p, s->u.extern_.result));
+    sb_printf(sb, "extern %s(", s->u.extern_.name);
+    for (int i = 0; i < s->u.extern_.nargs; i++) {
+        const ExternArg *a = &s->u.extern_.args[i];
+        if (i) sb_puts(sb, ", ");
+        if (a->value) {
+            print_expr(p, a->value, 0);
+            continue;
+        }
+        sb_printf(sb, "&%s", buf_name(p, a->buf));
+        if (a->buf->ndim) {
+            sb_putc(sb, '[');
+            print_args(p, a->idx, a->buf->ndim);
+            sb_putc(sb, ']');
+        }
+        sb_printf(sb, " (%s%s", a->rw & 1 ? "r" : "", a->rw & 2 ? "w" : "");
+        if (a->extent) {
+            sb_puts(sb, ", ");
+            print_expr(p, a->extent, 0);
+        }
+        sb_putc(sb, ')');
+    }
+    sb_puts(sb, s->u.extern_.pure ? ") pure" : ")");
 }
 
 static void print_print(Printer *p, const Stmt *s) {
@@ -690,6 +734,7 @@ static void print_simple(Printer *p, const Stmt *s) {
         sb_printf(sb, " (dim=%d%s)", s->u.cumsum.dim, s->u.cumsum.reverse ? ", reverse" : "");
         break;
     case STMT_ATOMIC: print_atomic(p, s); break;
+    case STMT_EXTERN: print_extern(p, s); break;
     case STMT_PRINT: print_print(p, s); break;
     case STMT_ASSERT:
         sb_puts(sb, "assert ");

@@ -120,6 +120,13 @@ static void check_expr_kind(Verifier *v, const Expr *e) {
     case EXPR_LOAD:
         check_buf_use(v, e->u.load.buf, e);
         for (int d = 0; d < e->u.load.buf->ndim; d++) check_index(v, e->u.load.idx[d], e);
+        if (e->u.load.mode >= LOAD_MODE_COUNT || e->u.load.order >= MEM_ORDER_COUNT)
+            fail_at(v, e, "bad load mode");
+        if ((e->u.load.mode == LOAD_BITS) != (e->dtype != e->u.load.buf->dtype) ||
+            (e->u.load.mode == LOAD_BITS &&
+             (e->dtype != DT_UINT32 || dtype_bits(e->u.load.buf->dtype) >= 32)))
+            fail_at(v, e, "a load of dtype %s from a %s buffer", dtype_name(e->dtype),
+                    dtype_name(e->u.load.buf->dtype));
         return; /* indices checked */
     case EXPR_SELECT:
         if (!e->u.select.cond || !e->u.select.then || !e->u.select.orelse)
@@ -228,6 +235,25 @@ static void check_store(Verifier *v, const Stmt *s) {
     check_buf_use(v, s->u.store.buf, NULL);
     for (int d = 0; d < s->u.store.buf->ndim; d++) check_index(v, s->u.store.idx[d], NULL);
     check_expr(v, s->u.store.value);
+    if (s->u.store.bits &&
+        (s->u.store.value->dtype != DT_UINT32 || dtype_bits(s->u.store.buf->dtype) >= 32))
+        fail_at(v, s->u.store.value, "a store of raw %s bits into a %s buffer",
+                dtype_name(s->u.store.value->dtype), dtype_name(s->u.store.buf->dtype));
+}
+
+static void check_extern(Verifier *v, const Stmt *s) {
+    if (!s->u.extern_.name || !*s->u.extern_.name) fail_at(v, NULL, "extern call without a name");
+    for (int i = 0; i < s->u.extern_.nargs; i++) {
+        const ExternArg *a = &s->u.extern_.args[i];
+        if (a->value) {
+            check_expr(v, a->value);
+            continue;
+        }
+        check_buf_use(v, a->buf, NULL);
+        for (int d = 0; d < a->buf->ndim; d++) check_index(v, a->idx[d], NULL);
+        if (a->extent) check_expr(v, a->extent);
+    }
+    if (s->u.extern_.result) check_buf_use(v, s->u.extern_.result, NULL);
 }
 
 static void check_region_cb(Region *r, void *ud) { check_region(ud, r, "tile op"); }
@@ -240,6 +266,7 @@ static void check_tile(Verifier *v, const Stmt *s) {
         if (!s->u.atomic.dst.buf) fail_at(v, NULL, "atomic without destination");
         if (!s->u.atomic.src.buf && !s->u.atomic.value) fail_at(v, NULL, "atomic without value");
         if (s->u.atomic.value) check_expr(v, s->u.atomic.value);
+        if (s->u.atomic.prev) check_buf_use(v, s->u.atomic.prev, NULL);
         break;
     case STMT_PRINT:
         if (s->u.print.value) check_expr(v, s->u.print.value);
@@ -327,6 +354,7 @@ static void check_stmt(Verifier *v, const Stmt *s) {
         v->vars.len = nv;
         break;
     }
+    case STMT_EXTERN: check_extern(v, s); break;
     case STMT_MBAR:
         check_buf_use(v, s->u.mbar.bar, NULL);
         if (s->u.mbar.idx) check_expr(v, s->u.mbar.idx);

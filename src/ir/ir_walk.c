@@ -104,6 +104,14 @@ void ir_stmt_exprs(Stmt *s, ExprSlotFn fn, void *ud) {
     case STMT_WS:
         if (s->u.ws.sk) fn(&s->u.ws.sk->iters, ud);
         break;
+    case STMT_EXTERN:
+        for (int i = 0; i < s->u.extern_.nargs; i++) {
+            ExternArg *a = &s->u.extern_.args[i];
+            if (a->value) fn(&a->value, ud);
+            for (int d = 0; !a->value && d < a->buf->ndim; d++) fn(&a->idx[d], ud);
+            opt(&a->extent, fn, ud);
+        }
+        break;
     default: break;
     }
 }
@@ -165,6 +173,38 @@ void ir_stmt_regions(Stmt *s, RegionFn fn, void *ud) {
     }
 }
 
+typedef struct ReadsBuf {
+    const Buffer *b;
+    bool found;
+} ReadsBuf;
+
+static void reads_expr_slot(Expr **slot, void *ud) {
+    ReadsBuf *r = ud;
+    if ((*slot)->kind == EXPR_LOAD && (*slot)->u.load.buf == r->b) r->found = true;
+    if (!r->found) ir_expr_children(*slot, reads_expr_slot, ud);
+}
+
+static void reads_stmt_slot(Stmt **slot, void *ud) {
+    ReadsBuf *r = ud;
+    if (r->found) return;
+    ir_stmt_exprs(*slot, reads_expr_slot, ud);
+    ir_stmt_children(*slot, reads_stmt_slot, ud);
+}
+
+bool ir_stmt_reads(Stmt *s, const Buffer *b) {
+    ReadsBuf r = {b, false};
+    if (s) reads_stmt_slot(&s, &r);
+    return r.found;
+}
+
+bool ir_extern_points_to(const Stmt *s, const Buffer *b, int rw) {
+    for (int i = 0; s->kind == STMT_EXTERN && i < s->u.extern_.nargs; i++) {
+        const ExternArg *a = &s->u.extern_.args[i];
+        if (!a->value && (a->rw & rw) && ir_buffer_root(a->buf) == ir_buffer_root(b)) return true;
+    }
+    return false;
+}
+
 bool ir_expr_loads(const Expr *e) {
     switch (e->kind) {
     case EXPR_LOAD: return true;
@@ -200,7 +240,9 @@ bool ir_expr_equal(const Expr *a, const Expr *b) {
                ir_expr_equal(a->u.call.args[2], b->u.call.args[2]);
     case EXPR_CAST: return ir_expr_equal(a->u.cast.value, b->u.cast.value);
     case EXPR_LOAD:
-        if (a->u.load.buf != b->u.load.buf) return false;
+        if (a->u.load.buf != b->u.load.buf || a->u.load.mode != b->u.load.mode ||
+            a->u.load.order != b->u.load.order)
+            return false;
         for (int d = 0; d < a->u.load.buf->ndim; d++)
             if (!ir_expr_equal(a->u.load.idx[d], b->u.load.idx[d])) return false;
         return true;
@@ -263,6 +305,16 @@ Stmt *ir_stmt_clone(Ctx *ctx, const Stmt *s, const Var *from, Expr *to) {
         Expr **idx = NEW_ARRAY(&ctx->arena, Expr *, s->u.store.buf->ndim + 1);
         for (int d = 0; d < s->u.store.buf->ndim; d++) idx[d] = s->u.store.idx[d];
         c->u.store.idx = idx;
+    } else if (c->kind == STMT_EXTERN) {
+        int n = s->u.extern_.nargs;
+        c->u.extern_.args = NEW_ARRAY(&ctx->arena, ExternArg, n + 1);
+        for (int i = 0; i < n; i++) {
+            ExternArg *a = &c->u.extern_.args[i];
+            *a = s->u.extern_.args[i];
+            if (a->value) continue;
+            a->idx = NEW_ARRAY(&ctx->arena, Expr *, a->buf->ndim + 1);
+            for (int d = 0; d < a->buf->ndim; d++) a->idx[d] = s->u.extern_.args[i].idx[d];
+        }
     }
     ir_stmt_regions(c, own_region, ctx);
     SubstCtx sc = {ctx, from, to};

@@ -32,6 +32,11 @@ bool ir_expr_uses_any(const Expr *e, const Var *const *vars, int n);
  * sets *off (NULL for vars[i] alone); -1 when e is neither. */
 int ir_var_plus_offset(const Expr *e, Var *const *vars, int n, const Expr **off);
 
+/* Whether extern call s (STMT_EXTERN) has a pointer into b's memory with any of the
+ * access bits rw (1 read, 2 write). */
+bool ir_extern_points_to(const Stmt *s, const Buffer *b, int rw);
+/* Whether any expression of s (and its children) loads from b. */
+bool ir_stmt_reads(Stmt *s, const Buffer *b);
 /* Whether e reads memory (has an EXPR_LOAD). */
 bool ir_expr_loads(const Expr *e);
 /* Structural equality of two expressions (same vars by identity). */

@@ -364,9 +364,9 @@ static Stmt *lower_atomic(Lower *L, const Stmt *s) {
     Nest nest = nest_build(L, n, ext, LOOP_PARALLEL, 0);
     Expr *val = src->buf ? ir_load(L->ctx, src->buf, region_index(L, src, ds, nest.vars, n), L->loc)
                          : cp(L, s->u.atomic.value);
-    ir_seq_push(L->ctx, nest.inner,
-                mk_atomic(L, s->u.atomic.op, dst->buf, region_index(L, dst, dd, nest.vars, n),
-                          val));
+    Stmt *a = mk_atomic(L, s->u.atomic.op, dst->buf, region_index(L, dst, dd, nest.vars, n), val);
+    a->u.atomic.order = s->u.atomic.order;
+    ir_seq_push(L->ctx, nest.inner, a);
     return nest.root;
 }
 

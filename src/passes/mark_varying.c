@@ -11,7 +11,11 @@
  * threads), and a tile operation whose region varies. Such a call's value varies (a
  * kernel with one has a thread index, and the front end makes each call the value of a
  * let of its own, so that no expression evaluates it in some threads only:
- * tileops_thread.c). Kernels that read no thread index are left alone.
+ * tileops_thread.c). An impure extern call (T.call_extern) varies: every thread makes it
+ * (its kernel has a thread index: tileops_mem.c), as does what it writes (its result,
+ * per-thread buffers through its pointers); so does an atomic that returns its previous
+ * value (return_prev=True), which every thread makes, as TileLang does. Both are an error
+ * inside a T.Parallel loop. Kernels that read no thread index get that check only.
  *
  * Requires: tile IR (before lower_tile_ops). Provides: the marks ir_expr_varies and
  * ir_stmt_varies read; the variables that later passes make are uniform. */
@@ -176,6 +180,46 @@ static void mark_var(Mark *m, Var *v) {
     if (!v->varying) v->varying = true, m->changed = true;
 }
 
+/* Whether extern call s varies between threads: an impure one always (every thread makes
+ * the call), a pure one when a value or a buffer it reads through a pointer does. */
+static bool extern_varies(const Mark *m, Stmt *s) {
+    if (!s->u.extern_.pure || m->depth || own_exprs_vary(s)) return true;
+    for (int i = 0; i < s->u.extern_.nargs; i++)
+        if (!s->u.extern_.args[i].value && s->u.extern_.args[i].buf->varying) return true;
+    return false;
+}
+
+static void mark_buf(Mark *m, Buffer *b) {
+    if (per_thread(b) && !b->varying) b->varying = true, m->changed = true;
+}
+
+/* The per-thread buffers an extern call or an atomic's previous value writes, when the
+ * statement varies. */
+static void mark_results(Mark *m, Stmt *s) {
+    if (s->kind == STMT_ATOMIC && s->u.atomic.prev) mark_buf(m, s->u.atomic.prev);
+    if (s->kind != STMT_EXTERN || !extern_varies(m, s)) return;
+    if (s->u.extern_.result) mark_buf(m, s->u.extern_.result);
+    for (int i = 0; i < s->u.extern_.nargs; i++)
+        if (!s->u.extern_.args[i].value && (s->u.extern_.args[i].rw & 2))
+            mark_buf(m, s->u.extern_.args[i].buf);
+}
+
+/* T.call_extern and an atomic that returns its previous value run in every thread of the
+ * block: thread-level code, which a T.Parallel loop (whose iterations the compiler gives
+ * to threads) is not. */
+static void check_thread_level(Mark *m, Stmt *s) {
+    bool prev = s->kind == STMT_ATOMIC && s->u.atomic.prev;
+    bool impure = s->kind == STMT_EXTERN && !s->u.extern_.pure;
+    if (m->parallel && (prev || impure))
+        ctx_fail(m->ctx, s->loc,
+                 "%s inside a T.Parallel loop is not supported: each thread makes it, and the "
+                 "compiler decides which thread runs an iteration (use a T.serial loop under "
+                 "T.get_thread_binding)",
+                 prev ? arena_printf(&m->ctx->arena, "T.atomic_%s(return_prev=True)",
+                                     atomic_op_name(s->u.atomic.op))
+                      : "T.call_extern");
+}
+
 static void walk(Stmt **slot, void *ud) {
     Mark *m = ud;
     Stmt *s = *slot;
@@ -185,6 +229,8 @@ static void walk(Stmt **slot, void *ud) {
     Buffer *w = written(s);
     if (per_thread(w) && !w->varying && (m->depth || own_exprs_vary(s)))
         w->varying = true, m->changed = true;
+    mark_results(m, s);
+    if (m->check) check_thread_level(m, s);
     bool cond = ir_stmt_varies(s);
     bool par = s->kind == STMT_FOR && s->u.for_.kind == LOOP_PARALLEL;
     m->depth += cond, m->parallel += par;
@@ -198,13 +244,12 @@ static void mark_kernel(Ctx *ctx, Stmt *k) {
     bool any = false;
     for (int d = 0; d < 3; d++)
         if (k->u.kernel.thread[d]) k->u.kernel.thread[d]->varying = any = true;
-    if (!any) return;
-    Mark m = {.ctx = ctx, .changed = true};
+    Mark m = {.ctx = ctx, .changed = any};
     while (m.changed) {
         m.changed = false;
         walk(&k->u.kernel.body, &m);
     }
-    m.check = true;
+    m.check = true; /* (a kernel that reads no thread index: the return_prev check only) */
     walk(&k->u.kernel.body, &m);
 }
 

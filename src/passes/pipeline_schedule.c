@@ -56,6 +56,14 @@ static void access_stmt(Stmt **slot, void *ud) {
         touch(a, &s->u.atomic.dst, true);
         break;
     case STMT_PRINT: touch(a, &s->u.print.region, false); break;
+    case STMT_EXTERN:
+        for (int i = 0; i < s->u.extern_.nargs; i++) {
+            const ExternArg *x = &s->u.extern_.args[i];
+            if (!x->value && (x->rw & 1)) VEC_PUSH(&a->ctx->arena, a->rd, x->buf);
+            if (!x->value && (x->rw & 2)) VEC_PUSH(&a->ctx->arena, a->wr, x->buf);
+        }
+        if (s->u.extern_.result) VEC_PUSH(&a->ctx->arena, a->wr, s->u.extern_.result);
+        break;
     case STMT_STORE: VEC_PUSH(&a->ctx->arena, a->wr, s->u.store.buf); break;
     case STMT_LET: VEC_PUSH(&a->ctx->arena, a->defs, s->u.let.var); break;
     default: break;

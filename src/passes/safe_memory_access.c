@@ -7,7 +7,9 @@
  * bounds is wrapped as SELECT(in_bounds, load, cast(safe_value or 0)); the emitter prints
  * SELECT as C's lazy `?:`, so the load is never evaluated out of bounds. Every STMT_STORE
  * and scalar STMT_ATOMIC to a global buffer that is not provably in bounds sits in an
- * IF(in_bounds). The bounds are the logical shape (0 <= idx[d] < shape[d]).
+ * IF(in_bounds). The bounds are the logical shape (0 <= idx[d] < shape[d]); a raw 32-bit
+ * access of 8- or 16-bit elements (T.ldg32 ..) is in bounds when its first and last
+ * elements are.
  * A dim is provably in bounds by interval arithmetic (interval.h); only the half of the
  * check that is not proved is emitted (`by * 64 + i >= 0` is proved, `< M` is kept).
  * Tile copies kept for the target get the dims of their global region that are proved
@@ -59,6 +61,19 @@ static unsigned proven_dims(Safe *S, const Stmt *s) {
     return proven;
 }
 
+/* in_bounds of a raw 32-bit access at idx (LOAD_BITS, Stmt.store.bits): its last element
+ * too, 4 bytes on along the last dimension. */
+static Expr *bits_in_bounds(Safe *S, const Buffer *b, Expr *const *idx, Loc loc) {
+    Expr *first = in_bounds(S, b, idx, loc);
+    int n = b->ndim, k = 4 / dtype_bytes(b->dtype) - 1;
+    if (!n || k < 1) return first;
+    Expr **last = NEW_ARRAY(&S->ctx->arena, Expr *, n);
+    for (int d = 0; d < n; d++) last[d] = idx[d];
+    last[n - 1] = ir_bin(S->ctx, OP_ADD, cp(S, idx[n - 1]), ir_int(S->ctx, k, DT_INT32, loc), loc);
+    Expr *more = in_bounds(S, b, last, loc);
+    return !first ? more : !more ? first : ir_bin(S->ctx, OP_AND, first, more, loc);
+}
+
 static Expr *guard_expr(Safe *S, const Expr *e);
 
 static void guard_slot(Expr **slot, void *ud) { *slot = guard_expr(ud, *slot); }
@@ -76,10 +91,13 @@ static Expr *guard_expr(Safe *S, const Expr *e) {
     c->u.load.idx = NEW_ARRAY(&S->ctx->arena, Expr *, b->ndim > 0 ? b->ndim : 1);
     for (int d = 0; d < b->ndim; d++) c->u.load.idx[d] = guard_expr(S, e->u.load.idx[d]);
     if (b->scope != SCOPE_GLOBAL) return c;
-    Expr *cond = in_bounds(S, b, c->u.load.idx, e->loc);
+    Expr *cond = e->u.load.mode == LOAD_BITS ? bits_in_bounds(S, b, c->u.load.idx, e->loc)
+                                             : in_bounds(S, b, c->u.load.idx, e->loc);
     if (!cond) return c;
-    Expr *safe = b->safe_value ? cp(S, b->safe_value) : ir_int(S->ctx, 0, DT_INT32, e->loc);
-    return ir_select(S->ctx, cond, c, ir_cast(S->ctx, b->dtype, safe, e->loc), e->loc);
+    Expr *safe = b->safe_value && e->u.load.mode != LOAD_BITS /* (raw words read 0) */
+                     ? cp(S, b->safe_value)
+                     : ir_int(S->ctx, 0, DT_INT32, e->loc);
+    return ir_select(S->ctx, cond, c, ir_cast(S->ctx, e->dtype, safe, e->loc), e->loc);
 }
 
 static Stmt *wrap_if(Safe *S, Expr *cond, Stmt *s) {
@@ -128,8 +146,11 @@ static void safe_stmt(Safe *S, Stmt **slot) {
     case STMT_LET: iv_env_enter(&S->env, s); return; /* visible to the end of its SEQ */
     case STMT_STORE:
         if (s->u.store.buf->scope == SCOPE_GLOBAL)
-            *slot = wrap_value_if(S, in_bounds(S, s->u.store.buf, s->u.store.idx, s->loc), s,
-                                  &s->u.store.value);
+            *slot = wrap_value_if(S,
+                                  s->u.store.bits
+                                      ? bits_in_bounds(S, s->u.store.buf, s->u.store.idx, s->loc)
+                                      : in_bounds(S, s->u.store.buf, s->u.store.idx, s->loc),
+                                  s, &s->u.store.value);
         return;
     case STMT_COPY: /* kept for the target (vector copies): checked by the emitter */
         s->u.copy.proven = proven_dims(S, s);

@@ -42,7 +42,7 @@ static Expr *simp_expr(Ctx *ctx, const Expr *e) {
         int n = e->u.load.buf->ndim;
         Expr **idx = NEW_ARRAY(&ctx->arena, Expr *, n > 0 ? n : 1);
         for (int d = 0; d < n; d++) idx[d] = simp_expr(ctx, e->u.load.idx[d]);
-        return ir_load(ctx, e->u.load.buf, idx, loc);
+        return ir_load_like(ctx, e, idx, loc);
     }
     case EXPR_SELECT: {
         Expr *c = simp_expr(ctx, e->u.select.cond);

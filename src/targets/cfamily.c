@@ -7,8 +7,45 @@
 
 #include "../../runtime/c/tl_c.h" /* rounding of literals at compile time */
 
+static void names_add(CfNames *n, const char *s);
+static uint64_t hash_str(const char *s);
+
+static bool reserve_ident(void *ud, const char *s, size_t len) {
+    CfEmit *em = ud;
+    names_add(&em->names, arena_strndup(&em->ctx->arena, s, len));
+    return true;
+}
+
 void cf_init(CfEmit *em, Ctx *ctx, const Func *f, const CfHooks *hooks) {
     em->ctx = ctx, em->f = f, em->hooks = hooks, em->names.a = &ctx->arena;
+    for (int i = 0; i < f->imports.len; i++) /* the kernel's names never meet the source's */
+        c_source_idents(f->imports.data[i].text, reserve_ident, em);
+    for (int i = 0; i < f->externs.len; i++) names_add(&em->names, f->externs.data[i]);
+}
+
+/* ---- imported sources ------------------------------------------------------------------- */
+static int count_lines(const StrBuf *sb) {
+    int n = 1;
+    for (size_t i = 0; i < sb->len; i++) n += sb->buf[i] == '\n';
+    return n;
+}
+
+void cf_imports(CfEmit *em, StrBuf *all, const char *generated_name) {
+    for (int i = 0; i < em->f->imports.len; i++) {
+        const ImportedSource *im = &em->f->imports.data[i];
+        uint64_t h = hash_str(im->text);
+        const char *where = cf_loc_where(em, im->loc);
+        sb_printf(all, "/* ---- T.import_source at %s ---- */\n",
+                  cf_comment_text(&em->ctx->arena, where));
+        /* once per translation unit (the CUDA unit test includes many generated files) */
+        sb_printf(all, "#ifndef TL_IMPORT_%016llx\n#define TL_IMPORT_%016llx\n#line 1 ",
+                  (unsigned long long)h, (unsigned long long)h);
+        cf_string(all, arena_printf(&em->ctx->arena, "%s (T.import_source)", where));
+        sb_printf(all, "\n%s\n", im->text);
+        sb_printf(all, "#line %d ", count_lines(all) + 1);
+        cf_string(all, generated_name);
+        sb_puts(all, "\n#endif\n");
+    }
 }
 
 /* ---- name tables ---------------------------------------------------------------------- */
@@ -726,12 +763,42 @@ void cf_ex_elem(CfEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx) {
     sb_puts(o, "]");
 }
 
+void cf_ex_addr(CfEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx, const char *what) {
+    if (b->swizzle || b->panel)
+        ctx_fail(em->ctx, b->loc,
+                 "%s of shared buffer '%s', which T.gemm reads in a swizzled layout: its "
+                 "elements are not in row-major order (copy them to a buffer of their own)",
+                 what, b->name);
+    sb_puts(o, "&");
+    cf_ex_elem(em, o, b, idx);
+}
+
+/* The element's storage as an explicit access reads it (LoadMode): through the read-only
+ * cache, atomically (a fence before a seq_cst one, after an acquiring one: tl_c.h), or its
+ * raw 32 bits. */
+static void ex_elem_access(CfEmit *em, StrBuf *o, const Expr *e) {
+    const Buffer *b = e->u.load.buf;
+    switch ((LoadMode)e->u.load.mode) {
+    case LOAD_NC: sb_puts(o, "tl_ldg("); break;
+    case LOAD_ATOMIC: sb_printf(o, "tl_atomic_load_%s(", cf_short(b->dtype)); break;
+    case LOAD_BITS: sb_puts(o, "tl_ld_bits32("); break;
+    default: cf_ex_elem(em, o, b, e->u.load.idx); return;
+    }
+    cf_ex_addr(em, o, b, e->u.load.idx, "an explicit memory access");
+    if (e->u.load.mode == LOAD_ATOMIC) sb_printf(o, ", %d", (int)e->u.load.order);
+    sb_puts(o, ")");
+}
+
 static void ex_load(CfEmit *em, StrBuf *o, const Expr *e) {
     const Buffer *b = e->u.load.buf;
+    if (e->u.load.mode == LOAD_BITS) { /* uint32 bits, no conversion */
+        ex_elem_access(em, o, e);
+        return;
+    }
     conv_open(o, b->dtype, e->dtype); /* a load's dtype is normally its buffer's */
     if (cf_narrow_float(b->dtype)) sb_printf(o, "tl_%s_to_f32(", cf_nf(b->dtype));
     else if (b->dtype == DT_BOOL) sb_puts(o, "(");
-    cf_ex_elem(em, o, b, e->u.load.idx);
+    ex_elem_access(em, o, e);
     if (cf_narrow_float(b->dtype)) sb_puts(o, ")");
     else if (b->dtype == DT_BOOL) sb_puts(o, " != 0)");
     conv_close(o, b->dtype, e->dtype);

@@ -80,7 +80,11 @@ struct CfEmit {
                       (ir_stmt_varies): their code runs per thread, never "once" */
 };
 
+/* Also reserves every identifier of the kernel's T.import_source texts. */
 void cf_init(CfEmit *em, Ctx *ctx, const Func *f, const CfHooks *hooks);
+/* The T.import_source texts, each between #line directives (errors in one name its
+ * T.import_source line; generated_name: the file's name after it) and an include guard. */
+void cf_imports(CfEmit *em, StrBuf *all, const char *generated_name);
 
 /* ---- names and output ------------------------------------------------------------------ */
 /* The name of v / b: the user's name made valid and unique, fixed at first use. */
@@ -128,6 +132,9 @@ void cf_ex_index(CfEmit *em, StrBuf *o, const Expr *e, bool wide);
  * by b's strides). */
 void cf_ex_elem(CfEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx);
 void cf_ex_offset(CfEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx);
+/* &name[offset]: the address of element idx of b, a user error (naming what) for a
+ * swizzled shared tile, whose elements are not in row-major order. */
+void cf_ex_addr(CfEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx, const char *what);
 
 /* ---- statements -------------------------------------------------------------------------- */
 /* Any statement: the target's hook first, then the shared printer. */

@@ -163,21 +163,94 @@ const char *cf_shape_text(CfEmit *em, const Buffer *b) {
 }
 
 /* ---- atomics ------------------------------------------------------------------------------- */
+/* `elem = ` of a scalar buffer element that is to hold a value of b's value type (the
+ * caller writes the value and closes with cf_store_value_close). */
+static void store_value_open(CfEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx) {
+    cf_ex_elem(em, o, b, idx);
+    sb_puts(o, " = ");
+    if (cf_narrow_float(b->dtype)) sb_printf(o, "tl_f32_to_%s(", cf_nf(b->dtype));
+    else if (b->dtype == DT_BOOL) sb_puts(o, "(uint8_t)(");
+}
+
+static void store_value_close(StrBuf *o, const Buffer *b) {
+    if (cf_narrow_float(b->dtype) || b->dtype == DT_BOOL) sb_puts(o, ")");
+}
+
+/* Fences of a memory order around an atomic read-modify-write (tl_c.h): release before,
+ * acquire after, both for acq_rel and seq_cst. */
+static bool fence_before(MemOrder o) {
+    return o == ORDER_RELEASE || o == ORDER_ACQ_REL || o == ORDER_SEQ_CST;
+}
+
+static bool fence_after(MemOrder o) {
+    return o == ORDER_CONSUME || o == ORDER_ACQUIRE || o == ORDER_ACQ_REL || o == ORDER_SEQ_CST;
+}
+
+/* Index 0 of a var buffer (a result slot: a prev value, an extern call's result). */
+static Expr *const *slot0(CfEmit *em) {
+    Expr **idx = NEW_ARRAY(&em->ctx->arena, Expr *, 1);
+    idx[0] = ir_int(em->ctx, 0, DT_INT32, (Loc){0});
+    return idx;
+}
+
 static void stmt_atomic(CfEmit *em, const Stmt *s) {
     const Region *d = &s->u.atomic.dst;
     if (s->u.atomic.src.buf || !s->u.atomic.value)
         tl_internal_error(__FILE__, __LINE__, "tile atomic reached the emitter");
-    if (em->hooks->atomic && em->hooks->atomic(em, s)) return;
-    DType t = d->buf->dtype;
+    const char *pre = s->u.atomic.prev
+                          ? "" /* thread-level: every thread's own */
+                          : once_unless_varying(em, d->buf, d->start, d->ndim, s->u.atomic.value);
+    if (fence_before(s->u.atomic.order)) cf_line(em, "%stl_fence();", pre);
+    if (!em->hooks->atomic || !em->hooks->atomic(em, s)) {
+        DType t = d->buf->dtype;
+        StrBuf *o = em->out;
+        const Buffer *prev = s->u.atomic.prev;
+        sb_indent(o, em->indent);
+        sb_puts(o, pre);
+        if (prev) store_value_open(em, o, prev, slot0(em));
+        sb_printf(o, "tl_atomic_%s_%s(&", atomic_op_name(s->u.atomic.op), cf_short(t));
+        cf_ex_elem(em, o, d->buf, d->start);
+        sb_puts(o, ", ");
+        cf_ex_top(em, o, s->u.atomic.value, t == DT_BOOL ? DT_UINT8 : t);
+        sb_puts(o, ")");
+        if (prev) store_value_close(o, prev);
+        sb_puts(o, ";\n");
+    }
+    if (fence_after(s->u.atomic.order)) cf_line(em, "%stl_fence();", pre);
+}
+
+/* ---- explicit accesses, extern calls ---------------------------------------------------- */
+/* tl_st_bits32(&elem, value): T.stg32 .. T.sts128's raw word (once, like any store). */
+static void stmt_store_bits(CfEmit *em, const Stmt *s) {
+    const Buffer *b = s->u.store.buf;
     StrBuf *o = em->out;
     sb_indent(o, em->indent);
-    sb_printf(o, "%stl_atomic_%s_%s(&",
-              once_unless_varying(em, d->buf, d->start, d->ndim, s->u.atomic.value),
-              atomic_op_name(s->u.atomic.op), cf_short(t));
-    cf_ex_elem(em, o, d->buf, d->start);
+    sb_puts(o, once_unless_varying(em, b, s->u.store.idx, b->ndim, s->u.store.value));
+    sb_puts(o, "tl_st_bits32(");
+    cf_ex_addr(em, o, b, s->u.store.idx, "an explicit memory access");
     sb_puts(o, ", ");
-    cf_ex_top(em, o, s->u.atomic.value, t == DT_BOOL ? DT_UINT8 : t);
+    cf_ex_top(em, o, s->u.store.value, DT_UINT32);
     sb_puts(o, ");\n");
+}
+
+/* [result[0] = ]name(args); in every thread that runs it (T.call_extern is thread-level
+ * code; a pure call is a value every thread may compute). Values are passed in their
+ * value type (float for the narrow floats), pointers as the element's storage type. */
+static void stmt_extern(CfEmit *em, const Stmt *s) {
+    StrBuf *o = em->out;
+    const Buffer *r = s->u.extern_.result;
+    sb_indent(o, em->indent);
+    if (r) store_value_open(em, o, r, slot0(em));
+    sb_printf(o, "%s(", s->u.extern_.name);
+    for (int i = 0; i < s->u.extern_.nargs; i++) {
+        const ExternArg *a = &s->u.extern_.args[i];
+        if (i) sb_puts(o, ", ");
+        if (a->value) cf_ex_top(em, o, a->value, a->value->dtype);
+        else cf_ex_addr(em, o, a->buf, a->idx, "T.access_ptr");
+    }
+    sb_puts(o, ")");
+    if (r) store_value_close(o, r);
+    sb_puts(o, ";\n");
 }
 
 /* ---- T.print, T.device_assert -------------------------------------------------------------- */
@@ -297,9 +370,13 @@ void cf_stmt(CfEmit *em, const Stmt *s) {
     case STMT_IF: stmt_if(em, s, false); break;
     case STMT_BREAK: cf_line(em, "break;"); break;
     case STMT_CONTINUE: cf_line(em, "continue;"); break;
-    case STMT_STORE: cf_store(em, s->u.store.buf, s->u.store.idx, s->u.store.value); break;
+    case STMT_STORE:
+        if (s->u.store.bits) stmt_store_bits(em, s);
+        else cf_store(em, s->u.store.buf, s->u.store.idx, s->u.store.value);
+        break;
     case STMT_LET: cf_let(em, s); break;
     case STMT_ATOMIC: stmt_atomic(em, s); break;
+    case STMT_EXTERN: stmt_extern(em, s); break;
     case STMT_PRINT:
         if (s->u.print.region.buf) print_region(em, s);
         else print_value(em, s);

@@ -299,6 +299,8 @@ static const char sim_prelude[] =
     "    T o = *p; if ((T)v > o) *p = (T)v; return o; }\n"
     "template <class T, class U> static T atomicMin(T *p, U v) {\n"
     "    T o = *p; if ((T)v < o) *p = (T)v; return o; }\n"
+    "template <class T, class U> static T atomicOr(T *p, U v) {\n"
+    "    T o = *p; *p = (T)(o | (T)v); return o; }\n"
     "template <class T, class U, class V> static T atomicCAS(T *p, U c, V v) {\n"
     "    T o = *p; if (o == (T)c) *p = (T)v; return o; }\n"
     "#define __grid_constant__\n"
@@ -1439,6 +1441,9 @@ int main(void) {
         {"warp_votes", test_kernel("warp_votes"), NULL},
         {"launch_shape", test_kernel("launch_shape"), NULL},
         {"ws_votes", test_kernel("ws_votes"), NULL},
+        {"mem_atomic", test_kernel("mem_atomic"), NULL},
+        {"mem_wide", test_kernel("mem_wide"), NULL},
+        {"mem_extern", test_kernel("mem_extern"), NULL},
     };
     enum { NPROG = sizeof progs / sizeof *progs, MAXC = 128 };
     char ex[32][128];
@@ -1491,6 +1496,23 @@ int main(void) {
             CHECK(src && strstr(src, "tl_gemm_ss_s8<64, 32, 64, 2, 2, "), "%s: int8 mma.sync",
                   names[i]);
     }
+    for (int i = 0; i < NPROG; i++) { /* memory names: the runtime's explicit accesses */
+        if (!strcmp(names[i], "mem_atomic"))
+            CHECK(kernels_call(all[i], "tl_atomic_or_u64(&") &&
+                      kernels_call(all[i], "tl_atomic_load_i32(&") &&
+                      kernels_call(all[i], "ret[0] = tl_atomic_add_i32(&") &&
+                      kernels_call(all[i], "tl_fence();"),
+                  "mem_atomic: atomic or / load, a previous value, fences");
+        if (!strcmp(names[i], "mem_wide"))
+            CHECK(kernels_call(all[i], "tl_ld_bits32(&") &&
+                      kernels_call(all[i], "tl_st_bits32(&") && kernels_call(all[i], "tl_ldg(&"),
+                  "mem_wide: raw words and __ldg");
+        if (!strcmp(names[i], "mem_extern"))
+            CHECK(all[i]->src && strstr(all[i]->src, "#line 1 \"mem_extern:") &&
+                      kernels_call(all[i], "decode_i4_to_f32(&") &&
+                      !kernels_call(all[i], "= decode_i4_to_f32"),
+                  "mem_extern: the imported source, its void function called for no result");
+    }
     Compiled *pr = check_program("print", test_kernel("print"));
     CHECK(pr->src && strstr(pr->src, "if (tl_tid == 0) {") && strstr(pr->src, "printf("),
           "T.print of a buffer in serial code: thread 0 prints");
@@ -1532,11 +1554,10 @@ int main(void) {
     cases[n] = (SimCase){names[n], (char *)test_kernel("mamba_chunk_scan"), NULL, all[n]};
     CHECK(all[n]->src && kernels_call(all[n], "tl_tma_load(&"), "mamba_chunk_scan on sm_90a: TMA");
     n++;
-    static const char *const thread_level[] = {"thread_gemv",        "thread_splitk",
-                                               "thread_lanes",       "thread_shfl",
-                                               "thread_allreduce",   "reducer",
-                                               "pipe_alloc_in_body", "warp_votes",
-                                               "launch_shape",       "ws_votes"};
+    static const char *const thread_level[] = {
+        "thread_gemv", "thread_splitk",      "thread_lanes", "thread_shfl", "thread_allreduce",
+        "reducer",     "pipe_alloc_in_body", "mem_atomic",   "mem_wide",    "mem_extern",
+        "warp_votes",  "launch_shape",       "ws_votes"}; /* (last: the CHECK below) */
     enum { NTL = sizeof thread_level / sizeof *thread_level };
     static char names_tl[NTL][32];
     for (int i = 0; i < NTL; i++) { /* thread-level code, reducers, stage allocs on sm_90a */

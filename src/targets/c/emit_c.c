@@ -132,12 +132,14 @@ static bool c_stmt(CfEmit *em, const Stmt *s) {
     return true;
 }
 
-/* CfHooks.atomic: adds of int32/int64/uint32/uint64/float/double as `omp atomic`. */
+/* CfHooks.atomic: adds of int32/int64/uint32/uint64/float/double as `omp atomic` (not
+ * when the previous value is asked for). */
 static bool c_atomic(CfEmit *em, const Stmt *s) {
     const Region *d = &s->u.atomic.dst;
     DType t = d->buf->dtype;
-    if (s->u.atomic.op != ATOMIC_ADD || !(t == DT_INT32 || t == DT_INT64 || t == DT_UINT32 ||
-                                          t == DT_UINT64 || t == DT_FLOAT32 || t == DT_FLOAT64))
+    if (s->u.atomic.op != ATOMIC_ADD || s->u.atomic.prev ||
+        !(t == DT_INT32 || t == DT_INT64 || t == DT_UINT32 || t == DT_UINT64 || t == DT_FLOAT32 ||
+          t == DT_FLOAT64))
         return false;
     StrBuf *o = em->out;
     cf_line(em, "#pragma omp atomic update");
@@ -206,6 +208,17 @@ static void simt_scan_expr(Expr **slot, void *ud) {
     if (ir_expr_varies(*slot)) ((SimtScan *)ud)->per_thread = true;
 }
 
+/* Whether extern call s writes a buffer each thread has its own copy of (its result, a
+ * pointer it writes through), or is impure (thread-level code: every thread calls it). */
+static bool extern_per_thread(const Stmt *s) {
+    if (!s->u.extern_.pure || s->u.extern_.result) return true;
+    for (int i = 0; i < s->u.extern_.nargs; i++) {
+        const ExternArg *a = &s->u.extern_.args[i];
+        if (!a->value && (a->rw & 2) && simt_own_copy(a->buf)) return true;
+    }
+    return false;
+}
+
 static void simt_scan(Stmt **slot, void *ud) {
     SimtScan *sc = ud;
     Stmt *s = *slot;
@@ -214,6 +227,9 @@ static void simt_scan(Stmt **slot, void *ud) {
                       : s->kind == STMT_ALLOC && s->u.alloc.buf->init ? s->u.alloc.buf
                                                                       : NULL;
     if (w && simt_own_copy(w)) sc->per_thread = true;
+    if ((s->kind == STMT_ATOMIC && s->u.atomic.prev) ||
+        (s->kind == STMT_EXTERN && extern_per_thread(s)))
+        sc->per_thread = true;
     if ((s->kind == STMT_BREAK || s->kind == STMT_CONTINUE) && !sc->loops) sc->jumps = true;
     ir_stmt_exprs(s, simt_scan_expr, ud);
     bool loop = s->kind == STMT_FOR || s->kind == STMT_WHILE;
@@ -505,6 +521,17 @@ static void uses_stmt(CfEmit *em, Uses *u, const Stmt *s) {
         uses_region(em, u, &s->u.atomic.dst);
         uses_region(em, u, &s->u.atomic.src);
         uses_expr(em, u, s->u.atomic.value);
+        if (s->u.atomic.prev) uses_buf(em, u, s->u.atomic.prev);
+        break;
+    case STMT_EXTERN:
+        for (int i = 0; i < s->u.extern_.nargs; i++) {
+            const ExternArg *a = &s->u.extern_.args[i];
+            uses_expr(em, u, a->value);
+            if (a->value) continue;
+            uses_buf(em, u, a->buf);
+            for (int d = 0; d < a->buf->ndim; d++) uses_expr(em, u, a->idx[d]);
+        }
+        if (s->u.extern_.result) uses_buf(em, u, s->u.extern_.result);
         break;
     case STMT_PRINT:
         uses_expr(em, u, s->u.print.value);
@@ -772,7 +799,42 @@ static void emit_entry(CfEmit *em) {
     sb_puts(em->out, "}\n");
 }
 
+/* ---- imported sources ------------------------------------------------------------------- */
+typedef struct CudaWord {
+    const char *word; /* the first CUDA-only name found, or NULL */
+    bool guarded;     /* the source asks __CUDACC__ (or __CUDA_ARCH__): it may be both */
+} CudaWord;
+
+static bool find_cuda_word(void *ud, const char *s, size_t n) {
+    static const char *const cuda_only[] = {"__device__",      "__global__",
+                                            "__shared__",      "__forceinline__",
+                                            "__syncthreads",   "__shfl_sync",
+                                            "__shfl_xor_sync", "__half",
+                                            "half2",           NULL};
+    CudaWord *w = ud;
+    if ((n == 10 && !strncmp(s, "__CUDACC__", n)) || (n == 13 && !strncmp(s, "__CUDA_ARCH__", n)))
+        w->guarded = true;
+    for (const char *const *c = cuda_only; *c && !w->word; c++)
+        if (strlen(*c) == n && !strncmp(s, *c, n)) w->word = *c;
+    return true;
+}
+
+/* A T.import_source text written for CUDA alone is an error at its T.import_source. */
+static void check_imports(Ctx *ctx, const Func *f) {
+    for (int i = 0; i < f->imports.len; i++) {
+        CudaWord w = {0};
+        c_source_idents(f->imports.data[i].text, find_cuda_word, &w);
+        if (w.word && !w.guarded)
+            ctx_fail(ctx, f->imports.data[i].loc,
+                     "T.import_source: this source is CUDA code (it uses %s), and the C target "
+                     "compiles C; give the C target a C version of its functions (one source "
+                     "can serve both targets with #ifdef __CUDACC__)",
+                     w.word);
+    }
+}
+
 char *emit_c(Ctx *ctx, const Func *f) {
+    check_imports(ctx, f);
     CEmit *ce = NEW(&ctx->arena, CEmit);
     CfEmit *em = &ce->cf;
     cf_init(em, ctx, f, &c_hooks);
@@ -798,6 +860,8 @@ char *emit_c(Ctx *ctx, const Func *f) {
                   "#ifdef __clang__ /* the prelude's helpers are used selectively */\n"
                   "#pragma clang diagnostic ignored \"-Wunused-function\"\n#endif\n");
     sb_puts(&all, embedded_tl_c_h);
+    sb_puts(&all, "\n");
+    cf_imports(em, &all, "tilec-kernel.c");
     sb_puts(&all, "\n/* ---- kernels ---- */\n\n");
     if (ce->kbuf.buf) sb_puts(&all, ce->kbuf.buf);
     sb_puts(&all, ce->hbuf.buf);

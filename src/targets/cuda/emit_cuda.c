@@ -665,17 +665,27 @@ static bool cu_stmt(CfEmit *em, const Stmt *s) {
     }
 }
 
-/* CfHooks.atomic: a thread's own copy of a buffer is updated plainly. */
+/* CfHooks.atomic: a thread's own copy of a buffer is updated plainly (its previous value
+ * first copied to prev). */
 static bool cu_atomic(CfEmit *em, const Stmt *s) {
     const Region *d = &s->u.atomic.dst;
     Buffer *b = d->buf;
     if (simt_block_wide(b)) return false;
     AtomicOp op = s->u.atomic.op;
-    BinOp bop = op == ATOMIC_ADD ? OP_ADD : op == ATOMIC_MAX ? OP_MAX : OP_MIN;
-    Expr *old = ir_load(em->ctx, b, d->start, s->loc);
-    Expr *nv = ir_cast(em->ctx, b->dtype, ir_bin(em->ctx, bop, old, s->u.atomic.value, s->loc),
-                       s->loc);
-    cf_store(em, b, d->start, nv);
+    Expr *old = ir_load(em->ctx, b, d->start, s->loc), *v = s->u.atomic.value;
+    if (s->u.atomic.prev) {
+        Expr **zero = NEW_ARRAY(&em->ctx->arena, Expr *, 1);
+        zero[0] = ir_int(em->ctx, 0, DT_INT32, s->loc);
+        cf_store(em, s->u.atomic.prev, zero, old);
+    }
+    Expr *nv = op == ATOMIC_STORE ? v
+                                  : ir_bin(em->ctx,
+                                           op == ATOMIC_ADD   ? OP_ADD
+                                           : op == ATOMIC_MAX ? OP_MAX
+                                           : op == ATOMIC_MIN ? OP_MIN
+                                                              : OP_BITOR,
+                                           old, v, s->loc);
+    cf_store(em, b, d->start, ir_cast(em->ctx, b->dtype, nv, s->loc));
     return true;
 }
 
@@ -895,6 +905,10 @@ static void vars_region(Region *r, void *ud) {
 static void vars_stmt(VarWalk *w, Stmt *s) {
     if (s->kind == STMT_STORE) vars_buf(w, s->u.store.buf);
     if (s->kind == STMT_ATOMIC) vars_buf(w, s->u.atomic.dst.buf);
+    if (s->kind == STMT_ATOMIC && s->u.atomic.prev) vars_buf(w, s->u.atomic.prev);
+    if (s->kind == STMT_EXTERN && s->u.extern_.result) vars_buf(w, s->u.extern_.result);
+    for (int i = 0; s->kind == STMT_EXTERN && i < s->u.extern_.nargs; i++)
+        if (!s->u.extern_.args[i].value) vars_buf(w, s->u.extern_.args[i].buf);
     if (s->kind == STMT_PRINT && s->u.print.region.buf) vars_buf(w, s->u.print.region.buf);
     ir_stmt_regions(s, vars_region, w);
     ir_stmt_exprs(s, vars_slot, w);
@@ -1255,6 +1269,8 @@ char *cuda_emit(Ctx *ctx, const Func *f) {
     sb_puts(&all, embedded_tl_c_h); /* the scalar semantics, shared with the C target */
     sb_puts(&all, "\n");
     sb_puts(&all, embedded_tl_cuda_h);
+    sb_puts(&all, "\n");
+    cf_imports(em, &all, "kernel.cu"); /* target_cuda.c SOURCE_NAME: log lines annotated */
     sb_puts(&all, "\n// ---- kernels ----\n\n");
     if (kbuf.buf) sb_puts(&all, kbuf.buf);
     char *res = arena_strdup(&ctx->arena, all.buf);

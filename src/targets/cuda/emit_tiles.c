@@ -196,6 +196,9 @@ static void scan_stores(Stmt **slot, void *ud) {
     const Stmt *s = *slot;
     if (s->kind == STMT_STORE) VEC_PUSH(&w->em->ctx->arena, w->stored, s->u.store.buf);
     if (s->kind == STMT_ATOMIC) VEC_PUSH(&w->em->ctx->arena, w->stored, s->u.atomic.dst.buf);
+    for (int i = 0; s->kind == STMT_EXTERN && i < s->u.extern_.nargs; i++)
+        if (!s->u.extern_.args[i].value && (s->u.extern_.args[i].rw & 2))
+            VEC_PUSH(&w->em->ctx->arena, w->stored, s->u.extern_.args[i].buf);
     ir_stmt_children((Stmt *)s, scan_stores, ud);
 }
 

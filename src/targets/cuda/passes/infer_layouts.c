@@ -248,6 +248,11 @@ static void walk_stmt(Infer *I, Stmt *s) {
     case STMT_ATOMIC:
         if (candidate(I, s->u.atomic.dst.buf)) demote(I, s->u.atomic.dst.buf);
         break;
+    case STMT_EXTERN: /* (a pointer into a fragment is a front-end error) */
+        for (int i = 0; i < s->u.extern_.nargs; i++)
+            if (!s->u.extern_.args[i].value && candidate(I, s->u.extern_.args[i].buf))
+                demote(I, s->u.extern_.args[i].buf);
+        break;
     case STMT_PRINT:
         if (s->u.print.region.buf && candidate(I, s->u.print.region.buf))
             demote(I, s->u.print.region.buf);

@@ -149,6 +149,15 @@ static void map_stmt(Map *M, Stmt *s) {
         note_write(M, s->u.atomic.dst.buf);
         note_read(M, s->u.atomic.dst.buf, s->loc);
         break;
+    case STMT_EXTERN:
+        for (int i = 0; i < s->u.extern_.nargs; i++) {
+            const ExternArg *x = &s->u.extern_.args[i];
+            if (x->value) continue;
+            if (x->rw & 2) note_write(M, x->buf);
+            if (x->rw & 1) note_read(M, x->buf, s->loc);
+        }
+        if (s->u.extern_.result) note_write(M, s->u.extern_.result);
+        break;
     case STMT_PRINT:
         if (s->u.print.region.buf) note_read(M, s->u.print.region.buf, s->loc);
         break;

@@ -145,6 +145,7 @@ static void touch_stmt(Stmt **slot, void *ud) {
         break;
     case STMT_FILL: touch_any(t, s->u.fill.dst.buf == t->b); break;
     case STMT_PRINT: touch_any(t, s->u.print.region.buf == t->b); break;
+    case STMT_EXTERN: touch_any(t, ir_extern_points_to(s, t->b, 3)); break;
     default: break;
     }
     ir_stmt_exprs(s, touch_expr, ud);

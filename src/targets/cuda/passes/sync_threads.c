@@ -277,6 +277,13 @@ static void collect_stmt(Collect *C, Stmt *s) {
     case STMT_PRINT:
         if (s->u.print.region.buf) add_access(C, s->u.print.region.buf, false, NULL);
         break;
+    case STMT_EXTERN: /* through its pointers, anywhere from their elements on */
+        for (int i = 0; i < s->u.extern_.nargs; i++) {
+            const ExternArg *x = &s->u.extern_.args[i];
+            if (!x->value && (x->rw & 1)) add_access(C, x->buf, false, NULL);
+            if (!x->value && (x->rw & 2)) add_access(C, x->buf, true, NULL);
+        }
+        break;
     case STMT_ALLOC:
         if (s->u.alloc.buf->init) add_access(C, s->u.alloc.buf, true, NULL);
         break;
@@ -316,7 +323,7 @@ static bool runs_in_one_thread(const Stmt *s) {
         return simt_block_wide(s->u.store.buf) &&
                !ir_effect_varies(s->u.store.idx, s->u.store.buf->ndim, s->u.store.value);
     case STMT_ATOMIC:
-        return simt_block_wide(s->u.atomic.dst.buf) &&
+        return simt_block_wide(s->u.atomic.dst.buf) && !s->u.atomic.prev &&
                !ir_effect_varies(s->u.atomic.dst.start, s->u.atomic.dst.ndim, s->u.atomic.value);
     case STMT_ALLOC: return s->u.alloc.buf->init && simt_block_wide(s->u.alloc.buf);
     case STMT_PRINT: return true;

@@ -53,6 +53,7 @@ static void touch_stmt(Stmt **slot, void *ud) {
         t->other |= s != t->copy && (s->u.copy.src.buf == t->buf || s->u.copy.dst.buf == t->buf);
         break;
     case STMT_ATOMIC: t->other |= s->u.atomic.dst.buf == t->buf; break;
+    case STMT_EXTERN: t->other |= ir_extern_points_to(s, t->buf, 3); break;
     case STMT_FILL: t->other |= s->u.fill.dst.buf == t->buf; break;
     case STMT_GEMM: t->other |= s->u.gemm.c.buf == t->buf; break;
     case STMT_REDUCE: t->other |= s->u.reduce.dst.buf == t->buf; break;

@@ -655,7 +655,8 @@ static void escapes_stmt(Stmt **slot, void *ud) {
                       : s->kind == STMT_REDUCE ? s->u.reduce.dst.buf
                       : s->kind == STMT_CUMSUM ? s->u.cumsum.dst.buf
                                                : NULL;
-    *(bool *)ud |= s->kind == STMT_PRINT || (w && w->scope == SCOPE_GLOBAL);
+    *(bool *)ud |= s->kind == STMT_PRINT || (w && w->scope == SCOPE_GLOBAL) ||
+                   (s->kind == STMT_EXTERN && !s->u.extern_.pure);
     ir_stmt_children(*slot, escapes_stmt, ud);
 }
 
