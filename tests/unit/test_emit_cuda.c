@@ -1438,6 +1438,7 @@ int main(void) {
         {"reducer", test_kernel("reducer"), NULL},
         {"pipe_alloc_in_body", test_kernel("pipe_alloc_in_body"), NULL},
         {"mla_decode", test_kernel("mla_decode"), NULL},
+        {"sparse_mla", test_kernel("sparse_mla"), NULL},
         {"warp_votes", test_kernel("warp_votes"), NULL},
         {"launch_shape", test_kernel("launch_shape"), NULL},
         {"ws_votes", test_kernel("ws_votes"), NULL},
@@ -1579,6 +1580,16 @@ int main(void) {
               strstr(all[n]->src, "/* shared float32[512] */") &&
               !strstr(all[n]->src, "float *red_buf_") && !strstr(all[n]->src, "float *acc_s = "),
           "mla_decode on sm_90a: scores in registers, one 2 KB reduction workspace");
+    n++;
+    /* sparse MLA: the two column slices of Q_shared are tiles of their own (tensor-core
+     * gemms), and FullRow splits both accumulators 4 x 2 (row statistics in registers) */
+    names[n] = "sm90_sparse_mla";
+    all[n] = check_program(names[n], test_kernel("sparse_mla"));
+    cases[n] = (SimCase){names[n], (char *)test_kernel("sparse_mla"), NULL, all[n]};
+    CHECK(all[n]->src && kernels_call(all[n], "tl_gemm_ss<64, 32, 64, 4, 2,") &&
+              kernels_call(all[n], "(Q_shared_1, K_tail_shared, acc_s, tl_tid)") &&
+              !strstr(all[n]->src, "float *alpha = "),
+          "sparse_mla on sm_90a: split Q tile, tensor cores, registers");
     n++;
     /* flash attention with 2 stages, for sm_80 and for sm_90a */
     char *fa2 = fa_stages2(), *fa2_90 = fa2 ? strdup(fa2) : NULL;

@@ -14,6 +14,7 @@ void cuda_lower(Ctx *ctx, Func *f) {
     pass_run(ctx, f, "check_tile_ops", pass_check_tile_ops);
     pass_run(ctx, f, "mark_varying", pass_mark_varying);
     pass_run(ctx, f, "check_schedules", pass_check_schedules);
+    pass_run(ctx, f, "split_shared", pass_split_shared);
     pass_run(ctx, f, "chunk_staging", pass_chunk_staging);
     pass_run(ctx, f, "stage_gemm_operands", pass_stage_gemm_operands);
     pass_run(ctx, f, "lower_tile_ops", cuda_lower_tile_ops);

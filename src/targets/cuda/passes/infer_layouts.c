@@ -338,10 +338,18 @@ static void require_exact(Infer *I, Buffer *b, const Frag *f, Loc loc, const cha
     else if (!frag_equal(b->layout, f)) conflict(I, b, loc, what);
 }
 
-/* Warps (wm x wn = nwarps) for an M x N accumulator under the policy, or false. */
+/* Warps (wm x wn = nwarps) for an M x N accumulator under the policy, or false. FullRow
+ * puts every warp on M, or as many as M has 16-row tiles and the rest on N (FullCol
+ * likewise, N's 8-column tiles), as TileLang's GemmWarpPolicy does: gemms of one row
+ * count then agree on the rows' layout (sparse MLA's scores and output, 64 rows over 8
+ * warps: 4 x 2 both). Square, and a split those cannot make: the most balanced tiles. */
 static bool split_warps(GemmPolicy policy, int64_t M, int64_t N, int nwarps, int *wm, int *wn) {
-    if (policy == POLICY_FULL_ROW && M % (16 * nwarps) == 0) return *wm = nwarps, *wn = 1, true;
-    if (policy == POLICY_FULL_COL && N % (8 * nwarps) == 0) return *wm = 1, *wn = nwarps, true;
+    int m = policy == POLICY_FULL_ROW   ? (M % (16 * nwarps) ? (int)(M / 16) : nwarps)
+            : policy == POLICY_FULL_COL ? (N % (8 * nwarps) ? nwarps / (int)(N / 8 ? N / 8 : 1) : 1)
+                                        : 0;
+    if (m >= 1 && m <= nwarps && nwarps % m == 0 && M % (16 * m) == 0 &&
+        N % (8 * (nwarps / m)) == 0)
+        return *wm = m, *wn = nwarps / m, true;
     double best = -1;
     for (int m = 1; m <= nwarps; m++) {
         if (nwarps % m || M % (16 * m) || N % (8 * (nwarps / m))) continue;

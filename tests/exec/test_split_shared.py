@@ -1,0 +1,30 @@
+"""A shared tile used in column slices (split_shared.c on CUDA): DeepSeek-V3.2's sparse
+MLA forward in TileLang's own style (tests/unit/kernels/sparse_mla.py, which
+test_emit_cuda also simulates on the CUDA target) against a NumPy reference."""
+import numpy as np
+
+
+def to_bf16(x):
+    """x rounded to bfloat16 (nearest even), as float32."""
+    u = np.ascontiguousarray(x, np.float32).view(np.uint32).astype(np.uint64)
+    u = (u + 0x7FFF + ((u >> 16) & 1)) >> 16 << 16
+    return u.astype(np.uint32).view(np.float32)
+
+
+def test_sparse_mla_forward(tilec):
+    S, SKV, H, D, DT, TOPK = 4, 64, 64, 64, 32, 64
+    rng = np.random.default_rng(7)
+    q = to_bf16(rng.uniform(-1, 1, (S, H, D + DT)))
+    kv = to_bf16(rng.uniform(-1, 1, (SKV, D + DT)))
+    idx = np.stack([rng.permutation(SKV)[:TOPK] for _ in range(S)]).astype(np.int32)
+    out = tilec.run("tests/unit/kernels/sparse_mla.py", {},
+                    {"Q": q, "KV": kv, "Indices": idx})
+    scale = (1.0 / (D + DT)) ** 0.5
+    ref = np.zeros((S, H, D))
+    for s in range(S):
+        keys = kv[idx[s]].astype(np.float64)
+        logits = q[s].astype(np.float64) @ keys.T * scale
+        logits[:, idx[s] > s * 16] = -np.inf
+        p = np.exp(logits - logits.max(axis=1, keepdims=True))
+        ref[s] = (p / p.sum(axis=1, keepdims=True)) @ keys[:, :D]
+    np.testing.assert_allclose(out["Output"].astype(np.float64), ref, rtol=2e-2, atol=2e-2)
