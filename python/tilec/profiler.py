@@ -49,6 +49,32 @@ def _draw(rng, kind, shape, dtype):
     return rng.uniform(-1.0, 1.0, size=shape)
 
 
+def _draw_torch(gen, kind, shape, dtype, device):
+    """_draw's distributions drawn by torch on the device (CUDA inputs: no host draw, cast
+    and copy of every element), as a tensor of dtype."""
+    import torch
+    tdt = _tensor.torch_dtype(dtype)
+    is_float = dtype.startswith(("float", "bfloat"))
+    lo = 0 if dtype.startswith("uint") or dtype == "bool" else None
+    if kind in (TensorSupplyType.Zero, TensorSupplyType.One):
+        fill = torch.zeros if kind is TensorSupplyType.Zero else torch.ones
+        return fill(shape, device=device).to(tdt)
+    if dtype == "bool" or kind is TensorSupplyType.Integer or not is_float:
+        low, high = ((0, 2) if dtype == "bool" else
+                     (0 if lo == 0 else -2, 3) if kind is TensorSupplyType.Integer else
+                     (0 if lo == 0 else -8, 8))
+        vals = torch.randint(low, high, shape, generator=gen, device=device)
+        return vals.to(torch.float32 if is_float else torch.int64).to(tdt)
+    vals = torch.empty(shape, dtype=torch.float32, device=device)
+    if kind is TensorSupplyType.Normal:
+        vals.normal_(-1.0, 1.0, generator=gen)
+    elif kind is TensorSupplyType.Randn:
+        vals.normal_(0.0, 1.0, generator=gen)
+    else:
+        vals.uniform_(-1.0, 1.0, generator=gen)
+    return vals.to(tdt)
+
+
 class Profiler:
     """See the module docstring. backend: "auto" (torch when importable, else numpy),
     "numpy" or "torch". symbols: sizes of symbolic dimensions ({"M": 1000}) for the
@@ -81,10 +107,20 @@ class Profiler:
         return tuple(shape)
 
     def supply_inputs(self, seed=None):
-        """New inputs, one per input parameter (numbers for scalar parameters)."""
-        rng = np.random.default_rng(self.seed if seed is None else seed)
+        """New inputs, one per input parameter (numbers for scalar parameters). CUDA
+        tensors are drawn on the GPU by torch, others by NumPy (the same distributions;
+        the values of a seed differ between the two)."""
+        seed = self.seed if seed is None else seed
+        rng = np.random.default_rng(seed)
+        gen = None
+        if self.backend == "torch" and self.kernel.target == "cuda":
+            import torch
+            gen = torch.Generator(device="cuda").manual_seed(seed)
         out = []
         for p in self.kernel.input_params:
+            if gen is not None and not p.is_scalar:
+                out.append(_draw_torch(gen, self.supply_type, self._shape(p), p.dtype, "cuda"))
+                continue
             vals = _draw(rng, self.supply_type, self._shape(p), p.dtype)
             if p.is_scalar:
                 out.append(vals.item() if p.dtype.startswith(("float", "bfloat"))

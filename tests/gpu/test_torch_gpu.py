@@ -2,7 +2,8 @@
 with CUDA and pytest): a module calling two tilec kernels, registered as custom ops,
 under torch.compile (the default inductor backend, fullgraph) and inside a captured CUDA
 graph, each checked against the same computation in torch; examples/gemm.py captured
-in a CUDA graph; the autograd pattern; DLPack inputs; do_bench's three backends;
+in a CUDA graph; the autograd pattern; DLPack inputs; do_bench's three backends; the
+profiler's inputs drawn on the GPU;
 resource usage of a CUDA kernel. Environment as tests/python (TILEC:
 the binary whose directory holds libtilec.so)."""
 import os
@@ -142,6 +143,32 @@ def test_do_bench_backends(backend):
     qs = tilelang.profiler.do_bench(lambda: k(a, b), backend=backend, warmup=5, rep=20,
                                     quantiles=[0.5, 0.9])
     assert (len(qs) == 2 and 0 < qs[0] <= qs[1]) if backend != "cupti" else qs[0] > 0
+
+
+@pytest.mark.parametrize("kind", ["Integer", "Uniform", "Normal", "Randn", "Zero", "Auto"])
+def test_profiler_inputs_drawn_on_the_gpu(kind):
+    """A CUDA kernel's generated inputs come from torch on the GPU, in the distribution
+    TileLang's TensorSupplyType names, seeded (the same seed gives the same inputs)."""
+    k = cuda_kernel(tk_ops.scale_add, M=512, N=256)
+    kinds = tilec.profiler.TensorSupplyType
+    prof = k.get_profiler(tensor_supply_type=kinds[kind])
+    a, b = prof.supply_inputs(seed=3)
+    again, _ = prof.supply_inputs(seed=3)
+    assert a.is_cuda and a.dtype == torch.float32 and tuple(a.shape) == (512, 256)
+    assert torch.equal(a, again)
+    lo, hi, mean = float(a.min()), float(a.max()), float(a.mean())
+    if kind == "Integer":
+        assert (lo, hi) == (-2.0, 2.0) and torch.equal(a, a.round())
+    elif kind in ("Uniform", "Auto"):
+        assert -1.0 <= lo and hi < 1.0 and abs(mean) < 0.05
+    elif kind == "Normal":
+        assert abs(mean + 1.0) < 0.05
+    elif kind == "Randn":
+        assert abs(mean) < 0.05
+    else:
+        assert lo == hi == 0.0
+    out = prof.run_once()[0]
+    torch.testing.assert_close(out, a * 2 + b)
 
 
 def test_resource_usage_of_a_cuda_kernel():
