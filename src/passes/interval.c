@@ -170,6 +170,10 @@ void iv_env_enter(IvEnv *E, const Stmt *s) {
             iv.has_hi = g.has_hi && !__builtin_sub_overflow(g.hi, 1, &iv.hi);
             iv_env_push(E, s->u.kernel.block[d], iv);
         }
+        for (int d = 0; d < 3; d++) /* thread indices: [0, threads[d]) */
+            if (s->u.kernel.thread[d])
+                iv_env_push(E, s->u.kernel.thread[d],
+                            (Interval){true, true, 0, (int64_t)s->u.kernel.threads[d] - 1});
         break;
     default: break;
     }

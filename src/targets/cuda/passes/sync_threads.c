@@ -61,6 +61,11 @@ typedef struct Access {
     int64_t off[MAX_DIMS];
     Expr *const *idx; /* an element's indices, or NULL (a tile): accesses with different
                          constants in one dimension never meet */
+    /* thread-level code indexing dimension owner_dim with the thread index plus
+     * owner_off (Sync.tid): each thread touches elements of its own there */
+    bool owned;
+    int owner_dim;
+    int64_t owner_off;
 } Access;
 
 typedef Vec(Access) AccSet;
@@ -76,6 +81,7 @@ typedef struct Sync {
     int lo, count;     /* the T.ws region being planned (count 0: the block's code) */
     SmemRange *ranges; /* the kernel's shared-memory placement (cuda_smem_ranges) */
     int nranges;
+    const Var *tid; /* the kernel's thread index when its threads lie along one dimension */
 } Sync;
 
 /* ---- access sets ----------------------------------------------------------------------- */
@@ -102,6 +108,8 @@ static bool nest_shape_equal(const Stmt *a, const Stmt *b) {
 static bool same_thread(const Access *a, const Access *b) {
     if (a->lo != b->lo || a->count != b->count) return false; /* thread numbers differ */
     if (a->who == WHO_ONE && b->who == WHO_ONE) return true;
+    if (a->owned && b->owned && a->owner_dim == b->owner_dim && a->owner_off == b->owner_off)
+        return true; /* an element both touch has index tid + off there: one thread */
     if (a->who != WHO_DIST || b->who != WHO_DIST || !a->exact || !b->exact) return false;
     if (!nest_shape_equal(a->nest, b->nest)) return false;
     for (int d = 0; d < a->buf->ndim; d++)
@@ -244,11 +252,31 @@ static void index_map(const Collect *C, Access *a, Expr *const *idx) {
     a->nest = C->nest;
 }
 
+/* Whether e is tid or tid plus a constant (*off). */
+static bool thread_offset(const Var *tid, const Expr *e, int64_t *off) {
+    if (e->kind == EXPR_VAR && e->u.var == tid) return *off = 0, true;
+    if (e->kind != EXPR_BIN || e->u.bin.op != OP_ADD) return false;
+    const Expr *v = e->u.bin.a, *c = e->u.bin.b;
+    if (v->kind != EXPR_VAR) v = e->u.bin.b, c = e->u.bin.a;
+    return v->kind == EXPR_VAR && v->u.var == tid && ir_is_const_int(c, off);
+}
+
+/* Thread-level code (made by every thread, not split over them) that indexes some
+ * dimension with the thread index: Access.owned. */
+static void thread_owner(const Collect *C, Access *a, Expr *const *idx) {
+    for (int d = 0; C->S->tid && d < a->buf->ndim; d++)
+        if (thread_offset(C->S->tid, idx[d], &a->owner_off)) {
+            a->owned = true, a->owner_dim = d;
+            return;
+        }
+}
+
 static void add_access(Collect *C, const Buffer *b, bool write, Expr *const *idx) {
     if (!simt_block_wide(b) && b->scope != SCOPE_BARRIER) return;
     Access a =
         {.buf = b, .write = write, .who = C->who, .lo = C->S->lo, .count = C->S->count, .idx = idx};
     if (C->who == WHO_DIST && idx) index_map(C, &a, idx);
+    if (C->who == WHO_ALL && idx) thread_owner(C, &a, idx);
     set_add(C->S, C->out, &a);
 }
 
@@ -658,6 +686,11 @@ void pass_insert_sync_threads(Ctx *ctx, Func *f) {
         if (k->kind != STMT_KERNEL) continue;
         AccSet none = {0};
         S.nranges = cuda_smem_ranges(&ctx->arena, k, &S.ranges);
+        S.tid = NULL;
+        for (int d = 0; d < 3; d++) /* the thread index, if the threads lie along d only */
+            if (k->u.kernel.threads[d] > 1)
+                S.tid = S.tid || !k->u.kernel.thread[d] ? (const Var *)-1 : k->u.kernel.thread[d];
+        if (S.tid == (const Var *)-1) S.tid = NULL;
         visit_block(&S, &k->u.kernel.body, none); /* blocks start after a barrier */
     }
 }
