@@ -277,6 +277,11 @@ Param param_declare(Interp *in, Func *f, const char *name, Value *t, Loc loc, En
     Param prm = {.name = name};
     if (t->kind == V_TENSOR_TYPE) {
         TensorType *tt = t->u.tensor;
+        if (tt->scope)
+            ctx_fail(in->ctx, loc,
+                     "parameter '%s': a %s buffer type is for T.macro parameters; a kernel's "
+                     "parameters are global tensors (T.Tensor)",
+                     name, tt->scope);
         Buffer *b = ir_buffer(in->ctx, name, tt->dtype, SCOPE_GLOBAL, tt->ndim, loc);
         for (int d = 0; d < tt->ndim; d++) {
             b->shape[d] = tt->shape[d];

@@ -93,6 +93,7 @@ typedef struct TensorType {
     Expr **shape;
     Expr **strides; /* NULL: contiguous */
     DType dtype;
+    const char *scope; /* NULL: global; T.SharedBuffer & co.: a T.macro parameter's type */
 } TensorType;
 
 struct Value {
@@ -309,6 +310,11 @@ MemOrder mem_order_arg(Interp *in, Value *v, MemOrder dflt, unsigned allowed, Lo
 /* The status of T.<name> in docs/language.md's table (tileops_lang.c), given the
  * default: "C, CUDA" or the "not yet" of a name that is a compile error. */
 const char *tl_lang_status(const char *name, const char *dflt);
+/* tileops_py.c: Python-level names (types, dtype helpers, hints); the i-th name of its
+ * table and its docs/language.md status (NULL past the end); isinstance with its types. */
+BuiltinFn tl_py_fn(const char *attr, void **data);
+const char *tl_py_name(int i, const char **status);
+bool tl_py_isinstance(Interp *in, Value *v, const char *type, bool *known);
 Value *tl_lang_attr(Interp *in, const char *attr, Loc loc); /* tileops.c: T.<attr> */
 /* builtins.c: a method of a kernel expression (astype), NULL if it has none by that name. */
 Value *expr_method(Interp *in, Value *self, const char *attr);
