@@ -427,8 +427,9 @@ static const char *config_key(Interp *in, Value *k) {
     return key;
 }
 
-/* @tilelang.jit(pass_configs={...}): each entry's meaning is pass_configs.c's. */
-static void read_pass_configs(Interp *in, Func *f, Value *cfg, Loc loc) {
+/* @tilelang.jit(pass_configs={...}) or T.annotate_pass_configs({...}): each entry's
+ * meaning is pass_configs.c's. */
+void read_pass_configs(Interp *in, Func *f, Value *cfg, Loc loc) {
     if (!cfg || cfg->kind == V_NONE) return;
     if (cfg->kind != V_DICT)
         ctx_fail(in->ctx, loc, "pass_configs must be a dict, got %s", val_describe(in, cfg));

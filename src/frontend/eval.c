@@ -1066,6 +1066,7 @@ static void assign_name(Interp *in, Env *env, const char *name, Value *v, Loc lo
             v->u.expr->kind != EXPR_VAR) {
             Var *var = ir_var(in->ctx, name, v->u.expr->dtype);
             if (!ir_expr_loads(v->u.expr)) var->let_value = v->u.expr;
+            var->bound_value = v->u.expr;
             Stmt *s = ir_stmt(in->ctx, STMT_LET, loc);
             s->u.let.var = var;
             s->u.let.value = v->u.expr;

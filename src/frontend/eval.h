@@ -315,6 +315,8 @@ const char *tl_lang_status(const char *name, const char *dflt);
 BuiltinFn tl_py_fn(const char *attr, void **data);
 const char *tl_py_name(int i, const char **status);
 bool tl_py_isinstance(Interp *in, Value *v, const char *type, bool *known);
+/* elaborate.c: a pass_configs dict (NULL or None: nothing) applied to f. */
+void read_pass_configs(Interp *in, Func *f, Value *cfg, Loc loc);
 Value *tl_lang_attr(Interp *in, const char *attr, Loc loc); /* tileops.c: T.<attr> */
 /* builtins.c: a method of a kernel expression (astype), NULL if it has none by that name. */
 Value *expr_method(Interp *in, Value *self, const char *attr);

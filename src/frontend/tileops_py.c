@@ -19,6 +19,10 @@
  *   T.annotate_restrict_buffers(*bufs)
  *                               a hint (no aliasing): checked, no effect
  *   T.align_up(x, y)            T.ceildiv(x, y) * y
+ *   T.has_let_value(v), T.get_let_value(v)
+ *                               whether v is a kernel name `v = expr` bound / expr (None)
+ *   T.annotate_pass_configs(d)  d as @tilelang.jit(pass_configs=d) means it
+ *   T.annotate_compile_flags(f) nvcc flags: --use_fast_math honoured, others a warning
  *   T.tvm_thread_invariant(c)   c (a hint that c is the same on every thread)
  *   T.reduce(buf, out, reduce_type, dim, clear)
  *                               T.reduce_<reduce_type>(buf, out, dim, clear)
@@ -221,6 +225,43 @@ static Value *t_thread_invariant(Interp *in, CallArgs *a, void *d) {
     return av[0];
 }
 
+/* T.annotate_pass_configs({key: value}) / T.annotate_compile_flags(flags): the
+ * function's configs, as @tilelang.jit(pass_configs=) gives them / its nvcc flags. */
+static Value *t_annotate_configs(Interp *in, CallArgs *a, void *d) {
+    const char *fname = d ? "T.annotate_compile_flags" : "T.annotate_pass_configs";
+    Value *av[1];
+    args_bind(in, a, fname, d ? "flags" : "configs", av, 1);
+    if (!in->builder || !in->func)
+        ctx_fail(in->ctx, a->loc, "%s can only be used inside @tilelang.jit or @T.prim_func",
+                 fname);
+    if (!d) {
+        read_pass_configs(in, in->func, av[0], a->loc);
+        return val_none(in);
+    }
+    bool one = av[0]->kind == V_STR;
+    if (!one && av[0]->kind != V_LIST && av[0]->kind != V_TUPLE)
+        ctx_fail(in->ctx, a->loc, "%s takes a flag or a list of flags, got %s", fname,
+                 val_describe(in, av[0]));
+    for (int i = 0; i < (one ? 1 : av[0]->u.items.len); i++) {
+        Value *f = one ? av[0] : av[0]->u.items.data[i];
+        if (f->kind != V_STR)
+            ctx_fail(in->ctx, a->loc, "%s: a flag is a string, got %s", fname, val_describe(in, f));
+        compile_flag_apply(in->ctx, in->func, f->u.s, a->loc);
+    }
+    return val_none(in);
+}
+
+/* T.has_let_value(v) / T.get_let_value(v): whether v is a name a kernel's `v = expr`
+ * bound (TileLang's eager builder binds a PrimExpr so) / that expr, else None. */
+static Value *t_let_value(Interp *in, CallArgs *a, void *d) {
+    Value *av[1];
+    args_bind(in, a, d ? "T.get_let_value" : "T.has_let_value", "var", av, 1);
+    const Expr *e = av[0]->kind == V_EXPR ? av[0]->u.expr : NULL;
+    const Expr *bound = e && e->kind == EXPR_VAR ? e->u.var->bound_value : NULL;
+    if (!d) return val_bool(in, bound != NULL);
+    return bound ? val_expr(in, (Expr *)bound) : val_none(in);
+}
+
 /* ---- T.reduce and the reducer API ---------------------------------------------------- */
 static Value *t_reduce_generic(Interp *in, CallArgs *a, void *d) {
     (void)d;
@@ -379,6 +420,11 @@ static const PyEntry py[] = {
     {"reducer_update", t_reducer_update, NULL, NULL},
     {"q_multiply_shift", t_q_multiply_shift, NULL, NULL},
     {"q_multiply_shift_per_axis", t_q_multiply_shift_per_axis, NULL, NULL},
+    {"annotate_pass_configs", t_annotate_configs, NULL, NULL},
+    {"annotate_compile_flags", t_annotate_configs, "flags",
+     "C, CUDA (`--use_fast_math` honoured; other flags: a warning)"},
+    {"has_let_value", t_let_value, NULL, NULL},
+    {"get_let_value", t_let_value, "get", NULL},
     {"isnullptr", t_no_meaning, no_meaning[0], "not yet (compile error: no meaning in tilec)"},
     {"undef", t_no_meaning, no_meaning[1], "not yet (compile error: no meaning in tilec)"},
     {"ret", t_no_meaning, no_meaning[2], "not yet (compile error: no meaning in tilec)"},

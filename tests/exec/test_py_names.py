@@ -33,7 +33,8 @@ def test_py_names(tilec):
     blocks = [a[b * bm:(b + 1) * bm].sum(axis=0) + 0.5 for b in range(-(-M // bm))]
     np.testing.assert_allclose(out["S"], np.array(blocks), rtol=1e-5, atol=1e-5)
     j = np.arange(N)
-    np.testing.assert_array_equal(out["P"], a * np.float32(3.0) + (-(-j // 7) * 7).astype(np.float32))
+    np.testing.assert_array_equal(
+        out["P"], a * np.float32(3.0) + (-(-j // 7) * 7).astype(np.float32) + a * np.float32(0.5))
     want = np.zeros((4, M, N), np.int64)
     for g in range(M):
         for k in range(N):
@@ -43,6 +44,32 @@ def test_py_names(tilec):
             want[2, g, k] = q_mul(xi, yi, k % 3, k % 5, 31)
             want[3, g, k] = q_mul(xi, yi, 0, k % 5, 20)
     np.testing.assert_array_equal(out["Q"], want)
+
+
+def test_annotate_configs(tilec, tmp_path):
+    """T.annotate_pass_configs means what the decorator's pass_configs do;
+    T.annotate_compile_flags honours --use_fast_math and warns about the rest."""
+    def emit(body):
+        src = tmp_path / "k.py"
+        src.write_text(
+            "import tilelang.language as T\n\n"
+            "@T.prim_func\n"
+            "def main(A: T.Tensor((64,), \"float32\"), B: T.Tensor((64,), \"float32\")):\n"
+            "    " + body + "\n"
+            "    with T.Kernel(1, threads=64) as bx:\n"
+            "        for i in T.Parallel(64):\n"
+            "            B[i] = T.exp(A[i])\n")
+        proc = tilec.command(["emit", src, "--target", "cuda"])
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout + proc.stderr
+    assert "--fmad=false" in emit("pass")
+    assert "NVRTC options: --use_fast_math" in emit(
+        "T.annotate_pass_configs({\"tl.enable_fast_math\": True})")
+    out = emit("T.annotate_compile_flags([\"-O3\", \"--use_fast_math\"])")
+    assert "NVRTC options: --use_fast_math" in out
+    assert "k.py:5: warning: compile flag '-O3': accepted, no effect in tilec" in out
+    out = emit("T.annotate_pass_configs({\"tl.disable_vectorize_256\": True})")
+    assert "k.py:5: warning: pass_configs 'tl.disable_vectorize_256': accepted" in out
 
 
 ERRORS = [
@@ -63,6 +90,9 @@ ERRORS = [
     ("v = T.isnullptr(A)", "T.isnullptr has no meaning in tilec"),
     ("v = T.undef()", "T.undef has no meaning in tilec: give the variable a value"),
     ("T.ret(1)", "T.ret has no meaning in tilec"),
+    ("T.annotate_pass_configs([1])", "pass_configs must be a dict, got list"),
+    ("T.annotate_compile_flags(3)", "T.annotate_compile_flags takes a flag or a list of flags"),
+    ("T.annotate_compile_flags([3])", "T.annotate_compile_flags: a flag is a string, got int 3"),
     ("v = isinstance(1, T.reduce)", "isinstance(): T.reduce is not a type"),
 ]
 

@@ -1,7 +1,7 @@
 """TileLang's Python-level names (src/frontend/tileops_py.c): T.SharedBuffer and
 T.FragmentBuffer as T.macro parameter types, T.meta_class/T.inline, isinstance with T.PrimExpr
 and T.IntImm, T.IntImm(dtype, v), the dtype helpers, T.Vectorized, T.parallel, T.align_up,
-T.annotate_restrict_buffers, T.tvm_thread_invariant, T.reduce, T.reducer_init/update and
+T.annotate_restrict_buffers, T.tvm_thread_invariant, T.has_let_value/T.get_let_value, T.reduce, T.reducer_init/update and
 T.q_multiply_shift(_per_axis). tests/exec/test_py_names.py has the NumPy and exact Python
 references; test_emit_cuda runs it on the simulated GPU against the C target."""
 import tilelang
@@ -60,7 +60,10 @@ def py_names(M=40, N=32, dtype="float32"):
                 if g < M:
                     x = X[g, j]
                     y = Y[g, j]
-                    P[g, j] = sc.times(s[i, j]) + T.align_up(j, seven)
+                    w = s[i, j] * 0.5
+                    assert T.has_let_value(w) and not T.has_let_value(j)
+                    assert T.get_let_value(j) is None
+                    P[g, j] = sc.times(s[i, j]) + T.align_up(j, seven) + T.get_let_value(w)
                     Q[0, g, j] = T.q_multiply_shift(x, y, 31, j % 9 - 4)
                     Q[1, g, j] = T.q_multiply_shift(x, y, 15, 0)
                     Q[2, g, j] = T.q_multiply_shift_per_axis(x, y, j % 3, j % 5, 31, True, True)
