@@ -29,6 +29,7 @@
  *   T.reducer_init(r, init=None), T.reducer_update(r[i], v)
  *                               fill a T.alloc_reducer buffer with init (its identity 0
  *                               without one) and a barrier; r[i] += v (an atomic add)
+ *   T.transpose(src, dst)       dst[..., j, i] = src[..., i, j], a T.Parallel nest
  *   T.q_multiply_shift(x, y, q, s), T.q_multiply_shift_per_axis(x, y, ls, rs, q, l, r)
  *                               TVM's fixed-point multiply of int32 Q-numbers (its
  *                               general lowering, intrin_rule.cc): in int64,
@@ -310,6 +311,53 @@ static Value *t_reducer_update(Interp *in, CallArgs *a, void *d) {
     return val_none(in);
 }
 
+/* ---- T.transpose ----------------------------------------------------------------------- */
+/* dst[..., j, i] = src[..., i, j]: a T.Parallel nest over dst's extents (copy_op.py: src
+ * (..., M, N), dst (..., N, M); constant extents). */
+static Value *t_transpose(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    const char *f = "T.transpose";
+    Value *av[3];
+    args_bind(in, a, f, "src, dst, annotations=", av, 3);
+    need_kernel(in, a->loc, f);
+    Region src = value_to_region(in, av[0], NULL, a->loc, f);
+    Region dst = value_to_region(in, av[1], NULL, a->loc, f);
+    int n = dst.ndim;
+    int64_t se[8], de[8];
+    bool ok = n >= 2 && n <= 8 && src.ndim == n;
+    for (int k = 0; ok && k < n; k++)
+        ok = ir_is_const_int(src.extent[k], &se[k]) && ir_is_const_int(dst.extent[k], &de[k]);
+    for (int k = 0; ok && k < n; k++)
+        ok = de[k] == se[k < n - 2 ? k : 2 * n - 3 - k];
+    if (!ok)
+        ctx_fail(in->ctx, a->loc,
+                 "%s: src (..., M, N) and dst (..., N, M) of equal rank (2 to 8) and constant "
+                 "extents",
+                 f);
+    Ctx *c = in->ctx;
+    Var *v[8];
+    Expr **si = NEW_ARRAY(ARENA, Expr *, n), **di = NEW_ARRAY(ARENA, Expr *, n);
+    for (int k = 0; k < n; k++) v[k] = ir_var(c, arena_printf(ARENA, "t%d_transpose", k), DT_INT32);
+    for (int k = 0; k < n; k++) {
+        Var *at = v[k < n - 2 ? k : 2 * n - 3 - k];
+        di[k] = ir_bin(c, OP_ADD, dst.start[k], ir_varref(c, v[k], a->loc), a->loc);
+        si[k] = ir_bin(c, OP_ADD, src.start[k], ir_varref(c, at, a->loc), a->loc);
+    }
+    Stmt *loop = ir_stmt(c, STMT_STORE, a->loc);
+    loop->u.store.buf = dst.buf;
+    loop->u.store.idx = di;
+    loop->u.store.value = ir_cast(c, dst.buf->dtype, ir_load(c, src.buf, si, a->loc), a->loc);
+    for (int k = n - 1; k >= 0; k--) {
+        Stmt *fo = ir_stmt(c, STMT_FOR, a->loc);
+        fo->u.for_.var = v[k], fo->u.for_.min = ir_int(c, 0, DT_INT32, a->loc);
+        fo->u.for_.extent = ir_int(c, de[k], DT_INT32, a->loc);
+        fo->u.for_.kind = LOOP_PARALLEL, fo->u.for_.body = loop;
+        loop = fo;
+    }
+    emit_stmt(in, loop);
+    return val_none(in);
+}
+
 /* ---- fixed-point multiply ------------------------------------------------------------ */
 static Expr *int32_arg(Interp *in, Value *v, Loc loc, const char *fname, const char *what) {
     Expr *e = val_to_expr(in, v, loc, what);
@@ -423,6 +471,7 @@ static const PyEntry py[] = {
     {"annotate_pass_configs", t_annotate_configs, NULL, NULL},
     {"annotate_compile_flags", t_annotate_configs, "flags",
      "C, CUDA (`--use_fast_math` honoured; other flags: a warning)"},
+    {"transpose", t_transpose, NULL, NULL},
     {"has_let_value", t_let_value, NULL, NULL},
     {"get_let_value", t_let_value, "get", NULL},
     {"isnullptr", t_no_meaning, no_meaning[0], "not yet (compile error: no meaning in tilec)"},

@@ -30,6 +30,7 @@ def test_py_names(tilec):
     x[1, :6], y[1, :6] = [1, -1, 3, -3, 2**25, 7], [2**30, 2**30, 2**30, 2**30, -2**31, 0]
     out = tilec.run(KERNEL, dict(M=M, N=N), {"A": a, "X": x, "Y": y})
     np.testing.assert_allclose(out["R"], a.sum(axis=1), rtol=1e-5, atol=1e-5)
+    np.testing.assert_array_equal(out["TT"], a.T)
     blocks = [a[b * bm:(b + 1) * bm].sum(axis=0) + 0.5 for b in range(-(-M // bm))]
     np.testing.assert_allclose(out["S"], np.array(blocks), rtol=1e-5, atol=1e-5)
     j = np.arange(N)
@@ -90,6 +91,8 @@ ERRORS = [
     ("v = T.isnullptr(A)", "T.isnullptr has no meaning in tilec"),
     ("v = T.undef()", "T.undef has no meaning in tilec: give the variable a value"),
     ("T.ret(1)", "T.ret has no meaning in tilec"),
+    ("T.transpose(S, F)", "T.transpose: src (..., M, N) and dst (..., N, M)"),
+    ("T.transpose(S, S[0:2, 0:4])", "T.transpose: src (..., M, N) and dst (..., N, M)"),
     ("T.annotate_pass_configs([1])", "pass_configs must be a dict, got list"),
     ("T.annotate_compile_flags(3)", "T.annotate_compile_flags takes a flag or a list of flags"),
     ("T.annotate_compile_flags([3])", "T.annotate_compile_flags: a flag is a string, got int 3"),

@@ -2,7 +2,7 @@
 T.FragmentBuffer as T.macro parameter types, T.meta_class/T.inline, isinstance with T.PrimExpr
 and T.IntImm, T.IntImm(dtype, v), the dtype helpers, T.Vectorized, T.parallel, T.align_up,
 T.annotate_restrict_buffers, T.tvm_thread_invariant, T.has_let_value/T.get_let_value, T.reduce, T.reducer_init/update and
-T.q_multiply_shift(_per_axis). tests/exec/test_py_names.py has the NumPy and exact Python
+T.q_multiply_shift(_per_axis), T.transpose. tests/exec/test_py_names.py has the NumPy and exact Python
 references; test_emit_cuda runs it on the simulated GPU against the C target."""
 import tilelang
 import tilelang.language as T
@@ -23,7 +23,7 @@ def row_sums(s: T.SharedBuffer([16, 32], "float32"), acc: T.FragmentBuffer([16],
     T.reduce(s, acc, "sum", 1, True)
 
 
-@tilelang.jit(out_idx=[3, 4, 5, 6])
+@tilelang.jit(out_idx=[3, 4, 5, 6, 7])
 def py_names(M=40, N=32, dtype="float32"):
     bm = 16
     assert T.is_float4_e2m1fn("float4_e2m1fn") and not T.is_float4_e2m1_unpacked(dtype)
@@ -38,7 +38,7 @@ def py_names(M=40, N=32, dtype="float32"):
     def main(A: T.Tensor((M, N), dtype), X: T.Tensor((M, N), "int32"),
              Y: T.Tensor((M, N), "int32"), R: T.Tensor((M,), dtype),
              Q: T.Tensor((4, M, N), "int32"), P: T.Tensor((M, N), dtype),
-             S: T.Tensor((T.ceildiv(M, bm), N), dtype)):
+             S: T.Tensor((T.ceildiv(M, bm), N), dtype), TT: T.Tensor((N, M), dtype)):
         with T.Kernel(T.ceildiv(M, bm), threads=128) as bx:
             T.annotate_restrict_buffers(A, X, Y)
             s = T.alloc_shared((bm, N), dtype)
@@ -47,6 +47,9 @@ def py_names(M=40, N=32, dtype="float32"):
             T.copy(A[bx * bm, 0], s)
             row_sums(s, acc)
             T.copy(acc, R[bx * bm])
+            st = T.alloc_shared((N, bm), dtype)
+            T.transpose(s, st)
+            T.copy(st, TT[0, bx * bm])
             T.reducer_init(r, 0.5)
             for i in T.parallel(2, bm + 2):
                 for j in T.Vectorized(N):
