@@ -251,7 +251,7 @@ static Value *py_isinstance(Interp *in, CallArgs *a, void *d) {
     bool known;
     bool tl = !strncmp(want, "T.", 2) && tl_py_isinstance(in, v, want, &known);
     if (!strncmp(want, "T.", 2) && !known)
-        ctx_fail(in->ctx, a->loc, "isinstance(): %s is not a type", want);
+        ctx_fail(in->ctx, a->loc, "isinstance() with %s is not supported", want);
     bool r = tl || (!strcmp(want, "int") && v->kind == V_INT) ||
              (!strcmp(want, "float") && v->kind == V_FLOAT) ||
              (!strcmp(want, "str") && v->kind == V_STR) ||

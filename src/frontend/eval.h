@@ -20,7 +20,7 @@
     X(V_EXPR, "expression") X(V_BUFFER, "buffer") X(V_REGION, "buffer region")           \
     X(V_ATOM, "constant") X(V_LOOP, "loop range") X(V_KERNEL, "T.Kernel")                 \
     X(V_TENSOR_TYPE, "tensor type") X(V_ERROR, "unavailable value") X(V_ELLIPSIS, "...")   \
-    X(V_WS, "T.ws") X(V_OBJECT, "object") X(V_PTR, "pointer")
+    X(V_WS, "T.ws") X(V_OBJECT, "object") X(V_PTR, "pointer") X(V_REF, "T.Ref")
 // clang-format on
 
 typedef enum ValueKind {
@@ -124,7 +124,9 @@ struct Value {
         } ws;
         struct {
             Buffer *buf; /* PTR (T.access_ptr): the address of buf[idx], through which a
-                            callee may access (rw: 1 read, 2 write) extent elements */
+                            callee may access (rw: 1 read, 2 write) extent elements; REF
+                            (a T.macro parameter annotated T.Ref): the element buf[idx],
+                            which the parameter's name reads and assigning it stores */
             Expr **idx;
             Expr *extent;
             int rw;

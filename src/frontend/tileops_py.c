@@ -11,6 +11,8 @@
  *                               types: annotations, and isinstance(x, T.<type>)
  *                               (tl_py_isinstance); T.IntImm(dtype, value) is the constant,
  *                               T.StringImm(s) the string
+ *   T.Ref                       `x: T.Ref` on a T.macro parameter passes a T.alloc_var or
+ *                               a buffer element by reference (eval.c's macro_ref)
  *   T.meta_class, T.inline      decorators (meta.py); tilec runs methods inline already
  *   T.get_tvm_dtype(d)          the dtype d names; T.is_float4_e2m1fn / _e2m1_unpacked /
  *   T.is_float4 / T.is_f8f6f4_family(d), T.validate_gemm_ab_dtypes(a, b, ...)
@@ -327,8 +329,7 @@ static Value *t_transpose(Interp *in, CallArgs *a, void *d) {
     bool ok = n >= 2 && n <= 8 && src.ndim == n;
     for (int k = 0; ok && k < n; k++)
         ok = ir_is_const_int(src.extent[k], &se[k]) && ir_is_const_int(dst.extent[k], &de[k]);
-    for (int k = 0; ok && k < n; k++)
-        ok = de[k] == se[k < n - 2 ? k : 2 * n - 3 - k];
+    for (int k = 0; ok && k < n; k++) ok = de[k] == se[k < n - 2 ? k : 2 * n - 3 - k];
     if (!ok)
         ctx_fail(in->ctx, a->loc,
                  "%s: src (..., M, N) and dst (..., N, M) of equal rank (2 to 8) and constant "
@@ -450,6 +451,7 @@ static const PyEntry py[] = {
     TYPE(WarpSpecializeFrame),
     TYPE(AnyDType),
     {"Any", t_type, "Any", "C, CUDA (a type: annotations)"},
+    {"Ref", t_type, "Ref", "C, CUDA (a T.macro parameter passed by reference)"},
     {"meta_class", t_decorator, "T.meta_class", NULL},
     {"inline", t_decorator, "T.inline", NULL},
     {"get_tvm_dtype", t_get_tvm_dtype, NULL, "C, CUDA (meta level)"},

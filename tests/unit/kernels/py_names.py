@@ -1,7 +1,7 @@
 """TileLang's Python-level names (src/frontend/tileops_py.c): T.SharedBuffer and
 T.FragmentBuffer as T.macro parameter types, T.meta_class/T.inline, isinstance with T.PrimExpr
 and T.IntImm, T.IntImm(dtype, v), the dtype helpers, T.Vectorized, T.parallel, T.align_up,
-T.annotate_restrict_buffers, T.tvm_thread_invariant, T.has_let_value/T.get_let_value, T.reduce, T.reducer_init/update and
+T.annotate_restrict_buffers, T.tvm_thread_invariant, T.has_let_value/T.get_let_value, T.Ref, T.reduce, T.reducer_init/update and
 T.q_multiply_shift(_per_axis), T.transpose. tests/exec/test_py_names.py has the NumPy and exact Python
 references; test_emit_cuda runs it on the simulated GPU against the C target."""
 import tilelang
@@ -21,6 +21,12 @@ class Scale:
 @T.macro
 def row_sums(s: T.SharedBuffer([16, 32], "float32"), acc: T.FragmentBuffer([16], "float32")):
     T.reduce(s, acc, "sum", 1, True)
+
+
+@T.macro
+def bump(x: T.Ref, k):
+    x = x * 2 + k
+    x += 1
 
 
 @tilelang.jit(out_idx=[3, 4, 5, 6, 7])
@@ -56,8 +62,10 @@ def py_names(M=40, N=32, dtype="float32"):
                     if T.tvm_thread_invariant(bx * bm + i - 2 < M):
                         T.reducer_update(r[j], s[i - 2, j])
             T.finalize_reducer(r)
+            cnt = T.alloc_var("int32", 0)
+            bump(cnt, 3)
             for j in T.Parallel(N):
-                S[bx, j] = r[j]
+                S[bx, j] = r[j] + (cnt - 4)
             for i, j in T.Parallel(bm, N):
                 g = bx * bm + i
                 if g < M:
@@ -67,6 +75,7 @@ def py_names(M=40, N=32, dtype="float32"):
                     assert T.has_let_value(w) and not T.has_let_value(j)
                     assert T.get_let_value(j) is None
                     P[g, j] = sc.times(s[i, j]) + T.align_up(j, seven) + T.get_let_value(w)
+                    bump(P[bx * bm + i, j], 0.0)
                     Q[0, g, j] = T.q_multiply_shift(x, y, 31, j % 9 - 4)
                     Q[1, g, j] = T.q_multiply_shift(x, y, 15, 0)
                     Q[2, g, j] = T.q_multiply_shift_per_axis(x, y, j % 3, j % 5, 31, True, True)
