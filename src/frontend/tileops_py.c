@@ -31,6 +31,9 @@
  *   T.reducer_init(r, init=None), T.reducer_update(r[i], v)
  *                               fill a T.alloc_reducer buffer with init (its identity 0
  *                               without one) and a barrier; r[i] += v (an atomic add)
+ *   T.allocate(shape, dtype="float32", scope="global")
+ *                               TVM's alloc_buffer: T.alloc_global, or T.alloc_buffer's
+ *                               scopes
  *   T.transpose(src, dst)       dst[..., j, i] = src[..., i, j], a T.Parallel nest
  *   T.q_multiply_shift(x, y, q, s), T.q_multiply_shift_per_axis(x, y, ls, rs, q, l, r)
  *                               TVM's fixed-point multiply of int32 Q-numbers (its
@@ -265,6 +268,25 @@ static Value *t_let_value(Interp *in, CallArgs *a, void *d) {
     return bound ? val_expr(in, (Expr *)bound) : val_none(in);
 }
 
+/* T.allocate(shape, dtype="float32", scope="global", annotations=None): TVM's
+ * alloc_buffer, which TileLang re-exports: T.alloc_global for "global", else
+ * T.alloc_buffer's scopes. */
+static Value *t_allocate(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    Value *av[4];
+    args_bind(in, a, "T.allocate", "shape, dtype=, scope=, annotations=", av, 4);
+    Value *v[3] = {av[0], av[1] && av[1]->kind != V_NONE ? av[1] : val_str(in, "float32"),
+                   av[2] && av[2]->kind != V_NONE ? av[2] : val_str(in, "global")};
+    if (v[2]->kind == V_STR && !strcmp(v[2]->u.s, "global")) {
+        CallArgs b = args_of(in, a->loc, 2, v);
+        return call_t(in, "alloc_global", &b);
+    }
+    CallArgs b = args_of(in, a->loc, 2, v);
+    VEC_PUSH(ARENA, b.kw, v[2]);
+    VEC_PUSH(ARENA, b.names, "scope");
+    return call_t(in, "alloc_buffer", &b);
+}
+
 /* ---- T.reduce and the reducer API ---------------------------------------------------- */
 static Value *t_reduce_generic(Interp *in, CallArgs *a, void *d) {
     (void)d;
@@ -476,6 +498,7 @@ static const PyEntry py[] = {
     {"transpose", t_transpose, NULL, NULL},
     {"has_let_value", t_let_value, NULL, NULL},
     {"get_let_value", t_let_value, "get", NULL},
+    {"allocate", t_allocate, NULL, NULL},
     {"isnullptr", t_no_meaning, no_meaning[0], "not yet (compile error: no meaning in tilec)"},
     {"undef", t_no_meaning, no_meaning[1], "not yet (compile error: no meaning in tilec)"},
     {"ret", t_no_meaning, no_meaning[2], "not yet (compile error: no meaning in tilec)"},

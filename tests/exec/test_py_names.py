@@ -95,6 +95,8 @@ ERRORS = [
     ("T.transpose(S, S[0:2, 0:4])", "T.transpose: src (..., M, N) and dst (..., N, M)"),
     ("@T.macro\n            def m(x: T.Ref):\n                x = 1\n            m(3)",
      "to pass as reference (T.Ref), argument 'x' must be a T.alloc_var or a buffer element"),
+    ("v = T.allocate((4,), \"float32\", \"texture\")",
+     "T.alloc_buffer: scope \"texture\" is not supported by tilec"),
     ("T.annotate_pass_configs([1])", "pass_configs must be a dict, got list"),
     ("T.annotate_compile_flags(3)", "T.annotate_compile_flags takes a flag or a list of flags"),
     ("T.annotate_compile_flags([3])", "T.annotate_compile_flags: a flag is a string, got int 3"),

@@ -1,8 +1,9 @@
 """TileLang's Python-level names (src/frontend/tileops_py.c): T.SharedBuffer and
-T.FragmentBuffer as T.macro parameter types, T.meta_class/T.inline, isinstance with T.PrimExpr
-and T.IntImm, T.IntImm(dtype, v), the dtype helpers, T.Vectorized, T.parallel, T.align_up,
-T.annotate_restrict_buffers, T.tvm_thread_invariant, T.has_let_value/T.get_let_value, T.Ref, T.reduce, T.reducer_init/update and
-T.q_multiply_shift(_per_axis), T.transpose. tests/exec/test_py_names.py has the NumPy and exact Python
+T.FragmentBuffer as T.macro parameter types, T.Ref, T.meta_class/T.inline, isinstance with
+T.PrimExpr and T.IntImm, T.IntImm(dtype, v), the dtype helpers, T.Vectorized, T.parallel,
+T.align_up, T.annotate_restrict_buffers, T.tvm_thread_invariant, T.has_let_value and
+T.get_let_value, T.allocate, T.transpose, T.reduce, T.reducer_init/update and
+T.q_multiply_shift(_per_axis). tests/exec/test_py_names.py has the NumPy and exact Python
 references; test_emit_cuda runs it on the simulated GPU against the C target."""
 import tilelang
 import tilelang.language as T
@@ -53,7 +54,7 @@ def py_names(M=40, N=32, dtype="float32"):
             T.copy(A[bx * bm, 0], s)
             row_sums(s, acc)
             T.copy(acc, R[bx * bm])
-            st = T.alloc_shared((N, bm), dtype)
+            st = T.allocate((N, bm), dtype, "shared.dyn")
             T.transpose(s, st)
             T.copy(st, TT[0, bx * bm])
             T.reducer_init(r, 0.5)
