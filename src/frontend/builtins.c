@@ -248,7 +248,11 @@ static Value *py_isinstance(Interp *in, CallArgs *a, void *d) {
     if (a->pos.len != 2) ctx_fail(in->ctx, a->loc, "isinstance() takes 2 arguments");
     Value *v = a->pos.data[0], *t = a->pos.data[1];
     const char *want = t->kind == V_BUILTIN ? t->u.builtin->name : "";
-    bool r = (!strcmp(want, "int") && v->kind == V_INT) ||
+    bool known;
+    bool tl = !strncmp(want, "T.", 2) && tl_py_isinstance(in, v, want, &known);
+    if (!strncmp(want, "T.", 2) && !known)
+        ctx_fail(in->ctx, a->loc, "isinstance() with %s is not supported", want);
+    bool r = tl || (!strcmp(want, "int") && v->kind == V_INT) ||
              (!strcmp(want, "float") && v->kind == V_FLOAT) ||
              (!strcmp(want, "str") && v->kind == V_STR) ||
              (!strcmp(want, "bool") && v->kind == V_BOOL) ||

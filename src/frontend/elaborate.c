@@ -277,6 +277,11 @@ Param param_declare(Interp *in, Func *f, const char *name, Value *t, Loc loc, En
     Param prm = {.name = name};
     if (t->kind == V_TENSOR_TYPE) {
         TensorType *tt = t->u.tensor;
+        if (tt->scope)
+            ctx_fail(in->ctx, loc,
+                     "parameter '%s': a %s buffer type is for T.macro parameters; a kernel's "
+                     "parameters are global tensors (T.Tensor)",
+                     name, tt->scope);
         Buffer *b = ir_buffer(in->ctx, name, tt->dtype, SCOPE_GLOBAL, tt->ndim, loc);
         for (int d = 0; d < tt->ndim; d++) {
             b->shape[d] = tt->shape[d];
@@ -422,8 +427,9 @@ static const char *config_key(Interp *in, Value *k) {
     return key;
 }
 
-/* @tilelang.jit(pass_configs={...}): each entry's meaning is pass_configs.c's. */
-static void read_pass_configs(Interp *in, Func *f, Value *cfg, Loc loc) {
+/* @tilelang.jit(pass_configs={...}) or T.annotate_pass_configs({...}): each entry's
+ * meaning is pass_configs.c's. */
+void read_pass_configs(Interp *in, Func *f, Value *cfg, Loc loc) {
     if (!cfg || cfg->kind == V_NONE) return;
     if (cfg->kind != V_DICT)
         ctx_fail(in->ctx, loc, "pass_configs must be a dict, got %s", val_describe(in, cfg));

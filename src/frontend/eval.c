@@ -206,6 +206,7 @@ static Value *lookup(Interp *in, Env *env, const char *name, Loc loc) {
     if (!v) v = env_get(in->builtins, name);
     if (!v) ctx_fail(in->ctx, loc, "name '%s' is not defined", name);
     if (v->kind == V_ERROR) fail_error_value(in, v, loc);
+    if (v->kind == V_REF) return val_expr(in, ir_load(in->ctx, v->u.ptr.buf, v->u.ptr.idx, loc));
     return v;
 }
 
@@ -908,6 +909,46 @@ void args_bind(Interp *in, CallArgs *args, const char *fname, const char *spec, 
             ctx_fail(in->ctx, args->loc, "%s() missing required argument '%s'", fname, names[i]);
 }
 
+/* `x: T.Ref` on a T.macro parameter: the argument is passed by reference. */
+static bool is_ref_annotation(const Ast *a) {
+    return a && ((a->kind == AST_ATTR && !strcmp(a->u.attr.attr, "Ref")) ||
+                 (a->kind == AST_NAME && !strcmp(a->u.name, "Ref")));
+}
+
+/* A T.Ref argument (TileLang's macro_arg): a T.alloc_var as itself, a buffer element
+ * x[i] as a reference to it, its indices evaluated here once. */
+static Value *macro_ref(Interp *in, const char *name, Value *v, Loc loc) {
+    if (v->kind == V_BUFFER && v->u.buf->scope == SCOPE_VAR) return v;
+    Expr *e = v->kind == V_EXPR ? v->u.expr : NULL;
+    if (!e || e->kind != EXPR_LOAD)
+        ctx_fail(in->ctx, loc,
+                 "to pass as reference (T.Ref), argument '%s' must be a T.alloc_var or a "
+                 "buffer element x[i], got %s",
+                 name, val_describe(in, v));
+    Buffer *b = e->u.load.buf;
+    if (b->scope == SCOPE_VAR) {
+        Value *r = val_new(in, V_BUFFER);
+        r->u.buf = b;
+        return r;
+    }
+    Value *r = val_new(in, V_REF);
+    r->u.ptr.buf = b;
+    r->u.ptr.idx = NEW_ARRAY(&in->ctx->arena, Expr *, b->ndim + 1);
+    for (int d = 0; d < b->ndim; d++) {
+        Expr *x = e->u.load.idx[d];
+        if (x->kind != EXPR_INT && x->kind != EXPR_VAR) { /* fixed at the call */
+            Var *var = ir_var(in->ctx, "_", x->dtype);
+            Stmt *s = ir_stmt(in->ctx, STMT_LET, loc);
+            s->u.let.var = var;
+            s->u.let.value = x;
+            emit_stmt(in, s);
+            x = ir_varref(in->ctx, var, loc);
+        }
+        r->u.ptr.idx[d] = x;
+    }
+    return r;
+}
+
 static void bind_params(Interp *in, Function *f, Env *scope, CallArgs *args) {
     Ast *def = f->def;
     AstArgList *params = def->kind == AST_DEF ? &def->u.def.params : &def->u.lambda.params;
@@ -947,6 +988,8 @@ static void bind_params(Interp *in, Function *f, Env *scope, CallArgs *args) {
         if (!v && p->value) v = eval_expr(in, f->closure, p->value);
         if (!v)
             ctx_fail(in->ctx, args->loc, "%s() missing required argument '%s'", f->name, p->name);
+        if (f->is_macro && is_ref_annotation(p->annotation))
+            v = macro_ref(in, p->name, v, args->loc);
         env_set(in, scope, p->name, v);
     }
     if (used_pos < npos)
@@ -1037,9 +1080,12 @@ static Value *iterate_values(Interp *in, Value *it, Loc loc) {
     ctx_fail(in->ctx, loc, "cannot iterate over %s here", val_describe(in, it));
 }
 
-static void assign_var_buffer(Interp *in, Buffer *buf, Value *v, Loc loc) {
-    Expr **idx = NEW_ARRAY(&in->ctx->arena, Expr *, 1);
-    idx[0] = ir_int(in->ctx, 0, DT_INT32, loc);
+/* buf[idx] = v (idx NULL: the element of a T.alloc_var) */
+static void assign_element(Interp *in, Buffer *buf, Expr **idx, Value *v, Loc loc) {
+    if (!idx) {
+        idx = NEW_ARRAY(&in->ctx->arena, Expr *, 1);
+        idx[0] = ir_int(in->ctx, 0, DT_INT32, loc);
+    }
     Stmt *s = ir_stmt(in->ctx, STMT_STORE, loc);
     s->u.store.buf = buf;
     s->u.store.idx = idx;
@@ -1059,13 +1105,18 @@ static void assign_name(Interp *in, Env *env, const char *name, Value *v, Loc lo
         for (int i = 0; i < env->vars.len; i++)
             if (!strcmp(env->vars.data[i].name, name)) old = env->vars.data[i].value;
         if (old && old->kind == V_BUFFER && old->u.buf->scope == SCOPE_VAR && v->kind != V_BUFFER) {
-            assign_var_buffer(in, old->u.buf, v, loc);
+            assign_element(in, old->u.buf, NULL, v, loc);
+            return;
+        }
+        if (old && old->kind == V_REF) { /* a T.Ref parameter: store through it */
+            assign_element(in, old->u.ptr.buf, old->u.ptr.idx, v, loc);
             return;
         }
         if (v->kind == V_EXPR && v->u.expr->kind != EXPR_INT && v->u.expr->kind != EXPR_FLOAT &&
             v->u.expr->kind != EXPR_VAR) {
             Var *var = ir_var(in->ctx, name, v->u.expr->dtype);
             if (!ir_expr_loads(v->u.expr)) var->let_value = v->u.expr;
+            var->bound_value = v->u.expr;
             Stmt *s = ir_stmt(in->ctx, STMT_LET, loc);
             s->u.let.var = var;
             s->u.let.value = v->u.expr;

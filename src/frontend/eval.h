@@ -20,7 +20,7 @@
     X(V_EXPR, "expression") X(V_BUFFER, "buffer") X(V_REGION, "buffer region")           \
     X(V_ATOM, "constant") X(V_LOOP, "loop range") X(V_KERNEL, "T.Kernel")                 \
     X(V_TENSOR_TYPE, "tensor type") X(V_ERROR, "unavailable value") X(V_ELLIPSIS, "...")   \
-    X(V_WS, "T.ws") X(V_OBJECT, "object") X(V_PTR, "pointer")
+    X(V_WS, "T.ws") X(V_OBJECT, "object") X(V_PTR, "pointer") X(V_REF, "T.Ref")
 // clang-format on
 
 typedef enum ValueKind {
@@ -93,6 +93,7 @@ typedef struct TensorType {
     Expr **shape;
     Expr **strides; /* NULL: contiguous */
     DType dtype;
+    const char *scope; /* NULL: global; T.SharedBuffer & co.: a T.macro parameter's type */
 } TensorType;
 
 struct Value {
@@ -123,7 +124,9 @@ struct Value {
         } ws;
         struct {
             Buffer *buf; /* PTR (T.access_ptr): the address of buf[idx], through which a
-                            callee may access (rw: 1 read, 2 write) extent elements */
+                            callee may access (rw: 1 read, 2 write) extent elements; REF
+                            (a T.macro parameter annotated T.Ref): the element buf[idx],
+                            which the parameter's name reads and assigning it stores */
             Expr **idx;
             Expr *extent;
             int rw;
@@ -309,6 +312,13 @@ MemOrder mem_order_arg(Interp *in, Value *v, MemOrder dflt, unsigned allowed, Lo
 /* The status of T.<name> in docs/language.md's table (tileops_lang.c), given the
  * default: "C, CUDA" or the "not yet" of a name that is a compile error. */
 const char *tl_lang_status(const char *name, const char *dflt);
+/* tileops_py.c: Python-level names (types, dtype helpers, hints); the i-th name of its
+ * table and its docs/language.md status (NULL past the end); isinstance with its types. */
+BuiltinFn tl_py_fn(const char *attr, void **data);
+const char *tl_py_name(int i, const char **status);
+bool tl_py_isinstance(Interp *in, Value *v, const char *type, bool *known);
+/* elaborate.c: a pass_configs dict (NULL or None: nothing) applied to f. */
+void read_pass_configs(Interp *in, Func *f, Value *cfg, Loc loc);
 Value *tl_lang_attr(Interp *in, const char *attr, Loc loc); /* tileops.c: T.<attr> */
 /* builtins.c: a method of a kernel expression (astype), NULL if it has none by that name. */
 Value *expr_method(Interp *in, Value *self, const char *attr);

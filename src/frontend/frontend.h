@@ -66,6 +66,9 @@ Program *elaborate_request(Ctx *ctx, const Source *src, const ElabRequest *rq);
  * ctx->opts (its warnings on f); the key a PassConfigKey member name stands for, or NULL. */
 void pass_config_apply(Ctx *ctx, Func *f, const char *key, bool on, Loc loc);
 const char *pass_config_member_key(const char *member);
+/* pass_configs.c: an nvcc flag of T.annotate_compile_flags (--use_fast_math honoured, the
+ * rest a warning on f). */
+void compile_flag_apply(Ctx *ctx, Func *f, const char *flag, Loc loc);
 /* tileops.c: "T.<name>\t<status>\n" for every T name (malloc'd; tilec info --names). */
 char *tl_lang_table(void);
 

@@ -15,7 +15,9 @@
  *   tl.disable_wgmma                                   sm_90a compiled like sm_80 (mma.sync)
  * An honoured key sets its switch in the compilation's settings (ctx->opts, options.h:
  * no_ws, no_splitk, fast_math, no_auto_sync, no_wgmma); a false value leaves the setting as
- * the caller's options and the environment made it. */
+ * the caller's options and the environment made it. T.annotate_pass_configs({...}) in a
+ * kernel's body means the same as the decorator's dict; T.annotate_compile_flags honours
+ * --use_fast_math (compile_flag_apply). */
 #include "frontend/frontend.h"
 
 #include <string.h>
@@ -141,4 +143,23 @@ void pass_config_apply(Ctx *ctx, Func *f, const char *key, bool on, Loc loc) {
         }
     }
     warn(ctx, f, loc, key, "not a TileLang 0.1.15 pass config; ignored");
+}
+
+/* T.annotate_compile_flags: an nvcc flag of the kernel. --use_fast_math is
+ * tl.enable_fast_math's switch; the rest are reported once as having no effect (tilec
+ * compiles with NVRTC and its own options). */
+void compile_flag_apply(Ctx *ctx, Func *f, const char *flag, Loc loc) {
+    const char *bare = flag + strspn(flag, "-");
+    if (!strcmp(bare, "use_fast_math")) {
+        ctx->opts.fast_math = true;
+        return;
+    }
+    const char *text =
+        arena_printf(&ctx->arena,
+                     "%s:%d: warning: compile flag '%s': accepted, no effect in "
+                     "tilec (NVRTC with tilec's options; --use_fast_math is honoured)",
+                     loc.src && loc.src->name ? loc.src->name : "<source>", loc.line, flag);
+    for (int i = 0; i < f->remarks.len; i++)
+        if (!strcmp(f->remarks.data[i], text)) return;
+    VEC_PUSH(&ctx->arena, f->remarks, text);
 }

@@ -606,6 +606,21 @@ static Value *t_parallel(Interp *in, CallArgs *a, void *d) {
     return loop_of(in, LOOP_PARALLEL, a->pos.len, mn, ext, 0);
 }
 
+/* T.parallel(start, stop=None, annotations=None): TVM's parallel loop, iterations
+ * independent, as T.Parallel over start..stop (both make TIR's parallel For). */
+static Value *t_parallel_range(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    Value *av[3];
+    args_bind(in, a, "T.parallel", "start, stop=, annotations=", av, 3);
+    Value *lo = av[1] && av[1]->kind != V_NONE ? av[0] : val_int(in, 0);
+    Value *hi = av[1] && av[1]->kind != V_NONE ? av[1] : av[0];
+    Expr *mn = dim_expr(in, lo, a->loc, "T.parallel start");
+    Expr *ext = arith_simplify(in->ctx,
+                               ir_bin(in->ctx, OP_SUB, dim_expr(in, hi, a->loc, "T.parallel stop"),
+                                      mn, a->loc));
+    return loop_of(in, LOOP_PARALLEL, 1, &mn, &ext, 0);
+}
+
 /* The items of T.Pipelined's list argument `what` (a list or tuple; else an error). */
 static ValueList list_arg(Interp *in, Value *v, Loc loc, const char *what) {
     if (v->kind != V_TUPLE && v->kind != V_LIST)
@@ -1078,6 +1093,7 @@ static const TEntry t_entries[] = {
     {"cummax", t_cumsum, 1},
     {"const", t_const, 0},
     {"empty", t_empty, 0},
+    {"parallel", t_parallel_range, 0},
 };
 #undef I
 
@@ -1102,6 +1118,8 @@ char *tl_lang_table(void) {
         sb_printf(&sb, "T.%s\t%s\n", tl_math_name(i, NULL), status);
     for (int i = 0; tl_mem_name(i); i++)
         sb_printf(&sb, "T.%s\t%s\n", tl_mem_name(i), tl_lang_status(tl_mem_name(i), ok));
+    for (int i = 0; tl_py_name(i, &status); i++)
+        sb_printf(&sb, "T.%s\t%s\n", tl_py_name(i, NULL), status);
     for (int fn = 0; fn < FN_COUNT; fn++)
         if (intrinsic_is_plain((Intrinsic)fn))
             sb_printf(&sb, "T.%s\t%s\n", intrinsic_name((Intrinsic)fn),
@@ -1132,6 +1150,8 @@ Value *tl_lang_attr(Interp *in, const char *attr, Loc loc) {
     if (launch) return bval(in, arena_printf(ARENA, "T.%s", attr), launch, data);
     BuiltinFn math = tl_math_fn(attr, &data);
     if (math) return bval(in, arena_printf(ARENA, "T.%s", attr), math, data);
+    BuiltinFn pyname = tl_py_fn(attr, &data);
+    if (pyname) return bval(in, arena_printf(ARENA, "T.%s", attr), pyname, data);
     for (int fn = 0; fn < FN_COUNT; fn++)
         if (intrinsic_is_plain((Intrinsic)fn) && !strcmp(attr, intrinsic_name((Intrinsic)fn)))
             return bval(in, arena_printf(ARENA, "T.%s", attr), t_intrinsic, (void *)(intptr_t)fn);

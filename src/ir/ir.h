@@ -223,16 +223,17 @@ typedef struct Buffer Buffer;
 
 /* A scalar variable: loop variable, block index, let-bound value, symbolic size. */
 typedef struct Var {
-    const char *name;      /* user's name; printers make it unique with id when needed */
-    DType dtype;           /* int32 for indices unless stated */
-    int id;                /* unique in the compilation */
-    const Expr *let_value; /* a kernel LET's value when it loads nothing, else NULL: slice
+    const char *name;        /* user's name; printers make it unique with id when needed */
+    DType dtype;             /* int32 for indices unless stated */
+    int id;                  /* unique in the compilation */
+    const Expr *let_value;   /* a kernel LET's value when it loads nothing, else NULL: slice
                               extents between lets simplify through it (tileops.c) */
-    bool nonneg;           /* never negative (pass_mark_nonneg: loop variables that start at
+    bool nonneg;             /* never negative (pass_mark_nonneg: loop variables that start at
                               >= 0, block indices, lets of such values): the C family
                               divides it as unsigned */
-    bool varying;          /* may differ between the threads of a block (pass_mark_varying:
+    bool varying;            /* may differ between the threads of a block (pass_mark_varying:
                               thread indices, lets and loop bounds that depend on them) */
+    const Expr *bound_value; /* a kernel LET's value, loads or not (T.get_let_value) */
 } Var;
 
 struct Buffer {

@@ -1302,6 +1302,7 @@ static void math_cases(SimCase *cases, char names[][64], int *n) {
         {"math_reduce", "\"int32\"", "\"uint64\"", false},
         {"math_reduce", "\"int32\"", "\"int8\"", false},
         {"math_reduce", "bm=16, bn=32", "bm=2, bn=128", false}, /* across warps */
+        {"py_names", "M=40", "M=40", true},                     /* tileops_py.c's names */
     };
     for (size_t i = 0; i < sizeof math / sizeof *math; i++) {
         const char *const ft[] = {math[i].from, math[i].to};
