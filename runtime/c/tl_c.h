@@ -576,6 +576,18 @@ static inline void tl_assert_fail(const char *where, const char *msg, long long 
     fprintf(stderr, "%s: device assert failed: %s (block (%lld, %lld, %lld))\n", where, msg, bx, by,
             bz);
 }
+
+/* T.ptx_cp_async on the C target: the copy is done when it is issued (the earliest the
+ * hardware may finish it); valid false writes zeros and reads nothing. */
+#define TL_CP_ASYNC(N)                                                                             \
+    static inline void tl_cp_async##N(void *smem, const void *gmem, bool valid) {                  \
+        if (valid) memcpy(smem, gmem, N);                                                          \
+        else memset(smem, 0, N);                                                                   \
+    }
+TL_CP_ASYNC(4)
+TL_CP_ASYNC(8)
+TL_CP_ASYNC(16)
+#undef TL_CP_ASYNC
 #endif /* TL_CUDA_FILE */
 
 #endif

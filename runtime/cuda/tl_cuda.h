@@ -806,6 +806,18 @@ TL_DEV void tl_mbar_wait(uint64_t *bar, int parity) {
 #endif
 }
 
+/* An arrival on bar once every cp.async this thread issued before has landed (sm_80+).
+ * NOINC: the arrival counts against the barrier's count; else the pending count is
+ * raised first, so the barrier's count must not include it. */
+template <bool NOINC> TL_DEV void tl_mbar_cp_async_arrive(uint64_t *bar) {
+    if constexpr (NOINC)
+        asm volatile("cp.async.mbarrier.arrive.noinc.shared.b64 [%0];\n" ::"r"(tl_smem_addr(bar))
+                     : "memory");
+    else
+        asm volatile("cp.async.mbarrier.arrive.shared.b64 [%0];\n" ::"r"(tl_smem_addr(bar))
+                     : "memory");
+}
+
 #ifdef __CUDA_ARCH_FEAT_SM90_ALL
 /* Descriptor of a swizzled tile at smem address addr: leading and stride byte offsets
  * lbo, sbo; base offset 0 (tiles are 1024-byte aligned); mode 1 = 128B, 2 = 64B. */
@@ -2709,6 +2721,16 @@ TL_DEV void tl_fence_mbar_init() {}
 TL_DEV void tl_mbar_arrive(uint64_t *bar) { tl_mbar_update(bar, 1, 0); }
 TL_DEV void tl_mbar_arrive_expect_tx(uint64_t *bar, int bytes) { tl_mbar_update(bar, 1, bytes); }
 TL_DEV void tl_mbar_expect_tx(uint64_t *bar, int bytes) { tl_mbar_update(bar, 0, bytes); }
+/* The thread's cp.asyncs land now (committed or not), then it arrives: NOINC, one
+ * arrival of the count; else the raise and the arrival cancel. */
+template <bool NOINC> TL_DEV void tl_mbar_cp_async_arrive(uint64_t *bar) {
+    TlSimQueue *q = &tl_sim_queues[sim_thread()];
+    for (int i = 0; i < q->len; i++)
+        memcpy(q->copies[i].dst, q->copies[i].data, q->copies[i].bytes);
+    q->len = 0;
+    if (NOINC) tl_mbar_update(bar, 1, 0);
+    else sim_progress();
+}
 
 TL_DEV void tl_sim_land(TlSimBox *b) {
     const long mask = b->swizzle ? b->swizzle / 16 - 1 : 0;

@@ -204,6 +204,11 @@ struct Interp {
     /* control flow signals of the statement executor */
     enum { FLOW_NORMAL, FLOW_RETURN, FLOW_BREAK, FLOW_CONTINUE } flow;
     Value *retval;
+    /* T.create_barriers: its list's entries are initialized by the program
+       (T.ptx_init_barrier_thread_count); which ones so far (a constant index's bit, or
+       any after one with a run-time index) */
+    bool mbar_need_init, mbar_any_init;
+    uint64_t mbar_inited[16];
 };
 
 /* Compile-time work limits (docs/language.md, "Limits"): past one, elaboration stops

@@ -238,8 +238,6 @@ static Value *t_pending(Interp *in, CallArgs *a, void *d) {
 static const char *const pending[][2] = {
     {"call_intrin", "TVM intrinsics"},
     {"gemm_sp", "sparse tensor cores"},
-    {"ptx_cp_async", "use T.copy"},
-    {"cp_async_barrier_noinc", "use T.copy"},
     {"ptr", "raw pointers"},
     {"alloc_cluster_barrier", "cluster barriers"},
     {"block_rank_in_cluster", "clusters"},
@@ -298,6 +296,20 @@ static const char *const notes[][2] = {
     {"address_of", "C, CUDA (arguments of `T.call_extern`)"},
     {"tvm_access_ptr", "C, CUDA (arguments of `T.call_extern`)"},
     {"async_copy", "C, CUDA (`T.copy`: complete when it returns)"},
+    {"create_barriers", "CUDA; C: no effect"},
+    {"ptx_init_barrier_thread_count", "CUDA; C: no effect"},
+    {"ptx_arrive_barrier", "CUDA; C: no effect"},
+    {"ptx_arrive_barrier_expect_tx", "CUDA; C: no effect"},
+    {"ptx_wait_barrier", "CUDA (parity 0); C: no effect"},
+    {"ptx_fence_barrier_init", "C, CUDA (no effect: tilec fences each init)"},
+    {"ptx_cp_async", "C, CUDA (thread-level; C: complete at issue)"},
+    {"ptx_commit_group", "CUDA; C: no effect (copies complete at issue)"},
+    {"ptx_wait_group", "CUDA; C: no effect (copies complete at issue)"},
+    {"ptx_cp_async_barrier", "CUDA; C: no effect"},
+    {"cp_async_barrier_noinc", "CUDA; C: no effect"},
+    {"tvm_storage_sync", "C, CUDA (`\"shared\"`, `\"warp\"`: a block barrier; no `\"global\"`)"},
+    {"tma_store_arrive", "C, CUDA (no effect: tilec waits for its own TMA stores)"},
+    {"tma_store_wait", "C, CUDA (no effect: tilec waits for its own TMA stores)"},
 };
 
 const char *tl_lang_status(const char *name, const char *dflt) {

@@ -131,7 +131,8 @@
 /* clang-format off */
 #define TL_MBAR_OPS(X) \
     X(MBAR_INIT, "init") X(MBAR_ARRIVE, "arrive") X(MBAR_EXPECT_TX, "arrive_expect_tx") \
-    X(MBAR_EXPECT, "expect_tx") X(MBAR_WAIT, "wait")
+    X(MBAR_EXPECT, "expect_tx") X(MBAR_WAIT, "wait") \
+    X(MBAR_CP_ASYNC, "cp_async_arrive") X(MBAR_CP_ASYNC_NOINC, "cp_async_arrive_noinc")
 /* clang-format on */
 
 /* the two consumer warp groups' turns (STMT_TURN; tl_pingpong_<name> in tl_cuda.h) */
@@ -555,7 +556,10 @@ struct Stmt {
            executing thread; with per_group only the first thread of each warp group of
            128), EXPECT_TX (one thread: arrive, expect arg bytes), EXPECT (one thread:
            expect arg more bytes, no arrival), WAIT (until the phase of parity arg has
-           completed). INIT with idx: that entry only. once (the program's EXPECT and
+           completed), CP_ASYNC (each executing thread: once its earlier cp.asyncs have
+           landed, an arrival that the barrier's count does not include: the pending
+           count is raised first), CP_ASYNC_NOINC (the same, an arrival the count
+           includes). INIT with idx: that entry only. once (the program's EXPECT and
            EXPECT_TX): by the first of the threads that run it. cluster: the arrivals
            come from every block of the cluster (INIT counts them all; ARRIVE arrives on
            each block's bar[idx]) */

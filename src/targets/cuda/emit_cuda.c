@@ -232,6 +232,11 @@ static void emit_mbar(CfEmit *em, const Stmt *s) {
                     cf_ex_str(em, s->u.mbar.arg, DT_INT32, true));
         else cf_line(em, "/* T.mbarrier_expect_tx: no TMA bytes below sm_90a */");
         break;
+    case MBAR_CP_ASYNC:
+    case MBAR_CP_ASYNC_NOINC:
+        cf_line(em, "tl_mbar_cp_async_arrive<%s>(&%s[%s]);",
+                s->u.mbar.op == MBAR_CP_ASYNC_NOINC ? "true" : "false", bar, idx);
+        break;
     default:
         cf_line(em, "tl_mbar_wait(&%s[%s], %s);", bar, idx,
                 cf_ex_str(em, s->u.mbar.arg, DT_INT32, true));
