@@ -209,6 +209,8 @@ struct Interp {
        any after one with a run-time index) */
     bool mbar_need_init, mbar_any_init;
     uint64_t mbar_inited[16];
+    Buffer *rng_state; /* the kernel's T.rng_init state (each thread's), or NULL; its
+                          alloc opens the kernel body (builtins.c) */
 };
 
 /* Compile-time work limits (docs/language.md, "Limits"): past one, elaboration stops
@@ -304,6 +306,7 @@ Expr *mem_slot_load(Interp *in, Buffer *slot, Loc loc);
 /* tileops_mem.c: the kernel's thread index x made (thread-level code: each thread makes
  * the call or atomic being built). */
 void mem_thread_level(Interp *in);
+Stmt *mem_rng_scope(Interp *in, Stmt *body);
 /* tileops_mem.c, after elaboration: the result slots of extern calls that nothing reads
  * are dropped (TileLang's examples give void functions a dtype). */
 void mem_finish(Interp *in, Func *f);

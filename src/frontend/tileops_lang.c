@@ -310,6 +310,9 @@ static const char *const notes[][2] = {
     {"tvm_storage_sync", "C, CUDA (`\"shared\"`, `\"warp\"`: a block barrier; no `\"global\"`)"},
     {"tma_store_arrive", "C, CUDA (no effect: tilec waits for its own TMA stores)"},
     {"tma_store_wait", "C, CUDA (no effect: tilec waits for its own TMA stores)"},
+    {"rng_init", "C, CUDA (Philox4_32_10 only; thread-level)"},
+    {"rng_rand", "C, CUDA (thread-level)"},
+    {"rng_rand_float", "C, CUDA (`bit=32`, `dist=\"uniform\"` only; thread-level)"},
 };
 
 const char *tl_lang_status(const char *name, const char *dflt) {

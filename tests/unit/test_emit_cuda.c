@@ -1374,7 +1374,7 @@ static void test_issue26(void) {
     } shapes[] = {{13, 64, 8, 64, 128},  {13, 64, 8, 64, 32},  {64, 13, 64, 8, 128},
                   {37, 40, 16, 32, 256}, {9, 130, 4, 128, 64}, {100, 72, 64, 32, 128},
                   {5, 7, 8, 8, 128}};
-    enum { NS = sizeof shapes / sizeof *shapes, MAXS = NS * 8 + 7 + 20 + 4 };
+    enum { NS = sizeof shapes / sizeof *shapes, MAXS = NS * 8 + 7 + 20 + 6 };
     SimCase cases[MAXS];
     static char names[MAXS][64];
     int n = 0;
@@ -1404,8 +1404,9 @@ static void test_issue26(void) {
         cases[n] = (SimCase){names[n], strdup(tile_store_progs[i]), NULL, c}, n++;
     }
     static const char *const files[] = {"lang_tail", "atomic_vec", /* tileops_lang.c's */
-                                        "ptx_names"}; /* tileops_expert.c's PTX spellings */
-    for (int i = 0; i < 3; i++) {
+                                        "ptx_names",  /* tileops_expert.c's PTX spellings */
+                                        "rng_names"}; /* tileops_mem.c's random numbers */
+    for (int i = 0; i < 4; i++) {
         char path[128];
         snprintf(path, sizeof path, "tests/exec/kernels/%s.py", files[i]);
         char *text = read_text(path);
