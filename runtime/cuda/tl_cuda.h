@@ -764,6 +764,10 @@ TL_DEV void tl_gemm_ss_s8(const int8_t *A, const int8_t *B, int32_t *C, int tid)
 template <int ID, int N> TL_DEV void tl_bar_sync() {
     asm volatile("bar.sync %0, %1;\n" ::"n"(ID), "n"(N) : "memory");
 }
+/* An arrival at named barrier ID of N threads that does not wait (T.named_barrier_arrive). */
+template <int ID, int N> TL_DEV void tl_bar_arrive() {
+    asm volatile("bar.arrive %0, %1;\n" ::"n"(ID), "n"(N) : "memory");
+}
 
 /* ---- mbarriers (sm_80+; transaction bytes and TMA are sm_90's, below) -----------------------
  * An mbarrier completes a phase when `count` arrivals and every expected transaction byte
@@ -2674,6 +2678,7 @@ template <int NT> TL_DEV void tl_sk_wait(unsigned *flag, int tid) {
 
 /* Named barriers of the harness (sim_bar: id, thread count). */
 template <int ID, int N> TL_DEV void tl_bar_sync() { sim_bar(ID, N); }
+template <int ID, int N> TL_DEV void tl_bar_arrive() { sim_bar_arrive(ID, N); }
 /* The warp groups' turns (sim_bar_arrive: an arrival that does not wait). */
 TL_DEV void tl_pingpong_start(int tid) {
     if (tid >= 128) sim_bar_arrive(2, 256);

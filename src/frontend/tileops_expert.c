@@ -5,7 +5,8 @@
  * proxy fence, and the wait for T.wgmma_gemm (T.wait_wgmma; the gemm is tileops.c's).
  * TileLang's PTX spellings of the same (T.ptx_*_barrier*, T.create_barriers), its
  * per-thread cp.async (T.ptx_cp_async and its groups and barrier arrivals),
- * T.tvm_storage_sync and T.tma_store_arrive / wait (section below).
+ * T.tvm_storage_sync and T.tma_store_arrive / wait, and the program's named barriers
+ * (T.sync_threads(id, n), T.named_barrier_arrive: STMT_NAMED_BAR) (section below).
  *
  * Semantics (docs/language.md, "Expert primitives"): a region runs in its warp groups
  * only, which see it as a block of their threads; arrive and wait run in every thread
@@ -263,6 +264,11 @@ static Value *t_ws(Interp *in, CallArgs *a, void *d) {
                  "warp groups 0 to %d)",
                  (long long)(lo < 0 ? lo : prev), in->kernel_threads,
                  in->kernel_threads / WARP_GROUP - 1);
+    if (in->named_bars)
+        ctx_fail(in->ctx, a->loc,
+                 "T.ws in a kernel with named barriers of its own (T.sync_threads(id, n), "
+                 "T.named_barrier_arrive): the regions' barriers are named barriers too");
+    in->kernel_ws = true;
     Value *v = val_new(in, V_WS);
     v->u.ws.lo = (int)(lo * WARP_GROUP), v->u.ws.count = (int)(hi - lo * WARP_GROUP);
     return v;
@@ -476,6 +482,44 @@ static Value *t_ptx_cp_async(Interp *in, CallArgs *a, void *d) {
     return val_none(in);
 }
 
+/* T.sync_threads(barrier_id, arrive_count=all) (tileops.c's T.sync_threads with
+ * arguments) / T.named_barrier_arrive(barrier_id, thread_count): named barrier 1..15 of
+ * that many threads (a multiple of 32), waited for (bar.sync) or only arrived at
+ * (bar.arrive), in each thread that runs it, also under thread-dependent conditions. */
+Value *tl_named_barrier(Interp *in, CallArgs *a, void *arrive) {
+    const char *fname = arrive ? "T.named_barrier_arrive" : "T.sync_threads";
+    Value *av[2];
+    args_bind(in, a, fname, arrive ? "barrier_id, thread_count" : "barrier_id=, arrive_count=", av,
+              2);
+    need_kernel(in, a->loc, fname);
+    int64_t id = av[0] ? val_to_int(in, av[0], a->loc, "barrier_id") : 0;
+    int64_t n = av[1] ? val_to_int(in, av[1], a->loc, "the thread count") : in->kernel_threads;
+    if (!av[0] && !arrive) { /* T.sync_threads(arrive_count=n) */
+        emit_stmt(in, ir_stmt(in->ctx, STMT_SYNC, a->loc));
+        return val_none(in);
+    }
+    if (id < 1 || id > 15)
+        ctx_fail(in->ctx, a->loc,
+                 "%s: a named barrier is 1 to 15 (0 is the block's: T.sync_threads()), got %lld",
+                 fname, (long long)id);
+    if (n < 32 || n > in->kernel_threads || n % 32)
+        ctx_fail(in->ctx, a->loc,
+                 "%s: the thread count must be a multiple of 32 from 32 to the block's %d, got "
+                 "%lld",
+                 fname, in->kernel_threads, (long long)n);
+    if (in->kernel_ws)
+        ctx_fail(in->ctx, a->loc,
+                 "%s: named barriers of the program's in a kernel with T.ws regions (whose "
+                 "barriers are named barriers too) are not supported",
+                 fname);
+    in->named_bars = true;
+    Stmt *s = ir_stmt(in->ctx, STMT_NAMED_BAR, a->loc);
+    s->u.named_bar.id = (int)id, s->u.named_bar.count = (int)n;
+    s->u.named_bar.arrive = arrive != NULL;
+    emit_stmt(in, s);
+    return val_none(in);
+}
+
 /* T.tvm_storage_sync(scope): "shared" (or "shared.dyn") a block barrier, as
  * T.sync_threads; "warp" the same barrier (stronger than the warp's, as T.sync_warp). */
 static Value *t_storage_sync(Interp *in, CallArgs *a, void *d) {
@@ -544,6 +588,7 @@ static const struct {
     {"tvm_storage_sync", t_storage_sync, NULL},
     {"tma_store_arrive", t_tma_store_sync, NULL},
     {"tma_store_wait", t_tma_store_sync, I(1)},
+    {"named_barrier_arrive", tl_named_barrier, I(1)},
 };
 #undef I
 

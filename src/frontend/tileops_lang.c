@@ -313,6 +313,8 @@ static const char *const notes[][2] = {
     {"rng_init", "C, CUDA (Philox4_32_10 only; thread-level)"},
     {"rng_rand", "C, CUDA (thread-level)"},
     {"rng_rand_float", "C, CUDA (`bit=32`, `dist=\"uniform\"` only; thread-level)"},
+    {"named_barrier_arrive", "CUDA; C: no effect (not in kernels with `T.ws`)"},
+    {"sync_threads", "C, CUDA (named `(barrier_id, arrive_count)`: CUDA; C: no effect)"},
 };
 
 const char *tl_lang_status(const char *name, const char *dflt) {

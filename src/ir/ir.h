@@ -172,7 +172,8 @@
     X(STMT_TURN) /* CUDA sm_90: the two consumer warp groups' gemm turns (ping-pong) */ \
     X(STMT_SPLITK) /* CUDA sm_90: a split-K unit's accumulators (pass_pipeline_async) */ \
     X(STMT_PDL)    /* T.pdl_trigger / T.pdl_sync: programmatic dependent launch */     \
-    X(STMT_EXTERN) /* T.call_extern / T.call_pure_extern: a named C / CUDA function */
+    X(STMT_EXTERN) /* T.call_extern / T.call_pure_extern: a named C / CUDA function */ \
+    X(STMT_NAMED_BAR) /* T.sync_threads(id, n) / T.named_barrier_arrive: bar.sync/arrive */
 /* clang-format on */
 
 #define X2_ENUM(e, ...) e,
@@ -616,6 +617,13 @@ struct Stmt {
             Buffer *result;
             bool pure;
         } extern_;
+        /* NAMED_BAR: the program's named barrier id (1..15) of count threads (a multiple
+           of 32): the threads that run it arrive, and (not arrive) wait until count have
+           arrived. CUDA: bar.sync / bar.arrive; C: nothing (program order) */
+        struct {
+            int id, count;
+            bool arrive;
+        } named_bar;
     } u;
 };
 

@@ -39,6 +39,15 @@ def test_ptx_names(tilec, M, steps, stages):
     assert (e[:, :4] == 1.0).all() and (e != 1.0).any()  # some copies zero-filled, not all
 
 
+
+@pytest.mark.parametrize("N,steps", [(1024, 4), (256, 1)])
+def test_named_barriers(tilec, N, steps):
+    a = np.random.default_rng(26).uniform(-1.0, 1.0, N).astype(np.float32)
+    out = tilec.run("tests/exec/kernels/named_bar.py", dict(N=N, steps=steps), {"A": a})
+    tiles = a.reshape(-1, 128)  # consumer c reads what producer 127 - c wrote
+    np.testing.assert_array_equal(out["B"], (tiles[:, ::-1] * 2.0 + 1.0).reshape(-1))
+
+
 ERRORS = [
     ("T.ptx_cp_async(T.access_ptr(S[0], \"w\"), T.access_ptr(X[0], \"r\"), 3)",
      "T.ptx_cp_async copies 4, 8 or 16 bytes; 3 float32 elements are 12 bytes"),
@@ -67,6 +76,13 @@ ERRORS = [
     ("T.rng_init(1, generator=\"curandStateXORWOW_t\")",
      "T.rng_init: tilec's generator is \"curandStatePhilox4_32_10_t\""),
     ("T.rng_init(1.5)", "T.rng_init: seed must be an integer, got float32"),
+    ("T.sync_threads(16, 32)",
+     "T.sync_threads: a named barrier is 1 to 15 (0 is the block's: T.sync_threads()), got 16"),
+    ("T.named_barrier_arrive(1, 48)",
+     "T.named_barrier_arrive: the thread count must be a multiple of 32 from 32 to the "
+     "block's 32, got 48"),
+    ("T.named_barrier_arrive(1)", "T.named_barrier_arrive() missing"),
+
     ("T.rng_init(1)\n            X[0] = T.rng_rand_float(64)",
      "T.rng_rand_float: only bit=32 is supported (curand_uniform)"),
     ("T.rng_init(1)\n            X[0] = T.rng_rand_float(dist=\"normal\")",

@@ -462,9 +462,10 @@ typedef struct SimCase {
     Compiled *cu;
 } SimCase;
 
-/* Wrong programs whose simulation must fail, with that message (ptx_count_cases). */
-static const char *const sim_fails[][2] = {{"ptx_names_wrong_count0", "deadlock"},
-                                           {"ptx_names_wrong_count1", "deadlock"}};
+/* Wrong programs whose simulation must fail, with that message (wrong_count_cases). */
+static const char *const sim_fails[][2] = {{"wrong_count0", "deadlock"},
+                                           {"wrong_count1", "deadlock"},
+                                           {"wrong_count2", "deadlock"}};
 
 static const char *sim_must_fail(const char *name) {
     for (size_t i = 0; i < sizeof sim_fails / sizeof *sim_fails; i++)
@@ -1335,37 +1336,44 @@ static void math_cases(SimCase *cases, char names[][64], int *n) {
     }
 }
 
-/* ptx_names with a barrier count one too large (the cp.async arrivals' barrier; the
- * plain arrivals' one): a phase that never completes, which the simulation must report
- * as a deadlock (sim_fails). (One too small is not an error of the hardware's either:
- * the extra arrival counts towards the next phase.) */
-static void ptx_count_cases(SimCase *cases, char (*names)[64], int *n) {
+/* Kernels with a barrier count one too large (ptx_names: the cp.async arrivals'
+ * mbarrier, the plain arrivals' one) or an arrival missing (named_bar: the consumers'
+ * last hand-back): a phase that never completes, which the simulation must report as a
+ * deadlock (sim_fails). (One too small
+ * is not an error of the hardware's either: the extra arrival counts towards the next
+ * phase.) */
+static void wrong_count_cases(SimCase *cases, char (*names)[64], int *n) {
     static const struct {
-        const char *from, *to;
-    } wrong[] = {{"full = T.alloc_barrier([128] * stages)",
-                  "full = T.alloc_barrier([129] * stages)"},
-                 {"T.ptx_init_barrier_thread_count(1, 256)",
-                  "T.ptx_init_barrier_thread_count(1, 257)"}};
-    char *text = read_text("tests/exec/kernels/ptx_names.py");
-    CHECK(text != NULL, "tests/exec/kernels/ptx_names.py");
-    for (int i = 0; i < 2 && text; i++) {
-        char *at = strstr(text, wrong[i].from), *t = malloc(strlen(text) + 8);
-        CHECK(at != NULL, "ptx_names: '%s'", wrong[i].from);
+        const char *file, *from, *to;
+    } wrong[] = {
+        {"ptx_names", "full = T.alloc_barrier([128] * stages)",
+         "full = T.alloc_barrier([129] * stages)"},
+        {"ptx_names", "T.ptx_init_barrier_thread_count(1, 256)",
+         "T.ptx_init_barrier_thread_count(1, 257)"},
+        {"named_bar", "if k < steps - 1:", "if k < steps - 2:"},
+    };
+    for (int i = 0; i < 3; i++) {
+        char path[128];
+        snprintf(path, sizeof path, "tests/exec/kernels/%s.py", wrong[i].file);
+        char *text = read_text(path), *at = text ? strstr(text, wrong[i].from) : NULL;
+        CHECK(at != NULL, "%s: '%s'", path, wrong[i].from);
         if (!at) {
-            free(t);
+            free(text);
             continue;
         }
-        snprintf(t, strlen(text) + 8, "%.*s%s%s", (int)(at - text), text, wrong[i].to,
+        size_t len = strlen(text) + 8;
+        char *t = malloc(len);
+        snprintf(t, len, "%.*s%s%s", (int)(at - text), text, wrong[i].to,
                  at + strlen(wrong[i].from));
-        lower_arch = i ? "sm_90a" : "sm_80";
-        snprintf(names[*n], 64, "ptx_names_wrong_count%d", i);
+        free(text);
+        lower_arch = i % 2 ? "sm_90a" : "sm_80";
+        snprintf(names[*n], 64, "wrong_count%d", i);
         Compiled *c = check_program(names[*n], t);
         if (c->f && c->src) {
             cases[*n] = (SimCase){names[*n], t, NULL, c};
             ++*n;
         } else free(t), compiled_free(c);
     }
-    free(text);
 }
 
 static void test_issue26(void) {
@@ -1374,7 +1382,7 @@ static void test_issue26(void) {
     } shapes[] = {{13, 64, 8, 64, 128},  {13, 64, 8, 64, 32},  {64, 13, 64, 8, 128},
                   {37, 40, 16, 32, 256}, {9, 130, 4, 128, 64}, {100, 72, 64, 32, 128},
                   {5, 7, 8, 8, 128}};
-    enum { NS = sizeof shapes / sizeof *shapes, MAXS = NS * 8 + 7 + 20 + 6 };
+    enum { NS = sizeof shapes / sizeof *shapes, MAXS = NS * 8 + 7 + 20 + 9 };
     SimCase cases[MAXS];
     static char names[MAXS][64];
     int n = 0;
@@ -1405,8 +1413,9 @@ static void test_issue26(void) {
     }
     static const char *const files[] = {"lang_tail", "atomic_vec", /* tileops_lang.c's */
                                         "ptx_names",  /* tileops_expert.c's PTX spellings */
-                                        "rng_names"}; /* tileops_mem.c's random numbers */
-    for (int i = 0; i < 4; i++) {
+                                        "rng_names",  /* tileops_mem.c's random numbers */
+                                        "named_bar"}; /* the program's named barriers */
+    for (int i = 0; i < 5; i++) {
         char path[128];
         snprintf(path, sizeof path, "tests/exec/kernels/%s.py", files[i]);
         char *text = read_text(path);
@@ -1421,7 +1430,7 @@ static void test_issue26(void) {
         free(text);
     }
     math_cases(cases, names, &n);
-    ptx_count_cases(cases, names, &n);
+    wrong_count_cases(cases, names, &n);
     lower_arch = "sm_80";
     Compiled *fast = pass_config_cases(cases, names, &n);
     if (fast) compiled_free(fast);

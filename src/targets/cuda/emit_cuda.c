@@ -655,6 +655,11 @@ static bool cu_stmt(CfEmit *em, const Stmt *s) {
         return true;
     case STMT_ALLOC: emit_alloc(em, s); return true;
     case STMT_MBAR: emit_mbar(em, s); return true;
+    case STMT_NAMED_BAR:
+        cf_loc_comment(em, s->loc);
+        cf_line(em, "tl_bar_%s<%d, %d>();", s->u.named_bar.arrive ? "arrive" : "sync",
+                s->u.named_bar.id, s->u.named_bar.count);
+        return true;
     case STMT_WS:
         cf_loc_comment(em, s->loc);
         emit_ws(em, s);
