@@ -432,6 +432,54 @@ static inline float tl_rsqrt_rn_f32(float x) {
 #define TL_OR(a, b) ((a) | (b))
 #define TL_SECOND(a, b) ((void)(a), (b))
 
+/* ---- T.rng_*: cuRAND's Philox4x32-10 (curandStatePhilox4_32_10_t) on every target ------
+ * A thread's state is 11 words: the 128-bit counter (st[0] lowest), the 64-bit key (the
+ * seed), the next output word's index, and the 4 output words of the counter. Init as
+ * curand_init(seed, subsequence, offset): the subsequence adds to the counter's high 64
+ * bits, offset / 4 to the whole counter and offset % 4 is the first word's index; each
+ * draw returns the next word, moving to the next counter after the fourth. */
+enum { TL_RNG_WORDS = 11 };
+TL_FN void tl_philox4x32_10(uint32_t *st) {
+    uint32_t c0 = st[0], c1 = st[1], c2 = st[2], c3 = st[3], k0 = st[4], k1 = st[5];
+    for (int r = 0; r < 10; r++) {
+        uint64_t p0 = (uint64_t)0xD2511F53u * c0, p1 = (uint64_t)0xCD9E8D57u * c2;
+        uint32_t n0 = (uint32_t)(p1 >> 32) ^ c1 ^ k0, n2 = (uint32_t)(p0 >> 32) ^ c3 ^ k1;
+        c0 = n0, c1 = (uint32_t)p1, c2 = n2, c3 = (uint32_t)p0;
+        k0 += 0x9E3779B9u, k1 += 0xBB67AE85u;
+    }
+    st[7] = c0, st[8] = c1, st[9] = c2, st[10] = c3;
+}
+/* The counter's words from w on, plus n (a 64-bit carry through the rest). */
+TL_FN void tl_rng_add(uint32_t *st, int w, uint64_t n) {
+    for (; w < 4 && n; w++) {
+        uint64_t t = (uint64_t)st[w] + (uint32_t)n;
+        st[w] = (uint32_t)t;
+        n = (n >> 32) + (t >> 32);
+    }
+}
+TL_FN void tl_rng_init(uint32_t *st, uint64_t seed, uint64_t subsequence, uint64_t offset) {
+    for (int i = 0; i < 4; i++) st[i] = 0;
+    st[4] = (uint32_t)seed, st[5] = (uint32_t)(seed >> 32);
+    tl_rng_add(st, 2, subsequence); /* (wraps within the high half, as cuRAND's) */
+    tl_rng_add(st, 0, offset >> 2);
+    st[6] = (uint32_t)(offset & 3);
+    tl_philox4x32_10(st);
+}
+TL_FN uint32_t tl_rng_rand(uint32_t *st) {
+    uint32_t r = st[7 + st[6]];
+    if (++st[6] == 4) {
+        st[6] = 0;
+        tl_rng_add(st, 0, 1);
+        tl_philox4x32_10(st);
+    }
+    return r;
+}
+/* curand_uniform: (0, 1], the word times 2^-32 plus 2^-33 (the product is exact, so a
+ * fused multiply-add gives the same float). */
+TL_FN float tl_rng_uniform(uint32_t *st) {
+    return (float)tl_rng_rand(st) * 2.3283064e-10f + 2.3283064e-10f / 2.0f;
+}
+
 #ifndef TL_CUDA_FILE /* ==== the C target's runtime ==================================== */
 /* ---- atomics (lock-free compare-and-swap loops on the storage word) -------------------
  * tl_atomic_<op>_<dtype>(storage pointer, value): *p = round(op(*p, v)), returning the
@@ -576,6 +624,18 @@ static inline void tl_assert_fail(const char *where, const char *msg, long long 
     fprintf(stderr, "%s: device assert failed: %s (block (%lld, %lld, %lld))\n", where, msg, bx, by,
             bz);
 }
+
+/* T.ptx_cp_async on the C target: the copy is done when it is issued (the earliest the
+ * hardware may finish it); valid false writes zeros and reads nothing. */
+#define TL_CP_ASYNC(N)                                                                             \
+    static inline void tl_cp_async##N(void *smem, const void *gmem, bool valid) {                  \
+        if (valid) memcpy(smem, gmem, N);                                                          \
+        else memset(smem, 0, N);                                                                   \
+    }
+TL_CP_ASYNC(4)
+TL_CP_ASYNC(8)
+TL_CP_ASYNC(16)
+#undef TL_CP_ASYNC
 #endif /* TL_CUDA_FILE */
 
 #endif

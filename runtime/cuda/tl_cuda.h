@@ -764,6 +764,10 @@ TL_DEV void tl_gemm_ss_s8(const int8_t *A, const int8_t *B, int32_t *C, int tid)
 template <int ID, int N> TL_DEV void tl_bar_sync() {
     asm volatile("bar.sync %0, %1;\n" ::"n"(ID), "n"(N) : "memory");
 }
+/* An arrival at named barrier ID of N threads that does not wait (T.named_barrier_arrive). */
+template <int ID, int N> TL_DEV void tl_bar_arrive() {
+    asm volatile("bar.arrive %0, %1;\n" ::"n"(ID), "n"(N) : "memory");
+}
 
 /* ---- mbarriers (sm_80+; transaction bytes and TMA are sm_90's, below) -----------------------
  * An mbarrier completes a phase when `count` arrivals and every expected transaction byte
@@ -804,6 +808,18 @@ TL_DEV void tl_mbar_wait(uint64_t *bar, int parity) {
                      : "r"(a), "r"(parity)
                      : "memory");
 #endif
+}
+
+/* An arrival on bar once every cp.async this thread issued before has landed (sm_80+).
+ * NOINC: the arrival counts against the barrier's count; else the pending count is
+ * raised first, so the barrier's count must not include it. */
+template <bool NOINC> TL_DEV void tl_mbar_cp_async_arrive(uint64_t *bar) {
+    if constexpr (NOINC)
+        asm volatile("cp.async.mbarrier.arrive.noinc.shared.b64 [%0];\n" ::"r"(tl_smem_addr(bar))
+                     : "memory");
+    else
+        asm volatile("cp.async.mbarrier.arrive.shared.b64 [%0];\n" ::"r"(tl_smem_addr(bar))
+                     : "memory");
 }
 
 #ifdef __CUDA_ARCH_FEAT_SM90_ALL
@@ -2662,6 +2678,7 @@ template <int NT> TL_DEV void tl_sk_wait(unsigned *flag, int tid) {
 
 /* Named barriers of the harness (sim_bar: id, thread count). */
 template <int ID, int N> TL_DEV void tl_bar_sync() { sim_bar(ID, N); }
+template <int ID, int N> TL_DEV void tl_bar_arrive() { sim_bar_arrive(ID, N); }
 /* The warp groups' turns (sim_bar_arrive: an arrival that does not wait). */
 TL_DEV void tl_pingpong_start(int tid) {
     if (tid >= 128) sim_bar_arrive(2, 256);
@@ -2709,6 +2726,16 @@ TL_DEV void tl_fence_mbar_init() {}
 TL_DEV void tl_mbar_arrive(uint64_t *bar) { tl_mbar_update(bar, 1, 0); }
 TL_DEV void tl_mbar_arrive_expect_tx(uint64_t *bar, int bytes) { tl_mbar_update(bar, 1, bytes); }
 TL_DEV void tl_mbar_expect_tx(uint64_t *bar, int bytes) { tl_mbar_update(bar, 0, bytes); }
+/* The thread's cp.asyncs land now (committed or not), then it arrives: NOINC, one
+ * arrival of the count; else the raise and the arrival cancel. */
+template <bool NOINC> TL_DEV void tl_mbar_cp_async_arrive(uint64_t *bar) {
+    TlSimQueue *q = &tl_sim_queues[sim_thread()];
+    for (int i = 0; i < q->len; i++)
+        memcpy(q->copies[i].dst, q->copies[i].data, q->copies[i].bytes);
+    q->len = 0;
+    if (NOINC) tl_mbar_update(bar, 1, 0);
+    else sim_progress();
+}
 
 TL_DEV void tl_sim_land(TlSimBox *b) {
     const long mask = b->swizzle ? b->swizzle / 16 - 1 : 0;

@@ -899,8 +899,9 @@ void exec_with(Interp *in, Env *env, Ast *s) {
     }
     in->in_kernel = true, in->kernel = st;
     in->kernel_threads = K->threads[0] * K->threads[1] * K->threads[2];
-    in->mbar_list = NULL;
+    in->mbar_list = NULL, in->rng_state = NULL, in->kernel_ws = in->named_bars = false;
     st->u.kernel.body = exec_into_seq(in, env, &s->u.with.body, s->loc);
+    if (in->rng_state) st->u.kernel.body = mem_rng_scope(in, st->u.kernel.body);
     in->in_kernel = false;
     scope_end(in, env, mark, s->loc, "'with T.Kernel' block");
     if (in->flow == FLOW_RETURN) ctx_fail(ctx, s->loc, "'return' inside a T.Kernel block");

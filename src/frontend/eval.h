@@ -207,6 +207,15 @@ struct Interp {
     /* control flow signals of the statement executor */
     enum { FLOW_NORMAL, FLOW_RETURN, FLOW_BREAK, FLOW_CONTINUE } flow;
     Value *retval;
+    /* T.create_barriers: its list's entries are initialized by the program
+       (T.ptx_init_barrier_thread_count); which ones so far (a constant index's bit, or
+       any after one with a run-time index) */
+    bool mbar_need_init, mbar_any_init;
+    uint64_t mbar_inited[16];
+    Buffer *rng_state; /* the kernel's T.rng_init state (each thread's), or NULL; its
+                          alloc opens the kernel body (builtins.c) */
+    bool kernel_ws;    /* the kernel has T.ws regions (their named barriers are tilec's) */
+    bool named_bars;   /* the kernel has the program's named barriers */
 };
 
 /* Compile-time work limits (docs/language.md, "Limits"): past one, elaboration stops
@@ -302,6 +311,8 @@ Expr *mem_slot_load(Interp *in, Buffer *slot, Loc loc);
 /* tileops_mem.c: the kernel's thread index x made (thread-level code: each thread makes
  * the call or atomic being built). */
 void mem_thread_level(Interp *in);
+Stmt *mem_rng_scope(Interp *in, Stmt *body);
+Value *tl_named_barrier(Interp *in, CallArgs *a, void *arrive);
 /* tileops_mem.c, after elaboration: the result slots of extern calls that nothing reads
  * are dropped (TileLang's examples give void functions a dtype). */
 void mem_finish(Interp *in, Func *f);

@@ -1006,7 +1006,7 @@ static Value *t_device_assert(Interp *in, CallArgs *a, void *d) {
 
 static Value *t_sync(Interp *in, CallArgs *a, void *d) {
     (void)d;
-    if (a->pos.len || a->kw.len) ctx_fail(in->ctx, a->loc, "T.sync_threads() takes no arguments");
+    if (a->pos.len || a->kw.len) return tl_named_barrier(in, a, NULL); /* (barrier_id, n) */
     need_kernel(in, a->loc, "T.sync_threads");
     emit_stmt(in, ir_stmt(in->ctx, STMT_SYNC, a->loc));
     return val_none(in);

@@ -3,6 +3,10 @@
  * (T.alloc_barrier, T.create_list_of_mbarrier, T.mbarrier_* / T.barrier_*), TMA copies
  * that complete on a barrier (T.tma_copy), register budgets (T.set_max_nreg), the async
  * proxy fence, and the wait for T.wgmma_gemm (T.wait_wgmma; the gemm is tileops.c's).
+ * TileLang's PTX spellings of the same (T.ptx_*_barrier*, T.create_barriers), its
+ * per-thread cp.async (T.ptx_cp_async and its groups and barrier arrivals),
+ * T.tvm_storage_sync and T.tma_store_arrive / wait, and the program's named barriers
+ * (T.sync_threads(id, n), T.named_barrier_arrive: STMT_NAMED_BAR) (section below).
  *
  * Semantics (docs/language.md, "Expert primitives"): a region runs in its warp groups
  * only, which see it as a block of their threads; arrive and wait run in every thread
@@ -101,8 +105,8 @@ static Value *t_get_mbarrier(Interp *in, CallArgs *a, void *d) {
 
 /* The barrier an op names: a T.alloc_barrier of one entry, an entry of one (bars[i]), or
  * a number in the kernel's T.create_list_of_mbarrier list. */
-static void barrier_ref(Interp *in, Value *v, Loc loc, const char *fname, Buffer **bar,
-                        Expr **idx) {
+static void barrier_ref_of(Interp *in, Value *v, Loc loc, const char *fname, Buffer **bar,
+                           Expr **idx) {
     if (v && v->kind == V_BUFFER && v->u.buf->scope == SCOPE_BARRIER) {
         int64_t n = 0;
         ir_is_const_int(v->u.buf->shape[0], &n);
@@ -126,6 +130,38 @@ static void barrier_ref(Interp *in, Value *v, Loc loc, const char *fname, Buffer
              "%s: the barrier must be a T.alloc_barrier barrier, one entry of "
              "one, or a T.create_list_of_mbarrier number; got %s",
              fname, v ? val_describe(in, v) : "nothing");
+}
+
+static const char *expr_text(Interp *in, const Expr *e) {
+    StrBuf sb = {0};
+    ir_print_expr(&sb, e);
+    const char *t = arena_strdup(ARENA, sb.buf ? sb.buf : "?");
+    sb_free(&sb);
+    return t;
+}
+
+/* Whether entry idx of a T.create_barriers list has been initialized (as far as the
+ * compiler can tell: a constant index, or any after an init with a run-time one). */
+static bool mbar_inited(const Interp *in, const Expr *idx) {
+    int64_t k = -1;
+    if (in->mbar_any_init) return true;
+    if (ir_is_const_int(idx, &k))
+        return k >= 0 && k < 1024 && (in->mbar_inited[k / 64] >> (k % 64) & 1);
+    for (int w = 0; w < 16; w++) /* a run-time index: some entry at least */
+        if (in->mbar_inited[w]) return true;
+    return false;
+}
+
+/* barrier_ref_of, and an error for an entry of a T.create_barriers list used before
+ * T.ptx_init_barrier_thread_count gave it its count. */
+static void barrier_ref(Interp *in, Value *v, Loc loc, const char *fname, Buffer **bar,
+                        Expr **idx) {
+    barrier_ref_of(in, v, loc, fname, bar, idx);
+    if (*bar == in->mbar_list && in->mbar_need_init && !mbar_inited(in, *idx))
+        ctx_fail(in->ctx, loc,
+                 "%s: barrier %s is used before T.ptx_init_barrier_thread_count gave it its "
+                 "thread count",
+                 fname, expr_text(in, *idx));
 }
 
 /* T.mbarrier_wait_parity / T.barrier_wait(barrier, parity): every thread that runs it. */
@@ -228,6 +264,11 @@ static Value *t_ws(Interp *in, CallArgs *a, void *d) {
                  "warp groups 0 to %d)",
                  (long long)(lo < 0 ? lo : prev), in->kernel_threads,
                  in->kernel_threads / WARP_GROUP - 1);
+    if (in->named_bars)
+        ctx_fail(in->ctx, a->loc,
+                 "T.ws in a kernel with named barriers of its own (T.sync_threads(id, n), "
+                 "T.named_barrier_arrive): the regions' barriers are named barriers too");
+    in->kernel_ws = true;
     Value *v = val_new(in, V_WS);
     v->u.ws.lo = (int)(lo * WARP_GROUP), v->u.ws.count = (int)(hi - lo * WARP_GROUP);
     return v;
@@ -275,6 +316,241 @@ static Value *t_wait_wgmma(Interp *in, CallArgs *a, void *d) {
     return val_none(in);
 }
 
+/* ---- TileLang's PTX spellings (language/tir/op.py, builtin.py) ------------------------------
+ * The same IR as the names above: T.ptx_arrive_barrier is T.mbarrier_arrive,
+ * T.ptx_arrive_barrier_expect_tx T.mbarrier_arrive_expect_tx, T.ptx_wait_barrier a wait
+ * for parity 0 (TVM's: the barrier's first phase), T.create_barriers(n) a barrier list
+ * whose entries the program initializes, T.ptx_init_barrier_thread_count(b, n) an init
+ * by the block's first thread. T.ptx_cp_async is a per-thread copy of 4, 8 or 16 bytes
+ * from global into shared memory, T.ptx_commit_group / T.ptx_wait_group(n) its groups,
+ * T.ptx_cp_async_barrier / T.cp_async_barrier_noinc an arrival once the thread's copies
+ * have landed. The C target copies at issue (runtime/c/tl_c.h), which every wait then
+ * finds done. */
+
+/* T.create_barriers(n): n barriers named by number, each initialized by the program. */
+static Value *t_create_barriers(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    Value *av[1];
+    args_bind(in, a, "T.create_barriers", "barrier_count", av, 1);
+    need_kernel(in, a->loc, "T.create_barriers");
+    if (in->mbar_list)
+        ctx_fail(in->ctx, a->loc, "T.create_barriers: the kernel has a barrier list already");
+    int64_t n = val_to_int(in, av[0], a->loc, "barrier_count");
+    if (n < 1 || n > MAX_BARRIERS)
+        ctx_fail(in->ctx, a->loc, "T.create_barriers: 1 to %d barriers, %lld given", MAX_BARRIERS,
+                 (long long)n);
+    Buffer *b = ir_buffer(in->ctx, "mbarrier", DT_UINT64, SCOPE_BARRIER, 1, a->loc);
+    b->shape[0] = ir_int(in->ctx, n, DT_INT32, a->loc);
+    Stmt *s = ir_stmt(in->ctx, STMT_ALLOC, a->loc);
+    s->u.alloc.buf = b;
+    emit_stmt(in, s);
+    in->mbar_list = b;
+    in->mbar_need_init = true, in->mbar_any_init = false;
+    memset(in->mbar_inited, 0, sizeof in->mbar_inited);
+    return val_none(in);
+}
+
+/* T.ptx_init_barrier_thread_count(barrier, thread_count): the block's first thread. */
+static Value *t_ptx_init_barrier(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    const char *fname = "T.ptx_init_barrier_thread_count";
+    Value *av[2];
+    args_bind(in, a, fname, "barrier_id, thread_count", av, 2);
+    need_kernel(in, a->loc, fname);
+    Buffer *bar;
+    Expr *idx;
+    barrier_ref_of(in, av[0], a->loc, fname, &bar, &idx);
+    int64_t n = val_to_int(in, av[1], a->loc, "thread_count");
+    if (n < 1 || n > 1024)
+        ctx_fail(in->ctx, a->loc, "%s: a thread count must be 1 to 1024, got %lld", fname,
+                 (long long)n);
+    int64_t k = -1;
+    if (!ir_is_const_int(idx, &k)) in->mbar_any_init = true;
+    else if (k >= 0 && k < 1024) in->mbar_inited[k / 64] |= 1ull << (k % 64);
+    emit_stmt(in, mbar_stmt(in, MBAR_INIT, bar, idx, ir_int(in->ctx, n, DT_INT32, a->loc), a->loc));
+    return val_none(in);
+}
+
+/* T.ptx_wait_barrier(barrier): until its phase of parity 0 has completed. */
+static Value *t_ptx_wait_barrier(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    Value *av[1];
+    args_bind(in, a, "T.ptx_wait_barrier", "barrier_id", av, 1);
+    need_kernel(in, a->loc, "T.ptx_wait_barrier");
+    Buffer *bar;
+    Expr *idx;
+    barrier_ref(in, av[0], a->loc, "T.ptx_wait_barrier", &bar, &idx);
+    emit_stmt(in, mbar_stmt(in, MBAR_WAIT, bar, idx, ir_int(in->ctx, 0, DT_INT32, a->loc), a->loc));
+    return val_none(in);
+}
+
+/* T.ptx_cp_async_barrier / T.cp_async_barrier_noinc(barrier): every thread that runs it. */
+static Value *t_cp_async_arrive(Interp *in, CallArgs *a, void *d) {
+    bool noinc = d != NULL;
+    const char *fname = noinc ? "T.cp_async_barrier_noinc" : "T.ptx_cp_async_barrier";
+    Value *av[1];
+    args_bind(in, a, fname, "barrier", av, 1);
+    need_kernel(in, a->loc, fname);
+    Buffer *bar;
+    Expr *idx;
+    barrier_ref(in, av[0], a->loc, fname, &bar, &idx);
+    emit_stmt(in,
+              mbar_stmt(in, noinc ? MBAR_CP_ASYNC_NOINC : MBAR_CP_ASYNC, bar, idx, NULL, a->loc));
+    mem_thread_level(in);
+    return val_none(in);
+}
+
+/* T.ptx_fence_barrier_init(): tilec fences every init where it makes it (tl_mbar_init is
+ * followed by tl_fence_mbar_init), so the program's fence has nothing left to do. */
+static Value *t_fence_barrier_init(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    args_bind(in, a, "T.ptx_fence_barrier_init", "", NULL, 0);
+    need_kernel(in, a->loc, "T.ptx_fence_barrier_init");
+    return val_none(in);
+}
+
+static Value *t_ptx_commit_group(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    args_bind(in, a, "T.ptx_commit_group", "", NULL, 0);
+    need_kernel(in, a->loc, "T.ptx_commit_group");
+    Stmt *s = ir_stmt(in->ctx, STMT_ASYNC, a->loc);
+    s->u.async_.commit = true;
+    emit_stmt(in, s);
+    return val_none(in);
+}
+
+static Value *t_ptx_wait_group(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    Value *av[1];
+    args_bind(in, a, "T.ptx_wait_group", "num", av, 1);
+    need_kernel(in, a->loc, "T.ptx_wait_group");
+    int64_t n = val_to_int(in, av[0], a->loc, "the number of groups left in flight");
+    if (n < 0 || n > 7)
+        ctx_fail(in->ctx, a->loc, "T.ptx_wait_group: 0 to 7 groups may stay in flight, got %lld",
+                 (long long)n);
+    Stmt *s = ir_stmt(in->ctx, STMT_ASYNC, a->loc);
+    s->u.async_.wait = (int)n;
+    emit_stmt(in, s);
+    return val_none(in);
+}
+
+/* One pointer argument of T.ptx_cp_async, into memory of the given scope. */
+static ExternArg cp_async_ptr(Interp *in, Value *v, Scope scope, int rw, Loc loc,
+                              const char *what) {
+    if (!v || v->kind != V_PTR)
+        ctx_fail(in->ctx, loc,
+                 "T.ptx_cp_async: the %s must be a pointer (T.access_ptr(x[i], ...)), got %s", what,
+                 v ? val_describe(in, v) : "nothing");
+    if (v->u.ptr.buf->scope != scope)
+        ctx_fail(in->ctx, loc, "T.ptx_cp_async copies global into shared memory; the %s '%s' is %s",
+                 what, v->u.ptr.buf->name, scope_name(v->u.ptr.buf->scope));
+    ExternArg r = {0};
+    r.buf = v->u.ptr.buf, r.idx = v->u.ptr.idx, r.extent = v->u.ptr.extent, r.rw = rw;
+    return r;
+}
+
+/* T.ptx_cp_async(dst, src, num_elems, predicate=None): num_elems elements of dst's dtype
+ * (4, 8 or 16 bytes), zeros where predicate is false. Thread-level, as T.call_extern. */
+static Value *t_ptx_cp_async(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    const char *fname = "T.ptx_cp_async";
+    Value *av[4];
+    args_bind(in, a, fname, "dst_access_ptr, src_access_ptr, num_elems, predicate=", av, 4);
+    need_kernel(in, a->loc, fname);
+    Stmt *s = ir_stmt(in->ctx, STMT_EXTERN, a->loc);
+    ExternArg *args = NEW_ARRAY(ARENA, ExternArg, 3);
+    args[0] = cp_async_ptr(in, av[0], SCOPE_SHARED, 2, a->loc, "destination");
+    args[1] = cp_async_ptr(in, av[1], SCOPE_GLOBAL, 1, a->loc, "source");
+    DType dt = args[0].buf->dtype, st = args[1].buf->dtype;
+    if (dtype_bytes(dt) != dtype_bytes(st))
+        ctx_fail(in->ctx, a->loc,
+                 "%s copies raw bytes: the destination's elements (%s) and the source's (%s) "
+                 "must have one size",
+                 fname, dtype_name(dt), dtype_name(st));
+    int64_t n = val_to_int(in, av[2], a->loc, "num_elems"), bytes = n * dtype_bytes(dt);
+    if (n < 1 || (bytes != 4 && bytes != 8 && bytes != 16))
+        ctx_fail(in->ctx, a->loc, "%s copies 4, 8 or 16 bytes; %lld %s elements are %lld bytes",
+                 fname, (long long)n, dtype_name(dt), (long long)bytes);
+    Expr *pred = av[3] && av[3]->kind != V_NONE ? val_to_expr(in, av[3], a->loc, "predicate")
+                                                : ir_int(in->ctx, 1, DT_INT32, a->loc);
+    args[2].value = ir_cast(in->ctx, DT_BOOL, pred, a->loc);
+    s->u.extern_.name = arena_printf(ARENA, "tl_cp_async%lld", (long long)bytes);
+    s->u.extern_.args = args, s->u.extern_.nargs = 3;
+    mem_thread_level(in);
+    VEC_PUSH(ARENA, in->func->externs, s->u.extern_.name);
+    emit_stmt(in, s);
+    return val_none(in);
+}
+
+/* T.sync_threads(barrier_id, arrive_count=all) (tileops.c's T.sync_threads with
+ * arguments) / T.named_barrier_arrive(barrier_id, thread_count): named barrier 1..15 of
+ * that many threads (a multiple of 32), waited for (bar.sync) or only arrived at
+ * (bar.arrive), in each thread that runs it, also under thread-dependent conditions. */
+Value *tl_named_barrier(Interp *in, CallArgs *a, void *arrive) {
+    const char *fname = arrive ? "T.named_barrier_arrive" : "T.sync_threads";
+    Value *av[2];
+    args_bind(in, a, fname, arrive ? "barrier_id, thread_count" : "barrier_id=, arrive_count=", av,
+              2);
+    need_kernel(in, a->loc, fname);
+    int64_t id = av[0] ? val_to_int(in, av[0], a->loc, "barrier_id") : 0;
+    int64_t n = av[1] ? val_to_int(in, av[1], a->loc, "the thread count") : in->kernel_threads;
+    if (!av[0] && !arrive) { /* T.sync_threads(arrive_count=n) */
+        emit_stmt(in, ir_stmt(in->ctx, STMT_SYNC, a->loc));
+        return val_none(in);
+    }
+    if (id < 1 || id > 15)
+        ctx_fail(in->ctx, a->loc,
+                 "%s: a named barrier is 1 to 15 (0 is the block's: T.sync_threads()), got %lld",
+                 fname, (long long)id);
+    if (n < 32 || n > in->kernel_threads || n % 32)
+        ctx_fail(in->ctx, a->loc,
+                 "%s: the thread count must be a multiple of 32 from 32 to the block's %d, got "
+                 "%lld",
+                 fname, in->kernel_threads, (long long)n);
+    if (in->kernel_ws)
+        ctx_fail(in->ctx, a->loc,
+                 "%s: named barriers of the program's in a kernel with T.ws regions (whose "
+                 "barriers are named barriers too) are not supported",
+                 fname);
+    in->named_bars = true;
+    Stmt *s = ir_stmt(in->ctx, STMT_NAMED_BAR, a->loc);
+    s->u.named_bar.id = (int)id, s->u.named_bar.count = (int)n;
+    s->u.named_bar.arrive = arrive != NULL;
+    emit_stmt(in, s);
+    return val_none(in);
+}
+
+/* T.tvm_storage_sync(scope): "shared" (or "shared.dyn") a block barrier, as
+ * T.sync_threads; "warp" the same barrier (stronger than the warp's, as T.sync_warp). */
+static Value *t_storage_sync(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    Value *av[1];
+    args_bind(in, a, "T.tvm_storage_sync", "storage_scope", av, 1);
+    need_kernel(in, a->loc, "T.tvm_storage_sync");
+    const char *sc = av[0]->kind == V_STR ? av[0]->u.s : "";
+    if (strcmp(sc, "shared") && strcmp(sc, "shared.dyn") && strcmp(sc, "warp"))
+        ctx_fail(in->ctx, a->loc,
+                 "T.tvm_storage_sync(%s): tilec synchronizes \"shared\" (a block barrier) and "
+                 "\"warp\"; a grid-wide (\"global\") barrier is not supported",
+                 val_describe(in, av[0]));
+    emit_stmt(in, ir_stmt(in->ctx, STMT_SYNC, a->loc));
+    return val_none(in);
+}
+
+/* T.tma_store_arrive() / T.tma_store_wait(count=0, read=True): the program's bulk groups
+ * of TMA stores. tilec issues, commits and waits for its own TMA stores (tma_store.c)
+ * before their shared memory is written again or the block ends, so no group of the
+ * program's is ever outstanding: both have nothing to do. */
+static Value *t_tma_store_sync(Interp *in, CallArgs *a, void *d) {
+    const char *fname = d ? "T.tma_store_wait" : "T.tma_store_arrive";
+    Value *av[2];
+    args_bind(in, a, fname, d ? "count=, read=" : "", av, d ? 2 : 0);
+    need_kernel(in, a->loc, fname);
+    if (d && av[0] && val_to_int(in, av[0], a->loc, "count") < 0)
+        ctx_fail(in->ctx, a->loc, "T.tma_store_wait: count must be 0 or more");
+    return val_none(in);
+}
+
 #define I(x) ((void *)(intptr_t)(x))
 static const struct {
     const char *name;
@@ -298,6 +574,21 @@ static const struct {
     {"fence_proxy_async", t_fence_proxy_async, NULL},
     {"wait_wgmma", t_wait_wgmma, "T.wait_wgmma"},
     {"warpgroup_wait", t_wait_wgmma, "T.warpgroup_wait"},
+    {"create_barriers", t_create_barriers, NULL},
+    {"ptx_init_barrier_thread_count", t_ptx_init_barrier, NULL},
+    {"ptx_arrive_barrier", t_mbar_arrive, "T.ptx_arrive_barrier"},
+    {"ptx_arrive_barrier_expect_tx", t_mbar_expect, I(1)},
+    {"ptx_wait_barrier", t_ptx_wait_barrier, NULL},
+    {"ptx_fence_barrier_init", t_fence_barrier_init, NULL},
+    {"ptx_cp_async", t_ptx_cp_async, NULL},
+    {"ptx_commit_group", t_ptx_commit_group, NULL},
+    {"ptx_wait_group", t_ptx_wait_group, NULL},
+    {"ptx_cp_async_barrier", t_cp_async_arrive, NULL},
+    {"cp_async_barrier_noinc", t_cp_async_arrive, I(1)},
+    {"tvm_storage_sync", t_storage_sync, NULL},
+    {"tma_store_arrive", t_tma_store_sync, NULL},
+    {"tma_store_wait", t_tma_store_sync, I(1)},
+    {"named_barrier_arrive", tl_named_barrier, I(1)},
 };
 #undef I
 

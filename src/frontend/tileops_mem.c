@@ -21,6 +21,10 @@
  *                               x[i] through the read-only data cache (LOAD_NC)
  *   T.async_copy(src, dst)      T.copy: done when the call returns, which is as soon as a
  *                               cp.async copy may be (the program's own waits find it done)
+ *   T.rng_init(seed, seq=None, off=0), T.rng_rand(), T.rng_rand_float()
+ *                               cuRAND's Philox4x32-10 per thread (curand_init, curand,
+ *                               curand_uniform), written in runtime/c/tl_c.h for both
+ *                               targets: a local state that opens the kernel body
  *
  *   T.import_source(text)       C or CUDA source compiled into the kernel's translation unit
  *                               (Func.imports; the CUDA target's NVRTC has no include path)
@@ -669,6 +673,99 @@ static Value *t_async_copy(Interp *in, CallArgs *a, void *d) {
     return call_value(in, tl_lang_attr(in, "copy", a->loc), a);
 }
 
+/* ---- random numbers: cuRAND's Philox4x32-10, per thread (runtime/c/tl_c.h) ---------------- */
+enum { RNG_WORDS = 11 }; /* TL_RNG_WORDS */
+
+/* The kernel body with the threads' generator state declared first, so that every draw
+ * after T.rng_init sees it wherever the init stands. */
+Stmt *mem_rng_scope(Interp *in, Stmt *body) {
+    Stmt *seq = ir_seq(in->ctx, body->loc), *a = ir_stmt(in->ctx, STMT_ALLOC, body->loc);
+    a->u.alloc.buf = in->rng_state;
+    ir_seq_push(in->ctx, seq, a);
+    ir_seq_push(in->ctx, seq, body);
+    return seq;
+}
+
+/* A thread-level call of the runtime's generator function name on the state, then args. */
+static Stmt *rng_call(Interp *in, const char *name, Expr **vals, int nvals, Loc loc) {
+    Stmt *s = ir_stmt(in->ctx, STMT_EXTERN, loc);
+    ExternArg *args = NEW_ARRAY(ARENA, ExternArg, nvals + 1);
+    args[0].buf = in->rng_state, args[0].rw = 3, args[0].extent = i32(in, RNG_WORDS, loc);
+    args[0].idx = NEW_ARRAY(ARENA, Expr *, 1);
+    args[0].idx[0] = i32(in, 0, loc);
+    for (int i = 0; i < nvals; i++) args[i + 1].value = vals[i];
+    s->u.extern_.name = name, s->u.extern_.args = args, s->u.extern_.nargs = nvals + 1;
+    mem_thread_level(in);
+    VEC_PUSH(ARENA, in->func->externs, name);
+    return s;
+}
+
+static Expr *u64_arg(Interp *in, Value *v, Loc loc, const char *what) {
+    Expr *e = val_to_expr(in, v, loc, what);
+    if (!dtype_is_int(e->dtype))
+        ctx_fail(in->ctx, loc, "T.rng_init: %s must be an integer, got %s", what,
+                 dtype_name(e->dtype));
+    return ir_cast(in->ctx, DT_UINT64, e, loc);
+}
+
+/* T.rng_init(seed, seq=None, off=0, generator=): curand_init(seed, seq, off) in every
+ * thread; seq defaults to the thread's number in the grid (tx + bx * threads). */
+static Value *t_rng_init(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    Value *av[4];
+    args_bind(in, a, "T.rng_init", "seed, seq=, off=, generator=", av, 4);
+    need_kernel(in, a->loc, "T.rng_init");
+    if (av[3] && (av[3]->kind != V_STR || strcmp(av[3]->u.s, "curandStatePhilox4_32_10_t")))
+        ctx_fail(in->ctx, a->loc,
+                 "T.rng_init: tilec's generator is \"curandStatePhilox4_32_10_t\" (cuRAND's "
+                 "Philox4x32-10), got %s",
+                 val_describe(in, av[3]));
+    mem_thread_level(in);
+    Stmt *k = in->kernel;
+    Expr *seq;
+    if (av[1] && av[1]->kind != V_NONE) seq = u64_arg(in, av[1], a->loc, "seq");
+    else {
+        Expr *tx = ir_varref(in->ctx, k->u.kernel.thread[0], a->loc);
+        Expr *bx = k->u.kernel.block[0] ? ir_varref(in->ctx, k->u.kernel.block[0], a->loc)
+                                        : i32(in, 0, a->loc);
+        seq = ir_bin(in->ctx, OP_ADD, tx,
+                     ir_bin(in->ctx, OP_MUL, bx, i32(in, k->u.kernel.threads[0], a->loc), a->loc),
+                     a->loc);
+        seq = ir_cast(in->ctx, DT_UINT64, seq, a->loc);
+    }
+    Expr *vals[3] = {u64_arg(in, av[0], a->loc, "seed"), seq,
+                     av[2] ? u64_arg(in, av[2], a->loc, "off")
+                           : ir_int(in->ctx, 0, DT_UINT64, a->loc)};
+    if (!in->rng_state) {
+        in->rng_state = ir_buffer(in->ctx, "rng_state", DT_UINT32, SCOPE_LOCAL, 1, a->loc);
+        in->rng_state->shape[0] = i32(in, RNG_WORDS, a->loc);
+    }
+    emit_stmt(in, rng_call(in, "tl_rng_init", vals, 3, a->loc));
+    return val_none(in);
+}
+
+/* T.rng_rand() (uint32) / T.rng_rand_float(bit=32, dist="uniform"): the thread's next
+ * draw (curand / curand_uniform). */
+static Value *t_rng_rand(Interp *in, CallArgs *a, void *d) {
+    bool fl = d != NULL;
+    const char *fname = fl ? "T.rng_rand_float" : "T.rng_rand";
+    Value *av[2];
+    args_bind(in, a, fname, fl ? "bit=, dist=" : "", av, fl ? 2 : 0);
+    need_kernel(in, a->loc, fname);
+    if (fl && av[0] && val_to_int(in, av[0], a->loc, "bit") != 32)
+        ctx_fail(in->ctx, a->loc, "%s: only bit=32 is supported (curand_uniform)", fname);
+    if (fl && av[1] && (av[1]->kind != V_STR || strcmp(av[1]->u.s, "uniform")))
+        ctx_fail(in->ctx, a->loc, "%s: only dist=\"uniform\" is supported, got %s", fname,
+                 val_describe(in, av[1]));
+    if (!in->rng_state)
+        ctx_fail(in->ctx, a->loc, "%s before T.rng_init: the thread's generator has no state",
+                 fname);
+    Stmt *s = rng_call(in, fl ? "tl_rng_uniform" : "tl_rng_rand", NULL, 0, a->loc);
+    s->u.extern_.result = mem_result_slot(in, fl ? DT_FLOAT32 : DT_UINT32, a->loc);
+    emit_stmt(in, s);
+    return val_expr(in, mem_slot_load(in, s->u.extern_.result, a->loc));
+}
+
 /* ---- the table ------------------------------------------------------------------------------ */
 typedef struct MemEntry {
     const char *name;
@@ -702,6 +799,9 @@ static const MemEntry mem_fns[] = {
     {"address_of", t_address_of, 0},
     {"tvm_access_ptr", t_tvm_access_ptr, 0},
     {"async_copy", t_async_copy, 0},
+    {"rng_init", t_rng_init, 0},
+    {"rng_rand", t_rng_rand, 0},
+    {"rng_rand_float", t_rng_rand, 1},
 };
 
 enum { NMEM = sizeof mem_fns / sizeof *mem_fns };

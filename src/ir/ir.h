@@ -131,7 +131,8 @@
 /* clang-format off */
 #define TL_MBAR_OPS(X) \
     X(MBAR_INIT, "init") X(MBAR_ARRIVE, "arrive") X(MBAR_EXPECT_TX, "arrive_expect_tx") \
-    X(MBAR_EXPECT, "expect_tx") X(MBAR_WAIT, "wait")
+    X(MBAR_EXPECT, "expect_tx") X(MBAR_WAIT, "wait") \
+    X(MBAR_CP_ASYNC, "cp_async_arrive") X(MBAR_CP_ASYNC_NOINC, "cp_async_arrive_noinc")
 /* clang-format on */
 
 /* the two consumer warp groups' turns (STMT_TURN; tl_pingpong_<name> in tl_cuda.h) */
@@ -171,7 +172,8 @@
     X(STMT_TURN) /* CUDA sm_90: the two consumer warp groups' gemm turns (ping-pong) */ \
     X(STMT_SPLITK) /* CUDA sm_90: a split-K unit's accumulators (pass_pipeline_async) */ \
     X(STMT_PDL)    /* T.pdl_trigger / T.pdl_sync: programmatic dependent launch */     \
-    X(STMT_EXTERN) /* T.call_extern / T.call_pure_extern: a named C / CUDA function */
+    X(STMT_EXTERN) /* T.call_extern / T.call_pure_extern: a named C / CUDA function */ \
+    X(STMT_NAMED_BAR) /* T.sync_threads(id, n) / T.named_barrier_arrive: bar.sync/arrive */
 /* clang-format on */
 
 #define X2_ENUM(e, ...) e,
@@ -556,7 +558,10 @@ struct Stmt {
            executing thread; with per_group only the first thread of each warp group of
            128), EXPECT_TX (one thread: arrive, expect arg bytes), EXPECT (one thread:
            expect arg more bytes, no arrival), WAIT (until the phase of parity arg has
-           completed). INIT with idx: that entry only. once (the program's EXPECT and
+           completed), CP_ASYNC (each executing thread: once its earlier cp.asyncs have
+           landed, an arrival that the barrier's count does not include: the pending
+           count is raised first), CP_ASYNC_NOINC (the same, an arrival the count
+           includes). INIT with idx: that entry only. once (the program's EXPECT and
            EXPECT_TX): by the first of the threads that run it. cluster: the arrivals
            come from every block of the cluster (INIT counts them all; ARRIVE arrives on
            each block's bar[idx]) */
@@ -613,6 +618,13 @@ struct Stmt {
             Buffer *result;
             bool pure;
         } extern_;
+        /* NAMED_BAR: the program's named barrier id (1..15) of count threads (a multiple
+           of 32): the threads that run it arrive, and (not arrive) wait until count have
+           arrived. CUDA: bar.sync / bar.arrive; C: nothing (program order) */
+        struct {
+            int id, count;
+            bool arrive;
+        } named_bar;
     } u;
 };
 

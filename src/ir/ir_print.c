@@ -753,6 +753,10 @@ static void print_simple(Printer *p, const Stmt *s) {
     case STMT_TURN: sb_printf(sb, "pingpong_%s", turn_op_name(s->u.turn.op)); break;
     case STMT_SPLITK: sb_printf(sb, "split_k_%s", sk_op_name(s->u.splitk.op)); break;
     case STMT_PDL: sb_puts(sb, s->u.pdl.sync ? "pdl_sync" : "pdl_trigger"); break;
+    case STMT_NAMED_BAR:
+        sb_printf(sb, "named_barrier_%s(%d, %d)", s->u.named_bar.arrive ? "arrive" : "sync",
+                  s->u.named_bar.id, s->u.named_bar.count);
+        break;
     case STMT_MBAR:
         sb_printf(sb, "mbarrier_%s %s", mbar_op_name(s->u.mbar.op), buf_name(p, s->u.mbar.bar));
         if (s->u.mbar.idx) {

@@ -336,7 +336,8 @@ static void check_stmt(Verifier *v, const Stmt *s) {
     case STMT_SETMAXNREG:
     case STMT_TURN:
     case STMT_SPLITK:
-    case STMT_PDL: break;
+    case STMT_PDL:
+    case STMT_NAMED_BAR: break;
     case STMT_THREADS:
         check_scoped(v, s->u.threads.body);
         if (s->u.threads.orelse) check_scoped(v, s->u.threads.orelse);

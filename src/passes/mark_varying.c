@@ -174,6 +174,11 @@ static void check(Mark *m, Stmt *s) {
         ctx_fail(m->ctx, s->loc,
                  "T.sync_threads under a condition that depends on the thread index: threads "
                  "that skip it would wait for each other forever");
+    if (s->kind == STMT_MBAR && s->u.mbar.op == MBAR_INIT && m->depth)
+        ctx_fail(m->ctx, s->loc,
+                 "T.ptx_init_barrier_thread_count under a condition that depends on the thread "
+                 "index: the block's first thread initializes the barrier; call it where every "
+                 "thread runs");
 }
 
 static void mark_var(Mark *m, Var *v) {

@@ -1,14 +1,14 @@
 /* program_order.c - the C target's meaning of the Tier 3 primitives (tileops_expert.c).
  * A block runs in one CPU thread, in program order: a T.ws region runs its body there
  * like any other code, and what only orders threads or hints the hardware does nothing
- * (mbarrier operations and barriers, T.fence_proxy_async, T.set_max_nreg, T.wait_wgmma,
+ * (mbarrier operations and barriers, named ones too, T.fence_proxy_async, T.set_max_nreg, T.wait_wgmma,
  * T.pdl_trigger / T.pdl_sync: no launch of the C target depends on another's start).
  * T.tma_copy is a copy and T.wgmma_gemm a gemm. That is the reference result of every
  * program whose barrier protocol lets the code that comes first in the source run
  * first (a producer ahead of its consumers, as pipelines are written).
  *
  * Requires: elaborated IR. Provides: no STMT_THREADS, STMT_MBAR, STMT_FENCE,
- * STMT_SETMAXNREG, STMT_ASYNC, STMT_PDL or barrier buffers. */
+ * STMT_SETMAXNREG, STMT_ASYNC, STMT_PDL, STMT_NAMED_BAR or barrier buffers. */
 #include "passes/passes.h"
 #include "ir/ir_walk.h"
 
@@ -22,7 +22,8 @@ static bool hardware_only(const Stmt *s) {
     case STMT_ASYNC:
     case STMT_TURN:
     case STMT_SPLITK:
-    case STMT_PDL: return true;
+    case STMT_PDL:
+    case STMT_NAMED_BAR: return true;
     case STMT_ALLOC: return s->u.alloc.buf->scope == SCOPE_BARRIER;
     default: return false;
     }

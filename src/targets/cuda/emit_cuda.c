@@ -232,6 +232,11 @@ static void emit_mbar(CfEmit *em, const Stmt *s) {
                     cf_ex_str(em, s->u.mbar.arg, DT_INT32, true));
         else cf_line(em, "/* T.mbarrier_expect_tx: no TMA bytes below sm_90a */");
         break;
+    case MBAR_CP_ASYNC:
+    case MBAR_CP_ASYNC_NOINC:
+        cf_line(em, "tl_mbar_cp_async_arrive<%s>(&%s[%s]);",
+                s->u.mbar.op == MBAR_CP_ASYNC_NOINC ? "true" : "false", bar, idx);
+        break;
     default:
         cf_line(em, "tl_mbar_wait(&%s[%s], %s);", bar, idx,
                 cf_ex_str(em, s->u.mbar.arg, DT_INT32, true));
@@ -650,6 +655,11 @@ static bool cu_stmt(CfEmit *em, const Stmt *s) {
         return true;
     case STMT_ALLOC: emit_alloc(em, s); return true;
     case STMT_MBAR: emit_mbar(em, s); return true;
+    case STMT_NAMED_BAR:
+        cf_loc_comment(em, s->loc);
+        cf_line(em, "tl_bar_%s<%d, %d>();", s->u.named_bar.arrive ? "arrive" : "sync",
+                s->u.named_bar.id, s->u.named_bar.count);
+        return true;
     case STMT_WS:
         cf_loc_comment(em, s->loc);
         emit_ws(em, s);

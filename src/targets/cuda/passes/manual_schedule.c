@@ -40,6 +40,7 @@ static bool scheduled_stmt(const Stmt *s) {
     case STMT_MBAR:
     case STMT_FENCE:
     case STMT_SETMAXNREG:
+    case STMT_NAMED_BAR:
     case STMT_ASYNC: return true;
     case STMT_COPY: return s->u.copy.manual;
     case STMT_GEMM: return s->u.gemm.manual;
