@@ -34,6 +34,21 @@ class Tilec:
         return subprocess.run([TILEC] + [str(a) for a in args], cwd=ROOT, env=env,
                               capture_output=True, text=True, timeout=timeout)
 
+    def emit_error(self, tmp_path, head, line, message, targets=("c",), last_only=False):
+        """Writes head and then line (a kernel body statement, maybe of several lines,
+        indented 12) to bad.py and checks that `tilec emit` fails on each target with
+        message at one of the statement's lines (its last one with last_only)."""
+        src = tmp_path / "bad.py"
+        src.write_text(head + "            " + line + "\n")
+        first = head.count("\n") + 1
+        last = first + line.count("\n")
+        at = ["bad.py:%d:" % n for n in range(last if last_only else first, last + 1)]
+        for target in targets:
+            proc = self.command(["emit", src, "--target", target])
+            assert proc.returncode != 0, proc.stdout
+            assert message in proc.stderr, proc.stderr
+            assert any(a in proc.stderr for a in at), proc.stderr
+
     def run(self, kernel, defines=None, inputs=None, seed=0, extra=()):
         """Runs examples/<kernel> with -D defines and the given input arrays; returns
         {param name: output array} for every .npy file tilec wrote."""
