@@ -290,20 +290,27 @@ void emit_stmt(Interp *in, Stmt *s);
 void builtins_install(Interp *in); /* Python builtins into in->builtins */
 Value *module_attr(Interp *in, Value *module, const char *attr, Loc loc);
 
-/* tileops_expert.c: the builtin of Tier 3 name attr (T.<attr>) and its data, or NULL. */
-BuiltinFn tl_expert_fn(const char *attr, void **data);
-BuiltinFn tl_lang_fn(const char *attr, void **data); /* tileops_lang.c: the long tail */
-const char *tl_expert_name(int i); /* the i-th name of tl_expert_fn's table, or NULL */
-const char *tl_lang_name(int i);   /* the i-th name of tl_lang_fn's table, or NULL */
-BuiltinFn tl_thread_fn(const char *attr, void **data); /* tileops_thread.c: thread level */
-const char *tl_thread_name(int i); /* the i-th name of tl_thread_fn's table, or NULL */
-BuiltinFn tl_launch_fn(const char *attr, void **data); /* tileops_launch.c: launch shape */
-const char *tl_launch_name(int i); /* the i-th name of tl_launch_fn's table, or NULL */
-BuiltinFn tl_math_fn(const char *attr, void **data); /* tileops_math.c: math names */
-/* the i-th name of tl_math_fn's table and its docs/language.md status, or NULL */
-const char *tl_math_name(int i, const char **status);
-BuiltinFn tl_mem_fn(const char *attr, void **data); /* tileops_mem.c: memory, extern code */
-const char *tl_mem_name(int i); /* the i-th name of tl_mem_fn's table, or NULL */
+/* A name of the T namespace: its builtin and the builtin's data, and its status in
+ * docs/language.md's table (NULL: tl_lang_status's, "C, CUDA" unless noted there). */
+typedef struct TName {
+    const char *name;
+    BuiltinFn fn;
+    const void *data;
+    const char *status;
+} TName;
+
+typedef struct TNames {
+    const TName *names;
+    int count;
+} TNames;
+
+/* The T names of the tileops_*.c files besides tileops.c's own, which tl_lang_attr looks
+ * up and tl_lang_table lists in this order: tileops_expert.c (Tier 3), tileops_thread.c
+ * (the thread level), tileops_lang.c (the long tail and the names not supported yet),
+ * tileops_launch.c (the launch shape), tileops_math.c, tileops_mem.c (memory, extern
+ * code), tileops_py.c (Python-level names). */
+extern const TNames tl_expert_names, tl_thread_names, tl_lang_names, tl_launch_names, tl_math_names,
+    tl_mem_names, tl_py_names;
 /* tileops_mem.c: a fresh var buffer of dtype declared here (the slot an atomic's previous
  * value or an extern call's result goes to), and the load of its element. */
 Buffer *mem_result_slot(Interp *in, DType dtype, Loc loc);
@@ -323,10 +330,7 @@ MemOrder mem_order_arg(Interp *in, Value *v, MemOrder dflt, unsigned allowed, Lo
 /* The status of T.<name> in docs/language.md's table (tileops_lang.c), given the
  * default: "C, CUDA" or the "not yet" of a name that is a compile error. */
 const char *tl_lang_status(const char *name, const char *dflt);
-/* tileops_py.c: Python-level names (types, dtype helpers, hints); the i-th name of its
- * table and its docs/language.md status (NULL past the end); isinstance with its types. */
-BuiltinFn tl_py_fn(const char *attr, void **data);
-const char *tl_py_name(int i, const char **status);
+/* tileops_py.c: isinstance with its types (T.SharedBuffer, T.PrimExpr, ...). */
 bool tl_py_isinstance(Interp *in, Value *v, const char *type, bool *known);
 /* elaborate.c: a pass_configs dict (NULL or None: nothing) applied to f. */
 void read_pass_configs(Interp *in, Func *f, Value *cfg, Loc loc);

@@ -795,6 +795,13 @@ static Value *t_kernel(Interp *in, CallArgs *a, void *d) {
     return v;
 }
 
+/* attr's entry in table t, or NULL. */
+static const TName *names_find(const TNames *t, const char *attr) {
+    for (int i = 0; i < t->count; i++)
+        if (!strcmp(attr, t->names[i].name)) return &t->names[i];
+    return NULL;
+}
+
 /* ---- math -------------------------------------------------------------------------- */
 static Expr *float_operand(Interp *in, Value *v, Loc loc, const char *fname) {
     Expr *e = val_to_expr(in, v, loc, fname);
@@ -806,9 +813,8 @@ static Expr *float_operand(Interp *in, Value *v, Loc loc, const char *fname) {
  * float32): not the shuffles (tileops_thread.c), T.reinterpret (tileops_lang.c) or those
  * tileops_math.c checks its own way. */
 static bool intrinsic_is_plain(Intrinsic fn) {
-    void *data;
     return fn != FN_BITCAST && !intrinsic_reads_threads(fn) &&
-           !tl_math_fn(intrinsic_name(fn), &data);
+           !names_find(&tl_math_names, intrinsic_name(fn));
 }
 
 static Value *t_intrinsic(Interp *in, CallArgs *a, void *d) {
@@ -1097,6 +1103,19 @@ static const TEntry t_entries[] = {
 };
 #undef I
 
+/* The T names of the other tileops_*.c files, in tilec info --names' order. */
+static const TNames *const tables[] = {&tl_expert_names, &tl_thread_names, &tl_lang_names,
+                                       &tl_launch_names, &tl_math_names,   &tl_mem_names,
+                                       &tl_py_names};
+enum { NTABLES = sizeof tables / sizeof *tables };
+
+/* attr's entry in those tables, or NULL. */
+static const TName *tl_name_find(const char *attr) {
+    const TName *n = NULL;
+    for (int t = 0; t < NTABLES && !n; t++) n = names_find(tables[t], attr);
+    return n;
+}
+
 /* Every name of the T namespace and its status, "T.<name>\t<status>\n" lines in table
  * order (tilec info --names; tools/gen_lang_table.py makes docs/language.md's table). */
 char *tl_lang_table(void) {
@@ -1105,21 +1124,12 @@ char *tl_lang_table(void) {
     for (size_t i = 0; i < sizeof t_entries / sizeof *t_entries; i++)
         sb_printf(&sb, "T.%s\t%s\n", t_entries[i].name,
                   tl_lang_status(t_entries[i].name, t_entries[i].fn == t_unsupported ? no : ok));
-    for (int i = 0; tl_expert_name(i); i++)
-        sb_printf(&sb, "T.%s\t%s\n", tl_expert_name(i), tl_lang_status(tl_expert_name(i), ok));
-    for (int i = 0; tl_thread_name(i); i++)
-        sb_printf(&sb, "T.%s\t%s\n", tl_thread_name(i), tl_lang_status(tl_thread_name(i), ok));
-    for (int i = 0; tl_lang_name(i); i++)
-        sb_printf(&sb, "T.%s\t%s\n", tl_lang_name(i), tl_lang_status(tl_lang_name(i), ok));
-    for (int i = 0; tl_launch_name(i); i++)
-        sb_printf(&sb, "T.%s\t%s\n", tl_launch_name(i), tl_lang_status(tl_launch_name(i), ok));
-    const char *status;
-    for (int i = 0; tl_math_name(i, &status); i++)
-        sb_printf(&sb, "T.%s\t%s\n", tl_math_name(i, NULL), status);
-    for (int i = 0; tl_mem_name(i); i++)
-        sb_printf(&sb, "T.%s\t%s\n", tl_mem_name(i), tl_lang_status(tl_mem_name(i), ok));
-    for (int i = 0; tl_py_name(i, &status); i++)
-        sb_printf(&sb, "T.%s\t%s\n", tl_py_name(i, NULL), status);
+    for (int t = 0; t < NTABLES; t++)
+        for (int i = 0; i < tables[t]->count; i++) {
+            const TName *n = &tables[t]->names[i];
+            sb_printf(&sb, "T.%s\t%s\n", n->name,
+                      n->status ? n->status : tl_lang_status(n->name, ok));
+        }
     for (int fn = 0; fn < FN_COUNT; fn++)
         if (intrinsic_is_plain((Intrinsic)fn))
             sb_printf(&sb, "T.%s\t%s\n", intrinsic_name((Intrinsic)fn),
@@ -1137,21 +1147,8 @@ Value *tl_lang_attr(Interp *in, const char *attr, Loc loc) {
         if (!strcmp(attr, t_entries[i].name))
             return bval(in, arena_printf(ARENA, "T.%s", attr), t_entries[i].fn,
                         (void *)t_entries[i].data);
-    void *data;
-    BuiltinFn expert = tl_expert_fn(attr, &data);
-    if (expert) return bval(in, arena_printf(ARENA, "T.%s", attr), expert, data);
-    BuiltinFn thread = tl_thread_fn(attr, &data);
-    if (thread) return bval(in, arena_printf(ARENA, "T.%s", attr), thread, data);
-    BuiltinFn mem = tl_mem_fn(attr, &data);
-    if (mem) return bval(in, arena_printf(ARENA, "T.%s", attr), mem, data);
-    BuiltinFn more = tl_lang_fn(attr, &data);
-    if (more) return bval(in, arena_printf(ARENA, "T.%s", attr), more, data);
-    BuiltinFn launch = tl_launch_fn(attr, &data);
-    if (launch) return bval(in, arena_printf(ARENA, "T.%s", attr), launch, data);
-    BuiltinFn math = tl_math_fn(attr, &data);
-    if (math) return bval(in, arena_printf(ARENA, "T.%s", attr), math, data);
-    BuiltinFn pyname = tl_py_fn(attr, &data);
-    if (pyname) return bval(in, arena_printf(ARENA, "T.%s", attr), pyname, data);
+    const TName *n = tl_name_find(attr);
+    if (n) return bval(in, arena_printf(ARENA, "T.%s", attr), n->fn, (void *)n->data);
     for (int fn = 0; fn < FN_COUNT; fn++)
         if (intrinsic_is_plain((Intrinsic)fn) && !strcmp(attr, intrinsic_name((Intrinsic)fn)))
             return bval(in, arena_printf(ARENA, "T.%s", attr), t_intrinsic, (void *)(intptr_t)fn);

@@ -552,55 +552,40 @@ static Value *t_tma_store_sync(Interp *in, CallArgs *a, void *d) {
 }
 
 #define I(x) ((void *)(intptr_t)(x))
-static const struct {
-    const char *name;
-    BuiltinFn fn;
-    void *data;
-} expert[] = {
-    {"alloc_barrier", t_alloc_barrier, NULL},
-    {"create_list_of_mbarrier", t_create_list_of_mbarrier, NULL},
-    {"get_mbarrier", t_get_mbarrier, NULL},
-    {"mbarrier_wait_parity", t_mbar_wait, "T.mbarrier_wait_parity"},
-    {"barrier_wait", t_mbar_wait, "T.barrier_wait"},
-    {"mbarrier_arrive", t_mbar_arrive, "T.mbarrier_arrive"},
-    {"barrier_arrive", t_mbar_arrive, "T.barrier_arrive"},
-    {"mbarrier_expect_tx", t_mbar_expect, NULL},
-    {"mbarrier_arrive_expect_tx", t_mbar_expect, I(1)},
-    {"tma_copy", t_tma_copy, NULL},
-    {"ws", t_ws, NULL},
-    {"set_max_nreg", t_set_max_nreg, I(0)},
-    {"inc_max_nreg", t_set_max_nreg, I(1)},
-    {"dec_max_nreg", t_set_max_nreg, I(2)},
-    {"fence_proxy_async", t_fence_proxy_async, NULL},
-    {"wait_wgmma", t_wait_wgmma, "T.wait_wgmma"},
-    {"warpgroup_wait", t_wait_wgmma, "T.warpgroup_wait"},
-    {"create_barriers", t_create_barriers, NULL},
-    {"ptx_init_barrier_thread_count", t_ptx_init_barrier, NULL},
-    {"ptx_arrive_barrier", t_mbar_arrive, "T.ptx_arrive_barrier"},
-    {"ptx_arrive_barrier_expect_tx", t_mbar_expect, I(1)},
-    {"ptx_wait_barrier", t_ptx_wait_barrier, NULL},
-    {"ptx_fence_barrier_init", t_fence_barrier_init, NULL},
-    {"ptx_cp_async", t_ptx_cp_async, NULL},
-    {"ptx_commit_group", t_ptx_commit_group, NULL},
-    {"ptx_wait_group", t_ptx_wait_group, NULL},
-    {"ptx_cp_async_barrier", t_cp_async_arrive, NULL},
-    {"cp_async_barrier_noinc", t_cp_async_arrive, I(1)},
-    {"tvm_storage_sync", t_storage_sync, NULL},
-    {"tma_store_arrive", t_tma_store_sync, NULL},
-    {"tma_store_wait", t_tma_store_sync, I(1)},
-    {"named_barrier_arrive", tl_named_barrier, I(1)},
+static const TName expert[] = {
+    {"alloc_barrier", t_alloc_barrier, NULL, NULL},
+    {"create_list_of_mbarrier", t_create_list_of_mbarrier, NULL, NULL},
+    {"get_mbarrier", t_get_mbarrier, NULL, NULL},
+    {"mbarrier_wait_parity", t_mbar_wait, "T.mbarrier_wait_parity", NULL},
+    {"barrier_wait", t_mbar_wait, "T.barrier_wait", NULL},
+    {"mbarrier_arrive", t_mbar_arrive, "T.mbarrier_arrive", NULL},
+    {"barrier_arrive", t_mbar_arrive, "T.barrier_arrive", NULL},
+    {"mbarrier_expect_tx", t_mbar_expect, NULL, NULL},
+    {"mbarrier_arrive_expect_tx", t_mbar_expect, I(1), NULL},
+    {"tma_copy", t_tma_copy, NULL, NULL},
+    {"ws", t_ws, NULL, NULL},
+    {"set_max_nreg", t_set_max_nreg, I(0), NULL},
+    {"inc_max_nreg", t_set_max_nreg, I(1), NULL},
+    {"dec_max_nreg", t_set_max_nreg, I(2), NULL},
+    {"fence_proxy_async", t_fence_proxy_async, NULL, NULL},
+    {"wait_wgmma", t_wait_wgmma, "T.wait_wgmma", NULL},
+    {"warpgroup_wait", t_wait_wgmma, "T.warpgroup_wait", NULL},
+    {"create_barriers", t_create_barriers, NULL, NULL},
+    {"ptx_init_barrier_thread_count", t_ptx_init_barrier, NULL, NULL},
+    {"ptx_arrive_barrier", t_mbar_arrive, "T.ptx_arrive_barrier", NULL},
+    {"ptx_arrive_barrier_expect_tx", t_mbar_expect, I(1), NULL},
+    {"ptx_wait_barrier", t_ptx_wait_barrier, NULL, NULL},
+    {"ptx_fence_barrier_init", t_fence_barrier_init, NULL, NULL},
+    {"ptx_cp_async", t_ptx_cp_async, NULL, NULL},
+    {"ptx_commit_group", t_ptx_commit_group, NULL, NULL},
+    {"ptx_wait_group", t_ptx_wait_group, NULL, NULL},
+    {"ptx_cp_async_barrier", t_cp_async_arrive, NULL, NULL},
+    {"cp_async_barrier_noinc", t_cp_async_arrive, I(1), NULL},
+    {"tvm_storage_sync", t_storage_sync, NULL, NULL},
+    {"tma_store_arrive", t_tma_store_sync, NULL, NULL},
+    {"tma_store_wait", t_tma_store_sync, I(1), NULL},
+    {"named_barrier_arrive", tl_named_barrier, I(1), NULL},
 };
 #undef I
 
-const char *tl_expert_name(int i) {
-    return i >= 0 && i < (int)(sizeof expert / sizeof *expert) ? expert[i].name : NULL;
-}
-
-BuiltinFn tl_expert_fn(const char *attr, void **data) {
-    for (size_t i = 0; i < sizeof expert / sizeof *expert; i++)
-        if (!strcmp(attr, expert[i].name)) {
-            *data = expert[i].data;
-            return expert[i].fn;
-        }
-    return NULL;
-}
+const TNames tl_expert_names = {expert, (int)(sizeof expert / sizeof *expert)};

@@ -32,11 +32,11 @@
  *                               nonzero (logical.py), as one expression of its loads
  *                               (constant extents, at most 4096 elements)
  *
- * Each is looked up by tl_lang_fn (tl_lang_attr in tileops.c asks it after its own
- * table). Errors name the T function and point at the call.
+ * They are the table tl_lang_names (tl_lang_attr in tileops.c looks them up). Errors
+ * name the T function and point at the call.
  *
  * Also here: TileLang names tilec does not support yet, each a compile error at the
- * call that says why (`pending`), and the status notes of docs/language.md's table of
+ * call that says why (PENDING), and the status notes of docs/language.md's table of
  * every T name (tl_lang_status; the table is tl_lang_table's, tileops.c). */
 #include "frontend/eval.h"
 
@@ -231,18 +231,8 @@ static Value *t_finalize_reducer(Interp *in, CallArgs *a, void *d) {
 
 /* A TileLang name tilec does not support yet: a compile error that says why. */
 static Value *t_pending(Interp *in, CallArgs *a, void *d) {
-    const char *const *what = d; /* {name, why} */
-    ctx_fail(in->ctx, a->loc, "T.%s is not supported yet by tilec (%s)", what[0], what[1]);
+    ctx_fail(in->ctx, a->loc, "%s", (const char *)d);
 }
-
-static const char *const pending[][2] = {
-    {"call_intrin", "TVM intrinsics"},
-    {"gemm_sp", "sparse tensor cores"},
-    {"ptr", "raw pointers"},
-    {"alloc_cluster_barrier", "cluster barriers"},
-    {"block_rank_in_cluster", "clusters"},
-    {"ClusterKernel", "clusters"},
-};
 
 /* docs/language.md's status of names that are not plainly "C, CUDA". */
 static const char *const notes[][2] = {
@@ -320,8 +310,6 @@ static const char *const notes[][2] = {
 const char *tl_lang_status(const char *name, const char *dflt) {
     for (size_t i = 0; i < sizeof notes / sizeof *notes; i++)
         if (!strcmp(name, notes[i][0])) return notes[i][1];
-    for (size_t i = 0; i < sizeof pending / sizeof *pending; i++)
-        if (!strcmp(name, pending[i][0])) return "not yet (compile error)";
     return dflt;
 }
 
@@ -581,64 +569,50 @@ static Value *t_any_all(Interp *in, CallArgs *a, void *d) {
     return val_expr(in, fold_elems(in, &r, ext, 0, n, any, a->loc));
 }
 
-typedef struct LangEntry {
-    const char *name;
-    BuiltinFn fn;
-    const void *data;
-} LangEntry;
-
-static const LangEntry lang[] = {
-    {"clamp", t_clamp, NULL},
-    {"exp10", t_exp10, NULL},
-    {"fabs", t_fabs, NULL},
-    {"bitwise_and", t_bitwise, (void *)0},
-    {"bitwise_or", t_bitwise, (void *)1},
-    {"bitwise_xor", t_bitwise, (void *)2},
-    {"shift_left", t_bitwise, (void *)3},
-    {"shift_right", t_bitwise, (void *)4},
-    {"bitwise_not", t_bitwise_not, NULL},
-    {"Select", t_alias, "if_then_else"},
-    {"Serial", t_alias, "serial"},
-    {"Unroll", t_alias, "unroll"},
-    {"loop_break", t_loop_break, NULL},
-    {"alloc_buffer", t_alloc_buffer, NULL},
-    {"assume", t_assume, NULL},
-    {"no_set_max_nreg", t_no_set_max_nreg, "T.no_set_max_nreg"},
-    {"disable_warp_group_reg_alloc", t_no_set_max_nreg, "T.disable_warp_group_reg_alloc"},
-    {"dtype", t_dtype, NULL},
-    {"get_block_binding", t_block_binding, NULL},
-    {"get_block_bindings", t_block_binding, "all"},
-    {"atomic_addx2", t_atomic_addx, (void *)2},
-    {"atomic_addx4", t_atomic_addx, (void *)4},
-    {"reinterpret", t_reinterpret, NULL},
-    {"im2col", t_im2col, NULL},
-    {"Persistent", t_persistent, NULL},
-    {"c2d_im2col", t_im2col, NULL},
-    {"any_of", t_any_all, "any"},
-    {"alloc_reducer", t_alloc_reducer, NULL},
-    {"finalize_reducer", t_finalize_reducer, NULL},
-    {"all_of", t_any_all, NULL},
+#define PENDING(name, why)                                                                         \
+    {                                                                                              \
+        name, t_pending, "T." name " is not supported yet by tilec (" why ")",                     \
+            "not yet (compile error)"                                                              \
+    }
+static const TName lang[] = {
+    {"clamp", t_clamp, NULL, NULL},
+    {"exp10", t_exp10, NULL, NULL},
+    {"fabs", t_fabs, NULL, NULL},
+    {"bitwise_and", t_bitwise, (void *)0, NULL},
+    {"bitwise_or", t_bitwise, (void *)1, NULL},
+    {"bitwise_xor", t_bitwise, (void *)2, NULL},
+    {"shift_left", t_bitwise, (void *)3, NULL},
+    {"shift_right", t_bitwise, (void *)4, NULL},
+    {"bitwise_not", t_bitwise_not, NULL, NULL},
+    {"Select", t_alias, "if_then_else", NULL},
+    {"Serial", t_alias, "serial", NULL},
+    {"Unroll", t_alias, "unroll", NULL},
+    {"loop_break", t_loop_break, NULL, NULL},
+    {"alloc_buffer", t_alloc_buffer, NULL, NULL},
+    {"assume", t_assume, NULL, NULL},
+    {"no_set_max_nreg", t_no_set_max_nreg, "T.no_set_max_nreg", NULL},
+    {"disable_warp_group_reg_alloc", t_no_set_max_nreg, "T.disable_warp_group_reg_alloc", NULL},
+    {"dtype", t_dtype, NULL, NULL},
+    {"get_block_binding", t_block_binding, NULL, NULL},
+    {"get_block_bindings", t_block_binding, "all", NULL},
+    {"atomic_addx2", t_atomic_addx, (void *)2, NULL},
+    {"atomic_addx4", t_atomic_addx, (void *)4, NULL},
+    {"reinterpret", t_reinterpret, NULL, NULL},
+    {"im2col", t_im2col, NULL, NULL},
+    {"Persistent", t_persistent, NULL, NULL},
+    {"c2d_im2col", t_im2col, NULL, NULL},
+    {"any_of", t_any_all, "any", NULL},
+    {"alloc_reducer", t_alloc_reducer, NULL, NULL},
+    {"finalize_reducer", t_finalize_reducer, NULL, NULL},
+    {"all_of", t_any_all, NULL, NULL},
+    /* not yet: an error that says why */
+    PENDING("call_intrin", "TVM intrinsics"),
+    PENDING("gemm_sp", "sparse tensor cores"),
+    PENDING("ptr", "raw pointers"),
+    PENDING("alloc_cluster_barrier", "cluster barriers"),
+    PENDING("block_rank_in_cluster", "clusters"),
+    PENDING("ClusterKernel", "clusters"),
 };
+#undef PENDING
 
-enum { NLANG = sizeof lang / sizeof *lang, NPENDING = sizeof pending / sizeof *pending };
-
-const char *tl_lang_name(int i) {
-    return i < 0                  ? NULL
-           : i < NLANG            ? lang[i].name
-           : i < NLANG + NPENDING ? pending[i - NLANG][0]
-                                  : NULL;
-}
-
-BuiltinFn tl_lang_fn(const char *attr, void **data) {
-    for (size_t i = 0; i < NLANG; i++)
-        if (!strcmp(attr, lang[i].name)) {
-            *data = (void *)lang[i].data;
-            return lang[i].fn;
-        }
-    for (size_t i = 0; i < NPENDING; i++)
-        if (!strcmp(attr, pending[i][0])) {
-            *data = (void *)pending[i];
-            return t_pending;
-        }
-    return NULL;
-}
+const TNames tl_lang_names = {lang, (int)(sizeof lang / sizeof *lang)};

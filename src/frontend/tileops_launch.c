@@ -140,31 +140,16 @@ static Value *t_l2_hit_ratio(Interp *in, CallArgs *a, void *d) {
     return val_none(in);
 }
 
-static const struct {
-    const char *name;
-    BuiltinFn fn;
-    const void *data;
-} launch_fns[] = {
-    {"get_thread_extent", t_extent, &x_thread},
-    {"get_thread_extents", t_extent, &x_threads},
-    {"get_block_extent", t_extent, &x_block},
-    {"get_block_extents", t_extent, &x_blocks},
-    {"index_to_coordinates", t_index_to_coordinates, NULL},
-    {"pdl_trigger", t_pdl, NULL},
-    {"pdl_sync", t_pdl, "sync"},
-    {"annotate_min_blocks_per_sm", t_min_blocks, NULL},
-    {"annotate_l2_hit_ratio", t_l2_hit_ratio, NULL},
+static const TName launch_fns[] = {
+    {"get_thread_extent", t_extent, &x_thread, NULL},
+    {"get_thread_extents", t_extent, &x_threads, NULL},
+    {"get_block_extent", t_extent, &x_block, NULL},
+    {"get_block_extents", t_extent, &x_blocks, NULL},
+    {"index_to_coordinates", t_index_to_coordinates, NULL, NULL},
+    {"pdl_trigger", t_pdl, NULL, NULL},
+    {"pdl_sync", t_pdl, "sync", NULL},
+    {"annotate_min_blocks_per_sm", t_min_blocks, NULL, NULL},
+    {"annotate_l2_hit_ratio", t_l2_hit_ratio, NULL, NULL},
 };
 
-enum { NLAUNCH = sizeof launch_fns / sizeof *launch_fns };
-
-const char *tl_launch_name(int i) { return i >= 0 && i < NLAUNCH ? launch_fns[i].name : NULL; }
-
-BuiltinFn tl_launch_fn(const char *attr, void **data) {
-    for (int i = 0; i < NLAUNCH; i++)
-        if (!strcmp(attr, launch_fns[i].name)) {
-            *data = (void *)launch_fns[i].data;
-            return launch_fns[i].fn;
-        }
-    return NULL;
-}
+const TNames tl_launch_names = {launch_fns, (int)(sizeof launch_fns / sizeof *launch_fns)};

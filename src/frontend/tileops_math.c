@@ -255,18 +255,11 @@ static Value *t_packed(Interp *in, CallArgs *a, void *d) {
              (const char *)d);
 }
 
-typedef struct MathEntry {
-    const char *name;
-    BuiltinFn fn;
-    const void *data;
-    const char *status; /* docs/language.md's, NULL: "C, CUDA" */
-} MathEntry;
-
 #define I(x) ((const void *)(intptr_t)(x))
 #define FAST_NOTE "C, CUDA (C: the accurate function)"
 #define IEEE_NOTE "C, CUDA (float32, float64; narrower: 'rn' only)"
 #define PACKED "not yet (compile error)"
-static const MathEntry math[] = {
+static const TName math[] = {
     {"nextafter", t_nextafter, NULL, "C, CUDA (float32, float64)"},
     {"ldexp", t_ldexp, NULL, NULL},
     {"popcount", t_bits, I(FN_POPCOUNT), NULL},
@@ -305,19 +298,4 @@ static const MathEntry math[] = {
 };
 #undef I
 
-enum { NMATH = sizeof math / sizeof *math };
-
-const char *tl_math_name(int i, const char **status) {
-    if (i < 0 || i >= NMATH) return NULL;
-    if (status) *status = math[i].status ? math[i].status : "C, CUDA";
-    return math[i].name;
-}
-
-BuiltinFn tl_math_fn(const char *attr, void **data) {
-    for (int i = 0; i < NMATH; i++)
-        if (!strcmp(attr, math[i].name)) {
-            *data = (void *)math[i].data;
-            return math[i].fn;
-        }
-    return NULL;
-}
+const TNames tl_math_names = {math, (int)(sizeof math / sizeof *math)};

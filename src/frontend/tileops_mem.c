@@ -767,52 +767,36 @@ static Value *t_rng_rand(Interp *in, CallArgs *a, void *d) {
 }
 
 /* ---- the table ------------------------------------------------------------------------------ */
-typedef struct MemEntry {
-    const char *name;
-    BuiltinFn fn;
-    intptr_t data;
-} MemEntry;
-
-static const MemEntry mem_fns[] = {
-    {"atomic_load", t_atomic_load, 0},
-    {"atomic_store", t_atomic_scalar, ATOMIC_STORE},
-    {"atomic_or", t_atomic_scalar, ATOMIC_OR},
-    {"ldg32", t_wide_load, 4 | WIDE_LOAD},
-    {"ldg64", t_wide_load, 8 | WIDE_LOAD},
-    {"ldg128", t_wide_load, 16 | WIDE_LOAD},
-    {"ldg256", t_wide_load, 32 | WIDE_LOAD},
-    {"lds32", t_wide_load, 4 | WIDE_LOAD | WIDE_SHARED},
-    {"lds64", t_wide_load, 8 | WIDE_LOAD | WIDE_SHARED},
-    {"lds128", t_wide_load, 16 | WIDE_LOAD | WIDE_SHARED},
-    {"stg32", t_wide_store, 4},
-    {"stg64", t_wide_store, 8},
-    {"stg128", t_wide_store, 16},
-    {"stg256", t_wide_store, 32},
-    {"sts32", t_wide_store, 4 | WIDE_SHARED},
-    {"sts64", t_wide_store, 8 | WIDE_SHARED},
-    {"sts128", t_wide_store, 16 | WIDE_SHARED},
-    {"__ldg", t_ldg_nc, 0},
-    {"import_source", t_import_source, 0},
-    {"call_extern", t_call_extern, 0},
-    {"call_pure_extern", t_call_extern, 1},
-    {"access_ptr", t_access_ptr, 0},
-    {"address_of", t_address_of, 0},
-    {"tvm_access_ptr", t_tvm_access_ptr, 0},
-    {"async_copy", t_async_copy, 0},
-    {"rng_init", t_rng_init, 0},
-    {"rng_rand", t_rng_rand, 0},
-    {"rng_rand_float", t_rng_rand, 1},
+#define I(x) ((const void *)(intptr_t)(x))
+static const TName mem_fns[] = {
+    {"atomic_load", t_atomic_load, NULL, NULL},
+    {"atomic_store", t_atomic_scalar, I(ATOMIC_STORE), NULL},
+    {"atomic_or", t_atomic_scalar, I(ATOMIC_OR), NULL},
+    {"ldg32", t_wide_load, I(4 | WIDE_LOAD), NULL},
+    {"ldg64", t_wide_load, I(8 | WIDE_LOAD), NULL},
+    {"ldg128", t_wide_load, I(16 | WIDE_LOAD), NULL},
+    {"ldg256", t_wide_load, I(32 | WIDE_LOAD), NULL},
+    {"lds32", t_wide_load, I(4 | WIDE_LOAD | WIDE_SHARED), NULL},
+    {"lds64", t_wide_load, I(8 | WIDE_LOAD | WIDE_SHARED), NULL},
+    {"lds128", t_wide_load, I(16 | WIDE_LOAD | WIDE_SHARED), NULL},
+    {"stg32", t_wide_store, I(4), NULL},
+    {"stg64", t_wide_store, I(8), NULL},
+    {"stg128", t_wide_store, I(16), NULL},
+    {"stg256", t_wide_store, I(32), NULL},
+    {"sts32", t_wide_store, I(4 | WIDE_SHARED), NULL},
+    {"sts64", t_wide_store, I(8 | WIDE_SHARED), NULL},
+    {"sts128", t_wide_store, I(16 | WIDE_SHARED), NULL},
+    {"__ldg", t_ldg_nc, NULL, NULL},
+    {"import_source", t_import_source, NULL, NULL},
+    {"call_extern", t_call_extern, NULL, NULL},
+    {"call_pure_extern", t_call_extern, I(1), NULL},
+    {"access_ptr", t_access_ptr, NULL, NULL},
+    {"address_of", t_address_of, NULL, NULL},
+    {"tvm_access_ptr", t_tvm_access_ptr, NULL, NULL},
+    {"async_copy", t_async_copy, NULL, NULL},
+    {"rng_init", t_rng_init, NULL, NULL},
+    {"rng_rand", t_rng_rand, NULL, NULL},
+    {"rng_rand_float", t_rng_rand, I(1), NULL},
 };
-
-enum { NMEM = sizeof mem_fns / sizeof *mem_fns };
-
-const char *tl_mem_name(int i) { return i >= 0 && i < NMEM ? mem_fns[i].name : NULL; }
-
-BuiltinFn tl_mem_fn(const char *attr, void **data) {
-    for (int i = 0; i < NMEM; i++)
-        if (!strcmp(attr, mem_fns[i].name)) {
-            *data = (void *)mem_fns[i].data;
-            return mem_fns[i].fn;
-        }
-    return NULL;
-}
+#undef I
+const TNames tl_mem_names = {mem_fns, (int)(sizeof mem_fns / sizeof *mem_fns)};

@@ -45,7 +45,7 @@
  *                               overflows int32 near its ends; tilec has no shortcut.
  *
  * TVM names with no meaning in tilec (T.isnullptr, T.undef, T.ret) are errors that say
- * what to write instead. Each is looked up by tl_py_fn (tl_lang_attr, tileops.c). */
+ * what to write instead. They are the table tl_py_names (tl_lang_attr, tileops.c). */
 #include "frontend/eval.h"
 
 #include <string.h>
@@ -451,16 +451,9 @@ static const char *const no_meaning[][2] = {
 };
 
 /* ---- the table ------------------------------------------------------------------------ */
-typedef struct PyEntry {
-    const char *name;
-    BuiltinFn fn;
-    const void *data;
-    const char *status; /* NULL: "C, CUDA" */
-} PyEntry;
-
 #define TYPE(n)                                                                                    \
     { #n, t_type, #n, "C, CUDA (a type: annotations, isinstance)" }
-static const PyEntry py[] = {
+static const TName py[] = {
     {"SharedBuffer", t_scoped_buffer, shared_buffer, "C, CUDA (a T.macro parameter's type)"},
     {"FragmentBuffer", t_scoped_buffer, fragment_buffer, "C, CUDA (a T.macro parameter's type)"},
     {"LocalBuffer", t_scoped_buffer, local_buffer, "C, CUDA (a T.macro parameter's type)"},
@@ -505,19 +498,4 @@ static const PyEntry py[] = {
 };
 #undef TYPE
 
-enum { NPY = sizeof py / sizeof *py };
-
-const char *tl_py_name(int i, const char **status) {
-    if (i < 0 || i >= NPY) return NULL;
-    if (status) *status = py[i].status ? py[i].status : "C, CUDA";
-    return py[i].name;
-}
-
-BuiltinFn tl_py_fn(const char *attr, void **data) {
-    for (int i = 0; i < NPY; i++)
-        if (!strcmp(attr, py[i].name)) {
-            *data = (void *)py[i].data;
-            return py[i].fn;
-        }
-    return NULL;
-}
+const TNames tl_py_names = {py, (int)(sizeof py / sizeof *py)};

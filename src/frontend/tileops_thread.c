@@ -573,59 +573,44 @@ static Value *t_thread_allreduce(Interp *in, CallArgs *a, void *d) {
     return val_none(in);
 }
 
-static const struct {
-    const char *name;
-    BuiltinFn fn;
-    const void *data;
-} thread_fns[] = {
-    {"get_thread_binding", t_thread_binding, NULL},
-    {"get_thread_bindings", t_thread_binding, "all"},
-    {"thread_binding", t_thread_binding_tvm, NULL},
-    {"launch_thread", t_launch_thread, NULL},
-    {"get_lane_idx", t_warp_index, &lane_idx},
-    {"get_warp_idx", t_warp_index, &warp_idx},
-    {"get_warp_idx_sync", t_warp_index, &warp_idx_sync},
-    {"get_warp_group_idx", t_warp_index, &warp_group_idx},
-    {"shfl_xor", t_shfl, (void *)FN_SHFL_XOR},
-    {"shfl_down", t_shfl, (void *)FN_SHFL_DOWN},
-    {"shfl_up", t_shfl, (void *)FN_SHFL_UP},
-    {"shfl_sync", t_shfl, (void *)FN_SHFL_IDX},
-    {"warp_reduce_sum", t_warp_reduce, (void *)0},
-    {"warp_reduce_max", t_warp_reduce, (void *)1},
-    {"warp_reduce_min", t_warp_reduce, (void *)2},
-    {"warp_reduce_bitand", t_warp_reduce, (void *)3},
-    {"warp_reduce_bitor", t_warp_reduce, (void *)4},
-    {"sync_warp", t_sync_warp, NULL},
-    {"attr", t_attr, NULL},
-    {"comm_reducer", t_comm_reducer, NULL},
-    {"evaluate", t_evaluate, NULL},
-    {"tvm_thread_allreduce", t_thread_allreduce, NULL},
-    {"ballot", t_vote, &v_ballot},
-    {"ballot_sync", t_vote, &v_ballot_sync},
-    {"activemask", t_activemask, NULL},
-    {"any_sync", t_vote, &v_any},
-    {"all_sync", t_vote, &v_all},
-    {"match_any_sync", t_vote, &v_match_any},
-    {"match_all_sync", t_vote, &v_match_all},
-    {"shuffle_elect", t_shuffle_elect, NULL},
-    {"syncthreads_and", t_vote, &v_and},
-    {"syncthreads_or", t_vote, &v_or},
-    {"syncthreads_count", t_vote, &v_count},
-    {"tvm_warp_activemask", t_activemask, "tvm"},
-    {"tvm_warp_shuffle", t_tvm_shfl, (void *)FN_SHFL_IDX},
-    {"tvm_warp_shuffle_up", t_tvm_shfl, (void *)FN_SHFL_UP},
-    {"tvm_warp_shuffle_down", t_tvm_shfl, (void *)FN_SHFL_DOWN},
+static const TName thread_fns[] = {
+    {"get_thread_binding", t_thread_binding, NULL, NULL},
+    {"get_thread_bindings", t_thread_binding, "all", NULL},
+    {"thread_binding", t_thread_binding_tvm, NULL, NULL},
+    {"launch_thread", t_launch_thread, NULL, NULL},
+    {"get_lane_idx", t_warp_index, &lane_idx, NULL},
+    {"get_warp_idx", t_warp_index, &warp_idx, NULL},
+    {"get_warp_idx_sync", t_warp_index, &warp_idx_sync, NULL},
+    {"get_warp_group_idx", t_warp_index, &warp_group_idx, NULL},
+    {"shfl_xor", t_shfl, (void *)FN_SHFL_XOR, NULL},
+    {"shfl_down", t_shfl, (void *)FN_SHFL_DOWN, NULL},
+    {"shfl_up", t_shfl, (void *)FN_SHFL_UP, NULL},
+    {"shfl_sync", t_shfl, (void *)FN_SHFL_IDX, NULL},
+    {"warp_reduce_sum", t_warp_reduce, (void *)0, NULL},
+    {"warp_reduce_max", t_warp_reduce, (void *)1, NULL},
+    {"warp_reduce_min", t_warp_reduce, (void *)2, NULL},
+    {"warp_reduce_bitand", t_warp_reduce, (void *)3, NULL},
+    {"warp_reduce_bitor", t_warp_reduce, (void *)4, NULL},
+    {"sync_warp", t_sync_warp, NULL, NULL},
+    {"attr", t_attr, NULL, NULL},
+    {"comm_reducer", t_comm_reducer, NULL, NULL},
+    {"evaluate", t_evaluate, NULL, NULL},
+    {"tvm_thread_allreduce", t_thread_allreduce, NULL, NULL},
+    {"ballot", t_vote, &v_ballot, NULL},
+    {"ballot_sync", t_vote, &v_ballot_sync, NULL},
+    {"activemask", t_activemask, NULL, NULL},
+    {"any_sync", t_vote, &v_any, NULL},
+    {"all_sync", t_vote, &v_all, NULL},
+    {"match_any_sync", t_vote, &v_match_any, NULL},
+    {"match_all_sync", t_vote, &v_match_all, NULL},
+    {"shuffle_elect", t_shuffle_elect, NULL, NULL},
+    {"syncthreads_and", t_vote, &v_and, NULL},
+    {"syncthreads_or", t_vote, &v_or, NULL},
+    {"syncthreads_count", t_vote, &v_count, NULL},
+    {"tvm_warp_activemask", t_activemask, "tvm", NULL},
+    {"tvm_warp_shuffle", t_tvm_shfl, (void *)FN_SHFL_IDX, NULL},
+    {"tvm_warp_shuffle_up", t_tvm_shfl, (void *)FN_SHFL_UP, NULL},
+    {"tvm_warp_shuffle_down", t_tvm_shfl, (void *)FN_SHFL_DOWN, NULL},
 };
 
-enum { NTHREAD = sizeof thread_fns / sizeof *thread_fns };
-
-const char *tl_thread_name(int i) { return i >= 0 && i < NTHREAD ? thread_fns[i].name : NULL; }
-
-BuiltinFn tl_thread_fn(const char *attr, void **data) {
-    for (int i = 0; i < NTHREAD; i++)
-        if (!strcmp(attr, thread_fns[i].name)) {
-            *data = (void *)thread_fns[i].data;
-            return thread_fns[i].fn;
-        }
-    return NULL;
-}
+const TNames tl_thread_names = {thread_fns, (int)(sizeof thread_fns / sizeof *thread_fns)};
