@@ -1166,7 +1166,8 @@ static int list_examples(char names[][128], int max) {
  * continue);
  * gemm.py's pipelined loop has one before its prologue and one after it (the loop's own
  * are inside its gemm: Stmt.gemm.pipe_wait); two_reduce needs none beyond its reductions'
- * own. */
+ * own; thread_rows (naive gemv) one before its fill loop and one after it, none inside
+ * (each thread writes its own row), and no bounds checks (the thread index is < 128). */
 static void test_sync_counts(Compiled **c, const char *const *names, int n) {
     static const struct {
         const char *name;
@@ -1181,12 +1182,18 @@ static void test_sync_counts(Compiled **c, const char *const *names, int n) {
         {"examples/gemm.py", 2},
         {"examples/elementwise_add.py", 3},
         {"two_reduce", 0},
+        {"thread_rows", 2},
     };
     for (size_t w = 0; w < sizeof want / sizeof *want; w++)
         for (int i = 0; i < n; i++)
             if (!strcmp(names[i], want[w].name) && c[i]->f)
                 CHECK(syncs_of(c[i]) == want[w].syncs, "%s: %d barriers, expected %d", names[i],
                       syncs_of(c[i]), want[w].syncs);
+    for (int i = 0; i < n; i++)
+        if (!strcmp(names[i], "thread_rows"))
+            CHECK(c[i]->src && kernels_call(c[i], "B_shared[tx * 32 + tk] = B[") &&
+                      !kernels_call(c[i], " >= 0)"),
+                  "thread_rows: bounds checks on the thread index");
     static const struct {
         const char *name, *call;
     } pipes[] = {
@@ -1501,6 +1508,7 @@ int main(void) {
         {"reducer", test_kernel("reducer"), NULL},
         {"pipe_alloc_in_body", test_kernel("pipe_alloc_in_body"), NULL},
         {"mla_decode", test_kernel("mla_decode"), NULL},
+        {"thread_rows", test_kernel("thread_rows"), NULL},
         {"sparse_mla", test_kernel("sparse_mla"), NULL},
         {"warp_votes", test_kernel("warp_votes"), NULL},
         {"launch_shape", test_kernel("launch_shape"), NULL},
