@@ -42,8 +42,10 @@ def tilec_names(tilec):
 
 
 def tilelang_names():
-    return [n for n in NAMES.read_text().split() if n and not n.startswith("#")
-            ] if NAMES.exists() else []
+    if not NAMES.exists():
+        return []
+    lines = (line.split("#", 1)[0].strip() for line in NAMES.read_text().splitlines())
+    return [line for line in lines if line]
 
 
 def supported(status):
