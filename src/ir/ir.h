@@ -236,6 +236,8 @@ typedef struct Var {
     bool varying;            /* may differ between the threads of a block (pass_mark_varying:
                               thread indices, lets and loop bounds that depend on them) */
     const Expr *bound_value; /* a kernel LET's value, loads or not (T.get_let_value) */
+    int64_t multiple;        /* > 1: a symbolic size assumed a multiple of this (CUDA's
+                              pass_assume_aligned; the runtime checks it at launch) */
 } Var;
 
 struct Buffer {
@@ -641,6 +643,9 @@ typedef struct Func {
     Loc loc;
     Vec(Param) params;
     Vec(Var *) syms; /* symbolic sizes/strides, bound from tensors at launch */
+    /* NULL, or per sym the multiple its lowering assumed it is (Var.multiple; 1: none):
+     * a launch whose sizes break it runs the kernel's general variant (api.c) */
+    int64_t *sym_multiple;
     Stmt *body;
     const char *flops;     /* optional work declarations, as IR text for reporting (may be NULL) */
     bool no_set_max_nreg;  /* T.no_set_max_nreg(): a TMA producer warp group keeps

@@ -1094,6 +1094,9 @@ static void test_pass_configs(void) {
 }
 
 static const int64_t wsd_syms[] = {100}; /* K: 7 iterations, the last one ragged */
+/* dyn_rows's m, k, n: rows of whole 16-byte vectors, ragged tiles at every edge; then
+ * rows that break the assumption, for its general variant */
+static const int64_t rows_syms[] = {100, 72, 88}, odd_rows_syms[] = {100, 37, 70};
 
 /* ws_dynamic's tensor map: X (K, 64) float32, dims innermost first, a 64 x 16 box; with
  * K = 0 there is none, and the launch error names the tensor and the way out. */
@@ -1806,6 +1809,7 @@ int main(void) {
         {"ws_chunked", test_kernel("ws_chunked"), NULL},
         {"ws_window", test_kernel("ws_window"), NULL},
         {"ws_dynamic", test_kernel("ws_dynamic"), wsd_syms},
+        {"dyn_rows", test_kernel("dyn_rows"), rows_syms},
     };
     for (size_t i = 0; i < sizeof ws / sizeof *ws; i++) {
         all[n] = check_program(ws[i].name, ws[i].text);
@@ -1816,7 +1820,7 @@ int main(void) {
         names[n++] = ws[i].name;
     }
     settings.cluster = false;
-    const char *epi = all[n - 4]->src, *chunked = all[n - 3]->src, *win = all[n - 2]->src;
+    const char *epi = all[n - 5]->src, *chunked = all[n - 4]->src, *win = all[n - 3]->src;
     for (int i = 0; i < n; i++) /* T.use_swizzle(order="column"): TileLang's column walk */
         if (!strcmp(names[i], "ws_tiles_column") || !strcmp(names[i], "dynamic_column"))
             CHECK(kernels_call(all[i], names[i][0] == 'w'
@@ -1861,7 +1865,7 @@ int main(void) {
     CHECK(ir_says(all[n - 1], ") persistent split_k(16384 bytes per block):") && whole &&
               ir_says(whole, ") persistent:") && !ir_says(all[0], "persistent"),
           "the lowered IR says which kernels run on a persistent grid and split K");
-    CHECK(ir_says(all[n - 5], ") persistent cluster(2):"),
+    CHECK(ir_says(all[n - 6], ") persistent cluster(2):"),
           "ws_epilogue: the lowered IR says it runs in clusters of 2");
     if (whole) compiled_free(whole);
     free(big);
@@ -1881,7 +1885,19 @@ int main(void) {
     CHECK(win && strstr(win, "float acc[32] = {};") && strstr(win, "((h * 32) / 8 % 8) * 4]") &&
               !strstr(win, "tl_smem_zero(tl_smem"),
           "ws_window: acc's windows read and written in registers");
-    if (all[n - 2]->f) test_tmap_geometry(all[n - 2]); /* ws_dynamic */
+    if (all[n - 3]->f) test_tmap_geometry(all[n - 3]); /* ws_dynamic */
+    CHECK(all[n - 2]->f && all[n - 2]->f->sym_multiple && all[n - 2]->f->sym_multiple[1] == 8 &&
+              all[n - 2]->f->sym_multiple[2] == 8 && all[n - 2]->f->sym_multiple[0] == 1,
+          "dyn_rows: k and n (row lengths) assumed multiples of 8 halves, m not");
+    settings.no_assume_aligned = true; /* the general variant: scalar copies */
+    all[n] = check_program("dyn_rows_general", test_kernel("dyn_rows"));
+    settings.no_assume_aligned = false;
+    CHECK(all[n]->src && !kernels_call(all[n], "tl_tma_load(") &&
+              !kernels_call(all[n], "tl_cp_async") && !all[n]->f->sym_multiple,
+          "dyn_rows_general: no TMA, no vector copies, nothing assumed");
+    cases[n] = (SimCase){"dyn_rows_general", (char *)test_kernel("dyn_rows"), odd_rows_syms,
+                         all[n]};
+    names[n++] = "dyn_rows_general";
     CHECK(chunked && strstr(chunked, "tl_tma_store(&tl_tmap2, C_s + (0) * 64 + 0, tl_c") &&
               strstr(chunked, "for (int32_t h = 0; h < 2; ++h) {  /* unroll */\n"
                               "                tl_fence_proxy_async();\n"

@@ -7,6 +7,9 @@
 #include "passes/passes.h"
 #include "targets/cuda/arch.h"
 
+/* CUDA: symbolic row lengths and strides of the tensor parameters assumed multiples of
+ * 16 bytes (Var.multiple, Func.sym_multiple; the first pass, assume_aligned.c). */
+void pass_assume_aligned(Ctx *ctx, Func *f);
 /* CUDA (SIMT model, see src/targets/cuda/passes/map_threads.c): thread-distributed loops, barriers. */
 void pass_map_threads(Ctx *ctx, Func *f);         /* which loops the block's threads share */
 void pass_insert_sync_threads(Ctx *ctx, Func *f); /* __syncthreads from memory hazards */
