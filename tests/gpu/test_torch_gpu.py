@@ -167,7 +167,7 @@ def test_profiler_inputs_drawn_on_the_gpu(kind):
         assert abs(mean) < 0.05
     else:
         assert lo == hi == 0.0
-    out = prof.run_once()[0]
+    out = prof.run_once(input_tensors=[a, b])[0]
     torch.testing.assert_close(out, a * 2 + b)
 
 

@@ -1480,6 +1480,8 @@ int main(void) {
         {"conflict", test_kernel("conflict"), NULL},
         {"proj_write", test_kernel("proj_write"), NULL},
         {"vec_raw", test_kernel("vec_raw"), NULL},
+        {"par_vectors", test_kernel("par_vectors"), NULL},
+        {"vec_loop", test_kernel("vec_loop"), NULL},
         {"ws_alias", test_kernel("ws_alias"), NULL},
         {"pipe_outer2", test_kernel("pipe_outer2"), NULL},
         {"pipe_alias", test_kernel("pipe_alias"), NULL},
@@ -1567,6 +1569,16 @@ int main(void) {
                       kernels_call(all[i], "tl_pdl_sync();") &&
                       kernels_call(all[i], "tl_pdl_trigger();"),
                   "launch_shape: min blocks per SM and PDL in the source");
+        if (!strcmp(names[i], "par_vectors")) /* T.Parallel nests without fragments */
+            CHECK(kernels_call(all[i], "] : uint4{}};") && kernels_call(all[i], ")] = tl_vld") &&
+                      kernels_call(all[i], "*(uint4 *)&C[") &&
+                      kernels_call(all[i], " < 50) ? tl_f16_to_f32(A[(int64_t)i_"),
+                  "par_vectors: a guarded gather stored as loaded, float32 results from vector "
+                  "loads in 16-byte pieces, a condition that splits runs loads per element");
+        if (!strcmp(names[i], "vec_loop"))
+            CHECK(kernels_call(all[i], "const uint4 tl_vec0 = *(const uint4 *)&A[") &&
+                      kernels_call(all[i], "const uint4 tl_vec1 = *(const uint4 *)&B["),
+                  "vec_loop: each T.vectorized copy one 16-byte load");
         if (!strcmp(names[i], "gemm_s8") || !strcmp(names[i], "gemm_s8_t"))
             CHECK(src && strstr(src, "tl_gemm_ss_s8<64, 32, 64, 2, 2, "), "%s: int8 mma.sync",
                   names[i]);

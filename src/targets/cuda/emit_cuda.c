@@ -597,6 +597,7 @@ static bool cu_stmt(CfEmit *em, const Stmt *s) {
         return false;
     case STMT_FOR:
         stores_in_loop(cu_of(em), s);
+        if (s->u.for_.kind == LOOP_VECTORIZED) return cu_vectorized_loop(em, s);
         if (s->u.for_.kind != LOOP_PARALLEL || cu_of(em)->dist) return false;
         cf_loc_comment(em, s->loc);
         if (s->u.for_.layout) cu_layout_nest(em, s);
