@@ -6,7 +6,9 @@
  * condition bounds the block's thread index to a range (`tx < c`, `tx >= c`, `c0 <= tx <
  * c1`, `c0 <= tx and tx < c1`, either side of the comparison) and whose branches hold a
  * tile operation becomes the region of the range running its `then`
- * branch, followed by the region of the other threads running its `else` branch. Inside
+ * branch, followed by the region of the other threads running its `else` branch (an
+ * `elif` chain of such conditions: each branch the region of the threads it admits among
+ * those the earlier ones left). Inside
  * a region, T.get_thread_binding() stays the block's thread index (both targets).
  *
  * Left as they are (pass_mark_varying's errors then apply): ifs inside a T.Parallel loop,
@@ -110,7 +112,7 @@ static bool block_level(const Stmt *s) {
 static Stmt *region(Regions *R, Stmt *body, int64_t lo, int64_t hi, Loc loc) {
     if (!body || lo >= hi) return ir_seq(R->ctx, loc);
     if (lo == 0 && hi == R->nthreads) return body;
-    if (lo % WARP || (hi % WARP && hi != R->nthreads))
+    if (lo % WARP || (hi - lo) % WARP)
         ctx_fail(R->ctx, loc,
                  "tile operations under a condition on the thread index run in the threads "
                  "it admits (%lld..%lld here), which must be whole warps (multiples of %d)",
@@ -125,24 +127,32 @@ static Stmt *region(Regions *R, Stmt *body, int64_t lo, int64_t hi, Loc loc) {
     return r;
 }
 
-/* if (tx in [lo, hi)) A else B: the region [lo, hi) running A, then the others running B. */
-static Stmt *split_if(Regions *R, Stmt *s, int64_t lo, int64_t hi) {
-    int64_t n = R->nthreads;
-    lo = lo < 0 ? 0 : lo, hi = hi > n ? n : hi;
+/* The if's `else` when it is one `if` on the thread range (an `elif`), else NULL. */
+static Stmt *elif_of(const Regions *R, const Stmt *s) {
+    Stmt *e = ir_only_stmt(s->u.if_.orelse);
+    int64_t lo = 0, hi = R->nthreads;
+    return e && e->kind == STMT_IF && thread_range(R, e->u.if_.cond, &lo, &hi) ? e : NULL;
+}
+
+/* Pushes onto seq what threads [rlo, rhi) run for `if cond: A else: B` (cond a thread
+ * range): the region of the threads cond admits running A, then the others running B,
+ * and for an `elif` chain its conditions among the others in turn. */
+static void split_if(Regions *R, Stmt *s, int64_t rlo, int64_t rhi, Stmt *seq) {
+    int64_t lo = rlo, hi = rhi;
+    thread_range(R, s->u.if_.cond, &lo, &hi);
+    lo = lo < rlo ? rlo : lo, hi = hi > rhi ? rhi : hi;
+    ir_seq_push(R->ctx, seq, region(R, s->u.if_.then, lo, hi, s->loc));
     Stmt *other = s->u.if_.orelse;
-    bool empty_else = !other || (other->kind == STMT_SEQ && !other->u.seq.len);
-    if (!empty_else && lo > 0 && hi < n && lo < hi)
+    if (!other || (other->kind == STMT_SEQ && !other->u.seq.len)) return;
+    if (lo > rlo && hi < rhi && lo < hi)
         ctx_fail(R->ctx, s->loc,
                  "tile operations in the `else` of a condition on the thread index that "
                  "admits threads %lld..%lld: the others are not one range (write two `if`s)",
                  (long long)lo, (long long)hi - 1);
-    Stmt *seq = ir_seq(R->ctx, s->loc);
-    ir_seq_push(R->ctx, seq, region(R, s->u.if_.then, lo, hi, s->loc));
-    if (!empty_else) {
-        int64_t olo = lo >= hi ? 0 : lo > 0 ? 0 : hi, ohi = lo >= hi ? n : lo > 0 ? lo : n;
-        ir_seq_push(R->ctx, seq, region(R, other, olo, ohi, other->loc));
-    }
-    return seq;
+    int64_t olo = lo >= hi || lo > rlo ? rlo : hi, ohi = lo >= hi ? rhi : lo > rlo ? lo : rhi;
+    Stmt *elif = elif_of(R, s);
+    if (elif) split_if(R, elif, olo, ohi, seq);
+    else ir_seq_push(R->ctx, seq, region(R, other, olo, ohi, other->loc));
 }
 
 static void walk(Stmt **slot, void *ud) {
@@ -152,7 +162,9 @@ static void walk(Stmt **slot, void *ud) {
     if (s->kind == STMT_IF && !R->parallel && !R->guarded &&
         thread_range(R, s->u.if_.cond, &lo, &hi) &&
         (block_level(s->u.if_.then) || block_level(s->u.if_.orelse))) {
-        *slot = s = split_if(R, s, lo, hi);
+        Stmt *seq = ir_seq(R->ctx, s->loc);
+        split_if(R, s, 0, R->nthreads, seq);
+        *slot = s = seq;
         R->guarded++; /* (the regions' bodies: their ifs stay ifs) */
         ir_stmt_children(s, walk, ud);
         R->guarded--;

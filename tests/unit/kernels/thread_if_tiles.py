@@ -1,8 +1,9 @@
 # Tile operations under a condition on the thread index, as TileLang's
 # examples/deepseek_mhc/example_mhc_pre.py writes them: the `if` narrows them to the
 # threads it admits (0..31 run the `then` branch's copy, reduction and T.Parallel loops,
-# 32..95 the `else` branch's pipelined loop; `32 <= tx < 64` and `tx >= 64` one T.Parallel
-# loop each). T.get_thread_binding() stays the block's thread index in them.
+# 32..95 the `else` branch's pipelined loop; an if / elif / elif chain one T.Parallel loop
+# in each of 0..31, 32..63 and 64..95). T.get_thread_binding() stays the block's thread
+# index in them.
 import tilelang
 import tilelang.language as T
 
@@ -11,7 +12,7 @@ def thread_if_tiles(M=3, N=64, H=8):
     @T.prim_func
     def main(X: T.Tensor((M, H, N), "float32"), W: T.Tensor((H,), "float32"),
              R: T.Tensor((M, H), "float32"), Y: T.Tensor((M, N), "float32"),
-             Z: T.Tensor((M, 4), "int32")):
+             Z: T.Tensor((M, 5), "int32")):
         with T.Kernel(M, threads=96) as b:
             ws = T.alloc_shared((H,), "float32")
             T.copy(W, ws)
@@ -36,10 +37,13 @@ def thread_if_tiles(M=3, N=64, H=8):
                 T.copy(acc, Y[b, 0:N])
                 if tx == 32:
                     Z[b, 1] = tx
-            if 32 <= tx < 64:
+            if tx < 32:
+                for i in T.Parallel(1):
+                    Z[b, 4] = i + 5
+            elif 32 <= tx and tx < 64:
                 for i in T.Parallel(1):
                     Z[b, 2] = i + 7
-            if tx >= 64:
+            elif tx >= 64:
                 for i in T.Parallel(1):
                     Z[b, 3] = i + 9
 
