@@ -487,6 +487,38 @@ double tl_kernel_flops(const tl_kernel *k, DLTensor *const *args, int nargs) {
     return flops;
 }
 
+tl_status tl_kernel_work(const tl_kernel *k, DLTensor *const *args, int nargs, double *flops,
+                         double *global_bytes) {
+    if (!k || !flops || !global_bytes)
+        return fail(TL_ERROR_ARGUMENT, "tl_kernel_work: NULL argument");
+    const Func *f = k->func;
+    if (nargs && nargs != f->params.len)
+        return fail(TL_ERROR_ARGUMENT, "tl_kernel_work: %d arguments, the kernel has %d", nargs,
+                    f->params.len);
+    if (!nargs && f->syms.len)
+        return fail(TL_ERROR_ARGUMENT,
+                    "tl_kernel_work: the kernel has symbolic sizes (%s...): pass its arguments",
+                    f->syms.data[0]->name);
+    SymEnv env;
+    sym_env_init(&env, f);
+    StrBuf err = {0};
+    int bad = 0;
+    for (int i = 0; i < nargs && !bad; i++) bad = args_check(f, k->target, i, args[i], &env, &err);
+    double fl = bad ? -1 : work_flops(k->work, f, env.val);
+    double by = bad ? -1 : work_global_bytes(k->work, f, env.val);
+    tl_status st = TL_OK;
+    if (bad) st = fail_text(TL_ERROR_ARGUMENT, err.buf ? err.buf : "bad argument");
+    else if (by < 0 || (k->work && k->work->flops_unknown))
+        st = fail(TL_ERROR_ARGUMENT,
+                  "tl_kernel_work: kernel '%s' does work that depends on run-time data (a while "
+                  "loop, or a loop whose bound another loop's variable sets)",
+                  f->name);
+    *flops = st == TL_OK ? fl : 0, *global_bytes = st == TL_OK ? by : 0;
+    sb_free(&err);
+    sym_env_free(&env);
+    return st;
+}
+
 /* ---- running ---------------------------------------------------------------------------- */
 /* Where the kernel's tensors must be: the host, or the GPU its module was loaded on. */
 static DLDevice kernel_device(const tl_kernel *k) {

@@ -459,6 +459,18 @@ static GemmPolicy policy_of(Interp *in, Value *v, Loc loc) {
     ctx_fail(in->ctx, loc, "T.gemm: policy must be T.GemmWarpPolicy.Square, FullRow or FullCol");
 }
 
+/* `if cond: T.clear(C)` for a gemm's clear_accum= that is a run-time value (TileLang
+ * passes it to the gemm as an expression: `clear_accum=(j == 0)` in an unrolled loop). */
+static Stmt *clear_when(Interp *in, Value *cond, const Region *c, Loc loc) {
+    Stmt *fill = ir_stmt(in->ctx, STMT_FILL, loc);
+    fill->u.fill.dst = *c;
+    fill->u.fill.value = ir_cast(in->ctx, c->buf->dtype, ir_int(in->ctx, 0, DT_INT32, loc), loc);
+    Stmt *s = ir_stmt(in->ctx, STMT_IF, loc);
+    s->u.if_.cond = ir_cast(in->ctx, DT_BOOL, val_to_expr(in, cond, loc, "clear_accum"), loc);
+    s->u.if_.then = fill;
+    return s;
+}
+
 /* T.gemm, or (d set) T.wgmma_gemm: a wgmma left in flight for T.wait_wgmma (Tier 3). */
 static Value *t_gemm(Interp *in, CallArgs *a, void *d) {
     bool manual = d != NULL;
@@ -477,10 +489,12 @@ static Value *t_gemm(Interp *in, CallArgs *a, void *d) {
     s->u.gemm.trans_a = opt_bool(in, av[3], false, a->loc);
     s->u.gemm.trans_b = opt_bool(in, av[4], false, a->loc);
     s->u.gemm.policy = policy_of(in, av[5], a->loc);
-    s->u.gemm.clear_accum = opt_bool(in, av[6], false, a->loc);
+    bool run_time_clear = av[6] && av[6]->kind == V_EXPR;
+    s->u.gemm.clear_accum = !run_time_clear && opt_bool(in, av[6], false, a->loc);
     s->u.gemm.k_pack = av[7] ? (int)val_to_int(in, av[7], a->loc, "k_pack") : 1;
     s->u.gemm.wg_wait = av[8] ? (int)val_to_int(in, av[8], a->loc, "wg_wait") : 0;
     s->u.gemm.manual = manual;
+    if (run_time_clear) emit_stmt(in, clear_when(in, av[6], &s->u.gemm.c, a->loc));
     emit_stmt(in, s);
     return val_none(in);
 }

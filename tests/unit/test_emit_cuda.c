@@ -1521,6 +1521,9 @@ int main(void) {
         {"mem_atomic", test_kernel("mem_atomic"), NULL},
         {"mem_wide", test_kernel("mem_wide"), NULL},
         {"mem_extern", test_kernel("mem_extern"), NULL},
+        {"ws_thread_index", test_kernel("ws_thread_index"), NULL},
+        {"thread_if_tiles", test_kernel("thread_if_tiles"), NULL},
+        {"gemm_clear_when", test_kernel("gemm_clear_when"), NULL},
     };
     enum { NPROG = sizeof progs / sizeof *progs, MAXC = 128 };
     char ex[32][128];

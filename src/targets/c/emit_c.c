@@ -37,6 +37,9 @@ typedef struct CEmit {
     int simt_threads;
     Vec(Buffer *) simt_bufs;
     bool in_threads;
+    /* the threads that run the code being written: the block's, or a T.ws region's
+     * [simt_lo, simt_hi) */
+    int simt_lo, simt_hi;
     /* the calls that read other threads in the statement being written (shuffles,
      * votes), and for each the array of every thread's argument (a block vote: the
      * scalar of its result) */
@@ -106,10 +109,15 @@ static void emit_alloc(CfEmit *em, const Stmt *s) {
 
 static bool simt_stmt(CfEmit *em, const Stmt *s);
 static void c_cross_thread(CfEmit *em, StrBuf *o, const Expr *e);
+static void emit_region(CfEmit *em, const Stmt *s);
 
 /* CfHooks.stmt: thread-level code, allocations, kernels, and what has no effect on a
  * CPU. */
 static bool c_stmt(CfEmit *em, const Stmt *s) {
+    if (s->kind == STMT_THREADS) {
+        emit_region(em, s);
+        return true;
+    }
     if (c_of(em)->simt_threads && !c_of(em)->in_threads && simt_stmt(em, s)) return true;
     if (s->kind == STMT_ALLOC) {
         emit_alloc(em, s);
@@ -243,8 +251,8 @@ static void simt_open(CfEmit *em) {
     CEmit *ce = c_of(em);
     const Stmt *k = em->kernel;
     const int *n = k->u.kernel.threads;
-    cf_line(em, "for (int32_t tl_tid = 0; tl_tid < %d; ++tl_tid) { /* each thread */",
-            ce->simt_threads);
+    cf_line(em, "for (int32_t tl_tid = %d; tl_tid < %d; ++tl_tid) { /* each thread */", ce->simt_lo,
+            ce->simt_hi);
     em->indent++;
     const char *idx[3] = {arena_printf(&em->ctx->arena, "tl_tid %% %d", n[0]),
                           arena_printf(&em->ctx->arena, "tl_tid / %d %% %d", n[0], n[1]),
@@ -268,6 +276,33 @@ static void simt_open(CfEmit *em) {
 
 static void simt_close(CfEmit *em) {
     c_of(em)->in_threads = false;
+    em->indent--;
+    cf_line(em, "}");
+}
+
+/* A T.ws region (STMT_THREADS): its statements run as anywhere else, but the loops over
+ * the threads cover only the region's, which keep the block's thread indices (as CUDA's
+ * threadIdx); code that runs once reads the region's first thread's copies. */
+static void emit_region(CfEmit *em, const Stmt *s) {
+    CEmit *ce = c_of(em);
+    int lo = s->u.threads.lo, hi = lo + s->u.threads.count, lo0 = ce->simt_lo, hi0 = ce->simt_hi;
+    cf_loc_comment(em, s->loc);
+    cf_line(em, "{ /* T.ws: threads %d..%d */", lo, hi - 1);
+    em->indent++;
+    int mark = em->live.len;
+    if (ce->simt_threads) {
+        if (lo < lo0 || hi > hi0) ctx_fail(em->ctx, s->loc, "T.ws blocks cannot be nested");
+        ce->simt_lo = lo, ce->simt_hi = hi;
+        for (int i = 0; lo && i < ce->simt_bufs.len; i++) {
+            Buffer *b = ce->simt_bufs.data[i];
+            cf_line(em, "%s *%s = tl_pt_%s + (int64_t)%d * %lld; /* thread %d's */",
+                    cf_storage(b->dtype), cf_buf(em, b), cf_buf(em, b), lo,
+                    (long long)const_elems(b), lo);
+        }
+    }
+    cf_stmt(em, s->u.threads.body);
+    em->live.len = mark;
+    ce->simt_lo = lo0, ce->simt_hi = hi0;
     em->indent--;
     cf_line(em, "}");
 }
@@ -307,8 +342,8 @@ static void hoist_cross(CfEmit *em, const Stmt *s) {
         em->live.len = mark;
         if (intrinsic_is_block_vote(e->u.call.fn)) { /* the same in every thread */
             const char *r = cf_tmp(em, "vote");
-            cf_line(em, "const int32_t %s = tl_block_vote(%d, %s, %d);", r,
-                    block_vote_kind(e->u.call.fn), vals, ce->simt_threads);
+            cf_line(em, "const int32_t %s = tl_block_vote(%d, %s + %d, %d);", r,
+                    block_vote_kind(e->u.call.fn), vals, ce->simt_lo, ce->simt_hi - ce->simt_lo);
             vals = r;
         }
         VEC_PUSH(&em->ctx->arena, ce->cross_vals, vals);
@@ -538,6 +573,7 @@ static void uses_stmt(CfEmit *em, Uses *u, const Stmt *s) {
         uses_region(em, u, &s->u.print.region);
         break;
     case STMT_ASSERT: uses_expr(em, u, s->u.assert_.cond); break;
+    case STMT_THREADS: uses_stmt(em, u, s->u.threads.body); break;
     default: break;
     }
 }
@@ -724,6 +760,7 @@ static void emit_kernel_call(CfEmit *em, const Stmt *k) {
         if (k->u.kernel.thread[d])
             ce->simt_threads = k->u.kernel.threads[0] * k->u.kernel.threads[1] *
                                k->u.kernel.threads[2];
+    ce->simt_lo = 0, ce->simt_hi = ce->simt_threads;
     int64_t *offs = NEW_ARRAY(&em->ctx->arena, int64_t, u->scratch.len + 1);
     int64_t total = scratch_layout(em, u, offs);
     emit_block_fn(em, k, id, u, offs, total);
