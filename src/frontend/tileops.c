@@ -66,9 +66,14 @@ static Value *alloc_buffer(Interp *in, CallArgs *a, Scope scope, const char *fna
     if (scope != SCOPE_GLOBAL) need_kernel(in, a->loc, fname);
     else if (!in->builder)
         ctx_fail(in->ctx, a->loc, "%s is only allowed inside a @T.prim_func", fname);
-    DType dt = av[1] ? val_to_dtype(in, av[1], a->loc, "dtype") : DT_FLOAT32;
+    int lanes = 0;
+    DType dt = av[1] ? vec_dtype_arg(in, av[1], &lanes, a->loc, "dtype") : DT_FLOAT32;
     Expr **shape;
     int nd = shape_of(in, av[0], a->loc, "buffer shape", &shape);
+    if (lanes && scope == SCOPE_GLOBAL)
+        ctx_fail(in->ctx, a->loc, "%s: vector dtypes are for local, fragment and shared buffers",
+                 fname);
+    if (lanes) shape[nd++] = ir_int(in->ctx, lanes, DT_INT32, a->loc); /* the lanes */
     if (scope != SCOPE_GLOBAL)
         for (int d = 0; d < nd; d++) {
             int64_t c;
@@ -78,6 +83,7 @@ static Value *alloc_buffer(Interp *in, CallArgs *a, Scope scope, const char *fna
     Buffer *b = ir_buffer(in->ctx, arena_printf(ARENA, ANON_PREFIX "%d", in->ctx->next_id), dt,
                           scope, nd, a->loc);
     for (int d = 0; d < nd; d++) b->shape[d] = shape[d];
+    b->lanes = lanes;
     Stmt *s = ir_stmt(in->ctx, STMT_ALLOC, a->loc);
     s->u.alloc.buf = b;
     emit_stmt(in, s);
@@ -108,7 +114,9 @@ static Value *t_alloc_var(Interp *in, CallArgs *a, void *d) {
     Value *av[3];
     args_bind(in, a, "T.alloc_var", "dtype, init=, scope=", av, 3);
     need_kernel(in, a->loc, "T.alloc_var");
-    DType dt = val_to_dtype(in, av[0], a->loc, "dtype");
+    int lanes;
+    DType dt = vec_dtype_arg(in, av[0], &lanes, a->loc, "dtype");
+    if (lanes) return vec_alloc_var(in, dt, lanes, av[1], a->loc);
     Buffer *b = ir_buffer(in->ctx, arena_printf(ARENA, ANON_PREFIX "%d", in->ctx->next_id), dt,
                           SCOPE_VAR, 1, a->loc);
     b->shape[0] = ir_int(in->ctx, 1, DT_INT32, a->loc);
@@ -288,6 +296,7 @@ static Expr *slice_extent(Ctx *ctx, Expr *stop, Expr *start, Loc loc) {
 
 Value *buffer_subscript(Interp *in, Buffer *buf, Value *index, Loc loc) {
     Ctx *ctx = in->ctx;
+    if (buf->lanes) return vec_subscript(in, buf, index, loc);
     ValueList items = index_items(in, buf, index, loc);
     bool any_slice = false;
     for (int i = 0; i < items.len; i++) any_slice |= items.data[i]->kind == V_SLICE;
@@ -331,6 +340,10 @@ void buffer_store(Interp *in, Buffer *buf, Value *index, Value *v, Loc loc) {
     if (!in->builder || (!in->in_kernel && buf->scope != SCOPE_GLOBAL))
         ctx_fail(ctx, loc, "storing to buffer '%s' is only allowed inside a kernel", buf->name);
     if (!in->in_kernel) ctx_fail(ctx, loc, "stores must be inside a 'with T.Kernel(...)' block");
+    if (buf->lanes) {
+        vec_store(in, buf, index, v, loc);
+        return;
+    }
     ValueList items = index_items(in, buf, index, loc);
     Expr **idx = NEW_ARRAY(ARENA, Expr *, items.len + 1);
     for (int i = 0; i < items.len; i++) {
@@ -362,6 +375,10 @@ static Region full_region(Interp *in, Buffer *b) {
 }
 
 Region value_to_region(Interp *in, Value *v, const Region *like, Loc loc, const char *what) {
+    if (v->kind == V_BUFFER && v->u.buf->lanes)
+        ctx_fail(in->ctx, loc,
+                 "%s: buffer '%s' holds %sx%d vectors; tile operations take buffers of scalars",
+                 what, v->u.buf->name, dtype_name(v->u.buf->dtype), v->u.buf->lanes);
     if (v->kind == V_BUFFER) return full_region(in, v->u.buf);
     if (v->kind == V_REGION) return v->u.region;
     if (v->kind == V_EXPR && v->u.expr->kind == EXPR_LOAD) {
@@ -1106,7 +1123,7 @@ static const TEntry t_entries[] = {
 /* The T names of the other tileops_*.c files, in tilec info --names' order. */
 static const TNames *const tables[] = {&tl_expert_names, &tl_thread_names, &tl_lang_names,
                                        &tl_launch_names, &tl_math_names,   &tl_mem_names,
-                                       &tl_py_names};
+                                       &tl_py_names,     &tl_vec_names};
 enum { NTABLES = sizeof tables / sizeof *tables };
 
 /* attr's entry in those tables, or NULL. */
@@ -1154,6 +1171,8 @@ Value *tl_lang_attr(Interp *in, const char *attr, Loc loc) {
             return bval(in, arena_printf(ARENA, "T.%s", attr), t_intrinsic, (void *)(intptr_t)fn);
     DType dt = dtype_parse(attr);
     if (dt != DT_INVALID) return val_dtype(in, dt);
+    Value *vdt = vec_dtype_attr(in, attr);
+    if (vdt) return vdt;
     if (!strcmp(attr, "GemmWarpPolicy")) {
         Value *v = val_new(in, V_ATOM);
         v->u.s = "T.GemmWarpPolicy";
