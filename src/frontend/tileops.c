@@ -145,14 +145,16 @@ bool ident_ok(const char *s) {
 }
 
 /* A view of buffer src's memory with another shape (dtype: src's when NULL), named at its
- * assignment. Views are of contiguous global buffers, in their dtype; when both sizes are
- * constants the view may not hold more elements than src. */
+ * assignment. Views are of contiguous global buffers, in their dtype (or vectors of it: the
+ * view gets a last dimension, the lanes); when both sizes are constants the view may not
+ * hold more elements than src. */
 static Value *make_view(Interp *in, Value *src, Value *shape, Value *dtype, Loc loc,
                         const char *fname) {
     if (src->kind != V_BUFFER)
         ctx_fail(in->ctx, loc, "%s: %s is not a buffer", fname, val_describe(in, src));
     Buffer *b = (Buffer *)ir_buffer_root(src->u.buf);
-    DType dt = dtype ? val_to_dtype(in, dtype, loc, "dtype") : b->dtype;
+    int lanes = 0; /* a view of vectors of b's dtype (tileops_vec.c) */
+    DType dt = dtype ? vec_dtype_arg(in, dtype, &lanes, loc, "dtype") : b->dtype;
     if (b->scope != SCOPE_GLOBAL || b->strides || dt != b->dtype)
         ctx_fail(in->ctx, loc,
                  "%s: tilec takes views of contiguous global buffers in their "
@@ -166,6 +168,7 @@ static Value *make_view(Interp *in, Value *src, Value *shape, Value *dtype, Loc 
     for (int d = 0; d < b->ndim; d++)
         known = known && ir_is_const_int(b->shape[d], &c) && (have *= c, 1);
     for (int d = 0; d < nd; d++) known = known && ir_is_const_int(dims[d], &c) && (want *= c, 1);
+    if (lanes) want *= lanes, dims[nd++] = ir_int(in->ctx, lanes, DT_INT32, loc);
     if (known && want > have)
         ctx_fail(in->ctx, loc, "%s: a view of %lld elements of '%s', which has %lld", fname,
                  (long long)want, b->name, (long long)have);
@@ -173,6 +176,7 @@ static Value *make_view(Interp *in, Value *src, Value *shape, Value *dtype, Loc 
                           SCOPE_GLOBAL, nd, loc);
     for (int d = 0; d < nd; d++) v->shape[d] = dims[d];
     v->base = b;
+    v->lanes = lanes;
     return buffer_value(in, v);
 }
 

@@ -121,10 +121,12 @@ def assert_same(got, want, what):
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32"])
 def test_vec(tilec, dtype):
     a, b, c = inputs(dtype, np.random.default_rng(7))
+    w = inputs(dtype, np.random.default_rng(8))[1]
     # (bfloat16 travels as float32: .npy has no bfloat16)
     npdt = np.float16 if dtype == "float16" else np.float32
     out = tilec.run(KERNEL, dict(N=N, dtype=dtype, bn=BN),
-                    {"A": a.astype(npdt), "B": b.astype(npdt), "C": c.astype(npdt)})
+                    {"A": a.astype(npdt), "B": b.astype(npdt), "C": c.astype(npdt),
+                     "W": packed_bits(w, dtype)})
     u, d = expected(dtype, a, b, c)
     names = ["add2", "sub2", "mul2", "fma2", "max2", "min2", "abs2", "operators", "Shuffle",
              "vectorcombine", "reinterpret", "fragment", "shared", "extract_lane",
@@ -132,6 +134,26 @@ def test_vec(tilec, dtype):
     for k, name in enumerate(names):
         assert_same(out["U"][k], u[k], "%s: row %d (%s)" % (dtype, k, name))
     assert_same(out["D"], d, "%s: alloc_var fma2 chain" % dtype)
+    R = lambda f, *xs: op(dtype, f, *xs)
+    v = np.zeros((3, N, 2))
+    for j in range(N):
+        v[0, j] = [R(lambda p, q: p * p + q, a[j, l], (1.0, -1.0)[l]) for l in range(2)]
+        v[1, j] = [R(lambda p, q: p * q, w[j, l], a[j, l]) for l in range(2)]
+        v[2, j] = (a[j, 1], 0.0)
+    for k, name in enumerate(["fma2 on a view", "reinterpret of a word", "view bits"]):
+        assert_same(out["V"][k], v[k], "%s: %s" % (dtype, name))
+
+
+def packed_bits(w, dtype):
+    """Each pair of dtype values as one word of the pair's width, lane 0 in the low bits."""
+    if dtype == "float32":
+        bits = w.astype(np.float32).view(np.uint32).astype(np.uint64)
+        return bits[:, 0] | (bits[:, 1] << np.uint64(32))
+    if dtype == "float16":
+        bits = w.astype(np.float16).view(np.uint16).astype(np.uint32)
+    else:
+        bits = w.astype(np.float32).view(np.uint32) >> np.uint32(16)
+    return bits[:, 0] | (bits[:, 1] << np.uint32(16))
 
 
 HEAD = '''import tilelang.language as T

@@ -2,7 +2,7 @@
 bfloat16x2 and float32x2: T.add2, sub2, mul2, fma2, max2, min2, abs2, the vector
 operators, T.Shuffle, T.extract_lane, T.vectorlow / vectorhigh / vectorcombine,
 T.reinterpret between a vector and an integer of its width, and vector buffers (local,
-fragment, shared, T.alloc_var). tests/exec/test_vec_names.py checks every result bit for
+fragment, shared, T.alloc_var, views of global buffers as vectors). tests/exec/test_vec_names.py checks every result bit for
 bit against NumPy (each lane rounded once, as __hadd2 / __hfma2 do); test_emit_cuda the
 simulated GPU against the C target."""
 import tilelang
@@ -17,7 +17,7 @@ def put(U, row, j, v):
     U[row, j, 1] = T.extract_lane(v, 1)
 
 
-@tilelang.jit(out_idx=[3, 4])
+@tilelang.jit(out_idx=[3, 4, 6])
 def math_vec(N=100, dtype="float16", bn=32):
     VT = T.float16x2 if dtype == "float16" else T.bfloat16x2 if dtype == "bfloat16" else T.float32x2
     UT = "uint64" if dtype == "float32" else "uint32"
@@ -26,7 +26,10 @@ def math_vec(N=100, dtype="float16", bn=32):
 
     @T.prim_func
     def main(A: T.Tensor((N, 2), dtype), B: T.Tensor((N, 2), dtype), C: T.Tensor((N, 2), dtype),
-             U: T.Tensor((ROWS, N, 2), dtype), D: T.Tensor((blocks, 2), dtype)):
+             U: T.Tensor((ROWS, N, 2), dtype), D: T.Tensor((blocks, 2), dtype),
+             W: T.Tensor((N,), UT), V: T.Tensor((3, N, 2), dtype)):
+        Av = T.Tensor((N,), VT, data=A.data)
+        Vv = T.view(V, (3, N), dtype=VT)
         with T.Kernel(blocks, threads=64) as bx:
             F = T.alloc_fragment((bn,), VT)
             S = T.alloc_shared((bn,), VT)
@@ -47,6 +50,9 @@ def math_vec(N=100, dtype="float16", bn=32):
                 put(U, 9, j, T.vectorcombine(VT, T.vectorhigh(dtype, x), T.vectorlow(dtype, y)))
                 bits = T.reinterpret(UT, x)
                 put(U, 10, j, T.reinterpret(VT, (bits >> half) | (bits << half)))
+                Vv[0, j] = T.fma2(Av[j], Av[j], VT(1.0, -1.0))
+                Vv[1, j] = T.mul2(T.reinterpret(VT, W[j]), Av[j])
+                Vv[2, j] = T.reinterpret(VT, T.reinterpret(UT, Av[j]) >> half)
                 F[i] = T.mul2(x, z)
                 S[i] = -T.sub2(y, z)
             for i in T.Parallel(bn):
