@@ -403,6 +403,8 @@ Value *vec_dtype_attr(Interp *in, const char *attr); /* T.float16x2, or NULL */
 /* A dtype argument that may be a vector dtype: its element dtype, *lanes (0: scalar). */
 DType vec_dtype_arg(Interp *in, Value *v, int *lanes, Loc loc, const char *what);
 Value *vec_dtype_call(Interp *in, Value *dt, CallArgs *a); /* T.float16x2(a, b) */
+/* T.cast(x, "float32x2"): vector x converted lane by lane, or a scalar in every lane. */
+Value *vec_cast(Interp *in, Value *x, DType elem, int lanes, Loc loc);
 /* v as a vector (a V_VEC, or a vector T.alloc_var's value), or NULL. */
 Value *vec_value(Interp *in, Value *v, Loc loc);
 Value *vec_binop(Interp *in, const char *op, Value *a, Value *b, Loc loc); /* NULL: no vector */

@@ -912,7 +912,9 @@ static Value *t_cast(Interp *in, CallArgs *a, void *d) {
     bool tvm_order = d != NULL; /* T.Cast(dtype, x) vs T.cast(x, dtype) */
     if (a->pos.len != 2) ctx_fail(in->ctx, a->loc, "T.cast() takes 2 arguments");
     Value *x = a->pos.data[tvm_order ? 1 : 0], *t = a->pos.data[tvm_order ? 0 : 1];
-    DType dt = val_to_dtype(in, t, a->loc, "dtype");
+    int lanes;
+    DType dt = vec_dtype_arg(in, t, &lanes, a->loc, "dtype");
+    if (lanes) return vec_cast(in, x, dt, lanes, a->loc); /* T.cast(h2, "float32x2") */
     if (x->kind == V_FLOAT) return val_expr(in, ir_float(in->ctx, x->u.f, dt, a->loc));
     return val_expr(in, ir_cast(in->ctx, dt, val_to_expr(in, x, a->loc, "value"), a->loc));
 }

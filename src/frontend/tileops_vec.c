@@ -9,7 +9,7 @@
  * each lane's exact a * b + c once); the CUDA target prints the scalar operations.
  *
  *   T.float16x2(a, b)            packs scalars (one scalar: every lane; one vector of as
- *                                many lanes: converted lane by lane)
+ *                                many lanes: converted lane by lane, as T.cast(v, dtype))
  *   T.add2, sub2, mul2, max2, min2 (x, y), fma2 (x, y, z), abs2 (x)
  *                                lane-wise, of float16x2, bfloat16x2 or float32x2 values
  *                                of one dtype (TileLang's _PACKED_X2_DTYPES); fma2 is one
@@ -195,6 +195,12 @@ Value *vec_dtype_call(Interp *in, Value *dt, CallArgs *a) {
                                : ir_cast(in->ctx, elem, val_to_expr(in, x, a->loc, name), a->loc);
     }
     return r;
+}
+
+Value *vec_cast(Interp *in, Value *x, DType elem, int lanes, Loc loc) {
+    CallArgs a = {.loc = loc};
+    VEC_PUSH(ARENA, a.pos, x);
+    return vec_dtype_call(in, vdtype(in, elem, lanes), &a);
 }
 
 Value *vec_binop(Interp *in, const char *op, Value *a, Value *b, Loc loc) {

@@ -70,7 +70,7 @@ def inputs(dtype, rng):
 
 def expected(dtype, a, b, c):
     R = lambda f, *xs: op(dtype, f, *xs)
-    u = np.zeros((15, N, 2))
+    u = np.zeros((16, N, 2))
     f_ = np.zeros((N, 2))
     s_ = np.zeros((N, 2))
     for j in range(N):
@@ -83,6 +83,7 @@ def expected(dtype, a, b, c):
             u[4, j, l] = fmax(x, y)
             u[5, j, l] = fmin(x, y)
             u[6, j, l] = abs(x)
+            u[15, j, l] = fmax(x, z)
             t = R(lambda p, q: p + q, x, R(lambda p: p * 2, y))
             u[7, j, l] = R(lambda p, q: p - q, t, R(lambda p, q: p / q, z, y))
             f_[j, l] = R(lambda p, q: p * q, x, z)
@@ -130,7 +131,7 @@ def test_vec(tilec, dtype):
     u, d = expected(dtype, a, b, c)
     names = ["add2", "sub2", "mul2", "fma2", "max2", "min2", "abs2", "operators", "Shuffle",
              "vectorcombine", "reinterpret", "fragment", "shared", "extract_lane",
-             "float32x2"]
+             "cast", "register fragment"]
     for k, name in enumerate(names):
         assert_same(out["U"][k], u[k], "%s: row %d (%s)" % (dtype, k, name))
     assert_same(out["D"], d, "%s: alloc_var fma2 chain" % dtype)

@@ -8,7 +8,7 @@ simulated GPU against the C target."""
 import tilelang
 import tilelang.language as T
 
-ROWS = 15
+ROWS = 16
 
 
 @T.macro
@@ -33,6 +33,7 @@ def math_vec(N=100, dtype="float16", bn=32):
         with T.Kernel(blocks, threads=64) as bx:
             F = T.alloc_fragment((bn,), VT)
             S = T.alloc_shared((bn,), VT)
+            G = T.alloc_fragment((bn,), VT)
             for i in T.Parallel(bn):
                 j = bx * bn + i
                 x = VT(A[j, 0], A[j, 1])
@@ -54,6 +55,7 @@ def math_vec(N=100, dtype="float16", bn=32):
                 Vv[1, j] = T.mul2(T.reinterpret(VT, W[j]), Av[j])
                 Vv[2, j] = T.reinterpret(VT, T.reinterpret(UT, Av[j]) >> half)
                 F[i] = T.mul2(x, z)
+                G[i] = T.max2(x, z)
                 S[i] = -T.sub2(y, z)
             for i in T.Parallel(bn):
                 j = bx * bn + i
@@ -61,7 +63,8 @@ def math_vec(N=100, dtype="float16", bn=32):
                 put(U, 12, j, T.add2(S[i], F[bn - 1 - i]))
                 U[13, j, 0] = T.extract_lane(F[i], 1)
                 U[13, j, 1] = T.extract_lane(S[i], 0)
-                put(U, 14, j, VT(T.float32x2(S[i]) * 3.0))
+                put(U, 14, j, T.Cast(VT, T.cast(S[i], "float32x2") * 3.0))
+                put(U, 15, j, G[i])
             acc = T.alloc_var(VT, init=VT(0.0, 1.0))
             L = T.alloc_local((2,), VT)
             for k in T.serial(bn):
