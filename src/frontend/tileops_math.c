@@ -247,7 +247,6 @@ static Value *t_ieee(Interp *in, CallArgs *a, void *d) {
 }
 
 /* ---- the table --------------------------------------------------------------------------- */
-
 #define I(x) ((const void *)(intptr_t)(x))
 #define FAST_NOTE "C, CUDA (C: the accurate function)"
 #define IEEE_NOTE "C, CUDA (float32, float64; narrower: 'rn' only)"
