@@ -394,11 +394,15 @@ static Value *t_atomic_addx(Interp *in, CallArgs *a, void *d) {
     return val_none(in);
 }
 
+static bool dtype_like(const Value *v) {
+    return v->kind == V_DTYPE || v->kind == V_VEC_DTYPE || v->kind == V_STR;
+}
+
 static Value *t_reinterpret(Interp *in, CallArgs *a, void *d) {
     (void)d;
     Value *av[2];
     args_bind(in, a, "T.reinterpret", "value, dtype", av, 2);
-    if (av[0]->kind == V_DTYPE && av[1]->kind != V_DTYPE) { /* TVM's (dtype, value) order */
+    if (dtype_like(av[0]) && !dtype_like(av[1])) { /* TVM's (dtype, value) order */
         Value *t = av[0];
         av[0] = av[1], av[1] = t;
     }
@@ -407,6 +411,8 @@ static Value *t_reinterpret(Interp *in, CallArgs *a, void *d) {
         h->u.s = "T.reinterpret(..., \"handle\")";
         return h;
     }
+    Value *vec = vec_reinterpret(in, av[0], av[1], a->loc);
+    if (vec) return vec;
     DType to = val_to_dtype(in, av[1], a->loc, "dtype");
     Expr *x = av[0]->kind == V_FLOAT ? ir_float(in->ctx, av[0]->u.f, DT_FLOAT32, a->loc)
                                      : val_to_expr(in, av[0], a->loc, "T.reinterpret value");

@@ -274,6 +274,11 @@ struct Buffer {
                          the data of this global buffer aligned to (checked at launch);
                          for a shared buffer, the alignment of its offset (a TMA
                          destination: 128); 0: none */
+    /* The front end's vector buffers (T.alloc_local(shape, "float16x2")): the last
+     * dimension holds the `lanes` lanes of one element (0: scalar elements); vec_var:
+     * a vector T.alloc_var (shape (lanes,)), whose name reads as the vector. */
+    int lanes;
+    bool vec_var;
 };
 
 struct Expr {

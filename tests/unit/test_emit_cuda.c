@@ -1331,6 +1331,9 @@ static void math_cases(SimCase *cases, char names[][64], int *n) {
         {"math_reduce", "\"int32\"", "\"int8\"", false},
         {"math_reduce", "bm=16, bn=32", "bm=2, bn=128", false}, /* across warps */
         {"py_names", "M=40", "M=40", true},                     /* tileops_py.c's names */
+        {"math_vec", "\"float16\"", "\"float16\"", true},       /* tileops_vec.c's */
+        {"math_vec", "\"float16\"", "\"bfloat16\"", false},
+        {"math_vec", "\"float16\"", "\"float32\"", true},
     };
     for (size_t i = 0; i < sizeof math / sizeof *math; i++) {
         const char *const ft[] = {math[i].from, math[i].to};

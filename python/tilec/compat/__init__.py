@@ -56,7 +56,9 @@ class _InertModule(types.ModuleType):
     def __getattr__(self, name):
         if name.startswith("__"):
             raise AttributeError(name)
-        from .language import Inert
+        from .language import Inert, _vector_dtype
+        if self.__name__ == "tilelang.language" and _vector_dtype(name):
+            return _vector_dtype(name)  # T.float16x2
         return Inert("%s.%s" % (self.__name__, name))
 
 
