@@ -2383,6 +2383,26 @@ TL_DEV void tl_pdl_sync() {
 #endif
 }
 
+/* ---- the program's own wgmma (T.initialize_wgmma_descriptor, T.ptx_wgmma_ss: the
+ * emitter writes the wgmma itself, its accumulators as registers) ----------------------- */
+TL_DEV void tl_gmma_desc_init(uint64_t *d, const void *smem, int32_t layout, int32_t lbo,
+                              int32_t sbo) {
+    *d = tl_gmma_desc_encode(tl_smem_addr(smem), layout, lbo, sbo);
+}
+/* T.warpgroup_fence_operand: n registers from p on, which no access may cross. */
+TL_DEV void tl_fence_regs(float *p, int n) {
+    for (int i = 0; i < n; i++) asm volatile("" : "+f"(p[i])::"memory");
+}
+TL_DEV void tl_fence_regs(void *p, int n) {
+    for (int i = 0; i < n; i++) asm volatile("" : "+r"(((uint32_t *)p)[i])::"memory");
+}
+#ifdef __CUDA_ARCH_FEAT_SM90_ALL
+TL_DEV void tl_warpgroup_arrive() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+TL_DEV void tl_warpgroup_commit() {
+    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+}
+#endif
+
 #else /* TL_CUDA_SIM: the same contracts in host C++ */
 /* Asynchronous work happens at the extremes the hardware allows, so that a missing wait
  * or barrier shows as wrong data: a wgmma left in flight computes when tl_wgmma_wait
@@ -2970,6 +2990,31 @@ TL_DEV void tl_tma_load_multicast(const TlTensorMap *map, void *smem, uint64_t *
     for (unsigned r = 0; r < 16; r++)
         if (mask >> r & 1)
             tl_tma_load(map, tl_sim_peer((unsigned char *)smem, r), tl_sim_peer(bar, r), c...);
+}
+/* The program's own wgmma: descriptors address the block's shared memory from its start;
+ * a wgmma is queued as tl_wgmma_ss's are and computes when a wait retires it. */
+TL_DEV void tl_gmma_desc_init(uint64_t *d, const void *smem, int32_t layout, int32_t lbo,
+                              int32_t sbo) {
+    uint32_t addr = (uint32_t)((const unsigned char *)smem - tl_dynamic_smem());
+    *d = tl_gmma_desc_encode(addr, layout, lbo, sbo);
+}
+TL_DEV void tl_fence_regs(void *, int) {}
+TL_DEV void tl_warpgroup_arrive() {}
+TL_DEV void tl_warpgroup_commit() {}
+template <int N, int TA, int TB, bool AK, bool BK, int SA, int SB>
+TL_DEV void tl_wgmma_raw_sim(const void *a, const void *b, float *d, int x) {
+    tl_gmma_apply(tl_dynamic_smem(), d, (uint64_t)(uintptr_t)a, (uint64_t)(uintptr_t)b, N, TA, TB,
+                  AK, BK, x >> 8 & 1, SA, SB, x & 127);
+}
+template <int N, int TA, int TB, bool AK, bool BK, int SA, int SB>
+TL_DEV void tl_wgmma_raw_ss(float *d, uint64_t da, uint64_t db, int scale_d, int tid) {
+    TlSimQueue *q = &tl_sim_queues[sim_thread()];
+    if (q->ngemm == 8) tl_wgmma_retire(q, q->issued - 7); /* a full queue: the oldest ends */
+    int i = q->ngemm++;
+    q->issued++;
+    q->gemm[i] = tl_wgmma_raw_sim<N, TA, TB, AK, BK, SA, SB>;
+    q->ga[i] = (const void *)(uintptr_t)da, q->gb[i] = (const void *)(uintptr_t)db;
+    q->gc[i] = d, q->gtid[i] = tid % 128 | (scale_d != 0) << 8;
 }
 #endif
 
