@@ -535,22 +535,37 @@ static inline float tl_gmma_in(const unsigned char *p, int type) {
     }
 }
 
+/* Element (row, k) of a wgmma's A held in registers: regs[u] is the warpgroup's thread
+ * u's four 32-bit registers. 16-bit: a0 = (g, 2q..2q+1), a1 = (g + 8, ..), a2 = (g, 8 +
+ * 2q..), a3 = (g + 8, 8 + 2q..); 8-bit: a0 = (g, 4q..4q+3), a1 = (g + 8, ..), a2 = (g, 16
+ * + 4q..), a3 = (g + 8, 16 + 4q..); rows 16 w further in warp w, lower k in lower bytes
+ * (g = lane / 4, q = lane % 4). */
+static inline const unsigned char *tl_gmma_a_reg(const unsigned char *const *regs, int row, int k,
+                                                 int es) {
+    int per = 4 / es, j = k / (4 * per), q = k % (4 * per) / per, e = k % per; /* per: a register's */
+    int owner = 32 * (row / 16) + 4 * (row % 8) + q;
+    return regs[owner] + (row % 16 / 8 + 2 * j) * 4 + e * es;
+}
+
 /* Thread tid's part (tid % 128 in its warpgroup) of one wgmma D = sa sb A B (+ D when
- * scale_d), A 64 x K and B N x K read through descriptors da, db from smem: its n / 2
- * float32 accumulators, register i at row 16 (tid / 32 % 4) + tid % 32 / 4 + 8 (i / 2 % 2)
- * and column 8 (i / 4) + 2 (tid % 4) + i % 2 (PTX ISA "Matrix Fragments for
- * wgmma.mma_async"). K is 32 bytes of elements. */
-static inline void tl_gmma_apply(const unsigned char *smem, float *d, uint64_t da, uint64_t db,
-                                 int n, int ta, int tb, bool a_k, bool b_k, bool scale_d, int sa,
-                                 int sb, int tid) {
+ * scale_d), A 64 x K (through descriptor da, or a_regs: registers, tl_gmma_a_reg) and B
+ * N x K (through db) read from smem: its n / 2 float32 accumulators, register i at row
+ * 16 (tid / 32 % 4) + tid % 32 / 4 + 8 (i / 2 % 2) and column 8 (i / 4) + 2 (tid % 4) +
+ * i % 2 (PTX ISA "Matrix Fragments for wgmma.mma_async"). K is 32 bytes of elements. */
+static inline void tl_gmma_apply(const unsigned char *smem, float *d, uint64_t da,
+                                 const unsigned char *const *a_regs, uint64_t db, int n, int ta,
+                                 int tb, bool a_k, bool b_k, bool scale_d, int sa, int sb,
+                                 int tid) {
     int es = ta >= TL_GMMA_E4M3 ? 1 : 2, kk = 32 / es, lane = tid % 32;
     int row0 = 16 * (tid / 32 % 4) + lane / 4;
     for (int i = 0; i < n / 2; i++) {
         int row = row0 + 8 * (i / 2 % 2), col = 8 * (i / 4) + 2 * (lane % 4) + i % 2;
         float s = 0.0f;
-        for (int k = 0; k < kk; k++)
-            s += tl_gmma_in(smem + tl_gmma_offset(da, row, k, es, a_k), ta) *
-                 tl_gmma_in(smem + tl_gmma_offset(db, col, k, es, b_k), tb);
+        for (int k = 0; k < kk; k++) {
+            const unsigned char *a = a_regs ? tl_gmma_a_reg(a_regs, row, k, es)
+                                            : smem + tl_gmma_offset(da, row, k, es, a_k);
+            s += tl_gmma_in(a, ta) * tl_gmma_in(smem + tl_gmma_offset(db, col, k, es, b_k), tb);
+        }
         d[i] = (scale_d ? d[i] : 0.0f) + (float)(sa * sb) * s;
     }
 }
@@ -727,7 +742,18 @@ static inline void tl_wgmma_raw_ss(float *d, uint64_t da, uint64_t db, int32_t s
                                    int32_t n, int32_t ta, int32_t tb, int32_t a_k, int32_t b_k,
                                    int32_t sa, int32_t sb, const void *a_smem, const void *b_smem) {
     (void)a_smem, (void)b_smem;
-    tl_gmma_apply(tl_c_smem, d, da, db, n, ta, tb, a_k, b_k, scale_d != 0, sa, sb, tid % 128);
+    tl_gmma_apply(tl_c_smem, d, da, NULL, db, n, ta, tb, a_k, b_k, scale_d != 0, sa, sb, tid % 128);
+}
+/* T.ptx_wgmma_rs: A in the registers a of each thread of the warpgroup, whose copies
+ * lie a_stride bytes apart on the C target (the per-thread buffers of thread-level
+ * code). */
+static inline void tl_wgmma_raw_rs(float *d, const void *a, uint64_t db, int32_t scale_d,
+                                   int32_t tid, int32_t n, int32_t ta, int32_t tb, int32_t b_k,
+                                   int32_t sa, int32_t sb, int64_t a_stride, const void *b_smem) {
+    const unsigned char *regs[128];
+    (void)b_smem;
+    for (int u = 0; u < 128; u++) regs[u] = (const unsigned char *)a + (u - tid % 128) * a_stride;
+    tl_gmma_apply(tl_c_smem, d, 0, regs, db, n, ta, tb, true, b_k, scale_d != 0, sa, sb, tid % 128);
 }
 static inline void tl_warpgroup_arrive(void) {}
 static inline void tl_warpgroup_commit(void) {}

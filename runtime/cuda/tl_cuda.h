@@ -3003,8 +3003,8 @@ TL_DEV void tl_warpgroup_arrive() {}
 TL_DEV void tl_warpgroup_commit() {}
 template <int N, int TA, int TB, bool AK, bool BK, int SA, int SB>
 TL_DEV void tl_wgmma_raw_sim(const void *a, const void *b, float *d, int x) {
-    tl_gmma_apply(tl_dynamic_smem(), d, (uint64_t)(uintptr_t)a, (uint64_t)(uintptr_t)b, N, TA, TB,
-                  AK, BK, x >> 8 & 1, SA, SB, x & 127);
+    tl_gmma_apply(tl_dynamic_smem(), d, (uint64_t)(uintptr_t)a, NULL, (uint64_t)(uintptr_t)b, N,
+                  TA, TB, AK, BK, x >> 8 & 1, SA, SB, x & 127);
 }
 template <int N, int TA, int TB, bool AK, bool BK, int SA, int SB>
 TL_DEV void tl_wgmma_raw_ss(float *d, uint64_t da, uint64_t db, int scale_d, int tid) {
@@ -3014,6 +3014,29 @@ TL_DEV void tl_wgmma_raw_ss(float *d, uint64_t da, uint64_t db, int scale_d, int
     q->issued++;
     q->gemm[i] = tl_wgmma_raw_sim<N, TA, TB, AK, BK, SA, SB>;
     q->ga[i] = (const void *)(uintptr_t)da, q->gb[i] = (const void *)(uintptr_t)db;
+    q->gc[i] = d, q->gtid[i] = tid % 128 | (scale_d != 0) << 8;
+}
+/* T.ptx_wgmma_rs: each thread leaves the address of its A registers in the slot of its
+ * issue number (as tl_wgmma_rs); the wgmma reads the warpgroup's when a wait retires it. */
+template <int N, int TA, int TB, bool BK, int SA, int SB>
+TL_DEV void tl_wgmma_raw_rs_sim(const void *slot, const void *b, float *d, int x) {
+    const int wg0 = sim_thread() - sim_thread() % 128, n = (int)(uintptr_t)slot;
+    const unsigned char *regs[128];
+    for (int u = 0; u < 128; u++) regs[u] = (const unsigned char *)tl_sim_rs_a[wg0 + u][n];
+    tl_gmma_apply(tl_dynamic_smem(), d, 0, regs, (uint64_t)(uintptr_t)b, N, TA, TB, true, BK,
+                  x >> 8 & 1, SA, SB, x & 127);
+}
+template <int N, int TA, int TB, bool BK, int SA, int SB>
+TL_DEV void tl_wgmma_raw_rs(float *d, const void *a, uint64_t db, int scale_d, int tid) {
+    TlSimQueue *q = &tl_sim_queues[sim_thread()];
+    if (q->ngemm == 8) { /* the slots of A would be reused before their wgmma ran */
+        fprintf(stderr, "tl_wgmma_raw_rs: more than 8 wgmmas in flight\n");
+        abort();
+    }
+    int i = q->ngemm++, n = q->issued++ % 8;
+    tl_sim_rs_a[sim_thread()][n] = (const uint16_t *)a;
+    q->gemm[i] = tl_wgmma_raw_rs_sim<N, TA, TB, BK, SA, SB>;
+    q->ga[i] = (const void *)(uintptr_t)n, q->gb[i] = (const void *)(uintptr_t)db;
     q->gc[i] = d, q->gtid[i] = tid % 128 | (scale_d != 0) << 8;
 }
 #endif

@@ -31,6 +31,16 @@
 
 static Expr *i32(Interp *in, int64_t v, Loc loc) { return ir_int(in->ctx, v, DT_INT32, loc); }
 
+/* Element offset oe (an int expression) of buffer b as row-major indices. */
+static Expr **flat_index(Interp *in, const Buffer *b, Expr *oe, Loc loc) {
+    Expr **idx = NEW_ARRAY(ARENA, Expr *, b->ndim + 1);
+    for (int d = b->ndim - 1; d >= 0; d--) {
+        idx[d] = d ? ir_bin(in->ctx, OP_FLOORMOD, oe, b->shape[d], loc) : oe;
+        if (d) oe = ir_bin(in->ctx, OP_FLOORDIV, oe, b->shape[d], loc);
+    }
+    return idx;
+}
+
 /* A thread-level call of runtime function name with args (its values and pointers). */
 static Stmt *runtime_call(Interp *in, const char *name, ExternArg *args, int nargs, Loc loc) {
     Stmt *s = ir_stmt(in->ctx, STMT_EXTERN, loc);
@@ -249,11 +259,7 @@ static ExternArg acc_arg(Interp *in, Value *v, Value *off, int n, Loc loc, const
         ctx_fail(in->ctx, loc, "%s: the %d accumulators from C_offset %lld pass the end of '%s' (%lld)",
                  fname, n, (long long)o, b->name, (long long)size);
     ExternArg r = {.buf = b, .rw = 3, .extent = i32(in, n, loc)};
-    r.idx = NEW_ARRAY(ARENA, Expr *, b->ndim + 1);
-    for (int d = b->ndim - 1; d >= 0; d--) { /* row-major position of the flat offset */
-        r.idx[d] = d ? ir_bin(in->ctx, OP_FLOORMOD, oe, b->shape[d], loc) : oe;
-        if (d) oe = ir_bin(in->ctx, OP_FLOORDIV, oe, b->shape[d], loc);
-    }
+    r.idx = flat_index(in, b, oe, loc);
     return r;
 }
 
@@ -263,7 +269,7 @@ static Expr *desc_value(Interp *in, Buffer *desc, Value *off, Loc loc) {
     idx[0] = i32(in, 0, loc);
     Expr *o = val_to_expr(in, off, loc, "descriptor offset");
     if (!dtype_is_int(o->dtype))
-        ctx_fail(in->ctx, loc, "T.ptx_wgmma_ss: a descriptor offset must be an integer, got %s",
+        ctx_fail(in->ctx, loc, "T.ptx_wgmma: a descriptor offset must be an integer, got %s",
                  dtype_name(o->dtype));
     return ir_bin(in->ctx, OP_ADD, ir_load(in->ctx, desc, idx, loc),
                   ir_cast(in->ctx, DT_UINT64, o, loc), loc);
@@ -291,8 +297,50 @@ static int wgmma_n(Interp *in, const char *prefix, int bytes, Loc loc, const cha
 static int scale_imm(Interp *in, Value *v, Loc loc, const char *what) {
     int64_t s = val_to_int(in, v, loc, what);
     if (s != 1 && s != -1)
-        ctx_fail(in->ctx, loc, "T.ptx_wgmma_ss: %s must be 1 or -1, got %lld", what, (long long)s);
+        ctx_fail(in->ctx, loc, "T.ptx_wgmma: %s must be 1 or -1, got %lld", what, (long long)s);
     return (int)s;
+}
+
+/* The checks both wgmma forms make: float32 accumulators, operand types (TL_GMMA_* in
+ * *ta, *tb, their bytes in *es), K-major fp8, the shape (N in *n), a warpgroup. */
+static void wgmma_common(Interp *in, Loc loc, const char *fname, Value *dtype, Value *accv,
+                         Value *av, Value *bv, bool ak, bool bk, Value *prefix, int *ta, int *tb,
+                         int *es, int *n) {
+    const char *acc = str_arg(in, accv, loc, fname, "accum_dtype_abbrv");
+    if (val_to_dtype(in, dtype, loc, "dtype") != DT_FLOAT32 ||
+        (strcmp(acc, "fp32") && strcmp(acc, "float32")))
+        ctx_fail(in->ctx, loc,
+                 "%s: tilec's wgmma accumulates in float32 (dtype \"float32\", accum \"fp32\"), "
+                 "got %s / \"%s\"",
+                 fname, val_describe(in, dtype), acc);
+    const char *as = str_arg(in, av, loc, fname, "a_dtype_abbrv"),
+               *bs = str_arg(in, bv, loc, fname, "b_dtype_abbrv");
+    int ba, bb;
+    *ta = gmma_type(as, &ba), *tb = gmma_type(bs, &bb);
+    if (*ta < 0 || *tb < 0 || ba != bb)
+        ctx_fail(in->ctx, loc,
+                 "%s: operands \"%s\" and \"%s\": tilec's wgmma takes fp16 or bf16 (both the "
+                 "same), or e4m3 / e5m2",
+                 fname, as, bs);
+    if (ba == 2 && *ta != *tb)
+        ctx_fail(in->ctx, loc, "%s: fp16 and bf16 operands must be of one type", fname);
+    if (ba == 1 && (!ak || !bk))
+        ctx_fail(in->ctx, loc, "%s: fp8 wgmma reads both operands K-major", fname);
+    *es = ba;
+    *n = wgmma_n(in, str_arg(in, prefix, loc, fname, "wgmma_prefix"), ba, loc, fname);
+    if (in->kernel_threads % 128)
+        ctx_fail(in->ctx, loc,
+                 "%s: a wgmma is issued by a warpgroup of 128 threads; the block has %d", fname,
+                 in->kernel_threads);
+}
+
+/* scale_out as int32 0 / 1. */
+static Expr *scale_out(Interp *in, Value *v, Loc loc, const char *fname) {
+    Expr *scale = val_to_expr(in, v, loc, "scale_out");
+    if (!dtype_is_int(scale->dtype) && scale->dtype != DT_BOOL)
+        ctx_fail(in->ctx, loc, "%s: scale_out must be 0 or 1, got %s", fname,
+                 dtype_name(scale->dtype));
+    return ir_cast(in->ctx, DT_INT32, scale, loc);
 }
 
 /* T.ptx_wgmma_ss(dtype, wgmma_prefix, a_is_k_major, b_is_k_major, a_dtype_abbrv,
@@ -308,48 +356,81 @@ static Value *t_wgmma_ss(Interp *in, CallArgs *a, void *d) {
               "scale_out, scale_in_a, scale_in_b",
               av, 16);
     need_kernel(in, a->loc, fname);
-    const char *acc = str_arg(in, av[6], a->loc, fname, "accum_dtype_abbrv");
-    if (val_to_dtype(in, av[0], a->loc, "dtype") != DT_FLOAT32 ||
-        (strcmp(acc, "fp32") && strcmp(acc, "float32")))
-        ctx_fail(in->ctx, a->loc,
-                 "%s: tilec's wgmma accumulates in float32 (dtype \"float32\", accum \"fp32\"), "
-                 "got %s / \"%s\"",
-                 fname, val_describe(in, av[0]), acc);
-    int ba, bb, ta = gmma_type(str_arg(in, av[4], a->loc, fname, "a_dtype_abbrv"), &ba),
-                tb = gmma_type(str_arg(in, av[5], a->loc, fname, "b_dtype_abbrv"), &bb);
-    if (ta < 0 || tb < 0 || ba != bb)
-        ctx_fail(in->ctx, a->loc,
-                 "%s: operands \"%s\" and \"%s\": tilec's wgmma takes fp16 or bf16 (both the "
-                 "same), or e4m3 / e5m2",
-                 fname, av[4]->kind == V_STR ? av[4]->u.s : "?",
-                 av[5]->kind == V_STR ? av[5]->u.s : "?");
-    if (ba == 2 && ta != tb)
-        ctx_fail(in->ctx, a->loc, "%s: fp16 and bf16 operands must be of one type", fname);
     bool ak = val_truthy(in, av[2], a->loc), bk = val_truthy(in, av[3], a->loc);
-    if (ba == 1 && (!ak || !bk))
-        ctx_fail(in->ctx, a->loc, "%s: fp8 wgmma reads both operands K-major", fname);
-    int n = wgmma_n(in, str_arg(in, av[1], a->loc, fname, "wgmma_prefix"), ba, a->loc, fname);
-    if (in->kernel_threads % 128)
-        ctx_fail(in->ctx, a->loc,
-                 "%s: a wgmma is issued by a warpgroup of 128 threads; the block has %d", fname,
-                 in->kernel_threads);
+    int es, n, ta, tb;
+    wgmma_common(in, a->loc, fname, av[0], av[6], av[4], av[5], ak, bk, av[1], &ta, &tb, &es, &n);
     int sa, sb;
     Buffer *da = desc_of(in, av[7], a->loc, fname, &sa), *db = desc_of(in, av[9], a->loc, fname, &sb);
-    Expr *scale = val_to_expr(in, av[13], a->loc, "scale_out");
-    if (!dtype_is_int(scale->dtype) && scale->dtype != DT_BOOL)
-        ctx_fail(in->ctx, a->loc, "%s: scale_out must be 0 or 1, got %s", fname,
-                 dtype_name(scale->dtype));
     ExternArg *args = NEW_ARRAY(ARENA, ExternArg, 14);
     args[0] = acc_arg(in, av[11], av[12], n / 2, a->loc, fname);
     args[1] = value_arg(desc_value(in, da, av[8], a->loc));
     args[2] = value_arg(desc_value(in, db, av[10], a->loc));
-    args[3] = value_arg(ir_cast(in->ctx, DT_INT32, scale, a->loc));
+    args[3] = value_arg(scale_out(in, av[13], a->loc, fname));
     args[4] = value_arg(thread_number(in, a->loc));
     int consts[7] = {n,  ta, tb, ak, bk, scale_imm(in, av[14], a->loc, "scale_in_a"),
                      scale_imm(in, av[15], a->loc, "scale_in_b")};
     for (int i = 0; i < 7; i++) args[5 + i] = value_arg(i32(in, consts[i], a->loc));
     args[12] = read_arg(in, sa, da, a->loc), args[13] = read_arg(in, sb, db, a->loc);
     runtime_call(in, "tl_wgmma_raw_ss", args, 14, a->loc);
+    return val_none(in);
+}
+
+/* The A registers of T.ptx_wgmma_rs: 16 bytes of local buffer v from element off on. */
+static ExternArg a_regs_arg(Interp *in, Value *v, Value *off, int es, Loc loc, const char *fname) {
+    Buffer *b = v->kind == V_BUFFER ? v->u.buf : NULL;
+    if (!b || b->scope != SCOPE_LOCAL || dtype_bytes(b->dtype) > 4)
+        ctx_fail(in->ctx, loc,
+                 "%s: A_buf must be a T.alloc_local buffer (each thread's A registers), got %s",
+                 fname,
+                 b ? arena_printf(ARENA, "%s buffer '%s'", scope_name(b->scope), b->name)
+                   : val_describe(in, v));
+    int64_t bytes = dtype_bytes(b->dtype), size = bytes, c, o = 0;
+    for (int d = 0; d < b->ndim; d++) size *= ir_is_const_int(b->shape[d], &c) ? c : 0;
+    Expr *oe = val_to_expr(in, off, loc, "A_offset");
+    if (!dtype_is_int(oe->dtype) ||
+        (ir_is_const_int(oe, &o) && (o < 0 || o * bytes % 4 || o * bytes + 16 > size)))
+        ctx_fail(in->ctx, loc,
+                 "%s: A_offset must be an element offset from which '%s' holds the 4 32-bit "
+                 "registers of A (16 bytes, %d elements of %d bits)",
+                 fname, b->name, 16 / es, 8 * es);
+    ExternArg r = {.buf = b, .rw = 1, .extent = i32(in, 16 / bytes, loc)};
+    r.idx = flat_index(in, b, oe, loc);
+    return r;
+}
+
+/* T.ptx_wgmma_rs(dtype, wgmma_prefix, b_is_k_major, a_dtype_abbrv, b_dtype_abbrv,
+ * accum_dtype_abbrv, A_buf, A_offset, B_desc, B_offset, C_data, C_offset, scale_out,
+ * scale_in_a, scale_in_b): A from each thread's registers (wgmma's A fragment layout). */
+static Value *t_wgmma_rs(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    const char *fname = "T.ptx_wgmma_rs";
+    Value *av[15];
+    args_bind(in, a, fname,
+              "dtype, wgmma_prefix, b_is_k_major, a_dtype_abbrv, b_dtype_abbrv, "
+              "accum_dtype_abbrv, A_buf, A_offset, B_desc, B_offset, C_data, C_offset, "
+              "scale_out, scale_in_a, scale_in_b",
+              av, 15);
+    need_kernel(in, a->loc, fname);
+    bool bk = val_truthy(in, av[2], a->loc);
+    int es, n, ta, tb;
+    wgmma_common(in, a->loc, fname, av[0], av[5], av[3], av[4], true, bk, av[1], &ta, &tb, &es, &n);
+    int sb;
+    Buffer *db = desc_of(in, av[8], a->loc, fname, &sb);
+    ExternArg *args = NEW_ARRAY(ARENA, ExternArg, 13);
+    args[0] = acc_arg(in, av[10], av[11], n / 2, a->loc, fname);
+    args[1] = a_regs_arg(in, av[6], av[7], es, a->loc, fname);
+    args[2] = value_arg(desc_value(in, db, av[9], a->loc));
+    args[3] = value_arg(scale_out(in, av[12], a->loc, fname));
+    args[4] = value_arg(thread_number(in, a->loc));
+    int consts[6] = {n, ta, tb, bk, scale_imm(in, av[13], a->loc, "scale_in_a"),
+                     scale_imm(in, av[14], a->loc, "scale_in_b")};
+    for (int i = 0; i < 6; i++) args[5 + i] = value_arg(i32(in, consts[i], a->loc));
+    int64_t per = 1, c;
+    for (int k = 0; k < args[1].buf->ndim; k++)
+        per *= ir_is_const_int(args[1].buf->shape[k], &c) ? c : 0;
+    args[11] = value_arg(ir_int(in->ctx, per * dtype_bytes(args[1].buf->dtype), DT_INT64, a->loc));
+    args[12] = read_arg(in, sb, db, a->loc);
+    runtime_call(in, "tl_wgmma_raw_rs", args, 13, a->loc);
     return val_none(in);
 }
 
@@ -431,6 +512,7 @@ static const TName wgmma_fns[] = {
     {"initialize_wgmma_descriptor", t_init_desc, NULL, NULL},
     {"increase_descriptor_offset", t_desc_offset, NULL, NULL},
     {"ptx_wgmma_ss", t_wgmma_ss, NULL, NULL},
+    {"ptx_wgmma_rs", t_wgmma_rs, NULL, NULL},
     {"warpgroup_arrive", t_warpgroup_op, NULL, NULL},
     {"warpgroup_commit_batch", t_warpgroup_op, I(1), NULL},
     {"warpgroup_fence_operand", t_fence_operand, NULL, NULL},

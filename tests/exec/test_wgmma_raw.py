@@ -113,6 +113,31 @@ def test_wgmma_raw(tilec, name):
     np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
 
 
+RS_CASES = {  # operand type, N, K, B (layout, K-major, lbo, sbo), B's step
+    "bf16_rs_128B": ("bf16", 64, 32, (1, True, 16, 1024), 2),
+    "f16_rs_Bmn128B": ("fp16", 64, 32, (1, False, 2048, 1024), 128),
+    "e4m3_rs_64B": ("e4m3", 32, 64, (2, True, 16, 512), 2),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RS_CASES))
+def test_wgmma_rs(tilec, name):
+    kind, n, k, lb, stb = RS_CASES[name]
+    es = 1 if kind == "e4m3" else 2
+    rng = np.random.default_rng(27)
+    a_codes, a_vals = operand(rng, kind, (64, k))
+    b_codes, b_vals = operand(rng, kind, (n, k))
+    size_b = n * max(k * es, 128) + 1024
+    img_b = image(b_codes, es, lb[0], lb[1], lb[2], lb[3], size_b)
+    store = "uint8" if es == 1 else "uint16"
+    defines = dict(N=n, KSTEPS=k // (32 // es), SB=size_b // es, B_LAYOUT=lb[0],
+                   B_LBO=lb[2] // 16, B_SBO=lb[3] // 16, B_STEP=stb, B_K=lb[1], AB=kind,
+                   STORE=store)
+    out = tilec.run("tests/exec/kernels/wgmma_rs.py", defines,
+                    {"A": a_codes.view(store), "B": img_b.view(store)})
+    np.testing.assert_allclose(out["C"], accumulators(a_vals @ b_vals.T), rtol=1e-6, atol=1e-6)
+
+
 def test_a_wrong_swizzle_fails(tilec):
     """The check above sees a layout error: A stored without its swizzle gives other sums."""
     got, want = run_case(tilec, "bf16_128B", swizzled=False)
