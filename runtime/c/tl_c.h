@@ -542,7 +542,8 @@ static inline float tl_gmma_in(const unsigned char *p, int type) {
  * (g = lane / 4, q = lane % 4). */
 static inline const unsigned char *tl_gmma_a_reg(const unsigned char *const *regs, int row, int k,
                                                  int es) {
-    int per = 4 / es, j = k / (4 * per), q = k % (4 * per) / per, e = k % per; /* per: a register's */
+    int per = 4 / es, j = k / (4 * per), q = k % (4 * per) / per,
+        e = k % per; /* per: a register's */
     int owner = 32 * (row / 16) + 4 * (row % 8) + q;
     return regs[owner] + (row % 16 / 8 + 2 * j) * 4 + e * es;
 }

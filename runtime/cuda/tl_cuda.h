@@ -2393,8 +2393,13 @@ TL_DEV void tl_gmma_desc_init(uint64_t *d, const void *smem, int32_t layout, int
 TL_DEV void tl_fence_regs(float *p, int n) {
     for (int i = 0; i < n; i++) asm volatile("" : "+f"(p[i])::"memory");
 }
-TL_DEV void tl_fence_regs(void *p, int n) {
-    for (int i = 0; i < n; i++) asm volatile("" : "+r"(((uint32_t *)p)[i])::"memory");
+TL_DEV void tl_fence_regs(void *p, int n) { /* words of narrower elements */
+    for (int i = 0; i < n; i++) {
+        uint32_t w;
+        memcpy(&w, (unsigned char *)p + 4 * i, 4);
+        asm volatile("" : "+r"(w)::"memory");
+        memcpy((unsigned char *)p + 4 * i, &w, 4);
+    }
 }
 #ifdef __CUDA_ARCH_FEAT_SM90_ALL
 TL_DEV void tl_warpgroup_arrive() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
@@ -3003,8 +3008,8 @@ TL_DEV void tl_warpgroup_arrive() {}
 TL_DEV void tl_warpgroup_commit() {}
 template <int N, int TA, int TB, bool AK, bool BK, int SA, int SB>
 TL_DEV void tl_wgmma_raw_sim(const void *a, const void *b, float *d, int x) {
-    tl_gmma_apply(tl_dynamic_smem(), d, (uint64_t)(uintptr_t)a, NULL, (uint64_t)(uintptr_t)b, N,
-                  TA, TB, AK, BK, x >> 8 & 1, SA, SB, x & 127);
+    tl_gmma_apply(tl_dynamic_smem(), d, (uint64_t)(uintptr_t)a, NULL, (uint64_t)(uintptr_t)b, N, TA,
+                  TB, AK, BK, x >> 8 & 1, SA, SB, x & 127);
 }
 template <int N, int TA, int TB, bool AK, bool BK, int SA, int SB>
 TL_DEV void tl_wgmma_raw_ss(float *d, uint64_t da, uint64_t db, int scale_d, int tid) {

@@ -307,6 +307,7 @@ static const char *const notes[][2] = {
     {"sync_threads", "C, CUDA (named `(barrier_id, arrive_count)`: CUDA; C: no effect)"},
     {"alloc_descriptor", "C, CUDA (kind `\"wgmma\"` only)"},
     {"ptx_wgmma_ss", "C, CUDA sm_90a (f16/bf16/fp8, float32 accumulators; else an error)"},
+    {"ptx_wgmma_rs", "C, CUDA sm_90a (f16/bf16/fp8, float32 accumulators; else an error)"},
     {"warpgroup_arrive", "C, CUDA sm_90a (C: no effect; else an error)"},
     {"warpgroup_commit_batch", "C, CUDA sm_90a (C: no effect; else an error)"},
     {"warpgroup_fence_operand", "C, CUDA (C: no effect)"},

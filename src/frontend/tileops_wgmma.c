@@ -12,6 +12,9 @@
  *     scale_in_b): one wgmma.mma_async of the thread's warpgroup, the offsets (16-byte
  *     units) added to the descriptors, the accumulators C_data[C_offset ..] (a local
  *     float32 buffer: each thread's registers).
+ *   T.ptx_wgmma_rs(dtype, prefix, b_is_k_major, a_abbrv, b_abbrv, c_abbrv, A_buf, A_offset,
+ *     B_desc, B_offset, C_data, C_offset, scale_out, scale_in_a, scale_in_b): A from 16
+ *     bytes of each thread's local A_buf (wgmma's A fragment layout).
  *   T.warpgroup_arrive(), T.warpgroup_commit_batch(), T.warpgroup_fence_operand(buf,
  *     offset=0, num_regs=None, dtype=None): wgmma.fence, wgmma.commit_group, and the
  *     compiler's fence on registers. (T.warpgroup_wait is tileops_expert.c's.)
@@ -140,9 +143,9 @@ static ExternArg smem_start(Interp *in, Value *v, Loc loc, Buffer **buf) {
         ctx_fail(in->ctx, loc,
                  "T.initialize_wgmma_descriptor: start_address must point into a shared "
                  "buffer (T.access_ptr(A_shared, \"r\"), A_shared or A_shared[i, j]), got %s",
-                 r.buf ? arena_printf(ARENA, "%s buffer '%s'", scope_name(r.buf->scope),
-                                      r.buf->name)
-                       : val_describe(in, v));
+                 r.buf
+                     ? arena_printf(ARENA, "%s buffer '%s'", scope_name(r.buf->scope), r.buf->name)
+                     : val_describe(in, v));
     r.extent = i32(in, 1, loc);
     *buf = r.buf;
     return r;
@@ -167,8 +170,7 @@ static Value *t_init_desc(Interp *in, CallArgs *a, void *d) {
     Buffer *desc = desc_of(in, av[0], a->loc, fname, &slot);
     Buffer *smem;
     ExternArg start = smem_start(in, av[1], a->loc, &smem);
-    static const char *const what[] = {"layout_type_", "leading_byte_offset",
-                                       "stride_byte_offset"};
+    static const char *const what[] = {"layout_type_", "leading_byte_offset", "stride_byte_offset"};
     static const int64_t most[] = {3, 0x3FFF, 0x3FFF};
     ExternArg *args = NEW_ARRAY(ARENA, ExternArg, 5);
     args[0] = desc_ptr(in, desc, 2, a->loc), args[1] = start;
@@ -209,8 +211,10 @@ static Value *t_desc_offset(Interp *in, CallArgs *a, void *d) {
 /* ---- the wgmma ------------------------------------------------------------------------- */
 /* TileLang's operand abbreviation as tl_c.h's TL_GMMA_* (and its bytes), or -1. */
 static int gmma_type(const char *s, int *bytes) {
-    static const char *const names[][2] = {
-        {"fp16", "float16"}, {"bf16", "bfloat16"}, {"e4m3", "float8_e4m3"}, {"e5m2", "float8_e5m2"}};
+    static const char *const names[][2] = {{"fp16", "float16"},
+                                           {"bf16", "bfloat16"},
+                                           {"e4m3", "float8_e4m3"},
+                                           {"e5m2", "float8_e5m2"}};
     for (int i = 0; i < 4; i++)
         if (!strcmp(s, names[i][0]) || !strcmp(s, names[i][1])) {
             *bytes = i < 2 ? 2 : 1;
@@ -256,8 +260,9 @@ static ExternArg acc_arg(Interp *in, Value *v, Value *off, int n, Loc loc, const
     for (int d = 0; d < b->ndim; d++) size *= ir_is_const_int(b->shape[d], &c) ? c : 0;
     Expr *oe = val_to_expr(in, off, loc, "C_offset");
     if (ir_is_const_int(oe, &o) && (o < 0 || o + n > size))
-        ctx_fail(in->ctx, loc, "%s: the %d accumulators from C_offset %lld pass the end of '%s' (%lld)",
-                 fname, n, (long long)o, b->name, (long long)size);
+        ctx_fail(in->ctx, loc,
+                 "%s: the %d accumulators from C_offset %lld pass the end of '%s' (%lld)", fname, n,
+                 (long long)o, b->name, (long long)size);
     ExternArg r = {.buf = b, .rw = 3, .extent = i32(in, n, loc)};
     r.idx = flat_index(in, b, oe, loc);
     return r;
@@ -285,8 +290,8 @@ static ExternArg read_arg(Interp *in, int slot, Buffer *desc, Loc loc) {
 /* The shape "m64nNkK" for operands of `bytes` bytes: N. */
 static int wgmma_n(Interp *in, const char *prefix, int bytes, Loc loc, const char *fname) {
     int m = 0, n = 0, k = 0, used = 0;
-    if (sscanf(prefix, "m%dn%dk%d%n", &m, &n, &k, &used) != 3 || prefix[used] || m != 64 ||
-        n < 8 || n > 256 || n % 8 || k != 32 / bytes)
+    if (sscanf(prefix, "m%dn%dk%d%n", &m, &n, &k, &used) != 3 || prefix[used] || m != 64 || n < 8 ||
+        n > 256 || n % 8 || k != 32 / bytes)
         ctx_fail(in->ctx, loc,
                  "%s: wgmma_prefix \"%s\" is not a wgmma shape of these operands: m64nNk%d "
                  "with N a multiple of 8 from 8 to 256",
@@ -360,14 +365,20 @@ static Value *t_wgmma_ss(Interp *in, CallArgs *a, void *d) {
     int es, n, ta, tb;
     wgmma_common(in, a->loc, fname, av[0], av[6], av[4], av[5], ak, bk, av[1], &ta, &tb, &es, &n);
     int sa, sb;
-    Buffer *da = desc_of(in, av[7], a->loc, fname, &sa), *db = desc_of(in, av[9], a->loc, fname, &sb);
+    Buffer *da = desc_of(in, av[7], a->loc, fname, &sa),
+           *db = desc_of(in, av[9], a->loc, fname, &sb);
     ExternArg *args = NEW_ARRAY(ARENA, ExternArg, 14);
     args[0] = acc_arg(in, av[11], av[12], n / 2, a->loc, fname);
     args[1] = value_arg(desc_value(in, da, av[8], a->loc));
     args[2] = value_arg(desc_value(in, db, av[10], a->loc));
     args[3] = value_arg(scale_out(in, av[13], a->loc, fname));
     args[4] = value_arg(thread_number(in, a->loc));
-    int consts[7] = {n,  ta, tb, ak, bk, scale_imm(in, av[14], a->loc, "scale_in_a"),
+    int consts[7] = {n,
+                     ta,
+                     tb,
+                     ak,
+                     bk,
+                     scale_imm(in, av[14], a->loc, "scale_in_a"),
                      scale_imm(in, av[15], a->loc, "scale_in_b")};
     for (int i = 0; i < 7; i++) args[5 + i] = value_arg(i32(in, consts[i], a->loc));
     args[12] = read_arg(in, sa, da, a->loc), args[13] = read_arg(in, sb, db, a->loc);
@@ -422,7 +433,11 @@ static Value *t_wgmma_rs(Interp *in, CallArgs *a, void *d) {
     args[2] = value_arg(desc_value(in, db, av[9], a->loc));
     args[3] = value_arg(scale_out(in, av[12], a->loc, fname));
     args[4] = value_arg(thread_number(in, a->loc));
-    int consts[6] = {n, ta, tb, bk, scale_imm(in, av[13], a->loc, "scale_in_a"),
+    int consts[6] = {n,
+                     ta,
+                     tb,
+                     bk,
+                     scale_imm(in, av[13], a->loc, "scale_in_a"),
                      scale_imm(in, av[14], a->loc, "scale_in_b")};
     for (int i = 0; i < 6; i++) args[5 + i] = value_arg(i32(in, consts[i], a->loc));
     int64_t per = 1, c;

@@ -612,9 +612,9 @@ static void cu_wgmma_raw(CfEmit *em, const Stmt *s, bool rs) {
     sb_puts(o, "float *tl_d = ");
     cf_ex_addr(em, o, x[0].buf, x[0].idx, "T.ptx_wgmma");
     sb_puts(o, ";\n");
-    if (rs) {
+    if (rs) { /* A's 16 bytes as words (a local array of narrow elements) */
         sb_indent(o, em->indent);
-        sb_puts(o, "const uint32_t *tl_a = (const uint32_t *)");
+        sb_puts(o, "const void *tl_ap = ");
         cf_ex_addr(em, o, x[1].buf, x[1].idx, "T.ptx_wgmma_rs");
         sb_puts(o, ";\n");
     } else cu_value_line(em, "const uint64_t tl_da = ", x[1].value, DT_UINT64);
@@ -623,13 +623,17 @@ static void cu_wgmma_raw(CfEmit *em, const Stmt *s, bool rs) {
     sb_puts(o, "#ifdef TL_CUDA_SIM\n");
     sb_indent(o, em->indent);
     if (rs)
-        sb_printf(o, "tl_wgmma_raw_rs<%d, %s, %s, %s, %d, %d>(tl_d, tl_a, tl_db, tl_sd, ", n,
+        sb_printf(o, "tl_wgmma_raw_rs<%d, %s, %s, %s, %d, %d>(tl_d, tl_ap, tl_db, tl_sd, ", n,
                   tl[ta], tl[tb], bk ? "true" : "false", sa, sb);
     else
         sb_printf(o, "tl_wgmma_raw_ss<%d, %s, %s, %s, %s, %d, %d>(tl_d, tl_da, tl_db, tl_sd, ", n,
                   tl[ta], tl[tb], ak ? "true" : "false", bk ? "true" : "false", sa, sb);
     cf_ex_top(em, o, x[4].value, DT_INT32);
     sb_puts(o, ");\n#else\n");
+    if (rs) {
+        cf_line(em, "uint32_t tl_a[4];");
+        cf_line(em, "memcpy(tl_a, tl_ap, 16);");
+    }
     sb_indent(o, em->indent);
     sb_printf(o, "asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %%%d, 0;\\n\"\n", in + 1);
     sb_indent(o, em->indent + 1);
@@ -667,7 +671,8 @@ static bool cu_wgmma_call(CfEmit *em, const Stmt *s) {
         if (strcmp(s->u.extern_.name, names[i][0])) continue;
         if (!cu_of(em)->sm90a)
             ctx_fail(em->ctx, s->loc,
-                     "%s: wgmma is an sm_90a instruction; this kernel is compiled for %s", names[i][1],
+                     "%s: wgmma is an sm_90a instruction; this kernel is compiled for %s",
+                     names[i][1],
                      em->ctx->opts.arch[0] ? em->ctx->opts.arch : "another architecture");
         if (i > 1) return false;
         cf_loc_comment(em, s->loc);

@@ -1,11 +1,11 @@
-# TileLang's raw wgmma on sm_90a (tests/exec/kernels/wgmma_raw.py with bfloat16 tiles):
-# descriptors, T.ptx_wgmma_ss over K steps, warpgroup fences, commit and wait.
+# TileLang's raw wgmma on sm_90a (tests/exec/kernels/wgmma_raw.py with bfloat16 tiles and
+# B MN-major): descriptors, T.ptx_wgmma_ss over K steps, warpgroup fences, commit, wait.
 import tilelang
 import tilelang.language as T
 
 
 def wgmma_raw(N=64, KSTEPS=4, SA=4096, SB=4096, A_LAYOUT=1, A_LBO=1, A_SBO=64, B_LAYOUT=1,
-              B_LBO=1, B_SBO=64, A_STEP=2, B_STEP=2, A_K=True, B_K=True, AB="bf16",
+              B_LBO=256, B_SBO=64, A_STEP=2, B_STEP=128, A_K=True, B_K=False, AB="bf16",
               STORE="bfloat16", B_PAD=0, SCALE_A=1, SCALE_B=1):
     KINST = 16 if AB == "bf16" or AB == "fp16" else 32
     prefix = "m64n" + str(N) + "k" + str(KINST)
