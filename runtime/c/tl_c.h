@@ -756,6 +756,10 @@ static inline void tl_wgmma_raw_rs(float *d, const void *a, uint64_t db, int32_t
     for (int u = 0; u < 128; u++) regs[u] = (const unsigned char *)a + (u - tid % 128) * a_stride;
     tl_gmma_apply(tl_c_smem, d, 0, regs, db, n, ta, tb, true, b_k, scale_d != 0, sa, sb, tid % 128);
 }
+/* T.ptx_cp_async_bulk: the copy, done at issue (its barrier has no meaning here). */
+static inline void tl_bulk_copy(void *smem, const void *gmem, int32_t bytes) {
+    memcpy(smem, gmem, (size_t)bytes);
+}
 static inline void tl_warpgroup_arrive(void) {}
 static inline void tl_warpgroup_commit(void) {}
 static inline void tl_fence_regs(const void *p, int32_t n) { (void)p, (void)n; }

@@ -2401,6 +2401,22 @@ TL_DEV void tl_fence_regs(void *p, int n) { /* words of narrower elements */
         memcpy((unsigned char *)p + 4 * i, &w, 4);
     }
 }
+/* T.ptx_cp_async_bulk: with TMA (an sm_90a lowering) cp.async.bulk, its bytes completing
+ * on bar; else the thread's own copy (the lowering counts no transaction bytes). */
+template <bool TMA>
+TL_DEV void tl_bulk_copy(void *smem, const void *gmem, int bytes, uint64_t *bar) {
+#if __CUDA_ARCH__ >= 900
+    if (TMA) {
+        asm volatile(
+            "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], "
+            "%2, [%3];\n" ::"r"(tl_smem_addr(smem)),
+            "l"(gmem), "r"(bytes), "r"(tl_smem_addr(bar))
+            : "memory");
+        return;
+    }
+#endif
+    memcpy(smem, gmem, bytes);
+}
 #ifdef __CUDA_ARCH_FEAT_SM90_ALL
 TL_DEV void tl_warpgroup_arrive() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
 TL_DEV void tl_warpgroup_commit() {
@@ -3004,6 +3020,11 @@ TL_DEV void tl_gmma_desc_init(uint64_t *d, const void *smem, int32_t layout, int
     *d = tl_gmma_desc_encode(addr, layout, lbo, sbo);
 }
 TL_DEV void tl_fence_regs(void *, int) {}
+template <bool TMA>
+TL_DEV void tl_bulk_copy(void *smem, const void *gmem, int bytes, uint64_t *bar) {
+    memcpy(smem, gmem, bytes); /* lands at issue */
+    if (TMA) tl_mbar_update(bar, 0, -bytes);
+}
 TL_DEV void tl_warpgroup_arrive() {}
 TL_DEV void tl_warpgroup_commit() {}
 template <int N, int TA, int TB, bool AK, bool BK, int SA, int SB>

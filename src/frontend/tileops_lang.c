@@ -312,6 +312,7 @@ static const char *const notes[][2] = {
     {"warpgroup_commit_batch", "C, CUDA sm_90a (C: no effect; else an error)"},
     {"warpgroup_fence_operand", "C, CUDA (C: no effect)"},
     {"wgmma_mma", "C, CUDA (wgmma on sm_90a, else an error)"},
+    {"ptx_cp_async_bulk", "C, CUDA (cp.async.bulk on sm_90a; else the thread's copy)"},
 };
 
 const char *tl_lang_status(const char *name, const char *dflt) {

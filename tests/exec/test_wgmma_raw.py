@@ -1,5 +1,6 @@
-"""TileLang's raw wgmma names (src/frontend/tileops_wgmma.c) on the C target, the
-reference: tests/exec/kernels/wgmma_raw.py against NumPy. The shared-memory images of A
+"""TileLang's raw wgmma names (src/frontend/tileops_wgmma.c) and T.ptx_cp_async_bulk on
+the C target, the reference (tests/gpu/run.sh runs this file on the GPU too):
+tests/exec/kernels/wgmma_raw.py, wgmma_rs.py and bulk_copy.py against NumPy. The shared-memory images of A
 and B are built here from the PTX ISA's canonical layouts ("Shared Memory Matrix Layout":
 core matrices for no swizzle, 16-byte chunk j of row r at j ^ (r % W) for the 32B / 64B /
 128B swizzles) and the expected accumulators placed by wgmma's register layout ("Matrix
@@ -138,6 +139,13 @@ def test_wgmma_rs(tilec, name):
     np.testing.assert_allclose(out["C"], accumulators(a_vals @ b_vals.T), rtol=1e-6, atol=1e-6)
 
 
+@pytest.mark.parametrize("N,chunk", [(1024, 256), (512, 128)])
+def test_bulk_copy(tilec, N, chunk):
+    a = np.random.default_rng(28).uniform(-4.0, 4.0, N).astype(np.float32)
+    out = tilec.run("tests/exec/kernels/bulk_copy.py", dict(N=N, CHUNK=chunk), {"A": a})
+    np.testing.assert_array_equal(out["B"], a * 2.0)
+
+
 def test_a_wrong_swizzle_fails(tilec):
     """The check above sees a layout error: A stored without its swizzle gives other sums."""
     got, want = run_case(tilec, "bf16_128B", swizzled=False)
@@ -182,6 +190,14 @@ ERRORS = [
     ("T.ptx_wgmma_ss(\"float32\", \"m64n64k16\", True, True, \"bf16\", \"bf16\", \"fp32\", "
      "d.data, 0, d.data, 0, acc.data, 0, 1, 2, 1)", "scale_in_a must be 1 or -1, got 2"),
     ("T.warpgroup_fence_operand(F)", "the operand must be a T.alloc_local buffer"),
+    ("T.create_barriers(1)\n            T.ptx_init_barrier_thread_count(0, 1)\n"
+     "            T.ptx_cp_async_bulk(\"float32\", S.data, 0, X.data, 0, 24, 0)",
+     "T.ptx_cp_async_bulk: bytes must be a multiple of 16"),
+    ("T.create_barriers(1)\n            T.ptx_init_barrier_thread_count(0, 1)\n"
+     "            T.ptx_cp_async_bulk(\"float32\", X.data, 0, S.data, 0, 64, 0)",
+     "T.ptx_cp_async_bulk: the destination must be a shared buffer (x.data)"),
+    ("T.ptx_cp_async_bulk(\"float32\", S.data, 0, X.data, 0, 64, 0)",
+     "a barrier number needs T.create_list_of_mbarrier first"),
     ("T.warpgroup_fence_operand(acc, num_regs=33)", "33 registers from element 0 do not fit"),
 ]
 

@@ -1999,8 +1999,23 @@ int main(void) {
               !strstr(mw, "tl_fence_proxy_async();  /* this thread's"),
           "manual_wgmma: T.wgmma_gemm in flight until T.wait_wgmma, TMA copies expecting their "
           "bytes");
-    if (n + 2 <= MAXC) { /* the program's own wgmma (tileops_wgmma.c): descriptors, K steps */
+    if (n + 4 <= MAXC) { /* the program's own wgmma (tileops_wgmma.c): descriptors, K steps */
         const char *raw = test_kernel("wgmma_raw"), *rs = test_kernel("wgmma_rs");
+        const char *bulk = test_kernel("bulk_copy"); /* T.ptx_cp_async_bulk */
+        all[n] = check_program("sm90_bulk_copy", bulk);
+        CHECK(all[n]->src && kernels_call(all[n], "tl_bulk_copy<true>(&S[32], &A[bx * 256], 1024, "
+                                                  "&mbarrier[0]);"),
+              "sm90_bulk_copy: cp.async.bulk completing on the barrier");
+        cases[n] = (SimCase){"sm90_bulk_copy", (char *)bulk, NULL, all[n]};
+        names[n++] = "sm90_bulk_copy";
+        lower_arch = "sm_80";
+        all[n] = check_program("bulk_copy", bulk);
+        CHECK(all[n]->src && kernels_call(all[n], "tl_bulk_copy<false>(") &&
+                  !kernels_call(all[n], "tl_mbar_expect_tx("),
+              "bulk_copy: below sm_90a the thread's own copy, no transaction bytes");
+        cases[n] = (SimCase){"bulk_copy", (char *)bulk, NULL, all[n]};
+        names[n++] = "bulk_copy";
+        lower_arch = "sm_90a";
         all[n] = check_program("sm90_wgmma_raw", raw);
         CHECK(all[n]->src &&
                   kernels_call(all[n], "\"wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "

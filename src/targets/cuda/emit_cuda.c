@@ -663,6 +663,22 @@ static void cu_wgmma_raw(CfEmit *em, const Stmt *s, bool rs) {
 /* The runtime calls of tileops_wgmma.c that are sm_90a's instructions: written here (the
  * wgmma) or checked for the architecture, at the program's line. */
 static bool cu_wgmma_call(CfEmit *em, const Stmt *s) {
+    if (!strcmp(s->u.extern_.name, "tl_bulk_copy")) { /* T.ptx_cp_async_bulk */
+        const ExternArg *x = s->u.extern_.args;
+        StrBuf *o = em->out;
+        cf_loc_comment(em, s->loc);
+        sb_indent(o, em->indent);
+        sb_printf(o, "tl_bulk_copy<%s>(", cu_of(em)->sm90a ? "true" : "false");
+        cf_ex_addr(em, o, x[0].buf, x[0].idx, "T.ptx_cp_async_bulk");
+        sb_puts(o, ", ");
+        cf_ex_addr(em, o, x[1].buf, x[1].idx, "T.ptx_cp_async_bulk");
+        sb_puts(o, ", ");
+        cf_ex_top(em, o, x[2].value, DT_INT32);
+        sb_puts(o, ", ");
+        cf_ex_addr(em, o, x[3].buf, x[3].idx, "T.ptx_cp_async_bulk");
+        sb_puts(o, ");\n");
+        return true;
+    }
     static const char *const names[][2] = {{"tl_wgmma_raw_ss", "T.ptx_wgmma_ss"},
                                            {"tl_wgmma_raw_rs", "T.ptx_wgmma_rs"},
                                            {"tl_warpgroup_arrive", "T.warpgroup_arrive"},
