@@ -224,6 +224,10 @@ struct Interp {
                           alloc opens the kernel body (builtins.c) */
     bool kernel_ws;    /* the kernel has T.ws regions (their named barriers are tilec's) */
     bool named_bars;   /* the kernel has the program's named barriers */
+    /* tileops_wgmma.c: the wgmma descriptors and the shared buffer each was last made
+       for (what a wgmma through it reads) */
+    Vec(Buffer *) gmma_descs;
+    Vec(Buffer *) gmma_smem;
 };
 
 /* Compile-time work limits (docs/language.md, "Limits"): past one, elaboration stops
@@ -318,7 +322,7 @@ typedef struct TNames {
  * tileops_launch.c (the launch shape), tileops_math.c, tileops_mem.c (memory, extern
  * code), tileops_py.c (Python-level names). */
 extern const TNames tl_expert_names, tl_thread_names, tl_lang_names, tl_launch_names, tl_math_names,
-    tl_mem_names, tl_py_names;
+    tl_mem_names, tl_py_names, tl_wgmma_names;
 /* tileops_mem.c: a fresh var buffer of dtype declared here (the slot an atomic's previous
  * value or an extern call's result goes to), and the load of its element. */
 Buffer *mem_result_slot(Interp *in, DType dtype, Loc loc);

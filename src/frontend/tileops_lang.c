@@ -305,6 +305,14 @@ static const char *const notes[][2] = {
     {"rng_rand_float", "C, CUDA (`bit=32`, `dist=\"uniform\"` only; thread-level)"},
     {"named_barrier_arrive", "CUDA; C: no effect (not in kernels with `T.ws`)"},
     {"sync_threads", "C, CUDA (named `(barrier_id, arrive_count)`: CUDA; C: no effect)"},
+    {"alloc_descriptor", "C, CUDA (kind `\"wgmma\"` only)"},
+    {"ptx_wgmma_ss", "C, CUDA sm_90a (f16/bf16/fp8, float32 accumulators; else an error)"},
+    {"ptx_wgmma_rs", "C, CUDA sm_90a (f16/bf16/fp8, float32 accumulators; else an error)"},
+    {"warpgroup_arrive", "C, CUDA sm_90a (C: no effect; else an error)"},
+    {"warpgroup_commit_batch", "C, CUDA sm_90a (C: no effect; else an error)"},
+    {"warpgroup_fence_operand", "C, CUDA (C: no effect)"},
+    {"wgmma_mma", "C, CUDA (wgmma on sm_90a, else an error)"},
+    {"ptx_cp_async_bulk", "C, CUDA (cp.async.bulk on sm_90a; else the thread's copy)"},
 };
 
 const char *tl_lang_status(const char *name, const char *dflt) {

@@ -4,7 +4,7 @@
  * like any other code, and what only orders threads or hints the hardware does nothing
  * (mbarrier operations and barriers, named ones too, T.fence_proxy_async, T.set_max_nreg, T.wait_wgmma,
  * T.pdl_trigger / T.pdl_sync: no launch of the C target depends on another's start).
- * T.tma_copy is a copy and T.wgmma_gemm a gemm. That is the reference result of every
+ * T.tma_copy and T.ptx_cp_async_bulk are copies and T.wgmma_gemm a gemm. That is the reference result of every
  * program whose barrier protocol lets the code that comes first in the source run
  * first (a producer ahead of its consumers, as pipelines are written). A region that
  * waits, inside a loop of its own, on an mbarrier that a later region of the same
@@ -15,6 +15,8 @@
  * STMT_SETMAXNREG, STMT_ASYNC, STMT_PDL, STMT_NAMED_BAR or barrier buffers. */
 #include "passes/passes.h"
 #include "ir/ir_walk.h"
+
+#include <string.h>
 
 static void order_slot(Stmt **slot, void *ud);
 
@@ -84,6 +86,8 @@ static void order_slot(Stmt **slot, void *ud) {
         *slot = ir_seq(ctx, s->loc);
         return;
     }
+    if (s->kind == STMT_EXTERN && !strcmp(s->u.extern_.name, "tl_bulk_copy"))
+        s->u.extern_.nargs = 3; /* T.ptx_cp_async_bulk: a copy; its barrier goes */
     if (s->kind == STMT_COPY)
         s->u.copy.manual = false, s->u.copy.bar = NULL, s->u.copy.bar_idx = NULL;
     if (s->kind == STMT_GEMM) s->u.gemm.manual = false;

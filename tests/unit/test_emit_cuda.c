@@ -2033,6 +2033,52 @@ int main(void) {
               !strstr(mw, "tl_fence_proxy_async();  /* this thread's"),
           "manual_wgmma: T.wgmma_gemm in flight until T.wait_wgmma, TMA copies expecting their "
           "bytes");
+    if (n + 4 <= MAXC) { /* the program's own wgmma (tileops_wgmma.c): descriptors, K steps */
+        const char *raw = test_kernel("wgmma_raw"), *rs = test_kernel("wgmma_rs");
+        const char *bulk = test_kernel("bulk_copy"); /* T.ptx_cp_async_bulk */
+        all[n] = check_program("sm90_bulk_copy", bulk);
+        CHECK(all[n]->src && kernels_call(all[n], "tl_bulk_copy<true>(&S[32], &A[bx * 256], 1024, "
+                                                  "&mbarrier[0]);"),
+              "sm90_bulk_copy: cp.async.bulk completing on the barrier");
+        cases[n] = (SimCase){"sm90_bulk_copy", (char *)bulk, NULL, all[n]};
+        names[n++] = "sm90_bulk_copy";
+        lower_arch = "sm_80";
+        all[n] = check_program("bulk_copy", bulk);
+        CHECK(all[n]->src && kernels_call(all[n], "tl_bulk_copy<false>(") &&
+                  !kernels_call(all[n], "tl_mbar_expect_tx("),
+              "bulk_copy: below sm_90a the thread's own copy, no transaction bytes");
+        cases[n] = (SimCase){"bulk_copy", (char *)bulk, NULL, all[n]};
+        names[n++] = "bulk_copy";
+        lower_arch = "sm_90a";
+        all[n] = check_program("sm90_wgmma_raw", raw);
+        CHECK(all[n]->src &&
+                  kernels_call(all[n], "\"wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "
+                                       "{%0, %1, ") &&
+                  kernels_call(all[n], "}, %32, %33, p, 1, 1, 0, 1;") &&
+                  kernels_call(all[n], "tl_wgmma_raw_ss<64, TL_MMA_BF16, TL_MMA_BF16, true, "
+                                       "false, 1, 1>(tl_d, tl_da, tl_db, tl_sd, tx);") &&
+                  kernels_call(all[n], "tl_gmma_desc_init(&") &&
+                  kernels_call(all[n], "tl_warpgroup_commit();\n    tl_wgmma_wait<0>();"),
+              "sm90_wgmma_raw: the wgmma written with 32 accumulator registers, committed and "
+              "waited for");
+        cases[n] = (SimCase){"sm90_wgmma_raw", (char *)raw, NULL, all[n]};
+        names[n++] = "sm90_wgmma_raw";
+        all[n] = check_program("sm90_wgmma_rs", rs);
+        CHECK(all[n]->src &&
+                  kernels_call(all[n], "\"wgmma.mma_async.sync.aligned.m64n32k32.f32.e4m3.e4m3 "
+                                       "{%0, %1, ") &&
+                  kernels_call(all[n], "}, {%16, %17, %18, %19}, %20, p, 1, 1;") &&
+                  kernels_call(all[n], ": \"r\"(tl_a[0]), \"r\"(tl_a[1]), \"r\"(tl_a[2]), "
+                                       "\"r\"(tl_a[3]), \"l\"(tl_db), \"r\"(tl_sd));"),
+              "sm90_wgmma_rs: an fp8 wgmma with A in 4 registers");
+        cases[n] = (SimCase){"sm90_wgmma_rs", (char *)rs, NULL, all[n]};
+        names[n++] = "sm90_wgmma_rs";
+        lower_arch = "sm_80";
+        expect_error("wgmma_raw_sm80.py", raw,
+                     "T.warpgroup_arrive: wgmma is an sm_90a instruction; this kernel is "
+                     "compiled for sm_80");
+        lower_arch = "sm_90a";
+    }
     for (int i = 0; i < n; i++)
         if (!strcmp(names[i], "sm90_gemm_warp_specialized.py"))
             CHECK(all[i]->src && strstr(all[i]->src, "__launch_bounds__(384, 1)") &&

@@ -579,24 +579,43 @@ static void uses_stmt(CfEmit *em, Uses *u, const Stmt *s) {
 }
 
 /* ---- kernels: block function, launcher, call ---------------------------------------- */
+/* Places b at offset total (*off), returning the end (64-byte aligned). */
+static int64_t scratch_place(CfEmit *em, Buffer *b, int64_t *off, int64_t total) {
+    int64_t n = c_of(em)->simt_threads && simt_own_copy(b) ? c_of(em)->simt_threads : 1, c;
+    if (b->scope == SCOPE_BARRIER)
+        ctx_fail(em->ctx, b->loc, "T.alloc_barrier: mbarriers have no meaning on the C target");
+    for (int d = 0; d < b->ndim; d++) {
+        if (!ir_is_const_int(b->shape[d], &c))
+            ctx_fail(em->ctx, b->loc, "the C target needs a constant shape for %s buffer '%s'",
+                     scope_name(b->scope), b->name);
+        n *= c > 0 ? c : 0;
+    }
+    *off = total;
+    return total + (n * dtype_bytes(b->dtype) + 63) / 64 * 64;
+}
+
+/* Whether the program makes wgmma descriptors (T.initialize_wgmma_descriptor): they
+ * address shared memory from the scratch's start (tl_c_smem of tl_c.h) in 18 bits. */
+static bool makes_gmma_descs(const CfEmit *em) {
+    for (int i = 0; i < em->f->externs.len; i++)
+        if (!strcmp(em->f->externs.data[i], "tl_gmma_desc_init")) return true;
+    return false;
+}
+
 /* Scratch layout: each non-global buffer at a 64-byte aligned offset (a copy per thread
- * of the per-thread ones in thread-level code). Returns the total. */
+ * of the per-thread ones in thread-level code). With wgmma descriptors the shared
+ * buffers come first, 1024-byte aligned as swizzled tiles are on the GPU. Returns the
+ * total. */
 static int64_t scratch_layout(CfEmit *em, const Uses *u, int64_t *offs) {
     int64_t total = 0;
-    for (int i = 0; i < u->scratch.len; i++) {
-        Buffer *b = u->scratch.data[i];
-        int64_t n = c_of(em)->simt_threads && simt_own_copy(b) ? c_of(em)->simt_threads : 1, c;
-        if (b->scope == SCOPE_BARRIER)
-            ctx_fail(em->ctx, b->loc, "T.alloc_barrier: mbarriers have no meaning on the C target");
-        for (int d = 0; d < b->ndim; d++) {
-            if (!ir_is_const_int(b->shape[d], &c))
-                ctx_fail(em->ctx, b->loc, "the C target needs a constant shape for %s buffer '%s'",
-                         scope_name(b->scope), b->name);
-            n *= c > 0 ? c : 0;
+    bool descs = makes_gmma_descs(em);
+    for (int pass = descs ? 0 : 1; pass < 2; pass++)
+        for (int i = 0; i < u->scratch.len; i++) {
+            Buffer *b = u->scratch.data[i];
+            if (descs && (b->scope == SCOPE_SHARED) != !pass) continue;
+            if (descs && !pass) total = (total + 1023) / 1024 * 1024;
+            total = scratch_place(em, b, offs + i, total);
         }
-        offs[i] = total;
-        total += (n * dtype_bytes(b->dtype) + 63) / 64 * 64;
-    }
     return total;
 }
 
@@ -655,6 +674,7 @@ static void emit_block_fn(CfEmit *em, const Stmt *k, int id, const Uses *u, cons
         cf_line(em, "%s *%s = tl_pt_%s; /* thread 0's */", st, name, name);
         VEC_PUSH(&em->ctx->arena, c_of(em)->simt_bufs, b);
     }
+    if (makes_gmma_descs(em)) cf_line(em, "tl_c_smem = (const unsigned char *)tl_scratch;");
     if (total) cf_line(em, "memset(tl_scratch, 0, %lld);", (long long)total);
     else cf_line(em, "(void)tl_scratch;");
     cf_stmt(em, k->u.kernel.body);
