@@ -608,7 +608,6 @@ static const TName lang[] = {
     /* not yet: an error that says why */
     PENDING("call_intrin", "TVM intrinsics"),
     PENDING("gemm_sp", "sparse tensor cores"),
-    PENDING("ptr", "raw pointers"),
     PENDING("alloc_cluster_barrier", "cluster barriers"),
     PENDING("block_rank_in_cluster", "clusters"),
     PENDING("ClusterKernel", "clusters"),

@@ -272,6 +272,9 @@ struct Buffer {
                          the data of this global buffer aligned to (checked at launch);
                          for a shared buffer, the alignment of its offset (a TMA
                          destination: 128); 0: none */
+    Var *addr;        /* T.make_tensor: a global buffer at a run-time address, this int64
+                         let of the kernel (no parameter, no allocation; element-wise
+                         accesses on CUDA, whose alignment no launch checks); else NULL */
 };
 
 struct Expr {
@@ -634,6 +637,8 @@ typedef struct Param {
     Buffer *buf;    /* SCOPE_GLOBAL buffer, or NULL for a scalar */
     Var *scalar;    /* scalar parameter, or NULL */
     bool is_output; /* in out_idx (or returned by T.empty in eager style) */
+    bool pointer;   /* a scalar annotated T.ptr: an int64 address, given as a number or as
+                       a tensor (its data) */
 } Param;
 
 typedef struct Func {

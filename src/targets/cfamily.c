@@ -182,6 +182,9 @@ static const char *name_get(CfEmit *em, const void *key, const char *user, int i
 const char *cf_var(CfEmit *em, const Var *v) { return name_get(em, v, v->name, v->id); }
 
 const char *cf_buf(CfEmit *em, const Buffer *b) {
+    if (b->addr) /* T.make_tensor: the address its let holds, as a pointer */
+        return arena_printf(&em->ctx->arena, "((%s *)%s)", cf_storage(b->dtype),
+                            cf_var(em, b->addr));
     b = ir_buffer_root(b); /* a view is its base's memory, addressed by its own shape */
     return name_get(em, b, b->name, b->id);
 }

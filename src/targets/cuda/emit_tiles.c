@@ -159,7 +159,7 @@ static bool uses(const Expr *e, const Var *v) {
 static bool vector_access(const Buffer *b, Expr *const *idx, const Var *vl, int64_t V) {
     int64_t row, bytes = V * dtype_bytes(b->dtype);
     int last = b->ndim - 1;
-    if (b->layout || b->strides || b->ndim < 1 || b->dtype == DT_BOOL ||
+    if (b->layout || b->strides || b->addr || b->ndim < 1 || b->dtype == DT_BOOL ||
         (b->scope != SCOPE_GLOBAL && b->scope != SCOPE_SHARED) ||
         (bytes != 4 && bytes != 8 && bytes != 16 && bytes != 32 && bytes != 64) ||
         !ir_is_const_int(b->shape[last], &row) || row % V)
