@@ -631,6 +631,16 @@ static void ex_call_int(CfEmit *em, StrBuf *o, const Expr *e) {
         ex_bits(em, o, e);
         return;
     }
+    if (fn == FN_FNS) { /* tl_fns: tl_c.h's reference, CUDA's __fns */
+        const DType as[3] = {DT_UINT32, DT_UINT32, DT_INT32};
+        sb_puts(o, "tl_fns(");
+        for (int i = 0; i < 3; i++) {
+            if (i) sb_puts(o, ", ");
+            cf_ex_as(em, o, e->u.call.args[i], as[i]);
+        }
+        sb_puts(o, ")");
+        return;
+    }
     if (fn != FN_ABS && fn != FN_POW)
         ctx_fail(em->ctx, e->loc, "T.%s needs a floating-point argument, got %s",
                  intrinsic_name(fn), dtype_name(t));
