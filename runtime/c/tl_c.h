@@ -348,7 +348,7 @@ TL_FN int32_t tl_ffs64(uint64_t x) { return __builtin_ffsll((long long)x); }
 TL_FN uint32_t tl_fns(uint32_t mask, uint32_t base, int32_t offset) {
     if (offset == 0) return base < 32 && ((mask >> base) & 1) ? base : 0xFFFFFFFFu;
     int64_t count = (offset < 0 ? -(int64_t)offset : offset) - 1;
-    for (int64_t pos = base; pos >= 0 && pos < 32; pos += offset > 0 ? 1 : -1)
+    for (int64_t pos = base; pos >= 0 && pos<32; pos += offset> 0 ? 1 : -1)
         if (((mask >> pos) & 1) && count-- == 0) return (uint32_t)pos;
     return 0xFFFFFFFFu;
 }

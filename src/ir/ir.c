@@ -450,7 +450,7 @@ static int64_t fold_bits(Intrinsic fn, int64_t v, DType t) {
 static int64_t fold_fns(uint32_t mask, uint32_t base, int32_t offset) {
     if (offset == 0) return base < 32 && ((mask >> base) & 1) ? base : 0xFFFFFFFFu;
     int64_t count = (offset < 0 ? -(int64_t)offset : offset) - 1;
-    for (int64_t pos = base; pos >= 0 && pos < 32; pos += offset > 0 ? 1 : -1)
+    for (int64_t pos = base; pos >= 0 && pos<32; pos += offset> 0 ? 1 : -1)
         if (((mask >> pos) & 1) && count-- == 0) return pos;
     return 0xFFFFFFFFu;
 }
