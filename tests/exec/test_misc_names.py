@@ -1,4 +1,4 @@
-"""T.__fns, T.call_intrin and TileLang's register hints T.annotate_producer_reg_dealloc /
+"""T.__fns, T.call_intrin, T.PersistentTileScheduler and TileLang's register hints T.annotate_producer_reg_dealloc /
 T.annotate_consumer_reg_alloc on the C target against NumPy (tests/exec/kernels/
 misc_names.py; test_emit_cuda compiles it for CUDA sm_80 and sm_90a and simulates it, and
 checks the hints' setmaxnreg), then their misuse, each an error at the user's line."""
@@ -55,6 +55,44 @@ def test_register_hints_are_the_budgets(tilec, tmp_path):
     np.testing.assert_allclose(out.astype(np.float64), want, rtol=2e-3, atol=2e-2)
 
 
+def sweep_order(mt, nt, swizzle, column_major, cluster):
+    """The tiles (m, n) in the scheduler's linear order, enumerated: panels of `swizzle`
+    slow-axis tiles (the last narrower), the fast axis swept in each."""
+    mc = -(-mt // cluster)
+    fast_n, slow_n = (mc, nt) if column_major else (nt, mc)
+    order = []
+    for p0 in range(0, slow_n, swizzle):
+        for fast in range(fast_n):
+            for slow in range(p0, min(p0 + swizzle, slow_n)):
+                order.append((fast, slow) if column_major else (slow, fast))
+    return order
+
+
+@pytest.mark.parametrize("mt,nt,workers,swizzle,column_major,cluster",
+                         [(7, 10, 4, 3, True, 1), (7, 10, 3, 1, False, 1),
+                          (5, 6, 4, 4, False, 2), (9, 4, 5, 8, True, 3)])
+def test_persistent_tile_scheduler(tilec, mt, nt, workers, swizzle, column_major, cluster):
+    bm, bn, waves = 8, 16, 3
+    mc = -(-mt // cluster)
+    rng = np.random.default_rng(mt * nt)
+    a = rng.standard_normal((mc * bm, nt * bn)).astype(np.float32)
+    out = tilec.run(KERNELS + "tile_sched.py",
+                    dict(mt=mt, nt=nt, workers=workers, swizzle=swizzle,
+                         column_major=column_major, cluster=cluster, waves=waves),
+                    {"A": a})
+    order = sweep_order(mt, nt, swizzle, column_major, cluster)
+    assert len(order) == mc * nt
+    want_order = np.zeros((mc, nt), np.int32)
+    for lin, (m, n) in enumerate(order):
+        want_order[m, n] = lin
+    np.testing.assert_array_equal(out["Order"], want_order)
+    np.testing.assert_array_equal(out["Iter"], want_order // workers)
+    np.testing.assert_array_equal(out["B"], a * 2)
+    for t in range(waves * workers):
+        if t < len(order):
+            assert tuple(out["Coord"][t]) == order[t]
+
+
 def tilec_root():
     from conftest import ROOT
     return ROOT
@@ -76,6 +114,13 @@ ERRORS = [
     ("T.annotate_consumer_reg_alloc(241)",
      "T.annotate_consumer_reg_alloc: reg_count must be a multiple of 8 from 24 to 256, got 241"),
     ("T.annotate_consumer_reg_alloc(240, 1)", "T.annotate_consumer_reg_alloc() takes"),
+    ("s = T.PersistentTileScheduler(4, 4, stateful=False)\n            s.init(bx)",
+     "sched.init: this scheduler was made with stateful=False"),
+    ("s = T.PersistentTileScheduler(4, 4, swizzle_size=0)",
+     "T.PersistentTileScheduler: swizzle_size and cluster_size must be at least 1"),
+    ("s = T.PersistentTileScheduler(4, X[0])",
+     "T.PersistentTileScheduler: num_n_tiles must be an integer, got float32"),
+    ("s = T.PersistentTileScheduler(4, 4)\n            s.next_tile(1)", "sched.next_tile() takes"),
 ]
 
 

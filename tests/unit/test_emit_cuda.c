@@ -1453,7 +1453,7 @@ static void test_issue26(void) {
     } shapes[] = {{13, 64, 8, 64, 128},  {13, 64, 8, 64, 32},  {64, 13, 64, 8, 128},
                   {37, 40, 16, 32, 256}, {9, 130, 4, 128, 64}, {100, 72, 64, 32, 128},
                   {5, 7, 8, 8, 128}};
-    enum { NS = sizeof shapes / sizeof *shapes, MAXS = NS * 8 + 7 + 20 + 15 };
+    enum { NS = sizeof shapes / sizeof *shapes, MAXS = NS * 8 + 7 + 20 + 17 };
     SimCase cases[MAXS];
     static char names[MAXS][64];
     int n = 0;
@@ -1487,8 +1487,9 @@ static void test_issue26(void) {
                                         "rng_names", /* tileops_mem.c's random numbers */
                                         "named_bar", /* the program's named barriers */
                                         "ptr_tables", "ptr_param", /* tileops_ptr.c's */
-                                        "misc_names"};             /* T.__fns, T.call_intrin */
-    for (int i = 0; i < 8; i++) {
+                                        "misc_names",              /* T.__fns, T.call_intrin */
+                                        "tile_sched"};             /* T.PersistentTileScheduler */
+    for (int i = 0; i < 9; i++) {
         char path[128];
         snprintf(path, sizeof path, "tests/exec/kernels/%s.py", files[i]);
         char *text = read_text(path);
