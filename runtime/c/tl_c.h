@@ -343,6 +343,15 @@ TL_FN int32_t tl_clz32(uint32_t x) { return x ? __builtin_clz(x) : 32; }
 TL_FN int32_t tl_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
 TL_FN int32_t tl_ffs32(uint32_t x) { return __builtin_ffs((int)x); }
 TL_FN int32_t tl_ffs64(uint64_t x) { return __builtin_ffsll((long long)x); }
+/* PTX fns: the offset-th set bit of mask from bit base, stepping up (offset > 0) or down
+ * (< 0); base itself if set (offset 0); else 0xFFFFFFFF. */
+TL_FN uint32_t tl_fns(uint32_t mask, uint32_t base, int32_t offset) {
+    if (offset == 0) return base < 32 && ((mask >> base) & 1) ? base : 0xFFFFFFFFu;
+    int64_t count = (offset < 0 ? -(int64_t)offset : offset) - 1;
+    for (int64_t pos = base; pos >= 0 && pos<32; pos += offset> 0 ? 1 : -1)
+        if (((mask >> pos) & 1) && count-- == 0) return (uint32_t)pos;
+    return 0xFFFFFFFFu;
+}
 
 TL_FN float tl_fast_cos_f32(float x) { return cosf(x); }
 TL_FN float tl_fast_exp_f32(float x) { return expf(x); }

@@ -70,6 +70,9 @@ TL_DEV int32_t tl_clz32(uint32_t x) { return __clz((int)x); }
 TL_DEV int32_t tl_clz64(uint64_t x) { return __clzll((long long)x); }
 TL_DEV int32_t tl_ffs32(uint32_t x) { return __ffs((int)x); }
 TL_DEV int32_t tl_ffs64(uint64_t x) { return __ffsll((long long)x); }
+TL_DEV uint32_t tl_fns(uint32_t mask, uint32_t base, int32_t offset) {
+    return __fns(mask, base, offset);
+}
 
 TL_DEV float tl_fast_cos_f32(float x) { return __cosf(x); }
 TL_DEV float tl_fast_exp_f32(float x) { return __expf(x); }

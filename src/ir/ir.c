@@ -446,10 +446,20 @@ static int64_t fold_bits(Intrinsic fn, int64_t v, DType t) {
     return n;
 }
 
+/* __fns of constants (PTX fns: the offset-th set bit from base, stepping up or down). */
+static int64_t fold_fns(uint32_t mask, uint32_t base, int32_t offset) {
+    if (offset == 0) return base < 32 && ((mask >> base) & 1) ? base : 0xFFFFFFFFu;
+    int64_t count = (offset < 0 ? -(int64_t)offset : offset) - 1;
+    for (int64_t pos = base; pos >= 0 && pos<32; pos += offset> 0 ? 1 : -1)
+        if (((mask >> pos) & 1) && count-- == 0) return pos;
+    return 0xFFFFFFFFu;
+}
+
 /* The dtype of a call of fn on args (see TL_INTRINSICS). */
 static DType call_dtype(Intrinsic fn, Expr *const *args) {
     if (fn == FN_ISINF || fn == FN_ISNAN || fn == FN_ISFINITE) return DT_BOOL;
     if (fn == FN_CLZ || fn == FN_FFS) return DT_INT32;
+    if (fn == FN_FNS) return DT_UINT32;
     if (vote_dtype(fn) != DT_INVALID) return vote_dtype(fn);
     if (intrinsic_is_shfl(fn) || fn == FN_LDEXP) return args[0]->dtype;
     DType t = args[0]->dtype;
@@ -465,6 +475,9 @@ static Expr *fold_call_expr(Ctx *ctx, Intrinsic fn, Expr *const *args, DType t, 
         return ir_int(ctx, a->u.i < 0 ? (int64_t)(0 - (uint64_t)a->u.i) : a->u.i, t, loc);
     if ((fn == FN_POPCOUNT || fn == FN_CLZ || fn == FN_FFS) && a->kind == EXPR_INT)
         return ir_int(ctx, fold_bits(fn, a->u.i, a->dtype), t, loc);
+    if (fn == FN_FNS && a->kind == EXPR_INT && b->kind == EXPR_INT && args[2]->kind == EXPR_INT)
+        return ir_int(ctx, fold_fns((uint32_t)a->u.i, (uint32_t)b->u.i, (int32_t)args[2]->u.i), t,
+                      loc);
     if (a->kind != EXPR_FLOAT || (b && !is_const(b)) || intrinsic_nargs(fn) > 2) return NULL;
     double r;
     if (fn == FN_NEXTAFTER) { /* one step of t's own spacing */

@@ -86,7 +86,11 @@
     X(FN_IEEE_ADD, "ieee_add", 2) X(FN_IEEE_SUB, "ieee_sub", 2)                         \
     X(FN_IEEE_MUL, "ieee_mul", 2) X(FN_IEEE_DIV, "ieee_fdiv", 2)                        \
     X(FN_IEEE_FMA, "ieee_fmaf", 3) X(FN_IEEE_RCP, "ieee_frcp", 1)                       \
-    X(FN_IEEE_SQRT, "ieee_fsqrt", 1) X(FN_IEEE_RSQRT, "ieee_frsqrt", 1) /* float32, rn */
+    X(FN_IEEE_SQRT, "ieee_fsqrt", 1) X(FN_IEEE_RSQRT, "ieee_frsqrt", 1) /* float32, rn */ \
+    /* CUDA's __fns(mask, base, offset) of uint32, uint32, int32: the position of the     \
+       offset-th set bit of mask from bit base up (offset > 0) or down (< 0), base itself \
+       if set (0), else 0xFFFFFFFF -> uint32 (PTX fns) */                                \
+    X(FN_FNS, "__fns", 3)
 /* clang-format on */
 
 /* The rounding of an IEEE intrinsic (TileLang's rounding_mode strings): to nearest even,
@@ -279,6 +283,9 @@ struct Buffer {
      * a vector T.alloc_var (shape (lanes,)), whose name reads as the vector. */
     int lanes;
     bool vec_var;
+    Var *addr;        /* T.make_tensor: a global buffer at a run-time address, this int64
+                         let of the kernel (no parameter, no allocation; element-wise
+                         accesses on CUDA, whose alignment no launch checks); else NULL */
 };
 
 struct Expr {
@@ -641,6 +648,8 @@ typedef struct Param {
     Buffer *buf;    /* SCOPE_GLOBAL buffer, or NULL for a scalar */
     Var *scalar;    /* scalar parameter, or NULL */
     bool is_output; /* in out_idx (or returned by T.empty in eager style) */
+    bool pointer;   /* a scalar annotated T.ptr: an int64 address, given as a number or as
+                       a tensor (its data) */
 } Param;
 
 typedef struct Func {

@@ -465,6 +465,14 @@ static void uses_var(CfEmit *em, Uses *u, const Var *v) {
 }
 
 static void uses_buf(CfEmit *em, Uses *u, Buffer *b) {
+    if (b->addr) { /* T.make_tensor: its address and shape are values, not memory to pass */
+        uses_var(em, u, b->addr);
+        for (int d = 0; d < b->ndim; d++) {
+            uses_expr(em, u, b->shape[d]);
+            if (b->strides) uses_expr(em, u, b->strides[d]);
+        }
+        return;
+    }
     if (b->base) { /* a view: its shape's variables, and its base's memory */
         for (int d = 0; d < b->ndim; d++) uses_expr(em, u, b->shape[d]);
         b = b->base;

@@ -1008,6 +1008,8 @@ static void vars_expr(VarWalk *w, Expr *e);
 static void vars_slot(Expr **slot, void *ud) { vars_expr(ud, *slot); }
 
 static void vars_buf(VarWalk *w, const Buffer *b) {
+    if (b->addr && !vars_has(w->vs, b->addr)) /* T.make_tensor: its address's let */
+        VEC_PUSH(&w->em->ctx->arena, *w->vs, b->addr);
     for (int d = 0; d < b->ndim; d++) {
         vars_expr(w, b->shape[d]);
         if (b->strides) vars_expr(w, b->strides[d]);
