@@ -2239,6 +2239,15 @@ TL_DEV void tl_cluster_sync() {
     asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
 }
 
+/* T.cluster_arrive(_relaxed) / T.cluster_wait: tl_cluster_sync in two halves. A release
+ * arrive orders what the thread wrote before it ahead of every peer's acquire wait; a
+ * relaxed one orders nothing. */
+TL_DEV void tl_cluster_arrive() { asm volatile("barrier.cluster.arrive.release;\n" ::: "memory"); }
+TL_DEV void tl_cluster_arrive_relaxed() {
+    asm volatile("barrier.cluster.arrive.relaxed;\n" ::: "memory");
+}
+TL_DEV void tl_cluster_wait() { asm volatile("barrier.cluster.wait.acquire;\n" ::: "memory"); }
+
 /* Arrives on bar's twin in block `rank` of the cluster (this block's included). Relaxed:
  * it signals that this block's wgmma reads of a stage are done (a wgmma wait retired them
  * before), which orders no memory the peer reads. A release arrive (.release.cluster, or
@@ -2258,6 +2267,32 @@ TL_DEV void tl_tma_load_multicast(const TlTensorMap *map, void *smem, uint64_t *
     tl_tma_box<true>(map, smem, bar, mask, c...);
 }
 #endif
+
+/* T.sync_grid: every thread of every block of the grid, which a cooperative launch keeps
+ * resident. bar: two words of a zeroed buffer of the launch (STMT_KERNEL.grid_bar), the
+ * blocks arrived in this phase and the phase. Thread 0 of a block reads the phase before
+ * it arrives (the phase cannot end before its arrival); the last to arrive zeroes the
+ * count, then moves the phase on; the others wait for that. The fences around make the
+ * block's writes before the barrier (ordered by the first __syncthreads) visible to
+ * every block after it. */
+TL_DEV void tl_grid_sync(unsigned *bar) {
+    __syncthreads();
+    if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
+        const unsigned n = gridDim.x * gridDim.y * gridDim.z;
+        volatile unsigned *phase = bar + 1;
+        const unsigned mine = *phase;
+        __threadfence();
+        if (atomicAdd(bar, 1u) == n - 1) {
+            atomicExch(bar, 0u);
+            __threadfence();
+            atomicAdd(bar + 1, 1u);
+        } else {
+            while (*phase == mine) asm volatile("nanosleep.u32 32;\n" ::: "memory");
+        }
+        __threadfence();
+    }
+    __syncthreads();
+}
 
 /* Tells the compiler that c holds. */
 TL_DEV void tl_assume(bool c) { __builtin_assume(c); }
@@ -2851,6 +2886,16 @@ template <int N> TL_DEV void tl_setmaxnreg_dec() {}
 
 TL_DEV unsigned tl_cluster_rank() { return sim_rank(); }
 TL_DEV void tl_cluster_sync() { sim_cluster_bar(); }
+void sim_cluster_arrive(void); /* the harness: a cluster barrier's halves, and the grid's */
+void sim_cluster_wait(void);
+void sim_grid_bar(void);
+TL_DEV void tl_cluster_arrive() { sim_cluster_arrive(); }
+TL_DEV void tl_cluster_arrive_relaxed() { sim_cluster_arrive(); }
+TL_DEV void tl_cluster_wait() { sim_cluster_wait(); }
+TL_DEV void tl_grid_sync(unsigned *bar) {
+    (void)bar;
+    sim_grid_bar();
+}
 /* The lanes of the running thread's warp: the simulated thread of its first lane, and
  * how many exist (a partial last warp of the block has fewer than 32). */
 TL_DEV int tl_sim_warp(int *count) {
