@@ -2550,11 +2550,13 @@ TL_DEV void tl_gemm_ss_s8(const int8_t *A, const int8_t *B, int32_t *C, int tid)
 }
 
 /* Every thread's registers hold part of A: they meet in a block-wide copy of the tile
- * between two barriers (every thread of the block calls it, as on the device). */
+ * between two barriers (every thread of the block calls it, as on the device); a copy per
+ * block of the cluster (or of a cooperative grid) that the harness runs at once. */
 template <int M, int N, int K, int WARP_M, int WARP_N, bool TRANS_B, bool BF16, bool SWZ_B>
 TL_DEV void tl_gemm_rs(const uint16_t *A, const uint16_t *B, float *C, int tid) {
     tl_gemm_check<M, N, K, WARP_M, WARP_N>();
-    static float tile[M][K];
+    static float tiles[8][M][K];
+    float(*tile)[K] = tiles[sim_rank()];
     const int lane = tid % 32, m0 = tid / 32 / WARP_N * (M / WARP_M);
     for (int mi = 0; mi < M / WARP_M / 16; mi++)
         for (int ki = 0; ki < K / 8; ki++)
@@ -2562,7 +2564,7 @@ TL_DEV void tl_gemm_rs(const uint16_t *A, const uint16_t *B, float *C, int tid) 
                 tile[m0 + mi * 16 + lane / 4 + 8 * (c / 2)][ki * 8 + 2 * (lane % 4) + c % 2] =
                     tl_gemm_in<BF16>(A[(mi * (K / 8) + ki) * 4 + c]);
     __syncthreads();
-    tl_gemm_sim<M, N, WARP_M, WARP_N, K>([](int m, int k) { return tile[m][k]; },
+    tl_gemm_sim<M, N, WARP_M, WARP_N, K>([tile](int m, int k) { return tile[m][k]; },
                                          [B](int k, int n) {
                                              return tl_gemm_in<BF16>(
                                                  B[tl_tile_off<K, N, TRANS_B, SWZ_B>(k, n)]);

@@ -1409,7 +1409,7 @@ static void test_issue26(void) {
     } shapes[] = {{13, 64, 8, 64, 128},  {13, 64, 8, 64, 32},  {64, 13, 64, 8, 128},
                   {37, 40, 16, 32, 256}, {9, 130, 4, 128, 64}, {100, 72, 64, 32, 128},
                   {5, 7, 8, 8, 128}};
-    enum { NS = sizeof shapes / sizeof *shapes, MAXS = NS * 8 + 7 + 20 + 9 + 3 };
+    enum { NS = sizeof shapes / sizeof *shapes, MAXS = NS * 8 + 7 + 20 + 9 + 5 };
     SimCase cases[MAXS];
     static char names[MAXS][64];
     int n = 0;
@@ -1456,13 +1456,14 @@ static void test_issue26(void) {
         }
         free(text);
     }
-    for (int i = 0; i < 3; i++) { /* barriers across blocks; clusters need sm_90 */
-        const char *kernel = i < 2 ? "grid_sync" : "cluster";
-        lower_arch = i == 1 ? "sm_80" : "sm_90a";
+    for (int i = 0; i < 5; i++) { /* barriers across blocks; clusters need sm_90 */
+        const char *kernel = i == 2 ? "cluster" : i < 2 ? "grid_sync" : "mla_persistent";
+        lower_arch = i % 2 ? "sm_80" : "sm_90a";
         snprintf(names[n], sizeof names[n], "%s_%s", kernel, lower_arch);
         Compiled *c = check_program(names[n], test_kernel(kernel));
-        CHECK(c->src && kernels_call(c, i < 2 ? "tl_grid_sync((unsigned *)" : "tl_cluster_wait();") &&
-                  (i < 2 || strstr(c->src, "__cluster_dims__(2, 1, 1) tilec_kernel_0")),
+        CHECK(c->src &&
+                  kernels_call(c, i == 2 ? "tl_cluster_wait();" : "tl_grid_sync((unsigned *)") &&
+                  (i != 2 || strstr(c->src, "__cluster_dims__(2, 1, 1) tilec_kernel_0")),
               "%s: the barriers across blocks in the source", names[n]);
         if (c->f && c->src) cases[n] = (SimCase){names[n], strdup(test_kernel(kernel)), NULL, c}, n++;
         else compiled_free(c);
