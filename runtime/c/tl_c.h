@@ -725,8 +725,10 @@ static inline int tl_c_run_team(tl_c_member_fn fn, void *args, const int64_t *or
         for (int d = 0; d < 3; d++) b->b[d] = origin[d] + r[d];
         b->grid = with_grid ? &bars[ncl] : NULL, b->cluster = &bars[c];
         if (pthread_create(&b->thread, NULL, tl_c_member_run, b)) {
-            fprintf(stderr, "tilec: cannot start a thread for each of the %lld blocks that "
-                            "run at once (T.sync_grid or a cluster)\n", (long long)n);
+            fprintf(stderr,
+                    "tilec: cannot start a thread for each of the %lld blocks that "
+                    "run at once (T.sync_grid or a cluster)\n",
+                    (long long)n);
             rc = TL_C_NOMEM;
             break;
         }

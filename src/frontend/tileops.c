@@ -776,8 +776,8 @@ static void kernel_cluster_dims(Interp *in, KernelSpec *K, Value *v, Loc loc, co
     }
     if (size > 16)
         ctx_fail(in->ctx, loc,
-                 "%s: a cluster of %lld blocks; CUDA clusters hold at most 16 (8 portable)",
-                 fname, (long long)size);
+                 "%s: a cluster of %lld blocks; CUDA clusters hold at most 16 (8 portable)", fname,
+                 (long long)size);
 }
 
 static Value *t_kernel(Interp *in, CallArgs *a, void *d) {
@@ -821,13 +821,14 @@ static Value *t_kernel(Interp *in, CallArgs *a, void *d) {
     }
     if (d && !clustered)
         ctx_fail(ctx, a->loc, "T.ClusterKernel() missing required keyword argument 'cluster_dims'");
+    static const char axes[] = "xyz";
     for (int i = 0; i < 3; i++) { /* a cluster is a tile of the grid */
-        int64_t g;
-        if (K->cluster_dims[i] > 1 && ir_is_const_int(K->grid[i], &g) && g % K->cluster_dims[i])
+        int64_t g, c = K->cluster_dims[i];
+        if (c > 1 && ir_is_const_int(K->grid[i], &g) && g % c)
             ctx_fail(ctx, a->loc,
                      "%s: the grid's %lld blocks along %c are not a multiple of cluster_dims' "
-                     "%d",
-                     fname, (long long)g, "xyz"[i], K->cluster_dims[i]);
+                     "%lld",
+                     fname, (long long)g, axes[i], (long long)c);
     }
     Value *v = val_new(in, V_KERNEL);
     v->u.kernel = K;

@@ -185,7 +185,8 @@ static Value *cluster_dims_of(Interp *in, int d, Loc loc) {
 
 static Value *cluster_id(Interp *in, int d, Loc loc) {
     Value *b = block_index(in, d, loc);
-    return cluster_dim(in, d) == 1 ? b : eval_binop(in, "//", b, val_int(in, cluster_dim(in, d)), loc);
+    return cluster_dim(in, d) == 1 ? b
+                                   : eval_binop(in, "//", b, val_int(in, cluster_dim(in, d)), loc);
 }
 
 static Value *cluster_extent(Interp *in, int d, Loc loc) {
@@ -237,12 +238,13 @@ static Value *t_block_rank(Interp *in, CallArgs *a, void *d) {
         Value *in_cluster = eval_binop(in, "%", block_index(in, k, a->loc), c, a->loc);
         int64_t below = 1;
         for (int j = 0; j < k; j++) below *= cluster_dim(in, j);
-        r = eval_binop(in, "+", r,
-                       eval_binop(in, "*", in_cluster, val_int(in, below), a->loc), a->loc);
+        r = eval_binop(in, "+", r, eval_binop(in, "*", in_cluster, val_int(in, below), a->loc),
+                       a->loc);
     }
     return r;
 }
 
+#define CLUSTER_NOTE "C, CUDA (clusters of several blocks: sm_90; C: blocks as POSIX threads)"
 static const TName launch_fns[] = {
     {"get_thread_extent", t_extent, &x_thread, NULL},
     {"get_thread_extents", t_extent, &x_threads, NULL},
@@ -255,10 +257,10 @@ static const TName launch_fns[] = {
     {"annotate_l2_hit_ratio", t_l2_hit_ratio, NULL, NULL},
     {"sync_grid", t_group_sync, (void *)GSYNC_GRID,
      "C (blocks as POSIX threads), CUDA (cooperative launch)"},
-    {"cluster_arrive", t_group_sync, (void *)GSYNC_CLUSTER_ARRIVE, NULL},
-    {"cluster_arrive_relaxed", t_group_sync, (void *)GSYNC_CLUSTER_ARRIVE_RELAXED, NULL},
-    {"cluster_wait", t_group_sync, (void *)GSYNC_CLUSTER_WAIT, NULL},
-    {"cluster_sync", t_group_sync, (void *)GSYNC_CLUSTER_SYNC, NULL},
+    {"cluster_arrive", t_group_sync, (void *)GSYNC_CLUSTER_ARRIVE, CLUSTER_NOTE},
+    {"cluster_arrive_relaxed", t_group_sync, (void *)GSYNC_CLUSTER_ARRIVE_RELAXED, CLUSTER_NOTE},
+    {"cluster_wait", t_group_sync, (void *)GSYNC_CLUSTER_WAIT, CLUSTER_NOTE},
+    {"cluster_sync", t_group_sync, (void *)GSYNC_CLUSTER_SYNC, CLUSTER_NOTE},
     {"get_cluster_dims", t_cluster_query, (void *)&q_dims, NULL},
     {"get_cluster_id", t_cluster_query, (void *)&q_id, NULL},
     {"get_cluster_ids", t_cluster_query, (void *)&q_ids, NULL},
@@ -267,5 +269,6 @@ static const TName launch_fns[] = {
     {"get_cluster_size", t_cluster_size, NULL, NULL},
     {"block_rank_in_cluster", t_block_rank, NULL, NULL},
 };
+#undef CLUSTER_NOTE
 
 const TNames tl_launch_names = {launch_fns, (int)(sizeof launch_fns / sizeof *launch_fns)};

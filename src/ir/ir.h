@@ -453,11 +453,12 @@ struct Stmt {
             int64_t sk_bytes;
             int min_blocks; /* T.annotate_min_blocks_per_sm: CUDA's second
                                __launch_bounds__ argument, or 0 */
-            int cluster_dims[3]; /* T.Kernel(cluster_dims=): blocks per cluster along
-                                    x, y, z (0 or 1: one; ir_cluster_size) */
-            Buffer *grid_bar;    /* CUDA: a kernel with T.sync_grid: its barrier words
-                                    (uint32 count, generation), a zeroed T.alloc_global of
-                                    each launch (pass_plan_launch), else NULL */
+            /* T.Kernel(cluster_dims=): blocks per cluster along x, y, z (0 or 1: one;
+               ir_cluster_size) */
+            int cluster_dims[3];
+            /* CUDA: a kernel with T.sync_grid: its barrier words (uint32 count, phase), a
+               zeroed T.alloc_global of each launch (pass_plan_launch), else NULL */
+            Buffer *grid_bar;
         } kernel;
         struct {
             Region src, dst; /* with dtype conversion */

@@ -205,9 +205,7 @@ bool ir_extern_points_to(const Stmt *s, const Buffer *b, int rw) {
     return false;
 }
 
-static void group_syncs_of(Stmt **slot, void *ud) {
-    *(unsigned *)ud |= ir_group_syncs(*slot);
-}
+static void group_syncs_of(Stmt **slot, void *ud) { *(unsigned *)ud |= ir_group_syncs(*slot); }
 
 unsigned ir_group_syncs(Stmt *s) {
     unsigned ops = 0;

@@ -5,8 +5,12 @@ barrier that does not wait for the other blocks leaves stale rows (the C target 
 blocks a barrier spans at once, one thread each). The kernels are
 tests/unit/kernels/grid_sync.py and cluster.py, which test_emit_cuda also compiles for
 CUDA and simulates; then the errors at the user's line."""
+import os
+
 import numpy as np
 import pytest
+
+TARGET = os.environ.get("TILEC_TARGET", "c")
 
 GRID_SYNC = "tests/unit/kernels/grid_sync.py"
 CLUSTER = "tests/unit/kernels/cluster.py"
@@ -99,6 +103,19 @@ def test_too_many_blocks_for_a_grid_barrier(tilec, tmp_path):
     proc = tilec.command(["run", src, "--target", "c"])
     assert proc.returncode != 0
     assert "T.sync_grid runs every block at once, one thread each: 5000 blocks" in proc.stderr
+
+
+@pytest.mark.skipif(TARGET != "cuda", reason="a CUDA launch: tests/gpu/run.sh runs it")
+def test_a_grid_barrier_over_the_resident_blocks_on_cuda(tilec, tmp_path):
+    src = tmp_path / "big.py"
+    src.write_text("import tilelang.language as T\n\n@T.prim_func\n"
+                   "def main(X: T.Tensor((100000,), \"float32\")):\n"
+                   "    with T.Kernel(100000, threads=1024) as bx:\n"
+                   "        T.sync_grid()\n"
+                   "        X[bx] = 1.0\n")
+    proc = tilec.command(["run", src, "--target", "cuda"])
+    assert proc.returncode != 0
+    assert "uses T.sync_grid, which needs every block of the grid resident at once" in proc.stderr
 
 
 def test_clusters_need_sm90_on_cuda(tilec, tmp_path):

@@ -1465,7 +1465,8 @@ static void test_issue26(void) {
                   kernels_call(c, i == 2 ? "tl_cluster_wait();" : "tl_grid_sync((unsigned *)") &&
                   (i != 2 || strstr(c->src, "__cluster_dims__(2, 1, 1) tilec_kernel_0")),
               "%s: the barriers across blocks in the source", names[n]);
-        if (c->f && c->src) cases[n] = (SimCase){names[n], strdup(test_kernel(kernel)), NULL, c}, n++;
+        if (c->f && c->src)
+            cases[n] = (SimCase){names[n], strdup(test_kernel(kernel)), NULL, c}, n++;
         else compiled_free(c);
     }
     math_cases(cases, names, &n);

@@ -754,24 +754,28 @@ static void emit_team_launcher(CfEmit *em, const Stmt *k, int id, const Uses *u,
     sb_printf(o, "    kernel%d_args *tl_a = (kernel%d_args *)tl_p;\n    (void)tl_a;\n", id, id);
     sb_printf(o, "    return kernel%d_block(", id);
     for (int i = 0; i < u->globals.len; i++)
-        cf_list_item(o, i == 0, arena_printf(&em->ctx->arena, "tl_a->%s", cf_buf(em, u->globals.data[i])));
+        cf_list_item(o, i == 0,
+                     arena_printf(&em->ctx->arena, "tl_a->%s", cf_buf(em, u->globals.data[i])));
     for (int i = 0; i < u->free.len; i++)
         cf_list_item(o, !u->globals.len && !i,
                      arena_printf(&em->ctx->arena, "tl_a->%s", cf_var(em, u->free.data[i])));
     for (int d = 0; d < n; d++) {
         const Var *v = k->u.kernel.block[d];
         cf_list_item(o, u->globals.len + u->free.len + d == 0,
-                     arena_printf(&em->ctx->arena, "(%s)tl_b[%d]", cf_value(v ? v->dtype : DT_INT32), d));
+                     arena_printf(&em->ctx->arena, "(%s)tl_b[%d]",
+                                  cf_value(v ? v->dtype : DT_INT32), d));
     }
     sb_puts(o, ", tl_g, tl_c, tl_s);\n}\n\n");
     sb_printf(o, "/* T.Kernel %d (%s): %s, one POSIX thread per block. */\n", id,
-              cf_loc_where(em, k->loc), grid ? "every block of the grid at once" : "cluster after cluster");
+              cf_loc_where(em, k->loc),
+              grid ? "every block of the grid at once" : "cluster after cluster");
     sb_printf(o, "static int kernel%d(", id);
     kernel_params(em, o, u);
     sb_puts(o, u->globals.len + u->free.len ? ")\n{\n" : "void)\n{\n");
     em->indent = 1;
     sb_printf(o, "    kernel%d_args tl_a = {", id);
-    for (int i = 0; i < u->globals.len; i++) cf_list_item(o, i == 0, cf_buf(em, u->globals.data[i]));
+    for (int i = 0; i < u->globals.len; i++)
+        cf_list_item(o, i == 0, cf_buf(em, u->globals.data[i]));
     for (int i = 0; i < u->free.len; i++)
         cf_list_item(o, !u->globals.len && !i, cf_var(em, u->free.data[i]));
     if (!u->globals.len && !u->free.len) sb_puts(o, "0");

@@ -143,7 +143,8 @@ static void map_stmt(Map *M, Stmt *s) {
         return;
     case STMT_GROUP_SYNC:
         if (M->dist)
-            dist_error(M, s, arena_printf(&M->ctx->arena, "T.%s", group_sync_op_name(s->u.gsync.op)));
+            dist_error(M, s,
+                       arena_printf(&M->ctx->arena, "T.%s", group_sync_op_name(s->u.gsync.op)));
         return;
     case STMT_KERNEL:
         if (M->dist) dist_error(M, s, "T.Kernel");

@@ -847,8 +847,8 @@ bool pipe_warp_specialize(Ctx *ctx, Func *f, Stmt *k) {
     const int *th = k->u.kernel.threads;
     Stmt *body = k->u.kernel.body;
     if (ctx->opts.no_ws || !options_wgmma(&ctx->opts) || th[1] * th[2] != 1 || th[0] % 128 ||
-        th[0] + PRODUCER_THREADS > MAX_THREADS || body->kind != STMT_SEQ ||
-        ir_group_syncs(body) || ir_cluster_size(k) > 1)
+        th[0] + PRODUCER_THREADS > MAX_THREADS || body->kind != STMT_SEQ || ir_group_syncs(body) ||
+        ir_cluster_size(k) > 1)
         return false;
     Scan scan = {.ctx = ctx};
     scan_stmt(&k->u.kernel.body, &scan);
