@@ -166,3 +166,22 @@ def test_errors_at_the_users_line(tilec, tmp_path, line, message):
         head = head.replace("        with T.Kernel(4, threads=128) as bx:\n"
                             "            tx = T.get_thread_binding()\n", "        if True:\n")
     tilec.emit_error(tmp_path, head, line, message, targets=("c", "cuda"))
+
+
+@pytest.mark.parametrize("sm_num,num_split", [(3, 2), (4, 4)])
+def test_persistent_mla_decode_combines_after_the_grid_barrier(tilec, sm_num, num_split):
+    """TileLang's example_mla_decode_persistent.py kernel (tests/unit/kernels): partial
+    outputs per split, T.sync_grid, then each row's splits combined by another block."""
+    b, h, s, d, pe = 2, 64, 256, 64, 32
+    rng = np.random.default_rng(sm_num)
+    q, qp = (rng.standard_normal((b, h, n)).astype(np.float16) for n in (d, pe))
+    kv, kp = (rng.standard_normal((b, s, 1, n)).astype(np.float16) for n in (d, pe))
+    out = tilec.run("tests/unit/kernels/mla_persistent.py",
+                    dict(sm_num=sm_num, num_split=num_split),
+                    {"Q": q, "Q_pe": qp, "KV": kv, "K_pe": kp})
+    f = np.float64
+    scores = (np.einsum("bhd,bsd->bhs", q.astype(f), kv[:, :, 0].astype(f)) +
+              np.einsum("bhd,bsd->bhs", qp.astype(f), kp[:, :, 0].astype(f))) / np.sqrt(d + pe)
+    p = np.exp(scores - scores.max(-1, keepdims=True))
+    want = np.einsum("bhs,bsd->bhd", p / p.sum(-1, keepdims=True), kv[:, :, 0].astype(f))
+    np.testing.assert_allclose(out["Output"].astype(f), want, rtol=1e-2, atol=1e-2)
