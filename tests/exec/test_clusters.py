@@ -129,6 +129,13 @@ def test_clusters_need_sm90_on_cuda(tilec, tmp_path):
     assert "bad.py:5:" in proc.stderr and "needs thread block clusters (sm_90" in proc.stderr
     ok = tilec.command(["emit", src, "--target", "cuda", "--arch", "sm_90a"])
     assert ok.returncode == 0 and "__cluster_dims__(2, 1, 1)" in ok.stdout, ok.stderr
+    both = src.read_text().replace("X[bx] = 1.0", "T.sync_grid()\n        X[bx] = 1.0")
+    src.write_text(both)
+    proc = tilec.command(["emit", src, "--target", "cuda", "--arch", "sm_90a"])
+    assert proc.returncode != 0 and "bad.py:5:" in proc.stderr
+    assert "T.sync_grid in a kernel with cluster_dims= is not supported on CUDA" in proc.stderr
+    assert tilec.command(["emit", src, "--target", "c"]).returncode == 0
+    src.write_text(src.read_text().replace("        T.sync_grid()\n", ""))
     one = src.read_text().replace("cluster_dims=2", "cluster_dims=(1, 1, 1)")
     src.write_text(one)
     ok = tilec.command(["emit", src, "--target", "cuda", "--arch", "sm_80"])

@@ -1189,6 +1189,10 @@ static void emit_kernel(CfEmit *em, const Stmt *k, int id, const Host *h) {
                  "newer); this compiles for %s: drop cluster_dims or compile for sm_90a",
                  k->u.kernel.cluster_dims[0], k->u.kernel.cluster_dims[1],
                  k->u.kernel.cluster_dims[2], em->ctx->opts.arch);
+    if (ir_cluster_size(k) > 1 && k->u.kernel.grid_bar)
+        ctx_fail(em->ctx, k->loc,
+                 "T.Kernel: T.sync_grid in a kernel with cluster_dims= is not supported on CUDA "
+                 "yet (a cooperative launch of clusters); use one or the other");
     if (bufs.smem_bytes > MAX_SMEM)
         ctx_fail(em->ctx, k->loc,
                  "T.Kernel: %lld bytes of shared memory per block; CUDA GPUs "
