@@ -701,6 +701,15 @@ static void *tl_c_member_run(void *p) {
     return NULL;
 }
 
+/* Member i of a team (x fastest): its place r in the team, and its cluster's index there. */
+static inline int64_t tl_c_team_place(const int64_t *team, const int64_t *cl, int64_t i,
+                                      int64_t *r) {
+    r[0] = i % team[0], r[1] = i / team[0] % team[1], r[2] = i / (team[0] * team[1]);
+    int64_t c = 0;
+    for (int d = 2; d >= 0; d--) c = c * (team[d] / cl[d]) + r[d] / cl[d];
+    return c;
+}
+
 /* Runs the team of blocks at origin (extent team[d] along d, whole clusters of cl[d]):
  * one thread per block, a barrier per cluster, and one for the grid when with_grid. */
 static inline int tl_c_run_team(tl_c_member_fn fn, void *args, const int64_t *origin,
@@ -717,10 +726,7 @@ static inline int tl_c_run_team(tl_c_member_fn fn, void *args, const int64_t *or
     int64_t started = 0;
     for (; rc == TL_C_OK && started < n; started++) {
         tl_c_member *b = &m[started];
-        int64_t r[3] = {started % team[0], started / team[0] % team[1],
-                        started / (team[0] * team[1])};
-        int64_t c = 0; /* the block's cluster in the team, x fastest */
-        for (int d = 2; d >= 0; d--) c = c * (team[d] / cl[d]) + r[d] / cl[d];
+        int64_t r[3], c = tl_c_team_place(team, cl, started, r);
         b->fn = fn, b->args = args, b->scratch = scratch;
         for (int d = 0; d < 3; d++) b->b[d] = origin[d] + r[d];
         b->grid = with_grid ? &bars[ncl] : NULL, b->cluster = &bars[c];
@@ -734,10 +740,9 @@ static inline int tl_c_run_team(tl_c_member_fn fn, void *args, const int64_t *or
         }
     }
     for (int64_t i = started; rc != TL_C_OK && bars && i < n; i++) { /* never started */
+        int64_t r[3];
         if (with_grid) tl_c_bar_leave(&bars[ncl]);
-        int64_t r[3] = {i % team[0], i / team[0] % team[1], i / (team[0] * team[1])}, c = 0;
-        for (int d = 2; d >= 0; d--) c = c * (team[d] / cl[d]) + r[d] / cl[d];
-        tl_c_bar_leave(&bars[c]);
+        tl_c_bar_leave(&bars[tl_c_team_place(team, cl, i, r)]);
     }
     for (int64_t i = 0; i < started; i++) {
         pthread_join(m[i].thread, NULL);

@@ -7,8 +7,9 @@
  * (OpenMP loop over the grid, per-thread scratch memory for the block's non-global
  * buffers; a kernel with barriers across blocks, T.sync_grid or T.cluster_* in clusters
  * of several blocks, runs the blocks each barrier spans at once instead, one POSIX
- * thread per block: tl_c_run_teams in tl_c.h), and `tilec_entry`, which binds parameters and symbols and runs the
- * host-level statements (kernels in order, one after the other).
+ * thread per block: tl_c_run_teams in tl_c.h), and `tilec_entry`, which binds
+ * parameters and symbols and runs the host-level statements (kernels in order, one
+ * after the other).
  *
  * Expressions and most statements are printed by the shared C-family printer
  * (src/targets/cfamily.h; values as in runtime/c/tl_c.h); this file has what only the C
@@ -734,12 +735,11 @@ static void emit_launcher(CfEmit *em, const Stmt *k, int id, const Uses *u, int6
     em->indent = 0;
 }
 
-/* A kernel whose blocks run in teams: its arguments as a struct, a member function that
- * runs one block from them, and the launcher, which runs the teams (tl_c_run_teams). */
-static void emit_team_launcher(CfEmit *em, const Stmt *k, int id, const Uses *u, int64_t total) {
+/* A kernel whose blocks run in teams: its arguments as a struct, and a member function
+ * that runs one block from them (tl_c_member_fn). */
+static void emit_team_member(CfEmit *em, const Stmt *k, int id, const Uses *u) {
     StrBuf *o = em->out;
-    int n = k->u.kernel.ngrid;
-    bool grid = c_of(em)->gsyncs & 1u << GSYNC_GRID;
+    Arena *a = &em->ctx->arena;
     sb_printf(o, "typedef struct kernel%d_args {\n", id);
     for (int i = 0; i < u->globals.len; i++)
         sb_printf(o, "    %s *%s;\n", cf_storage(u->globals.data[i]->dtype),
@@ -754,42 +754,25 @@ static void emit_team_launcher(CfEmit *em, const Stmt *k, int id, const Uses *u,
     sb_printf(o, "    kernel%d_args *tl_a = (kernel%d_args *)tl_p;\n    (void)tl_a;\n", id, id);
     sb_printf(o, "    return kernel%d_block(", id);
     for (int i = 0; i < u->globals.len; i++)
-        cf_list_item(o, i == 0,
-                     arena_printf(&em->ctx->arena, "tl_a->%s", cf_buf(em, u->globals.data[i])));
+        cf_list_item(o, i == 0, arena_printf(a, "tl_a->%s", cf_buf(em, u->globals.data[i])));
     for (int i = 0; i < u->free.len; i++)
         cf_list_item(o, !u->globals.len && !i,
-                     arena_printf(&em->ctx->arena, "tl_a->%s", cf_var(em, u->free.data[i])));
-    for (int d = 0; d < n; d++) {
+                     arena_printf(a, "tl_a->%s", cf_var(em, u->free.data[i])));
+    for (int d = 0; d < k->u.kernel.ngrid; d++) {
         const Var *v = k->u.kernel.block[d];
         cf_list_item(o, u->globals.len + u->free.len + d == 0,
-                     arena_printf(&em->ctx->arena, "(%s)tl_b[%d]",
-                                  cf_value(v ? v->dtype : DT_INT32), d));
+                     arena_printf(a, "(%s)tl_b[%d]", cf_value(v ? v->dtype : DT_INT32), d));
     }
     sb_puts(o, ", tl_g, tl_c, tl_s);\n}\n\n");
-    sb_printf(o, "/* T.Kernel %d (%s): %s, one POSIX thread per block. */\n", id,
-              cf_loc_where(em, k->loc),
-              grid ? "every block of the grid at once" : "cluster after cluster");
-    sb_printf(o, "static int kernel%d(", id);
-    kernel_params(em, o, u);
-    sb_puts(o, u->globals.len + u->free.len ? ")\n{\n" : "void)\n{\n");
-    em->indent = 1;
-    sb_printf(o, "    kernel%d_args tl_a = {", id);
-    for (int i = 0; i < u->globals.len; i++)
-        cf_list_item(o, i == 0, cf_buf(em, u->globals.data[i]));
-    for (int i = 0; i < u->free.len; i++)
-        cf_list_item(o, !u->globals.len && !i, cf_var(em, u->free.data[i]));
-    if (!u->globals.len && !u->free.len) sb_puts(o, "0");
-    sb_puts(o, "};\n");
-    cf_line(em, "int64_t tl_grid[3] = {1, 1, 1}, tl_cl[3] = {%d, %d, %d};",
-            k->u.kernel.cluster_dims[0] > 1 ? k->u.kernel.cluster_dims[0] : 1,
-            k->u.kernel.cluster_dims[1] > 1 ? k->u.kernel.cluster_dims[1] : 1,
-            k->u.kernel.cluster_dims[2] > 1 ? k->u.kernel.cluster_dims[2] : 1);
+}
+
+/* The team launcher's checks of the grid (tl_grid, tl_cl): empty (nothing runs), whole
+ * clusters, and with T.sync_grid at most C_TEAM_MAX blocks. */
+static void emit_team_checks(CfEmit *em, const Stmt *k, int id, bool grid) {
     StrBuf where = {0}; /* the file name is user text: a string literal, not a format */
     cf_string(&where, k->loc.src && k->loc.src->name
                           ? arena_printf(&em->ctx->arena, "%s:%d", k->loc.src->name, k->loc.line)
                           : "kernel");
-    for (int d = 0; d < n; d++)
-        cf_line(em, "tl_grid[%d] = %s;", d, cf_ex_str(em, k->u.kernel.grid[d], DT_INT64, true));
     cf_line(em, "for (int tl_d = 0; tl_d < 3; tl_d++)");
     cf_line(em, "    if (tl_grid[tl_d] <= 0) return 0; /* an empty grid runs nothing */");
     cf_line(em, "for (int tl_d = 0; tl_d < 3; tl_d++)");
@@ -812,6 +795,30 @@ static void emit_team_launcher(CfEmit *em, const Stmt *k, int id, const Uses *u,
         cf_line(em, "}");
     }
     sb_free(&where);
+}
+
+/* The launcher of a kernel whose blocks run in teams (tl_c_run_teams). */
+static void emit_team_launcher(CfEmit *em, const Stmt *k, int id, const Uses *u, int64_t total) {
+    StrBuf *o = em->out;
+    const int *cd = k->u.kernel.cluster_dims;
+    bool grid = c_of(em)->gsyncs & 1u << GSYNC_GRID;
+    emit_team_member(em, k, id, u);
+    sb_printf(o, "/* T.Kernel %d (%s): %s, one POSIX thread per block. */\n", id,
+              cf_loc_where(em, k->loc),
+              grid ? "every block of the grid at once" : "cluster after cluster");
+    sb_printf(o, "static int kernel%d(", id);
+    kernel_params(em, o, u);
+    sb_puts(o, u->globals.len + u->free.len ? ")\n{\n" : "void)\n{\n");
+    em->indent = 1;
+    sb_printf(o, "    kernel%d_args tl_a = {", id);
+    kernel_args(em, o, u);
+    if (!u->globals.len && !u->free.len) sb_puts(o, "0");
+    sb_puts(o, "};\n");
+    cf_line(em, "int64_t tl_grid[3] = {1, 1, 1}, tl_cl[3] = {%d, %d, %d};", cd[0] > 1 ? cd[0] : 1,
+            cd[1] > 1 ? cd[1] : 1, cd[2] > 1 ? cd[2] : 1);
+    for (int d = 0; d < k->u.kernel.ngrid; d++)
+        cf_line(em, "tl_grid[%d] = %s;", d, cf_ex_str(em, k->u.kernel.grid[d], DT_INT64, true));
+    emit_team_checks(em, k, id, grid);
     cf_line(em, "return tl_c_run_teams(kernel%d_member, &tl_a, tl_grid, tl_cl, %s, %lld);", id,
             grid ? "true" : "false", (long long)total);
     sb_puts(o, "}\n\n");
