@@ -87,6 +87,7 @@ typedef struct KernelSpec {
     int ngrid;
     Expr *grid[3];
     int threads[3], nthreads_dims;
+    int cluster_dims[3]; /* cluster_dims=, all 1 when not given */
 } KernelSpec;
 
 typedef struct TensorType {

@@ -241,7 +241,8 @@ static Value *t_pending(Interp *in, CallArgs *a, void *d) {
 
 /* docs/language.md's status of names that are not plainly "C, CUDA". */
 static const char *const notes[][2] = {
-    {"Kernel", "C, CUDA (`cluster_dims=` accepted, not honoured)"},
+    {"Kernel", "C, CUDA (`cluster_dims=`: sm_90 clusters; C: a cluster's blocks at once)"},
+    {"ClusterKernel", "C, CUDA sm_90 (C: a cluster's blocks at once)"},
     {"Pipelined", "C, CUDA (step 1 only)"},
     {"vectorized", "C, CUDA (step 1 only)"},
     {"atomic_add", "C, CUDA"},
@@ -682,8 +683,6 @@ static const TName lang[] = {
     /* not yet: an error that says why */
     PENDING("gemm_sp", "sparse tensor cores"),
     PENDING("alloc_cluster_barrier", "cluster barriers"),
-    PENDING("block_rank_in_cluster", "clusters"),
-    PENDING("ClusterKernel", "clusters"),
     {"call_intrin", t_call_intrin, NULL,
      "C, CUDA (`tir.<math function>`, `tl.__ffs`, `tl.__fns`, the register hints)"},
 };

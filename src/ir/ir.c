@@ -18,6 +18,7 @@ static const char *const atomic_op_names[] = {TL_ATOMIC_OPS(X_NAME)};
 static const char *const gemm_policy_names[] = {TL_GEMM_POLICIES(X_NAME)};
 static const char *const mbar_op_names[] = {TL_MBAR_OPS(X_NAME)};
 static const char *const turn_op_names[] = {TL_TURN_OPS(X_NAME)};
+static const char *const group_sync_op_names[] = {TL_GROUP_SYNC_OPS(X_NAME)};
 static const char *const sk_op_names[] = {TL_SK_OPS(X_NAME)};
 static const char *const rounding_names[] = {TL_ROUNDINGS(X_NAME)};
 static const char *const mem_order_names[] = {TL_MEM_ORDERS(X_NAME)};
@@ -39,6 +40,9 @@ const char *gemm_policy_name(GemmPolicy p) {
     return NAME_OF(gemm_policy_names, p, GEMM_POLICY_COUNT);
 }
 const char *mbar_op_name(MbarOp op) { return NAME_OF(mbar_op_names, op, MBAR_OP_COUNT); }
+const char *group_sync_op_name(GroupSyncOp op) {
+    return NAME_OF(group_sync_op_names, op, GSYNC_OP_COUNT);
+}
 const char *turn_op_name(TurnOp op) { return NAME_OF(turn_op_names, op, TURN_OP_COUNT); }
 const char *sk_op_name(SkOp op) { return NAME_OF(sk_op_names, op, SK_OP_COUNT); }
 const char *mem_order_name(MemOrder o) { return NAME_OF(mem_order_names, o, MEM_ORDER_COUNT); }
@@ -591,6 +595,13 @@ Stmt *ir_stmt(Ctx *ctx, StmtKind kind, Loc loc) {
     s->kind = kind;
     s->loc = loc;
     return s;
+}
+
+int ir_cluster_size(const Stmt *kernel) {
+    int n = 1;
+    for (int d = 0; d < 3; d++)
+        n *= kernel->u.kernel.cluster_dims[d] > 1 ? kernel->u.kernel.cluster_dims[d] : 1;
+    return n;
 }
 
 Stmt *ir_seq(Ctx *ctx, Loc loc) { return ir_stmt(ctx, STMT_SEQ, loc); }

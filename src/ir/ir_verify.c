@@ -342,6 +342,7 @@ static void check_stmt(Verifier *v, const Stmt *s) {
     case STMT_TURN:
     case STMT_SPLITK:
     case STMT_PDL:
+    case STMT_GROUP_SYNC:
     case STMT_NAMED_BAR: break;
     case STMT_THREADS:
         check_scoped(v, s->u.threads.body);

@@ -322,7 +322,7 @@ static const char sim_runner[] =
     "static int *sim_waits; /* the barrier a thread waits at */\n"
     "/* per block of the cluster: named barriers 0..15, then one per warp; then the\n"
     " * cluster's barrier */\n"
-    "enum { SIM_CLUSTER = 2, SIM_BLOCK_BARS = 16 + 32, SIM_BARS = SIM_CLUSTER * SIM_BLOCK_BARS + 1 "
+    "enum { SIM_CLUSTER = 8, SIM_BLOCK_BARS = 16 + 32, SIM_BARS = SIM_CLUSTER * SIM_BLOCK_BARS + 1 "
     "};\n"
     "static int sim_arrived[SIM_BARS];\n"
     "alignas(1024) static unsigned char sim_smem_of[SIM_CLUSTER][1 << 18];\n"
@@ -356,6 +356,21 @@ static const char sim_runner[] =
     "void sim_bar_arrive(int id, int n) { sim_arrive_at((int)sim_rank() * SIM_BLOCK_BARS + id, n); "
     "}\n"
     "void sim_cluster_bar(void) { sim_wait_at(SIM_BARS - 1, sim_n * sim_nc); }\n"
+    "/* T.cluster_arrive / wait: the phase each thread arrived in, and the cluster's */\n"
+    "static unsigned sim_cl_phase, sim_cl_mine[TL_SIM_THREADS];\n"
+    "static int sim_cl_arrived;\n"
+    "void sim_cluster_arrive(void) {\n"
+    "    sim_moves++, sim_cl_mine[sim_cur] = sim_cl_phase;\n"
+    "    if (++sim_cl_arrived == sim_n * sim_nc) sim_cl_arrived = 0, sim_cl_phase++;\n"
+    "}\n"
+    "void sim_cluster_wait(void) {\n"
+    "    while (sim_cl_phase == sim_cl_mine[sim_cur]) sim_yield();\n"
+    "}\n"
+    "/* T.sync_grid: the launch runs the whole grid as one cluster */\n"
+    "void sim_grid_bar(void) {\n"
+    "    if ((unsigned)sim_nc != gridDim.x * gridDim.y * gridDim.z) __trap();\n"
+    "    sim_cluster_bar();\n"
+    "}\n"
     "void __syncthreads(void) { sim_bar(0, sim_n); }\n"
     "void sim_warp_sync(void) {\n"
     "    int w = sim_cur % sim_n / 32, n = sim_n - 32 * w;\n"
@@ -375,6 +390,7 @@ static const char sim_runner[] =
     "static int sim_block(int n, int nc, int reverse, char *msg, int len) {\n"
     "    int all = n * nc;\n"
     "    sim_reverse = reverse, sim_n = n, sim_nc = nc, tl_sim_nbox = 0;\n"
+    "    sim_cl_phase = 0, sim_cl_arrived = 0;\n"
     "    memset(sim_arrived, 0, sizeof sim_arrived);\n"
     "    memset(tl_sim_proxy_fenced, 0, sizeof tl_sim_proxy_fenced);\n"
     "    for (int t = 0; t < all; t++) {\n"
@@ -821,6 +837,9 @@ static int run_sim(SimLaunch launch, int c, const SimCase *sc, Bufs *b, int reve
             if (cuda_eval_int(f, plan.kernels[k].grid[d], sc->syms, &grid[d])) rc = -1;
         CHECK(rc == 0, "%s: grid of kernel %d cannot be evaluated", sc->name, k);
         int cl = plan.kernels[k].cluster;
+        if (plan.kernels[k].cluster_dims[0] > 1) cl = plan.kernels[k].cluster_dims[0];
+        if (plan.kernels[k].cooperative) /* T.sync_grid: the whole grid at once */
+            cl = grid[1] * grid[2] == 1 ? (int)grid[0] : -1;
         if (plan.kernels[k].persistent) { /* SIM_RESIDENT clusters walk the tiles */
             int64_t tiles = grid[0] * grid[1] * grid[2] / cl;
             bool all = tiles >= SIM_RESIDENT || plan.kernels[k].sk_bytes; /* (split-K) */
@@ -1459,7 +1478,7 @@ static void test_issue26(void) {
     } shapes[] = {{13, 64, 8, 64, 128},  {13, 64, 8, 64, 32},  {64, 13, 64, 8, 128},
                   {37, 40, 16, 32, 256}, {9, 130, 4, 128, 64}, {100, 72, 64, 32, 128},
                   {5, 7, 8, 8, 128}};
-    enum { NS = sizeof shapes / sizeof *shapes, MAXS = NS * 8 + 7 + 20 + 17 };
+    enum { NS = sizeof shapes / sizeof *shapes, MAXS = NS * 8 + 7 + 20 + 17 + 5 };
     SimCase cases[MAXS];
     static char names[MAXS][64];
     int n = 0;
@@ -1508,6 +1527,19 @@ static void test_issue26(void) {
             else compiled_free(c);
         }
         free(text);
+    }
+    for (int i = 0; i < 5; i++) { /* barriers across blocks; clusters need sm_90 */
+        const char *kernel = i == 2 ? "cluster" : i < 2 ? "grid_sync" : "mla_persistent";
+        lower_arch = i % 2 ? "sm_80" : "sm_90a";
+        snprintf(names[n], sizeof names[n], "%s_%s", kernel, lower_arch);
+        Compiled *c = check_program(names[n], test_kernel(kernel));
+        CHECK(c->src &&
+                  kernels_call(c, i == 2 ? "tl_cluster_wait();" : "tl_grid_sync((unsigned *)") &&
+                  (i != 2 || strstr(c->src, "__cluster_dims__(2, 1, 1) tilec_kernel_0")),
+              "%s: the barriers across blocks in the source", names[n]);
+        if (c->f && c->src)
+            cases[n] = (SimCase){names[n], strdup(test_kernel(kernel)), NULL, c}, n++;
+        else compiled_free(c);
     }
     math_cases(cases, names, &n);
     wrong_count_cases(cases, names, &n);
