@@ -628,9 +628,10 @@ static Value *t_parallel(Interp *in, CallArgs *a, void *d) {
     (void)d;
     if (a->pos.len < 1 || a->pos.len > 8)
         ctx_fail(in->ctx, a->loc, "T.Parallel takes 1 to 8 extents");
-    for (int k = 0; k < a->kw.len; k++)
+    for (int k = 0; k < a->kw.len; k++) /* scheduling hints: the same loop either way */
         if (strcmp(a->names.data[k], "coalesced_width") &&
-            strcmp(a->names.data[k], "loop_layout") && strcmp(a->names.data[k], "prefer_async"))
+            strcmp(a->names.data[k], "loop_layout") && strcmp(a->names.data[k], "prefer_async") &&
+            strcmp(a->names.data[k], "annotations"))
             ctx_fail(in->ctx, a->loc, "T.Parallel() got an unexpected keyword argument '%s'",
                      a->names.data[k]);
     Expr *mn[8], *ext[8];
