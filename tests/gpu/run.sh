@@ -5,7 +5,8 @@
 #   2. every example with `tilec run --target cuda --check` (the C target is the
 #      reference) at sizes that divide the tiles and sizes that do not
 #   3. the NumPy-referenced execution tests on the cuda target (TILEC_TARGET=cuda pytest:
-#      the examples, and the raw wgmma of test_wgmma_raw.py against NumPy on sm_90a),
+#      the examples, the raw wgmma of test_wgmma_raw.py on sm_90a, grid and cluster
+#      barriers, and the T names' tests),
 #      when pytest is installed; tests/gpu/test_torch_gpu.py (tilec kernels as torch custom
 #      ops under torch.compile and in CUDA graphs, do_bench's backends) when torch has CUDA
 #   4. the small cases again under compute-sanitizer --tool memcheck and --tool racecheck,
@@ -402,7 +403,11 @@ if [ "$PYTEST" -eq 1 ] && python3 -c "import numpy, pytest" 2>/dev/null; then
     xml=$LOGS/pytest-cuda.xml
     log=$LOGS/pytest-cuda.log
     TILEC_TARGET=cuda TILEC=$TILEC timeout 3600 python3 -m pytest -q -p no:cacheprovider \
-        --junitxml="$xml" tests/exec/test_examples.py tests/exec/test_wgmma_raw.py >"$log" 2>&1
+        --junitxml="$xml" tests/exec/test_examples.py tests/exec/test_wgmma_raw.py \
+        tests/exec/test_clusters.py tests/exec/test_math_names.py tests/exec/test_warp_votes.py \
+        tests/exec/test_memory_names.py tests/exec/test_launch_shape.py \
+        tests/exec/test_split_shared.py tests/exec/test_thread_level.py \
+        tests/exec/test_vec_names.py tests/exec/test_misc_names.py >"$log" 2>&1
     # one line per test case, from the JUnit XML
     while IFS='|' read -r status name; do
         [ -n "$status" ] || continue
