@@ -489,6 +489,10 @@ struct Stmt {
                                     arrives and waits (pass_manual_tma plans tma) */
             Buffer *bar;
             Expr *bar_idx;
+            Expr *when;      /* CUDA: a producer copy that pipeline_async moved out of an
+                                `if` (its tile is read only under it): the condition, a
+                                function of the loop's variable; a prefetch for an
+                                iteration where it is false is skipped. NULL: always */
             unsigned proven; /* bit d: dim d of the global region lies inside the
                                      tensor for every value of the variables in scope
                                      (pass_safe_memory_access): no check is emitted.

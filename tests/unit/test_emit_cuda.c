@@ -1583,6 +1583,7 @@ int main(void) {
         {"vec_raw", test_kernel("vec_raw"), NULL},
         {"par_vectors", test_kernel("par_vectors"), NULL},
         {"vec_loop", test_kernel("vec_loop"), NULL},
+        {"pipe_masked", test_kernel("pipe_masked"), NULL},
         {"ws_alias", test_kernel("ws_alias"), NULL},
         {"pipe_outer2", test_kernel("pipe_outer2"), NULL},
         {"pipe_alias", test_kernel("pipe_alias"), NULL},
@@ -1626,7 +1627,7 @@ int main(void) {
         {"thread_if_tiles", test_kernel("thread_if_tiles"), NULL},
         {"gemm_clear_when", test_kernel("gemm_clear_when"), NULL},
     };
-    enum { NPROG = sizeof progs / sizeof *progs, MAXC = 128 };
+    enum { NPROG = sizeof progs / sizeof *progs, MAXC = 256 };
     char ex[32][128];
     int nex = list_examples(ex, 32);
     CHECK(nex >= 8, "found %d examples (run from the repository root)", nex);
@@ -1679,6 +1680,11 @@ int main(void) {
                       kernels_call(all[i], " < 50) ? tl_f16_to_f32(A[(int64_t)i_"),
                   "par_vectors: a guarded gather stored as loaded, float32 results from vector "
                   "loads in 16-byte pieces, a condition that splits runs loads per element");
+        if (!strcmp(names[i], "pipe_masked")) /* sm_90a: TMA, loaded whatever the mask */
+            CHECK(kernels_call(all[i], "tl_tma_load(") ||
+                      kernels_call(all[i], "&& (BlockMask[((int64_t)by * 2 + bx) * 8 + (k + 1)] "
+                                           "!= 0)) {"),
+                  "pipe_masked: copies under the mask pipelined, a masked prefetch skipped");
         if (!strcmp(names[i], "vec_loop"))
             CHECK(kernels_call(all[i], "const uint4 tl_vec0 = *(const uint4 *)&A[") &&
                       kernels_call(all[i], "const uint4 tl_vec1 = *(const uint4 *)&B["),
@@ -2014,6 +2020,13 @@ int main(void) {
     cases[n] = (SimCase){"dyn_rows_general", (char *)test_kernel("dyn_rows"), odd_rows_syms,
                          all[n]};
     names[n++] = "dyn_rows_general";
+    all[n] = check_program("pipe_masked_ws", test_kernel("pipe_masked")); /* sm_90a */
+    CHECK(kernels_call(all[n], "} else {\n                        "
+                               "tl_mbar_arrive(&full_barrier["),
+          "pipe_masked_ws: the producer loads a k-step's tiles only where the mask holds, "
+          "else arrives on the stage's full barrier");
+    cases[n] = (SimCase){"pipe_masked_ws", (char *)test_kernel("pipe_masked"), NULL, all[n]};
+    names[n++] = "pipe_masked_ws";
     CHECK(chunked && strstr(chunked, "tl_tma_store(&tl_tmap2, C_s + (0) * 64 + 0, tl_c") &&
               strstr(chunked, "for (int32_t h = 0; h < 2; ++h) {  /* unroll */\n"
                               "                tl_fence_proxy_async();\n"

@@ -196,13 +196,21 @@ typedef struct Lets {
 typedef struct Inline {
     Ctx *ctx;
     const Lets *lets;
+    Stmt *kernel; /* non-NULL: loads of global tensors it never writes may stay */
     bool ok;
 } Inline;
+
+static bool read_only(Stmt *kernel, const Buffer *b) {
+    Touch t = {b, NULL, 0, 0};
+    touch_stmt(&kernel->u.kernel.body, &t);
+    return b->scope == SCOPE_GLOBAL && t.writes == 0;
+}
 
 static void inline_slot(Expr **slot, void *ud) {
     Inline *in = ud;
     Expr *e = *slot;
-    if (e->kind == EXPR_LOAD) in->ok = false;
+    if (e->kind == EXPR_LOAD && !(in->kernel && read_only(in->kernel, e->u.load.buf)))
+        in->ok = false;
     if (e->kind == EXPR_VAR)
         for (int i = 0; i < in->lets->n; i++)
             if (in->lets->var[i] == e->u.var) {
@@ -215,7 +223,7 @@ static void inline_slot(Expr **slot, void *ud) {
 
 /* e (a fresh copy) with the lets inlined; NULL if it loads or needs a let that does. */
 static Expr *inlined(Ctx *ctx, const Lets *lets, const Expr *e) {
-    Inline in = {ctx, lets, true};
+    Inline in = {ctx, lets, NULL, true};
     Expr *c = ir_subst(ctx, e, NULL, NULL);
     inline_slot(&c, &in);
     return in.ok ? c : NULL;
@@ -262,6 +270,46 @@ static Stmt *hoistable(Ctx *ctx, Stmt *kernel, Stmt *const *before, int n, const
     return h;
 }
 
+/* cond with the lets inlined, where it may also read global tensors the kernel never
+ * writes (evaluating it at another iteration reads what that iteration would); NULL if it
+ * reads anything else. */
+static Expr *inlined_reads(Ctx *ctx, Stmt *kernel, const Lets *lets, const Expr *cond) {
+    Inline in = {ctx, lets, kernel, true};
+    Expr *c = ir_subst(ctx, cond, NULL, NULL);
+    inline_slot(&c, &in);
+    return in.ok ? c : NULL;
+}
+
+/* Moves the copies that begin the body of `if` s (flat item i of the loop body, no else)
+ * to `front` when they can run first and their tiles are read only under s: where its
+ * condition is false nothing reads what they load, so loading is harmless, and the
+ * condition (Stmt.copy.when, when it can be evaluated ahead) lets a prefetch skip it.
+ * s keeps the rest of its body. */
+static void hoist_from_if(Pipe *P, Stmt *flat, int i, const Lets *lets, Stmt *s, Stmt *front) {
+    Ctx *ctx = P->ctx;
+    Stmt *inner = ir_seq(ctx, s->loc), *rest = ir_seq(ctx, s->loc);
+    pipe_flatten_into(ctx, inner, s->u.if_.then);
+    Expr *when = inlined_reads(ctx, P->kernel, lets, s->u.if_.cond);
+    int j = 0;
+    for (; j < inner->u.seq.len && global_to_shared(inner->u.seq.data[j]); j++) {
+        Stmt *c = inner->u.seq.data[j];
+        bool used_after = false;
+        for (int k = i + 1; k < flat->u.seq.len && !used_after; k++) {
+            Touch t = {c->u.copy.dst.buf, NULL, 0, 0};
+            touch_stmt(&flat->u.seq.data[k], &t);
+            used_after = t.reads || t.writes;
+        }
+        Kept why = 0;
+        Stmt *h = used_after ? NULL : hoistable(ctx, P->kernel, flat->u.seq.data, i, lets, c, &why);
+        if (!h) break;
+        h->u.copy.when = when;
+        ir_seq_push(ctx, front, h);
+    }
+    if (!j) return;
+    for (; j < inner->u.seq.len; j++) ir_seq_push(ctx, rest, inner->u.seq.data[j]);
+    s->u.if_.then = rest;
+}
+
 /* Puts the copies of loop L's body (in kernel) that can run first at its front, as
  * TileLang's pipeline planner makes every load of a tile a producer stage: T.macro calls
  * are flattened (a scheduled body's groups stay, as SEQs after the copies), and a copy
@@ -287,6 +335,8 @@ static void hoist_producers(Pipe *P, Stmt *L) {
         while (i >= end[g]) g++;
         Kept why = 0;
         if (global_to_shared(s)) h = hoistable(ctx, P->kernel, flat->u.seq.data, i, &lets, s, &why);
+        if (s->kind == STMT_IF && !s->u.if_.orelse && !lets.full)
+            hoist_from_if(P, flat, i, &lets, s, front);
         if (why && !noted && P->nkept < 8) {
             P->kept[P->nkept].loop = L, P->kept[P->nkept].copy = s, P->kept[P->nkept++].why = why;
             noted = true;
@@ -368,6 +418,10 @@ Stmt *pipe_produce(Ctx *ctx, const Stmt *c, const Stmt *L, Expr *k, int stages) 
 static Stmt *produce(Pipe *P, const Stmt *c, const Stmt *L, Expr *k, Expr *guard, int stages) {
     Ctx *ctx = P->ctx;
     Stmt *s = pipe_produce(ctx, c, L, k, stages);
+    if (c->u.copy.when) { /* the iteration's condition, after the guard that it exists */
+        Expr *when = ir_subst(ctx, c->u.copy.when, L->u.for_.var, k);
+        guard = guard ? ir_bin(ctx, OP_AND, guard, when, c->loc) : when;
+    }
     int64_t always;
     if (!guard || (ir_is_const_int(guard, &always) && always)) return s;
     Stmt *g = ir_stmt(ctx, STMT_IF, c->loc);

@@ -263,6 +263,24 @@ static Stmt *global_loop(Ws *W, Stmt *body, Expr *k, Stmt *Lg) {
     return Lg;
 }
 
+/* `load` (iteration k's expected bytes and copies), or, when every producer copy was
+ * moved out of the same `if` (Stmt.copy.when) and no cluster shares the loads,
+ * `if (when(k)) load else arrive on full[stage]`: a step whose tiles nothing reads
+ * loads nothing, and its consumers still find the stage full. */
+static Stmt *skippable(Ws *W, Stmt *load, Expr *k, Expr *stage) {
+    Ctx *ctx = W->ctx;
+    const Expr *when = W->prods[0]->u.copy.when;
+    for (int i = 0; i < W->nprod; i++)
+        if (W->prods[i]->u.copy.when != when || W->multicast[i]) return load;
+    if (!when) return load;
+    Stmt *g = ir_stmt(ctx, STMT_IF, load->loc);
+    g->u.if_.cond = ir_subst(ctx, when, W->L->u.for_.var, ir_subst(ctx, k, NULL, NULL));
+    g->u.if_.then = load;
+    g->u.if_.orelse = mbar(ctx, MBAR_ARRIVE, W->full, ir_subst(ctx, stage, NULL, NULL), NULL,
+                           load->loc);
+    return g;
+}
+
 /* for k: wait empty[s]; expect the bytes on full[s]; the TMA copies of iteration k. */
 static Stmt *producer(Ws *W, int map0) {
     Ctx *ctx = W->ctx;
@@ -279,9 +297,11 @@ static Stmt *producer(Ws *W, int map0) {
     ir_seq_push(ctx, body,
                 mbar(ctx, MBAR_WAIT, W->empty, stage,
                      parity(ctx, ir_subst(ctx, g, NULL, NULL), L, W->S, 1), loc));
-    ir_seq_push(ctx, body,
+    Stmt *load = ir_seq(ctx, loc); /* the bytes expected, the copies */
+    ir_seq_push(ctx, load,
                 mbar(ctx, MBAR_EXPECT_TX, W->full, ir_subst(ctx, stage, NULL, NULL),
                      ir_int(ctx, bytes, DT_INT32, loc), loc));
+    ir_seq_push(ctx, body, skippable(W, load, k, stage));
     for (int i = 0; i < W->nprod; i++) {
         Stmt *c = pipe_produce(ctx, W->prods[i], L, k, W->S); /* coordinates of k */
         c->u.copy.dst.start[0] = ir_subst(ctx, stage, NULL, NULL);
@@ -290,7 +310,7 @@ static Stmt *producer(Ws *W, int map0) {
         c->u.copy.bar = W->full;
         c->u.copy.bar_idx = ir_subst(ctx, stage, NULL, NULL);
         c->u.copy.multicast = W->multicast[i];
-        ir_seq_push(ctx, body, c);
+        ir_seq_push(ctx, load, c);
     }
     Stmt *loop = ir_stmt(ctx, STMT_FOR, loc);
     loop->u.for_ = L->u.for_;
