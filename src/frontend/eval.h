@@ -311,6 +311,8 @@ typedef struct TNames {
  * code), tileops_py.c (Python-level names). */
 extern const TNames tl_expert_names, tl_thread_names, tl_lang_names, tl_launch_names, tl_math_names,
     tl_mem_names, tl_py_names;
+/* tileops_mma.c: the warp-level tensor-core primitives (T.ptx_mma, T.ptx_ldmatrix, ...). */
+extern const TNames tl_mma_names, tl_intrinsics_names;
 /* tileops_mem.c: a fresh var buffer of dtype declared here (the slot an atomic's previous
  * value or an extern call's result goes to), and the load of its element. */
 Buffer *mem_result_slot(Interp *in, DType dtype, Loc loc);
@@ -368,6 +370,11 @@ void object_set_attr(Interp *in, Value *obj, const char *attr, Value *v);
 /* The module `dotted` (`from .{level} import`) as the file from_file would import it, or
  * NULL when no such file exists. */
 Value *import_user_module(Interp *in, const char *from_file, const char *dotted, int level);
+/* The module run from Python source text embedded in libtilec (pyobjects.c). */
+Value *import_embedded_module(Interp *in, const char *name, const char *text);
+/* tileops_mma.c: `attr` of TileLang's intrinsics module `path` (tilelang.cuda.intrinsics,
+ * tilelang.intrinsics and their submodules) when tilec has it, else NULL. */
+Value *tl_intrinsics_attr(Interp *in, const char *path, const char *attr);
 
 /* capture.c: the kernel function of a tl_capture (funcs[0]); sets in->src and
  * in->literal_env. */

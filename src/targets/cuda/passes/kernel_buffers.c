@@ -77,6 +77,8 @@ static void life_stmt(Stmt **slot, void *ud) {
     if (s->kind == STMT_ALLOC || s->kind == STMT_ANNOTATE_LAYOUT) return; /* not a use */
     if (s->kind == STMT_STORE) life_touch(w, s->u.store.buf);
     if (s->kind == STMT_REDUCE) life_touch(w, s->u.reduce.workspace);
+    for (int i = 0; s->kind == STMT_EXTERN && i < s->u.extern_.nargs; i++)
+        life_touch(w, s->u.extern_.args[i].buf); /* (the buffers it gets pointers into) */
     ir_stmt_regions(s, life_region, ud);
     ir_stmt_exprs(s, life_expr, ud);
     ir_stmt_children(s, life_stmt, ud);
