@@ -203,6 +203,7 @@ struct Interp {
     Env *literal_env;        /* where define values are evaluated (a capture's), or NULL */
     Vec(UserModule) modules; /* imported so far (pyobjects.c) */
     int depth;               /* call depth, to stop runaway recursion */
+    int embedded;            /* calls into libtilec's embedded Python (call_value) */
     int64_t steps;           /* compile-time work done (eval_work) */
     /* control flow signals of the statement executor */
     enum { FLOW_NORMAL, FLOW_RETURN, FLOW_BREAK, FLOW_CONTINUE } flow;

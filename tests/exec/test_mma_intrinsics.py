@@ -205,3 +205,75 @@ def test_emitter_gemm(tilec, cfg):
         np.testing.assert_array_equal(out, ref.astype(np.int32))
     else:
         np.testing.assert_allclose(out.astype(np.float64), ref, rtol=2e-3, atol=2e-2)
+
+
+# ---- bad uses: an error at the user's line ----------------------------------------------------
+def mma(a="a.data", b="b.data", c="c.data", shape="m16n8k16", types='"fp16", "fp16", "fp32"',
+        dtype='"float32"'):
+    return ("T.ptx_mma(%s, \"%s\", \"row\", \"col\", %s, %s, 0, %s, 0, %s, 0, False)"
+            % (dtype, shape, types, a, b, c))
+
+
+ERRORS = [
+    (mma(shape="m16n8k4"), "T.ptx_mma: m16n8k4 with A f16, B f16, C f32 is not supported"),
+    (mma(types='"fp16", "fp16", "fp64"'), "T.ptx_mma: C_dtype 'fp64' is not one tilec supports"),
+    (mma(types='"bf16", "bf16", "fp32"'),
+     "T.ptx_mma: the A operand 'a' holds float16, but the instruction's type is bfloat16"),
+    (mma(a="s.data"), "T.ptx_mma: the A operand 's' is a shared buffer; it must be a "
+                      "T.alloc_local buffer"),
+    (mma(a="a[0]"), "T.ptx_mma: the A operand must be a buffer's .data, got"),
+    (mma(dtype='"float16"'), "T.ptx_mma: dtype float16 differs from C_dtype's float32"),
+    ("T.ptx_mma(\"float32\", \"m16n8k16\", \"col\", \"col\", \"fp16\", \"fp16\", \"fp32\", "
+     "a.data, 0, b.data, 0, c.data, 0, False)", "takes A row-major and B column-major"),
+    ("T.ptx_mma(\"float32\", \"m16n8k16\", \"row\", \"col\", \"fp16\", \"fp16\", \"fp32\", "
+     "a.data, 0, b.data, 0, c.data, 0, True)", "T.ptx_mma: saturate=True is not supported"),
+    ("T.ptx_mma(\"float32\", \"m16n8k16\")", "T.ptx_mma() missing"),
+    ("T.ptx_ldmatrix(False, 3, T.access_ptr(s[0], \"r\"), T.access_ptr(a[0], \"w\"))",
+     "T.ptx_ldmatrix: num is the number of 8x8 matrices, 1, 2 or 4; got 3"),
+    ("T.ptx_ldmatrix(True, 4, T.access_ptr(s8[0], \"r\"), T.access_ptr(q[0], \"w\"))",
+     "T.ptx_ldmatrix: .trans transposes 16-bit elements; 's8' holds int8"),
+    ("T.ptx_ldmatrix(False, 4, T.access_ptr(b[0], \"r\"), T.access_ptr(a[0], \"w\"))",
+     "T.ptx_ldmatrix: the source 'b' is a local buffer; it must be in shared memory"),
+    ("T.ptx_ldmatrix(False, 4, T.access_ptr(s[0], \"r\"), T.access_ptr(c[0], \"w\"))",
+     "must have elements of one size"),
+    ("T.mma_store(\"float32\", 8, 16, T.access_ptr(Y[0], \"w\"), c.data, 0, 16)",
+     "T.mma_store stores a 16 x 8 or 16 x 16 tile, got 8 x 16"),
+    ("T.mma_store(\"float16\", 16, 16, T.access_ptr(Y[0], \"w\"), c.data, 0, 16)",
+     "T.mma_store: 'Y' holds float32, not the dtype float16"),
+    ("T.mma_fill(\"float32\", 0, c.data, 0)", "T.mma_fill: local_size must be positive"),
+    ("if tx < 16:\n                " + mma(),
+     "tl_ptx_mma_m16n8k16_f32_f16_f16 is warp-collective: on the C target it cannot run "
+     "under a condition"),
+    ("e = T.TensorCoreIntrinEmitter(warp_row_tiles=24)",
+     "TensorCoreIntrinEmitter: warp_row_tiles must be a multiple of 16"),
+]
+
+
+@pytest.mark.parametrize("line,message", ERRORS)
+def test_errors_at_the_users_line(tilec, tmp_path, line, message):
+    head = ("import tilelang.language as T\n\n"
+            "@T.prim_func\n"
+            "def main(X: T.Tensor((64,), \"float16\"), Y: T.Tensor((256,), \"float32\")):\n"
+            "        with T.Kernel(1, threads=64) as bx:\n"
+            "            tx = T.get_thread_binding()\n"
+            "            s = T.alloc_shared((256,), \"float16\")\n"
+            "            s8 = T.alloc_shared((256,), \"int8\")\n"
+            "            a = T.alloc_local((8,), \"float16\")\n"
+            "            q = T.alloc_local((16,), \"int8\")\n"
+            "            b = T.alloc_local((4,), \"float16\")\n"
+            "            c = T.alloc_local((4,), \"float32\")\n")
+    tilec.emit_error(tmp_path, head, line, message, last_only=True)
+
+
+def test_whole_warps(tilec, tmp_path):
+    head = ("import tilelang.language as T\n\n"
+            "@T.prim_func\n"
+            "def main(X: T.Tensor((64,), \"float16\")):\n"
+            "        with T.Kernel(1, threads=48) as bx:\n"
+            "            s = T.alloc_shared((256,), \"float16\")\n"
+            "            a = T.alloc_local((8,), \"float16\")\n")
+    tilec.emit_error(tmp_path, head,
+                     "T.ptx_ldmatrix(False, 4, T.access_ptr(s[0], \"r\"), "
+                     "T.access_ptr(a[0], \"w\"))",
+                     "T.ptx_ldmatrix is warp-collective: the block's thread count (48) must be "
+                     "a multiple of 32")

@@ -45,22 +45,21 @@ def get_ldmatrix_offset(matrix, row_idx, col_idx, stride, dtype="float16", trans
     for A stored [k][m] (transposed) and B stored [n][k], row 8 (l // 16) + l % 8 at
     column (l % 16 // 8) chunks. 8- and 32-bit types take only A row-major and B
     [n][k] (ldmatrix moves 16-bit cells: .trans would split their elements)."""
-    if matrix != "A" and matrix != "B":
-        raise ValueError("get_ldmatrix_offset: matrix must be 'A' or 'B'")
+    assert matrix == "A" or matrix == "B", "get_ldmatrix_offset: matrix must be 'A' or 'B'"
     bits = _bits(dtype)
     chunk = 128 // bits  # elements of a 16-byte row
     if bits == 16:
         if transposed:
             return 8 * (row_idx // 16) + row_idx % 8, 8 * (row_idx % 16 // 8) + col_idx % 8
         return row_idx % 16, 8 * (row_idx // 16) + col_idx % 8
-    if bits != 8 and bits != 32:
-        raise ValueError("get_ldmatrix_offset: ldmatrix takes 8-, 16- or 32-bit elements")
+    assert bits == 8 or bits == 32, \
+        "get_ldmatrix_offset: ldmatrix takes 8-, 16- or 32-bit elements"
     if matrix == "A" and not transposed:
         return row_idx % 16, chunk * (row_idx // 16) + col_idx % chunk
     if matrix == "B" and transposed:
         return 8 * (row_idx // 16) + row_idx % 8, chunk * (row_idx % 16 // 8) + col_idx % chunk
-    raise ValueError("get_ldmatrix_offset: for 8- and 32-bit types ldmatrix reads A "
-                     "row-major and B transposed ([n][k]) only")
+    assert False, ("get_ldmatrix_offset: for 8- and 32-bit types ldmatrix reads A row-major "
+                   "and B transposed ([n][k]) only")
 
 
 def get_swizzle_layout(row_idx, col_idx, row_size, dtype, swizzle_bytes=None):
@@ -70,8 +69,7 @@ def get_swizzle_layout(row_idx, col_idx, row_size, dtype, swizzle_bytes=None):
     min(128, row bytes)), by the row's index mod 8."""
     bits = _bits(dtype)
     row_bytes = bits * row_size // 8
-    if row_bytes % 32 != 0:
-        raise ValueError("get_swizzle_layout: rows must be a multiple of 32 bytes")
+    assert row_bytes % 32 == 0, "get_swizzle_layout: rows must be a multiple of 32 bytes"
     if swizzle_bytes is None:
         swizzle_bytes = min(128, row_bytes)
     per_chunk = 128 // bits
@@ -136,14 +134,13 @@ class TensorCoreIntrinEmitter:
         self.is_m_first = False if is_m_first is None else is_m_first
         self.thread_var = thread_var
         bits = _bits(a_dtype)
-        if bits == 64:
-            raise ValueError("TensorCoreIntrinEmitter: float64 (mma.m8n8k4) is not supported "
-                             "by tilec")
+        assert bits != 64, \
+            "TensorCoreIntrinEmitter: float64 (mma.m8n8k4) is not supported by tilec"
         self.k_dim = min(256 // bits, chunk)
-        if warp_row_tiles < 16 or warp_row_tiles % 16 != 0:
-            raise ValueError("TensorCoreIntrinEmitter: warp_row_tiles must be a multiple of 16")
-        if warp_col_tiles < 8 or warp_col_tiles % 8 != 0:
-            raise ValueError("TensorCoreIntrinEmitter: warp_col_tiles must be a multiple of 8")
+        assert warp_row_tiles >= 16 and warp_row_tiles % 16 == 0, \
+            "TensorCoreIntrinEmitter: warp_row_tiles must be a multiple of 16"
+        assert warp_col_tiles >= 8 and warp_col_tiles % 8 == 0, \
+            "TensorCoreIntrinEmitter: warp_col_tiles must be a multiple of 8"
         self.n_dim = 16 if warp_col_tiles % 16 == 0 else 8
         self.micro_size_x = 16
         self.micro_size_y = self.n_dim
@@ -154,8 +151,8 @@ class TensorCoreIntrinEmitter:
         self.local_size_b = self.n_dim * self.k_dim // 32
         self.local_size_out = 16 * self.n_dim // 32
         prefixes = {8: "m16n8k8", 16: "m16n8k16", 32: "m16n8k32"}
-        if self.k_dim not in prefixes:
-            raise ValueError("TensorCoreIntrinEmitter: no mma.sync shape for k %d" % self.k_dim)
+        assert self.k_dim in prefixes, \
+            "TensorCoreIntrinEmitter: no mma.sync shape for this chunk"
         self.mma_prefix = prefixes[self.k_dim]
         tf32 = _name(accum_dtype) == "float32"
         self.a_dtype_abbrv = "tf32" if tf32 and bits == 32 else _ABBREVIATIONS[_name(a_dtype)]
@@ -261,8 +258,7 @@ class TensorCoreIntrinEmitter:
         tx, warp_n, warp_m = self.extract_thread_binding(self.get_thread_binding())
         size = self.local_size_out
         ndim = len(C_buf.shape)
-        if ndim != 2 and ndim != 4:
-            raise ValueError("stmatrix: C_buf must be 2-D or 4-D")
+        assert ndim == 2 or ndim == 4, "stmatrix: C_buf must be 2-D or 4-D"
         rows = self.block_row_warps * self.warp_rows
         cols = self.block_col_warps * self.warp_cols
         for i in T.unroll(self.warp_rows):
