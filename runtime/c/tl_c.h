@@ -532,8 +532,9 @@ static inline void tl_mma_warp(int E, int ta, int tb, int tc, void *const *a, vo
     double A[16][32], B[32][8];
     for (int l = 0; l < 32; l++) {
         for (int i = 0; i < 4 * E; i++)
-            A[l / 4 + 8 * (i / E % 2)][E * (l % 4) + i % E + 4 * E * (i / E / 2)] =
-                tl_mma_get(ta, a[l], i);
+            A[l / 4 + 8 * (i / E % 2)][E * (l % 4) + i % E + 4 * E * (i / E / 2)] = tl_mma_get(ta,
+                                                                                               a[l],
+                                                                                               i);
         for (int i = 0; i < 2 * E; i++)
             B[E * (l % 4) + i % E + 4 * E * (i / E)][l / 4] = tl_mma_get(tb, b[l], i);
     }
@@ -564,8 +565,8 @@ static inline void tl_ldmatrix_warp(int num, bool trans, void *const *dst, void 
             if (!trans) memcpy(d, (const unsigned char *)src[8 * m + l / 4] + 4 * (l % 4), 4);
             else
                 for (int h = 0; h < 2; h++)
-                    memcpy(d + 2 * h, (const unsigned char *)src[8 * m + 2 * (l % 4) + h] + 2 * (l / 4),
-                           2);
+                    memcpy(d + 2 * h,
+                           (const unsigned char *)src[8 * m + 2 * (l % 4) + h] + 2 * (l / 4), 2);
         }
 }
 #endif
@@ -731,8 +732,8 @@ TL_CP_ASYNC(16)
  * (a multiple of 32), each argument an array of every thread's (its pointers point into
  * its own registers), warp by warp. */
 #define TL_C_MMA(SHAPE, E, C, A, B, TC, TA, TB)                                                    \
-    static inline void tl_ptx_mma_##SHAPE##_##C##_##A##_##B(int n, void *const *a,                 \
-                                                             void *const *b, void *const *c) {     \
+    static inline void tl_ptx_mma_##SHAPE##_##C##_##A##_##B(int n, void *const *a, void *const *b, \
+                                                            void *const *c) {                      \
         for (int w = 0; w < n; w += 32) tl_mma_warp(E, TA, TB, TC, a + w, b + w, c + w);           \
     }
 TL_C_MMA(m16n8k16, 2, f32, f16, f16, TL_WMMA_F32, TL_WMMA_F16, TL_WMMA_F16)
@@ -760,7 +761,8 @@ TL_C_LDMATRIX(tl_ptx_ldmatrix_x4_trans, 4, true)
 #define TL_C_MMA_STORE(N, BYTES)                                                                   \
     static inline void tl_mma_store_16x##N##_b##BYTES(int n, void *const *dst, void *const *src,   \
                                                       const int64_t *stride) {                     \
-        for (int t = 0; t < n; t++) tl_mma_store_lane(N, BYTES, t % 32, dst[t], src[t], stride[t]); \
+        for (int t = 0; t < n; t++)                                                                \
+            tl_mma_store_lane(N, BYTES, t % 32, dst[t], src[t], stride[t]);                        \
     }
 TL_C_MMA_STORE(8, 1)
 TL_C_MMA_STORE(8, 2)

@@ -562,7 +562,7 @@ TL_DEV int tl_lane_id() {
 #define TL_PTX_LDMATRIX(NAME, NUM, SUFFIX, REGS, OUTS)                                             \
     TL_DEV void NAME(void *dst, const void *src) {                                                 \
         uint32_t r[NUM];                                                                           \
-        asm volatile("ldmatrix.sync.aligned.m8n8.x" #NUM SUFFIX ".shared.b16 " REGS ", [%" #NUM   \
+        asm volatile("ldmatrix.sync.aligned.m8n8.x" #NUM SUFFIX ".shared.b16 " REGS ", [%" #NUM    \
                      "];\n"                                                                        \
                      : OUTS                                                                        \
                      : "r"(tl_smem_addr(src)));                                                    \
@@ -2545,7 +2545,7 @@ TL_DEV void *const *tl_sim_lanes(const void *p, int k) {
 
 #define TL_SIM_LDMATRIX(NAME, NUM, TRANS)                                                          \
     TL_DEV void NAME(void *dst, const void *src) {                                                 \
-        void *const *d = tl_sim_lanes(dst, 0), *const *s = tl_sim_lanes(src, 1);                  \
+        void *const *d = tl_sim_lanes(dst, 0), *const *s = tl_sim_lanes(src, 1);                   \
         if (tl_lane_id() == 0) tl_ldmatrix_warp(NUM, TRANS, d, s);                                 \
         sim_warp_sync();                                                                           \
     }

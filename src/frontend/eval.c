@@ -722,9 +722,9 @@ static Value *eval_compare(Interp *in, Env *env, Ast *e) {
         }
         if (!result) result = r; /* a < b < c is (a < b) and (b < c) */
         else if (result->kind == V_EXPR || r->kind == V_EXPR)
-            result = val_expr(in, ir_bin(in->ctx, OP_AND,
-                                         val_to_expr(in, result, e->loc, "comparison"),
-                                         val_to_expr(in, r, e->loc, "comparison"), e->loc));
+            result = val_expr(in,
+                              ir_bin(in->ctx, OP_AND, val_to_expr(in, result, e->loc, "comparison"),
+                                     val_to_expr(in, r, e->loc, "comparison"), e->loc));
         else if (val_truthy(in, result, e->loc)) result = r;
         left = right;
     }

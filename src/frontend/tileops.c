@@ -1106,7 +1106,7 @@ static const TEntry t_entries[] = {
 /* The T names of the other tileops_*.c files, in tilec info --names' order. */
 static const TNames *const tables[] = {&tl_expert_names, &tl_thread_names, &tl_lang_names,
                                        &tl_launch_names, &tl_math_names,   &tl_mem_names,
-                                       &tl_py_names,     &tl_mma_names,     &tl_intrinsics_names};
+                                       &tl_py_names,     &tl_mma_names,    &tl_intrinsics_names};
 enum { NTABLES = sizeof tables / sizeof *tables };
 
 /* attr's entry in those tables, or NULL. */

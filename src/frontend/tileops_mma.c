@@ -26,13 +26,20 @@ static const struct {
     const char *spelling;
     MmaType type;
 } mma_types[] = {
-    {"fp16", {"f16", DT_FLOAT16}},     {"float16", {"f16", DT_FLOAT16}},
-    {"f16", {"f16", DT_FLOAT16}},      {"bf16", {"bf16", DT_BFLOAT16}},
-    {"bfloat16", {"bf16", DT_BFLOAT16}}, {"fp32", {"f32", DT_FLOAT32}},
-    {"float32", {"f32", DT_FLOAT32}},  {"f32", {"f32", DT_FLOAT32}},
-    {"tf32", {"tf32", DT_FLOAT32}},    {"int8", {"s8", DT_INT8}},
-    {"s8", {"s8", DT_INT8}},           {"uint8", {"u8", DT_UINT8}},
-    {"u8", {"u8", DT_UINT8}},          {"int32", {"s32", DT_INT32}},
+    {"fp16", {"f16", DT_FLOAT16}},
+    {"float16", {"f16", DT_FLOAT16}},
+    {"f16", {"f16", DT_FLOAT16}},
+    {"bf16", {"bf16", DT_BFLOAT16}},
+    {"bfloat16", {"bf16", DT_BFLOAT16}},
+    {"fp32", {"f32", DT_FLOAT32}},
+    {"float32", {"f32", DT_FLOAT32}},
+    {"f32", {"f32", DT_FLOAT32}},
+    {"tf32", {"tf32", DT_FLOAT32}},
+    {"int8", {"s8", DT_INT8}},
+    {"s8", {"s8", DT_INT8}},
+    {"uint8", {"u8", DT_UINT8}},
+    {"u8", {"u8", DT_UINT8}},
+    {"int32", {"s32", DT_INT32}},
     {"s32", {"s32", DT_INT32}},
 };
 
@@ -86,8 +93,8 @@ enum { LOCAL = 1u << SCOPE_LOCAL, SHARED = 1u << SCOPE_SHARED, GLOBAL = 1u << SC
 
 /* A pointer operand: T.access_ptr(x[i], ...) (off NULL), or a buffer's .data and an
  * element offset; in memory of one of the scopes (a mask), `elems` elements read (rw 1) or written. */
-static ExternArg ptr_arg(Interp *in, Value *v, Value *off, unsigned scopes, int64_t elems,
-                         int rw, Loc loc, const char *fname, const char *what) {
+static ExternArg ptr_arg(Interp *in, Value *v, Value *off, unsigned scopes, int64_t elems, int rw,
+                         Loc loc, const char *fname, const char *what) {
     ExternArg r = {0};
     r.rw = rw;
     if (v && v->kind == V_PTR && !off) {
@@ -147,7 +154,8 @@ static Value *t_ptx_mma(Interp *in, CallArgs *a, void *d) {
                  "%s: mma.sync.m16n8k* takes A row-major and B column-major (\"row\", \"col\"), "
                  "got \"%s\", \"%s\"",
                  fname, la, lb);
-    MmaType ta = mma_type(in, av[4], a->loc, "A_dtype"), tb = mma_type(in, av[5], a->loc, "B_dtype");
+    MmaType ta = mma_type(in, av[4], a->loc, "A_dtype"),
+            tb = mma_type(in, av[5], a->loc, "B_dtype");
     MmaType tc = mma_type(in, av[6], a->loc, "C_dtype");
     if (!strcmp(tc.ptx, "tf32")) tc.ptx = "f32";
     if (!strcmp(shape, "m16n8k8") && !strcmp(ta.ptx, "f32")) ta.ptx = tb.ptx = "tf32";
@@ -167,8 +175,8 @@ static Value *t_ptx_mma(Interp *in, CallArgs *a, void *d) {
         ctx_fail(in->ctx, a->loc, "%s: the 1-bit operators (operator=) are not supported", fname);
     DType dt = val_to_dtype(in, av[0], a->loc, "dtype");
     if (dt != tc.dtype)
-        ctx_fail(in->ctx, a->loc, "%s: dtype %s differs from C_dtype's %s", fname,
-                 dtype_name(dt), dtype_name(tc.dtype));
+        ctx_fail(in->ctx, a->loc, "%s: dtype %s differs from C_dtype's %s", fname, dtype_name(dt),
+                 dtype_name(tc.dtype));
     int k = shape[6] == '3' ? 32 : shape[6] == '1' ? 16 : 8;
     ExternArg *args = NEW_ARRAY(ARENA, ExternArg, 3);
     args[0] = ptr_arg(in, av[7], av[8], LOCAL, 16 * k / 32, 1, a->loc, fname, "A operand");
@@ -177,8 +185,7 @@ static Value *t_ptx_mma(Interp *in, CallArgs *a, void *d) {
     need_dtype(in, &args[0], ta.dtype, a->loc, "the A operand");
     need_dtype(in, &args[1], tb.dtype, a->loc, "the B operand");
     need_dtype(in, &args[2], tc.dtype, a->loc, "the accumulator");
-    const char *name =
-        arena_printf(ARENA, "tl_ptx_mma_%s_%s_%s_%s", shape, tc.ptx, ta.ptx, tb.ptx);
+    const char *name = arena_printf(ARENA, "tl_ptx_mma_%s_%s_%s_%s", shape, tc.ptx, ta.ptx, tb.ptx);
     emit_call(in, name, args, 3, true, a->loc);
     return val_none(in);
 }
@@ -207,8 +214,7 @@ static Value *t_ptx_ldmatrix(Interp *in, CallArgs *a, void *d) {
         ctx_fail(in->ctx, a->loc, "%s: the matrices' type must be \".b16\"", fname);
     ExternArg *args = NEW_ARRAY(ARENA, ExternArg, 2);
     Value *dst = tvm ? av[4] : av[3], *src = tvm ? av[6] : av[2];
-    args[0] = ptr_arg(in, dst, tvm ? av[5] : NULL, LOCAL, 1, 2, a->loc, fname,
-                      "destination");
+    args[0] = ptr_arg(in, dst, tvm ? av[5] : NULL, LOCAL, 1, 2, a->loc, fname, "destination");
     args[1] = ptr_arg(in, src, tvm ? av[7] : NULL, SHARED, 1, 1, a->loc, fname, "source");
     int bytes = dtype_bytes(args[1].buf->dtype);
     if (dtype_bytes(args[0].buf->dtype) != bytes || (bytes != 1 && bytes != 2 && bytes != 4))
@@ -221,8 +227,8 @@ static Value *t_ptx_ldmatrix(Interp *in, CallArgs *a, void *d) {
                  args[1].buf->name, dtype_name(args[1].buf->dtype));
     args[0].extent = ir_int(in->ctx, num * 4 / bytes, DT_INT32, a->loc);
     args[1].extent = ir_int(in->ctx, 16 / bytes, DT_INT32, a->loc);
-    const char *name =
-        arena_printf(ARENA, "tl_ptx_ldmatrix_x%lld%s", (long long)num, trans ? "_trans" : "");
+    const char *name = arena_printf(ARENA, "tl_ptx_ldmatrix_x%lld%s", (long long)num,
+                                    trans ? "_trans" : "");
     emit_call(in, name, args, 2, true, a->loc);
     return val_none(in);
 }

@@ -1420,11 +1420,11 @@ static void test_issue26(void) {
         cases[n] = (SimCase){names[n], strdup(tile_store_progs[i]), NULL, c}, n++;
     }
     static const char *const files[] = {"lang_tail", "atomic_vec", /* tileops_lang.c's */
-                                        "ptx_names",  /* tileops_expert.c's PTX spellings */
-                                        "rng_names",  /* tileops_mem.c's random numbers */
+                                        "ptx_names", /* tileops_expert.c's PTX spellings */
+                                        "rng_names", /* tileops_mem.c's random numbers */
                                         "named_bar", /* the program's named barriers */
                                         "mma_frag",  "mma_ldst", /* tileops_mma.c's */
-                                        "mma_gemm"}; /* compat/intrinsics/mma.py */
+                                        "mma_gemm"};             /* compat/intrinsics/mma.py */
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
         char path[128];
         snprintf(path, sizeof path, "tests/exec/kernels/%s.py", files[i]);
