@@ -277,3 +277,27 @@ def test_whole_warps(tilec, tmp_path):
                      "T.access_ptr(a[0], \"w\"))",
                      "T.ptx_ldmatrix is warp-collective: the block's thread count (48) must be "
                      "a multiple of 32")
+
+
+def test_t_spellings(tilec):
+    """T.get_ldmatrix_offset, T.mma_store_index_map, T.get_mma_micro_size,
+    T.get_swizzle_layout and T.TensorCoreIntrinEmitter inside a kernel, per lane, against
+    the PTX layouts (the same as tests/python/test_compat_intrinsics.py checks in Python)."""
+    out = tilec.run("tests/exec/kernels/mma_tnames.py")["O"]
+    for lane in range(32):
+        m, r, g, t = lane // 8, lane % 8, lane // 4, lane % 4
+        assert tuple(out[lane, 0:2]) == (8 * (m % 2) + r, 8 * (m // 2))
+        assert tuple(out[lane, 2:4]) == (8 * (m // 2) + r, 16 * (m % 2) + 5)
+        for i in range(8):
+            assert out[lane, 4 + i] == (g + 8 * (i % 4 // 2)) * 16 + 8 * (i // 4) + 2 * t + i % 2
+        row, col = lane % 16, lane * 2
+        assert out[lane, 13] == row * 100 + ((col // 8) ^ (row % 8)) * 8 + col % 8
+    assert (out[:, 12] == 161632).all()
+    assert tuple(out[0, 14:20]) == (1616, 201, 32, 128, 16, 8)  # 2 x 2 warps (defaults)
+
+
+@pytest.mark.parametrize("trans", [False, True])
+def test_ldmatrix_tvm_spelling(tilec, trans):
+    s = np.random.default_rng(3).uniform(-4, 4, (32, 8)).astype(np.float16)
+    out = tilec.run("tests/exec/kernels/mma_ldmatrix_tvm.py", {"TRANS": trans}, {"S": s})["R"]
+    np.testing.assert_array_equal(out, ldmatrix_ref(s, 4, trans, "float16"))
