@@ -78,7 +78,7 @@ def test_emitter_fields():
     t = TensorCoreIntrinEmitter(a_dtype="float32", b_dtype="float32", accum_dtype="float32",
                                 warp_row_tiles=16, warp_col_tiles=8, chunk=32)
     assert (t.mma_prefix, t.a_dtype_abbrv, t.n_dim, t.local_size_b) == ("m16n8k8", "tf32", 8, 2)
-    with pytest.raises(ValueError, match="multiple of 16"):
+    with pytest.raises(AssertionError, match="multiple of 16"):
         TensorCoreIntrinEmitter(warp_row_tiles=24)
 
 
@@ -105,7 +105,7 @@ def test_helpers_against_ptx_layouts():
         for i in range(8):
             assert mma_store_index_map(lane, i) == (g + 8 * (i % 4 // 2),
                                                     8 * (i // 4) + 2 * t + i % 2)
-    with pytest.raises(ValueError):
+    with pytest.raises(AssertionError, match="B transposed"):
         get_ldmatrix_offset("A", 0, 0, 64, "int8", True)
     for row in range(16):
         for col in range(64):  # 128-byte rows of float16: 8 chunks of 8

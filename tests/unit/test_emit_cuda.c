@@ -1390,7 +1390,7 @@ static void test_issue26(void) {
     } shapes[] = {{13, 64, 8, 64, 128},  {13, 64, 8, 64, 32},  {64, 13, 64, 8, 128},
                   {37, 40, 16, 32, 256}, {9, 130, 4, 128, 64}, {100, 72, 64, 32, 128},
                   {5, 7, 8, 8, 128}};
-    enum { NS = sizeof shapes / sizeof *shapes, MAXS = NS * 8 + 7 + 20 + 9 + 8 };
+    enum { NS = sizeof shapes / sizeof *shapes, MAXS = NS * 8 + 7 + 20 + 9 + 6 };
     SimCase cases[MAXS];
     static char names[MAXS][64];
     int n = 0;
@@ -1419,13 +1419,12 @@ static void test_issue26(void) {
               "%s: TMA stores after an async-proxy fence", names[n]);
         cases[n] = (SimCase){names[n], strdup(tile_store_progs[i]), NULL, c}, n++;
     }
-    static const char *const files[] = {"lang_tail",       "atomic_vec", /* tileops_lang.c's */
+    static const char *const files[] = {"lang_tail", "atomic_vec", /* tileops_lang.c's */
                                         "ptx_names", /* tileops_expert.c's PTX spellings */
                                         "rng_names", /* tileops_mem.c's random numbers */
                                         "named_bar", /* the program's named barriers */
-                                        "mma_frag",        "mma_ldst", /* tileops_mma.c's */
-                                        "mma_gemm",          /* compat/intrinsics/mma.py */
-                                        "mma_ldmatrix_tvm"}; /* TVM's spelling */
+                                        "mma_frag",  "mma_ldst", /* tileops_mma.c's */
+                                        "mma_gemm"};             /* compat/intrinsics/mma.py */
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
         char path[128];
         snprintf(path, sizeof path, "tests/exec/kernels/%s.py", files[i]);
