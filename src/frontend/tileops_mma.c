@@ -322,8 +322,26 @@ static Value *embedded_attr(Interp *in, const char *attr) {
     return NULL;
 }
 
+/* A submodule's name in those trees (layout, macro, utils, *_layout, *_generator). */
+static bool submodule_name(const char *attr) {
+    size_t n = strlen(attr);
+    return !strcmp(attr, "layout") || !strcmp(attr, "macro") || !strcmp(attr, "utils") ||
+           (n > 7 && !strcmp(attr + n - 7, "_layout")) ||
+           (n > 10 && !strcmp(attr + n - 10, "_generator"));
+}
+
 Value *tl_intrinsics_attr(Interp *in, const char *path, const char *attr) {
-    return intrinsics_path(path) ? embedded_attr(in, attr) : NULL;
+    if (!intrinsics_path(path) || attr[0] == '_' || submodule_name(attr)) return NULL;
+    Value *v = embedded_attr(in, attr);
+    if (v) return v;
+    v = val_new(in, V_ERROR); /* an error where it is used (an import of it is fine) */
+    v->u.error.use_msg = arena_printf(
+        ARENA,
+        "%s.%s is not in tilec: of TileLang's intrinsics helpers tilec has the mma.sync "
+        "emitter TensorCoreIntrinEmitter, get_ldmatrix_offset, get_mma_micro_size, "
+        "get_swizzle_layout, make_mma_swizzle_layout and mma_store_index_map",
+        path, attr);
+    return v;
 }
 
 /* T.<name> of TileLang's re-exports of those helpers: the module's, called. */

@@ -301,3 +301,16 @@ def test_ldmatrix_tvm_spelling(tilec, trans):
     s = np.random.default_rng(3).uniform(-4, 4, (32, 8)).astype(np.float16)
     out = tilec.run("tests/exec/kernels/mma_ldmatrix_tvm.py", {"TRANS": trans}, {"S": s})["R"]
     np.testing.assert_array_equal(out, ldmatrix_ref(s, 4, trans, "float16"))
+
+
+def test_missing_intrinsics_name(tilec, tmp_path):
+    """An emitter tilec lacks imports (scripts import at the top) and is an error where
+    it is used."""
+    head = ("import tilelang.language as T\n"
+            "from tilelang.cuda.intrinsics.macro.mma_macro_generator import (\n"
+            "    INT4TensorCoreIntrinEmitter)\n\n"
+            "@T.prim_func\n"
+            "def main(X: T.Tensor((64,), \"float16\")):\n"
+            "        with T.Kernel(1, threads=64) as bx:\n")
+    tilec.emit_error(tmp_path, head, "e = INT4TensorCoreIntrinEmitter(warp_row_tiles=32)",
+                     "mma_macro_generator.INT4TensorCoreIntrinEmitter is not in tilec")
