@@ -9,7 +9,12 @@
  * they read the other lanes' operands, so they are thread-level code outside any
  * thread-dependent condition, in blocks whose thread count is a multiple of 32. The
  * fragment element each lane holds is the PTX ISA's ("Matrix fragments for mma.m16n8k*"),
- * written out in tl_c.h. */
+ * written out in tl_c.h.
+ *
+ * Second part: TileLang's Python-level helpers over these (the TensorCoreIntrinEmitter,
+ * get_swizzle_layout, ...), which are TileLang-language modules of the Python package
+ * (python/tilec/compat/intrinsics/) embedded in libtilec and run by its meta level: the
+ * T.<name> spellings and the tilelang.cuda.intrinsics / tilelang.intrinsics paths. */
 #include "frontend/eval.h"
 
 #include <string.h>

@@ -7,7 +7,10 @@ Each module is TileLang-language source that both Python and libtilec's meta lev
 CPython imports it for the compatibility layer (compat/__init__.py maps TileLang's
 module paths to its names), and libtilec embeds the file's text (Makefile,
 build/gen/embedded_python.h) and runs it as a module for the command line and for the
-`T.<name>` spellings. So the code keeps to what both evaluate: plain classes with
+`T.<name>` spellings. Adding a family: its file here (the Makefile embeds every *.py
+but this one), its TileLang module paths in compat/__init__.py (_intrinsics_content),
+and its T names in a TName table (src/frontend/tileops_mma.c's intrinsics_fns shows
+how: each calls the embedded module's attribute). So the code keeps to what both evaluate: plain classes with
 __init__, functions, arithmetic, T.* calls; no decorators, lambdas or imports (T, the
 language module, is bound by the runner before the module runs: load()). Emitting methods (ldmatrix_a, mma, stmatrix, ...) run only inside a
 kernel, where libtilec evaluates them."""
