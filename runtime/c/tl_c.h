@@ -508,7 +508,17 @@ TL_FN void tl_mma_store_lane(int n, int bytes, int lane, void *dst, const void *
 }
 
 #ifndef __CUDACC__ /* the reference: the C target, and the CUDA target's host simulation */
-enum { TL_WMMA_F16, TL_WMMA_BF16, TL_WMMA_TF32, TL_WMMA_F32, TL_WMMA_S8, TL_WMMA_U8, TL_WMMA_S32 };
+enum {
+    TL_WMMA_F16,
+    TL_WMMA_BF16,
+    TL_WMMA_TF32,
+    TL_WMMA_F32,
+    TL_WMMA_S8,
+    TL_WMMA_U8,
+    TL_WMMA_S32,
+    TL_WMMA_E4M3,
+    TL_WMMA_E5M2
+};
 
 /* Element i of a fragment of type `type` (tf32: a float32 whose low 13 mantissa bits
  * the tensor core ignores). */
@@ -520,6 +530,8 @@ static inline double tl_mma_get(int type, const void *p, int i) {
     case TL_WMMA_F32: return ((const float *)p)[i];
     case TL_WMMA_S8: return ((const int8_t *)p)[i];
     case TL_WMMA_U8: return ((const uint8_t *)p)[i];
+    case TL_WMMA_E4M3: return tl_e4m3_to_f32(((const uint8_t *)p)[i]);
+    case TL_WMMA_E5M2: return tl_e5m2_to_f32(((const uint8_t *)p)[i]);
     default: return ((const int32_t *)p)[i];
     }
 }
@@ -744,6 +756,10 @@ TL_C_MMA(m16n8k32, 4, s32, s8, u8, TL_WMMA_S32, TL_WMMA_S8, TL_WMMA_U8)
 TL_C_MMA(m16n8k32, 4, s32, u8, s8, TL_WMMA_S32, TL_WMMA_U8, TL_WMMA_S8)
 TL_C_MMA(m16n8k32, 4, s32, u8, u8, TL_WMMA_S32, TL_WMMA_U8, TL_WMMA_U8)
 TL_C_MMA(m16n8k8, 1, f32, tf32, tf32, TL_WMMA_F32, TL_WMMA_TF32, TL_WMMA_TF32)
+TL_C_MMA(m16n8k32, 4, f32, e4m3, e4m3, TL_WMMA_F32, TL_WMMA_E4M3, TL_WMMA_E4M3)
+TL_C_MMA(m16n8k32, 4, f32, e4m3, e5m2, TL_WMMA_F32, TL_WMMA_E4M3, TL_WMMA_E5M2)
+TL_C_MMA(m16n8k32, 4, f32, e5m2, e4m3, TL_WMMA_F32, TL_WMMA_E5M2, TL_WMMA_E4M3)
+TL_C_MMA(m16n8k32, 4, f32, e5m2, e5m2, TL_WMMA_F32, TL_WMMA_E5M2, TL_WMMA_E5M2)
 #undef TL_C_MMA
 
 #define TL_C_LDMATRIX(NAME, NUM, TRANS)                                                            \

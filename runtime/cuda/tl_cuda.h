@@ -599,6 +599,12 @@ TL_PTX_MMA4(tl_ptx_mma_m16n8k32_s32_s8_u8, "m16n8k32.row.col.s32.s8.u8.s32", int
 TL_PTX_MMA4(tl_ptx_mma_m16n8k32_s32_u8_s8, "m16n8k32.row.col.s32.u8.s8.s32", int32_t, "r")
 TL_PTX_MMA4(tl_ptx_mma_m16n8k32_s32_u8_u8, "m16n8k32.row.col.s32.u8.u8.s32", int32_t, "r")
 TL_PTX_MMA4(tl_ptx_mma_m16n8k8_f32_tf32_tf32, "m16n8k8.row.col.f32.tf32.tf32.f32", float, "f")
+#if __CUDA_ARCH__ >= 890 /* fp8 operands: sm_89+ (the target refuses them for sm_80) */
+TL_PTX_MMA4(tl_ptx_mma_m16n8k32_f32_e4m3_e4m3, "m16n8k32.row.col.f32.e4m3.e4m3.f32", float, "f")
+TL_PTX_MMA4(tl_ptx_mma_m16n8k32_f32_e4m3_e5m2, "m16n8k32.row.col.f32.e4m3.e5m2.f32", float, "f")
+TL_PTX_MMA4(tl_ptx_mma_m16n8k32_f32_e5m2_e4m3, "m16n8k32.row.col.f32.e5m2.e4m3.f32", float, "f")
+TL_PTX_MMA4(tl_ptx_mma_m16n8k32_f32_e5m2_e5m2, "m16n8k32.row.col.f32.e5m2.e5m2.f32", float, "f")
+#endif
 #undef TL_PTX_MMA4
 
 TL_DEV void tl_ptx_mma_m16n8k16_f16_f16_f16(const void *a, const void *b, void *c) {
@@ -2572,6 +2578,10 @@ TL_SIM_MMA(m16n8k32, 4, s32, s8, u8, TL_WMMA_S32, TL_WMMA_S8, TL_WMMA_U8)
 TL_SIM_MMA(m16n8k32, 4, s32, u8, s8, TL_WMMA_S32, TL_WMMA_U8, TL_WMMA_S8)
 TL_SIM_MMA(m16n8k32, 4, s32, u8, u8, TL_WMMA_S32, TL_WMMA_U8, TL_WMMA_U8)
 TL_SIM_MMA(m16n8k8, 1, f32, tf32, tf32, TL_WMMA_F32, TL_WMMA_TF32, TL_WMMA_TF32)
+TL_SIM_MMA(m16n8k32, 4, f32, e4m3, e4m3, TL_WMMA_F32, TL_WMMA_E4M3, TL_WMMA_E4M3)
+TL_SIM_MMA(m16n8k32, 4, f32, e4m3, e5m2, TL_WMMA_F32, TL_WMMA_E4M3, TL_WMMA_E5M2)
+TL_SIM_MMA(m16n8k32, 4, f32, e5m2, e4m3, TL_WMMA_F32, TL_WMMA_E5M2, TL_WMMA_E4M3)
+TL_SIM_MMA(m16n8k32, 4, f32, e5m2, e5m2, TL_WMMA_F32, TL_WMMA_E5M2, TL_WMMA_E5M2)
 #undef TL_SIM_MMA
 
 template <bool BF16> TL_DEV float tl_gemm_in(uint16_t v) {

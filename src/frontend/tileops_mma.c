@@ -1,5 +1,6 @@
 /* tileops_mma.c - TileLang's warp-level tensor-core primitives, on per-thread (local)
- * buffers: T.ptx_mma (mma.sync m16n8k16 f16/bf16, m16n8k32 s8/u8, m16n8k8 tf32),
+ * buffers: T.ptx_mma (mma.sync m16n8k16 f16/bf16, m16n8k32 s8/u8 and fp8 (sm_89+),
+ * m16n8k8 tf32),
  * T.ptx_ldmatrix (ldmatrix .x1/.x2/.x4, .trans), T.mma_store (an accumulator tile to
  * memory by the mma lane layout) and T.mma_fill (zeroed registers).
  *
@@ -46,14 +47,20 @@ static const struct {
     {"u8", {"u8", DT_UINT8}},
     {"int32", {"s32", DT_INT32}},
     {"s32", {"s32", DT_INT32}},
+    {"e4m3", {"e4m3", DT_FLOAT8_E4M3}},
+    {"float8_e4m3", {"e4m3", DT_FLOAT8_E4M3}},
+    {"e5m2", {"e5m2", DT_FLOAT8_E5M2}},
+    {"float8_e5m2", {"e5m2", DT_FLOAT8_E5M2}},
 };
 
 /* The shapes and types mma.sync takes here: shape, A, B, C (D is C's type). */
 static const char *const mma_combos[][4] = {
-    {"m16n8k16", "f16", "f16", "f32"}, {"m16n8k16", "bf16", "bf16", "f32"},
-    {"m16n8k16", "f16", "f16", "f16"}, {"m16n8k32", "s8", "s8", "s32"},
-    {"m16n8k32", "s8", "u8", "s32"},   {"m16n8k32", "u8", "s8", "s32"},
-    {"m16n8k32", "u8", "u8", "s32"},   {"m16n8k8", "tf32", "tf32", "f32"},
+    {"m16n8k16", "f16", "f16", "f32"},   {"m16n8k16", "bf16", "bf16", "f32"},
+    {"m16n8k16", "f16", "f16", "f16"},   {"m16n8k32", "s8", "s8", "s32"},
+    {"m16n8k32", "s8", "u8", "s32"},     {"m16n8k32", "u8", "s8", "s32"},
+    {"m16n8k32", "u8", "u8", "s32"},     {"m16n8k8", "tf32", "tf32", "f32"},
+    {"m16n8k32", "e4m3", "e4m3", "f32"}, {"m16n8k32", "e4m3", "e5m2", "f32"}, /* sm_89+ */
+    {"m16n8k32", "e5m2", "e4m3", "f32"}, {"m16n8k32", "e5m2", "e5m2", "f32"},
 };
 
 static const char *text_arg(Interp *in, Value *v, Loc loc, const char *fname, const char *what) {
@@ -69,7 +76,7 @@ static MmaType mma_type(Interp *in, Value *v, Loc loc, const char *what) {
         if (!strcmp(mma_types[i].spelling, s)) return mma_types[i].type;
     ctx_fail(in->ctx, loc,
              "T.ptx_mma: %s '%s' is not one tilec supports (fp16, bf16, tf32, fp32, int8, "
-             "uint8, int32)",
+             "uint8, int32, e4m3, e5m2)",
              what, s);
 }
 
@@ -172,7 +179,8 @@ static Value *t_ptx_mma(Interp *in, CallArgs *a, void *d) {
     if (combo < 0)
         ctx_fail(in->ctx, a->loc,
                  "%s: %s with A %s, B %s, C %s is not supported (tilec has m16n8k16 f16/bf16 -> "
-                 "f32, f16 -> f16, m16n8k32 s8/u8 -> s32, m16n8k8 tf32 -> f32)",
+                 "f32, f16 -> f16, m16n8k32 s8/u8 -> s32, e4m3/e5m2 -> f32, m16n8k8 tf32 -> "
+                 "f32)",
                  fname, shape, ta.ptx, tb.ptx, tc.ptx);
     if (av[13] && av[13]->kind != V_NONE && val_truthy(in, av[13], a->loc))
         ctx_fail(in->ctx, a->loc, "%s: saturate=True is not supported", fname);

@@ -74,6 +74,10 @@ CASES = [  # shape, A, B, C types
     ("m16n8k32", "int8", "uint8", "int32"),
     ("m16n8k32", "uint8", "uint8", "int32"),
     ("m16n8k8", "float32", "float32", "float32"),
+    ("m16n8k32", "float8_e4m3", "float8_e4m3", "float32"),
+    ("m16n8k32", "float8_e4m3", "float8_e5m2", "float32"),
+    ("m16n8k32", "float8_e5m2", "float8_e4m3", "float32"),
+    ("m16n8k32", "float8_e5m2", "float8_e5m2", "float32"),
 ]
 
 
@@ -83,6 +87,8 @@ def operand(rng, dtype, shape):
         return rng.integers(lo, hi, shape).astype(dtype)
     if dtype == "bfloat16":  # travels as float32; values bfloat16 holds exactly
         return (rng.integers(-64, 64, shape) / 16).astype(np.float32)
+    if dtype.startswith("float8"):  # as float32: halves to 4, which e4m3 and e5m2 hold
+        return (rng.integers(-8, 9, shape) / 2).astype(np.float32)
     return rng.uniform(-2, 2, shape).astype(dtype)
 
 
@@ -90,7 +96,7 @@ def operand(rng, dtype, shape):
 def test_ptx_mma_lane_layouts(tilec, shape, at, bt, ct):
     k, warps = KDIM[shape], 2
     na, nb, nt = 16 * k // 32, 8 * k // 32, 32 * warps
-    rng = np.random.default_rng(KDIM[shape] + len(at) + len(ct))
+    rng = np.random.default_rng(KDIM[shape] + len(at) + len(bt) + len(ct))
     a = operand(rng, at, (2, nt, 2 * na))
     b = operand(rng, bt, (2, nt, 2 * nb))
     c = operand(rng, "int8" if ct == "int32" else ct, (2, nt, 8)).astype(
@@ -184,6 +190,7 @@ GEMM = "tests/exec/kernels/mma_gemm.py"
     dict(in_dtype="int8", out_dtype="int32", accum_dtype="int32", chunk=32, A_T=True,
          B_T=False),  # no ldmatrix: each lane loads its fragment elements
     dict(in_dtype="float32", chunk=16, K=32, warp_n=8, warps_n=2, N=32),  # tf32, n8 tiles
+    dict(in_dtype="float8_e4m3", chunk=32, K=64),  # fp8 (sm_89+ on the GPU)
 ])
 def test_emitter_gemm(tilec, cfg):
     p = dict(M=128, N=64, K=64, in_dtype="float16", out_dtype="float32", A_T=False, B_T=True)
@@ -193,6 +200,9 @@ def test_emitter_gemm(tilec, cfg):
     if p["in_dtype"] == "int8":
         a = rng.integers(-128, 128, (m, k)).astype(np.int8)
         b = rng.integers(-128, 128, (n, k)).astype(np.int8)
+    elif p["in_dtype"] == "float8_e4m3":  # as float32: halves, which e4m3 holds
+        a = (rng.integers(-8, 9, (m, k)) / 2).astype(np.float32)
+        b = (rng.integers(-8, 9, (n, k)) / 2).astype(np.float32)
     else:
         a = (rng.integers(-32, 32, (m, k)) / 16).astype(np.float32)
         b = (rng.integers(-32, 32, (n, k)) / 16).astype(np.float32)

@@ -1596,6 +1596,7 @@ int main(void) {
     compiled_free(check_program("nested", test_kernel("nested")));
     test_huge_stages();
     expect_error("both", test_kernel("local_both"), "read both inside it and here");
+    expect_error("fp8", test_kernel("mma_fp8"), "T.ptx_mma with float8 operands needs sm_89");
     expect_error("sync", test_kernel("sync_in_parallel"),
                  "T.sync_threads inside a T.Parallel loop");
     expect_error("grid", test_kernel("grid_scalar"), "the T.Kernel grid uses 'n'");
@@ -1628,10 +1629,11 @@ int main(void) {
     cases[n] = (SimCase){names[n], (char *)test_kernel("mamba_chunk_scan"), NULL, all[n]};
     CHECK(all[n]->src && kernels_call(all[n], "tl_tma_load(&"), "mamba_chunk_scan on sm_90a: TMA");
     n++;
-    static const char *const thread_level[] = {
-        "thread_gemv", "thread_splitk",      "thread_lanes", "thread_shfl", "thread_allreduce",
-        "reducer",     "pipe_alloc_in_body", "mem_atomic",   "mem_wide",    "mem_extern",
-        "warp_votes",  "launch_shape",       "ws_votes"}; /* (last: the CHECK below) */
+    static const char *const
+        thread_level[] = {"thread_gemv",      "thread_splitk", "thread_lanes",       "thread_shfl",
+                          "thread_allreduce", "reducer",       "pipe_alloc_in_body", "mem_atomic",
+                          "mem_wide",         "mem_extern",    "warp_votes",         "launch_shape",
+                          "mma_fp8",          "ws_votes"}; /* (last: the CHECK below) */
     enum { NTL = sizeof thread_level / sizeof *thread_level };
     static char names_tl[NTL][32];
     for (int i = 0; i < NTL; i++) { /* thread-level code, reducers, stage allocs on sm_90a */

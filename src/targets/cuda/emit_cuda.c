@@ -591,6 +591,14 @@ static void stores_in_loop(CuEmit *cu, const Stmt *loop) {
  * lowering) are dropped, so the source has no unused variable. */
 static bool cu_stmt(CfEmit *em, const Stmt *s) {
     switch (s->kind) {
+    case STMT_EXTERN: /* fp8 mma.sync (T.ptx_mma) needs sm_89 or newer */
+        if (s->u.extern_.warp && options_arch_number(&em->ctx->opts) < 89 &&
+            (strstr(s->u.extern_.name, "_e4m3") || strstr(s->u.extern_.name, "_e5m2")))
+            ctx_fail(em->ctx, s->loc,
+                     "T.ptx_mma with float8 operands needs sm_89 or newer (mma.sync .e4m3/.e5m2); "
+                     "this compilation is for sm_%d",
+                     options_arch_number(&em->ctx->opts));
+        return false;
     case STMT_LET: return em->kernel && !used_var(em, s->u.let.var);
     case STMT_WHILE: /* a loop with a TMA store: its barriers may follow one (cu_barrier) */
         stores_in_loop(cu_of(em), s);

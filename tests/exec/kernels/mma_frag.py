@@ -6,7 +6,7 @@ import tilelang
 import tilelang.language as T
 
 PTX_NAMES = {"float16": "fp16", "bfloat16": "bf16", "int8": "int8", "uint8": "uint8",
-             "int32": "int32"}
+             "int32": "int32", "float8_e4m3": "e4m3", "float8_e5m2": "e5m2"}
 
 
 @tilelang.jit(out_idx=[-1])
