@@ -168,6 +168,15 @@ int tl_kernel_num_params(const tl_kernel *k);
 tl_status tl_kernel_param(const tl_kernel *k, int i, tl_param_info *info);
 /* FLOPs / bytes the kernel declares for the given arguments (0 if it declares none). */
 double tl_kernel_flops(const tl_kernel *k, DLTensor *const *args, int nargs);
+/* The work the kernel's tile program does for the given arguments (args may be NULL and
+ * nargs 0 when no size is symbolic): *flops, the tensor-core FLOPs of its T.gemm
+ * operations; *global_bytes, the bytes it moves to and from global memory (each tile
+ * copy's global regions, each element load and store of a global tensor; every access
+ * counted, no cache reuse), loops times their trip counts, summed over the grid.
+ * TL_ERROR_ARGUMENT when a count depends on run-time data (a while loop, a loop bound
+ * read from memory) or an argument does not fit. */
+tl_status tl_kernel_work(const tl_kernel *k, DLTensor *const *args, int nargs, double *flops,
+                         double *global_bytes);
 
 /* ---- running ---------------------------------------------------------------------- */
 /* Runs the kernel with one DLTensor per parameter (outputs included). Scalars are 0-d

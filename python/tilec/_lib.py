@@ -138,6 +138,8 @@ def _declare(lib):
         "tl_kernel_num_params": (c_int, [kp]),
         "tl_kernel_param": (c_int, [kp, c_int, ctypes.POINTER(ParamInfo)]),
         "tl_kernel_flops": (c_double, [kp, ctypes.POINTER(DLTensorP), c_int]),
+        "tl_kernel_work": (c_int, [kp, ctypes.POINTER(DLTensorP), c_int,
+                                   ctypes.POINTER(c_double), ctypes.POINTER(c_double)]),
         "tl_kernel_launch": (c_int, [kp, ctypes.POINTER(DLTensorP), c_int, c_void_p]),
         "tl_kernel_call": (c_int, [kp, ctypes.POINTER(DLTensorP), c_int,
                                    ctypes.POINTER(DLTensorP), c_int, c_void_p]),

@@ -605,6 +605,24 @@ class Kernel:
             f.write(binary)
         return out
 
+    def work(self, *args):
+        """(FLOPs, global bytes) of the kernel's tile program (tl_kernel_work): tensor-core
+        FLOPs of its T.gemm operations and the bytes it moves to and from global memory,
+        every access counted, summed over the grid. args: every parameter, as launch takes
+        them; none when no size is symbolic."""
+        flops, nbytes = _lib.ctypes.c_double(), _lib.ctypes.c_double()
+        ptrs, n = None, 0
+        if args:
+            if len(args) != self._n:
+                raise TilecError(self._count_message(len(args)))
+            s = self._scratch()
+            for slot, x in zip(s.slots, args):
+                _fill(slot, x)
+            ptrs, n = s.ptrs, self._n
+        check(self._L.tl_kernel_work(self._handle, ptrs, n, _lib.ctypes.byref(flops),
+                                     _lib.ctypes.byref(nbytes)))
+        return flops.value, nbytes.value
+
     @property
     def resource_usage(self):
         """CUDA: {device function name: {"registers": per thread, "static_shared_bytes"}}

@@ -583,6 +583,98 @@ static inline void tl_ldmatrix_warp(int num, bool trans, void *const *dst, void 
 }
 #endif
 
+/* ---- wgmma's shared-memory matrix descriptors (T.initialize_wgmma_descriptor) ---------
+ * PTX ISA "Matrix Descriptor Format": bits 0-13 the shared address >> 4, 16-29 the
+ * leading byte offset >> 4, 32-45 the stride byte offset >> 4, 49-51 base offset (0: the
+ * swizzle pattern starts on a 1024-byte boundary), 62-63 the layout (0 none, 1 128B, 2
+ * 64B, 3 32B swizzle). lbo and sbo come already shifted (TileLang's convention). */
+TL_FN uint64_t tl_gmma_desc_encode(uint32_t addr, int32_t layout, int32_t lbo, int32_t sbo) {
+    return (uint64_t)((addr & 0x3FFFFu) >> 4) | (uint64_t)(lbo & 0x3FFF) << 16 |
+           (uint64_t)(sbo & 0x3FFF) << 32 | (uint64_t)(layout & 3) << 62;
+}
+/* T.increase_descriptor_offset: bytes further into shared memory (TileLang adds
+ * bytes >> 4 to the low 32-bit word). */
+TL_FN void tl_gmma_desc_add(uint64_t *d, int64_t bytes) {
+    uint32_t lo = (uint32_t)*d + (uint32_t)(bytes >> 4);
+    *d = (*d & 0xFFFFFFFF00000000ull) | lo;
+}
+
+#ifndef __CUDACC__ /* ---- wgmma on the host: the C target and the CUDA simulation ------ */
+/* Operand types of T.ptx_wgmma_ss (tl_cuda.h's TL_MMA_* in the same order). */
+enum { TL_GMMA_F16 = 0, TL_GMMA_BF16 = 1, TL_GMMA_E4M3 = 2, TL_GMMA_E5M2 = 3 };
+
+/* The byte offset from the shared-memory base of element (mn, k) of one wgmma operand
+ * (k < one instruction's K) that descriptor desc describes: es bytes an element, K
+ * contiguous (k_major) or M/N contiguous. Canonical layouts of PTX ISA "Shared Memory
+ * Matrix Layout" (CUTLASS's make_gmma_desc, in 16-byte units T = 16 / es elements):
+ *   K-major, none:     ((8,m),(T,2)) : ((1T,SBO),(1,LBO))
+ *   K-major, W-swizzle: ((8,m),(T,2)) : ((W T,SBO),(1,T))   W = 2/4/8 for 32B/64B/128B
+ *   MN-major, none:    ((T,1,m),(8,k)) : ((1,T,SBO),(1T,LBO))
+ *   MN-major, swizzle: ((T,W,m),(8,k)) : ((1,T,LBO),(W T,SBO))
+ * then the swizzle of the address (16-byte chunk j of a 16 W-byte row r at j ^ r % W),
+ * which the hardware applies to absolute addresses: the base is 1024-byte aligned. */
+static inline uint32_t tl_gmma_offset(uint64_t desc, int mn, int k, int es, bool k_major) {
+    uint32_t start = (uint32_t)(desc & 0x3FFF) << 4;
+    uint32_t lbo = (uint32_t)(desc >> 16 & 0x3FFF) << 4, sbo = (uint32_t)(desc >> 32 & 0x3FFF) << 4;
+    int mode = (int)(desc >> 62 & 3);
+    uint32_t w = mode ? 8u >> (mode - 1) : 1u, t = 16u / (uint32_t)es, m = (uint32_t)mn,
+             kk = (uint32_t)k, e = (uint32_t)es, off;
+    if (k_major)
+        off = mode ? m % 8 * 16 * w + m / 8 * sbo + kk * e
+                   : m % 8 * 16 + m / 8 * sbo + kk % t * e + kk / t * lbo;
+    else if (mode) off = m % (t * w) * e + m / (t * w) * lbo + kk % 8 * 16 * w + kk / 8 * sbo;
+    else off = m % t * e + m / t * sbo + kk % 8 * 16 + kk / 8 * lbo;
+    uint32_t a = start + off;
+    return mode ? a ^ (a >> 7 & (w - 1)) << 4 : a;
+}
+
+static inline float tl_gmma_in(const unsigned char *p, int type) {
+    uint16_t h;
+    switch (type) {
+    case TL_GMMA_F16: memcpy(&h, p, 2); return tl_f16_to_f32(h);
+    case TL_GMMA_BF16: memcpy(&h, p, 2); return tl_bf16_to_f32(h);
+    case TL_GMMA_E4M3: return tl_e4m3_to_f32(*p);
+    default: return tl_e5m2_to_f32(*p);
+    }
+}
+
+/* Element (row, k) of a wgmma's A held in registers: regs[u] is the warpgroup's thread
+ * u's four 32-bit registers. 16-bit: a0 = (g, 2q..2q+1), a1 = (g + 8, ..), a2 = (g, 8 +
+ * 2q..), a3 = (g + 8, 8 + 2q..); 8-bit: a0 = (g, 4q..4q+3), a1 = (g + 8, ..), a2 = (g, 16
+ * + 4q..), a3 = (g + 8, 16 + 4q..); rows 16 w further in warp w, lower k in lower bytes
+ * (g = lane / 4, q = lane % 4). */
+static inline const unsigned char *tl_gmma_a_reg(const unsigned char *const *regs, int row, int k,
+                                                 int es) {
+    int per = 4 / es, j = k / (4 * per), q = k % (4 * per) / per,
+        e = k % per; /* per: a register's */
+    int owner = 32 * (row / 16) + 4 * (row % 8) + q;
+    return regs[owner] + (row % 16 / 8 + 2 * j) * 4 + e * es;
+}
+
+/* Thread tid's part (tid % 128 in its warpgroup) of one wgmma D = sa sb A B (+ D when
+ * scale_d), A 64 x K (through descriptor da, or a_regs: registers, tl_gmma_a_reg) and B
+ * N x K (through db) read from smem: its n / 2 float32 accumulators, register i at row
+ * 16 (tid / 32 % 4) + tid % 32 / 4 + 8 (i / 2 % 2) and column 8 (i / 4) + 2 (tid % 4) +
+ * i % 2 (PTX ISA "Matrix Fragments for wgmma.mma_async"). K is 32 bytes of elements. */
+static inline void tl_gmma_apply(const unsigned char *smem, float *d, uint64_t da,
+                                 const unsigned char *const *a_regs, uint64_t db, int n, int ta,
+                                 int tb, bool a_k, bool b_k, bool scale_d, int sa, int sb,
+                                 int tid) {
+    int es = ta >= TL_GMMA_E4M3 ? 1 : 2, kk = 32 / es, lane = tid % 32;
+    int row0 = 16 * (tid / 32 % 4) + lane / 4;
+    for (int i = 0; i < n / 2; i++) {
+        int row = row0 + 8 * (i / 2 % 2), col = 8 * (i / 4) + 2 * (lane % 4) + i % 2;
+        float s = 0.0f;
+        for (int k = 0; k < kk; k++) {
+            const unsigned char *a = a_regs ? tl_gmma_a_reg(a_regs, row, k, es)
+                                            : smem + tl_gmma_offset(da, row, k, es, a_k);
+            s += tl_gmma_in(a, ta) * tl_gmma_in(smem + tl_gmma_offset(db, col, k, es, b_k), tb);
+        }
+        d[i] = (scale_d ? d[i] : 0.0f) + (float)(sa * sb) * s;
+    }
+}
+#endif /* !__CUDACC__ */
+
 #ifndef TL_CUDA_FILE /* ==== the C target's runtime ==================================== */
 /* ---- atomics (lock-free compare-and-swap loops on the storage word) -------------------
  * tl_atomic_<op>_<dtype>(storage pointer, value): *p = round(op(*p, v)), returning the
@@ -787,6 +879,42 @@ TL_C_MMA_STORE(16, 1)
 TL_C_MMA_STORE(16, 2)
 TL_C_MMA_STORE(16, 4)
 #undef TL_C_MMA_STORE
+
+/* ---- wgmma (T.ptx_wgmma_ss and its descriptors) ----------------------------------------
+ * The block's shared memory, which the block function sets: descriptors address it from
+ * here as the hardware's 18-bit shared window (the C target lays shared buffers out
+ * first, 1024-byte aligned, in a kernel that makes descriptors). A wgmma computes when
+ * it is issued (each thread its own accumulators): fences, commits and waits have
+ * nothing to order; a_smem and b_smem name what it reads, for the passes. */
+static _Thread_local const unsigned char *tl_c_smem;
+static inline void tl_gmma_desc_init(uint64_t *d, const void *smem, int32_t layout, int32_t lbo,
+                                     int32_t sbo) {
+    *d = tl_gmma_desc_encode((uint32_t)((const unsigned char *)smem - tl_c_smem), layout, lbo, sbo);
+}
+static inline void tl_wgmma_raw_ss(float *d, uint64_t da, uint64_t db, int32_t scale_d, int32_t tid,
+                                   int32_t n, int32_t ta, int32_t tb, int32_t a_k, int32_t b_k,
+                                   int32_t sa, int32_t sb, const void *a_smem, const void *b_smem) {
+    (void)a_smem, (void)b_smem;
+    tl_gmma_apply(tl_c_smem, d, da, NULL, db, n, ta, tb, a_k, b_k, scale_d != 0, sa, sb, tid % 128);
+}
+/* T.ptx_wgmma_rs: A in the registers a of each thread of the warpgroup, whose copies
+ * lie a_stride bytes apart on the C target (the per-thread buffers of thread-level
+ * code). */
+static inline void tl_wgmma_raw_rs(float *d, const void *a, uint64_t db, int32_t scale_d,
+                                   int32_t tid, int32_t n, int32_t ta, int32_t tb, int32_t b_k,
+                                   int32_t sa, int32_t sb, int64_t a_stride, const void *b_smem) {
+    const unsigned char *regs[128];
+    (void)b_smem;
+    for (int u = 0; u < 128; u++) regs[u] = (const unsigned char *)a + (u - tid % 128) * a_stride;
+    tl_gmma_apply(tl_c_smem, d, 0, regs, db, n, ta, tb, true, b_k, scale_d != 0, sa, sb, tid % 128);
+}
+/* T.ptx_cp_async_bulk: the copy, done at issue (its barrier has no meaning here). */
+static inline void tl_bulk_copy(void *smem, const void *gmem, int32_t bytes) {
+    memcpy(smem, gmem, (size_t)bytes);
+}
+static inline void tl_warpgroup_arrive(void) {}
+static inline void tl_warpgroup_commit(void) {}
+static inline void tl_fence_regs(const void *p, int32_t n) { (void)p, (void)n; }
 #endif /* TL_CUDA_FILE */
 
 #endif

@@ -2451,6 +2451,47 @@ TL_DEV void tl_pdl_sync() {
 #endif
 }
 
+/* ---- the program's own wgmma (T.initialize_wgmma_descriptor, T.ptx_wgmma_ss: the
+ * emitter writes the wgmma itself, its accumulators as registers) ----------------------- */
+TL_DEV void tl_gmma_desc_init(uint64_t *d, const void *smem, int32_t layout, int32_t lbo,
+                              int32_t sbo) {
+    *d = tl_gmma_desc_encode(tl_smem_addr(smem), layout, lbo, sbo);
+}
+/* T.warpgroup_fence_operand: n registers from p on, which no access may cross. */
+TL_DEV void tl_fence_regs(float *p, int n) {
+    for (int i = 0; i < n; i++) asm volatile("" : "+f"(p[i])::"memory");
+}
+TL_DEV void tl_fence_regs(void *p, int n) { /* words of narrower elements */
+    for (int i = 0; i < n; i++) {
+        uint32_t w;
+        memcpy(&w, (unsigned char *)p + 4 * i, 4);
+        asm volatile("" : "+r"(w)::"memory");
+        memcpy((unsigned char *)p + 4 * i, &w, 4);
+    }
+}
+/* T.ptx_cp_async_bulk: with TMA (an sm_90a lowering) cp.async.bulk, its bytes completing
+ * on bar; else the thread's own copy (the lowering counts no transaction bytes). */
+template <bool TMA>
+TL_DEV void tl_bulk_copy(void *smem, const void *gmem, int bytes, uint64_t *bar) {
+#if __CUDA_ARCH__ >= 900
+    if (TMA) {
+        asm volatile(
+            "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], "
+            "%2, [%3];\n" ::"r"(tl_smem_addr(smem)),
+            "l"(gmem), "r"(bytes), "r"(tl_smem_addr(bar))
+            : "memory");
+        return;
+    }
+#endif
+    memcpy(smem, gmem, bytes);
+}
+#ifdef __CUDA_ARCH_FEAT_SM90_ALL
+TL_DEV void tl_warpgroup_arrive() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+TL_DEV void tl_warpgroup_commit() {
+    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+}
+#endif
+
 #else /* TL_CUDA_SIM: the same contracts in host C++ */
 /* Asynchronous work happens at the extremes the hardware allows, so that a missing wait
  * or barrier shows as wrong data: a wgmma left in flight computes when tl_wgmma_wait
@@ -3086,6 +3127,59 @@ TL_DEV void tl_tma_load_multicast(const TlTensorMap *map, void *smem, uint64_t *
     for (unsigned r = 0; r < 16; r++)
         if (mask >> r & 1)
             tl_tma_load(map, tl_sim_peer((unsigned char *)smem, r), tl_sim_peer(bar, r), c...);
+}
+/* The program's own wgmma: descriptors address the block's shared memory from its start;
+ * a wgmma is queued as tl_wgmma_ss's are and computes when a wait retires it. */
+TL_DEV void tl_gmma_desc_init(uint64_t *d, const void *smem, int32_t layout, int32_t lbo,
+                              int32_t sbo) {
+    uint32_t addr = (uint32_t)((const unsigned char *)smem - tl_dynamic_smem());
+    *d = tl_gmma_desc_encode(addr, layout, lbo, sbo);
+}
+TL_DEV void tl_fence_regs(void *, int) {}
+template <bool TMA>
+TL_DEV void tl_bulk_copy(void *smem, const void *gmem, int bytes, uint64_t *bar) {
+    memcpy(smem, gmem, bytes); /* lands at issue */
+    if (TMA) tl_mbar_update(bar, 0, -bytes);
+}
+TL_DEV void tl_warpgroup_arrive() {}
+TL_DEV void tl_warpgroup_commit() {}
+template <int N, int TA, int TB, bool AK, bool BK, int SA, int SB>
+TL_DEV void tl_wgmma_raw_sim(const void *a, const void *b, float *d, int x) {
+    tl_gmma_apply(tl_dynamic_smem(), d, (uint64_t)(uintptr_t)a, NULL, (uint64_t)(uintptr_t)b, N, TA,
+                  TB, AK, BK, x >> 8 & 1, SA, SB, x & 127);
+}
+template <int N, int TA, int TB, bool AK, bool BK, int SA, int SB>
+TL_DEV void tl_wgmma_raw_ss(float *d, uint64_t da, uint64_t db, int scale_d, int tid) {
+    TlSimQueue *q = &tl_sim_queues[sim_thread()];
+    if (q->ngemm == 8) tl_wgmma_retire(q, q->issued - 7); /* a full queue: the oldest ends */
+    int i = q->ngemm++;
+    q->issued++;
+    q->gemm[i] = tl_wgmma_raw_sim<N, TA, TB, AK, BK, SA, SB>;
+    q->ga[i] = (const void *)(uintptr_t)da, q->gb[i] = (const void *)(uintptr_t)db;
+    q->gc[i] = d, q->gtid[i] = tid % 128 | (scale_d != 0) << 8;
+}
+/* T.ptx_wgmma_rs: each thread leaves the address of its A registers in the slot of its
+ * issue number (as tl_wgmma_rs); the wgmma reads the warpgroup's when a wait retires it. */
+template <int N, int TA, int TB, bool BK, int SA, int SB>
+TL_DEV void tl_wgmma_raw_rs_sim(const void *slot, const void *b, float *d, int x) {
+    const int wg0 = sim_thread() - sim_thread() % 128, n = (int)(uintptr_t)slot;
+    const unsigned char *regs[128];
+    for (int u = 0; u < 128; u++) regs[u] = (const unsigned char *)tl_sim_rs_a[wg0 + u][n];
+    tl_gmma_apply(tl_dynamic_smem(), d, 0, regs, (uint64_t)(uintptr_t)b, N, TA, TB, true, BK,
+                  x >> 8 & 1, SA, SB, x & 127);
+}
+template <int N, int TA, int TB, bool BK, int SA, int SB>
+TL_DEV void tl_wgmma_raw_rs(float *d, const void *a, uint64_t db, int scale_d, int tid) {
+    TlSimQueue *q = &tl_sim_queues[sim_thread()];
+    if (q->ngemm == 8) { /* the slots of A would be reused before their wgmma ran */
+        fprintf(stderr, "tl_wgmma_raw_rs: more than 8 wgmmas in flight\n");
+        abort();
+    }
+    int i = q->ngemm++, n = q->issued++ % 8;
+    tl_sim_rs_a[sim_thread()][n] = (const uint16_t *)a;
+    q->gemm[i] = tl_wgmma_raw_rs_sim<N, TA, TB, BK, SA, SB>;
+    q->ga[i] = (const void *)(uintptr_t)n, q->gb[i] = (const void *)(uintptr_t)db;
+    q->gc[i] = d, q->gtid[i] = tid % 128 | (scale_d != 0) << 8;
 }
 #endif
 

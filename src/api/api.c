@@ -31,6 +31,11 @@ struct tl_kernel {
     const char *fallback; /* compiled again with the target's fallback: its note */
     Options opts;         /* the settings options_fill made, before the kernel's pass_configs */
     const tl_capture *capture; /* tl_compile_capture's, during the compile */
+    /* A kernel whose lowering assumed symbolic sizes aligned (Func.sym_multiple): its
+     * variant without the assumption, for launches whose sizes break it; NULL when the
+     * assumption changed nothing. `is_general`: this kernel is such a variant. */
+    struct tl_kernel *general;
+    bool is_general;
 };
 
 /* ---- per-thread strings -------------------------------------------------------------- */
@@ -186,6 +191,7 @@ static void compile_to_source(tl_kernel *k, const Source *src, const tl_options 
                       .nconfigs = o->npass_configs};
     ctx->opts = k->opts; /* the front end adds the pass_configs */
     if (k->fallback) k->target->fallback(&ctx->opts);
+    if (k->is_general) ctx->opts.no_assume_aligned = true;
     Program *p = elaborate_request(ctx, src, &rq);
     k->func = p->func;
     StrBuf sb = {0};
@@ -300,6 +306,49 @@ static tl_status check_print_after(const tl_kernel *k, const tl_options *o) {
     return st;
 }
 
+static tl_status compile_into(tl_kernel *k, const Source *src, const tl_options *o);
+static tl_status compile_general(tl_kernel *k, const Source *src, const tl_options *o);
+
+/* Builds lowered k, first its general variant when it needs one (compile_general), then
+ * k; once more with the target's fallback when its retry policy says so. */
+static tl_status build_retrying(tl_kernel *k, const Source *src, const tl_options *o) {
+    tl_status st = TL_OK;
+    if (k->func->sym_multiple && !k->general && !k->is_general && o->build == TL_BUILD_LOAD)
+        st = compile_general(k, src, o);
+    if (st != TL_OK) return st;
+    st = guarded_build(k, o);
+    const char *note = st != TL_OK && !k->fallback && k->target->retry
+                           ? k->target->retry(k->func, tl_last_error())
+                           : NULL;
+    if (!note) return st;
+    k->fallback = note; /* the target's retry policy */
+    st = lower_source(k, src, o);
+    return st == TL_OK ? build_retrying(k, src, o) : st;
+}
+
+/* k->general: k compiled again without the alignment assumption (the setting
+ * no_assume_aligned), kept only when its source differs from k's. */
+static tl_status compile_general(tl_kernel *k, const Source *src, const tl_options *o) {
+    tl_kernel *g = calloc(1, sizeof *g);
+    if (!g) return fail(TL_ERROR_INTERNAL, "out of memory");
+    g->is_general = true;
+    g->capture = k->capture;
+    tl_options lower_only = *o;
+    lower_only.build = TL_BUILD_NONE;
+    tl_status st = compile_into(g, src, &lower_only);
+    if (st == TL_OK && strcmp(g->source, k->source) != 0) {
+        g->build = o->build;
+        st = build_retrying(g, src, o);
+    } else if (st == TL_OK) { /* the same code: no variant, nothing to check at launch */
+        k->func->sym_multiple = NULL;
+        tl_kernel_destroy(g), g = NULL;
+    }
+    if (st != TL_OK) tl_kernel_destroy(g), g = NULL;
+    if (g) g->capture = NULL; /* the caller's, valid during the compile only */
+    k->general = g;
+    return st;
+}
+
 static tl_status compile_into(tl_kernel *k, const Source *src, const tl_options *o) {
     if (o->build != TL_BUILD_NONE && o->build != TL_BUILD_LOAD && o->build != TL_BUILD_ONLY)
         return fail(TL_ERROR_ARGUMENT,
@@ -333,16 +382,7 @@ static tl_status compile_into(tl_kernel *k, const Source *src, const tl_options 
     if ((st = check_print_after(k, o)) != TL_OK) return st;
     st = lower_source(k, src, o);
     if (st != TL_OK || o->build == TL_BUILD_NONE) return st;
-    st = guarded_build(k, o);
-    const char *note = st != TL_OK && !k->fallback && k->target->retry
-                           ? k->target->retry(k->func, tl_last_error())
-                           : NULL;
-    if (note) { /* the target's retry policy */
-        k->fallback = note;
-        st = lower_source(k, src, o);
-        if (st == TL_OK) st = guarded_build(k, o);
-    }
-    return st;
+    return build_retrying(k, src, o);
 }
 
 static tl_status compile_common(tl_kernel *k, const Source *src, const tl_options *opt,
@@ -407,6 +447,7 @@ tl_status tl_compile_capture(const tl_capture *cap, const tl_options *opt, tl_ke
 
 void tl_kernel_destroy(tl_kernel *k) {
     if (!k) return;
+    tl_kernel_destroy(k->general);
     if (k->module) k->target->unload(k->module);
     arena_free(&k->ctx.arena);
     sb_free(&k->ctx.err);
@@ -446,6 +487,38 @@ double tl_kernel_flops(const tl_kernel *k, DLTensor *const *args, int nargs) {
     return flops;
 }
 
+tl_status tl_kernel_work(const tl_kernel *k, DLTensor *const *args, int nargs, double *flops,
+                         double *global_bytes) {
+    if (!k || !flops || !global_bytes)
+        return fail(TL_ERROR_ARGUMENT, "tl_kernel_work: NULL argument");
+    const Func *f = k->func;
+    if (nargs && nargs != f->params.len)
+        return fail(TL_ERROR_ARGUMENT, "tl_kernel_work: %d arguments, the kernel has %d", nargs,
+                    f->params.len);
+    if (!nargs && f->syms.len)
+        return fail(TL_ERROR_ARGUMENT,
+                    "tl_kernel_work: the kernel has symbolic sizes (%s...): pass its arguments",
+                    f->syms.data[0]->name);
+    SymEnv env;
+    sym_env_init(&env, f);
+    StrBuf err = {0};
+    int bad = 0;
+    for (int i = 0; i < nargs && !bad; i++) bad = args_check(f, k->target, i, args[i], &env, &err);
+    double fl = bad ? -1 : work_flops(k->work, f, env.val);
+    double by = bad ? -1 : work_global_bytes(k->work, f, env.val);
+    tl_status st = TL_OK;
+    if (bad) st = fail_text(TL_ERROR_ARGUMENT, err.buf ? err.buf : "bad argument");
+    else if (by < 0 || (k->work && k->work->flops_unknown))
+        st = fail(TL_ERROR_ARGUMENT,
+                  "tl_kernel_work: kernel '%s' does work that depends on run-time data (a while "
+                  "loop, or a loop whose bound another loop's variable sets)",
+                  f->name);
+    *flops = st == TL_OK ? fl : 0, *global_bytes = st == TL_OK ? by : 0;
+    sb_free(&err);
+    sym_env_free(&env);
+    return st;
+}
+
 /* ---- running ---------------------------------------------------------------------------- */
 /* Where the kernel's tensors must be: the host, or the GPU its module was loaded on. */
 static DLDevice kernel_device(const tl_kernel *k) {
@@ -481,6 +554,25 @@ static tl_status count_fail(const Func *f, const char *what, int outputs, int wa
     return st;
 }
 
+/* Whether the sizes of a launch (syms, in f->syms order) keep the alignment f's lowering
+ * assumed (Func.sym_multiple). */
+static bool syms_keep_assumption(const Func *f, const int64_t *syms) {
+    for (int i = 0; f->sym_multiple && i < f->syms.len; i++)
+        if (syms[i] % f->sym_multiple[i]) return false;
+    return true;
+}
+
+static tl_status launch_checked(tl_kernel *k, DLTensor *const *args, SymEnv *env, void *stream);
+
+/* Launches k's general variant (its own symbol environment: the same syms). */
+static tl_status launch_general(tl_kernel *k, DLTensor *const *args, void *stream) {
+    SymEnv env;
+    sym_env_init(&env, k->general->func);
+    tl_status st = launch_checked(k->general, args, &env, stream);
+    sym_env_free(&env);
+    return st;
+}
+
 static tl_status launch_checked(tl_kernel *k, DLTensor *const *args, SymEnv *env, void *stream) {
     const Func *f = k->func;
     StrBuf err = {0};
@@ -495,6 +587,11 @@ static tl_status launch_checked(tl_kernel *k, DLTensor *const *args, SymEnv *env
             (k->target->device && args_check_device_id(f, k->target, i, args[i], dev_id, &err)))
             st = TL_ERROR_ARGUMENT;
     if (st == TL_OK && args_finish(f, args, env, &err)) st = TL_ERROR_ARGUMENT;
+    if (st == TL_OK && k->general && !syms_keep_assumption(f, env->val)) {
+        free(ptrs);
+        free(slots);
+        return launch_general(k, args, stream);
+    }
     if (st != TL_OK) {
         if (st != TL_ERROR_INTERNAL) fail(st, "%s", err.buf ? err.buf : "");
     } else {

@@ -63,6 +63,9 @@ static const Setting settings[] = {
      "no automatic barriers (pass config tl.disable_thread_storage_sync)"},
     {"fast_math", NULL, K_BOOL, FIELD(fast_math), true,
      "CUDA built with --use_fast_math (pass config tl.enable_fast_math)"},
+    {"no_assume_aligned", "TILEC_NO_ASSUME_ALIGNED", K_BOOL, FIELD(no_assume_aligned), true,
+     "CUDA: only the general variant of a kernel with symbolic row lengths (no 16-byte "
+     "vectors or TMA over them)"},
     {"verify", "TILEC_VERIFY", K_BOOL, FIELD(verify), false,
      "check the IR after every pass (always on in debug builds)"},
     {"cuda_sync", "TILEC_CUDA_SYNC", K_BOOL, FIELD(cuda_sync), false,

@@ -21,17 +21,19 @@ typedef struct Options {
     int sm_count; /* the SMs of the GPU the kernel runs on: given, else the current
                            device's (Target.arch); 0: none says, 132 (an H100 SXM) */
     /* lowering switches (CUDA) */
-    bool no_ws;         /* no TMA producer warp group (also pass_configs
+    bool no_ws;             /* no TMA producer warp group (also pass_configs
                            tl.disable_warp_specialized, tl.disable_tma_lower) */
-    bool no_wgmma;      /* sm_90a compiled like sm_80: mma.sync, cp.async */
-    bool no_stmatrix;   /* no stmatrix in fragment -> shared stores */
-    bool no_tma_store;  /* no TMA stores of epilogue tiles */
-    bool no_persistent; /* one block per tile, not a persistent grid */
-    bool no_splitk;     /* whole tiles (also pass_configs tilec.disable_split_k) */
-    bool cluster;       /* 2-block clusters sharing multicast copies (opt-in) */
-    bool pingpong;      /* consumer warp groups take turns at the wgmmas (opt-in) */
-    bool no_auto_sync;  /* pass_configs tl.disable_thread_storage_sync */
-    bool fast_math;     /* pass_configs tl.enable_fast_math: CUDA --use_fast_math */
+    bool no_wgmma;          /* sm_90a compiled like sm_80: mma.sync, cp.async */
+    bool no_stmatrix;       /* no stmatrix in fragment -> shared stores */
+    bool no_tma_store;      /* no TMA stores of epilogue tiles */
+    bool no_persistent;     /* one block per tile, not a persistent grid */
+    bool no_splitk;         /* whole tiles (also pass_configs tilec.disable_split_k) */
+    bool cluster;           /* 2-block clusters sharing multicast copies (opt-in) */
+    bool pingpong;          /* consumer warp groups take turns at the wgmmas (opt-in) */
+    bool no_auto_sync;      /* pass_configs tl.disable_thread_storage_sync */
+    bool fast_math;         /* pass_configs tl.enable_fast_math: CUDA --use_fast_math */
+    bool no_assume_aligned; /* symbolic row lengths not assumed multiples of 16 bytes (the
+                               general variant of a kernel, pass_assume_aligned) */
     /* checks and debugging: no effect on the generated code */
     bool verify;    /* ir_verify after every pass (always in -DTILEC_DEBUG builds) */
     bool cuda_sync; /* synchronize after every CUDA launch (finds a faulting kernel) */

@@ -457,11 +457,18 @@ static Value *ignore_decorator(Interp *in, CallArgs *a, void *d) {
     return builtin_value(in, "decorator", ignore_decorator, NULL);
 }
 
-/* tilelang.math's (also tilelang's): cdiv(a, b) and next_power_of_2(x) on ints. */
+/* tilelang.math's (also tilelang's): cdiv(a, b) and next_power_of_2(x) on ints. cdiv of
+ * a symbolic size (a T.const in an eager kernel's first phase, a T.dynamic one) is the
+ * expression (a + b - 1) // b, as TileLang's Python computes it on a TVM variable. */
 static Value *tl_math(Interp *in, CallArgs *a, void *d) {
     bool pow2 = d != NULL;
     Value *av[2];
     args_bind(in, a, pow2 ? "next_power_of_2" : "cdiv", pow2 ? "x" : "a, b", av, pow2 ? 1 : 2);
+    if (!pow2 && (av[0]->kind == V_EXPR || av[1]->kind == V_EXPR)) {
+        Value *num = eval_binop(in, "-", eval_binop(in, "+", av[0], av[1], a->loc), val_int(in, 1),
+                                a->loc);
+        return eval_binop(in, "//", num, av[1], a->loc);
+    }
     int64_t x = val_to_int(in, av[0], a->loc, "argument");
     if (pow2) {
         if (x <= 1) return val_int(in, 1);

@@ -72,6 +72,9 @@ const char *val_describe(Interp *in, const Value *v) {
     case V_MODULE: return arena_printf(a, "module %s", v->u.s);
     case V_OPAQUE: return arena_printf(a, "'%s'", v->u.s);
     case V_DTYPE: return arena_printf(a, "dtype %s", dtype_name(v->u.dtype));
+    case V_VEC_DTYPE:
+        return arena_printf(a, "dtype %sx%d", dtype_name(v->u.vec.elem), v->u.vec.lanes);
+    case V_VEC: return arena_printf(a, "%sx%d vector", dtype_name(v->u.vec.elem), v->u.vec.lanes);
     case V_BUFFER: return arena_printf(a, "buffer %s", v->u.buf->name);
     case V_REGION: return arena_printf(a, "region of %s", v->u.region.buf->name);
     case V_FUNC: return arena_printf(a, "function %s", v->u.func->name);
@@ -129,7 +132,15 @@ Expr *val_to_expr(Interp *in, Value *v, Loc loc, const char *what) {
     case V_FLOAT: return ir_float(ctx, v->u.f, DT_FLOAT32, loc);
     case V_EXPR: return v->u.expr;
     case V_ERROR: fail_error_value(in, v, loc);
+    case V_VEC:
+        ctx_fail(ctx, loc, "%s must be a scalar, got a %sx%d vector (T.extract_lane takes a lane)",
+                 what, dtype_name(v->u.vec.elem), v->u.vec.lanes);
     case V_BUFFER:
+        if (v->u.buf->vec_var)
+            ctx_fail(ctx, loc,
+                     "%s must be a scalar, got the %sx%d vector '%s' (T.extract_lane takes a "
+                     "lane)",
+                     what, dtype_name(v->u.buf->dtype), v->u.buf->lanes, v->u.buf->name);
         if (v->u.buf->scope == SCOPE_VAR) {
             Expr **idx = NEW_ARRAY(&ctx->arena, Expr *, 1);
             idx[0] = ir_int(ctx, 0, DT_INT32, loc);
@@ -440,6 +451,8 @@ static Value *seq_binop(Interp *in, const char *op, Value *a, Value *b, Loc loc)
 Value *eval_binop(Interp *in, const char *op, Value *a, Value *b, Loc loc) {
     if (a->kind == V_ERROR) fail_error_value(in, a, loc);
     if (b->kind == V_ERROR) fail_error_value(in, b, loc);
+    Value *vec = vec_binop(in, op, a, b, loc);
+    if (vec) return vec;
     if (a->kind == V_BUFFER && a->u.buf->scope == SCOPE_VAR)
         a = val_expr(in, val_to_expr(in, a, loc, ""));
     if (b->kind == V_BUFFER && b->u.buf->scope == SCOPE_VAR)
@@ -497,6 +510,8 @@ bool values_equal(Interp *in, Value *a, Value *b) {
 
 static Value *eval_unary(Interp *in, const char *op, Value *v, Loc loc) {
     Ctx *ctx = in->ctx;
+    Value *vec = vec_unary(in, op, v, loc);
+    if (vec) return vec;
     if (v->kind == V_BUFFER && v->u.buf->scope == SCOPE_VAR)
         v = val_expr(in, val_to_expr(in, v, loc, ""));
     if (!strcmp(op, "not")) {
@@ -1069,6 +1084,7 @@ Value *call_value(Interp *in, Value *fn, CallArgs *args) {
             return call_embedded(in, fn->u.func, args);
         return call_function(in, fn->u.func, args);
     case V_BUILTIN: return fn->u.builtin->fn(in, args, fn->u.builtin->data);
+    case V_VEC_DTYPE: return vec_dtype_call(in, fn, args);
     case V_DTYPE: { /* T.float32(x): a cast; a Python number becomes a typed constant */
         DType t = fn->u.dtype;
         if (args->pos.len != 1 || args->kw.len)
@@ -1147,6 +1163,7 @@ static void assign_name(Interp *in, Env *env, const char *name, Value *v, Loc lo
             assign_element(in, old->u.buf, NULL, v, loc);
             return;
         }
+        if (vec_assign_name(in, old, &v, name, loc)) return;
         if (old && old->kind == V_REF) { /* a T.Ref parameter: store through it */
             assign_element(in, old->u.ptr.buf, old->u.ptr.idx, v, loc);
             return;

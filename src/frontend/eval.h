@@ -20,7 +20,8 @@
     X(V_EXPR, "expression") X(V_BUFFER, "buffer") X(V_REGION, "buffer region")           \
     X(V_ATOM, "constant") X(V_LOOP, "loop range") X(V_KERNEL, "T.Kernel")                 \
     X(V_TENSOR_TYPE, "tensor type") X(V_ERROR, "unavailable value") X(V_ELLIPSIS, "...")   \
-    X(V_WS, "T.ws") X(V_OBJECT, "object") X(V_PTR, "pointer") X(V_REF, "T.Ref")
+    X(V_WS, "T.ws") X(V_OBJECT, "object") X(V_PTR, "pointer") X(V_REF, "T.Ref")          \
+    X(V_VEC, "vector") X(V_VEC_DTYPE, "vector dtype")
 // clang-format on
 
 typedef enum ValueKind {
@@ -138,6 +139,13 @@ struct Value {
             struct ClassInfo *cls; /* this object is a class */
             Value *of;             /* the class of an instance */
         } obj;
+        /* VEC: a value of `lanes` lanes of dtype elem (float16x2: float16, 2), each lane a
+         * scalar expression (lane[k]); VEC_DTYPE: the vector dtype itself (lane NULL). */
+        struct {
+            DType elem;
+            int lanes;
+            Expr **lane;
+        } vec;
         /* ERROR: a deferred error: formatted `text` (a module statement that failed), or
          * `use_msg` reported where the value is used, with a note at `loc`. */
         struct {
@@ -217,6 +225,10 @@ struct Interp {
                           alloc opens the kernel body (builtins.c) */
     bool kernel_ws;    /* the kernel has T.ws regions (their named barriers are tilec's) */
     bool named_bars;   /* the kernel has the program's named barriers */
+    /* tileops_wgmma.c: the wgmma descriptors and the shared buffer each was last made
+       for (what a wgmma through it reads) */
+    Vec(Buffer *) gmma_descs;
+    Vec(Buffer *) gmma_smem;
 };
 
 /* Compile-time work limits (docs/language.md, "Limits"): past one, elaboration stops
@@ -311,7 +323,7 @@ typedef struct TNames {
  * tileops_launch.c (the launch shape), tileops_math.c, tileops_mem.c (memory, extern
  * code), tileops_py.c (Python-level names). */
 extern const TNames tl_expert_names, tl_thread_names, tl_lang_names, tl_launch_names, tl_math_names,
-    tl_mem_names, tl_py_names;
+    tl_mem_names, tl_py_names, tl_wgmma_names;
 /* tileops_mma.c: the warp-level tensor-core primitives (T.ptx_mma, T.ptx_ldmatrix, ...). */
 extern const TNames tl_mma_names, tl_intrinsics_names;
 /* tileops_mem.c: a fresh var buffer of dtype declared here (the slot an atomic's previous
@@ -393,6 +405,29 @@ void eager_finish(Interp *in, Func *f, Value *ret, Loc loc);
 /* tileops.c: an error at loc unless inside a `with T.Kernel` block (what: the name). */
 void need_kernel(Interp *in, Loc loc, const char *what);
 void eager_sizes(Interp *in, Func *f, Program *p);
+
+/* tileops_vec.c: vector dtypes (float16x2, ...) and values (V_VEC). The hooks the rest
+ * of the front end calls: */
+extern const TNames tl_vec_names;
+/* "float16x2" -> float16, 2; false when name is no vector dtype. */
+bool vec_dtype_parse(const char *name, DType *elem, int *lanes);
+Value *vec_dtype_attr(Interp *in, const char *attr); /* T.float16x2, or NULL */
+/* A dtype argument that may be a vector dtype: its element dtype, *lanes (0: scalar). */
+DType vec_dtype_arg(Interp *in, Value *v, int *lanes, Loc loc, const char *what);
+Value *vec_dtype_call(Interp *in, Value *dt, CallArgs *a); /* T.float16x2(a, b) */
+/* T.cast(x, "float32x2"): vector x converted lane by lane, or a scalar in every lane. */
+Value *vec_cast(Interp *in, Value *x, DType elem, int lanes, Loc loc);
+/* v as a vector (a V_VEC, or a vector T.alloc_var's value), or NULL. */
+Value *vec_value(Interp *in, Value *v, Loc loc);
+Value *vec_binop(Interp *in, const char *op, Value *a, Value *b, Loc loc); /* NULL: no vector */
+Value *vec_unary(Interp *in, const char *op, Value *v, Loc loc);           /* NULL: no vector */
+Value *vec_subscript(Interp *in, Buffer *buf, Value *index, Loc loc);
+void vec_store(Interp *in, Buffer *buf, Value *index, Value *v, Loc loc);
+/* Binds a V_VEC to a name (each lane let-bound once); a vector alloc_var's name stores. */
+bool vec_assign_name(Interp *in, Value *old, Value **v, const char *name, Loc loc);
+/* T.reinterpret with a vector on either side, or NULL when neither is one. */
+Value *vec_reinterpret(Interp *in, Value *value, Value *dtype, Loc loc);
+Value *vec_alloc_var(Interp *in, DType elem, int lanes, Value *init, Loc loc);
 
 /* arith.c: linear simplification (cancels (b+1)*k - b*k), used for slice extents. */
 Expr *arith_simplify(Ctx *ctx, Expr *e);

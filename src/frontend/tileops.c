@@ -66,9 +66,14 @@ static Value *alloc_buffer(Interp *in, CallArgs *a, Scope scope, const char *fna
     if (scope != SCOPE_GLOBAL) need_kernel(in, a->loc, fname);
     else if (!in->builder)
         ctx_fail(in->ctx, a->loc, "%s is only allowed inside a @T.prim_func", fname);
-    DType dt = av[1] ? val_to_dtype(in, av[1], a->loc, "dtype") : DT_FLOAT32;
+    int lanes = 0;
+    DType dt = av[1] ? vec_dtype_arg(in, av[1], &lanes, a->loc, "dtype") : DT_FLOAT32;
     Expr **shape;
     int nd = shape_of(in, av[0], a->loc, "buffer shape", &shape);
+    if (lanes && scope == SCOPE_GLOBAL)
+        ctx_fail(in->ctx, a->loc, "%s: vector dtypes are for local, fragment and shared buffers",
+                 fname);
+    if (lanes) shape[nd++] = ir_int(in->ctx, lanes, DT_INT32, a->loc); /* the lanes */
     if (scope != SCOPE_GLOBAL)
         for (int d = 0; d < nd; d++) {
             int64_t c;
@@ -78,6 +83,7 @@ static Value *alloc_buffer(Interp *in, CallArgs *a, Scope scope, const char *fna
     Buffer *b = ir_buffer(in->ctx, arena_printf(ARENA, ANON_PREFIX "%d", in->ctx->next_id), dt,
                           scope, nd, a->loc);
     for (int d = 0; d < nd; d++) b->shape[d] = shape[d];
+    b->lanes = lanes;
     Stmt *s = ir_stmt(in->ctx, STMT_ALLOC, a->loc);
     s->u.alloc.buf = b;
     emit_stmt(in, s);
@@ -108,7 +114,9 @@ static Value *t_alloc_var(Interp *in, CallArgs *a, void *d) {
     Value *av[3];
     args_bind(in, a, "T.alloc_var", "dtype, init=, scope=", av, 3);
     need_kernel(in, a->loc, "T.alloc_var");
-    DType dt = val_to_dtype(in, av[0], a->loc, "dtype");
+    int lanes;
+    DType dt = vec_dtype_arg(in, av[0], &lanes, a->loc, "dtype");
+    if (lanes) return vec_alloc_var(in, dt, lanes, av[1], a->loc);
     Buffer *b = ir_buffer(in->ctx, arena_printf(ARENA, ANON_PREFIX "%d", in->ctx->next_id), dt,
                           SCOPE_VAR, 1, a->loc);
     b->shape[0] = ir_int(in->ctx, 1, DT_INT32, a->loc);
@@ -137,14 +145,16 @@ bool ident_ok(const char *s) {
 }
 
 /* A view of buffer src's memory with another shape (dtype: src's when NULL), named at its
- * assignment. Views are of contiguous global buffers, in their dtype; when both sizes are
- * constants the view may not hold more elements than src. */
+ * assignment. Views are of contiguous global buffers, in their dtype (or vectors of it: the
+ * view gets a last dimension, the lanes); when both sizes are constants the view may not
+ * hold more elements than src. */
 static Value *make_view(Interp *in, Value *src, Value *shape, Value *dtype, Loc loc,
                         const char *fname) {
     if (src->kind != V_BUFFER)
         ctx_fail(in->ctx, loc, "%s: %s is not a buffer", fname, val_describe(in, src));
     Buffer *b = (Buffer *)ir_buffer_root(src->u.buf);
-    DType dt = dtype ? val_to_dtype(in, dtype, loc, "dtype") : b->dtype;
+    int lanes = 0; /* a view of vectors of b's dtype (tileops_vec.c) */
+    DType dt = dtype ? vec_dtype_arg(in, dtype, &lanes, loc, "dtype") : b->dtype;
     if (b->scope != SCOPE_GLOBAL || b->strides || dt != b->dtype)
         ctx_fail(in->ctx, loc,
                  "%s: tilec takes views of contiguous global buffers in their "
@@ -158,6 +168,7 @@ static Value *make_view(Interp *in, Value *src, Value *shape, Value *dtype, Loc 
     for (int d = 0; d < b->ndim; d++)
         known = known && ir_is_const_int(b->shape[d], &c) && (have *= c, 1);
     for (int d = 0; d < nd; d++) known = known && ir_is_const_int(dims[d], &c) && (want *= c, 1);
+    if (lanes) want *= lanes, dims[nd++] = ir_int(in->ctx, lanes, DT_INT32, loc);
     if (known && want > have)
         ctx_fail(in->ctx, loc, "%s: a view of %lld elements of '%s', which has %lld", fname,
                  (long long)want, b->name, (long long)have);
@@ -165,6 +176,7 @@ static Value *make_view(Interp *in, Value *src, Value *shape, Value *dtype, Loc 
                           SCOPE_GLOBAL, nd, loc);
     for (int d = 0; d < nd; d++) v->shape[d] = dims[d];
     v->base = b;
+    v->lanes = lanes;
     return buffer_value(in, v);
 }
 
@@ -288,6 +300,7 @@ static Expr *slice_extent(Ctx *ctx, Expr *stop, Expr *start, Loc loc) {
 
 Value *buffer_subscript(Interp *in, Buffer *buf, Value *index, Loc loc) {
     Ctx *ctx = in->ctx;
+    if (buf->lanes) return vec_subscript(in, buf, index, loc);
     ValueList items = index_items(in, buf, index, loc);
     bool any_slice = false;
     for (int i = 0; i < items.len; i++) any_slice |= items.data[i]->kind == V_SLICE;
@@ -331,6 +344,10 @@ void buffer_store(Interp *in, Buffer *buf, Value *index, Value *v, Loc loc) {
     if (!in->builder || (!in->in_kernel && buf->scope != SCOPE_GLOBAL))
         ctx_fail(ctx, loc, "storing to buffer '%s' is only allowed inside a kernel", buf->name);
     if (!in->in_kernel) ctx_fail(ctx, loc, "stores must be inside a 'with T.Kernel(...)' block");
+    if (buf->lanes) {
+        vec_store(in, buf, index, v, loc);
+        return;
+    }
     ValueList items = index_items(in, buf, index, loc);
     Expr **idx = NEW_ARRAY(ARENA, Expr *, items.len + 1);
     for (int i = 0; i < items.len; i++) {
@@ -362,6 +379,10 @@ static Region full_region(Interp *in, Buffer *b) {
 }
 
 Region value_to_region(Interp *in, Value *v, const Region *like, Loc loc, const char *what) {
+    if (v->kind == V_BUFFER && v->u.buf->lanes)
+        ctx_fail(in->ctx, loc,
+                 "%s: buffer '%s' holds %sx%d vectors; tile operations take buffers of scalars",
+                 what, v->u.buf->name, dtype_name(v->u.buf->dtype), v->u.buf->lanes);
     if (v->kind == V_BUFFER) return full_region(in, v->u.buf);
     if (v->kind == V_REGION) return v->u.region;
     if (v->kind == V_EXPR && v->u.expr->kind == EXPR_LOAD) {
@@ -459,6 +480,18 @@ static GemmPolicy policy_of(Interp *in, Value *v, Loc loc) {
     ctx_fail(in->ctx, loc, "T.gemm: policy must be T.GemmWarpPolicy.Square, FullRow or FullCol");
 }
 
+/* `if cond: T.clear(C)` for a gemm's clear_accum= that is a run-time value (TileLang
+ * passes it to the gemm as an expression: `clear_accum=(j == 0)` in an unrolled loop). */
+static Stmt *clear_when(Interp *in, Value *cond, const Region *c, Loc loc) {
+    Stmt *fill = ir_stmt(in->ctx, STMT_FILL, loc);
+    fill->u.fill.dst = *c;
+    fill->u.fill.value = ir_cast(in->ctx, c->buf->dtype, ir_int(in->ctx, 0, DT_INT32, loc), loc);
+    Stmt *s = ir_stmt(in->ctx, STMT_IF, loc);
+    s->u.if_.cond = ir_cast(in->ctx, DT_BOOL, val_to_expr(in, cond, loc, "clear_accum"), loc);
+    s->u.if_.then = fill;
+    return s;
+}
+
 /* T.gemm, or (d set) T.wgmma_gemm: a wgmma left in flight for T.wait_wgmma (Tier 3). */
 static Value *t_gemm(Interp *in, CallArgs *a, void *d) {
     bool manual = d != NULL;
@@ -477,10 +510,12 @@ static Value *t_gemm(Interp *in, CallArgs *a, void *d) {
     s->u.gemm.trans_a = opt_bool(in, av[3], false, a->loc);
     s->u.gemm.trans_b = opt_bool(in, av[4], false, a->loc);
     s->u.gemm.policy = policy_of(in, av[5], a->loc);
-    s->u.gemm.clear_accum = opt_bool(in, av[6], false, a->loc);
+    bool run_time_clear = av[6] && av[6]->kind == V_EXPR;
+    s->u.gemm.clear_accum = !run_time_clear && opt_bool(in, av[6], false, a->loc);
     s->u.gemm.k_pack = av[7] ? (int)val_to_int(in, av[7], a->loc, "k_pack") : 1;
     s->u.gemm.wg_wait = av[8] ? (int)val_to_int(in, av[8], a->loc, "wg_wait") : 0;
     s->u.gemm.manual = manual;
+    if (run_time_clear) emit_stmt(in, clear_when(in, av[6], &s->u.gemm.c, a->loc));
     emit_stmt(in, s);
     return val_none(in);
 }
@@ -891,7 +926,9 @@ static Value *t_cast(Interp *in, CallArgs *a, void *d) {
     bool tvm_order = d != NULL; /* T.Cast(dtype, x) vs T.cast(x, dtype) */
     if (a->pos.len != 2) ctx_fail(in->ctx, a->loc, "T.cast() takes 2 arguments");
     Value *x = a->pos.data[tvm_order ? 1 : 0], *t = a->pos.data[tvm_order ? 0 : 1];
-    DType dt = val_to_dtype(in, t, a->loc, "dtype");
+    int lanes;
+    DType dt = vec_dtype_arg(in, t, &lanes, a->loc, "dtype");
+    if (lanes) return vec_cast(in, x, dt, lanes, a->loc); /* T.cast(h2, "float32x2") */
     if (x->kind == V_FLOAT) return val_expr(in, ir_float(in->ctx, x->u.f, dt, a->loc));
     return val_expr(in, ir_cast(in->ctx, dt, val_to_expr(in, x, a->loc, "value"), a->loc));
 }
@@ -1104,9 +1141,10 @@ static const TEntry t_entries[] = {
 #undef I
 
 /* The T names of the other tileops_*.c files, in tilec info --names' order. */
-static const TNames *const tables[] = {&tl_expert_names, &tl_thread_names, &tl_lang_names,
-                                       &tl_launch_names, &tl_math_names,   &tl_mem_names,
-                                       &tl_py_names,     &tl_mma_names,    &tl_intrinsics_names};
+static const TNames *const tables[] = {&tl_expert_names, &tl_thread_names,    &tl_lang_names,
+                                       &tl_launch_names, &tl_math_names,      &tl_mem_names,
+                                       &tl_py_names,     &tl_vec_names,       &tl_wgmma_names,
+                                       &tl_mma_names,    &tl_intrinsics_names};
 enum { NTABLES = sizeof tables / sizeof *tables };
 
 /* attr's entry in those tables, or NULL. */
@@ -1154,6 +1192,8 @@ Value *tl_lang_attr(Interp *in, const char *attr, Loc loc) {
             return bval(in, arena_printf(ARENA, "T.%s", attr), t_intrinsic, (void *)(intptr_t)fn);
     DType dt = dtype_parse(attr);
     if (dt != DT_INVALID) return val_dtype(in, dt);
+    Value *vdt = vec_dtype_attr(in, attr);
+    if (vdt) return vdt;
     if (!strcmp(attr, "GemmWarpPolicy")) {
         Value *v = val_new(in, V_ATOM);
         v->u.s = "T.GemmWarpPolicy";

@@ -5,6 +5,7 @@
  * proxy fence, and the wait for T.wgmma_gemm (T.wait_wgmma; the gemm is tileops.c's).
  * TileLang's PTX spellings of the same (T.ptx_*_barrier*, T.create_barriers), its
  * per-thread cp.async (T.ptx_cp_async and its groups and barrier arrivals),
+ * T.ptx_cp_async_bulk (a bulk copy completing on a barrier),
  * T.tvm_storage_sync and T.tma_store_arrive / wait, and the program's named barriers
  * (T.sync_threads(id, n), T.named_barrier_arrive: STMT_NAMED_BAR) (section below).
  *
@@ -482,6 +483,66 @@ static Value *t_ptx_cp_async(Interp *in, CallArgs *a, void *d) {
     return val_none(in);
 }
 
+/* A pointer to element off (flat) of the buffer v names (x.data or x), of scope. */
+static ExternArg bulk_ptr(Interp *in, Value *v, Value *off, Scope scope, int rw, int64_t bytes,
+                          Loc loc, const char *what) {
+    Buffer *b = v && v->kind == V_BUFFER ? v->u.buf : NULL;
+    if (!b || b->scope != scope)
+        ctx_fail(in->ctx, loc, "T.ptx_cp_async_bulk: the %s must be a %s buffer (x.data), got %s",
+                 what, scope_name(scope), v ? val_describe(in, v) : "nothing");
+    Expr *o = val_to_expr(in, off, loc, "offset");
+    if (!dtype_is_int(o->dtype))
+        ctx_fail(in->ctx, loc, "T.ptx_cp_async_bulk: the %s offset must be an integer", what);
+    ExternArg r = {.buf = b, .rw = rw};
+    r.extent = ir_int(in->ctx, bytes / dtype_bytes(b->dtype), DT_INT32, loc);
+    r.idx = NEW_ARRAY(ARENA, Expr *, b->ndim + 1);
+    for (int d = b->ndim - 1; d >= 0; d--) { /* row-major position of the flat offset */
+        r.idx[d] = d ? ir_bin(in->ctx, OP_FLOORMOD, o, b->shape[d], loc) : o;
+        if (d) o = ir_bin(in->ctx, OP_FLOORDIV, o, b->shape[d], loc);
+    }
+    return r;
+}
+
+/* T.ptx_cp_async_bulk(dtype, shared_ptr, shared_offset, global_ptr, global_offset, bytes,
+ * barrier_id): `bytes` (a multiple of 16) from global into shared memory (offsets in
+ * elements) by the bulk copy engine (cp.async.bulk, sm_90), the bytes completing as
+ * transactions on barrier barrier_id (of the kernel's list, or a barrier), in each thread
+ * that runs it. Below sm_90a the thread copies them itself (expect_tx counts nothing
+ * there); the C target copies at issue. */
+static Value *t_ptx_cp_async_bulk(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    const char *fname = "T.ptx_cp_async_bulk";
+    Value *av[7];
+    args_bind(in, a, fname,
+              "dtype, shared_ptr, shared_offset, global_ptr, global_offset, bytes, barrier_id", av,
+              7);
+    need_kernel(in, a->loc, fname);
+    int64_t bytes = val_to_int(in, av[5], a->loc, "bytes");
+    ExternArg *args = NEW_ARRAY(ARENA, ExternArg, 4);
+    args[0] = bulk_ptr(in, av[1], av[2], SCOPE_SHARED, 2, bytes, a->loc, "destination");
+    args[1] = bulk_ptr(in, av[3], av[4], SCOPE_GLOBAL, 1, bytes, a->loc, "source");
+    int64_t es = dtype_bytes(args[0].buf->dtype);
+    if (bytes < 16 || bytes % 16 || bytes >= 1 << 20 || bytes % es ||
+        bytes % dtype_bytes(args[1].buf->dtype))
+        ctx_fail(in->ctx, a->loc,
+                 "%s: bytes must be a multiple of 16 (and of both buffers' elements) below "
+                 "2^20, got %lld",
+                 fname, (long long)bytes);
+    args[2].value = ir_int(in->ctx, bytes, DT_INT32, a->loc);
+    Buffer *bar;
+    Expr *idx;
+    barrier_ref(in, av[6], a->loc, fname, &bar, &idx);
+    args[3] = (ExternArg){.buf = bar, .rw = 3, .extent = ir_int(in->ctx, 1, DT_INT32, a->loc)};
+    args[3].idx = NEW_ARRAY(ARENA, Expr *, 1);
+    args[3].idx[0] = idx;
+    Stmt *s = ir_stmt(in->ctx, STMT_EXTERN, a->loc);
+    s->u.extern_.name = "tl_bulk_copy", s->u.extern_.args = args, s->u.extern_.nargs = 4;
+    mem_thread_level(in);
+    VEC_PUSH(ARENA, in->func->externs, s->u.extern_.name);
+    emit_stmt(in, s);
+    return val_none(in);
+}
+
 /* T.sync_threads(barrier_id, arrive_count=all) (tileops.c's T.sync_threads with
  * arguments) / T.named_barrier_arrive(barrier_id, thread_count): named barrier 1..15 of
  * that many threads (a multiple of 32), waited for (bar.sync) or only arrived at
@@ -585,6 +646,7 @@ static const TName expert[] = {
     {"tma_store_arrive", t_tma_store_sync, NULL, NULL},
     {"tma_store_wait", t_tma_store_sync, I(1), NULL},
     {"named_barrier_arrive", tl_named_barrier, I(1), NULL},
+    {"ptx_cp_async_bulk", t_ptx_cp_async_bulk, NULL, NULL},
 };
 #undef I
 

@@ -305,6 +305,14 @@ static const char *const notes[][2] = {
     {"rng_rand_float", "C, CUDA (`bit=32`, `dist=\"uniform\"` only; thread-level)"},
     {"named_barrier_arrive", "CUDA; C: no effect (not in kernels with `T.ws`)"},
     {"sync_threads", "C, CUDA (named `(barrier_id, arrive_count)`: CUDA; C: no effect)"},
+    {"alloc_descriptor", "C, CUDA (kind `\"wgmma\"` only)"},
+    {"ptx_wgmma_ss", "C, CUDA sm_90a (f16/bf16/fp8, float32 accumulators; else an error)"},
+    {"ptx_wgmma_rs", "C, CUDA sm_90a (f16/bf16/fp8, float32 accumulators; else an error)"},
+    {"warpgroup_arrive", "C, CUDA sm_90a (C: no effect; else an error)"},
+    {"warpgroup_commit_batch", "C, CUDA sm_90a (C: no effect; else an error)"},
+    {"warpgroup_fence_operand", "C, CUDA (C: no effect)"},
+    {"wgmma_mma", "C, CUDA (wgmma on sm_90a, else an error)"},
+    {"ptx_cp_async_bulk", "C, CUDA (cp.async.bulk on sm_90a; else the thread's copy)"},
 };
 
 const char *tl_lang_status(const char *name, const char *dflt) {
@@ -394,11 +402,15 @@ static Value *t_atomic_addx(Interp *in, CallArgs *a, void *d) {
     return val_none(in);
 }
 
+static bool dtype_like(const Value *v) {
+    return v->kind == V_DTYPE || v->kind == V_VEC_DTYPE || v->kind == V_STR;
+}
+
 static Value *t_reinterpret(Interp *in, CallArgs *a, void *d) {
     (void)d;
     Value *av[2];
     args_bind(in, a, "T.reinterpret", "value, dtype", av, 2);
-    if (av[0]->kind == V_DTYPE && av[1]->kind != V_DTYPE) { /* TVM's (dtype, value) order */
+    if (dtype_like(av[0]) && !dtype_like(av[1])) { /* TVM's (dtype, value) order */
         Value *t = av[0];
         av[0] = av[1], av[1] = t;
     }
@@ -407,6 +419,8 @@ static Value *t_reinterpret(Interp *in, CallArgs *a, void *d) {
         h->u.s = "T.reinterpret(..., \"handle\")";
         return h;
     }
+    Value *vec = vec_reinterpret(in, av[0], av[1], a->loc);
+    if (vec) return vec;
     DType to = val_to_dtype(in, av[1], a->loc, "dtype");
     Expr *x = av[0]->kind == V_FLOAT ? ir_float(in->ctx, av[0]->u.f, DT_FLOAT32, a->loc)
                                      : val_to_expr(in, av[0], a->loc, "T.reinterpret value");

@@ -26,9 +26,8 @@
  *                              one fused multiply-add; a multiply never fused, both to
  *                              nearest
  *
- * TileLang's packed x2 operations (T.add2 ... T.abs2) take float16x2 / bfloat16x2 /
- * float32x2 vector values, which tilec has no dtypes for: they are compile errors that
- * say so. Errors name the T function and point at the call. */
+ * (TileLang's packed x2 operations, T.add2 ... T.abs2, are tileops_vec.c's.) Errors name
+ * the T function and point at the call. */
 #include "frontend/eval.h"
 
 #include <string.h>
@@ -248,17 +247,9 @@ static Value *t_ieee(Interp *in, CallArgs *a, void *d) {
 }
 
 /* ---- the table --------------------------------------------------------------------------- */
-static Value *t_packed(Interp *in, CallArgs *a, void *d) {
-    ctx_fail(in->ctx, a->loc,
-             "T.%s is not supported yet by tilec (it takes packed float16x2 / bfloat16x2 / "
-             "float32x2 values, and tilec has no vector dtypes)",
-             (const char *)d);
-}
-
 #define I(x) ((const void *)(intptr_t)(x))
 #define FAST_NOTE "C, CUDA (C: the accurate function)"
 #define IEEE_NOTE "C, CUDA (float32, float64; narrower: 'rn' only)"
-#define PACKED "not yet (compile error)"
 static const TName math[] = {
     {"nextafter", t_nextafter, NULL, "C, CUDA (float32, float64)"},
     {"ldexp", t_ldexp, NULL, NULL},
@@ -288,13 +279,6 @@ static const TName math[] = {
     {"ieee_frsqrt", t_ieee, &ieee_ops[7], "C, CUDA (float32)"},
     {"fma", t_ieee, &ieee_ops[8], NULL},
     {"fmul", t_ieee, &ieee_ops[9], NULL},
-    {"add2", t_packed, "add2", PACKED},
-    {"sub2", t_packed, "sub2", PACKED},
-    {"mul2", t_packed, "mul2", PACKED},
-    {"fma2", t_packed, "fma2", PACKED},
-    {"max2", t_packed, "max2", PACKED},
-    {"min2", t_packed, "min2", PACKED},
-    {"abs2", t_packed, "abs2", PACKED},
 };
 #undef I
 

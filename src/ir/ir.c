@@ -643,6 +643,7 @@ bool ir_multiple_of(const Expr *e, int64_t m) {
     int64_t c;
     if (ir_is_const_int(e, &c)) return c % m == 0;
     if (e->kind == EXPR_CAST) return dtype_is_int(e->dtype) && ir_multiple_of(e->u.cast.value, m);
+    if (e->kind == EXPR_VAR) return e->u.var->multiple > 1 && e->u.var->multiple % m == 0;
     if (e->kind != EXPR_BIN) return false;
     const Expr *a = e->u.bin.a, *b = e->u.bin.b;
     switch (e->u.bin.op) {

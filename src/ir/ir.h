@@ -236,6 +236,8 @@ typedef struct Var {
     bool varying;            /* may differ between the threads of a block (pass_mark_varying:
                               thread indices, lets and loop bounds that depend on them) */
     const Expr *bound_value; /* a kernel LET's value, loads or not (T.get_let_value) */
+    int64_t multiple;        /* > 1: a symbolic size assumed a multiple of this (CUDA's
+                              pass_assume_aligned; the runtime checks it at launch) */
 } Var;
 
 struct Buffer {
@@ -272,6 +274,11 @@ struct Buffer {
                          the data of this global buffer aligned to (checked at launch);
                          for a shared buffer, the alignment of its offset (a TMA
                          destination: 128); 0: none */
+    /* The front end's vector buffers (T.alloc_local(shape, "float16x2")): the last
+     * dimension holds the `lanes` lanes of one element (0: scalar elements); vec_var:
+     * a vector T.alloc_var (shape (lanes,)), whose name reads as the vector. */
+    int lanes;
+    bool vec_var;
 };
 
 struct Expr {
@@ -645,6 +652,9 @@ typedef struct Func {
     Loc loc;
     Vec(Param) params;
     Vec(Var *) syms; /* symbolic sizes/strides, bound from tensors at launch */
+    /* NULL, or per sym the multiple its lowering assumed it is (Var.multiple; 1: none):
+     * a launch whose sizes break it runs the kernel's general variant (api.c) */
+    int64_t *sym_multiple;
     Stmt *body;
     const char *flops;     /* optional work declarations, as IR text for reporting (may be NULL) */
     bool no_set_max_nreg;  /* T.no_set_max_nreg(): a TMA producer warp group keeps

@@ -50,6 +50,9 @@ void pass_mark_nonneg(Ctx *ctx, Func *f); /* Var.nonneg of the int vars never < 
 /* Var.varying / Buffer.varying in kernels that read a thread index; errors for tile ops
  * under thread-dependent conditions (mark_varying.c). */
 void pass_mark_varying(Ctx *ctx, Func *f);
+/* Tile operations under `if tx < c` (a range of the thread index) -> T.ws regions of the
+ * range's threads (thread_regions.c); before pass_mark_varying. */
+void pass_thread_regions(Ctx *ctx, Func *f);
 /* Whether e may differ between the threads of a block (after pass_mark_varying), and
  * whether s is an if, while or loop whose condition or bounds may. */
 bool ir_expr_varies(const Expr *e);

@@ -1,16 +1,22 @@
 /* program_order.c - the C target's meaning of the Tier 3 primitives (tileops_expert.c).
- * A block runs in one CPU thread, in program order: a T.ws region runs its body there
+ * A block runs in one CPU thread, in program order: a T.ws region (STMT_THREADS, kept:
+ * emit_c.c runs its thread-level code in the region's threads only) runs its body there
  * like any other code, and what only orders threads or hints the hardware does nothing
  * (mbarrier operations and barriers, named ones too, T.fence_proxy_async, T.set_max_nreg, T.wait_wgmma,
  * T.pdl_trigger / T.pdl_sync: no launch of the C target depends on another's start).
- * T.tma_copy is a copy and T.wgmma_gemm a gemm. That is the reference result of every
+ * T.tma_copy and T.ptx_cp_async_bulk are copies and T.wgmma_gemm a gemm. That is the reference result of every
  * program whose barrier protocol lets the code that comes first in the source run
- * first (a producer ahead of its consumers, as pipelines are written).
+ * first (a producer ahead of its consumers, as pipelines are written). A region that
+ * waits, inside a loop of its own, on an mbarrier that a later region of the same
+ * sequence arrives on (two regions that hand work back and forth for a whole loop,
+ * FlashMLA's ping-pong) has no such order: an error, not a different result.
  *
- * Requires: elaborated IR. Provides: no STMT_THREADS, STMT_MBAR, STMT_FENCE,
+ * Requires: elaborated IR. Provides: no STMT_MBAR, STMT_FENCE,
  * STMT_SETMAXNREG, STMT_ASYNC, STMT_PDL, STMT_NAMED_BAR or barrier buffers. */
 #include "passes/passes.h"
 #include "ir/ir_walk.h"
+
+#include <string.h>
 
 static void order_slot(Stmt **slot, void *ud);
 
@@ -29,6 +35,50 @@ static bool hardware_only(const Stmt *s) {
     }
 }
 
+/* ---- regions that no program order runs ------------------------------------------- */
+typedef struct Waits {
+    int loops;            /* loops around the statement walked, inside the region */
+    const Stmt *wait;     /* the first wait found inside one of them */
+    const Buffer *arrive; /* looking for arrivals on this barrier instead (else NULL) */
+    const Stmt *arrival;
+} Waits;
+
+static void find_waits(Stmt **slot, void *ud) {
+    Waits *w = ud;
+    const Stmt *s = *slot;
+    if (s->kind == STMT_MBAR && s->u.mbar.op != MBAR_INIT) {
+        if (w->arrive && s->u.mbar.op != MBAR_WAIT && s->u.mbar.bar == w->arrive && !w->arrival)
+            w->arrival = s;
+        if (!w->arrive && s->u.mbar.op == MBAR_WAIT && w->loops && !w->wait) w->wait = s;
+    }
+    bool loop = s->kind == STMT_FOR || s->kind == STMT_WHILE;
+    w->loops += loop;
+    ir_stmt_children(*slot, find_waits, ud);
+    w->loops -= loop;
+}
+
+/* Regions i and later of seq: region i must not wait in a loop for a later one. */
+static void check_region_order(Ctx *ctx, const Stmt *seq) {
+    for (int i = 0; i < seq->u.seq.len; i++) {
+        Stmt *r = seq->u.seq.data[i];
+        if (r->kind != STMT_THREADS) continue;
+        Waits w = {0};
+        find_waits(&r, &w);
+        if (!w.wait) continue;
+        for (int j = i + 1; j < seq->u.seq.len; j++) {
+            Stmt *later = seq->u.seq.data[j];
+            Waits a = {.arrive = w.wait->u.mbar.bar};
+            if (later->kind == STMT_THREADS) find_waits(&later, &a);
+            if (a.arrival)
+                ctx_fail(ctx, w.wait->loc,
+                         "this region waits in a loop for mbarrier '%s', which a later region "
+                         "(line %d) arrives on: the C target runs regions one after the other "
+                         "and cannot run this protocol (it runs on CUDA)",
+                         w.wait->u.mbar.bar->name, a.arrival->loc.line);
+        }
+    }
+}
+
 static void order_slot(Stmt **slot, void *ud) {
     Ctx *ctx = ud;
     Stmt *s = *slot;
@@ -36,10 +86,12 @@ static void order_slot(Stmt **slot, void *ud) {
         *slot = ir_seq(ctx, s->loc);
         return;
     }
-    if (s->kind == STMT_THREADS) *slot = s = s->u.threads.body;
+    if (s->kind == STMT_EXTERN && !strcmp(s->u.extern_.name, "tl_bulk_copy"))
+        s->u.extern_.nargs = 3; /* T.ptx_cp_async_bulk: a copy; its barrier goes */
     if (s->kind == STMT_COPY)
         s->u.copy.manual = false, s->u.copy.bar = NULL, s->u.copy.bar_idx = NULL;
     if (s->kind == STMT_GEMM) s->u.gemm.manual = false;
+    if (s->kind == STMT_SEQ) check_region_order(ctx, s);
     ir_stmt_children(s, order_slot, ctx);
 }
 

@@ -401,7 +401,8 @@ ERRORS = [
     ("B[i] = T.truncdiv(A[i], 2)", "T.truncdiv expects an integer argument, but got float32"),
     ("B[i] = T.truncmod(7, 0)", "T.truncmod: division by zero"),
     ("A[i] = T.acos(A[i], A[i])", "T.acos() takes 1 argument"),
-    ("A[i] = T.add2(A[i], A[i])", "T.add2 is not supported yet by tilec (it takes packed"),
+    ("A[i] = T.add2(A[i], A[i])", "T.add2: expected dtype in ['bfloat16x2', 'float16x2', "
+     "'float32x2'], got 'float32'"),
     ("T.reduce_bitor(A, R)", "T.reduce_bitor requires integer or bool buffers, got float32"),
     ("T.cummax(A, dim=1)", "T.cummax: dim is out of range for a 1-dimensional buffer"),
 ]

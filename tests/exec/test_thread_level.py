@@ -29,6 +29,31 @@ def test_splitk_two_dimensional_threads(tilec, N, K, BN, BK):
     np.testing.assert_array_equal(out["C"], b @ a)
 
 
+def test_tile_ops_under_a_thread_range(tilec):
+    """`if tx < 32:` / `else:`, and an if / elif / elif chain, around tile operations run
+    them in the threads each admits (TileLang's mhc_pre shape), with the block's thread
+    index inside."""
+    rng = np.random.default_rng(4)
+    x = rng.uniform(-1, 1, (3, 8, 64)).astype(np.float32)
+    w = rng.uniform(-1, 1, 8).astype(np.float32)
+    out = tilec.run(KERNELS + "thread_if_tiles.py", dict(M=3, N=64, H=8), {"X": x, "W": w})
+    np.testing.assert_allclose(out["R"], x.max(2) * w, rtol=1e-6)
+    np.testing.assert_allclose(out["Y"], np.einsum("bhn,h->bn", x, w), rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(out["Z"], np.tile([131, 32, 7, 9, 5], (3, 1)))
+
+
+def test_ws_region_runs_only_its_threads(tilec):
+    """Per-thread code in a T.ws region runs in the region's threads, with the block's
+    thread index (as on CUDA); the other threads' elements keep their values."""
+    rng = np.random.default_rng(5)
+    a = rng.uniform(-1, 1, (2, 256)).astype(np.float32)
+    b = np.full((2, 256), -7.0, np.float32)
+    out = tilec.run(KERNELS + "ws_thread_index.py", dict(N=256), {"A": a, "B": b})
+    ref = b.copy()
+    ref[:, 128:] = a[:, 128:] * 2 + np.arange(128, 256) + (a[:, :1] + 1)
+    np.testing.assert_allclose(out["B"], ref, rtol=1e-6)
+
+
 def test_lanes_warps_and_tile_ops(tilec):
     rng = np.random.default_rng(3)
     x = rng.uniform(-1, 1, 256).astype(np.float32)
@@ -49,8 +74,16 @@ def test_lanes_warps_and_tile_ops(tilec):
 ERRORS = [
     ("T.copy(X[tx:tx + 4], S[0:4])",
      "T.copy over a region that depends on the thread index is not supported"),
-    ("if tx < 32:\n                T.copy(X[0:128], S)",
+    ("if tx % 2 == 0:\n                T.copy(X[0:128], S)",
      "T.copy under a condition that depends on the thread index is not supported"),
+    ("if tx < 20:\n                T.copy(X[0:128], S)",
+     "which must be whole warps (multiples of 32)"),
+    ("if 32 <= tx < 64:\n                T.copy(X[0:128], S)\n            else:\n"
+     "                T.fill(S, 0.0)",
+     "the others are not one range (write two `if`s)"),
+    ("for i in T.serial(2):\n                if tx < 32:\n                    T.clear(S)\n"
+     "                    T.sync_threads(1, 64)",
+     "in a kernel with named barriers of its own"),
     ("if tx < 32:\n                T.sync_threads()",
      "T.sync_threads under a condition that depends on the thread index"),
     ("for i in T.Parallel(tx):\n                S[i] = 0.0",

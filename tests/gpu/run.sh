@@ -4,7 +4,8 @@
 #      tests/gpu/gemm_template_test.cu (tl_cuda.h's tensor-core GEMM and cp.async)
 #   2. every example with `tilec run --target cuda --check` (the C target is the
 #      reference) at sizes that divide the tiles and sizes that do not
-#   3. the NumPy-referenced execution tests on the cuda target (TILEC_TARGET=cuda pytest),
+#   3. the NumPy-referenced execution tests on the cuda target (TILEC_TARGET=cuda pytest:
+#      the examples, and the raw wgmma of test_wgmma_raw.py against NumPy on sm_90a),
 #      when pytest is installed; tests/gpu/test_torch_gpu.py (tilec kernels as torch custom
 #      ops under torch.compile and in CUDA graphs, do_bench's backends) when torch has CUDA
 #   4. the small cases again under compute-sanitizer --tool memcheck and --tool racecheck,
@@ -394,7 +395,7 @@ if [ "$PYTEST" -eq 1 ] && python3 -c "import numpy, pytest" 2>/dev/null; then
     xml=$LOGS/pytest-cuda.xml
     log=$LOGS/pytest-cuda.log
     TILEC_TARGET=cuda TILEC=$TILEC timeout 3600 python3 -m pytest -q -p no:cacheprovider \
-        --junitxml="$xml" tests/exec/test_examples.py >"$log" 2>&1
+        --junitxml="$xml" tests/exec/test_examples.py tests/exec/test_wgmma_raw.py >"$log" 2>&1
     # one line per test case, from the JUnit XML
     while IFS='|' read -r status name; do
         [ -n "$status" ] || continue

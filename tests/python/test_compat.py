@@ -39,6 +39,8 @@ def test_shim_modules():
     assert tilec.compat.is_shim(tilelang) and tilelang.language is T
     assert autotune is tilec.autotune and tilelang.jit is not None
     assert T.float16 == "float16" and T.float == "float32"
+    assert T.float16x2 == "float16x2" and T.halfx4 == "float16x4"  # vector dtypes
+    assert type(T.float16x2).__name__ == "DType" and type(T.boolx2).__name__ == "Inert"
     assert tilelang.PassConfigKey.TL_ENABLE_FAST_MATH == "TL_ENABLE_FAST_MATH"
     assert tilelang.TensorSupplyType.Randn is tilec.TensorSupplyType.Randn
     # Whatever only kernel bodies use is an inert placeholder.

@@ -96,3 +96,13 @@ def test_annotated_factory(tl_eager):
 def test_pipelined_schedule_without_group(tl_eager):
     a = rand((256,), np.float32, 7)
     np.testing.assert_allclose(tl_eager.scaled_copy_pipelined()(a), a * 3.0, rtol=1e-6)
+
+
+@pytest.mark.parametrize("seq_len", [100, 64])
+def test_eager_size_from_cdiv_of_a_const(seq_len, tl_eager):
+    """tilelang.cdiv of a T.const size: symbolic in the first phase, then the call's."""
+    x = rand((2, seq_len))
+    y = tl_eager.block_sums(x)
+    starts = list(range(0, seq_len, 32))
+    assert y.shape == (2, len(starts))
+    np.testing.assert_allclose(y, np.add.reduceat(x, starts, axis=1), rtol=1e-5, atol=1e-5)

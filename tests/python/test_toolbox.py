@@ -164,6 +164,31 @@ def test_carver_facts_and_gemm_hints(monkeypatch):
         driver.get_num_sms()
 
 
+def test_get_tir_and_analyzer(monkeypatch):
+    """upstream's examples/analyze: kernel.get_tir(sizes) and tilelang.tools.Analyzer give
+    T.gemm FLOPs (whole tiles, as TileLang counts them) and global bytes from libtilec's
+    count of the tile program, and TileLang's roofline estimate for the device model."""
+    import tilelang
+    import tl_eager
+    from tilec.compat import tl_carver
+    from tilelang.carver.arch import CUDA
+    from tilelang.tools import Analyzer
+    monkeypatch.setattr(tl_carver, "_gpus", lambda: [dict(
+        name="A100", sms=108, compute_capability="8.0", memory_bytes=80 << 30)])
+    k = tilelang.jit(tl_eager.matmul.func).get_tir(M=256, N=100, K=64, block_M=64,
+                                                   block_N=64, block_K=32)
+    r = Analyzer.analysis(k, CUDA("cuda"))
+    blocks = 4 * 2  # ceil(256 / 64) x ceil(100 / 64)
+    assert r.total_flops == 2 * 64 * 64 * 64 * blocks
+    # per block: A and B tiles (64x32 and 32x64 fp16) twice, the 64x64 fp16 C tile once
+    assert r.total_global_bytes == (2 * (64 * 32 + 32 * 64) * 2 + 64 * 64 * 2) * blocks
+    assert r.expected_tflops == 39.0 and r.expected_bandwidth_GBps == 12.08
+    assert r.estimated_time == max(r.total_global_bytes / 12.08e9, r.total_flops / 39e12)
+    sym = tl_eager.matmul.compile(block_M=32, block_N=32, block_K=16)  # sizes unbound
+    with pytest.raises(tilec.TilecError, match="symbolic sizes.*give them to get_tir"):
+        Analyzer.analysis(sym, CUDA("cuda"))
+
+
 def test_get_tensor_supply_and_utils_target():
     from tilelang.utils.tensor import TensorSupplyType, get_tensor_supply
     from tilelang.utils.target import check_cuda_availability, determine_target

@@ -227,6 +227,13 @@ static void test_symbolic(void) {
     CHECK(tl_kernel_call(k, args, 3, none, 0, NULL) == TL_ERROR_ARGUMENT); /* B is 99 rows */
     b.shape[0] = 100;
     CHECK(tl_kernel_call(k, args, 3, none, 0, NULL) == TL_OK);
+    /* the work: no gemm; each of the 2 x 2 blocks reads A and B and writes C, 64 x 64
+       floats each (every element access counted) */
+    double flops = -1, bytes = -1;
+    CHECK(tl_kernel_work(k, args, 3, &flops, &bytes) == TL_OK && flops == 0 &&
+          bytes == 4.0 * 3 * 64 * 64 * 4);
+    CHECK_ERR(tl_kernel_work(k, NULL, 0, &flops, &bytes), TL_ERROR_ARGUMENT,
+              "the kernel has symbolic sizes (M...)", "pass its arguments");
     t2_free(&a), t2_free(&b), t2_free(&c), t2_free(&x), t2_free(&y), t2_free(&z);
     tl_kernel_destroy(k);
 }

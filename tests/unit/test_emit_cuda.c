@@ -1094,6 +1094,9 @@ static void test_pass_configs(void) {
 }
 
 static const int64_t wsd_syms[] = {100}; /* K: 7 iterations, the last one ragged */
+/* dyn_rows's m, k, n: rows of whole 16-byte vectors, ragged tiles at every edge; then
+ * rows that break the assumption, for its general variant */
+static const int64_t rows_syms[] = {100, 72, 88}, odd_rows_syms[] = {100, 37, 70};
 
 /* ws_dynamic's tensor map: X (K, 64) float32, dims innermost first, a 64 x 16 box; with
  * K = 0 there is none, and the launch error names the tensor and the way out. */
@@ -1328,6 +1331,9 @@ static void math_cases(SimCase *cases, char names[][64], int *n) {
         {"math_reduce", "\"int32\"", "\"int8\"", false},
         {"math_reduce", "bm=16, bn=32", "bm=2, bn=128", false}, /* across warps */
         {"py_names", "M=40", "M=40", true},                     /* tileops_py.c's names */
+        {"math_vec", "\"float16\"", "\"float16\"", true},       /* tileops_vec.c's */
+        {"math_vec", "\"float16\"", "\"bfloat16\"", false},
+        {"math_vec", "\"float16\"", "\"float32\"", true},
     };
     for (size_t i = 0; i < sizeof math / sizeof *math; i++) {
         const char *const ft[] = {math[i].from, math[i].to};
@@ -1479,6 +1485,8 @@ int main(void) {
         {"conflict", test_kernel("conflict"), NULL},
         {"proj_write", test_kernel("proj_write"), NULL},
         {"vec_raw", test_kernel("vec_raw"), NULL},
+        {"par_vectors", test_kernel("par_vectors"), NULL},
+        {"vec_loop", test_kernel("vec_loop"), NULL},
         {"ws_alias", test_kernel("ws_alias"), NULL},
         {"pipe_outer2", test_kernel("pipe_outer2"), NULL},
         {"pipe_alias", test_kernel("pipe_alias"), NULL},
@@ -1518,6 +1526,9 @@ int main(void) {
         {"mem_atomic", test_kernel("mem_atomic"), NULL},
         {"mem_wide", test_kernel("mem_wide"), NULL},
         {"mem_extern", test_kernel("mem_extern"), NULL},
+        {"ws_thread_index", test_kernel("ws_thread_index"), NULL},
+        {"thread_if_tiles", test_kernel("thread_if_tiles"), NULL},
+        {"gemm_clear_when", test_kernel("gemm_clear_when"), NULL},
     };
     enum { NPROG = sizeof progs / sizeof *progs, MAXC = 128 };
     char ex[32][128];
@@ -1566,6 +1577,16 @@ int main(void) {
                       kernels_call(all[i], "tl_pdl_sync();") &&
                       kernels_call(all[i], "tl_pdl_trigger();"),
                   "launch_shape: min blocks per SM and PDL in the source");
+        if (!strcmp(names[i], "par_vectors")) /* T.Parallel nests without fragments */
+            CHECK(kernels_call(all[i], "] : uint4{}};") && kernels_call(all[i], ")] = tl_vld") &&
+                      kernels_call(all[i], "*(uint4 *)&C[") &&
+                      kernels_call(all[i], " < 50) ? tl_f16_to_f32(A[(int64_t)i_"),
+                  "par_vectors: a guarded gather stored as loaded, float32 results from vector "
+                  "loads in 16-byte pieces, a condition that splits runs loads per element");
+        if (!strcmp(names[i], "vec_loop"))
+            CHECK(kernels_call(all[i], "const uint4 tl_vec0 = *(const uint4 *)&A[") &&
+                      kernels_call(all[i], "const uint4 tl_vec1 = *(const uint4 *)&B["),
+                  "vec_loop: each T.vectorized copy one 16-byte load");
         if (!strcmp(names[i], "gemm_s8") || !strcmp(names[i], "gemm_s8_t"))
             CHECK(src && strstr(src, "tl_gemm_ss_s8<64, 32, 64, 2, 2, "), "%s: int8 mma.sync",
                   names[i]);
@@ -1810,6 +1831,7 @@ int main(void) {
         {"ws_chunked", test_kernel("ws_chunked"), NULL},
         {"ws_window", test_kernel("ws_window"), NULL},
         {"ws_dynamic", test_kernel("ws_dynamic"), wsd_syms},
+        {"dyn_rows", test_kernel("dyn_rows"), rows_syms},
     };
     for (size_t i = 0; i < sizeof ws / sizeof *ws; i++) {
         all[n] = check_program(ws[i].name, ws[i].text);
@@ -1820,7 +1842,7 @@ int main(void) {
         names[n++] = ws[i].name;
     }
     settings.cluster = false;
-    const char *epi = all[n - 4]->src, *chunked = all[n - 3]->src, *win = all[n - 2]->src;
+    const char *epi = all[n - 5]->src, *chunked = all[n - 4]->src, *win = all[n - 3]->src;
     for (int i = 0; i < n; i++) /* T.use_swizzle(order="column"): TileLang's column walk */
         if (!strcmp(names[i], "ws_tiles_column") || !strcmp(names[i], "dynamic_column"))
             CHECK(kernels_call(all[i], names[i][0] == 'w'
@@ -1865,7 +1887,7 @@ int main(void) {
     CHECK(ir_says(all[n - 1], ") persistent split_k(16384 bytes per block):") && whole &&
               ir_says(whole, ") persistent:") && !ir_says(all[0], "persistent"),
           "the lowered IR says which kernels run on a persistent grid and split K");
-    CHECK(ir_says(all[n - 5], ") persistent cluster(2):"),
+    CHECK(ir_says(all[n - 6], ") persistent cluster(2):"),
           "ws_epilogue: the lowered IR says it runs in clusters of 2");
     if (whole) compiled_free(whole);
     free(big);
@@ -1885,7 +1907,19 @@ int main(void) {
     CHECK(win && strstr(win, "float acc[32] = {};") && strstr(win, "((h * 32) / 8 % 8) * 4]") &&
               !strstr(win, "tl_smem_zero(tl_smem"),
           "ws_window: acc's windows read and written in registers");
-    if (all[n - 2]->f) test_tmap_geometry(all[n - 2]); /* ws_dynamic */
+    if (all[n - 3]->f) test_tmap_geometry(all[n - 3]); /* ws_dynamic */
+    CHECK(all[n - 2]->f && all[n - 2]->f->sym_multiple && all[n - 2]->f->sym_multiple[1] == 8 &&
+              all[n - 2]->f->sym_multiple[2] == 8 && all[n - 2]->f->sym_multiple[0] == 1,
+          "dyn_rows: k and n (row lengths) assumed multiples of 8 halves, m not");
+    settings.no_assume_aligned = true; /* the general variant: scalar copies */
+    all[n] = check_program("dyn_rows_general", test_kernel("dyn_rows"));
+    settings.no_assume_aligned = false;
+    CHECK(all[n]->src && !kernels_call(all[n], "tl_tma_load(") &&
+              !kernels_call(all[n], "tl_cp_async") && !all[n]->f->sym_multiple,
+          "dyn_rows_general: no TMA, no vector copies, nothing assumed");
+    cases[n] = (SimCase){"dyn_rows_general", (char *)test_kernel("dyn_rows"), odd_rows_syms,
+                         all[n]};
+    names[n++] = "dyn_rows_general";
     CHECK(chunked && strstr(chunked, "tl_tma_store(&tl_tmap2, C_s + (0) * 64 + 0, tl_c") &&
               strstr(chunked, "for (int32_t h = 0; h < 2; ++h) {  /* unroll */\n"
                               "                tl_fence_proxy_async();\n"
@@ -2003,6 +2037,52 @@ int main(void) {
               !strstr(mw, "tl_fence_proxy_async();  /* this thread's"),
           "manual_wgmma: T.wgmma_gemm in flight until T.wait_wgmma, TMA copies expecting their "
           "bytes");
+    if (n + 4 <= MAXC) { /* the program's own wgmma (tileops_wgmma.c): descriptors, K steps */
+        const char *raw = test_kernel("wgmma_raw"), *rs = test_kernel("wgmma_rs");
+        const char *bulk = test_kernel("bulk_copy"); /* T.ptx_cp_async_bulk */
+        all[n] = check_program("sm90_bulk_copy", bulk);
+        CHECK(all[n]->src && kernels_call(all[n], "tl_bulk_copy<true>(&S[32], &A[bx * 256], 1024, "
+                                                  "&mbarrier[0]);"),
+              "sm90_bulk_copy: cp.async.bulk completing on the barrier");
+        cases[n] = (SimCase){"sm90_bulk_copy", (char *)bulk, NULL, all[n]};
+        names[n++] = "sm90_bulk_copy";
+        lower_arch = "sm_80";
+        all[n] = check_program("bulk_copy", bulk);
+        CHECK(all[n]->src && kernels_call(all[n], "tl_bulk_copy<false>(") &&
+                  !kernels_call(all[n], "tl_mbar_expect_tx("),
+              "bulk_copy: below sm_90a the thread's own copy, no transaction bytes");
+        cases[n] = (SimCase){"bulk_copy", (char *)bulk, NULL, all[n]};
+        names[n++] = "bulk_copy";
+        lower_arch = "sm_90a";
+        all[n] = check_program("sm90_wgmma_raw", raw);
+        CHECK(all[n]->src &&
+                  kernels_call(all[n], "\"wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "
+                                       "{%0, %1, ") &&
+                  kernels_call(all[n], "}, %32, %33, p, 1, 1, 0, 1;") &&
+                  kernels_call(all[n], "tl_wgmma_raw_ss<64, TL_MMA_BF16, TL_MMA_BF16, true, "
+                                       "false, 1, 1>(tl_d, tl_da, tl_db, tl_sd, tx);") &&
+                  kernels_call(all[n], "tl_gmma_desc_init(&") &&
+                  kernels_call(all[n], "tl_warpgroup_commit();\n    tl_wgmma_wait<0>();"),
+              "sm90_wgmma_raw: the wgmma written with 32 accumulator registers, committed and "
+              "waited for");
+        cases[n] = (SimCase){"sm90_wgmma_raw", (char *)raw, NULL, all[n]};
+        names[n++] = "sm90_wgmma_raw";
+        all[n] = check_program("sm90_wgmma_rs", rs);
+        CHECK(all[n]->src &&
+                  kernels_call(all[n], "\"wgmma.mma_async.sync.aligned.m64n32k32.f32.e4m3.e4m3 "
+                                       "{%0, %1, ") &&
+                  kernels_call(all[n], "}, {%16, %17, %18, %19}, %20, p, 1, 1;") &&
+                  kernels_call(all[n], ": \"r\"(tl_a[0]), \"r\"(tl_a[1]), \"r\"(tl_a[2]), "
+                                       "\"r\"(tl_a[3]), \"l\"(tl_db), \"r\"(tl_sd));"),
+              "sm90_wgmma_rs: an fp8 wgmma with A in 4 registers");
+        cases[n] = (SimCase){"sm90_wgmma_rs", (char *)rs, NULL, all[n]};
+        names[n++] = "sm90_wgmma_rs";
+        lower_arch = "sm_80";
+        expect_error("wgmma_raw_sm80.py", raw,
+                     "T.warpgroup_arrive: wgmma is an sm_90a instruction; this kernel is "
+                     "compiled for sm_80");
+        lower_arch = "sm_90a";
+    }
     for (int i = 0; i < n; i++)
         if (!strcmp(names[i], "sm90_gemm_warp_specialized.py"))
             CHECK(all[i]->src && strstr(all[i]->src, "__launch_bounds__(384, 1)") &&

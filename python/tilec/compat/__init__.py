@@ -17,6 +17,8 @@ tilelang.utils (tensor.get_tensor_supply, target up to 0.1.11),
 tilelang.cache (cached, clear_cache), tilelang.env (TILELANG_* settings), tilelang.tvm
 and tilelang.DataType (dtype names; TVM class names as annotation stand-ins),
 tilelang.carver (the GPU's facts and a GEMM tile recommender, compat/tl_carver.py),
+tilelang.tools.Analyzer (FLOPs, global bytes and TileLang's roofline estimate from
+libtilec's count, compat/tl_analyzer.py; kernel.get_tir gives it a kernel),
 tilelang.contrib.nvcc's compute version, tilelang.PassConfigKey, tilelang.TensorSupplyType,
 disable_cache / enable_cache / is_cache_enabled, set_log_level. Every other module path
 of TileLang 0.1.9 to 0.1.15 (tilelang_modules.txt) imports; the kernel-language ones
@@ -56,7 +58,9 @@ class _InertModule(types.ModuleType):
     def __getattr__(self, name):
         if name.startswith("__"):
             raise AttributeError(name)
-        from .language import Inert
+        from .language import Inert, _vector_dtype
+        if self.__name__ == "tilelang.language" and _vector_dtype(name):
+            return _vector_dtype(name)  # T.float16x2
         return Inert("%s.%s" % (self.__name__, name))
 
 
@@ -103,7 +107,7 @@ _INERT = ("tilelang.language", "tilelang.layout", "tilelang.math", "tilelang.til
 # Modules with some content whose other names are TileLang internals.
 _PARTIAL = ("tilelang.tvm", "tilelang.transform", "tilelang.utils", "tilelang.jit",
             "tilelang.cache", "tilelang.carver", "tilelang.contrib", "tilelang.engine",
-            "tilelang.intrinsics", "tilelang.cuda.intrinsics")
+            "tilelang.tools", "tilelang.intrinsics", "tilelang.cuda.intrinsics")
 _MODULE_LIST = __file__.rsplit("/", 1)[0] + "/tilelang_modules.txt"
 
 
@@ -183,6 +187,7 @@ def _content():
     from .tl_profiler import do_bench
     from .tl_tvm import CALLBACK, NVCC, DataType
     from . import testing as tl_testing, tl_carver as carver
+    from .tl_analyzer import ARCH_CONFIGS, AnalysisResult, Analyzer
 
     def cdiv(a, b):
         return (a + b - 1) // b
@@ -246,6 +251,9 @@ def _content():
         "tilelang.tvm.testing": dict(requires_package=tl_testing.requires_package),
         "tilelang.contrib.nvcc": NVCC,
         "tilelang.engine.callback": CALLBACK,
+        "tilelang.tools": dict(Analyzer=Analyzer),
+        "tilelang.tools.Analyzer": dict(Analyzer=Analyzer, AnalysisResult=AnalysisResult,
+                                        ARCH_CONFIGS=ARCH_CONFIGS),
         **_carver_content(carver),
         **_intrinsics_content(),
     }

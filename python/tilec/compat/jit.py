@@ -47,6 +47,12 @@ class TLJITFunction(JITFunction):
         k, tensors = super()._compile(args, kwargs, target, pass_configs)
         return _mark(k), tensors
 
+    def get_tir(self, *args, **kwargs):
+        """TileLang returns the PrimFunc for these arguments (for tilelang.tools.Analyzer
+        or tilelang.compile); tilec has no TVM IR: the compiled Kernel for them, which
+        carries the tile IR (.ir, .get_ir()) and its work count (.work())."""
+        return self.compile(*args, **kwargs)
+
     def _compiling(self, starts):
         if starts:
             _log("TileLang begins to compile kernel `%s` with `out_idx=%s`", self.__name__,

@@ -163,10 +163,20 @@ def ceildiv(a, b):
 symbolic = dynamic
 
 
+def _vector_dtype(name):
+    """T.float16x2 and the other vector dtypes (a scalar dtype and 2 to 64 lanes), or None."""
+    scalar, _, lanes = name.rpartition("x")
+    d = globals().get(scalar)
+    n = builtins.int(lanes) if lanes.isdigit() else 0
+    if 2 <= n <= 64 and isinstance(d, DType) and d != "bool":
+        return DType("%sx%s" % (d, lanes))
+    return None
+
+
 def __getattr__(name):
     if name.startswith("__"):
         raise AttributeError(name)
-    return Inert("T.%s" % name)
+    return _vector_dtype(name) or Inert("T.%s" % name)
 
 
 for _n in _DTYPES:

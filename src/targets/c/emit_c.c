@@ -37,6 +37,9 @@ typedef struct CEmit {
     int simt_threads;
     Vec(Buffer *) simt_bufs;
     bool in_threads;
+    /* the threads that run the code being written: the block's, or a T.ws region's
+     * [simt_lo, simt_hi) */
+    int simt_lo, simt_hi;
     /* the calls that read other threads in the statement being written (shuffles,
      * votes), and for each the array of every thread's argument (a block vote: the
      * scalar of its result) */
@@ -106,11 +109,16 @@ static void emit_alloc(CfEmit *em, const Stmt *s) {
 
 static bool simt_stmt(CfEmit *em, const Stmt *s);
 static void c_cross_thread(CfEmit *em, StrBuf *o, const Expr *e);
+static void emit_region(CfEmit *em, const Stmt *s);
 static void warp_extern(CfEmit *em, const Stmt *s);
 
 /* CfHooks.stmt: thread-level code, allocations, kernels, and what has no effect on a
  * CPU. */
 static bool c_stmt(CfEmit *em, const Stmt *s) {
+    if (s->kind == STMT_THREADS) {
+        emit_region(em, s);
+        return true;
+    }
     if (s->kind == STMT_EXTERN && s->u.extern_.warp) {
         warp_extern(em, s);
         return true;
@@ -248,8 +256,8 @@ static void simt_open(CfEmit *em) {
     CEmit *ce = c_of(em);
     const Stmt *k = em->kernel;
     const int *n = k->u.kernel.threads;
-    cf_line(em, "for (int32_t tl_tid = 0; tl_tid < %d; ++tl_tid) { /* each thread */",
-            ce->simt_threads);
+    cf_line(em, "for (int32_t tl_tid = %d; tl_tid < %d; ++tl_tid) { /* each thread */", ce->simt_lo,
+            ce->simt_hi);
     em->indent++;
     const char *idx[3] = {arena_printf(&em->ctx->arena, "tl_tid %% %d", n[0]),
                           arena_printf(&em->ctx->arena, "tl_tid / %d %% %d", n[0], n[1]),
@@ -273,6 +281,33 @@ static void simt_open(CfEmit *em) {
 
 static void simt_close(CfEmit *em) {
     c_of(em)->in_threads = false;
+    em->indent--;
+    cf_line(em, "}");
+}
+
+/* A T.ws region (STMT_THREADS): its statements run as anywhere else, but the loops over
+ * the threads cover only the region's, which keep the block's thread indices (as CUDA's
+ * threadIdx); code that runs once reads the region's first thread's copies. */
+static void emit_region(CfEmit *em, const Stmt *s) {
+    CEmit *ce = c_of(em);
+    int lo = s->u.threads.lo, hi = lo + s->u.threads.count, lo0 = ce->simt_lo, hi0 = ce->simt_hi;
+    cf_loc_comment(em, s->loc);
+    cf_line(em, "{ /* T.ws: threads %d..%d */", lo, hi - 1);
+    em->indent++;
+    int mark = em->live.len;
+    if (ce->simt_threads) {
+        if (lo < lo0 || hi > hi0) ctx_fail(em->ctx, s->loc, "T.ws blocks cannot be nested");
+        ce->simt_lo = lo, ce->simt_hi = hi;
+        for (int i = 0; lo && i < ce->simt_bufs.len; i++) {
+            Buffer *b = ce->simt_bufs.data[i];
+            cf_line(em, "%s *%s = tl_pt_%s + (int64_t)%d * %lld; /* thread %d's */",
+                    cf_storage(b->dtype), cf_buf(em, b), cf_buf(em, b), lo,
+                    (long long)const_elems(b), lo);
+        }
+    }
+    cf_stmt(em, s->u.threads.body);
+    em->live.len = mark;
+    ce->simt_lo = lo0, ce->simt_hi = hi0;
     em->indent--;
     cf_line(em, "}");
 }
@@ -312,8 +347,8 @@ static void hoist_cross(CfEmit *em, const Stmt *s) {
         em->live.len = mark;
         if (intrinsic_is_block_vote(e->u.call.fn)) { /* the same in every thread */
             const char *r = cf_tmp(em, "vote");
-            cf_line(em, "const int32_t %s = tl_block_vote(%d, %s, %d);", r,
-                    block_vote_kind(e->u.call.fn), vals, ce->simt_threads);
+            cf_line(em, "const int32_t %s = tl_block_vote(%d, %s + %d, %d);", r,
+                    block_vote_kind(e->u.call.fn), vals, ce->simt_lo, ce->simt_hi - ce->simt_lo);
             vals = r;
         }
         VEC_PUSH(&em->ctx->arena, ce->cross_vals, vals);
@@ -585,29 +620,49 @@ static void uses_stmt(CfEmit *em, Uses *u, const Stmt *s) {
         uses_region(em, u, &s->u.print.region);
         break;
     case STMT_ASSERT: uses_expr(em, u, s->u.assert_.cond); break;
+    case STMT_THREADS: uses_stmt(em, u, s->u.threads.body); break;
     default: break;
     }
 }
 
 /* ---- kernels: block function, launcher, call ---------------------------------------- */
+/* Places b at offset total (*off), returning the end (64-byte aligned). */
+static int64_t scratch_place(CfEmit *em, Buffer *b, int64_t *off, int64_t total) {
+    int64_t n = c_of(em)->simt_threads && simt_own_copy(b) ? c_of(em)->simt_threads : 1, c;
+    if (b->scope == SCOPE_BARRIER)
+        ctx_fail(em->ctx, b->loc, "T.alloc_barrier: mbarriers have no meaning on the C target");
+    for (int d = 0; d < b->ndim; d++) {
+        if (!ir_is_const_int(b->shape[d], &c))
+            ctx_fail(em->ctx, b->loc, "the C target needs a constant shape for %s buffer '%s'",
+                     scope_name(b->scope), b->name);
+        n *= c > 0 ? c : 0;
+    }
+    *off = total;
+    return total + (n * dtype_bytes(b->dtype) + 63) / 64 * 64;
+}
+
+/* Whether the program makes wgmma descriptors (T.initialize_wgmma_descriptor): they
+ * address shared memory from the scratch's start (tl_c_smem of tl_c.h) in 18 bits. */
+static bool makes_gmma_descs(const CfEmit *em) {
+    for (int i = 0; i < em->f->externs.len; i++)
+        if (!strcmp(em->f->externs.data[i], "tl_gmma_desc_init")) return true;
+    return false;
+}
+
 /* Scratch layout: each non-global buffer at a 64-byte aligned offset (a copy per thread
- * of the per-thread ones in thread-level code). Returns the total. */
+ * of the per-thread ones in thread-level code). With wgmma descriptors the shared
+ * buffers come first, 1024-byte aligned as swizzled tiles are on the GPU. Returns the
+ * total. */
 static int64_t scratch_layout(CfEmit *em, const Uses *u, int64_t *offs) {
     int64_t total = 0;
-    for (int i = 0; i < u->scratch.len; i++) {
-        Buffer *b = u->scratch.data[i];
-        int64_t n = c_of(em)->simt_threads && simt_own_copy(b) ? c_of(em)->simt_threads : 1, c;
-        if (b->scope == SCOPE_BARRIER)
-            ctx_fail(em->ctx, b->loc, "T.alloc_barrier: mbarriers have no meaning on the C target");
-        for (int d = 0; d < b->ndim; d++) {
-            if (!ir_is_const_int(b->shape[d], &c))
-                ctx_fail(em->ctx, b->loc, "the C target needs a constant shape for %s buffer '%s'",
-                         scope_name(b->scope), b->name);
-            n *= c > 0 ? c : 0;
+    bool descs = makes_gmma_descs(em);
+    for (int pass = descs ? 0 : 1; pass < 2; pass++)
+        for (int i = 0; i < u->scratch.len; i++) {
+            Buffer *b = u->scratch.data[i];
+            if (descs && (b->scope == SCOPE_SHARED) != !pass) continue;
+            if (descs && !pass) total = (total + 1023) / 1024 * 1024;
+            total = scratch_place(em, b, offs + i, total);
         }
-        offs[i] = total;
-        total += (n * dtype_bytes(b->dtype) + 63) / 64 * 64;
-    }
     return total;
 }
 
@@ -666,6 +721,7 @@ static void emit_block_fn(CfEmit *em, const Stmt *k, int id, const Uses *u, cons
         cf_line(em, "%s *%s = tl_pt_%s; /* thread 0's */", st, name, name);
         VEC_PUSH(&em->ctx->arena, c_of(em)->simt_bufs, b);
     }
+    if (makes_gmma_descs(em)) cf_line(em, "tl_c_smem = (const unsigned char *)tl_scratch;");
     if (total) cf_line(em, "memset(tl_scratch, 0, %lld);", (long long)total);
     else cf_line(em, "(void)tl_scratch;");
     cf_stmt(em, k->u.kernel.body);
@@ -771,6 +827,7 @@ static void emit_kernel_call(CfEmit *em, const Stmt *k) {
         if (k->u.kernel.thread[d])
             ce->simt_threads = k->u.kernel.threads[0] * k->u.kernel.threads[1] *
                                k->u.kernel.threads[2];
+    ce->simt_lo = 0, ce->simt_hi = ce->simt_threads;
     int64_t *offs = NEW_ARRAY(&em->ctx->arena, int64_t, u->scratch.len + 1);
     int64_t total = scratch_layout(em, u, offs);
     emit_block_fn(em, k, id, u, offs, total);

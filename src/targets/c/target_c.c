@@ -36,6 +36,7 @@ static const char *const c_flags[] = {"-std=c11", "-O2",     "-fPIC",
 /* ---- the pipeline ---------------------------------------------------------------- */
 static void c_lower(Ctx *ctx, Func *f) {
     pass_run(ctx, f, "check_tile_ops", pass_check_tile_ops);
+    pass_run(ctx, f, "thread_regions", pass_thread_regions);
     pass_run(ctx, f, "mark_varying", pass_mark_varying);
     pass_run(ctx, f, "check_schedules", pass_check_schedules);
     pass_run(ctx, f, "program_order", pass_program_order);

@@ -18,6 +18,7 @@ typedef struct CuVecAccess {
     Expr *const *idx;
     const char *tmp;
     const char *storage; /* element type of the buffer */
+    Expr *guard;         /* a load made only where this holds (one value per run), or NULL */
 } CuVecAccess;
 
 enum { CU_MAX_VEC = 16 };
@@ -70,6 +71,10 @@ static inline CuEmit *cu_of(CfEmit *em) { return (CuEmit *)em; }
 /* A T.Parallel nest with a register layout (For.layout): each thread runs the iterations
  * it owns, one per local index, in an unrolled loop. */
 void cu_layout_nest(CfEmit *em, const Stmt *root);
+/* A T.vectorized loop whose body copies runs of global or shared memory (one 4- to 16-byte
+ * vector per store) into any buffer: a vector load each, then the elements. false (nothing
+ * printed) for any other loop. */
+bool cu_vectorized_loop(CfEmit *em, const Stmt *loop);
 /* CfHooks.elem: register fragments (local index from the layout loop) and swizzled
  * shared tiles. */
 bool cu_elem(CfEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx);

@@ -582,6 +582,122 @@ static void emit_simple(CfEmit *em, const Stmt *s) {
     else cf_line(em, "/* T.use_swizzle: ignored (block order only) */");
 }
 
+/* ---- the program's own wgmma (tileops_wgmma.c's runtime calls) --------------------------- */
+/* `name = value;` on a line of its own. */
+static void cu_value_line(CfEmit *em, const char *decl, const Expr *e, DType t) {
+    sb_indent(em->out, em->indent);
+    sb_puts(em->out, decl);
+    cf_ex_top(em, em->out, e, t);
+    sb_puts(em->out, ";\n");
+}
+
+/* The wgmma of T.ptx_wgmma_ss (args: accumulators, descriptors A and B, scale-d, thread,
+ * then the constants N, A and B types, A and B K-major, scale-a, scale-b) or of
+ * T.ptx_wgmma_rs (args: accumulators, A's registers, descriptor B, scale-d, thread, N,
+ * types, B K-major, scales): the instruction with the N / 2 accumulators as registers,
+ * or under TL_CUDA_SIM the simulation's queued model. */
+static void cu_wgmma_raw(CfEmit *em, const Stmt *s, bool rs) {
+    static const char *const ptx[] = {"f16", "bf16", "e4m3", "e5m2"};
+    static const char *const tl[] = {"TL_MMA_F16", "TL_MMA_BF16", "TL_MMA_E4M3", "TL_MMA_E5M2"};
+    const ExternArg *x = s->u.extern_.args;
+    int64_t c[7] = {0};
+    for (int i = 0; i < (rs ? 6 : 7); i++) ir_is_const_int(x[5 + i].value, &c[i]);
+    int n = (int)c[0], ta = (int)c[1], tb = (int)c[2], regs = n / 2;
+    bool ak = rs || c[3], bk = c[rs ? 3 : 4];
+    int sa = (int)c[rs ? 4 : 5], sb = (int)c[rs ? 5 : 6], in = regs + (rs ? 4 : 1);
+    StrBuf *o = em->out;
+    cf_line(em, "{");
+    em->indent++;
+    sb_indent(o, em->indent);
+    sb_puts(o, "float *tl_d = ");
+    cf_ex_addr(em, o, x[0].buf, x[0].idx, "T.ptx_wgmma");
+    sb_puts(o, ";\n");
+    if (rs) { /* A's 16 bytes as words (a local array of narrow elements) */
+        sb_indent(o, em->indent);
+        sb_puts(o, "const void *tl_ap = ");
+        cf_ex_addr(em, o, x[1].buf, x[1].idx, "T.ptx_wgmma_rs");
+        sb_puts(o, ";\n");
+    } else cu_value_line(em, "const uint64_t tl_da = ", x[1].value, DT_UINT64);
+    cu_value_line(em, "const uint64_t tl_db = ", x[2].value, DT_UINT64);
+    cu_value_line(em, "const int tl_sd = ", x[3].value, DT_INT32);
+    sb_puts(o, "#ifdef TL_CUDA_SIM\n");
+    sb_indent(o, em->indent);
+    if (rs)
+        sb_printf(o, "tl_wgmma_raw_rs<%d, %s, %s, %s, %d, %d>(tl_d, tl_ap, tl_db, tl_sd, ", n,
+                  tl[ta], tl[tb], bk ? "true" : "false", sa, sb);
+    else
+        sb_printf(o, "tl_wgmma_raw_ss<%d, %s, %s, %s, %s, %d, %d>(tl_d, tl_da, tl_db, tl_sd, ", n,
+                  tl[ta], tl[tb], ak ? "true" : "false", bk ? "true" : "false", sa, sb);
+    cf_ex_top(em, o, x[4].value, DT_INT32);
+    sb_puts(o, ");\n#else\n");
+    if (rs) {
+        cf_line(em, "uint32_t tl_a[4];");
+        cf_line(em, "memcpy(tl_a, tl_ap, 16);");
+    }
+    sb_indent(o, em->indent);
+    sb_printf(o, "asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %%%d, 0;\\n\"\n", in + 1);
+    sb_indent(o, em->indent + 1);
+    sb_printf(o, "\"wgmma.mma_async.sync.aligned.m64n%dk%d.f32.%s.%s {", n, ta >= 2 ? 32 : 16,
+              ptx[ta], ptx[tb]);
+    for (int i = 0; i < regs; i++) sb_printf(o, "%s%%%d", i ? ", " : "", i);
+    if (rs)
+        sb_printf(o, "}, {%%%d, %%%d, %%%d, %%%d}, %%%d, p, %d, %d", regs, regs + 1, regs + 2,
+                  regs + 3, in, sa, sb);
+    else sb_printf(o, "}, %%%d, %%%d, p, %d, %d", regs, in, sa, sb);
+    if (ta < 2 && !rs) sb_printf(o, ", %d", !ak); /* imm-trans-a (16-bit, A in smem) */
+    if (ta < 2) sb_printf(o, ", %d", !bk);        /* imm-trans-b */
+    sb_puts(o, ";\\n}\\n\"\n");
+    sb_indent(o, em->indent + 1);
+    sb_puts(o, ":");
+    for (int i = 0; i < regs; i++) sb_printf(o, "%s\"+f\"(tl_d[%d])", i ? ", " : " ", i);
+    sb_puts(o, "\n");
+    sb_indent(o, em->indent + 1);
+    if (rs)
+        sb_puts(o, ": \"r\"(tl_a[0]), \"r\"(tl_a[1]), \"r\"(tl_a[2]), \"r\"(tl_a[3]), "
+                   "\"l\"(tl_db), \"r\"(tl_sd));\n#endif\n");
+    else sb_puts(o, ": \"l\"(tl_da), \"l\"(tl_db), \"r\"(tl_sd));\n#endif\n");
+    em->indent--;
+    cf_line(em, "}");
+}
+
+/* The runtime calls of tileops_wgmma.c that are sm_90a's instructions: written here (the
+ * wgmma) or checked for the architecture, at the program's line. */
+static bool cu_wgmma_call(CfEmit *em, const Stmt *s) {
+    if (!strcmp(s->u.extern_.name, "tl_bulk_copy")) { /* T.ptx_cp_async_bulk */
+        const ExternArg *x = s->u.extern_.args;
+        StrBuf *o = em->out;
+        cf_loc_comment(em, s->loc);
+        sb_indent(o, em->indent);
+        sb_printf(o, "tl_bulk_copy<%s>(", cu_of(em)->sm90a ? "true" : "false");
+        cf_ex_addr(em, o, x[0].buf, x[0].idx, "T.ptx_cp_async_bulk");
+        sb_puts(o, ", ");
+        cf_ex_addr(em, o, x[1].buf, x[1].idx, "T.ptx_cp_async_bulk");
+        sb_puts(o, ", ");
+        cf_ex_top(em, o, x[2].value, DT_INT32);
+        sb_puts(o, ", ");
+        cf_ex_addr(em, o, x[3].buf, x[3].idx, "T.ptx_cp_async_bulk");
+        sb_puts(o, ");\n");
+        return true;
+    }
+    static const char *const names[][2] = {{"tl_wgmma_raw_ss", "T.ptx_wgmma_ss"},
+                                           {"tl_wgmma_raw_rs", "T.ptx_wgmma_rs"},
+                                           {"tl_warpgroup_arrive", "T.warpgroup_arrive"},
+                                           {"tl_warpgroup_commit", "T.warpgroup_commit_batch"}};
+    for (int i = 0; i < 4; i++) {
+        if (strcmp(s->u.extern_.name, names[i][0])) continue;
+        if (!cu_of(em)->sm90a)
+            ctx_fail(em->ctx, s->loc,
+                     "%s: wgmma is an sm_90a instruction; this kernel is compiled for %s",
+                     names[i][1],
+                     em->ctx->opts.arch[0] ? em->ctx->opts.arch : "another architecture");
+        if (i > 1) return false;
+        cf_loc_comment(em, s->loc);
+        cu_wgmma_raw(em, s, i == 1);
+        return true;
+    }
+    return false;
+}
+
 /* A loop holding a TMA store: from it on, barriers may run after one (cu_barrier). */
 static void stores_in_loop(CuEmit *cu, const Stmt *loop) {
     if (cu->tma_stores && !cu->stores_issued) cu->stores_issued = has_kind(loop, STMT_COPY);
@@ -589,22 +705,26 @@ static void stores_in_loop(CuEmit *cu, const Stmt *loop) {
 
 /* CfHooks.stmt: distributed loops, allocations, barriers; lets nothing reads (after
  * lowering) are dropped, so the source has no unused variable. */
+/* fp8 mma.sync (T.ptx_mma .e4m3/.e5m2) needs sm_89 or newer. */
+static void check_mma_arch(CfEmit *em, const Stmt *s) {
+    int arch = options_arch_number(&em->ctx->opts);
+    if (s->u.extern_.warp && arch < 89 &&
+        (strstr(s->u.extern_.name, "_e4m3") || strstr(s->u.extern_.name, "_e5m2")))
+        ctx_fail(em->ctx, s->loc,
+                 "T.ptx_mma with float8 operands needs sm_89 or newer (mma.sync .e4m3/.e5m2); "
+                 "this compilation is for sm_%d",
+                 arch);
+}
+
 static bool cu_stmt(CfEmit *em, const Stmt *s) {
     switch (s->kind) {
-    case STMT_EXTERN: /* fp8 mma.sync (T.ptx_mma) needs sm_89 or newer */
-        if (s->u.extern_.warp && options_arch_number(&em->ctx->opts) < 89 &&
-            (strstr(s->u.extern_.name, "_e4m3") || strstr(s->u.extern_.name, "_e5m2")))
-            ctx_fail(em->ctx, s->loc,
-                     "T.ptx_mma with float8 operands needs sm_89 or newer (mma.sync .e4m3/.e5m2); "
-                     "this compilation is for sm_%d",
-                     options_arch_number(&em->ctx->opts));
-        return false;
     case STMT_LET: return em->kernel && !used_var(em, s->u.let.var);
     case STMT_WHILE: /* a loop with a TMA store: its barriers may follow one (cu_barrier) */
         stores_in_loop(cu_of(em), s);
         return false;
     case STMT_FOR:
         stores_in_loop(cu_of(em), s);
+        if (s->u.for_.kind == LOOP_VECTORIZED) return cu_vectorized_loop(em, s);
         if (s->u.for_.kind != LOOP_PARALLEL || cu_of(em)->dist) return false;
         cf_loc_comment(em, s->loc);
         if (s->u.for_.layout) cu_layout_nest(em, s);
@@ -646,6 +766,7 @@ static bool cu_stmt(CfEmit *em, const Stmt *s) {
         cf_loc_comment(em, s->loc);
         emit_threads(em, s);
         return true;
+    case STMT_EXTERN: check_mma_arch(em, s); return cu_wgmma_call(em, s);
     case STMT_FENCE:
         cf_loc_comment(em, s->loc);
         cf_line(em, "tl_fence_proxy_async();");

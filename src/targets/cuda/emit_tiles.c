@@ -15,6 +15,7 @@
 #include "cuda_emit.h"
 #include "ir/ir_walk.h"
 
+#include <math.h>
 #include <string.h>
 
 static int64_t dim_of(const Buffer *b, int d) {
@@ -154,27 +155,14 @@ static bool uses(const Expr *e, const Var *v) {
 }
 
 /* Whether b[idx] is one vector of V elements per run of the vector variable vl: global or
- * shared, contiguous, aligned, every index but the last free of vl, the last vl plus a
- * multiple of V. */
+ * shared, in 4- to 64-byte runs, and cuda_run_vector (contiguous, aligned, the last index
+ * stepping with vl, the others uniform over the run). */
 static bool vector_access(const Buffer *b, Expr *const *idx, const Var *vl, int64_t V) {
-    int64_t row, bytes = V * dtype_bytes(b->dtype);
-    int last = b->ndim - 1;
-    if (b->layout || b->strides || b->ndim < 1 || b->dtype == DT_BOOL ||
-        (b->scope != SCOPE_GLOBAL && b->scope != SCOPE_SHARED) ||
-        (bytes != 4 && bytes != 8 && bytes != 16 && bytes != 32 && bytes != 64) ||
-        !ir_is_const_int(b->shape[last], &row) || row % V)
-        return false;
-    for (int d = 0; d < last; d++)
-        if (uses(idx[d], vl)) return false;
-    const Expr *e = idx[last];
-    if (e->kind == EXPR_VAR) return e->u.var == vl;
-    if (e->kind != EXPR_BIN || e->u.bin.op != OP_ADD) return false;
-    const Expr *a = e->u.bin.a, *c = e->u.bin.b;
-    if (!(a->kind == EXPR_VAR && a->u.var == vl)) {
-        const Expr *t = a;
-        a = c, c = t;
-    }
-    return a->kind == EXPR_VAR && a->u.var == vl && !uses(c, vl) && ir_multiple_of(c, V);
+    int64_t bytes = V * dtype_bytes(b->dtype);
+    return !b->layout && b->dtype != DT_BOOL &&
+           (b->scope == SCOPE_GLOBAL || b->scope == SCOPE_SHARED) &&
+           (bytes == 4 || bytes == 8 || bytes == 16 || bytes == 32 || bytes == 64) &&
+           cuda_run_vector(b, idx, vl, V);
 }
 
 /* The type of one access of a run of `bytes` (16-byte pieces for longer runs). */
@@ -202,34 +190,46 @@ static void scan_stores(Stmt **slot, void *ud) {
     ir_stmt_children((Stmt *)s, scan_stores, ud);
 }
 
-static void add_vec(VecScan *w, Buffer *b, Expr *const *idx, const char *base) {
+/* guard: the condition under which the access is made (uniform over a run), or NULL. */
+static void add_vec(VecScan *w, Buffer *b, Expr *const *idx, const char *base, Expr *guard) {
     CuLoop *lp = w->lp;
     for (int i = 0; i < lp->nvec; i++)
         if (lp->vec[i].idx == idx) return;
     for (int i = 0; i < w->stored.len; i++) /* a load hoisted above an earlier store */
         if (w->stored.data[i] == b) return;
     if (lp->nvec == CU_MAX_VEC || !vector_access(b, idx, w->vl, w->V)) return;
-    lp->vec[lp->nvec++] = (CuVecAccess){b, idx, cf_tmp(w->em, base), cf_storage(b->dtype)};
+    lp->vec[lp->nvec++] = (CuVecAccess){b, idx, cf_tmp(w->em, base), cf_storage(b->dtype), guard};
 }
 
-/* The loads every iteration makes (not under a select, &&, || or a branch). */
-static void scan_loads(VecScan *w, const Expr *e) {
+static void scan_guarded(VecScan *w, const Expr *e, Expr *guard);
+
+/* The loads every iteration makes (not under &&, || or a branch), and those under a
+ * select whose condition has one value over each run (made as that condition says). */
+static void scan_loads(VecScan *w, const Expr *e) { scan_guarded(w, e, NULL); }
+
+static void scan_guarded(VecScan *w, const Expr *e, Expr *guard) {
     if (e->kind == EXPR_SELECT) {
-        scan_loads(w, e->u.select.cond);
+        Expr *c = e->u.select.cond;
+        scan_guarded(w, c, guard);
+        if (!cuda_run_uniform(c, w->vl, w->V)) return;
+        Ctx *ctx = w->em->ctx;
+        Expr *no = ir_un(ctx, OP_NOT, c, c->loc);
+        scan_guarded(w, e->u.select.then, guard ? ir_bin(ctx, OP_AND, guard, c, c->loc) : c);
+        scan_guarded(w, e->u.select.orelse, guard ? ir_bin(ctx, OP_AND, guard, no, c->loc) : no);
         return;
     }
     if (e->kind == EXPR_BIN && (e->u.bin.op == OP_AND || e->u.bin.op == OP_OR)) {
-        scan_loads(w, e->u.bin.a);
+        scan_guarded(w, e->u.bin.a, guard);
         return;
     }
-    if (e->kind == EXPR_LOAD) add_vec(w, e->u.load.buf, e->u.load.idx, "vld");
+    if (e->kind == EXPR_LOAD) add_vec(w, e->u.load.buf, e->u.load.idx, "vld", guard);
     for (int i = 0; e->kind == EXPR_LOAD && i < e->u.load.buf->ndim; i++)
-        scan_loads(w, e->u.load.idx[i]);
-    if (e->kind == EXPR_BIN) scan_loads(w, e->u.bin.a), scan_loads(w, e->u.bin.b);
-    if (e->kind == EXPR_UN) scan_loads(w, e->u.un.a);
-    if (e->kind == EXPR_CAST) scan_loads(w, e->u.cast.value);
+        scan_guarded(w, e->u.load.idx[i], guard);
+    if (e->kind == EXPR_BIN) scan_guarded(w, e->u.bin.a, guard), scan_guarded(w, e->u.bin.b, guard);
+    if (e->kind == EXPR_UN) scan_guarded(w, e->u.un.a, guard);
+    if (e->kind == EXPR_CAST) scan_guarded(w, e->u.cast.value, guard);
     for (int i = 0; e->kind == EXPR_CALL && i < intrinsic_nargs(e->u.call.fn); i++)
-        scan_loads(w, e->u.call.args[i]);
+        scan_guarded(w, e->u.call.args[i], guard);
 }
 
 /* Vector loads of the body's unconditional stores and lets; the store itself when it is
@@ -250,7 +250,7 @@ static int scan_body(VecScan *w, const Stmt *body) {
     }
     if (body->kind != STMT_STORE) return -1;
     int before = w->lp->nvec;
-    add_vec(w, body->u.store.buf, body->u.store.idx, "vst");
+    add_vec(w, body->u.store.buf, body->u.store.idx, "vst", NULL);
     return w->lp->nvec > before ? before : -1;
 }
 
@@ -274,6 +274,66 @@ static const char *vector_elem(CfEmit *em, const CuLoop *lp, const Buffer *b, Ex
     const char *r = arena_strdup(&em->ctx->arena, o.buf);
     sb_free(&o);
     return r;
+}
+
+/* Whether a cast to `to` of a value of `from` keeps every value exactly (a wider float,
+ * or a wider integer). */
+static bool exact_cast(DType from, DType to) {
+    if (dtype_is_float(from))
+        return dtype_is_float(to) && dtype_bits(to) >= 32 && dtype_bits(from) <= 32;
+    return dtype_is_int(from) && dtype_is_int(to) && dtype_bits(to) > dtype_bits(from);
+}
+
+static bool is_zero(const Expr *e) {
+    return (e->kind == EXPR_INT && e->u.i == 0) ||
+           (e->kind == EXPR_FLOAT && e->u.f == 0 && !signbit(e->u.f));
+}
+
+/* The vector access whose elements a store of value e (of dtype dt) writes unchanged: e is
+ * that load, through exact casts and back to dt, and selects whose other branch is zero
+ * (the vector load's guard gives those zeros). -1 if none. */
+static int copied_access(const CuLoop *lp, const Expr *e, DType dt) {
+    for (;;) { /* every value on the way is a value of dt, held exactly */
+        if (e->kind == EXPR_CAST && (e->dtype == dt || exact_cast(dt, e->dtype)))
+            e = e->u.cast.value;
+        else if (e->kind == EXPR_SELECT && is_zero(e->u.select.orelse)) e = e->u.select.then;
+        else break;
+    }
+    if (e->kind != EXPR_LOAD || e->u.load.buf->dtype != dt) return -1;
+    for (int i = 0; i < lp->nvec; i++)
+        if (lp->vec[i].idx == e->u.load.idx) return i;
+    return -1;
+}
+
+/* A vector load's guard at the run's first element (the same over the run), in parens. */
+static const char *guard_at(CfEmit *em, const CuLoop *lp, const Expr *guard, Var *const *base) {
+    Expr *g = (Expr *)guard;
+    for (int k = 0; k < lp->n; k++)
+        g = ir_subst(em->ctx, g, lp->vars[k], ir_varref(em->ctx, base[k], g->loc));
+    return arena_printf(&em->ctx->arena, "(%s)", cf_ex_str(em, g, DT_BOOL, true));
+}
+
+static void register_ref_expr(Expr **slot, void *ud) {
+    const Expr *e = *slot;
+    if (e->kind == EXPR_LOAD && e->u.load.buf->layout) *(bool *)ud = true;
+    ir_expr_children((Expr *)e, register_ref_expr, ud);
+}
+
+static void register_ref_stmt(Stmt **slot, void *ud) {
+    const Stmt *s = *slot;
+    if (s->kind == STMT_STORE && s->u.store.buf->layout) *(bool *)ud = true;
+    ir_stmt_exprs((Stmt *)s, register_ref_expr, ud);
+    ir_stmt_children((Stmt *)s, register_ref_stmt, ud);
+}
+
+/* Whether the printed body reads the element's local index: a register fragment or a
+ * nest variable (not only vector elements). */
+static bool reads_local_index(const CuLoop *lp, const Stmt *body) {
+    bool any = false;
+    Stmt *b = (Stmt *)body;
+    register_ref_stmt(&b, &any);
+    for (int k = 0; k < lp->n && !any; k++) any = stmt_uses_var(b, lp->vars[k], lp);
+    return any;
 }
 
 /* ---- layout nests ------------------------------------------------------------------------ */
@@ -349,15 +409,22 @@ static void emit_vector_nest(CfEmit *em, CuLoop *lp, const Stmt *body, int64_t V
     for (int k = 0; k < lp->n; k++) { /* the nest variables at the vector's first element */
         base[k] = ir_var(em->ctx, arena_printf(a, "%s0", lp->vars[k]->name), DT_INT32);
         bool used = false;
-        for (int i = 0; i < lp->nvec; i++)
+        for (int i = 0; i < lp->nvec; i++) {
             for (int d = 0; d < lp->vec[i].buf->ndim; d++)
                 used |= uses(lp->vec[i].idx[d], lp->vars[k]);
+            used |= lp->vec[i].guard && uses(lp->vec[i].guard, lp->vars[k]);
+        }
         if (used)
             cf_line(em, "const int32_t %s = %s;", cf_var(em, base[k]),
                     dim_index_at(em, lp->lay, k, tid, l0));
     }
+    /* a store of a vector load's elements unchanged: the loaded vector is stored */
+    int copy = store >= 0 && !smx ? copied_access(lp, ir_only_stmt((Stmt *)body)->u.store.value,
+                                                  lp->vec[store].buf->dtype)
+                                  : -1;
     for (int i = 0; i < lp->nvec; i++) { /* runs over 16 bytes: several 16-byte pieces */
         const CuVecAccess *v = &lp->vec[i];
+        if (i == store && copy >= 0) continue;
         int64_t bytes = V * dtype_bytes(v->buf->dtype), pieces = bytes > 16 ? bytes / 16 : 1;
         const char *vt = vector_type(bytes);
         need_alignment(v->buf, bytes > 16 ? 16 : (int)bytes);
@@ -369,27 +436,34 @@ static void emit_vector_nest(CfEmit *em, CuLoop *lp, const Stmt *body, int64_t V
             continue;
         }
         StrBuf init = {0};
+        const char *guard = v->guard ? guard_at(em, lp, v->guard, base) : NULL;
         for (int64_t p = 0; p < pieces; p++)
-            sb_printf(&init, "%s*(const %s *)&%s", p ? ", " : "", vt,
-                      vector_elem(em, lp, v->buf, v->idx, base, p * V / pieces));
+            sb_printf(&init, "%s%s%s*(const %s *)&%s%s%s", p ? ", " : "", guard ? guard : "",
+                      guard ? " ? " : "", vt,
+                      vector_elem(em, lp, v->buf, v->idx, base, p * V / pieces), guard ? " : " : "",
+                      guard ? arena_printf(a, "%s{}", vt) : "");
         cf_line(em, "const %s %s[%lld] = {%s};", vt, v->tmp, (long long)pieces, init.buf);
         sb_free(&init);
     }
-    lp->e = cf_tmp(em, "e");
     const char *outer = lp->l;
-    cf_line(em, "#pragma unroll");
-    cf_line(em, "for (int %s = 0; %s < %lld; ++%s) {", lp->e, lp->e, (long long)V, lp->e);
-    em->indent++;
-    lp->l = cf_tmp(em, "l");
-    cf_line(em, "const int %s = %s + %s;", lp->l, outer, lp->e);
-    int mark = em->live.len;
-    declare_nest_vars(em, lp, body, lp->l);
-    emit_body(em, lp, body);
-    em->live.len = mark;
-    em->indent--;
-    cf_line(em, "}");
+    if (copy < 0) { /* each element computed from the loaded vectors */
+        lp->e = cf_tmp(em, "e");
+        cf_line(em, "#pragma unroll");
+        cf_line(em, "for (int %s = 0; %s < %lld; ++%s) {", lp->e, lp->e, (long long)V, lp->e);
+        em->indent++;
+        lp->l = cf_tmp(em, "l");
+        if (reads_local_index(lp, body))
+            cf_line(em, "const int %s = %s + %s;", lp->l, outer, lp->e);
+        int mark = em->live.len;
+        declare_nest_vars(em, lp, body, lp->l);
+        emit_body(em, lp, body);
+        em->live.len = mark;
+        em->indent--;
+        cf_line(em, "}");
+    }
     if (store >= 0) {
         const CuVecAccess *v = &lp->vec[store];
+        const char *from = copy >= 0 ? lp->vec[copy].tmp : v->tmp;
         const CuLoop *saved = cu_of(em)->loop;
         cu_of(em)->loop = lp; /* replicas: one thread stores */
         const char *rep = cu_primary_replica(em);
@@ -402,8 +476,7 @@ static void emit_vector_nest(CfEmit *em, CuLoop *lp, const Stmt *body, int64_t V
                     vector_elem(em, lp, v->buf, v->idx, base, 0), v->tmp);
         for (int64_t p = 0; !smx && p < pieces; p++)
             cf_line(em, "%s*(%s *)&%s = %s[%lld];", rep ? arena_printf(a, "if (%s) ", rep) : "", vt,
-                    vector_elem(em, lp, v->buf, v->idx, base, p * V / pieces), v->tmp,
-                    (long long)p);
+                    vector_elem(em, lp, v->buf, v->idx, base, p * V / pieces), from, (long long)p);
     }
     lp->l = outer;
 }
@@ -1093,4 +1166,65 @@ void cu_reduce(CfEmit *em, const Stmt *s) {
     layout_nest(em, dst, dst->layout, red_final, &R, s->loc);
     em->indent--;
     cf_line(em, "}");
+}
+
+/* ---- T.vectorized loops ------------------------------------------------------------------- */
+/* Whether store s of a T.vectorized loop over v (V iterations) copies one vector: its value
+ * a load of its dtype, of 4, 8 or 16 bytes per run, that cuda_run_vector allows. */
+static bool vector_copy_store(const Stmt *s, const Var *v, int64_t V) {
+    if (s->kind != STMT_STORE || s->u.store.value->kind != EXPR_LOAD) return false;
+    const Expr *ld = s->u.store.value;
+    const Buffer *src = ld->u.load.buf;
+    int64_t bytes = V * dtype_bytes(src->dtype);
+    return src->dtype == s->u.store.buf->dtype && !src->layout && !s->u.store.buf->layout &&
+           (src->scope == SCOPE_GLOBAL || src->scope == SCOPE_SHARED) &&
+           (bytes == 4 || bytes == 8 || bytes == 16) && cuda_run_vector(src, ld->u.load.idx, v, V);
+}
+
+bool cu_vectorized_loop(CfEmit *em, const Stmt *loop) {
+    int64_t lo, V;
+    const Var *v = loop->u.for_.var;
+    const Stmt *body = loop->u.for_.body;
+    if (!ir_is_const_int(loop->u.for_.min, &lo) || lo ||
+        !ir_is_const_int(loop->u.for_.extent, &V) || V < 2)
+        return false;
+    int n = body->kind == STMT_SEQ ? body->u.seq.len : 1;
+    for (int i = 0; i < n; i++) {
+        const Stmt *s = body->kind == STMT_SEQ ? body->u.seq.data[i] : body;
+        if (!vector_copy_store(s, v, V)) return false;
+        for (int j = 0; j < n; j++) /* every load first: no store may feed another's load */
+            if ((body->kind == STMT_SEQ ? body->u.seq.data[j] : body)->u.store.buf ==
+                s->u.store.value->u.load.buf)
+                return false;
+    }
+    Arena *a = &em->ctx->arena;
+    cf_loc_comment(em, loop->loc);
+    for (int i = 0; i < n; i++) {
+        const Stmt *s = body->kind == STMT_SEQ ? body->u.seq.data[i] : body;
+        const Expr *ld = s->u.store.value;
+        Buffer *src = ld->u.load.buf;
+        const char *vt = vector_type(V * dtype_bytes(src->dtype)), *t = cf_tmp(em, "vec");
+        need_alignment(src, (int)(V * dtype_bytes(src->dtype)));
+        Expr **at = NEW_ARRAY(a, Expr *, src->ndim);
+        for (int d = 0; d < src->ndim; d++)
+            at[d] = ir_subst(em->ctx, ld->u.load.idx[d], v, ir_int(em->ctx, 0, v->dtype, ld->loc));
+        StrBuf o = {0};
+        cf_ex_elem(em, &o, src, at);
+        cf_line(em, "const %s %s = *(const %s *)&%s;  /* T.vectorized: one %lld-byte load */", vt,
+                t, vt, o.buf, (long long)(V * dtype_bytes(src->dtype)));
+        sb_free(&o);
+        const char *k = cf_var(em, v), *ty = cf_value(v->dtype);
+        cf_line(em, "#pragma unroll");
+        cf_line(em, "for (%s %s = 0; %s < %lld; ++%s) {", ty, k, k, (long long)V, k);
+        em->indent++;
+        int mark = em->live.len;
+        cf_live_add(em, v);
+        cf_ex_elem(em, &o, s->u.store.buf, s->u.store.idx);
+        cf_line(em, "%s = ((const %s *)&%s)[%s];", o.buf, cf_storage(src->dtype), t, k);
+        sb_free(&o);
+        em->live.len = mark;
+        em->indent--;
+        cf_line(em, "}");
+    }
+    return true;
 }

@@ -11,7 +11,9 @@ static void cuda_lower_tile_ops(Ctx *ctx, Func *f) {
 }
 
 void cuda_lower(Ctx *ctx, Func *f) {
+    pass_run(ctx, f, "assume_aligned", pass_assume_aligned);
     pass_run(ctx, f, "check_tile_ops", pass_check_tile_ops);
+    pass_run(ctx, f, "thread_regions", pass_thread_regions);
     pass_run(ctx, f, "mark_varying", pass_mark_varying);
     pass_run(ctx, f, "check_schedules", pass_check_schedules);
     pass_run(ctx, f, "split_shared", pass_split_shared);

@@ -77,3 +77,22 @@ def scaled_copy_pipelined(n=256, block=64):
                 T.copy(B_s, B[k * block])
 
     return main
+
+
+@tilelang.jit
+def block_sums(X, block_size: int = 32, dtype=T.float32):
+    """A size computed from a T.const one with tilelang.cdiv (upstream's
+    deepseek_nsa/example_tilelang_nsa_bwd.py: `NS = tilelang.cdiv(seq_len, BS)`), used in
+    an output's shape and the grid."""
+    batch, seq_len = T.const("batch, seq_len")
+    NS = tilelang.cdiv(seq_len, block_size)
+    X: T.Tensor((batch, seq_len), dtype)
+    Y = T.empty((batch, NS), dtype)
+    with T.Kernel(NS, batch, threads=32) as (i, b):
+        acc = T.alloc_fragment((block_size,), dtype)
+        for j in T.Parallel(block_size):
+            acc[j] = T.if_then_else(i * block_size + j < seq_len, X[b, i * block_size + j], 0)
+        s = T.alloc_fragment((1,), dtype)
+        T.reduce_sum(acc, s, dim=0)
+        Y[b, i] = s[0]
+    return Y

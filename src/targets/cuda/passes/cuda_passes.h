@@ -7,6 +7,22 @@
 #include "passes/passes.h"
 #include "targets/cuda/arch.h"
 
+/* CUDA: symbolic row lengths and strides of the tensor parameters assumed multiples of
+ * 16 bytes (Var.multiple, Func.sym_multiple; the first pass, assume_aligned.c). */
+void pass_assume_aligned(Ctx *ctx, Func *f);
+/* How integer e changes over a run v = b .. b + V - 1, b a multiple of V (vector_runs.c):
+ * ok when e(b + r) = e(b) + coef * r over the run; base_mult: e(b) is a multiple of V. */
+typedef struct RunStep {
+    bool ok;
+    int64_t coef;
+    bool base_mult;
+} RunStep;
+RunStep cuda_run_step(const Expr *e, const Var *v, int64_t V);
+/* e has one value over each run. */
+bool cuda_run_uniform(const Expr *e, const Var *v, int64_t V);
+/* b[idx] is one aligned vector of V elements per run: contiguous, its row a multiple of
+ * V, the last index stepping by 1 from a multiple of V, the others uniform. */
+bool cuda_run_vector(const Buffer *b, Expr *const *idx, const Var *v, int64_t V);
 /* CUDA (SIMT model, see src/targets/cuda/passes/map_threads.c): thread-distributed loops, barriers. */
 void pass_map_threads(Ctx *ctx, Func *f);         /* which loops the block's threads share */
 void pass_insert_sync_threads(Ctx *ctx, Func *f); /* __syncthreads from memory hazards */

@@ -761,6 +761,49 @@ static void clear_layouts(Stmt *s) {
     ir_stmt_children(s, clear_slot, NULL);
 }
 
+/* Whether the global loads of e are vectors over runs of V of v, or one value per run. */
+static bool loads_by_runs(const Expr *e, const Var *v, int64_t V) {
+    if (e->kind == EXPR_LOAD && e->u.load.buf->scope == SCOPE_GLOBAL &&
+        !cuda_run_vector(e->u.load.buf, e->u.load.idx, v, V)) {
+        for (int d = 0; d < e->u.load.buf->ndim; d++)
+            if (!cuda_run_uniform(e->u.load.idx[d], v, V)) return false;
+    }
+    switch (e->kind) {
+    case EXPR_BIN: return loads_by_runs(e->u.bin.a, v, V) && loads_by_runs(e->u.bin.b, v, V);
+    case EXPR_UN: return loads_by_runs(e->u.un.a, v, V);
+    case EXPR_CAST: return loads_by_runs(e->u.cast.value, v, V);
+    case EXPR_SELECT:
+        return loads_by_runs(e->u.select.cond, v, V) && loads_by_runs(e->u.select.then, v, V) &&
+               loads_by_runs(e->u.select.orelse, v, V);
+    case EXPR_CALL:
+        for (int i = 0; i < intrinsic_nargs(e->u.call.fn); i++)
+            if (!loads_by_runs(e->u.call.args[i], v, V)) return false;
+        return true;
+    default: return true;
+    }
+}
+
+/* A nest that touches no register fragment and whose body is one store to global or
+ * shared memory in runs of 16 bytes of its smallest element, whose global loads come in
+ * such runs too (or are one value per run: no strided scalar loads), gets a blocked
+ * layout: each thread then moves whole vectors (emit_tiles.c). NULL for the others, which
+ * stay distributed element by element. */
+static const Frag *vector_layout(Infer *I, const Nest *N) {
+    int64_t V = 16 / (N->min_bytes > 0 ? N->min_bytes : 16);
+    const Stmt *s = N->root;
+    for (int k = 1; k < N->n; k++) s = ir_only_stmt(s->u.for_.body);
+    const Var *v = N->vars[N->n - 1];
+    const Stmt *body = ir_only_stmt(s->u.for_.body);
+    if (V < 2 || N->ext[N->n - 1] % V || body->kind != STMT_STORE) return NULL;
+    const Buffer *b = body->u.store.buf;
+    int64_t bytes = V * dtype_bytes(b->dtype);
+    if ((b->scope != SCOPE_GLOBAL && b->scope != SCOPE_SHARED) || bytes % 4 || bytes > 64 ||
+        !cuda_run_vector(b, body->u.store.idx, v, V) || !loads_by_runs(body->u.store.value, v, V))
+        return NULL;
+    Frag *L = frag_blocked(&I->ctx->arena, N->n, N->ext, N->nthreads, (int)V);
+    return L && L->nlocal <= MAX_REGS ? L : NULL;
+}
+
 static void infer_kernel(Infer *I, Stmt *k) {
     const int *th = k->u.kernel.threads;
     I->kernel = k;
@@ -794,7 +837,7 @@ static void infer_kernel(Infer *I, Stmt *k) {
         Nest *N = I->nests.data[i];
         bool any = false;
         for (int a = 0; a < N->acc.len; a++) any |= N->acc.data[a].buf->layout != NULL;
-        if (!any) N->root->u.for_.layout = NULL;
+        if (!any) N->root->u.for_.layout = vector_layout(I, N);
     }
     finish(I);
 }

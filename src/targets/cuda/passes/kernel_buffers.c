@@ -78,7 +78,7 @@ static void life_stmt(Stmt **slot, void *ud) {
     if (s->kind == STMT_STORE) life_touch(w, s->u.store.buf);
     if (s->kind == STMT_REDUCE) life_touch(w, s->u.reduce.workspace);
     for (int i = 0; s->kind == STMT_EXTERN && i < s->u.extern_.nargs; i++)
-        life_touch(w, s->u.extern_.args[i].buf); /* (the buffers it gets pointers into) */
+        if (!s->u.extern_.args[i].value) life_touch(w, s->u.extern_.args[i].buf); /* pointers */
     ir_stmt_regions(s, life_region, ud);
     ir_stmt_exprs(s, life_expr, ud);
     ir_stmt_children(s, life_stmt, ud);
@@ -187,6 +187,16 @@ typedef struct BufWalk {
     Vec(Buffer *) bars; /* mbarriers: live throughout, after the others */
 } BufWalk;
 
+static bool collected(const BufWalk *w, const Buffer *b) {
+    for (int i = 0; i < w->out->regs.len; i++)
+        if (w->out->regs.data[i].buf == b) return true;
+    for (int i = 0; i < w->lw.lives.len; i++)
+        if (w->lw.lives.data[i].buf == b) return true;
+    for (int i = 0; i < w->bars.len; i++)
+        if (w->bars.data[i] == b) return true;
+    return false;
+}
+
 static void collect_allocs(BufWalk *w, const Stmt *s) {
     if (!s) return;
     switch (s->kind) {
@@ -199,12 +209,17 @@ static void collect_allocs(BufWalk *w, const Stmt *s) {
         collect_allocs(w, s->u.if_.then);
         collect_allocs(w, s->u.if_.orelse);
         break;
+    case STMT_THREADS: /* a T.ws region (split_warp_groups: the chain of its copies) */
+        collect_allocs(w, s->u.threads.body);
+        collect_allocs(w, s->u.threads.orelse);
+        break;
     case STMT_WS:
         collect_allocs(w, s->u.ws.producer);
         collect_allocs(w, s->u.ws.consumer);
         break;
     case STMT_ALLOC: {
         Buffer *b = s->u.alloc.buf;
+        if (collected(w, b)) break; /* a region in several warp groups' copies */
         CudaSlot slot = {.buf = b, .offset = -1, .elems = buffer_elems(b)};
         if (b->scope == SCOPE_BARRIER) VEC_PUSH(w->a, w->bars, b);
         if (b->scope == SCOPE_GLOBAL || b->scope == SCOPE_BARRIER) break;

@@ -1,6 +1,6 @@
 /* manual_schedule.c - the CUDA target's lowering of kernels scheduled by hand with the
  * Tier 3 primitives (tileops_expert.c): T.ws regions, mbarriers, T.tma_copy,
- * T.wgmma_gemm, T.set_max_nreg (cuda_hand_scheduled).
+ * T.wgmma_gemm, T.set_max_nreg, the raw T.ptx_wgmma_* (cuda_hand_scheduled).
  *
  * Such a kernel is left as written: its T.Pipelined loops run as serial loops (its
  * program pipelines itself), and neither the cp.async pipeline nor the automatic warp
@@ -23,6 +23,7 @@
 #include "pipeline.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct Manual {
     Ctx *ctx;
@@ -44,6 +45,7 @@ static bool scheduled_stmt(const Stmt *s) {
     case STMT_ASYNC: return true;
     case STMT_COPY: return s->u.copy.manual;
     case STMT_GEMM: return s->u.gemm.manual;
+    case STMT_EXTERN: return !strncmp(s->u.extern_.name, "tl_wgmma_raw_", 13); /* T.ptx_wgmma */
     default: break;
     }
     bool any = false;

@@ -1,0 +1,49 @@
+"""Program shapes from TileLang's upstream examples that tilec lowers in a general way,
+against NumPy: a gemm whose clear_accum= is a run-time value (warp_specialize_flashmla's
+`clear_accum=(j == 0)`); and the C target's error for T.ws regions that hand work back and
+forth in loops, which it cannot run in program order."""
+import numpy as np
+
+KERNELS = "tests/unit/kernels/"
+
+
+def test_gemm_clear_accum_at_run_time(tilec):
+    rng = np.random.default_rng(6)
+    a = rng.uniform(-1, 1, (64, 128)).astype(np.float16)
+    b = rng.uniform(-1, 1, (128, 64)).astype(np.float16)
+    out = tilec.run(KERNELS + "gemm_clear_when.py", dict(M=64, N=64, K=128), {"A": a, "B": b})
+    ref = a[:, 64:].astype(np.float32) @ b[64:].astype(np.float32)
+    np.testing.assert_allclose(out["C"], ref, rtol=1e-3, atol=1e-3)
+
+
+PING_PONG = '''import tilelang.language as T
+
+@T.prim_func
+def main(X: T.Tensor((128,), "float32"), Y: T.Tensor((128,), "float32")):
+    with T.Kernel(1, threads=256) as bx:
+        S = T.alloc_shared((128,), "float32")
+        mine = T.alloc_barrier(arrive_count=128)
+        theirs = T.alloc_barrier(arrive_count=128)
+        tx = T.get_thread_binding()
+        if tx < 128:
+            for k in T.serial(4):
+                T.barrier_wait(theirs, k % 2)
+                for i in T.Parallel(128):
+                    S[i] = S[i] + X[i]
+                T.barrier_arrive(mine)
+        else:
+            for k in T.serial(4):
+                T.barrier_arrive(theirs)
+                T.barrier_wait(mine, k % 2)
+            T.copy(S, Y)
+'''
+
+
+def test_ping_pong_regions_are_an_error_on_c(tilec, tmp_path):
+    src = tmp_path / "pp.py"
+    src.write_text(PING_PONG)
+    proc = tilec.command(["emit", src, "--target", "c"])
+    assert proc.returncode != 0
+    assert "pp.py:12:" in proc.stderr and "which a later region (line 18) arrives on" in \
+        proc.stderr, proc.stderr
+    assert tilec.command(["emit", src, "--target", "cuda", "--arch", "sm_90a"]).returncode == 0
