@@ -156,6 +156,9 @@ typedef struct tl_param_info {
     const char *const *shape_names; /* ndim entries; symbol name where symbolic, else NULL */
     int is_output;                  /* allocated by tl_kernel_call */
     int is_scalar;
+    int is_pointer; /* a scalar annotated T.ptr (int64): the argument is an address, a 0-d
+                       64-bit integer tensor on the host, or any tensor of the kernel's
+                       device, whose data (plus byte_offset) is the address */
 } tl_param_info;
 
 const char *tl_kernel_name(const tl_kernel *k);

@@ -592,6 +592,10 @@ static void scalar_input(Run *r, int i) {
 
 static int generate_input(Run *r, int i) {
     const tl_param_info *p = &r->info[i];
+    if (p->is_pointer) /* no address means anything to a run of random inputs */
+        return user_error("parameter '%s' is a pointer (T.ptr): give it with --in %s=0 (a null "
+                          "address), or call the kernel from Python or the C API",
+                          p->name, p->name);
     if (p->is_scalar) return scalar_input(r, i), 0;
     int64_t shape[64];
     char sh[256];

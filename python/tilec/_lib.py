@@ -95,7 +95,8 @@ class ParamInfo(ctypes.Structure):
     _fields_ = [("name", ctypes.c_char_p), ("dtype", DLDataType), ("ndim", ctypes.c_int),
                 ("shape", ctypes.POINTER(ctypes.c_int64)),
                 ("shape_names", ctypes.POINTER(ctypes.c_char_p)),
-                ("is_output", ctypes.c_int), ("is_scalar", ctypes.c_int)]
+                ("is_output", ctypes.c_int), ("is_scalar", ctypes.c_int),
+                ("is_pointer", ctypes.c_int)]
 
 
 # ---- loading ----------------------------------------------------------------------------

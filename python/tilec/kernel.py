@@ -32,8 +32,10 @@ _SPECIAL = ("bfloat16", "float8_e4m3", "float8_e5m2")  # dtypes numpy itself lac
 class Param:
     """One parameter of a kernel: name, dtype (canonical name, e.g. "float16"), shape
     (a tuple of ints, with the symbol's text, e.g. "M", where a dimension is symbolic),
-    is_output (allocated by the call), is_scalar."""
-    __slots__ = ("index", "name", "dtype", "shape", "is_output", "is_scalar", "code")
+    is_output (allocated by the call), is_scalar, is_pointer (a T.ptr scalar: an address,
+    given as an int or as an array/tensor whose data address it takes)."""
+    __slots__ = ("index", "name", "dtype", "shape", "is_output", "is_scalar", "is_pointer",
+                 "code")
 
     def __init__(self, index, info):
         self.index = index
@@ -47,6 +49,7 @@ class Param:
         self.shape = tuple(shape)
         self.is_output = bool(info.is_output)
         self.is_scalar = bool(info.is_scalar)
+        self.is_pointer = bool(info.is_pointer)
 
     @property
     def ndim(self):
@@ -65,7 +68,7 @@ class Param:
         return "(%s,)" % dims if self.ndim == 1 else "(%s)" % dims
 
     def __repr__(self):
-        kind = "scalar " if self.is_scalar else ""
+        kind = "pointer " if self.is_pointer else "scalar " if self.is_scalar else ""
         out = ", output" if self.is_output else ""
         dims = "" if self.is_scalar else "[%s]" % ", ".join(str(s) for s in self.shape)
         return "Param(%s: %s%s%s%s)" % (self.name, kind, self.dtype, dims, out)

@@ -96,6 +96,9 @@ typedef unsigned long long uintptr_t;
 #ifdef _OPENMP
 #include <omp.h>
 #endif
+#ifndef TL_CUDA_FILE
+#include <pthread.h>
+#endif
 #endif
 
 /* What a C-target kernel entry returns (target_c.c turns it into the error message). */
@@ -343,6 +346,15 @@ TL_FN int32_t tl_clz32(uint32_t x) { return x ? __builtin_clz(x) : 32; }
 TL_FN int32_t tl_clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
 TL_FN int32_t tl_ffs32(uint32_t x) { return __builtin_ffs((int)x); }
 TL_FN int32_t tl_ffs64(uint64_t x) { return __builtin_ffsll((long long)x); }
+/* PTX fns: the offset-th set bit of mask from bit base, stepping up (offset > 0) or down
+ * (< 0); base itself if set (offset 0); else 0xFFFFFFFF. */
+TL_FN uint32_t tl_fns(uint32_t mask, uint32_t base, int32_t offset) {
+    if (offset == 0) return base < 32 && ((mask >> base) & 1) ? base : 0xFFFFFFFFu;
+    int64_t count = (offset < 0 ? -(int64_t)offset : offset) - 1;
+    for (int64_t pos = base; pos >= 0 && pos<32; pos += offset> 0 ? 1 : -1)
+        if (((mask >> pos) & 1) && count-- == 0) return (uint32_t)pos;
+    return 0xFFFFFFFFu;
+}
 
 TL_FN float tl_fast_cos_f32(float x) { return cosf(x); }
 TL_FN float tl_fast_exp_f32(float x) { return expf(x); }
@@ -915,6 +927,134 @@ static inline void tl_bulk_copy(void *smem, const void *gmem, int32_t bytes) {
 static inline void tl_warpgroup_arrive(void) {}
 static inline void tl_warpgroup_commit(void) {}
 static inline void tl_fence_regs(const void *p, int32_t n) { (void)p, (void)n; }
+
+/* ---- barriers across blocks (T.sync_grid, T.cluster_*) ---------------------------------
+ * A kernel with such barriers runs each team of blocks they span (the whole grid for
+ * T.sync_grid, else one cluster) with one POSIX thread per block, all at once
+ * (tl_c_run_teams); teams run one after the other. A tl_c_bar counts the team's blocks
+ * still running: a block that ends (returns, or fails an assert) leaves it, so that the
+ * others never wait for it. Arrive returns the phase it arrived in; wait sleeps until
+ * that phase is complete. The mutex orders memory: what a block wrote before arriving is
+ * visible to every block of the team after its wait. */
+typedef struct tl_c_bar {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int count, arrived;
+    unsigned phase;
+} tl_c_bar;
+static inline void tl_c_bar_complete(tl_c_bar *b) {
+    b->arrived = 0, b->phase++;
+    pthread_cond_broadcast(&b->cv);
+}
+static inline unsigned tl_c_bar_arrive(tl_c_bar *b) {
+    pthread_mutex_lock(&b->mu);
+    unsigned ph = b->phase;
+    if (++b->arrived >= b->count) tl_c_bar_complete(b);
+    pthread_mutex_unlock(&b->mu);
+    return ph;
+}
+static inline void tl_c_bar_wait(tl_c_bar *b, unsigned ph) {
+    pthread_mutex_lock(&b->mu);
+    while (b->phase == ph) pthread_cond_wait(&b->cv, &b->mu);
+    pthread_mutex_unlock(&b->mu);
+}
+static inline void tl_c_bar_sync(tl_c_bar *b) { tl_c_bar_wait(b, tl_c_bar_arrive(b)); }
+static inline void tl_c_bar_leave(tl_c_bar *b) {
+    pthread_mutex_lock(&b->mu);
+    if (--b->count <= b->arrived && b->arrived) tl_c_bar_complete(b);
+    pthread_mutex_unlock(&b->mu);
+}
+
+/* One block of a team: fn(args, its block indices, the grid's barrier (NULL when the
+ * team is a cluster), its cluster's, its scratch memory). */
+typedef int (*tl_c_member_fn)(void *args, const int64_t *b, tl_c_bar *grid, tl_c_bar *cluster,
+                              char *scratch);
+typedef struct tl_c_member {
+    tl_c_member_fn fn;
+    void *args;
+    int64_t b[3];
+    tl_c_bar *grid, *cluster;
+    size_t scratch;
+    int rc;
+    pthread_t thread;
+} tl_c_member;
+static void *tl_c_member_run(void *p) {
+    tl_c_member *m = (tl_c_member *)p;
+    char *s = m->scratch ? (char *)aligned_alloc(64, (m->scratch + 63) / 64 * 64) : NULL;
+    m->rc = m->scratch && !s ? TL_C_NOMEM : m->fn(m->args, m->b, m->grid, m->cluster, s);
+    if (m->rc == TL_C_NOMEM) fprintf(stderr, "tilec: out of memory for block scratch\n");
+    free(s);
+    if (m->grid) tl_c_bar_leave(m->grid);
+    tl_c_bar_leave(m->cluster);
+    return NULL;
+}
+
+/* Member i of a team (x fastest): its place r in the team, and its cluster's index there. */
+static inline int64_t tl_c_team_place(const int64_t *team, const int64_t *cl, int64_t i,
+                                      int64_t *r) {
+    r[0] = i % team[0], r[1] = i / team[0] % team[1], r[2] = i / (team[0] * team[1]);
+    int64_t c = 0;
+    for (int d = 2; d >= 0; d--) c = c * (team[d] / cl[d]) + r[d] / cl[d];
+    return c;
+}
+
+/* Runs the team of blocks at origin (extent team[d] along d, whole clusters of cl[d]):
+ * one thread per block, a barrier per cluster, and one for the grid when with_grid. */
+static inline int tl_c_run_team(tl_c_member_fn fn, void *args, const int64_t *origin,
+                                const int64_t *team, const int64_t *cl, bool with_grid,
+                                size_t scratch) {
+    int64_t n = team[0] * team[1] * team[2], ncl = n / (cl[0] * cl[1] * cl[2]);
+    tl_c_member *m = (tl_c_member *)calloc((size_t)n, sizeof *m);
+    tl_c_bar *bars = (tl_c_bar *)calloc((size_t)ncl + 1, sizeof *bars);
+    int rc = m && bars ? TL_C_OK : TL_C_NOMEM;
+    for (int64_t i = 0; rc == TL_C_OK && i <= ncl; i++) {
+        pthread_mutex_init(&bars[i].mu, NULL), pthread_cond_init(&bars[i].cv, NULL);
+        bars[i].count = (int)(i == ncl ? n : cl[0] * cl[1] * cl[2]);
+    }
+    int64_t started = 0;
+    for (; rc == TL_C_OK && started < n; started++) {
+        tl_c_member *b = &m[started];
+        int64_t r[3], c = tl_c_team_place(team, cl, started, r);
+        b->fn = fn, b->args = args, b->scratch = scratch;
+        for (int d = 0; d < 3; d++) b->b[d] = origin[d] + r[d];
+        b->grid = with_grid ? &bars[ncl] : NULL, b->cluster = &bars[c];
+        if (pthread_create(&b->thread, NULL, tl_c_member_run, b)) {
+            fprintf(stderr,
+                    "tilec: cannot start a thread for each of the %lld blocks that "
+                    "run at once (T.sync_grid or a cluster)\n",
+                    (long long)n);
+            rc = TL_C_NOMEM;
+            break;
+        }
+    }
+    for (int64_t i = started; rc != TL_C_OK && bars && i < n; i++) { /* never started */
+        int64_t r[3];
+        if (with_grid) tl_c_bar_leave(&bars[ncl]);
+        tl_c_bar_leave(&bars[tl_c_team_place(team, cl, i, r)]);
+    }
+    for (int64_t i = 0; i < started; i++) {
+        pthread_join(m[i].thread, NULL);
+        if (rc == TL_C_OK) rc = m[i].rc;
+    }
+    for (int64_t i = 0; bars && m && i <= ncl; i++)
+        pthread_mutex_destroy(&bars[i].mu), pthread_cond_destroy(&bars[i].cv);
+    free(m), free(bars);
+    return rc;
+}
+
+/* Every team of the grid in turn: the whole grid when with_grid, else each cluster. */
+static inline int tl_c_run_teams(tl_c_member_fn fn, void *args, const int64_t *grid,
+                                 const int64_t *cl, bool with_grid, size_t scratch) {
+    const int64_t *team = with_grid ? grid : cl;
+    for (int64_t z = 0; z < grid[2]; z += team[2])
+        for (int64_t y = 0; y < grid[1]; y += team[1])
+            for (int64_t x = 0; x < grid[0]; x += team[0]) {
+                const int64_t origin[3] = {x, y, z};
+                int rc = tl_c_run_team(fn, args, origin, team, cl, with_grid, scratch);
+                if (rc) return rc;
+            }
+    return TL_C_OK;
+}
 #endif /* TL_CUDA_FILE */
 
 #endif

@@ -70,6 +70,9 @@ TL_DEV int32_t tl_clz32(uint32_t x) { return __clz((int)x); }
 TL_DEV int32_t tl_clz64(uint64_t x) { return __clzll((long long)x); }
 TL_DEV int32_t tl_ffs32(uint32_t x) { return __ffs((int)x); }
 TL_DEV int32_t tl_ffs64(uint64_t x) { return __ffsll((long long)x); }
+TL_DEV uint32_t tl_fns(uint32_t mask, uint32_t base, int32_t offset) {
+    return __fns(mask, base, offset);
+}
 
 TL_DEV float tl_fast_cos_f32(float x) { return __cosf(x); }
 TL_DEV float tl_fast_exp_f32(float x) { return __expf(x); }
@@ -2307,6 +2310,15 @@ TL_DEV void tl_cluster_sync() {
     asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
 }
 
+/* T.cluster_arrive(_relaxed) / T.cluster_wait: tl_cluster_sync in two halves. A release
+ * arrive orders what the thread wrote before it ahead of every peer's acquire wait; a
+ * relaxed one orders nothing. */
+TL_DEV void tl_cluster_arrive() { asm volatile("barrier.cluster.arrive.release;\n" ::: "memory"); }
+TL_DEV void tl_cluster_arrive_relaxed() {
+    asm volatile("barrier.cluster.arrive.relaxed;\n" ::: "memory");
+}
+TL_DEV void tl_cluster_wait() { asm volatile("barrier.cluster.wait.acquire;\n" ::: "memory"); }
+
 /* Arrives on bar's twin in block `rank` of the cluster (this block's included). Relaxed:
  * it signals that this block's wgmma reads of a stage are done (a wgmma wait retired them
  * before), which orders no memory the peer reads. A release arrive (.release.cluster, or
@@ -2326,6 +2338,32 @@ TL_DEV void tl_tma_load_multicast(const TlTensorMap *map, void *smem, uint64_t *
     tl_tma_box<true>(map, smem, bar, mask, c...);
 }
 #endif
+
+/* T.sync_grid: every thread of every block of the grid, which a cooperative launch keeps
+ * resident. bar: two words of a zeroed buffer of the launch (STMT_KERNEL.grid_bar), the
+ * blocks arrived in this phase and the phase. Thread 0 of a block reads the phase before
+ * it arrives (the phase cannot end before its arrival); the last to arrive zeroes the
+ * count, then moves the phase on; the others wait for that. The fences around make the
+ * block's writes before the barrier (ordered by the first __syncthreads) visible to
+ * every block after it. */
+TL_DEV void tl_grid_sync(unsigned *bar) {
+    __syncthreads();
+    if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
+        const unsigned n = gridDim.x * gridDim.y * gridDim.z;
+        volatile unsigned *phase = bar + 1;
+        const unsigned mine = *phase;
+        __threadfence();
+        if (atomicAdd(bar, 1u) == n - 1) {
+            atomicExch(bar, 0u);
+            __threadfence();
+            atomicAdd(bar + 1, 1u);
+        } else {
+            while (*phase == mine) asm volatile("nanosleep.u32 32;\n" ::: "memory");
+        }
+        __threadfence();
+    }
+    __syncthreads();
+}
 
 /* Tells the compiler that c holds. */
 TL_DEV void tl_assume(bool c) { __builtin_assume(c); }
@@ -2672,11 +2710,13 @@ TL_DEV void tl_gemm_ss_s8(const int8_t *A, const int8_t *B, int32_t *C, int tid)
 }
 
 /* Every thread's registers hold part of A: they meet in a block-wide copy of the tile
- * between two barriers (every thread of the block calls it, as on the device). */
+ * between two barriers (every thread of the block calls it, as on the device); a copy per
+ * block of the cluster (or of a cooperative grid) that the harness runs at once. */
 template <int M, int N, int K, int WARP_M, int WARP_N, bool TRANS_B, bool BF16, bool SWZ_B>
 TL_DEV void tl_gemm_rs(const uint16_t *A, const uint16_t *B, float *C, int tid) {
     tl_gemm_check<M, N, K, WARP_M, WARP_N>();
-    static float tile[M][K];
+    static float tiles[8][M][K];
+    float(*tile)[K] = tiles[sim_rank()];
     const int lane = tid % 32, m0 = tid / 32 / WARP_N * (M / WARP_M);
     for (int mi = 0; mi < M / WARP_M / 16; mi++)
         for (int ki = 0; ki < K / 8; ki++)
@@ -2684,7 +2724,7 @@ TL_DEV void tl_gemm_rs(const uint16_t *A, const uint16_t *B, float *C, int tid) 
                 tile[m0 + mi * 16 + lane / 4 + 8 * (c / 2)][ki * 8 + 2 * (lane % 4) + c % 2] =
                     tl_gemm_in<BF16>(A[(mi * (K / 8) + ki) * 4 + c]);
     __syncthreads();
-    tl_gemm_sim<M, N, WARP_M, WARP_N, K>([](int m, int k) { return tile[m][k]; },
+    tl_gemm_sim<M, N, WARP_M, WARP_N, K>([tile](int m, int k) { return tile[m][k]; },
                                          [B](int k, int n) {
                                              return tl_gemm_in<BF16>(
                                                  B[tl_tile_off<K, N, TRANS_B, SWZ_B>(k, n)]);
@@ -3008,6 +3048,16 @@ template <int N> TL_DEV void tl_setmaxnreg_dec() {}
 
 TL_DEV unsigned tl_cluster_rank() { return sim_rank(); }
 TL_DEV void tl_cluster_sync() { sim_cluster_bar(); }
+void sim_cluster_arrive(void); /* the harness: a cluster barrier's halves, and the grid's */
+void sim_cluster_wait(void);
+void sim_grid_bar(void);
+TL_DEV void tl_cluster_arrive() { sim_cluster_arrive(); }
+TL_DEV void tl_cluster_arrive_relaxed() { sim_cluster_arrive(); }
+TL_DEV void tl_cluster_wait() { sim_cluster_wait(); }
+TL_DEV void tl_grid_sync(unsigned *bar) {
+    (void)bar;
+    sim_grid_bar();
+}
 /* The lanes of the running thread's warp: the simulated thread of its first lane, and
  * how many exist (a partial last warp of the block has fewer than 32). */
 TL_DEV int tl_sim_warp(int *count) {

@@ -142,6 +142,7 @@ static void params_describe(tl_kernel *k) {
         pi->dtype.lanes = 1;
         pi->is_output = p->is_output;
         pi->is_scalar = p->scalar != NULL;
+        pi->is_pointer = p->pointer;
         pi->ndim = p->buf ? p->buf->ndim : 0;
         int64_t *shape = NEW_ARRAY(a, int64_t, pi->ndim + 1);
         const char **names = NEW_ARRAY(a, const char *, pi->ndim + 1);

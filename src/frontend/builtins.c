@@ -892,6 +892,7 @@ void exec_with(Interp *in, Env *env, Ast *s) {
     for (int d = 0; d < 3; d++) {
         st->u.kernel.grid[d] = K->grid[d];
         st->u.kernel.threads[d] = K->threads[d];
+        st->u.kernel.cluster_dims[d] = K->cluster_dims[d];
     }
     ScopeMark mark = scope_begin(in, env);
     static const char *const default_names[] = {"bx", "by", "bz"};

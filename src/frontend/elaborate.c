@@ -295,6 +295,10 @@ Param param_declare(Interp *in, Func *f, const char *name, Value *t, Loc loc, En
         Value *bv = val_new(in, V_BUFFER);
         bv->u.buf = b;
         env_set(in, body_env, name, bv);
+    } else if (val_is_ptr_type(t)) {
+        prm.scalar = ir_var(in->ctx, name, DT_INT64);
+        prm.pointer = true;
+        env_set(in, body_env, name, val_expr(in, ir_varref(in->ctx, prm.scalar, loc)));
     } else if (t->kind == V_DTYPE || t->kind == V_STR) {
         DType dt = val_to_dtype(in, t, loc, "parameter type");
         prm.scalar = ir_var(in->ctx, name, dt);

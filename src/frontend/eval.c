@@ -158,6 +158,7 @@ Expr *val_to_expr(Interp *in, Value *v, Loc loc, const char *what) {
 
 DType val_to_dtype(Interp *in, Value *v, Loc loc, const char *what) {
     if (v->kind == V_DTYPE) return v->u.dtype;
+    if (val_is_ptr_type(v)) return DT_INT64; /* T.ptr: an address, stored as TileLang does */
     if (v->kind == V_STR) {
         DType t = dtype_parse(v->u.s);
         if (t == DT_INVALID) ctx_fail(in->ctx, loc, "unknown dtype \"%s\"", v->u.s);

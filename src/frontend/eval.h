@@ -87,6 +87,7 @@ typedef struct KernelSpec {
     int ngrid;
     Expr *grid[3];
     int threads[3], nthreads_dims;
+    int cluster_dims[3]; /* cluster_dims=, all 1 when not given */
 } KernelSpec;
 
 typedef struct TensorType {
@@ -321,9 +322,13 @@ typedef struct TNames {
  * up and tl_lang_table lists in this order: tileops_expert.c (Tier 3), tileops_thread.c
  * (the thread level), tileops_lang.c (the long tail and the names not supported yet),
  * tileops_launch.c (the launch shape), tileops_math.c, tileops_mem.c (memory, extern
- * code), tileops_py.c (Python-level names). */
+ * code), tileops_py.c (Python-level names), tileops_vec.c (vector values, declared
+ * below), tileops_wgmma.c (raw wgmma), tileops_ptr.c (raw pointers), tileops_sched.c (the
+ * persistent tile scheduler). */
 extern const TNames tl_expert_names, tl_thread_names, tl_lang_names, tl_launch_names, tl_math_names,
-    tl_mem_names, tl_py_names, tl_wgmma_names;
+    tl_mem_names, tl_py_names, tl_wgmma_names, tl_ptr_names, tl_sched_names;
+/* tileops_ptr.c: whether v is the pointer type T.ptr (or what T.ptr(...) returned). */
+bool val_is_ptr_type(const Value *v);
 /* tileops_mma.c: the warp-level tensor-core primitives (T.ptx_mma, T.ptx_ldmatrix, ...). */
 extern const TNames tl_mma_names, tl_intrinsics_names;
 /* tileops_mem.c: a fresh var buffer of dtype declared here (the slot an atomic's previous

@@ -628,9 +628,10 @@ static Value *t_parallel(Interp *in, CallArgs *a, void *d) {
     (void)d;
     if (a->pos.len < 1 || a->pos.len > 8)
         ctx_fail(in->ctx, a->loc, "T.Parallel takes 1 to 8 extents");
-    for (int k = 0; k < a->kw.len; k++)
+    for (int k = 0; k < a->kw.len; k++) /* scheduling hints: the same loop either way */
         if (strcmp(a->names.data[k], "coalesced_width") &&
-            strcmp(a->names.data[k], "loop_layout") && strcmp(a->names.data[k], "prefer_async"))
+            strcmp(a->names.data[k], "loop_layout") && strcmp(a->names.data[k], "prefer_async") &&
+            strcmp(a->names.data[k], "annotations"))
             ctx_fail(in->ctx, a->loc, "T.Parallel() got an unexpected keyword argument '%s'",
                      a->names.data[k]);
     Expr *mn[8], *ext[8];
@@ -791,10 +792,36 @@ static Value *t_grid(Interp *in, CallArgs *a, void *d) {
     return loop_of(in, LOOP_SERIAL, a->pos.len, mn, ext, 0);
 }
 
+/* cluster_dims=: an int (along x) or 1 to 3 ints, each 1 .. 16 (CUDA's largest cluster,
+ * non-portable), at most 16 blocks in all. */
+static void kernel_cluster_dims(Interp *in, KernelSpec *K, Value *v, Loc loc, const char *fname) {
+    ValueList items = {0};
+    if (v->kind == V_TUPLE || v->kind == V_LIST) items = v->u.items;
+    else VEC_PUSH(ARENA, items, v);
+    if (items.len < 1 || items.len > 3)
+        ctx_fail(in->ctx, loc, "%s: cluster_dims must be an int or 1 to 3 ints, got %s", fname,
+                 val_describe(in, v));
+    int64_t size = 1;
+    for (int i = 0; i < items.len; i++) {
+        int64_t c;
+        if (!val_is_const_int(items.data[i], &c) || items.data[i]->kind == V_BOOL || c < 1 ||
+            c > 16)
+            ctx_fail(in->ctx, loc, "%s: cluster_dims must be ints from 1 to 16, got %s", fname,
+                     val_describe(in, items.data[i]));
+        K->cluster_dims[i] = (int)c, size *= c;
+    }
+    if (size > 16)
+        ctx_fail(in->ctx, loc,
+                 "%s: a cluster of %lld blocks; CUDA clusters hold at most 16 (8 portable)", fname,
+                 (long long)size);
+}
+
 static Value *t_kernel(Interp *in, CallArgs *a, void *d) {
-    (void)d;
+    const char *fname = d ? "T.ClusterKernel" : "T.Kernel";
     Ctx *ctx = in->ctx;
     KernelSpec *K = NEW(ARENA, KernelSpec);
+    bool clustered = false;
+    for (int i = 0; i < 3; i++) K->cluster_dims[i] = 1;
     if (a->pos.len < 1 || a->pos.len > 3)
         ctx_fail(ctx, a->loc, "T.Kernel takes 1 to 3 grid extents, %d given", a->pos.len);
     K->ngrid = a->pos.len;
@@ -821,9 +848,23 @@ static Value *t_kernel(Interp *in, CallArgs *a, void *d) {
                 if (t < 1 || t > 1024) ctx_fail(ctx, a->loc, "T.Kernel: threads must be 1..1024");
                 K->threads[i] = (int)t;
             }
-        } else if (strcmp(n, "prelude") && strcmp(n, "is_cpu") && strcmp(n, "cluster_dims")) {
-            ctx_fail(ctx, a->loc, "T.Kernel() got an unexpected keyword argument '%s'", n);
+        } else if (!strcmp(n, "cluster_dims")) {
+            clustered = v->kind != V_NONE;
+            if (clustered) kernel_cluster_dims(in, K, v, a->loc, fname);
+        } else if (strcmp(n, "prelude") && strcmp(n, "is_cpu")) {
+            ctx_fail(ctx, a->loc, "%s() got an unexpected keyword argument '%s'", fname, n);
         }
+    }
+    if (d && !clustered)
+        ctx_fail(ctx, a->loc, "T.ClusterKernel() missing required keyword argument 'cluster_dims'");
+    static const char axes[] = "xyz";
+    for (int i = 0; i < 3; i++) { /* a cluster is a tile of the grid */
+        int64_t g, c = K->cluster_dims[i];
+        if (c > 1 && ir_is_const_int(K->grid[i], &g) && g % c)
+            ctx_fail(ctx, a->loc,
+                     "%s: the grid's %lld blocks along %c are not a multiple of cluster_dims' "
+                     "%lld",
+                     fname, (long long)g, axes[i], (long long)c);
     }
     Value *v = val_new(in, V_KERNEL);
     v->u.kernel = K;
@@ -1137,14 +1178,16 @@ static const TEntry t_entries[] = {
     {"const", t_const, 0},
     {"empty", t_empty, 0},
     {"parallel", t_parallel_range, 0},
+    {"ClusterKernel", t_kernel, 1},
 };
 #undef I
 
 /* The T names of the other tileops_*.c files, in tilec info --names' order. */
-static const TNames *const tables[] = {&tl_expert_names, &tl_thread_names,    &tl_lang_names,
-                                       &tl_launch_names, &tl_math_names,      &tl_mem_names,
-                                       &tl_py_names,     &tl_vec_names,       &tl_wgmma_names,
-                                       &tl_mma_names,    &tl_intrinsics_names};
+static const TNames *const tables[] = {&tl_expert_names,    &tl_thread_names, &tl_lang_names,
+                                       &tl_launch_names,    &tl_math_names,   &tl_mem_names,
+                                       &tl_py_names,        &tl_vec_names,    &tl_wgmma_names,
+                                       &tl_ptr_names,       &tl_sched_names,  &tl_mma_names,
+                                       &tl_intrinsics_names};
 enum { NTABLES = sizeof tables / sizeof *tables };
 
 /* attr's entry in those tables, or NULL. */

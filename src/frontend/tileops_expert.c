@@ -1,7 +1,8 @@
 /* tileops_expert.c - the T namespace's Tier 3 (LANGUAGE.md): what Hopper experts use to
  * schedule a kernel by hand. Warp-group regions (`with T.ws(g...)`), mbarriers
  * (T.alloc_barrier, T.create_list_of_mbarrier, T.mbarrier_* / T.barrier_*), TMA copies
- * that complete on a barrier (T.tma_copy), register budgets (T.set_max_nreg), the async
+ * that complete on a barrier (T.tma_copy), register budgets (T.set_max_nreg, and TileLang's
+ * hints T.annotate_producer_reg_dealloc / T.annotate_consumer_reg_alloc), the async
  * proxy fence, and the wait for T.wgmma_gemm (T.wait_wgmma; the gemm is tileops.c's).
  * TileLang's PTX spellings of the same (T.ptx_*_barrier*, T.create_barriers), its
  * per-thread cp.async (T.ptx_cp_async and its groups and barrier arrivals),
@@ -292,6 +293,26 @@ static Value *t_set_max_nreg(Interp *in, CallArgs *a, void *d) {
     s->u.setmaxnreg.inc = mode ? mode == 1 : val_to_int(in, av[1], a->loc, "is_inc") != 0;
     emit_stmt(in, s);
     return val_none(in);
+}
+
+/* T.annotate_producer_reg_dealloc(reg_count=24) / T.annotate_consumer_reg_alloc(
+ * reg_count=240): TileLang's register hints for the producer / consumer side of a
+ * warp-specialized kernel, which it lowers to setmaxnreg.dec / .inc: T.dec_max_nreg /
+ * T.inc_max_nreg with those defaults. */
+static Value *t_annotate_reg(Interp *in, CallArgs *a, void *d) {
+    bool consumer = d != NULL;
+    const char *fname = consumer ? "T.annotate_consumer_reg_alloc"
+                                 : "T.annotate_producer_reg_dealloc";
+    Value *av[1];
+    args_bind(in, a, fname, "reg_count=", av, 1);
+    int64_t n = av[0] ? val_to_int(in, av[0], a->loc, "reg_count") : consumer ? 240 : 24;
+    if (n < 24 || n > 256 || n % 8) /* (named here: the error is the user's call) */
+        ctx_fail(in->ctx, a->loc, "%s: reg_count must be a multiple of 8 from 24 to 256, got %lld",
+                 fname, (long long)n);
+    CallArgs b = {0};
+    b.loc = a->loc;
+    VEC_PUSH(ARENA, b.pos, val_int(in, n));
+    return t_set_max_nreg(in, &b, (void *)(intptr_t)(consumer ? 1 : 2));
 }
 
 static Value *t_fence_proxy_async(Interp *in, CallArgs *a, void *d) {
@@ -647,6 +668,8 @@ static const TName expert[] = {
     {"tma_store_wait", t_tma_store_sync, I(1), NULL},
     {"named_barrier_arrive", tl_named_barrier, I(1), NULL},
     {"ptx_cp_async_bulk", t_ptx_cp_async_bulk, NULL, NULL},
+    {"annotate_producer_reg_dealloc", t_annotate_reg, NULL, "CUDA sm_90a; else no effect"},
+    {"annotate_consumer_reg_alloc", t_annotate_reg, I(1), "CUDA sm_90a; else no effect"},
 };
 #undef I
 

@@ -32,6 +32,11 @@
  *                               nonzero (logical.py), as one expression of its loads
  *                               (constant extents, at most 4096 elements)
  *
+ *   T.call_intrin(dtype, op, *args)
+ *                               the TVM op named op where it is a T function of tilec's
+ *                               ("tir.exp" is T.exp, "tl.__fns" T.__fns; intrin_tir,
+ *                               intrin_tl), its result checked against dtype
+ *
  * They are the table tl_lang_names (tl_lang_attr in tileops.c looks them up). Errors
  * name the T function and point at the call.
  *
@@ -236,7 +241,8 @@ static Value *t_pending(Interp *in, CallArgs *a, void *d) {
 
 /* docs/language.md's status of names that are not plainly "C, CUDA". */
 static const char *const notes[][2] = {
-    {"Kernel", "C, CUDA (`cluster_dims=` accepted, not honoured)"},
+    {"Kernel", "C, CUDA (`cluster_dims=`: sm_90 clusters; C: a cluster's blocks at once)"},
+    {"ClusterKernel", "C, CUDA sm_90 (C: a cluster's blocks at once)"},
     {"Pipelined", "C, CUDA (step 1 only)"},
     {"vectorized", "C, CUDA (step 1 only)"},
     {"atomic_add", "C, CUDA"},
@@ -583,6 +589,61 @@ static Value *t_any_all(Interp *in, CallArgs *a, void *d) {
     return val_expr(in, fold_elems(in, &r, ext, 0, n, any, a->loc));
 }
 
+/* The TVM ops T.call_intrin reaches by name: tir.<name> is T.<name> (tir.fabs T.fabs), and
+ * the tl.<name> ops whose arguments T.<name> takes as they are. */
+static const char *const intrin_tir[] = {"exp",       "exp2",     "exp10", "log",       "log2",
+                                         "log10",     "log1p",    "expm1", "sqrt",      "rsqrt",
+                                         "sigmoid",   "tanh",     "sin",   "cos",       "tan",
+                                         "sinh",      "cosh",     "asin",  "acos",      "atan",
+                                         "asinh",     "acosh",    "atanh", "atan2",     "erf",
+                                         "fabs",      "floor",    "ceil",  "round",     "trunc",
+                                         "nearbyint", "pow",      "fmod",  "isnan",     "isinf",
+                                         "isfinite",  "copysign", "hypot", "nextafter", "ldexp",
+                                         "popcount",  "clz"};
+static const char *const intrin_tl[] = {"__ffs", "__fns", "annotate_producer_reg_dealloc",
+                                        "annotate_consumer_reg_alloc", "no_set_max_nreg"};
+
+static bool name_in(const char *name, const char *const *list, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(name, list[i])) return true;
+    return false;
+}
+
+/* T.call_intrin(dtype, op, *args): the TVM op named op (a string) on args, where it is a
+ * T function of tilec's (intrin_tir, intrin_tl); its result must have dtype ("handle" for
+ * a statement's). Another op is an error that names it. */
+static Value *t_call_intrin(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    if (a->pos.len < 2 || a->kw.len)
+        ctx_fail(in->ctx, a->loc,
+                 "T.call_intrin(dtype, op, *args) takes a dtype, an op name "
+                 "and the op's arguments");
+    Value *op = a->pos.data[1];
+    if (op->kind != V_STR) ctx_fail(in->ctx, a->loc, "T.call_intrin: the op must be a name");
+    const char *name = op->u.s;
+    bool tir = !strncmp(name, "tir.", 4), tl = !strncmp(name, "tl.", 3);
+    const char *fn = name + (tir ? 4 : tl ? 3 : 0);
+    if (!(tir && name_in(fn, intrin_tir, sizeof intrin_tir / sizeof *intrin_tir)) &&
+        !(tl && name_in(fn, intrin_tl, sizeof intrin_tl / sizeof *intrin_tl)))
+        ctx_fail(in->ctx, a->loc,
+                 "T.call_intrin: the op \"%s\" has no meaning in tilec (it knows tir.<math "
+                 "function> and tl.__ffs, tl.__fns and the register hints)",
+                 name);
+    Value *dt = a->pos.data[0];
+    bool handle = dt->kind == V_NONE || (dt->kind == V_STR && !strcmp(dt->u.s, "handle"));
+    DType want = handle ? DT_INVALID : val_to_dtype(in, dt, a->loc, "T.call_intrin: dtype");
+    CallArgs b = {0};
+    b.loc = a->loc;
+    for (int i = 2; i < a->pos.len; i++) VEC_PUSH(ARENA, b.pos, a->pos.data[i]);
+    Value *r = call_t(in, fn, &b);
+    DType got = r->kind == V_NONE ? DT_INVALID : val_to_expr(in, r, a->loc, name)->dtype;
+    if (got != want)
+        ctx_fail(in->ctx, a->loc, "T.call_intrin: %s gives %s here, not %s", name,
+                 got == DT_INVALID ? "no value" : dtype_name(got),
+                 handle ? "a statement (\"handle\")" : dtype_name(want));
+    return r;
+}
+
 #define PENDING(name, why)                                                                         \
     {                                                                                              \
         name, t_pending, "T." name " is not supported yet by tilec (" why ")",                     \
@@ -620,12 +681,10 @@ static const TName lang[] = {
     {"finalize_reducer", t_finalize_reducer, NULL, NULL},
     {"all_of", t_any_all, NULL, NULL},
     /* not yet: an error that says why */
-    PENDING("call_intrin", "TVM intrinsics"),
     PENDING("gemm_sp", "sparse tensor cores"),
-    PENDING("ptr", "raw pointers"),
     PENDING("alloc_cluster_barrier", "cluster barriers"),
-    PENDING("block_rank_in_cluster", "clusters"),
-    PENDING("ClusterKernel", "clusters"),
+    {"call_intrin", t_call_intrin, NULL,
+     "C, CUDA (`tir.<math function>`, `tl.__ffs`, `tl.__fns`, the register hints)"},
 };
 #undef PENDING
 

@@ -9,6 +9,10 @@
  *   T.popcount(x)              set bits of an integer, in its dtype
  *   T.clz(x), T.__ffs(x)       leading zeros; 1-based lowest set bit (0 for 0); int32 of a
  *                              32- or 64-bit integer (clz(0) is the width)
+ *   T.__fns(mask, base, offset)
+ *                              CUDA's n-th set bit: the offset-th set bit of mask (uint32)
+ *                              from bit base up (offset > 0) or down (< 0), base itself if
+ *                              set (0), else 0xFFFFFFFF; uint32 (PTX fns; tl_c.h's tl_fns)
  *   T.truncdiv(a, b), T.truncmod(a, b)
  *                              C's integer / and %: the quotient rounded toward zero; the
  *                              remainder a - truncdiv(a, b) * b (b = 0: quotient 0)
@@ -127,6 +131,25 @@ static Value *t_bits(Interp *in, CallArgs *a, void *d) {
         ctx_fail(in->ctx, a->loc, "%s expects a 32-bit or 64-bit integer argument, but got %s",
                  fname, dtype_name(x->dtype));
     return val_expr(in, ir_call(in->ctx, fn, x, NULL, a->loc));
+}
+
+/* T.__fns(mask, base, offset): CUDA's n-th set bit (FN_FNS), of the integers as uint32,
+ * uint32 and int32 as CUDA's prototype converts them. */
+static Value *t_fns(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    Value *av[3];
+    args_bind(in, a, "T.__fns", "mask, base, offset", av, 3);
+    static const char *const what[] = {"mask", "base", "offset"};
+    const DType as[3] = {DT_UINT32, DT_UINT32, DT_INT32};
+    Expr *x[3];
+    for (int i = 0; i < 3; i++) {
+        Expr *e = val_to_expr(in, av[i], a->loc, what[i]);
+        if (!dtype_is_int(e->dtype))
+            ctx_fail(in->ctx, a->loc, "T.__fns: %s must be an integer, got %s", what[i],
+                     dtype_name(e->dtype));
+        x[i] = e->dtype == as[i] ? e : ir_cast(in->ctx, as[i], e, a->loc);
+    }
+    return val_expr(in, ir_call_n(in->ctx, FN_FNS, x, ROUND_RN, a->loc));
 }
 
 /* TileLang's truncdiv (d NULL) and truncmod of two integers, as C computes them. */
@@ -279,6 +302,7 @@ static const TName math[] = {
     {"ieee_frsqrt", t_ieee, &ieee_ops[7], "C, CUDA (float32)"},
     {"fma", t_ieee, &ieee_ops[8], NULL},
     {"fmul", t_ieee, &ieee_ops[9], NULL},
+    {"__fns", t_fns, NULL, NULL},
 };
 #undef I
 

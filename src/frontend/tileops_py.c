@@ -44,7 +44,7 @@
  *                               shortcut for y == 2^30 gives the same for q = 31 but
  *                               overflows int32 near its ends; tilec has no shortcut.
  *
- * TVM names with no meaning in tilec (T.isnullptr, T.undef, T.ret) are errors that say
+ * TVM names with no meaning in tilec (T.undef, T.ret) are errors that say
  * what to write instead. They are the table tl_py_names (tl_lang_attr, tileops.c). */
 #include "frontend/eval.h"
 
@@ -445,7 +445,6 @@ static Value *t_no_meaning(Interp *in, CallArgs *a, void *d) {
 }
 
 static const char *const no_meaning[][2] = {
-    {"isnullptr", "tilec kernels have no raw handles; a buffer is never null"},
     {"undef", "give the variable a value (T.alloc_var(dtype, init))"},
     {"ret", "return from a T.macro with `return`; a kernel returns nothing"},
 };
@@ -492,9 +491,8 @@ static const TName py[] = {
     {"has_let_value", t_let_value, NULL, NULL},
     {"get_let_value", t_let_value, "get", NULL},
     {"allocate", t_allocate, NULL, NULL},
-    {"isnullptr", t_no_meaning, no_meaning[0], "not yet (compile error: no meaning in tilec)"},
-    {"undef", t_no_meaning, no_meaning[1], "not yet (compile error: no meaning in tilec)"},
-    {"ret", t_no_meaning, no_meaning[2], "not yet (compile error: no meaning in tilec)"},
+    {"undef", t_no_meaning, no_meaning[0], "not yet (compile error: no meaning in tilec)"},
+    {"ret", t_no_meaning, no_meaning[1], "not yet (compile error: no meaning in tilec)"},
 };
 #undef TYPE
 

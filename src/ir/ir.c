@@ -18,6 +18,7 @@ static const char *const atomic_op_names[] = {TL_ATOMIC_OPS(X_NAME)};
 static const char *const gemm_policy_names[] = {TL_GEMM_POLICIES(X_NAME)};
 static const char *const mbar_op_names[] = {TL_MBAR_OPS(X_NAME)};
 static const char *const turn_op_names[] = {TL_TURN_OPS(X_NAME)};
+static const char *const group_sync_op_names[] = {TL_GROUP_SYNC_OPS(X_NAME)};
 static const char *const sk_op_names[] = {TL_SK_OPS(X_NAME)};
 static const char *const rounding_names[] = {TL_ROUNDINGS(X_NAME)};
 static const char *const mem_order_names[] = {TL_MEM_ORDERS(X_NAME)};
@@ -39,6 +40,9 @@ const char *gemm_policy_name(GemmPolicy p) {
     return NAME_OF(gemm_policy_names, p, GEMM_POLICY_COUNT);
 }
 const char *mbar_op_name(MbarOp op) { return NAME_OF(mbar_op_names, op, MBAR_OP_COUNT); }
+const char *group_sync_op_name(GroupSyncOp op) {
+    return NAME_OF(group_sync_op_names, op, GSYNC_OP_COUNT);
+}
 const char *turn_op_name(TurnOp op) { return NAME_OF(turn_op_names, op, TURN_OP_COUNT); }
 const char *sk_op_name(SkOp op) { return NAME_OF(sk_op_names, op, SK_OP_COUNT); }
 const char *mem_order_name(MemOrder o) { return NAME_OF(mem_order_names, o, MEM_ORDER_COUNT); }
@@ -446,10 +450,20 @@ static int64_t fold_bits(Intrinsic fn, int64_t v, DType t) {
     return n;
 }
 
+/* __fns of constants (PTX fns: the offset-th set bit from base, stepping up or down). */
+static int64_t fold_fns(uint32_t mask, uint32_t base, int32_t offset) {
+    if (offset == 0) return base < 32 && ((mask >> base) & 1) ? base : 0xFFFFFFFFu;
+    int64_t count = (offset < 0 ? -(int64_t)offset : offset) - 1;
+    for (int64_t pos = base; pos >= 0 && pos<32; pos += offset> 0 ? 1 : -1)
+        if (((mask >> pos) & 1) && count-- == 0) return pos;
+    return 0xFFFFFFFFu;
+}
+
 /* The dtype of a call of fn on args (see TL_INTRINSICS). */
 static DType call_dtype(Intrinsic fn, Expr *const *args) {
     if (fn == FN_ISINF || fn == FN_ISNAN || fn == FN_ISFINITE) return DT_BOOL;
     if (fn == FN_CLZ || fn == FN_FFS) return DT_INT32;
+    if (fn == FN_FNS) return DT_UINT32;
     if (vote_dtype(fn) != DT_INVALID) return vote_dtype(fn);
     if (intrinsic_is_shfl(fn) || fn == FN_LDEXP) return args[0]->dtype;
     DType t = args[0]->dtype;
@@ -465,6 +479,9 @@ static Expr *fold_call_expr(Ctx *ctx, Intrinsic fn, Expr *const *args, DType t, 
         return ir_int(ctx, a->u.i < 0 ? (int64_t)(0 - (uint64_t)a->u.i) : a->u.i, t, loc);
     if ((fn == FN_POPCOUNT || fn == FN_CLZ || fn == FN_FFS) && a->kind == EXPR_INT)
         return ir_int(ctx, fold_bits(fn, a->u.i, a->dtype), t, loc);
+    if (fn == FN_FNS && a->kind == EXPR_INT && b->kind == EXPR_INT && args[2]->kind == EXPR_INT)
+        return ir_int(ctx, fold_fns((uint32_t)a->u.i, (uint32_t)b->u.i, (int32_t)args[2]->u.i), t,
+                      loc);
     if (a->kind != EXPR_FLOAT || (b && !is_const(b)) || intrinsic_nargs(fn) > 2) return NULL;
     double r;
     if (fn == FN_NEXTAFTER) { /* one step of t's own spacing */
@@ -578,6 +595,13 @@ Stmt *ir_stmt(Ctx *ctx, StmtKind kind, Loc loc) {
     s->kind = kind;
     s->loc = loc;
     return s;
+}
+
+int ir_cluster_size(const Stmt *kernel) {
+    int n = 1;
+    for (int d = 0; d < 3; d++)
+        n *= kernel->u.kernel.cluster_dims[d] > 1 ? kernel->u.kernel.cluster_dims[d] : 1;
+    return n;
 }
 
 Stmt *ir_seq(Ctx *ctx, Loc loc) { return ir_stmt(ctx, STMT_SEQ, loc); }

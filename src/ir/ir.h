@@ -86,7 +86,11 @@
     X(FN_IEEE_ADD, "ieee_add", 2) X(FN_IEEE_SUB, "ieee_sub", 2)                         \
     X(FN_IEEE_MUL, "ieee_mul", 2) X(FN_IEEE_DIV, "ieee_fdiv", 2)                        \
     X(FN_IEEE_FMA, "ieee_fmaf", 3) X(FN_IEEE_RCP, "ieee_frcp", 1)                       \
-    X(FN_IEEE_SQRT, "ieee_fsqrt", 1) X(FN_IEEE_RSQRT, "ieee_frsqrt", 1) /* float32, rn */
+    X(FN_IEEE_SQRT, "ieee_fsqrt", 1) X(FN_IEEE_RSQRT, "ieee_frsqrt", 1) /* float32, rn */ \
+    /* CUDA's __fns(mask, base, offset) of uint32, uint32, int32: the position of the     \
+       offset-th set bit of mask from bit base up (offset > 0) or down (< 0), base itself \
+       if set (0), else 0xFFFFFFFF -> uint32 (PTX fns) */                                \
+    X(FN_FNS, "__fns", 3)
 /* clang-format on */
 
 /* The rounding of an IEEE intrinsic (TileLang's rounding_mode strings): to nearest even,
@@ -146,6 +150,14 @@
    the tile, or add the stored ones of the tile's other units) */
 #define TL_SK_OPS(X) X(SK_ZERO, "zero") X(SK_COMBINE, "combine")
 
+/* barriers across the blocks of the grid or of a cluster (STMT_GROUP_SYNC) */
+/* clang-format off */
+#define TL_GROUP_SYNC_OPS(X) \
+    X(GSYNC_GRID, "sync_grid") X(GSYNC_CLUSTER_ARRIVE, "cluster_arrive") \
+    X(GSYNC_CLUSTER_ARRIVE_RELAXED, "cluster_arrive_relaxed") \
+    X(GSYNC_CLUSTER_WAIT, "cluster_wait") X(GSYNC_CLUSTER_SYNC, "cluster_sync")
+/* clang-format on */
+
 /* clang-format off */
 #define TL_GEMM_POLICIES(X) \
     X(POLICY_SQUARE, "Square") X(POLICY_FULL_ROW, "FullRow") X(POLICY_FULL_COL, "FullCol")
@@ -173,7 +185,8 @@
     X(STMT_SPLITK) /* CUDA sm_90: a split-K unit's accumulators (pass_pipeline_async) */ \
     X(STMT_PDL)    /* T.pdl_trigger / T.pdl_sync: programmatic dependent launch */     \
     X(STMT_EXTERN) /* T.call_extern / T.call_pure_extern: a named C / CUDA function */ \
-    X(STMT_NAMED_BAR) /* T.sync_threads(id, n) / T.named_barrier_arrive: bar.sync/arrive */
+    X(STMT_NAMED_BAR) /* T.sync_threads(id, n) / T.named_barrier_arrive: bar.sync/arrive */ \
+    X(STMT_GROUP_SYNC) /* T.sync_grid / T.cluster_*: barriers across blocks */
 /* clang-format on */
 
 #define X2_ENUM(e, ...) e,
@@ -191,6 +204,7 @@ typedef enum GemmPolicy { TL_GEMM_POLICIES(X2_ENUM) GEMM_POLICY_COUNT } GemmPoli
 typedef enum MbarOp { TL_MBAR_OPS(X2_ENUM) MBAR_OP_COUNT } MbarOp;
 typedef enum TurnOp { TL_TURN_OPS(X2_ENUM) TURN_OP_COUNT } TurnOp;
 typedef enum SkOp { TL_SK_OPS(X2_ENUM) SK_OP_COUNT } SkOp;
+typedef enum GroupSyncOp { TL_GROUP_SYNC_OPS(X2_ENUM) GSYNC_OP_COUNT } GroupSyncOp;
 typedef enum ExprKind { TL_EXPR_KINDS(X2_ENUM) EXPR_KIND_COUNT } ExprKind;
 typedef enum StmtKind { TL_STMT_KINDS(X2_ENUM) STMT_KIND_COUNT } StmtKind;
 #undef X2_ENUM
@@ -213,6 +227,7 @@ const char *reduce_op_name(ReduceOp op);
 const char *atomic_op_name(AtomicOp op);
 const char *gemm_policy_name(GemmPolicy p);
 const char *mbar_op_name(MbarOp op);
+const char *group_sync_op_name(GroupSyncOp op);
 const char *turn_op_name(TurnOp op);
 const char *sk_op_name(SkOp op);
 const char *mem_order_name(MemOrder o);
@@ -279,6 +294,9 @@ struct Buffer {
      * a vector T.alloc_var (shape (lanes,)), whose name reads as the vector. */
     int lanes;
     bool vec_var;
+    Var *addr; /* T.make_tensor: a global buffer at a run-time address, this int64
+                         let of the kernel (no parameter, no allocation; element-wise
+                         accesses on CUDA, whose alignment no launch checks); else NULL */
 };
 
 struct Expr {
@@ -449,6 +467,12 @@ struct Stmt {
             int64_t sk_bytes;
             int min_blocks; /* T.annotate_min_blocks_per_sm: CUDA's second
                                __launch_bounds__ argument, or 0 */
+            /* T.Kernel(cluster_dims=): blocks per cluster along x, y, z (0 or 1: one;
+               ir_cluster_size) */
+            int cluster_dims[3];
+            /* CUDA: a kernel with T.sync_grid: its barrier words (uint32 count, phase), a
+               zeroed T.alloc_global of each launch (pass_plan_launch), else NULL */
+            Buffer *grid_bar;
         } kernel;
         struct {
             Region src, dst; /* with dtype conversion */
@@ -636,6 +660,14 @@ struct Stmt {
             int id, count;
             bool arrive;
         } named_bar;
+        /* GROUP_SYNC: every thread of every block of the grid (GRID) or of the block's
+           cluster arrives and/or waits; a wait returns once every block of the group
+           has arrived in this phase, and what each wrote before arriving (not after a
+           relaxed arrive) is visible after. GRID and CLUSTER_SYNC order the block's own
+           threads as T.sync_threads does */
+        struct {
+            GroupSyncOp op;
+        } gsync;
     } u;
 };
 
@@ -645,6 +677,8 @@ typedef struct Param {
     Buffer *buf;    /* SCOPE_GLOBAL buffer, or NULL for a scalar */
     Var *scalar;    /* scalar parameter, or NULL */
     bool is_output; /* in out_idx (or returned by T.empty in eager style) */
+    bool pointer;   /* a scalar annotated T.ptr: an int64 address, given as a number or as
+                       a tensor (its data) */
 } Param;
 
 typedef struct Func {
@@ -697,6 +731,7 @@ bool ir_nonneg(const Expr *e);
 bool ir_multiple_of(const Expr *e, int64_t m);
 Stmt *ir_stmt(Ctx *ctx, StmtKind kind, Loc loc);
 Stmt *ir_seq(Ctx *ctx, Loc loc);
+int ir_cluster_size(const Stmt *kernel); /* blocks per cluster of a STMT_KERNEL, >= 1 */
 void ir_seq_push(Ctx *ctx, Stmt *seq, Stmt *s);
 /* Deep copy of an expression, replacing Var `from` by `to` (to may be NULL: plain copy). */
 Expr *ir_subst(Ctx *ctx, const Expr *e, const Var *from, Expr *to);

@@ -559,6 +559,10 @@ static void print_kernel(Printer *p, const Stmt *s, int indent) {
             first = 0;
         }
     if (s->u.kernel.thread[0] || s->u.kernel.thread[1] || s->u.kernel.thread[2]) sb_putc(sb, ')');
+    if (ir_cluster_size(s) > 1)
+        sb_printf(sb, " cluster_dims(%d, %d, %d)", s->u.kernel.cluster_dims[0],
+                  s->u.kernel.cluster_dims[1], s->u.kernel.cluster_dims[2]);
+    if (s->u.kernel.grid_bar) sb_printf(sb, " grid_sync(%s)", buf_name(p, s->u.kernel.grid_bar));
     if (s->u.kernel.persistent) sb_puts(sb, " persistent"); /* CUDA launch shape */
     if (s->u.kernel.cluster > 1) sb_printf(sb, " cluster(%d)", s->u.kernel.cluster);
     if (s->u.kernel.sk_bytes)
@@ -753,6 +757,7 @@ static void print_simple(Printer *p, const Stmt *s) {
     case STMT_TURN: sb_printf(sb, "pingpong_%s", turn_op_name(s->u.turn.op)); break;
     case STMT_SPLITK: sb_printf(sb, "split_k_%s", sk_op_name(s->u.splitk.op)); break;
     case STMT_PDL: sb_puts(sb, s->u.pdl.sync ? "pdl_sync" : "pdl_trigger"); break;
+    case STMT_GROUP_SYNC: sb_puts(sb, group_sync_op_name(s->u.gsync.op)); break;
     case STMT_NAMED_BAR:
         sb_printf(sb, "named_barrier_%s(%d, %d)", s->u.named_bar.arrive ? "arrive" : "sync",
                   s->u.named_bar.id, s->u.named_bar.count);

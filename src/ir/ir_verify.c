@@ -78,6 +78,11 @@ static void check_buf_use(Verifier *v, const Buffer *b, const Expr *e) {
     if (!b) fail_at(v, e, "buffer is NULL");
     if (b->base && (b->base->base || b->base->scope != SCOPE_GLOBAL || b->scope != SCOPE_GLOBAL))
         fail_at(v, e, "view '%s' is not a view of a global buffer", b->name);
+    if (b->addr) { /* T.make_tensor: at the address its let holds */
+        if (b->base || b->scope != SCOPE_GLOBAL || !stack_has(&v->vars, b->addr))
+            fail_at(v, e, "tensor '%s' is used where its address is not defined", b->name);
+        return;
+    }
     if (!stack_has(&v->bufs, ir_buffer_root(b)))
         fail_at(v, e, "buffer '%s' is used where it is not declared", b->name);
 }
@@ -337,6 +342,7 @@ static void check_stmt(Verifier *v, const Stmt *s) {
     case STMT_TURN:
     case STMT_SPLITK:
     case STMT_PDL:
+    case STMT_GROUP_SYNC:
     case STMT_NAMED_BAR: break;
     case STMT_THREADS:
         check_scoped(v, s->u.threads.body);

@@ -205,6 +205,16 @@ bool ir_extern_points_to(const Stmt *s, const Buffer *b, int rw) {
     return false;
 }
 
+static void group_syncs_of(Stmt **slot, void *ud) { *(unsigned *)ud |= ir_group_syncs(*slot); }
+
+unsigned ir_group_syncs(Stmt *s) {
+    unsigned ops = 0;
+    if (!s) return 0;
+    if (s->kind == STMT_GROUP_SYNC) return 1u << s->u.gsync.op;
+    ir_stmt_children(s, group_syncs_of, &ops);
+    return ops;
+}
+
 bool ir_expr_loads(const Expr *e) {
     switch (e->kind) {
     case EXPR_LOAD: return true;

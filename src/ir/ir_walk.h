@@ -39,6 +39,8 @@ bool ir_extern_points_to(const Stmt *s, const Buffer *b, int rw);
 bool ir_stmt_reads(Stmt *s, const Buffer *b);
 /* Whether e reads memory (has an EXPR_LOAD). */
 bool ir_expr_loads(const Expr *e);
+/* The STMT_GROUP_SYNC ops in s: bit 1 << op for each GroupSyncOp found. */
+unsigned ir_group_syncs(Stmt *s);
 /* Structural equality of two expressions (same vars by identity). */
 bool ir_expr_equal(const Expr *a, const Expr *b);
 /* Replaces Var `from` by `to` in every expression of s and its children (in place). */

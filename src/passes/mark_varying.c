@@ -174,6 +174,13 @@ static void check(Mark *m, Stmt *s) {
         ctx_fail(m->ctx, s->loc,
                  "T.sync_threads under a condition that depends on the thread index: threads "
                  "that skip it would wait for each other forever");
+    if (s->kind == STMT_GROUP_SYNC && (m->depth || m->parallel))
+        ctx_fail(m->ctx, s->loc,
+                 "T.%s %s: every thread of every block must reach the same barriers; call it "
+                 "where the whole block runs",
+                 group_sync_op_name(s->u.gsync.op),
+                 m->parallel ? "inside a T.Parallel loop"
+                             : "under a condition that depends on the thread index");
     if (s->kind == STMT_MBAR && s->u.mbar.op == MBAR_INIT && m->depth)
         ctx_fail(m->ctx, s->loc,
                  "T.ptx_init_barrier_thread_count under a condition that depends on the thread "

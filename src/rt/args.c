@@ -162,9 +162,18 @@ static int check_device(const Func *f, const Target *target, int i, const DLTens
     return -1;
 }
 
+/* A T.ptr parameter's argument is the address itself when it is a number: a 0-d 64-bit
+ * integer tensor on the host. */
+static bool pointer_is_number(const DLTensor *t) {
+    return t->ndim == 0 && host_readable(t->device) && t->dtype.bits == 64 && t->dtype.lanes == 1 &&
+           (t->dtype.code == kDLInt || t->dtype.code == kDLUInt);
+}
+
 int args_check_device_id(const Func *f, const Target *target, int i, const DLTensor *t,
                          int device_id, StrBuf *err) {
-    if (!f->params.data[i].buf || t->device.device_id == device_id) return 0;
+    const Param *p = &f->params.data[i];
+    bool tensor = p->buf || (p->pointer && !pointer_is_number(t)); /* memory of the device */
+    if (!tensor || t->device.device_id == device_id) return 0;
     StrBuf d = {0};
     rt_device_name(t->device, &d);
     arg_fail(err, f, i,
@@ -199,6 +208,14 @@ static int check_scalar(const Func *f, int i, const DLTensor *t, StrBuf *err) {
                         "(a 0-d tensor)",
                         t->ndim);
     if (!t->data) return arg_fail(err, f, i, "data is NULL");
+    return 0;
+}
+
+/* A T.ptr parameter: that number, or any tensor on the target's device (its data). */
+static int check_pointer(const Func *f, const Target *target, int i, const DLTensor *t,
+                         StrBuf *err) {
+    if (!pointer_is_number(t) && check_device(f, target, i, t, err)) return -1;
+    if (!t->data && pointer_is_number(t)) return arg_fail(err, f, i, "data is NULL");
     return 0;
 }
 
@@ -283,6 +300,7 @@ int args_check(const Func *f, const Target *target, int i, const DLTensor *t, Sy
                StrBuf *err) {
     const Param *p = &f->params.data[i];
     if (!t) return arg_fail(err, f, i, "the DLTensor pointer is NULL");
+    if (p->pointer) return check_pointer(f, target, i, t, err);
     if (p->scalar) return check_scalar(f, i, t, err);
     const Buffer *b = p->buf;
     if (check_device(f, target, i, t, err) || check_dtype(f, i, t, b->dtype, err)) return -1;
@@ -370,6 +388,10 @@ void *args_pointer(const Func *f, int i, const DLTensor *t, void *slot) {
     const Param *p = &f->params.data[i];
     if (p->buf) return (char *)t->data + t->byte_offset;
     const char *v = (const char *)t->data + t->byte_offset;
+    if (p->pointer && !pointer_is_number(t)) { /* a tensor: the address of its data */
+        *(int64_t *)slot = (int64_t)(intptr_t)v;
+        return slot;
+    }
     if (dtype_is_float(p->scalar->dtype)) *(double *)slot = rt_elem_get(p->scalar->dtype, v, 0);
     else *(int64_t *)slot = rt_elem_get_int(p->scalar->dtype, v, 0);
     return slot;

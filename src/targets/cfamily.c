@@ -182,6 +182,9 @@ static const char *name_get(CfEmit *em, const void *key, const char *user, int i
 const char *cf_var(CfEmit *em, const Var *v) { return name_get(em, v, v->name, v->id); }
 
 const char *cf_buf(CfEmit *em, const Buffer *b) {
+    if (b->addr) /* T.make_tensor: the address its let holds, as a pointer */
+        return arena_printf(&em->ctx->arena, "((%s *)%s)", cf_storage(b->dtype),
+                            cf_var(em, b->addr));
     b = ir_buffer_root(b); /* a view is its base's memory, addressed by its own shape */
     return name_get(em, b, b->name, b->id);
 }
@@ -626,6 +629,16 @@ static void ex_call_int(CfEmit *em, StrBuf *o, const Expr *e) {
     }
     if (fn == FN_POPCOUNT || fn == FN_CLZ || fn == FN_FFS) {
         ex_bits(em, o, e);
+        return;
+    }
+    if (fn == FN_FNS) { /* tl_fns: tl_c.h's reference, CUDA's __fns */
+        const DType as[3] = {DT_UINT32, DT_UINT32, DT_INT32};
+        sb_puts(o, "tl_fns(");
+        for (int i = 0; i < 3; i++) {
+            if (i) sb_puts(o, ", ");
+            cf_ex_as(em, o, e->u.call.args[i], as[i]);
+        }
+        sb_puts(o, ")");
         return;
     }
     if (fn != FN_ABS && fn != FN_POW)

@@ -88,7 +88,7 @@ ERRORS = [
     ("T.annotate_restrict_buffers(A, 3)", "T.annotate_restrict_buffers takes buffers, got int 3"),
     ("v = T.q_multiply_shift(A[0, 0], 1, 31, 0)", "T.q_multiply_shift: x must be an int32"),
     ("v = T.q_multiply_shift(1, 2, 31)", "T.q_multiply_shift"),
-    ("v = T.isnullptr(A)", "T.isnullptr has no meaning in tilec"),
+    ("v = T.isnullptr(A)", "T.isnullptr: 'A' is not a tensor made by T.make_tensor"),
     ("v = T.undef()", "T.undef has no meaning in tilec: give the variable a value"),
     ("T.ret(1)", "T.ret has no meaning in tilec"),
     ("T.transpose(S, F)", "T.transpose: src (..., M, N) and dst (..., N, M)"),

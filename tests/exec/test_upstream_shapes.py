@@ -1,6 +1,7 @@
 """Program shapes from TileLang's upstream examples that tilec lowers in a general way,
 against NumPy: a gemm whose clear_accum= is a run-time value (warp_specialize_flashmla's
-`clear_accum=(j == 0)`); and the C target's error for T.ws regions that hand work back and
+`clear_accum=(j == 0)`); T.Parallel's scheduling hints (minference's `prefer_async=`,
+`annotations=`); and the C target's error for T.ws regions that hand work back and
 forth in loops, which it cannot run in program order."""
 import numpy as np
 
@@ -14,6 +15,28 @@ def test_gemm_clear_accum_at_run_time(tilec):
     out = tilec.run(KERNELS + "gemm_clear_when.py", dict(M=64, N=64, K=128), {"A": a, "B": b})
     ref = a[:, 64:].astype(np.float32) @ b[64:].astype(np.float32)
     np.testing.assert_allclose(out["C"], ref, rtol=1e-3, atol=1e-3)
+
+
+HINTS = '''import tilelang.language as T
+
+@T.prim_func
+def main(X: T.Tensor((8, 64), "float16"), Y: T.Tensor((8, 64), "float16")):
+    with T.Kernel(1, threads=128) as bx:
+        S = T.alloc_shared((8, 64), "float16")
+        for i, j in T.Parallel(8, 64, prefer_async=True,
+                               annotations={"parallel_async_without_async_commit_wait": True}):
+            S[i, j] = X[i, j]
+        for i, j in T.Parallel(8, 64, coalesced_width=8):
+            Y[i, j] = S[i, j] * 2
+'''
+
+
+def test_parallel_hints(tilec, tmp_path):
+    path = tmp_path / "hints.py"
+    path.write_text(HINTS)
+    x = np.random.default_rng(2).uniform(-1, 1, (8, 64)).astype(np.float16)
+    out = tilec.run(str(path), None, {"X": x})
+    np.testing.assert_array_equal(out["Y"], x * 2)
 
 
 PING_PONG = '''import tilelang.language as T

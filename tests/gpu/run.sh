@@ -270,6 +270,13 @@ flash_attention.py|-D batch=2 -D heads=1 -D seq_len=100 -D dim=32 -D num_stages=
 mla_decode.py||1
 mla_decode.py|-D num_split=1|0
 mla_decode.py|-D batch=1 -D heads=32 -D seqlen_kv=512 -D block_N=64 -D num_split=4|0
+../tests/unit/kernels/grid_sync.py||1
+../tests/unit/kernels/grid_sync.py|-D G=132 -D N=256|0
+../tests/unit/kernels/grid_sync.py|-D G=264 -D N=32|0
+../tests/unit/kernels/cluster.py||1
+../tests/unit/kernels/cluster.py|-D GX=16 -D GY=8 -D N=128|0
+../tests/unit/kernels/mla_persistent.py||1
+../tests/unit/kernels/mla_persistent.py|-D sm_num=132 -D batch=8 -D heads=128 -D seqlen_kv=512 -D num_split=4|0
 EOF
 )
 

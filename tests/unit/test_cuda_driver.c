@@ -100,6 +100,7 @@ static const struct {
     H(cuStreamSynchronize),
     H(cuStreamIsCapturing),
     H(cuTensorMapEncodeTiled),
+    H(cuLaunchCooperativeKernel),
 #undef H
 };
 

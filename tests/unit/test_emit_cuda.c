@@ -322,7 +322,7 @@ static const char sim_runner[] =
     "static int *sim_waits; /* the barrier a thread waits at */\n"
     "/* per block of the cluster: named barriers 0..15, then one per warp; then the\n"
     " * cluster's barrier */\n"
-    "enum { SIM_CLUSTER = 2, SIM_BLOCK_BARS = 16 + 32, SIM_BARS = SIM_CLUSTER * SIM_BLOCK_BARS + 1 "
+    "enum { SIM_CLUSTER = 8, SIM_BLOCK_BARS = 16 + 32, SIM_BARS = SIM_CLUSTER * SIM_BLOCK_BARS + 1 "
     "};\n"
     "static int sim_arrived[SIM_BARS];\n"
     "alignas(1024) static unsigned char sim_smem_of[SIM_CLUSTER][1 << 18];\n"
@@ -356,6 +356,21 @@ static const char sim_runner[] =
     "void sim_bar_arrive(int id, int n) { sim_arrive_at((int)sim_rank() * SIM_BLOCK_BARS + id, n); "
     "}\n"
     "void sim_cluster_bar(void) { sim_wait_at(SIM_BARS - 1, sim_n * sim_nc); }\n"
+    "/* T.cluster_arrive / wait: the phase each thread arrived in, and the cluster's */\n"
+    "static unsigned sim_cl_phase, sim_cl_mine[TL_SIM_THREADS];\n"
+    "static int sim_cl_arrived;\n"
+    "void sim_cluster_arrive(void) {\n"
+    "    sim_moves++, sim_cl_mine[sim_cur] = sim_cl_phase;\n"
+    "    if (++sim_cl_arrived == sim_n * sim_nc) sim_cl_arrived = 0, sim_cl_phase++;\n"
+    "}\n"
+    "void sim_cluster_wait(void) {\n"
+    "    while (sim_cl_phase == sim_cl_mine[sim_cur]) sim_yield();\n"
+    "}\n"
+    "/* T.sync_grid: the launch runs the whole grid as one cluster */\n"
+    "void sim_grid_bar(void) {\n"
+    "    if ((unsigned)sim_nc != gridDim.x * gridDim.y * gridDim.z) __trap();\n"
+    "    sim_cluster_bar();\n"
+    "}\n"
     "void __syncthreads(void) { sim_bar(0, sim_n); }\n"
     "void sim_warp_sync(void) {\n"
     "    int w = sim_cur % sim_n / 32, n = sim_n - 32 * w;\n"
@@ -375,6 +390,7 @@ static const char sim_runner[] =
     "static int sim_block(int n, int nc, int reverse, char *msg, int len) {\n"
     "    int all = n * nc;\n"
     "    sim_reverse = reverse, sim_n = n, sim_nc = nc, tl_sim_nbox = 0;\n"
+    "    sim_cl_phase = 0, sim_cl_arrived = 0;\n"
     "    memset(sim_arrived, 0, sizeof sim_arrived);\n"
     "    memset(tl_sim_proxy_fenced, 0, sizeof tl_sim_proxy_fenced);\n"
     "    for (int t = 0; t < all; t++) {\n"
@@ -646,6 +662,31 @@ static void bufs_copy(Bufs *dst, const Bufs *src) {
     }
 }
 
+/* The addresses of raw-pointer kernels (tests/exec/kernels/ptr_*.py), into b's own
+ * buffers: a T.ptr parameter named X_ptr gets the address of parameter X; an int64
+ * table named X_ptrs of G entries gets those of G equal chunks of X. */
+static bool is_ptr_table(const Param *p) {
+    size_t len = strlen(p->name);
+    return p->buf && p->buf->dtype == DT_INT64 && len > 5 && !strcmp(p->name + len - 5, "_ptrs");
+}
+
+static void bufs_point(Bufs *b, const Func *f) {
+    for (int i = 0; i < b->n; i++) {
+        const Param *p = &f->params.data[i];
+        size_t len = strlen(p->name);
+        bool table = is_ptr_table(p);
+        if (!table && !(p->pointer && len > 4 && !strcmp(p->name + len - 4, "_ptr"))) continue;
+        for (int j = 0; j < b->n; j++) {
+            const char *x = f->params.data[j].name;
+            if (strlen(x) != len - (table ? 5 : 4) || strncmp(x, p->name, strlen(x))) continue;
+            if (!table) b->scalar[i].i = (int64_t)(intptr_t)b->data[j];
+            for (size_t g = 0; table && g < b->elems[i]; g++)
+                ((int64_t *)b->data[i])[g] = (int64_t)(intptr_t)((char *)b->data[j] +
+                                                                 g * (b->bytes[j] / b->elems[i]));
+        }
+    }
+}
+
 static void bufs_free(Bufs *b) {
     for (int i = 0; i < b->n; i++)
         if (b->data[i] != &b->scalar[i]) free(b->data[i]);
@@ -686,7 +727,7 @@ static double float_tolerance(DType t) {
  * NaN; others bit for bit). */
 static void bufs_compare(const char *what, const Func *f, const Bufs *got, const Bufs *ref) {
     for (int i = 0; i < got->n; i++) {
-        if (!got->bytes[i]) continue;
+        if (!got->bytes[i] || is_ptr_table(&f->params.data[i])) continue; /* own addresses */
         DType t = got->dt[i];
         size_t bad = 0, first = 0;
         double peak = 1.0;
@@ -796,6 +837,9 @@ static int run_sim(SimLaunch launch, int c, const SimCase *sc, Bufs *b, int reve
             if (cuda_eval_int(f, plan.kernels[k].grid[d], sc->syms, &grid[d])) rc = -1;
         CHECK(rc == 0, "%s: grid of kernel %d cannot be evaluated", sc->name, k);
         int cl = plan.kernels[k].cluster;
+        if (plan.kernels[k].cluster_dims[0] > 1) cl = plan.kernels[k].cluster_dims[0];
+        if (plan.kernels[k].cooperative) /* T.sync_grid: the whole grid at once */
+            cl = grid[1] * grid[2] == 1 ? (int)grid[0] : -1;
         if (plan.kernels[k].persistent) { /* SIM_RESIDENT clusters walk the tiles */
             int64_t tiles = grid[0] * grid[1] * grid[2] / cl;
             bool all = tiles >= SIM_RESIDENT || plan.kernels[k].sk_bytes; /* (split-K) */
@@ -842,9 +886,11 @@ static void sim_check(SimCase *cases, int n) {
             continue;
         }
         bufs_copy(&ref, &init);
+        bufs_point(&ref, cases[c].cu->f);
         if (run_c_target(&cases[c], &ref)) {
             for (int reverse = 0; reverse < 2; reverse++) {
                 bufs_copy(&got, &init);
+                bufs_point(&got, cases[c].cu->f);
                 char what[128];
                 snprintf(what, sizeof what, "%s (%s order)", cases[c].name,
                          reverse ? "reverse" : "forward");
@@ -1390,13 +1436,49 @@ static void wrong_count_cases(SimCase *cases, char (*names)[64], int *n) {
     }
 }
 
+/* Text with every `from` replaced by `to` (malloc'd), or NULL when from is not there. */
+static char *replace_all(const char *text, const char *from, const char *to) {
+    size_t n = 0, lf = strlen(from), lt = strlen(to);
+    for (const char *p = strstr(text, from); p; p = strstr(p + lf, from)) n++;
+    if (!n) return NULL;
+    char *out = malloc(strlen(text) + n * lt + 1), *o = out;
+    for (const char *p = text, *q; (q = strstr(p, from)); p = q + lf) {
+        memcpy(o, p, (size_t)(q - p)), o += q - p;
+        memcpy(o, to, lt), o += lt;
+        if (!strstr(q + lf, from)) strcpy(o, q + lf);
+    }
+    return out;
+}
+
+/* TileLang's register hints T.annotate_producer_reg_dealloc / consumer_reg_alloc are
+ * setmaxnreg.dec / .inc (by default 24 and 240: the 168 registers a thread of 384 holds,
+ * moved from the producer warp group to the two consumers) in the hand-scheduled GEMM. */
+static void annotate_reg_case(void) {
+    char *text = read_text("examples/gemm_warp_specialized.py");
+    char *a = text ? replace_all(text, "T.dec_max_nreg(40)", "T.annotate_producer_reg_dealloc()")
+                   : NULL;
+    char *b = a ? replace_all(a, "T.inc_max_nreg(232)", "T.annotate_consumer_reg_alloc()") : NULL;
+    CHECK(b != NULL, "gemm_warp_specialized.py has T.dec_max_nreg(40) and T.inc_max_nreg(232)");
+    const char *arch = lower_arch;
+    lower_arch = "sm_90a";
+    if (b) {
+        Compiled *c = check_program("annotate_reg", b);
+        CHECK(c->src && kernels_call(c, "tl_setmaxnreg_dec<24>();") &&
+                  kernels_call(c, "tl_setmaxnreg_inc<240>();"),
+              "annotate_reg: setmaxnreg.dec 24 in the producer, .inc 240 in the consumers");
+        compiled_free(c);
+    }
+    lower_arch = arch;
+    free(text), free(a), free(b);
+}
+
 static void test_issue26(void) {
     static const struct {
         int M, N, bm, bn, threads;
     } shapes[] = {{13, 64, 8, 64, 128},  {13, 64, 8, 64, 32},  {64, 13, 64, 8, 128},
                   {37, 40, 16, 32, 256}, {9, 130, 4, 128, 64}, {100, 72, 64, 32, 128},
                   {5, 7, 8, 8, 128}};
-    enum { NS = sizeof shapes / sizeof *shapes, MAXS = NS * 8 + 7 + 20 + 9 + 6 };
+    enum { NS = sizeof shapes / sizeof *shapes, MAXS = NS * 8 + 7 + 20 + 17 + 5 + 6 };
     SimCase cases[MAXS];
     static char names[MAXS][64];
     int n = 0;
@@ -1425,12 +1507,15 @@ static void test_issue26(void) {
               "%s: TMA stores after an async-proxy fence", names[n]);
         cases[n] = (SimCase){names[n], strdup(tile_store_progs[i]), NULL, c}, n++;
     }
-    static const char *const files[] = {"lang_tail", "atomic_vec", /* tileops_lang.c's */
+    static const char *const files[] = {"lang_tail",  "atomic_vec", /* tileops_lang.c's */
                                         "ptx_names", /* tileops_expert.c's PTX spellings */
                                         "rng_names", /* tileops_mem.c's random numbers */
                                         "named_bar", /* the program's named barriers */
-                                        "mma_frag",  "mma_ldst", /* tileops_mma.c's */
-                                        "mma_gemm"};             /* compat/intrinsics/mma.py */
+                                        "ptr_tables", "ptr_param", /* tileops_ptr.c's */
+                                        "misc_names",              /* T.__fns, T.call_intrin */
+                                        "tile_sched",              /* T.PersistentTileScheduler */
+                                        "mma_frag",   "mma_ldst",  /* tileops_mma.c's */
+                                        "mma_gemm"};               /* compat/intrinsics/mma.py */
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
         char path[128];
         snprintf(path, sizeof path, "tests/exec/kernels/%s.py", files[i]);
@@ -1444,6 +1529,19 @@ static void test_issue26(void) {
             else compiled_free(c);
         }
         free(text);
+    }
+    for (int i = 0; i < 5; i++) { /* barriers across blocks; clusters need sm_90 */
+        const char *kernel = i == 2 ? "cluster" : i < 2 ? "grid_sync" : "mla_persistent";
+        lower_arch = i % 2 ? "sm_80" : "sm_90a";
+        snprintf(names[n], sizeof names[n], "%s_%s", kernel, lower_arch);
+        Compiled *c = check_program(names[n], test_kernel(kernel));
+        CHECK(c->src &&
+                  kernels_call(c, i == 2 ? "tl_cluster_wait();" : "tl_grid_sync((unsigned *)") &&
+                  (i != 2 || strstr(c->src, "__cluster_dims__(2, 1, 1) tilec_kernel_0")),
+              "%s: the barriers across blocks in the source", names[n]);
+        if (c->f && c->src)
+            cases[n] = (SimCase){names[n], strdup(test_kernel(kernel)), NULL, c}, n++;
+        else compiled_free(c);
     }
     math_cases(cases, names, &n);
     wrong_count_cases(cases, names, &n);
@@ -2025,6 +2123,7 @@ int main(void) {
                      "setmaxnreg.inc would wait forever");
     }
     free(greedy);
+    annotate_reg_case();
     CHECK(mp && strstr(mp, "tl_fence_proxy_async();  /* this thread's shared stores") &&
               strstr(mp, "} else {  /* threads 128..255 */") && !strstr(mp, "tl_tma_load(&") &&
               strstr(mp, "tl_wgmma_ss<64, 64, 32, 1,"),

@@ -248,7 +248,8 @@ static Gemm build_gemm(void) {
     Buffer *A = buf2("A", DT_FLOAT16, SCOPE_GLOBAL, V(M), I(1024));
     Buffer *Bb = buf2("B", DT_FLOAT16, SCOPE_GLOBAL, I(1024), V(N));
     Buffer *C = buf2("C", DT_FLOAT32, SCOPE_GLOBAL, V(M), V(N));
-    Param pa = {"A", A, NULL, false}, pb = {"B", Bb, NULL, false}, pc = {"C", C, NULL, true};
+    Param pa = {.name = "A", .buf = A}, pb = {.name = "B", .buf = Bb},
+          pc = {.name = "C", .buf = C, .is_output = true};
     VEC_PUSH(&ctx.arena, f->params, pa);
     VEC_PUSH(&ctx.arena, f->params, pb);
     VEC_PUSH(&ctx.arena, f->params, pc);

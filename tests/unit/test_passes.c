@@ -134,7 +134,7 @@ static Func *func_new(void) {
 }
 
 static void param(Func *f, Buffer *b, bool out) {
-    Param p = {b->name, b, NULL, out};
+    Param p = {.name = b->name, .buf = b, .is_output = out};
     VEC_PUSH(&ctx.arena, f->params, p);
 }
 
@@ -878,7 +878,7 @@ static void test_mark_nonneg(void) {
     Var *v[8];
     for (int i = 0; i < 8; i++) v[i] = ir_var(&ctx, names[i], DT_INT32);
     Var *k = v[0], *j = v[1], *m = v[2], *n = v[3], *a = v[4], *b = v[5], *c = v[6], *d = v[7];
-    Param pn = {"n", NULL, n, false}; /* a scalar parameter: its sign is unknown */
+    Param pn = {.name = "n", .scalar = n}; /* a scalar parameter: its sign is unknown */
     VEC_PUSH(&ctx.arena, f->params, pn);
     Var *bx, *by;
     Stmt *kern = kernel(1, I(4), NULL, &bx, &by, NULL);

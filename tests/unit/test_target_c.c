@@ -408,12 +408,12 @@ static Func *FUNC(const char *name) {
 }
 
 static void PARAM_BUF(Func *f, Buffer *b) {
-    Param p = {b->name, b, NULL, false};
+    Param p = {.name = b->name, .buf = b};
     VEC_PUSH(&ctx->arena, f->params, p);
 }
 
 static void PARAM_SCALAR(Func *f, Var *v) {
-    Param p = {v->name, NULL, v, false};
+    Param p = {.name = v->name, .scalar = v};
     VEC_PUSH(&ctx->arena, f->params, p);
 }
 

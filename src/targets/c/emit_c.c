@@ -5,8 +5,11 @@
  * Provides: one C file = the tl_c.h prelude, per STMT_KERNEL a block function
  * `kernelN_block` (one call runs one block, sequentially) and a launcher `kernelN`
  * (OpenMP loop over the grid, per-thread scratch memory for the block's non-global
- * buffers), and `tilec_entry`, which binds parameters and symbols and runs the
- * host-level statements (kernels in order, one after the other).
+ * buffers; a kernel with barriers across blocks, T.sync_grid or T.cluster_* in clusters
+ * of several blocks, runs the blocks each barrier spans at once instead, one POSIX
+ * thread per block: tl_c_run_teams in tl_c.h), and `tilec_entry`, which binds
+ * parameters and symbols and runs the host-level statements (kernels in order, one
+ * after the other).
  *
  * Expressions and most statements are printed by the shared C-family printer
  * (src/targets/cfamily.h; values as in runtime/c/tl_c.h); this file has what only the C
@@ -45,9 +48,17 @@ typedef struct CEmit {
      * scalar of its result) */
     Vec(const Expr *) cross;
     Vec(const char *) cross_vals;
+    /* the kernel's barriers across blocks (ir_group_syncs), and whether its blocks run
+     * in teams (T.sync_grid, or cluster barriers in clusters of several blocks) */
+    unsigned gsyncs;
+    bool teams;
 } CEmit;
 
 static CEmit *c_of(CfEmit *em) { return (CEmit *)em; }
+
+/* The most blocks that T.sync_grid runs at once (one thread each); CUDA's grid barrier
+ * needs them resident, a few per SM. */
+enum { C_TEAM_MAX = 4096 };
 
 /* Names of the C library and of the generated file besides cfamily.c's. */
 static const char *const c_reserved[] = {
@@ -112,6 +123,26 @@ static void c_cross_thread(CfEmit *em, StrBuf *o, const Expr *e);
 static void emit_region(CfEmit *em, const Stmt *s);
 static void warp_extern(CfEmit *em, const Stmt *s);
 
+/* T.sync_grid, T.cluster_*: the team's barriers (tl_c_bar in tl_c.h); a cluster of one
+ * block has nothing to wait for. */
+static void emit_group_sync(CfEmit *em, const Stmt *s) {
+    cf_loc_comment(em, s->loc);
+    GroupSyncOp op = s->u.gsync.op;
+    if (op != GSYNC_GRID && ir_cluster_size(em->kernel) == 1) {
+        cf_line(em, "/* T.%s: a cluster of one block */", group_sync_op_name(op));
+        return;
+    }
+    switch (op) {
+    case GSYNC_GRID: cf_line(em, "tl_c_bar_sync(tl_grid_bar);"); break;
+    case GSYNC_CLUSTER_ARRIVE:
+    case GSYNC_CLUSTER_ARRIVE_RELAXED:
+        cf_line(em, "tl_cluster_phase = tl_c_bar_arrive(tl_cluster_bar);");
+        break;
+    case GSYNC_CLUSTER_WAIT: cf_line(em, "tl_c_bar_wait(tl_cluster_bar, tl_cluster_phase);"); break;
+    default: cf_line(em, "tl_c_bar_sync(tl_cluster_bar);"); break;
+    }
+}
+
 /* CfHooks.stmt: thread-level code, allocations, kernels, and what has no effect on a
  * CPU. */
 static bool c_stmt(CfEmit *em, const Stmt *s) {
@@ -126,6 +157,10 @@ static bool c_stmt(CfEmit *em, const Stmt *s) {
     if (c_of(em)->simt_threads && !c_of(em)->in_threads && simt_stmt(em, s)) return true;
     if (s->kind == STMT_ALLOC) {
         emit_alloc(em, s);
+        return true;
+    }
+    if (s->kind == STMT_GROUP_SYNC) {
+        emit_group_sync(em, s);
         return true;
     }
     if (s->kind != STMT_KERNEL && s->kind != STMT_SYNC && s->kind != STMT_ANNOTATE_LAYOUT &&
@@ -512,6 +547,14 @@ static void uses_var(CfEmit *em, Uses *u, const Var *v) {
 }
 
 static void uses_buf(CfEmit *em, Uses *u, Buffer *b) {
+    if (b->addr) { /* T.make_tensor: its address and shape are values, not memory to pass */
+        uses_var(em, u, b->addr);
+        for (int d = 0; d < b->ndim; d++) {
+            uses_expr(em, u, b->shape[d]);
+            if (b->strides) uses_expr(em, u, b->strides[d]);
+        }
+        return;
+    }
     if (b->base) { /* a view: its shape's variables, and its base's memory */
         for (int d = 0; d < b->ndim; d++) uses_expr(em, u, b->shape[d]);
         b = b->base;
@@ -705,9 +748,14 @@ static void emit_block_fn(CfEmit *em, const Stmt *k, int id, const Uses *u, cons
                      arena_printf(&em->ctx->arena, "%s %s", cf_value(v ? v->dtype : DT_INT32),
                                   block_var_name(em, k, d)));
     }
+    if (c_of(em)->teams) cf_list_item(o, false, "tl_c_bar *tl_grid_bar, tl_c_bar *tl_cluster_bar");
     cf_list_item(o, false, "char *tl_scratch");
     sb_puts(o, ")\n{\n");
     em->indent = 1;
+    if (c_of(em)->teams) {
+        cf_line(em, "unsigned tl_cluster_phase = ~0u; /* of its last T.cluster_arrive */");
+        cf_line(em, "(void)tl_grid_bar, (void)tl_cluster_bar, (void)tl_cluster_phase;");
+    }
     for (int i = 0; i < u->scratch.len; i++) {
         Buffer *b = u->scratch.data[i];
         const char *st = cf_storage(b->dtype), *name = cf_buf(em, b);
@@ -798,6 +846,96 @@ static void emit_launcher(CfEmit *em, const Stmt *k, int id, const Uses *u, int6
     em->indent = 0;
 }
 
+/* A kernel whose blocks run in teams: its arguments as a struct, and a member function
+ * that runs one block from them (tl_c_member_fn). */
+static void emit_team_member(CfEmit *em, const Stmt *k, int id, const Uses *u) {
+    StrBuf *o = em->out;
+    Arena *a = &em->ctx->arena;
+    sb_printf(o, "typedef struct kernel%d_args {\n", id);
+    for (int i = 0; i < u->globals.len; i++)
+        sb_printf(o, "    %s *%s;\n", cf_storage(u->globals.data[i]->dtype),
+                  cf_buf(em, u->globals.data[i]));
+    for (int i = 0; i < u->free.len; i++)
+        sb_printf(o, "    %s %s;\n", cf_value(u->free.data[i]->dtype), cf_var(em, u->free.data[i]));
+    sb_printf(o, "    char tl_none;\n} kernel%d_args;\n\n", id);
+    sb_printf(o,
+              "static int kernel%d_member(void *tl_p, const int64_t *tl_b, tl_c_bar *tl_g, "
+              "tl_c_bar *tl_c, char *tl_s)\n{\n",
+              id);
+    sb_printf(o, "    kernel%d_args *tl_a = (kernel%d_args *)tl_p;\n    (void)tl_a;\n", id, id);
+    sb_printf(o, "    return kernel%d_block(", id);
+    for (int i = 0; i < u->globals.len; i++)
+        cf_list_item(o, i == 0, arena_printf(a, "tl_a->%s", cf_buf(em, u->globals.data[i])));
+    for (int i = 0; i < u->free.len; i++)
+        cf_list_item(o, !u->globals.len && !i,
+                     arena_printf(a, "tl_a->%s", cf_var(em, u->free.data[i])));
+    for (int d = 0; d < k->u.kernel.ngrid; d++) {
+        const Var *v = k->u.kernel.block[d];
+        cf_list_item(o, u->globals.len + u->free.len + d == 0,
+                     arena_printf(a, "(%s)tl_b[%d]", cf_value(v ? v->dtype : DT_INT32), d));
+    }
+    sb_puts(o, ", tl_g, tl_c, tl_s);\n}\n\n");
+}
+
+/* The team launcher's checks of the grid (tl_grid, tl_cl): empty (nothing runs), whole
+ * clusters, and with T.sync_grid at most C_TEAM_MAX blocks. */
+static void emit_team_checks(CfEmit *em, const Stmt *k, int id, bool grid) {
+    StrBuf where = {0}; /* the file name is user text: a string literal, not a format */
+    cf_string(&where, k->loc.src && k->loc.src->name
+                          ? arena_printf(&em->ctx->arena, "%s:%d", k->loc.src->name, k->loc.line)
+                          : "kernel");
+    cf_line(em, "for (int tl_d = 0; tl_d < 3; tl_d++)");
+    cf_line(em, "    if (tl_grid[tl_d] <= 0) return 0; /* an empty grid runs nothing */");
+    cf_line(em, "for (int tl_d = 0; tl_d < 3; tl_d++)");
+    cf_line(em, "    if (tl_grid[tl_d] %% tl_cl[tl_d] || tl_grid[tl_d] > INT32_MAX) {");
+    cf_line(em,
+            "        fprintf(stderr, \"tilec: T.Kernel %d (%%s): grid dimension %%d is %%lld "
+            "blocks, not a multiple of the cluster's %%lld\\n\", %s, tl_d, "
+            "(long long)tl_grid[tl_d], (long long)tl_cl[tl_d]);",
+            id, where.buf);
+    cf_line(em, "        return TL_C_GRID;");
+    cf_line(em, "    }");
+    if (grid) {
+        cf_line(em, "if (tl_grid[0] * tl_grid[1] * tl_grid[2] > %d) {", C_TEAM_MAX);
+        cf_line(em,
+                "    fprintf(stderr, \"tilec: T.Kernel %d (%%s): T.sync_grid runs every block at "
+                "once, one thread each: %%lld blocks, over %d\\n\", %s, "
+                "(long long)(tl_grid[0] * tl_grid[1] * tl_grid[2]));",
+                id, C_TEAM_MAX, where.buf);
+        cf_line(em, "    return TL_C_GRID;");
+        cf_line(em, "}");
+    }
+    sb_free(&where);
+}
+
+/* The launcher of a kernel whose blocks run in teams (tl_c_run_teams). */
+static void emit_team_launcher(CfEmit *em, const Stmt *k, int id, const Uses *u, int64_t total) {
+    StrBuf *o = em->out;
+    const int *cd = k->u.kernel.cluster_dims;
+    bool grid = c_of(em)->gsyncs & 1u << GSYNC_GRID;
+    emit_team_member(em, k, id, u);
+    sb_printf(o, "/* T.Kernel %d (%s): %s, one POSIX thread per block. */\n", id,
+              cf_loc_where(em, k->loc),
+              grid ? "every block of the grid at once" : "cluster after cluster");
+    sb_printf(o, "static int kernel%d(", id);
+    kernel_params(em, o, u);
+    sb_puts(o, u->globals.len + u->free.len ? ")\n{\n" : "void)\n{\n");
+    em->indent = 1;
+    sb_printf(o, "    kernel%d_args tl_a = {", id);
+    kernel_args(em, o, u);
+    if (!u->globals.len && !u->free.len) sb_puts(o, "0");
+    sb_puts(o, "};\n");
+    cf_line(em, "int64_t tl_grid[3] = {1, 1, 1}, tl_cl[3] = {%d, %d, %d};", cd[0] > 1 ? cd[0] : 1,
+            cd[1] > 1 ? cd[1] : 1, cd[2] > 1 ? cd[2] : 1);
+    for (int d = 0; d < k->u.kernel.ngrid; d++)
+        cf_line(em, "tl_grid[%d] = %s;", d, cf_ex_str(em, k->u.kernel.grid[d], DT_INT64, true));
+    emit_team_checks(em, k, id, grid);
+    cf_line(em, "return tl_c_run_teams(kernel%d_member, &tl_a, tl_grid, tl_cl, %s, %lld);", id,
+            grid ? "true" : "false", (long long)total);
+    sb_puts(o, "}\n\n");
+    em->indent = 0;
+}
+
 /* Emits kernel functions for k into kbuf and, on the host, the call that runs it. */
 static void emit_kernel_call(CfEmit *em, const Stmt *k) {
     Uses *u = NEW(&em->ctx->arena, Uses);
@@ -823,6 +961,8 @@ static void emit_kernel_call(CfEmit *em, const Stmt *k) {
     em->out = &c_of(em)->kbuf, em->kernel = k, em->last_src = NULL;
     CEmit *ce = c_of(em);
     ce->simt_threads = 0, ce->simt_bufs.len = 0;
+    ce->gsyncs = ir_group_syncs(k->u.kernel.body);
+    ce->teams = (ce->gsyncs & 1u << GSYNC_GRID) || (ce->gsyncs && ir_cluster_size(k) > 1);
     for (int d = 0; d < 3; d++)
         if (k->u.kernel.thread[d])
             ce->simt_threads = k->u.kernel.threads[0] * k->u.kernel.threads[1] *
@@ -832,7 +972,8 @@ static void emit_kernel_call(CfEmit *em, const Stmt *k) {
     int64_t total = scratch_layout(em, u, offs);
     emit_block_fn(em, k, id, u, offs, total);
     em->last_src = NULL;
-    emit_launcher(em, k, id, u, total);
+    if (ce->teams) emit_team_launcher(em, k, id, u, total);
+    else emit_launcher(em, k, id, u, total);
     em->out = host_out, em->indent = host_indent, em->kernel = NULL, ce->simt_threads = 0;
     em->live = host_live, em->last_src = ls, em->last_line = ll;
     StrBuf *o = em->out;

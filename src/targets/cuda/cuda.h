@@ -24,6 +24,10 @@
  *     the GPU holds: fewer tiles are split along K); with CudaKernelPlan.cluster > 1
  *     (the kernel's __cluster_dims__(cluster, 1, 1)) a multiple of the cluster, at most
  *     cluster x cuOccupancyMaxActiveClusters.
+ *   - A kernel with T.sync_grid (CudaKernelPlan.cooperative) is launched cooperatively,
+ *     its grid at most the blocks the GPU holds at once (else the launch fails with an
+ *     error that says so); one with cluster_dims= has __cluster_dims__ and a grid that
+ *     is a multiple of them.
  *   - Kernels run one after another on the caller's stream.
  *   - Dynamic shared memory of kernel i is CudaKernelPlan.smem_bytes (the runtime sets
  *     CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES when it exceeds 48 KB). */
@@ -51,6 +55,10 @@ typedef struct CudaKernelPlan {
     int64_t smem_bytes;  /* dynamic shared memory */
     bool persistent;     /* STMT_KERNEL.persistent: the grid is what the GPU holds */
     int cluster;         /* STMT_KERNEL.cluster: blocks per cluster (1: no cluster) */
+    int cluster_dims[3]; /* the program's clusters (T.Kernel cluster_dims=, its
+                            __cluster_dims__): the grid must be a multiple; 1s: none */
+    bool cooperative;    /* T.sync_grid: launched with cuLaunchCooperativeKernel, every
+                            block resident at once (STMT_KERNEL.grid_bar) */
     int64_t sk_bytes;    /* STMT_KERNEL.sk_bytes: a block's split-K partial result */
     int ntmaps;
     const TmaMap *const *tmaps; /* its TMA tensor maps (kernel.tmaps) */

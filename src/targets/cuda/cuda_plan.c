@@ -42,6 +42,9 @@ CudaPlan cuda_plan(Arena *a, const Func *f) {
         k->persistent = s->u.kernel.persistent; /* pass_plan_launch's decisions */
         k->cluster = s->u.kernel.cluster > 1 ? s->u.kernel.cluster : 1;
         k->sk_bytes = s->u.kernel.sk_bytes;
+        for (int d = 0; d < 3; d++)
+            k->cluster_dims[d] = s->u.kernel.cluster_dims[d] > 1 ? s->u.kernel.cluster_dims[d] : 1;
+        k->cooperative = s->u.kernel.grid_bar != NULL;
     }
     return p;
 }

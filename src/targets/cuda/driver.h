@@ -117,6 +117,10 @@ typedef struct CuLaunchConfig {
       (CuTensorMap * map, int dtype, unsigned rank, void *addr, const unsigned long long *dims,    \
        const unsigned long long *strides, const unsigned *box, const unsigned *elem_strides,       \
        int interleave, int swizzle, int l2, int oob),                                              \
+      0)                                                                                           \
+    X(LaunchCooperativeKernel, "cuLaunchCooperativeKernel",                                        \
+      (CuFunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, \
+       unsigned smem, CuStream s, void **params),                                                  \
       0)
 
 typedef struct CudaDriver {

@@ -565,6 +565,31 @@ static void fence_manual_accs(CfEmit *em, const Stmt *s) {
     }
 }
 
+/* T.sync_grid (tl_grid_sync on the launch's barrier words) and T.cluster_*: barrier.cluster
+ * in a cluster of several blocks; in a cluster of one, a wait is a block barrier and an
+ * arrive nothing. Each orders the block's own threads as a barrier does, after the fence
+ * that STMT_SYNC has for wgmma and TMA stores. */
+static void emit_group_sync(CfEmit *em, const Stmt *s) {
+    CuEmit *cu = cu_of(em);
+    GroupSyncOp op = s->u.gsync.op;
+    bool arrive = op == GSYNC_CLUSTER_ARRIVE || op == GSYNC_CLUSTER_ARRIVE_RELAXED;
+    bool alone = op != GSYNC_GRID && ir_cluster_size(cu->kernel) == 1;
+    if ((cu->wgmma || cu->tma_stores) && !(alone && arrive)) cf_line(em, "tl_fence_proxy_async();");
+    if (op == GSYNC_GRID) {
+        cu_barrier(em); /* (waits for TMA stores' reads where there are some) */
+        TL_ASSERT(cu->kernel->u.kernel.grid_bar); /* pass_plan_launch */
+        cf_line(em, "tl_grid_sync((unsigned *)%s);", cf_buf(em, cu->kernel->u.kernel.grid_bar));
+    } else if (alone) {
+        if (arrive) cf_line(em, "/* T.%s: a cluster of one block */", group_sync_op_name(op));
+        else cu_barrier(em);
+    } else if (op == GSYNC_CLUSTER_SYNC) {
+        cu_barrier(em); /* the block's threads, then the cluster */
+        cf_line(em, "tl_cluster_sync();");
+    } else {
+        cf_line(em, "tl_%s();", group_sync_op_name(op));
+    }
+}
+
 /* The one-line statements of CUDA (after the location comment). */
 static void emit_simple(CfEmit *em, const Stmt *s) {
     if (s->kind == STMT_KERNEL) ctx_fail(em->ctx, s->loc, "T.Kernel inside T.Kernel");
@@ -788,6 +813,10 @@ static bool cu_stmt(CfEmit *em, const Stmt *s) {
         cf_loc_comment(em, s->loc);
         cf_line(em, "tl_bar_%s<%d, %d>();", s->u.named_bar.arrive ? "arrive" : "sync",
                 s->u.named_bar.id, s->u.named_bar.count);
+        return true;
+    case STMT_GROUP_SYNC:
+        cf_loc_comment(em, s->loc);
+        emit_group_sync(em, s);
         return true;
     case STMT_WS:
         cf_loc_comment(em, s->loc);
@@ -1019,6 +1048,8 @@ static void vars_expr(VarWalk *w, Expr *e);
 static void vars_slot(Expr **slot, void *ud) { vars_expr(ud, *slot); }
 
 static void vars_buf(VarWalk *w, const Buffer *b) {
+    if (b->addr && !vars_has(w->vs, b->addr)) /* T.make_tensor: its address's let */
+        VEC_PUSH(&w->em->ctx->arena, *w->vs, b->addr);
     for (int d = 0; d < b->ndim; d++) {
         vars_expr(w, b->shape[d]);
         if (b->strides) vars_expr(w, b->strides[d]);
@@ -1225,7 +1256,11 @@ static void kernel_prologue(CfEmit *em, const Stmt *k, const VarList *vs, int64_
  * or NULL. Other swizzles only change the order of blocks: ignoring them is correct. */
 static const Stmt *applied_swizzle(const Stmt *k) {
     const Stmt *sw = find_swizzle(k);
-    if (!sw || k->u.kernel.ngrid < 2 || !ir_is_const_int(sw->u.swizzle.panel, NULL)) return NULL;
+    /* (the hardware makes clusters of blocks by blockIdx: a rasterized order would give
+     * blocks other cluster peers than the program's ids say) */
+    if (!sw || k->u.kernel.ngrid < 2 || !ir_is_const_int(sw->u.swizzle.panel, NULL) ||
+        ir_cluster_size(k) > 1)
+        return NULL;
     const Var *x = k->u.kernel.block[0], *y = k->u.kernel.block[1];
     return x && y && x->dtype == DT_INT32 && y->dtype == DT_INT32 ? sw : NULL;
 }
@@ -1279,6 +1314,16 @@ static void emit_kernel(CfEmit *em, const Stmt *k, int id, const Host *h) {
         vars_expr(&w, k->u.kernel.grid[d]); /* the kernel counts its tiles */
     if (!cu->persistent) /* a persistent grid launches one block per SM instead */
         cf_check_grid(em, k, (const int64_t[3]){INT32_MAX, 65535, 65535}, "CUDA");
+    if (ir_cluster_size(k) > 1 && options_arch_number(&em->ctx->opts) < 90)
+        ctx_fail(em->ctx, k->loc,
+                 "T.Kernel: cluster_dims=(%d, %d, %d) needs thread block clusters (sm_90 or "
+                 "newer); this compiles for %s: drop cluster_dims or compile for sm_90a",
+                 k->u.kernel.cluster_dims[0], k->u.kernel.cluster_dims[1],
+                 k->u.kernel.cluster_dims[2], em->ctx->opts.arch);
+    if (ir_cluster_size(k) > 1 && k->u.kernel.grid_bar)
+        ctx_fail(em->ctx, k->loc,
+                 "T.Kernel: T.sync_grid in a kernel with cluster_dims= is not supported on CUDA "
+                 "yet (a cooperative launch of clusters); use one or the other");
     if (bufs.smem_bytes > MAX_SMEM)
         ctx_fail(em->ctx, k->loc,
                  "T.Kernel: %lld bytes of shared memory per block; CUDA GPUs "
@@ -1310,7 +1355,11 @@ static void emit_kernel(CfEmit *em, const Stmt *k, int id, const Host *h) {
     sb_printf(o, "extern \"C\" __global__ void __launch_bounds__(%lld", (long long)launched);
     if (min_blocks) sb_printf(o, ", %d", min_blocks);
     sb_puts(o, ") ");
-    if (cu->cluster > 1) sb_printf(o, "__cluster_dims__(%d, 1, 1) ", cu->cluster);
+    const int *cd = k->u.kernel.cluster_dims;
+    if (ir_cluster_size(k) > 1) /* the program's clusters */
+        sb_printf(o, "__cluster_dims__(%d, %d, %d) ", cd[0] > 1 ? cd[0] : 1, cd[1] > 1 ? cd[1] : 1,
+                  cd[2] > 1 ? cd[2] : 1);
+    else if (cu->cluster > 1) sb_printf(o, "__cluster_dims__(%d, 1, 1) ", cu->cluster);
     sb_printf(o, "tilec_kernel_%d(", id);
     kernel_params(em, o, h, k);
     sb_puts(o, ")\n{\n");

@@ -416,9 +416,18 @@ static int bind_kernel(const CudaDriver *d, CudaModule *m, int i, StrBuf *err) {
         return -1;
     if (k->cluster > 1) return bind_clusters(d, m, i, fn, err);
     int per_sm = 0;
-    if (k->persistent && CU_CALL(d, err, OccupancyMaxActiveBlocksPerMultiprocessor,
-                                 (&per_sm, fn, block_threads(k), (size_t)k->smem_bytes)))
+    if ((k->persistent || k->cooperative) &&
+        CU_CALL(d, err, OccupancyMaxActiveBlocksPerMultiprocessor,
+                (&per_sm, fn, block_threads(k), (size_t)k->smem_bytes)))
         return -1;
+    if (k->cooperative && per_sm < 1) {
+        sb_printf(err,
+                  "kernel '%s' (%s) uses T.sync_grid, but no block of %d threads with %lld "
+                  "bytes of shared memory fits an SM of GPU %d (%s)",
+                  m->f->name, k->name, block_threads(k), (long long)k->smem_bytes, m->dev,
+                  m->dev_name);
+        return -1;
+    }
     m->resident[i] = (per_sm > 0 ? per_sm : 1) * (m->sms > 0 ? m->sms : 1);
     return 0;
 }
@@ -634,13 +643,45 @@ static CuDevPtr sk_workspace(Launch *l, const CudaKernelPlan *k, unsigned g) {
     return s->ptr;
 }
 
+/* A kernel's grid against its clusters (a multiple of cluster_dims) and, with
+ * T.sync_grid, against the blocks the GPU holds at once (m->resident). */
+static int check_launch_shape(const Launch *l, int i, const unsigned g[3], StrBuf *err) {
+    const CudaKernelPlan *k = &l->m->plan.kernels[i];
+    for (int d = 0; d < 3; d++)
+        if (g[d] % (unsigned)k->cluster_dims[d]) {
+            sb_printf(err,
+                      "%s: grid (%u, %u, %u) is not a multiple of its cluster_dims (%d, %d, "
+                      "%d): CUDA launches whole clusters",
+                      k->name, g[0], g[1], g[2], k->cluster_dims[0], k->cluster_dims[1],
+                      k->cluster_dims[2]);
+            return -1;
+        }
+    uint64_t blocks = (uint64_t)g[0] * g[1] * g[2];
+    if (k->cooperative && blocks > (uint64_t)l->m->resident[i]) {
+        sb_printf(err,
+                  "%s uses T.sync_grid, which needs every block of the grid resident at once, "
+                  "but its %llu blocks (%d threads, %lld bytes of shared memory each) are more "
+                  "than GPU %d (%s) holds at once (%d): launch at most that many (e.g. one per "
+                  "SM) and loop over the work inside",
+                  k->name, (unsigned long long)blocks, block_threads(k), (long long)k->smem_bytes,
+                  l->m->dev, l->m->dev_name, l->m->resident[i]);
+        return -1;
+    }
+    if (k->cooperative && !l->d->LaunchCooperativeKernel) {
+        sb_printf(err, "%s uses T.sync_grid, and this CUDA driver has no cuLaunchCooperativeKernel",
+                  k->name);
+        return -1;
+    }
+    return 0;
+}
+
 static int kernel_launch(Launch *l, int i, const int64_t *syms, StrBuf *err) {
     const CudaKernelPlan *k = &l->m->plan.kernels[i];
     unsigned g[3], b[3];
     bool split = false;
     if (kernel_grid(l, i, syms, g, &split, err)) return -1;
     if (!g[0] || !g[1] || !g[2]) return 0; /* an empty grid runs nothing */
-    if (tmaps_encode(l, k, syms, err)) return -1;
+    if (check_launch_shape(l, i, g, err) || tmaps_encode(l, k, syms, err)) return -1;
     for (int dim = 0; dim < 3; dim++) b[dim] = k->block[dim] > 0 ? (unsigned)k->block[dim] : 1;
     CuDevPtr ws = 0; /* the workspace only where tiles may be split */
     if (k->sk_bytes) l->params[common_params(l) + k->ntmaps] = &ws;
@@ -648,8 +689,12 @@ static int kernel_launch(Launch *l, int i, const int64_t *syms, StrBuf *err) {
         pthread_mutex_lock(&sk_lock);
         ws = sk_workspace(l, k, g[0]);
     }
-    CuResult r = l->d->LaunchKernel(l->m->fns[i], g[0], g[1], g[2], b[0], b[1], b[2],
-                                    (unsigned)k->smem_bytes, l->stream, l->params, NULL);
+    CuResult r = k->cooperative
+                     ? l->d->LaunchCooperativeKernel(l->m->fns[i], g[0], g[1], g[2], b[0], b[1],
+                                                     b[2], (unsigned)k->smem_bytes, l->stream,
+                                                     l->params)
+                     : l->d->LaunchKernel(l->m->fns[i], g[0], g[1], g[2], b[0], b[1], b[2],
+                                          (unsigned)k->smem_bytes, l->stream, l->params, NULL);
     if (split) pthread_mutex_unlock(&sk_lock);
     if (r == CUDRV_SUCCESS && l->m->sync) r = l->d->StreamSynchronize(l->stream);
     if (r == CUDRV_SUCCESS) return 0;
@@ -658,7 +703,7 @@ static int kernel_launch(Launch *l, int i, const int64_t *syms, StrBuf *err) {
               "of shared memory): ",
               k->name, i + 1, l->m->plan.nkernels, g[0], g[1], g[2], b[0], b[1], b[2],
               (long long)k->smem_bytes);
-    return cuda_check(r, "cuLaunchKernel", err);
+    return cuda_check(r, k->cooperative ? "cuLaunchCooperativeKernel" : "cuLaunchKernel", err);
 }
 
 /* The kernel parameter array of the ABI in cuda.h: params, syms, globals. */

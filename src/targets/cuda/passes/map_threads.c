@@ -141,6 +141,11 @@ static void map_stmt(Map *M, Stmt *s) {
     case STMT_SYNC:
         if (M->dist) dist_error(M, s, "T.sync_threads");
         return;
+    case STMT_GROUP_SYNC:
+        if (M->dist)
+            dist_error(M, s,
+                       arena_printf(&M->ctx->arena, "T.%s", group_sync_op_name(s->u.gsync.op)));
+        return;
     case STMT_KERNEL:
         if (M->dist) dist_error(M, s, "T.Kernel");
         break;

@@ -65,7 +65,8 @@ int cuda_copy_vector(const Stmt *s) {
     bool up = sb->scope == SCOPE_SHARED && db->scope == SCOPE_GLOBAL;
     int es = dtype_bytes(sb->dtype);
     if ((!down && !up) || sb->dtype != db->dtype || sb->dtype == DT_BOOL || es <= 0 || es > 16 ||
-        sb->safe_value || db->safe_value || src->ndim > MAX_DIMS || dst->ndim > MAX_DIMS)
+        sb->safe_value || db->safe_value || src->ndim > MAX_DIMS || dst->ndim > MAX_DIMS ||
+        sb->addr || db->addr) /* T.make_tensor: no launch checks the address's alignment */
         return 0;
     int ds[MAX_DIMS], dd[MAX_DIMS];
     int ns = ir_region_squeeze(src, ds), nd = ir_region_squeeze(dst, dd);

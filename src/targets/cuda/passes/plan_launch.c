@@ -4,9 +4,12 @@
  *
  * Requires: the lowered kernels (after pass_split_warp_groups: their buffers are final,
  * cuda_kernel_buffers). Provides: STMT_KERNEL.persistent, .cluster, .sk_bytes, as
- * cuda.h's launch ABI describes them (CudaKernelPlan). */
+ * cuda.h's launch ABI describes them (CudaKernelPlan); for a kernel with T.sync_grid,
+ * STMT_KERNEL.grid_bar, a T.alloc_global of two uint32 words before the kernel (the
+ * runtime zeroes each launch's), which tl_grid_sync counts on. */
 #include "targets/cuda/passes/cuda_passes.h"
 
+#include "ir/ir_walk.h"
 #include "layout/frag.h"
 
 /* Whether the kernel runs on a persistent grid: its warp-specialized loop counts tiles
@@ -63,7 +66,32 @@ static int kernel_cluster(const Stmt *kernel, const CudaBuffers *bufs, const Opt
     return ws && ws->u.ws.cluster > 1 && kernel_persistent(kernel, bufs, o) ? ws->u.ws.cluster : 1;
 }
 
+/* A host-level SEQ of f's body with the barrier words of each kernel with T.sync_grid
+ * before it. */
+static void plan_grid_bars(Ctx *ctx, Func *f) {
+    Stmt *body = f->body;
+    int n = body && body->kind == STMT_SEQ ? body->u.seq.len : body ? 1 : 0;
+    Stmt **items = body && body->kind == STMT_SEQ ? body->u.seq.data : &f->body;
+    Stmt *seq = ir_seq(ctx, body ? body->loc : f->loc);
+    bool any = false;
+    for (int i = 0; i < n; i++) {
+        Stmt *s = items[i];
+        if (s->kind == STMT_KERNEL && !s->u.kernel.grid_bar &&
+            ir_group_syncs(s->u.kernel.body) & 1u << GSYNC_GRID) {
+            Buffer *b = ir_buffer(ctx, "grid_barrier", DT_UINT32, SCOPE_GLOBAL, 1, s->loc);
+            b->shape[0] = ir_int(ctx, 2, DT_INT32, s->loc);
+            Stmt *a = ir_stmt(ctx, STMT_ALLOC, s->loc);
+            a->u.alloc.buf = b;
+            ir_seq_push(ctx, seq, a);
+            s->u.kernel.grid_bar = b, any = true;
+        }
+        ir_seq_push(ctx, seq, s);
+    }
+    if (any) f->body = seq;
+}
+
 void pass_plan_launch(Ctx *ctx, Func *f) {
+    plan_grid_bars(ctx, f);
     Stmt *body = f->body;
     int n = body && body->kind == STMT_SEQ ? body->u.seq.len : body ? 1 : 0;
     Stmt **items = body && body->kind == STMT_SEQ ? body->u.seq.data : &f->body;

@@ -449,9 +449,18 @@ static void region_accesses(Sync *S, Stmt *s, AccSet *F) {
 }
 
 /* ---- what a statement can access before its first barrier ------------------------------ */
+/* A barrier across blocks that orders the block's own threads too (T.sync_grid,
+ * T.cluster_sync; the emitter puts a block barrier in them). A T.cluster_arrive /
+ * T.cluster_wait pair orders only what comes before the arrive. */
+static bool is_block_barrier(const Stmt *s) {
+    return s->kind == STMT_GROUP_SYNC &&
+           (s->u.gsync.op == GSYNC_GRID || s->u.gsync.op == GSYNC_CLUSTER_SYNC);
+}
+
 /* Adds to F the accesses s can make before it executes a barrier; returns true when every
  * path through s executes one. */
 static bool first_accesses(Sync *S, Stmt *s, AccSet *F) {
+    if (is_block_barrier(s)) return true;
     switch (s->kind) {
     case STMT_SYNC: return true;
     case STMT_SEQ:
@@ -608,6 +617,10 @@ static AccSet visit_item(Sync *S, Stmt *c, AccSet P, StmtList *out) {
         P = visit_leaf(S, c, P, out);
         VEC_PUSH(&S->ctx->arena, *out, c);
         return P;
+    }
+    if (is_block_barrier(c)) {
+        VEC_PUSH(&S->ctx->arena, *out, c);
+        return A;
     }
     switch (c->kind) {
     case STMT_SYNC: VEC_PUSH(&S->ctx->arena, *out, c); return A;

@@ -106,7 +106,8 @@ bool cuda_run_uniform(const Expr *e, const Var *v, int64_t V) {
 
 bool cuda_run_vector(const Buffer *b, Expr *const *idx, const Var *v, int64_t V) {
     int last = b->ndim - 1;
-    if (b->ndim < 1 || b->strides || !ir_multiple_of(b->shape[last], V)) return false;
+    if (b->ndim < 1 || b->strides || b->addr || !ir_multiple_of(b->shape[last], V))
+        return false; /* (T.make_tensor: no launch checks its alignment) */
     for (int d = 0; d < last; d++)
         if (!cuda_run_uniform(idx[d], v, V)) return false;
     RunStep s = cuda_run_step(idx[last], v, V);

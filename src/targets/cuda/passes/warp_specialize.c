@@ -23,7 +23,9 @@
  * blocks (split-K units, STMT_WS.sk) when that cannot change the result.
  *
  * Conditions (else the loop is left to the cp.async pipeline): compiling for sm_90 with
- * wgmma (options_wgmma) and the setting no_ws off; 1-D threads, a multiple of 128 and
+ * wgmma (options_wgmma) and the setting no_ws off; no barrier across blocks
+ * (T.sync_grid, T.cluster_*: every thread of the block takes part, and a persistent grid
+ * would move blocks out of their clusters) and no cluster_dims= of the program; 1-D threads, a multiple of 128 and
  * at most 896; the loop is the kernel's only T.Pipelined, an item of the kernel body,
  * without break or continue; every gemm of the kernel is a wgmma; every producer copy is
  * TMA-able (pipe_tma_plan: from a contiguous tensor parameter whose rows are a multiple of 16
@@ -845,7 +847,8 @@ bool pipe_warp_specialize(Ctx *ctx, Func *f, Stmt *k) {
     const int *th = k->u.kernel.threads;
     Stmt *body = k->u.kernel.body;
     if (ctx->opts.no_ws || !options_wgmma(&ctx->opts) || th[1] * th[2] != 1 || th[0] % 128 ||
-        th[0] + PRODUCER_THREADS > MAX_THREADS || body->kind != STMT_SEQ)
+        th[0] + PRODUCER_THREADS > MAX_THREADS || body->kind != STMT_SEQ || ir_group_syncs(body) ||
+        ir_cluster_size(k) > 1)
         return false;
     Scan scan = {.ctx = ctx};
     scan_stmt(&k->u.kernel.body, &scan);
