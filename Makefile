@@ -23,6 +23,9 @@ LIB_SRC := $(wildcard src/*/*.c src/targets/*/*.c src/targets/*/passes/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 EMBED   := $(wildcard runtime/c/*.h runtime/cuda/*.h)
 EMBED_H := $(BUILD)/gen/embedded_runtime.h
+# libtilec's own TileLang-language helpers (the intrinsics emitters), run by its meta level
+EMBED_PY   := $(filter-out %/__init__.py,$(wildcard python/tilec/compat/intrinsics/*.py))
+EMBED_PY_H := $(BUILD)/gen/embedded_python.h
 
 all: $(BUILD)/libtilec.a $(BUILD)/libtilec.so $(BUILD)/tilec
 
@@ -31,7 +34,15 @@ $(EMBED_H): $(EMBED) tools/embed.sh
 	@mkdir -p $(dir $@)
 	sh tools/embed.sh $(EMBED) > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/%.o: %.c | $(EMBED_H)
+$(EMBED_PY_H): $(EMBED_PY) tools/embed.sh
+	@mkdir -p $(dir $@)
+	sh tools/embed.sh $(EMBED_PY) > $@.tmp
+	printf 'static const struct { const char *name, *text; } embedded_python[] = {\n' >> $@.tmp
+	for f in $(EMBED_PY); do b=$$(basename $$f); \
+	    printf '    {"%s", embedded_%s},\n' $$b $$(echo $$b | sed 's/[^A-Za-z0-9]/_/g'); done >> $@.tmp
+	printf '};\n' >> $@.tmp && mv $@.tmp $@
+
+$(BUILD)/%.o: %.c | $(EMBED_H) $(EMBED_PY_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 

@@ -195,6 +195,9 @@ class Capture:
         if isinstance(v, JITFunction):
             inner = v.func.func if isinstance(v.func, PrimFunc) else v.func
             return "__func__(%d)" % self.add_function(inner, PLAIN)
+        if isinstance(v, types.FunctionType) and isinstance(getattr(v, "tilec_capture", None),
+                                                            str):
+            return v.tilec_capture  # a function libtilec has by name (compat/intrinsics)
         if isinstance(v, types.FunctionType):
             if v.__name__ == "<lambda>":
                 return self._opaque(what, "a lambda (tilec captures functions defined with "

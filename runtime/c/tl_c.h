@@ -492,6 +492,109 @@ TL_FN float tl_rng_uniform(uint32_t *st) {
     return (float)tl_rng_rand(st) * 2.3283064e-10f + 2.3283064e-10f / 2.0f;
 }
 
+/* ---- warp-level tensor cores (T.ptx_mma, T.ptx_ldmatrix, T.mma_store, T.mma_fill) -------
+ * The PTX ISA's definitions ("Warp-level matrix instructions"), per lane l of a warp,
+ * g = l / 4, t = l % 4. mma.m16n8k(8 E), E cells of the operand type per 32-bit register
+ * (E = 2: f16/bf16, m16n8k16; 4: s8/u8, m16n8k32; 1: tf32, m16n8k8): element i of a
+ * lane's fragment, register r = i / E, cell j = i % E, is
+ *   A (16 x 8E): row g + 8 (r % 2), column E t + j + 4E (r / 2)
+ *   B (8E x 8):  row E t + j + 4E r, column g
+ *   C, D (16 x 8): row g + 8 (i / 2), column 2 t + i % 2.
+ * ldmatrix .xN: lane l gives the address of row l % 8 of matrix l / 8 (16 bytes);
+ * register m of lane l holds bytes 4 t .. 4 t + 3 of row g of matrix m (.trans: the
+ * 16-bit cells (row 2 t, column g) and (2 t + 1, g)). mma_store's tile (16 x 8 n8) is
+ * the C layout, n8 tile i / 4 from element i. T.mma_fill zeroes registers. */
+TL_FN void tl_mma_fill(void *p, int bytes) {
+    for (int i = 0; i < bytes; i++) ((unsigned char *)p)[i] = 0;
+}
+
+/* Lane `lane`'s part of T.mma_store: its elements of the 16 x n tile at dst (rows
+ * stride elements apart) from src, elements of `bytes` bytes. */
+TL_FN void tl_mma_store_lane(int n, int bytes, int lane, void *dst, const void *src,
+                             int64_t stride) {
+    for (int i = 0; i < n / 2; i++) {
+        const int64_t row = 8 * (i % 4 / 2) + lane / 4, col = 8 * (i / 4) + 2 * (lane % 4) + i % 2;
+        memcpy((unsigned char *)dst + (row * stride + col) * bytes,
+               (const unsigned char *)src + i * bytes, (size_t)bytes);
+    }
+}
+
+#ifndef __CUDACC__ /* the reference: the C target, and the CUDA target's host simulation */
+enum {
+    TL_WMMA_F16,
+    TL_WMMA_BF16,
+    TL_WMMA_TF32,
+    TL_WMMA_F32,
+    TL_WMMA_S8,
+    TL_WMMA_U8,
+    TL_WMMA_S32,
+    TL_WMMA_E4M3,
+    TL_WMMA_E5M2
+};
+
+/* Element i of a fragment of type `type` (tf32: a float32 whose low 13 mantissa bits
+ * the tensor core ignores). */
+static inline double tl_mma_get(int type, const void *p, int i) {
+    switch (type) {
+    case TL_WMMA_F16: return tl_f16_to_f32(((const uint16_t *)p)[i]);
+    case TL_WMMA_BF16: return tl_bf16_to_f32(((const uint16_t *)p)[i]);
+    case TL_WMMA_TF32: return tl_bits_f32(tl_f32_bits(((const float *)p)[i]) & 0xffffe000u);
+    case TL_WMMA_F32: return ((const float *)p)[i];
+    case TL_WMMA_S8: return ((const int8_t *)p)[i];
+    case TL_WMMA_U8: return ((const uint8_t *)p)[i];
+    case TL_WMMA_E4M3: return tl_e4m3_to_f32(((const uint8_t *)p)[i]);
+    case TL_WMMA_E5M2: return tl_e5m2_to_f32(((const uint8_t *)p)[i]);
+    default: return ((const int32_t *)p)[i];
+    }
+}
+
+/* D = A B + C (in place of C) of one warp, lane l's fragments at a[l], b[l], c[l]: the
+ * products exact, summed in double (integers: exactly, wrapping to int32), rounded once
+ * to C's type. */
+static inline void tl_mma_warp(int E, int ta, int tb, int tc, void *const *a, void *const *b,
+                               void *const *c) {
+    double A[16][32], B[32][8];
+    for (int l = 0; l < 32; l++) {
+        for (int i = 0; i < 4 * E; i++)
+            A[l / 4 + 8 * (i / E % 2)][E * (l % 4) + i % E + 4 * E * (i / E / 2)] = tl_mma_get(ta,
+                                                                                               a[l],
+                                                                                               i);
+        for (int i = 0; i < 2 * E; i++)
+            B[E * (l % 4) + i % E + 4 * E * (i / E)][l / 4] = tl_mma_get(tb, b[l], i);
+    }
+    for (int l = 0; l < 32; l++)
+        for (int i = 0; i < 4; i++) {
+            const int row = l / 4 + 8 * (i / 2), col = 2 * (l % 4) + i % 2;
+            double sum = 0;
+            for (int k = 0; k < 8 * E; k++) sum += A[row][k] * B[k][col];
+            if (tc == TL_WMMA_S32) {
+                int32_t *d = (int32_t *)c[l] + i;
+                *d = (int32_t)(uint32_t)((int64_t)*d + (int64_t)sum);
+            } else if (tc == TL_WMMA_F16) {
+                uint16_t *d = (uint16_t *)c[l] + i;
+                *d = tl_f32_to_f16(tl_f64_to_f32_odd((double)tl_f16_to_f32(*d) + sum));
+            } else {
+                float *d = (float *)c[l] + i;
+                *d = (float)((double)*d + sum);
+            }
+        }
+}
+
+/* ldmatrix .x<num> (.trans when trans) of one warp: src[l] lane l's row address, dst[l]
+ * its registers. */
+static inline void tl_ldmatrix_warp(int num, bool trans, void *const *dst, void *const *src) {
+    for (int l = 0; l < 32; l++)
+        for (int m = 0; m < num; m++) {
+            unsigned char *d = (unsigned char *)dst[l] + 4 * m;
+            if (!trans) memcpy(d, (const unsigned char *)src[8 * m + l / 4] + 4 * (l % 4), 4);
+            else
+                for (int h = 0; h < 2; h++)
+                    memcpy(d + 2 * h,
+                           (const unsigned char *)src[8 * m + 2 * (l % 4) + h] + 2 * (l / 4), 2);
+        }
+}
+#endif
+
 /* ---- wgmma's shared-memory matrix descriptors (T.initialize_wgmma_descriptor) ---------
  * PTX ISA "Matrix Descriptor Format": bits 0-13 the shared address >> 4, 16-29 the
  * leading byte offset >> 4, 32-45 the stride byte offset >> 4, 49-51 base offset (0: the
@@ -740,6 +843,55 @@ TL_CP_ASYNC(4)
 TL_CP_ASYNC(8)
 TL_CP_ASYNC(16)
 #undef TL_CP_ASYNC
+
+/* The warp-collective primitives on the C target: one call for the block's n threads
+ * (a multiple of 32), each argument an array of every thread's (its pointers point into
+ * its own registers), warp by warp. */
+#define TL_C_MMA(SHAPE, E, C, A, B, TC, TA, TB)                                                    \
+    static inline void tl_ptx_mma_##SHAPE##_##C##_##A##_##B(int n, void *const *a, void *const *b, \
+                                                            void *const *c) {                      \
+        for (int w = 0; w < n; w += 32) tl_mma_warp(E, TA, TB, TC, a + w, b + w, c + w);           \
+    }
+TL_C_MMA(m16n8k16, 2, f32, f16, f16, TL_WMMA_F32, TL_WMMA_F16, TL_WMMA_F16)
+TL_C_MMA(m16n8k16, 2, f32, bf16, bf16, TL_WMMA_F32, TL_WMMA_BF16, TL_WMMA_BF16)
+TL_C_MMA(m16n8k16, 2, f16, f16, f16, TL_WMMA_F16, TL_WMMA_F16, TL_WMMA_F16)
+TL_C_MMA(m16n8k32, 4, s32, s8, s8, TL_WMMA_S32, TL_WMMA_S8, TL_WMMA_S8)
+TL_C_MMA(m16n8k32, 4, s32, s8, u8, TL_WMMA_S32, TL_WMMA_S8, TL_WMMA_U8)
+TL_C_MMA(m16n8k32, 4, s32, u8, s8, TL_WMMA_S32, TL_WMMA_U8, TL_WMMA_S8)
+TL_C_MMA(m16n8k32, 4, s32, u8, u8, TL_WMMA_S32, TL_WMMA_U8, TL_WMMA_U8)
+TL_C_MMA(m16n8k8, 1, f32, tf32, tf32, TL_WMMA_F32, TL_WMMA_TF32, TL_WMMA_TF32)
+TL_C_MMA(m16n8k32, 4, f32, e4m3, e4m3, TL_WMMA_F32, TL_WMMA_E4M3, TL_WMMA_E4M3)
+TL_C_MMA(m16n8k32, 4, f32, e4m3, e5m2, TL_WMMA_F32, TL_WMMA_E4M3, TL_WMMA_E5M2)
+TL_C_MMA(m16n8k32, 4, f32, e5m2, e4m3, TL_WMMA_F32, TL_WMMA_E5M2, TL_WMMA_E4M3)
+TL_C_MMA(m16n8k32, 4, f32, e5m2, e5m2, TL_WMMA_F32, TL_WMMA_E5M2, TL_WMMA_E5M2)
+#undef TL_C_MMA
+
+#define TL_C_LDMATRIX(NAME, NUM, TRANS)                                                            \
+    static inline void NAME(int n, void *const *dst, void *const *src) {                           \
+        for (int w = 0; w < n; w += 32) tl_ldmatrix_warp(NUM, TRANS, dst + w, src + w);            \
+    }
+TL_C_LDMATRIX(tl_ptx_ldmatrix_x1, 1, false)
+TL_C_LDMATRIX(tl_ptx_ldmatrix_x2, 2, false)
+TL_C_LDMATRIX(tl_ptx_ldmatrix_x4, 4, false)
+TL_C_LDMATRIX(tl_ptx_ldmatrix_x1_trans, 1, true)
+TL_C_LDMATRIX(tl_ptx_ldmatrix_x2_trans, 2, true)
+TL_C_LDMATRIX(tl_ptx_ldmatrix_x4_trans, 4, true)
+#undef TL_C_LDMATRIX
+
+#define TL_C_MMA_STORE(N, BYTES)                                                                   \
+    static inline void tl_mma_store_16x##N##_b##BYTES(int n, void *const *dst, void *const *src,   \
+                                                      const int64_t *stride) {                     \
+        for (int t = 0; t < n; t++)                                                                \
+            tl_mma_store_lane(N, BYTES, t % 32, dst[t], src[t], stride[t]);                        \
+    }
+TL_C_MMA_STORE(8, 1)
+TL_C_MMA_STORE(8, 2)
+TL_C_MMA_STORE(8, 4)
+TL_C_MMA_STORE(16, 1)
+TL_C_MMA_STORE(16, 2)
+TL_C_MMA_STORE(16, 4)
+#undef TL_C_MMA_STORE
+
 /* ---- wgmma (T.ptx_wgmma_ss and its descriptors) ----------------------------------------
  * The block's shared memory, which the block function sets: descriptors address it from
  * here as the hardware's 18-bit shared window (the C target lays shared buffers out

@@ -552,6 +552,74 @@ template <int X> TL_DEV void tl_ldmatrix(unsigned *r, const uint16_t *p) {
     else tl_ldsm_x2<false>(r, tl_smem_addr(p));
 }
 
+/* ---- TileLang's warp-level primitives (T.ptx_ldmatrix, T.ptx_mma, T.mma_store) ----------
+ * On the thread's registers through pointers into its local arrays (memcpy: the arrays
+ * need only their element's alignment); the lane layouts are tl_c.h's (the PTX ISA's). */
+TL_DEV int tl_lane_id() {
+    int l;
+    asm("mov.u32 %0, %%laneid;" : "=r"(l));
+    return l;
+}
+
+#define TL_ARGS(...) __VA_ARGS__
+#define TL_PTX_LDMATRIX(NAME, NUM, SUFFIX, REGS, OUTS)                                             \
+    TL_DEV void NAME(void *dst, const void *src) {                                                 \
+        uint32_t r[NUM];                                                                           \
+        asm volatile("ldmatrix.sync.aligned.m8n8.x" #NUM SUFFIX ".shared.b16 " REGS ", [%" #NUM    \
+                     "];\n"                                                                        \
+                     : OUTS                                                                        \
+                     : "r"(tl_smem_addr(src)));                                                    \
+        memcpy(dst, r, sizeof r);                                                                  \
+    }
+TL_PTX_LDMATRIX(tl_ptx_ldmatrix_x1, 1, "", "{%0}", "=r"(r[0]))
+TL_PTX_LDMATRIX(tl_ptx_ldmatrix_x2, 2, "", "{%0, %1}", TL_ARGS("=r"(r[0]), "=r"(r[1])))
+TL_PTX_LDMATRIX(tl_ptx_ldmatrix_x4, 4, "", "{%0, %1, %2, %3}",
+                TL_ARGS("=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])))
+TL_PTX_LDMATRIX(tl_ptx_ldmatrix_x1_trans, 1, ".trans", "{%0}", "=r"(r[0]))
+TL_PTX_LDMATRIX(tl_ptx_ldmatrix_x2_trans, 2, ".trans", "{%0, %1}", TL_ARGS("=r"(r[0]), "=r"(r[1])))
+TL_PTX_LDMATRIX(tl_ptx_ldmatrix_x4_trans, 4, ".trans", "{%0, %1, %2, %3}",
+                TL_ARGS("=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])))
+#undef TL_PTX_LDMATRIX
+#undef TL_ARGS
+
+/* mma.sync.aligned.SHAPE.row.col.C.A.B.C with four A and two B registers; C is four
+ * 32-bit registers (CT, constraint CC) or, for f16, two f16x2 registers. */
+#define TL_PTX_MMA4(NAME, PTX, CT, CC)                                                             \
+    TL_DEV void NAME(const void *a, const void *b, void *c) {                                      \
+        uint32_t A[4], B[2];                                                                       \
+        CT C[4];                                                                                   \
+        memcpy(A, a, sizeof A), memcpy(B, b, sizeof B), memcpy(C, c, sizeof C);                    \
+        asm volatile("mma.sync.aligned." PTX " {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "     \
+                     "{%0, %1, %2, %3};\n"                                                         \
+                     : "+" CC(C[0]), "+" CC(C[1]), "+" CC(C[2]), "+" CC(C[3])                      \
+                     : "r"(A[0]), "r"(A[1]), "r"(A[2]), "r"(A[3]), "r"(B[0]), "r"(B[1]));          \
+        memcpy(c, C, sizeof C);                                                                    \
+    }
+TL_PTX_MMA4(tl_ptx_mma_m16n8k16_f32_f16_f16, "m16n8k16.row.col.f32.f16.f16.f32", float, "f")
+TL_PTX_MMA4(tl_ptx_mma_m16n8k16_f32_bf16_bf16, "m16n8k16.row.col.f32.bf16.bf16.f32", float, "f")
+TL_PTX_MMA4(tl_ptx_mma_m16n8k32_s32_s8_s8, "m16n8k32.row.col.s32.s8.s8.s32", int32_t, "r")
+TL_PTX_MMA4(tl_ptx_mma_m16n8k32_s32_s8_u8, "m16n8k32.row.col.s32.s8.u8.s32", int32_t, "r")
+TL_PTX_MMA4(tl_ptx_mma_m16n8k32_s32_u8_s8, "m16n8k32.row.col.s32.u8.s8.s32", int32_t, "r")
+TL_PTX_MMA4(tl_ptx_mma_m16n8k32_s32_u8_u8, "m16n8k32.row.col.s32.u8.u8.s32", int32_t, "r")
+TL_PTX_MMA4(tl_ptx_mma_m16n8k8_f32_tf32_tf32, "m16n8k8.row.col.f32.tf32.tf32.f32", float, "f")
+#if __CUDA_ARCH__ >= 890 /* fp8 operands: sm_89+ (the target refuses them for sm_80) */
+TL_PTX_MMA4(tl_ptx_mma_m16n8k32_f32_e4m3_e4m3, "m16n8k32.row.col.f32.e4m3.e4m3.f32", float, "f")
+TL_PTX_MMA4(tl_ptx_mma_m16n8k32_f32_e4m3_e5m2, "m16n8k32.row.col.f32.e4m3.e5m2.f32", float, "f")
+TL_PTX_MMA4(tl_ptx_mma_m16n8k32_f32_e5m2_e4m3, "m16n8k32.row.col.f32.e5m2.e4m3.f32", float, "f")
+TL_PTX_MMA4(tl_ptx_mma_m16n8k32_f32_e5m2_e5m2, "m16n8k32.row.col.f32.e5m2.e5m2.f32", float, "f")
+#endif
+#undef TL_PTX_MMA4
+
+TL_DEV void tl_ptx_mma_m16n8k16_f16_f16_f16(const void *a, const void *b, void *c) {
+    uint32_t A[4], B[2], C[2];
+    memcpy(A, a, sizeof A), memcpy(B, b, sizeof B), memcpy(C, c, sizeof C);
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%0, %1}, {%2, %3, %4, %5}, "
+                 "{%6, %7}, {%0, %1};\n"
+                 : "+r"(C[0]), "+r"(C[1])
+                 : "r"(A[0]), "r"(A[1]), "r"(A[2]), "r"(A[3]), "r"(B[0]), "r"(B[1]));
+    memcpy(c, C, sizeof C);
+}
+
 /* stmatrix .xX (sm_90+), X = 4 or 2: the inverse of ldmatrix (not .trans): lane l gives
  * the shared address p of row l % 8 of matrix l / 8 (16 aligned bytes); register r[i]
  * of lane l is row l / 4, elements 2 (l % 4) and 2 (l % 4) + 1 of matrix i. All lanes of
@@ -2547,6 +2615,54 @@ template <int X> TL_DEV void tl_ldmatrix(unsigned *r, const uint16_t *p) {
     sim_warp_sync();
 }
 
+/* TileLang's warp-level primitives: the warp's lanes post their pointers (slot k of
+ * the call's operands), then lane 0 runs tl_c.h's reference for the warp while the others
+ * wait at the closing sim_warp_sync(). */
+TL_DEV int tl_lane_id() { return sim_thread() % 32; }
+
+TL_DEV void *const *tl_sim_lanes(const void *p, int k) {
+    static void *slots[3][TL_SIM_THREADS];
+    const int t = sim_thread();
+    slots[k][t] = (void *)p;
+    sim_warp_sync();
+    return &slots[k][t - t % 32];
+}
+
+#define TL_SIM_LDMATRIX(NAME, NUM, TRANS)                                                          \
+    TL_DEV void NAME(void *dst, const void *src) {                                                 \
+        void *const *d = tl_sim_lanes(dst, 0), *const *s = tl_sim_lanes(src, 1);                   \
+        if (tl_lane_id() == 0) tl_ldmatrix_warp(NUM, TRANS, d, s);                                 \
+        sim_warp_sync();                                                                           \
+    }
+TL_SIM_LDMATRIX(tl_ptx_ldmatrix_x1, 1, false)
+TL_SIM_LDMATRIX(tl_ptx_ldmatrix_x2, 2, false)
+TL_SIM_LDMATRIX(tl_ptx_ldmatrix_x4, 4, false)
+TL_SIM_LDMATRIX(tl_ptx_ldmatrix_x1_trans, 1, true)
+TL_SIM_LDMATRIX(tl_ptx_ldmatrix_x2_trans, 2, true)
+TL_SIM_LDMATRIX(tl_ptx_ldmatrix_x4_trans, 4, true)
+#undef TL_SIM_LDMATRIX
+
+#define TL_SIM_MMA(SHAPE, E, C, A, B, TC, TA, TB)                                                  \
+    TL_DEV void tl_ptx_mma_##SHAPE##_##C##_##A##_##B(const void *a, const void *b, void *c) {      \
+        void *const *pa = tl_sim_lanes(a, 0), *const *pb = tl_sim_lanes(b, 1);                     \
+        void *const *pc = tl_sim_lanes(c, 2);                                                      \
+        if (tl_lane_id() == 0) tl_mma_warp(E, TA, TB, TC, pa, pb, pc);                             \
+        sim_warp_sync();                                                                           \
+    }
+TL_SIM_MMA(m16n8k16, 2, f32, f16, f16, TL_WMMA_F32, TL_WMMA_F16, TL_WMMA_F16)
+TL_SIM_MMA(m16n8k16, 2, f32, bf16, bf16, TL_WMMA_F32, TL_WMMA_BF16, TL_WMMA_BF16)
+TL_SIM_MMA(m16n8k16, 2, f16, f16, f16, TL_WMMA_F16, TL_WMMA_F16, TL_WMMA_F16)
+TL_SIM_MMA(m16n8k32, 4, s32, s8, s8, TL_WMMA_S32, TL_WMMA_S8, TL_WMMA_S8)
+TL_SIM_MMA(m16n8k32, 4, s32, s8, u8, TL_WMMA_S32, TL_WMMA_S8, TL_WMMA_U8)
+TL_SIM_MMA(m16n8k32, 4, s32, u8, s8, TL_WMMA_S32, TL_WMMA_U8, TL_WMMA_S8)
+TL_SIM_MMA(m16n8k32, 4, s32, u8, u8, TL_WMMA_S32, TL_WMMA_U8, TL_WMMA_U8)
+TL_SIM_MMA(m16n8k8, 1, f32, tf32, tf32, TL_WMMA_F32, TL_WMMA_TF32, TL_WMMA_TF32)
+TL_SIM_MMA(m16n8k32, 4, f32, e4m3, e4m3, TL_WMMA_F32, TL_WMMA_E4M3, TL_WMMA_E4M3)
+TL_SIM_MMA(m16n8k32, 4, f32, e4m3, e5m2, TL_WMMA_F32, TL_WMMA_E4M3, TL_WMMA_E5M2)
+TL_SIM_MMA(m16n8k32, 4, f32, e5m2, e4m3, TL_WMMA_F32, TL_WMMA_E5M2, TL_WMMA_E4M3)
+TL_SIM_MMA(m16n8k32, 4, f32, e5m2, e5m2, TL_WMMA_F32, TL_WMMA_E5M2, TL_WMMA_E5M2)
+#undef TL_SIM_MMA
+
 template <bool BF16> TL_DEV float tl_gemm_in(uint16_t v) {
     return BF16 ? tl_bf16_to_f32(v) : tl_f16_to_f32(v);
 }
@@ -3116,5 +3232,18 @@ TL_DEV void tl_wgmma_raw_rs(float *d, const void *a, uint64_t db, int scale_d, i
     q->gc[i] = d, q->gtid[i] = tid % 128 | (scale_d != 0) << 8;
 }
 #endif
+
+/* T.mma_store: each lane stores its own accumulator elements (tl_c.h's layout). */
+#define TL_MMA_STORE(N, BYTES)                                                                     \
+    TL_DEV void tl_mma_store_16x##N##_b##BYTES(void *dst, const void *src, int stride) {           \
+        tl_mma_store_lane(N, BYTES, tl_lane_id(), dst, src, stride);                               \
+    }
+TL_MMA_STORE(8, 1)
+TL_MMA_STORE(8, 2)
+TL_MMA_STORE(8, 4)
+TL_MMA_STORE(16, 1)
+TL_MMA_STORE(16, 2)
+TL_MMA_STORE(16, 4)
+#undef TL_MMA_STORE
 
 #endif

@@ -515,6 +515,8 @@ static Value *tilelang_attr(Interp *in, const char *path, const char *attr, Loc 
             return builtin_value(in, "tilelang.autotune", ignore_decorator, NULL);
     }
     if (!strcmp(path, "tilelang.language")) return tl_lang_attr(in, attr, loc);
+    Value *intrin = tl_intrinsics_attr(in, path, attr);
+    if (intrin) return intrin;
     if (!strcmp(path, "tilelang.autotuner") && !strcmp(attr, "autotune"))
         return builtin_value(in, "tilelang.autotune", ignore_decorator, NULL);
     if (!strcmp(attr, "jit") && !strncmp(path, "tilelang", 8))
@@ -665,6 +667,9 @@ Value *module_attr(Interp *in, Value *base, const char *attr, Loc loc) {
     if (base->kind == V_MODULE) {
         if (!strcmp(path, "math")) return math_attr(in, attr, loc);
         if (is_tir_module(path)) return tir_attr(in, path, attr, loc);
+        if (!strcmp(attr, "DataType") &&
+            (!strcmp(path, "tvm") || !strcmp(path, "tilelang.tvm") || !strcmp(path, "tilelang")))
+            return tl_lang_attr(in, "dtype", loc); /* DataType(x).bits: T.dtype's */
         if (!strcmp(path, "tvm") && islower((unsigned char)attr[0])) /* tvm.tirx, ... */
             return module_value(in, arena_printf(ar, "tvm.%s", attr));
         if (!strncmp(path, "tilelang", 8)) return tilelang_attr(in, path, attr, loc);

@@ -736,7 +736,12 @@ static Value *eval_compare(Interp *in, Env *env, Ast *e) {
         } else {
             r = eval_binop(in, op, left, right, e->loc);
         }
-        result = result ? eval_binop(in, "and", result, r, e->loc) : r;
+        if (!result) result = r; /* a < b < c is (a < b) and (b < c) */
+        else if (result->kind == V_EXPR || r->kind == V_EXPR)
+            result = val_expr(in,
+                              ir_bin(in->ctx, OP_AND, val_to_expr(in, result, e->loc, "comparison"),
+                                     val_to_expr(in, r, e->loc, "comparison"), e->loc));
+        else if (val_truthy(in, result, e->loc)) result = r;
         left = right;
     }
     return result;
@@ -1042,9 +1047,43 @@ static Value *call_function(Interp *in, Function *f, CallArgs *args) {
     return ret;
 }
 
+/* A call from the user's code into libtilec's embedded Python (compat/intrinsics): an
+ * error inside it is reported at the user's call, with the place in tilec's helper as a
+ * note. */
+static bool embedded_function(const Function *f) {
+    const Source *src = f->def->loc.src;
+    return src && !strncmp(src->name, "<tilec ", 7);
+}
+
+static Value *call_embedded(Interp *in, Function *f, CallArgs *args) {
+    jmp_buf jb, *outer = in->ctx->on_error;
+    in->embedded++;
+    if (CTX_TRY(in->ctx, &jb)) {
+        in->ctx->on_error = outer;
+        in->embedded--;
+        const char *text = in->ctx->err.buf ? in->ctx->err.buf : "";
+        const char *msg = strstr(text, ": error: ");
+        if (in->ctx->internal || !msg) longjmp(*outer, 1);
+        const char *where = arena_strndup(&in->ctx->arena, text, (size_t)(msg - text));
+        msg += 9;
+        const char *line = arena_strndup(&in->ctx->arena, msg, strcspn(msg, "\n"));
+        sb_free(&in->ctx->err);
+        loc_format(&in->ctx->err, args->loc, "error", line);
+        sb_printf(&in->ctx->err, "(raised at %s, in tilec's TileLang helpers)\n", where);
+        longjmp(*outer, 1);
+    }
+    Value *r = call_function(in, f, args);
+    in->ctx->on_error = outer;
+    in->embedded--;
+    return r;
+}
+
 Value *call_value(Interp *in, Value *fn, CallArgs *args) {
     switch (fn->kind) {
-    case V_FUNC: return call_function(in, fn->u.func, args);
+    case V_FUNC:
+        if (!in->embedded && embedded_function(fn->u.func))
+            return call_embedded(in, fn->u.func, args);
+        return call_function(in, fn->u.func, args);
     case V_BUILTIN: return fn->u.builtin->fn(in, args, fn->u.builtin->data);
     case V_VEC_DTYPE: return vec_dtype_call(in, fn, args);
     case V_DTYPE: { /* T.float32(x): a cast; a Python number becomes a typed constant */

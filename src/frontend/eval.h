@@ -212,6 +212,7 @@ struct Interp {
     Env *literal_env;        /* where define values are evaluated (a capture's), or NULL */
     Vec(UserModule) modules; /* imported so far (pyobjects.c) */
     int depth;               /* call depth, to stop runaway recursion */
+    int embedded;            /* calls into libtilec's embedded Python (call_value) */
     int64_t steps;           /* compile-time work done (eval_work) */
     /* control flow signals of the statement executor */
     enum { FLOW_NORMAL, FLOW_RETURN, FLOW_BREAK, FLOW_CONTINUE } flow;
@@ -328,6 +329,8 @@ extern const TNames tl_expert_names, tl_thread_names, tl_lang_names, tl_launch_n
     tl_mem_names, tl_py_names, tl_wgmma_names, tl_ptr_names, tl_sched_names;
 /* tileops_ptr.c: whether v is the pointer type T.ptr (or what T.ptr(...) returned). */
 bool val_is_ptr_type(const Value *v);
+/* tileops_mma.c: the warp-level tensor-core primitives (T.ptx_mma, T.ptx_ldmatrix, ...). */
+extern const TNames tl_mma_names, tl_intrinsics_names;
 /* tileops_mem.c: a fresh var buffer of dtype declared here (the slot an atomic's previous
  * value or an extern call's result goes to), and the load of its element. */
 Buffer *mem_result_slot(Interp *in, DType dtype, Loc loc);
@@ -385,6 +388,11 @@ void object_set_attr(Interp *in, Value *obj, const char *attr, Value *v);
 /* The module `dotted` (`from .{level} import`) as the file from_file would import it, or
  * NULL when no such file exists. */
 Value *import_user_module(Interp *in, const char *from_file, const char *dotted, int level);
+/* The module run from Python source text embedded in libtilec (pyobjects.c). */
+Value *import_embedded_module(Interp *in, const char *name, const char *text);
+/* tileops_mma.c: `attr` of TileLang's intrinsics module `path` (tilelang.cuda.intrinsics,
+ * tilelang.intrinsics and their submodules) when tilec has it, else NULL. */
+Value *tl_intrinsics_attr(Interp *in, const char *path, const char *attr);
 
 /* capture.c: the kernel function of a tl_capture (funcs[0]); sets in->src and
  * in->literal_env. */

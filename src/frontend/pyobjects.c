@@ -224,17 +224,53 @@ static const char *find_module(Interp *in, const char *from_file, const char *do
     return NULL;
 }
 
-Value *import_user_module(Interp *in, const char *from_file, const char *dotted, int level) {
-    const char *path = find_module(in, from_file, dotted, level);
-    if (!path) return NULL;
+static Value *known_module_at(Interp *in, const char *path) {
     for (int i = 0; i < in->modules.len; i++)
         if (!strcmp(in->modules.data[i].path, path)) return in->modules.data[i].module;
     if (in->modules.len >= 256) ctx_fail_noloc(in->ctx, "%s: more than 256 modules imported", path);
+    return NULL;
+}
+
+static Value *run_module_source(Interp *in, Source *src, const char *dotted, Value *language);
+static Value *tilelang_language(Interp *in);
+
+Value *import_user_module(Interp *in, const char *from_file, const char *dotted, int level) {
+    const char *path = find_module(in, from_file, dotted, level);
+    if (!path) return NULL;
+    Value *known = known_module_at(in, path);
+    if (known) return known;
     Source *src = NEW(ARENA, Source);
     src->name = path;
     src->text = read_file_arena(ARENA, path, TL_MAX_SOURCE_BYTES, &src->len);
     if (!src->text) return NULL;
+    return run_module_source(in, src, dotted, NULL);
+}
+
+/* A module of libtilec's own Python (python/tilec/compat/intrinsics/NAME.py, embedded at
+ * build time), run once per compilation; name is its file name. */
+Value *import_embedded_module(Interp *in, const char *name, const char *text) {
+    const char *path = arena_printf(ARENA, "<tilec %s>", name);
+    Value *known = known_module_at(in, path);
+    if (known) return known;
+    Source *src = NEW(ARENA, Source);
+    src->name = path;
+    src->text = text;
+    src->len = strlen(text);
+    return run_module_source(in, src, "", tilelang_language(in));
+}
+
+static Value *tilelang_language(Interp *in) {
+    Value *t = val_new(in, V_MODULE);
+    t->u.s = "tilelang.language";
+    return t;
+}
+
+/* Runs src's top level as module `dotted` (its path when ""), registered first so that
+ * an import cycle sees it; language (not NULL): bound to T first. */
+static Value *run_module_source(Interp *in, Source *src, const char *dotted, Value *language) {
+    const char *path = src->name;
     Value *m = object_new(in, arena_printf(ARENA, "module %s", *dotted ? dotted : path), NULL);
+    if (language) env_set(in, m->u.obj.attrs, "T", language);
     UserModule um = {path, m};
     VEC_PUSH(ARENA, in->modules, um); /* before running it: an import cycle sees it */
     AstList mod = parse_module(in->ctx, src);

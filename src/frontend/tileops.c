@@ -1183,10 +1183,11 @@ static const TEntry t_entries[] = {
 #undef I
 
 /* The T names of the other tileops_*.c files, in tilec info --names' order. */
-static const TNames *const tables[] = {&tl_expert_names, &tl_thread_names, &tl_lang_names,
-                                       &tl_launch_names, &tl_math_names,   &tl_mem_names,
-                                       &tl_py_names,     &tl_vec_names,    &tl_wgmma_names,
-                                       &tl_ptr_names,    &tl_sched_names};
+static const TNames *const tables[] = {&tl_expert_names,    &tl_thread_names, &tl_lang_names,
+                                       &tl_launch_names,    &tl_math_names,   &tl_mem_names,
+                                       &tl_py_names,        &tl_vec_names,    &tl_wgmma_names,
+                                       &tl_ptr_names,       &tl_sched_names,  &tl_mma_names,
+                                       &tl_intrinsics_names};
 enum { NTABLES = sizeof tables / sizeof *tables };
 
 /* attr's entry in those tables, or NULL. */

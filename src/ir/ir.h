@@ -645,13 +645,17 @@ struct Stmt {
         /* EXTERN: name(args...), a function of a T.import_source source (or of the C math
            library), its result stored in result[0] (a var buffer of dtype; NULL: none or
            unused). A pure one is a function of its values; another is thread-level code:
-           every thread of the block makes the call (pass_mark_varying) */
+           every thread of the block makes the call (pass_mark_varying). warp: a
+           warp-collective primitive of the preludes (T.ptx_mma, T.ptx_ldmatrix,
+           T.mma_store): every lane of each warp makes it together, reading the other
+           lanes' operands (the C target gathers the lanes' arguments: tl_c.h) */
         struct {
             const char *name;
             ExternArg *args;
             int nargs;
             Buffer *result;
             bool pure;
+            bool warp;
         } extern_;
         /* NAMED_BAR: the program's named barrier id (1..15) of count threads (a multiple
            of 32): the threads that run it arrive, and (not arrive) wait until count have

@@ -136,7 +136,10 @@ static Stmt *lower_fill(Lower *L, const Region *dst, Expr *value) {
     int n = ir_region_squeeze(dst, dd);
     Expr *ext[MAX_DIMS] = {0};
     for (int i = 0; i < n; i++) ext[i] = dst->extent[dd[i]];
-    Nest nest = nest_build(L, n, ext, LOOP_PARALLEL, 0);
+    /* a local buffer is each thread's own (TileLang's T.alloc_local): every thread fills
+       its copy, as serial code does, so that it stays in registers on CUDA */
+    LoopKind kind = dst->buf->scope == SCOPE_LOCAL ? LOOP_SERIAL : LOOP_PARALLEL;
+    Nest nest = nest_build(L, n, ext, kind, 0);
     Expr **idx = region_index(L, dst, dd, nest.vars, n);
     ir_seq_push(L->ctx, nest.inner, mk_store(L, dst->buf, idx, cp(L, value)));
     return nest.root;

@@ -1478,7 +1478,7 @@ static void test_issue26(void) {
     } shapes[] = {{13, 64, 8, 64, 128},  {13, 64, 8, 64, 32},  {64, 13, 64, 8, 128},
                   {37, 40, 16, 32, 256}, {9, 130, 4, 128, 64}, {100, 72, 64, 32, 128},
                   {5, 7, 8, 8, 128}};
-    enum { NS = sizeof shapes / sizeof *shapes, MAXS = NS * 8 + 7 + 20 + 17 + 5 };
+    enum { NS = sizeof shapes / sizeof *shapes, MAXS = NS * 8 + 7 + 20 + 17 + 5 + 6 };
     SimCase cases[MAXS];
     static char names[MAXS][64];
     int n = 0;
@@ -1513,8 +1513,10 @@ static void test_issue26(void) {
                                         "named_bar", /* the program's named barriers */
                                         "ptr_tables", "ptr_param", /* tileops_ptr.c's */
                                         "misc_names",              /* T.__fns, T.call_intrin */
-                                        "tile_sched"};             /* T.PersistentTileScheduler */
-    for (int i = 0; i < 9; i++) {
+                                        "tile_sched",              /* T.PersistentTileScheduler */
+                                        "mma_frag",   "mma_ldst",  /* tileops_mma.c's */
+                                        "mma_gemm"};               /* compat/intrinsics/mma.py */
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
         char path[128];
         snprintf(path, sizeof path, "tests/exec/kernels/%s.py", files[i]);
         char *text = read_text(path);
@@ -1719,6 +1721,7 @@ int main(void) {
     compiled_free(check_program("nested", test_kernel("nested")));
     test_huge_stages();
     expect_error("both", test_kernel("local_both"), "read both inside it and here");
+    expect_error("fp8", test_kernel("mma_fp8"), "T.ptx_mma with float8 operands needs sm_89");
     expect_error("sync", test_kernel("sync_in_parallel"),
                  "T.sync_threads inside a T.Parallel loop");
     expect_error("grid", test_kernel("grid_scalar"), "the T.Kernel grid uses 'n'");
@@ -1751,10 +1754,11 @@ int main(void) {
     cases[n] = (SimCase){names[n], (char *)test_kernel("mamba_chunk_scan"), NULL, all[n]};
     CHECK(all[n]->src && kernels_call(all[n], "tl_tma_load(&"), "mamba_chunk_scan on sm_90a: TMA");
     n++;
-    static const char *const thread_level[] = {
-        "thread_gemv", "thread_splitk",      "thread_lanes", "thread_shfl", "thread_allreduce",
-        "reducer",     "pipe_alloc_in_body", "mem_atomic",   "mem_wide",    "mem_extern",
-        "warp_votes",  "launch_shape",       "ws_votes"}; /* (last: the CHECK below) */
+    static const char *const
+        thread_level[] = {"thread_gemv",      "thread_splitk", "thread_lanes",       "thread_shfl",
+                          "thread_allreduce", "reducer",       "pipe_alloc_in_body", "mem_atomic",
+                          "mem_wide",         "mem_extern",    "warp_votes",         "launch_shape",
+                          "mma_fp8",          "ws_votes"}; /* (last: the CHECK below) */
     enum { NTL = sizeof thread_level / sizeof *thread_level };
     static char names_tl[NTL][32];
     for (int i = 0; i < NTL; i++) { /* thread-level code, reducers, stage allocs on sm_90a */

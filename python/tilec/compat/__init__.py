@@ -23,7 +23,9 @@ tilelang.contrib.nvcc's compute version, tilelang.PassConfigKey, tilelang.Tensor
 disable_cache / enable_cache / is_cache_enabled, set_log_level. Every other module path
 of TileLang 0.1.9 to 0.1.15 (tilelang_modules.txt) imports; the kernel-language ones
 (layout, math, tileop) are inert, and a name of the others (TVM internals: carver,
-engine, intrinsics, ...) raises an ImportError naming tilec's equivalent."""
+engine, ...) raises an ImportError naming tilec's equivalent; tilelang.cuda.intrinsics
+and tilelang.intrinsics have tilec's mma.sync emitter and layout helpers
+(compat/intrinsics/), their other names that ImportError."""
 import sys
 import types
 
@@ -93,6 +95,9 @@ _HINTS = {
                         "tilec.info() shows both.",
     "tilelang.intrinsics": "T.gemm lowers to mma.sync/wgmma itself (docs/cuda.md).",
     "tilelang.cuda": "T.gemm lowers to mma.sync/wgmma itself (docs/cuda.md).",
+    "tilelang.cuda.intrinsics": "tilec has TileLang's mma.sync emitter "
+                                "(TensorCoreIntrinEmitter) and its layout helpers "
+                                "(compat/intrinsics); T.gemm lowers to mma.sync/wgmma itself.",
     "tilelang.jit.adapter": "kernels are tilec.Kernel objects called with arrays "
                             "(docs/python.md).",
     "tilelang.rocm": "tilec has CUDA and C targets, no ROCm.",
@@ -102,7 +107,7 @@ _INERT = ("tilelang.language", "tilelang.layout", "tilelang.math", "tilelang.til
 # Modules with some content whose other names are TileLang internals.
 _PARTIAL = ("tilelang.tvm", "tilelang.transform", "tilelang.utils", "tilelang.jit",
             "tilelang.cache", "tilelang.carver", "tilelang.contrib", "tilelang.engine",
-            "tilelang.tools")
+            "tilelang.tools", "tilelang.intrinsics", "tilelang.cuda.intrinsics")
 _MODULE_LIST = __file__.rsplit("/", 1)[0] + "/tilelang_modules.txt"
 
 
@@ -250,7 +255,34 @@ def _content():
         "tilelang.tools.Analyzer": dict(Analyzer=Analyzer, AnalysisResult=AnalysisResult,
                                         ARCH_CONFIGS=ARCH_CONFIGS),
         **_carver_content(carver),
+        **_intrinsics_content(),
     }
+
+
+def _intrinsics_content():
+    """tilelang.cuda.intrinsics (and its pre-0.1.13 path tilelang.intrinsics): tilec's own
+    emitters and layout helpers (compat/intrinsics/). Each object names itself to the
+    capture (tilec_capture: its T name), so a kernel libtilec compiles uses libtilec's
+    copy of the same source."""
+    from . import intrinsics, language
+    mma = intrinsics.load("mma", language)
+    names = ("get_ldmatrix_offset", "get_mma_micro_size", "get_swizzle_layout",
+             "make_mma_swizzle_layout", "mma_store_index_map", "TensorCoreIntrinEmitter")
+    for n in names:
+        getattr(mma, n).tilec_capture = "T." + n
+    every = {n: getattr(mma, n) for n in names}
+    layout = {n: every[n] for n in names if n != "TensorCoreIntrinEmitter"}
+    macro = dict(TensorCoreIntrinEmitter=mma.TensorCoreIntrinEmitter)
+    out = {}
+    for root, old in (("tilelang.cuda.intrinsics", False), ("tilelang.intrinsics", True)):
+        out[root] = every
+        out[root + ".utils" if old else root + ".layout.utils"] = layout
+        out[root + ".mma_layout" if old else root + ".layout.mma_layout"] = layout
+        out[root + ".mma_macro_generator" if old else root + ".macro.mma_macro_generator"] = macro
+        if not old:
+            out[root + ".layout"] = layout
+            out[root + ".macro"] = macro
+    return out
 
 
 def _carver_content(carver):

@@ -30,6 +30,16 @@ class DType(str):
     def __call__(self, *args, **kwargs):
         return Inert("T.%s(...)" % self)
 
+    @property
+    def bits(self):
+        """The width in bits (TileLang's dtype.bits, DataType(x).bits)."""
+        from .._tensor import DL_CODES, dtype_name
+        return DL_CODES[dtype_name(str(self)) or str(self)][1]
+
+    @property
+    def itemsize(self):
+        return max(1, self.bits // 8)
+
     def as_torch(self):
         """The torch dtype (TileLang's dtype.as_torch())."""
         from .._tensor import dtype_name, torch_dtype

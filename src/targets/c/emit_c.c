@@ -121,6 +121,7 @@ static void emit_alloc(CfEmit *em, const Stmt *s) {
 static bool simt_stmt(CfEmit *em, const Stmt *s);
 static void c_cross_thread(CfEmit *em, StrBuf *o, const Expr *e);
 static void emit_region(CfEmit *em, const Stmt *s);
+static void warp_extern(CfEmit *em, const Stmt *s);
 
 /* T.sync_grid, T.cluster_*: the team's barriers (tl_c_bar in tl_c.h); a cluster of one
  * block has nothing to wait for. */
@@ -147,6 +148,10 @@ static void emit_group_sync(CfEmit *em, const Stmt *s) {
 static bool c_stmt(CfEmit *em, const Stmt *s) {
     if (s->kind == STMT_THREADS) {
         emit_region(em, s);
+        return true;
+    }
+    if (s->kind == STMT_EXTERN && s->u.extern_.warp) {
+        warp_extern(em, s);
         return true;
     }
     if (c_of(em)->simt_threads && !c_of(em)->in_threads && simt_stmt(em, s)) return true;
@@ -427,6 +432,48 @@ static void c_cross_thread(CfEmit *em, StrBuf *o, const Expr *e) {
                                    : 3);
     cf_ex_top(em, o, e->u.call.args[1], DT_INT32);
     sb_printf(o, ", %d)]", ce->simt_threads);
+}
+
+/* A warp-collective call (T.ptx_mma, T.ptx_ldmatrix, T.mma_store): every thread's
+ * arguments into arrays (its pointers into its own copy of a per-thread buffer), then
+ * one call for the block, which takes each warp's lanes together (tl_c.h). */
+static void warp_extern(CfEmit *em, const Stmt *s) {
+    CEmit *ce = c_of(em);
+    if (ce->in_threads)
+        ctx_fail(em->ctx, s->loc,
+                 "%s is warp-collective: on the C target it cannot run under a condition or "
+                 "loop that depends on the thread index",
+                 s->u.extern_.name);
+    if (!ce->simt_threads)
+        tl_internal_error(__FILE__, __LINE__, "a warp-collective call without thread-level code");
+    cf_loc_comment(em, s->loc);
+    int n = s->u.extern_.nargs;
+    const char **vals = NEW_ARRAY(&em->ctx->arena, const char *, n + 1);
+    for (int i = 0; i < n; i++) {
+        vals[i] = cf_tmp(em, "lanes");
+        cf_line(em, "%s %s[%d];", s->u.extern_.args[i].value ? "int64_t" : "void *", vals[i],
+                ce->simt_threads);
+    }
+    int mark = em->live.len;
+    simt_open(em);
+    StrBuf *o = em->out;
+    for (int i = 0; i < n; i++) {
+        const ExternArg *a = &s->u.extern_.args[i];
+        sb_indent(o, em->indent);
+        sb_printf(o, "%s[tl_tid] = ", vals[i]);
+        if (a->value) cf_ex_top(em, o, a->value, DT_INT64);
+        else {
+            sb_puts(o, "(void *)");
+            cf_ex_addr(em, o, a->buf, a->idx, s->u.extern_.name);
+        }
+        sb_puts(o, ";\n");
+    }
+    simt_close(em);
+    em->live.len = mark;
+    sb_indent(o, em->indent);
+    sb_printf(o, "%s(%d", s->u.extern_.name, ce->simt_threads);
+    for (int i = 0; i < n; i++) sb_printf(o, ", %s", vals[i]);
+    sb_puts(o, ");\n");
 }
 
 /* A let of a varying value: an element per thread. */

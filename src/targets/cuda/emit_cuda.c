@@ -730,6 +730,17 @@ static void stores_in_loop(CuEmit *cu, const Stmt *loop) {
 
 /* CfHooks.stmt: distributed loops, allocations, barriers; lets nothing reads (after
  * lowering) are dropped, so the source has no unused variable. */
+/* fp8 mma.sync (T.ptx_mma .e4m3/.e5m2) needs sm_89 or newer. */
+static void check_mma_arch(CfEmit *em, const Stmt *s) {
+    int arch = options_arch_number(&em->ctx->opts);
+    if (s->u.extern_.warp && arch < 89 &&
+        (strstr(s->u.extern_.name, "_e4m3") || strstr(s->u.extern_.name, "_e5m2")))
+        ctx_fail(em->ctx, s->loc,
+                 "T.ptx_mma with float8 operands needs sm_89 or newer (mma.sync .e4m3/.e5m2); "
+                 "this compilation is for sm_%d",
+                 arch);
+}
+
 static bool cu_stmt(CfEmit *em, const Stmt *s) {
     switch (s->kind) {
     case STMT_LET: return em->kernel && !used_var(em, s->u.let.var);
@@ -780,7 +791,7 @@ static bool cu_stmt(CfEmit *em, const Stmt *s) {
         cf_loc_comment(em, s->loc);
         emit_threads(em, s);
         return true;
-    case STMT_EXTERN: return cu_wgmma_call(em, s);
+    case STMT_EXTERN: check_mma_arch(em, s); return cu_wgmma_call(em, s);
     case STMT_FENCE:
         cf_loc_comment(em, s->loc);
         cf_line(em, "tl_fence_proxy_async();");
