@@ -21,10 +21,12 @@ NAMES = ROOT / "tools" / "tilelang_names.txt"
 BEGIN = "<!-- BEGIN T-NAMES (tools/gen_lang_table.py) -->"
 END = "<!-- END T-NAMES -->"
 
-# Left out of the coverage: Blackwell's tensor memory and tcgen05 (sm_100; tilec targets
-# sm_80 and sm_90a) and TVM's host-runtime calls, which have no meaning without TVM's
-# runtime (tilec's host side is its own C API).
-BLACKWELL = re.compile(r"tcgen05|TCGEN05|tmem|_2sm|SM120|blockscaled|umma|^clc_")
+# Left out of the coverage: Blackwell's tensor memory, tcgen05, TMA gather4/scatter4
+# (sm_100a) and block-scaled mma.sync (sm_120a), as tilec targets sm_80 and sm_90a; and
+# TVM's host-runtime calls, which have no meaning without TVM's runtime (tilec's host side
+# is its own C API).
+BLACKWELL = re.compile(r"tcgen05|TCGEN05|tmem|_2sm|SM120|blockscaled|block_scale|umma|^clc_|"
+                       r"^tma_gather4|^tma_scatter4")
 TVM_HOST = {
     "TVMBackendAllocWorkspace", "TVMBackendFreeWorkspace", "anylist_getitem",
     "anylist_resetitem", "anylist_setitem_call_cpacked", "anylist_setitem_call_packed",
