@@ -898,28 +898,35 @@ TL_C_MMA_STORE(16, 4)
  * first, 1024-byte aligned, in a kernel that makes descriptors). A wgmma computes when
  * it is issued (each thread its own accumulators): fences, commits and waits have
  * nothing to order; a_smem and b_smem name what it reads, for the passes. */
-static _Thread_local const unsigned char *tl_c_smem;
-static inline void tl_gmma_desc_init(uint64_t *d, const void *smem, int32_t layout, int32_t lbo,
-                                     int32_t sbo) {
-    *d = tl_gmma_desc_encode((uint32_t)((const unsigned char *)smem - tl_c_smem), layout, lbo, sbo);
+static inline void tl_gmma_desc_init_at(const unsigned char *smem0, uint64_t *d, const void *smem,
+                                        int32_t layout, int32_t lbo, int32_t sbo) {
+    *d = tl_gmma_desc_encode((uint32_t)((const unsigned char *)smem - smem0), layout, lbo, sbo);
 }
-static inline void tl_wgmma_raw_ss(float *d, uint64_t da, uint64_t db, int32_t scale_d, int32_t tid,
-                                   int32_t n, int32_t ta, int32_t tb, int32_t a_k, int32_t b_k,
-                                   int32_t sa, int32_t sb, const void *a_smem, const void *b_smem) {
+static inline void tl_wgmma_raw_ss_at(const unsigned char *smem0, float *d, uint64_t da,
+                                      uint64_t db, int32_t scale_d, int32_t tid, int32_t n,
+                                      int32_t ta, int32_t tb, int32_t a_k, int32_t b_k, int32_t sa,
+                                      int32_t sb, const void *a_smem, const void *b_smem) {
     (void)a_smem, (void)b_smem;
-    tl_gmma_apply(tl_c_smem, d, da, NULL, db, n, ta, tb, a_k, b_k, scale_d != 0, sa, sb, tid % 128);
+    tl_gmma_apply(smem0, d, da, NULL, db, n, ta, tb, a_k, b_k, scale_d != 0, sa, sb, tid % 128);
 }
 /* T.ptx_wgmma_rs: A in the registers a of each thread of the warpgroup, whose copies
  * lie a_stride bytes apart on the C target (the per-thread buffers of thread-level
  * code). */
-static inline void tl_wgmma_raw_rs(float *d, const void *a, uint64_t db, int32_t scale_d,
-                                   int32_t tid, int32_t n, int32_t ta, int32_t tb, int32_t b_k,
-                                   int32_t sa, int32_t sb, int64_t a_stride, const void *b_smem) {
+static inline void tl_wgmma_raw_rs_at(const unsigned char *smem0, float *d, const void *a,
+                                      uint64_t db, int32_t scale_d, int32_t tid, int32_t n,
+                                      int32_t ta, int32_t tb, int32_t b_k, int32_t sa, int32_t sb,
+                                      int64_t a_stride, const void *b_smem) {
     const unsigned char *regs[128];
     (void)b_smem;
     for (int u = 0; u < 128; u++) regs[u] = (const unsigned char *)a + (u - tid % 128) * a_stride;
-    tl_gmma_apply(tl_c_smem, d, 0, regs, db, n, ta, tb, true, b_k, scale_d != 0, sa, sb, tid % 128);
+    tl_gmma_apply(smem0, d, 0, regs, db, n, ta, tb, true, b_k, scale_d != 0, sa, sb, tid % 128);
 }
+/* The calls the kernel makes, with the block's shared memory (tl_c_smem, a local of the
+ * block function that emit_c.c declares) first: a thread-local variable instead broke
+ * LeakSanitizer's scan of the OpenMP threads' TLS in the dlopened kernel. */
+#define tl_gmma_desc_init(...) tl_gmma_desc_init_at(tl_c_smem, __VA_ARGS__)
+#define tl_wgmma_raw_ss(...) tl_wgmma_raw_ss_at(tl_c_smem, __VA_ARGS__)
+#define tl_wgmma_raw_rs(...) tl_wgmma_raw_rs_at(tl_c_smem, __VA_ARGS__)
 /* T.ptx_cp_async_bulk: the copy, done at issue (its barrier has no meaning here). */
 static inline void tl_bulk_copy(void *smem, const void *gmem, int32_t bytes) {
     memcpy(smem, gmem, (size_t)bytes);

@@ -769,7 +769,8 @@ static void emit_block_fn(CfEmit *em, const Stmt *k, int id, const Uses *u, cons
         cf_line(em, "%s *%s = tl_pt_%s; /* thread 0's */", st, name, name);
         VEC_PUSH(&em->ctx->arena, c_of(em)->simt_bufs, b);
     }
-    if (makes_gmma_descs(em)) cf_line(em, "tl_c_smem = (const unsigned char *)tl_scratch;");
+    if (makes_gmma_descs(em))
+        cf_line(em, "const unsigned char *const tl_c_smem = (const unsigned char *)tl_scratch;");
     if (total) cf_line(em, "memset(tl_scratch, 0, %lld);", (long long)total);
     else cf_line(em, "(void)tl_scratch;");
     cf_stmt(em, k->u.kernel.body);
