@@ -2150,8 +2150,16 @@ int main(void) {
           "manual_wgmma: T.wgmma_gemm in flight until T.wait_wgmma, TMA copies expecting their "
           "bytes");
     if (n + 4 <= MAXC) { /* the program's own wgmma (tileops_wgmma.c): descriptors, K steps */
-        const char *raw = test_kernel("wgmma_raw"), *rs = test_kernel("wgmma_rs");
-        const char *bulk = test_kernel("bulk_copy"); /* T.ptx_cp_async_bulk */
+        /* tests/exec's kernels: raw with B MN-major, rs with e4m3 operands */
+        static const char *const raw_mn[] = {"B_LBO=1,",         "B_LBO=256,",        "B_STEP=2,",
+                                             "B_STEP=128,",      "B_K=True,",         "B_K=False,",
+                                             "STORE=\"uint16\"", "STORE=\"bfloat16\""};
+        static const char *const rs_e4m3[] = {"N=64,", "N=32,", "AB=\"bf16\", STORE=\"uint16\"",
+                                              "AB=\"e4m3\", STORE=\"float8_e4m3\""};
+        static char *raw, *rs; /* (kept: the simulation reads them at the end) */
+        if (!raw) raw = set_defaults(test_kernel("../../exec/kernels/wgmma_raw"), raw_mn, 8);
+        if (!rs) rs = set_defaults(test_kernel("../../exec/kernels/wgmma_rs"), rs_e4m3, 4);
+        const char *bulk = test_kernel("../../exec/kernels/bulk_copy"); /* cp.async.bulk */
         all[n] = check_program("sm90_bulk_copy", bulk);
         CHECK(all[n]->src && kernels_call(all[n], "tl_bulk_copy<true>(&S[32], &A[bx * 256], 1024, "
                                                   "&mbarrier[0]);"),
