@@ -104,8 +104,9 @@ typedef unsigned long long uintptr_t;
 /* What a C-target kernel entry returns (target_c.c turns it into the error message). */
 enum { TL_C_OK = 0, TL_C_ASSERT = 1, TL_C_NOMEM = 2, TL_C_GRID = 3 };
 
-/* Special values as the generated code spells them (NVRTC has no <math.h>). */
-#ifdef __CUDACC__
+/* Special values as the generated code spells them (NVRTC has no <math.h>; the host
+ * pass of nvcc, which compiles TL_FN functions too, has). */
+#ifdef __CUDA_ARCH__
 #define TL_INFF (__int_as_float(0x7f800000))
 #define TL_NANF (__int_as_float(0x7fc00000))
 #define TL_INF (__longlong_as_double(0x7ff0000000000000LL))
@@ -786,8 +787,9 @@ static inline int tl_shfl_src(int kind, int tid, int arg, int n) {
 /* Warp votes in thread tid of a block of n threads, over the lanes of its warp that exist
  * (a partial last warp has fewer), each lane's argument at p[its thread]: the mask of
  * those lanes; of the lanes whose predicate is set (CUDA's __ballot_sync); whether tid is
- * the lowest of them (elect.sync); the lanes holding tid's value (__match_any_sync); all
- * 32 bits when every lane holds the same value, else 0 (__match_all_sync's result). */
+ * the lowest of them (elect.sync); the lanes holding tid's value (__match_any_sync); the
+ * lanes that exist when every lane holds the same value, else 0 (__match_all_sync's
+ * result: a partial warp's own lanes, as an H100 gives). */
 static inline uint64_t tl_warp_lanes(int tid, int n) {
     int base = tid - tid % 32, k = n - base < 32 ? n - base : 32;
     return k == 32 ? 0xffffffffull : (1ull << k) - 1;
@@ -810,8 +812,8 @@ static inline bool tl_warp_elect(const bool *p, int tid, int n) {
         return m;                                                                                  \
     }                                                                                              \
     static inline uint32_t tl_warp_match_all_##S(const T *v, int tid, int n) {                     \
-        return tl_warp_match_any_##S(v, tid, n) == (uint32_t)tl_warp_lanes(tid, n) ? 0xffffffffu   \
-                                                                                   : 0u;           \
+        uint32_t lanes = (uint32_t)tl_warp_lanes(tid, n);                                          \
+        return tl_warp_match_any_##S(v, tid, n) == lanes ? lanes : 0u;                             \
     }
 TL_WARP_MATCH(u32, uint32_t)
 TL_WARP_MATCH(u64, uint64_t)

@@ -36,8 +36,8 @@
  *   T.any_sync / all_sync(predicate, mask=)  int32 1 or 0
  *   T.match_any_sync(value, mask=)  uint32: the lanes holding this lane's value (bit for
  *                                 bit; 32- and 64-bit values, narrower ones widened)
- *   T.match_all_sync(value, mask=)  uint32: 0xFFFFFFFF when every lane holds the same
- *                                 value, else 0
+ *   T.match_all_sync(value, mask=)  uint32: the lanes that exist (0xFFFFFFFF in a whole
+ *                                 warp) when every lane holds the same value, else 0
  *   T.shuffle_elect(thread_extent)
  *                                 bool: one thread per group of thread_extent threads
  *                                 (0: of the block): the lowest lane of the group's

@@ -1,5 +1,6 @@
 /* cfamily.c - the C-family printer shared by the C and CUDA emitters (cfamily.h). */
 #include "cfamily.h"
+#include "../ir/ir_walk.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -498,6 +499,16 @@ static void ex_bin_int(CfEmit *em, StrBuf *o, const Expr *e) {
         sb_puts(o, "((int32_t)((uint32_t)");
         cf_ex_as(em, o, e->u.bin.a, t);
         sb_printf(o, " %s %lldu))", op == OP_FLOORDIV ? "/" : "%", (long long)c);
+        return;
+    }
+    if (em->hooks->wrap_data_ints && (op == OP_ADD || op == OP_SUB || op == OP_MUL) &&
+        dtype_is_signed(t) && !wrap && ir_expr_loads(e)) {
+        const char *u = t == DT_INT64 ? "uint64_t" : "uint32_t";
+        sb_printf(o, "((%s)((%s)", cf_value(t), u);
+        cf_ex_as(em, o, e->u.bin.a, t);
+        sb_printf(o, "%s(%s)", infix[op], u);
+        cf_ex_as(em, o, e->u.bin.b, t);
+        sb_puts(o, "))");
         return;
     }
     if (wrap) sb_printf(o, "((%s)", cf_value(t));

@@ -26,6 +26,10 @@ typedef struct CfHooks {
     bool (*reserved_name)(const char *name);
     /* Offsets into non-global buffers are computed in int64_t too (global ones always). */
     bool wide_local_index;
+    /* Signed 32- and 64-bit + - * of values read from memory wrap (computed unsigned): the
+     * C target's -fwrapv where the compiler has no such flag (NVRTC). Index arithmetic
+     * over loop variables and shapes stays signed, for the optimizer. */
+    bool wrap_data_ints;
     /* Line written before a T.unroll loop of constant bounds, or NULL. */
     const char *unroll_pragma;
     /* Writes s and returns true when the target handles it (it writes the location

@@ -33,7 +33,7 @@ def block_ref(xs, fs, bx, warp_rows):
         y[t, 1] = bits([a % 3 != 0 for a in wv]) + full * 1073741824
         y[t, 2] = any(a > 6 - 4 * w for a in wv) + all(a >= -8 + 4 * w for a in wv) * 2
         y[t, 3] = bits([a % 5 == v % 5 for a in wv])
-        y[t, 4] = 0xFFFFFFFF if len({min(a, w * 8 - 9) for a in wv}) == 1 else 0
+        y[t, 4] = full if len({min(a, w * 8 - 9) for a in wv}) == 1 else 0
         zero = (fs[first:first + n] * np.float32(0)).view(np.uint32)
         y[t, 5] = bits(zero == zero[lane])
         y[t, 6] = (lane == 0 and w % 2 == 0) + (t == 0) * 2 + (lane == 0) * 4
@@ -47,7 +47,7 @@ def block_ref(xs, fs, bx, warp_rows):
                     shfl(wv, lane, down, down <= (lane & ~15) + 15) * 100)
         x9 = lane ^ 9
         y[t, 12] = shfl(wv, lane, x9, x9 <= (lane & ~7) + 7) + wv[(lane & ~3) | 1] * 100
-        y[t, 13] = 0xFFFFFFFF
+        y[t, 13] = full
         ballot = bits([a > 0 for a in wv])
         all_of = [all(int(a) > -7 for a in xs[k - k % 32:k - k % 32 + 32]) for k in range(nt)]
         y[t, 14] = (ballot > 65535) + sum(all_of)

@@ -907,6 +907,7 @@ static void cu_assert_exit(CfEmit *em) { cf_line(em, "__trap();"); }
 static const CfHooks cu_hooks = {
     .reserved = cu_reserved,
     .unroll_pragma = "#pragma unroll",
+    .wrap_data_ints = true,
     .stmt = cu_stmt,
     .once = cu_once,
     .atomic = cu_atomic,
