@@ -6,7 +6,8 @@ shape, since an asm statement names every accumulator register.
     python3 tools/gen_wgmma.py          # rewrites the block in place
 
 tl_wgmma_<N>_<in>_<tb>(float *d, uint64_t desc_a, uint64_t desc_b): D (64 x N, f32) +=
-A (64 x 16, K-major smem) * B (16 x N, smem; tb: MN-major) for in = f16 or bf16;
+A (64 x 16, K-major smem) * B (16 x N, smem; tb: MN-major) for in = f16 or bf16, and
+tl_wgmma_<N>_<in>_<tb>_a1 the same with A MN-major;
 tl_wgmma_<N>_<a>_<b>: D += A (64 x 32, K-major) * B (32 x N, K-major) for fp8 a, b =
 e4m3 or e5m2 (fp8 has no transposed operands); tl_wgmma_rs_<N>_<in>_<tb>(float *d, const
 uint32_t *a, uint64_t desc_b): the same with A from registers (a[0..3]: the thread's
@@ -46,13 +47,15 @@ def function(head, shape, ta, tb, a_operand, operands, trans, inputs):
     return "\n".join(lines)
 
 
-def wrapper(n, ta, tb):
-    """tb: 0 or 1 (the MN-major B flag) for 16-bit inputs, else B's fp8 type."""
+def wrapper(n, ta, tb, mn_a=0):
+    """tb: 0 or 1 (the MN-major B flag) for 16-bit inputs, else B's fp8 type; mn_a: the
+    MN-major A flag (16-bit only; the name gains "_a1")."""
     fp8 = not isinstance(tb, int)
     regs = n // 2
-    return function("TL_DEV void tl_wgmma_%d_%s_%s(float *d, uint64_t a, uint64_t b)" % (n, ta, tb),
+    name = "tl_wgmma_%d_%s_%s%s" % (n, ta, tb, "_a1" if mn_a else "")
+    return function("TL_DEV void %s(float *d, uint64_t a, uint64_t b)" % name,
                     "m64n%dk%d" % (n, 32 if fp8 else 16), ta, tb if fp8 else ta,
-                    "%%%d" % regs, 2, "" if fp8 else ", 0, %d" % tb,  # imm-trans-a, -b
+                    "%%%d" % regs, 2, "" if fp8 else ", %d, %d" % (mn_a, tb),  # imm-trans-a, -b
                     '"l"(a), "l"(b)')
 
 
@@ -72,6 +75,7 @@ def block():
         for dt in ("f16", "bf16"):
             for tb in (0, 1):
                 parts.append(wrapper(n, dt, tb))
+                parts.append(wrapper(n, dt, tb, 1))
                 parts.append(wrapper_rs(n, dt, tb))
         for ta in ("e4m3", "e5m2"):
             for tb in ("e4m3", "e5m2"):

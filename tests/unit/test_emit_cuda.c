@@ -1584,6 +1584,8 @@ int main(void) {
         {"proj_write", test_kernel("proj_write"), NULL},
         {"vec_raw", test_kernel("vec_raw"), NULL},
         {"par_vectors", test_kernel("par_vectors"), NULL},
+        {"frag_prefix", test_kernel("frag_prefix"), NULL},
+        {"wgmma_shared", test_kernel("wgmma_shared"), NULL},
         {"vec_loop", test_kernel("vec_loop"), NULL},
         {"pipe_masked", test_kernel("pipe_masked"), NULL},
         {"ws_alias", test_kernel("ws_alias"), NULL},
@@ -1682,6 +1684,10 @@ int main(void) {
                       kernels_call(all[i], " < 50) ? tl_f16_to_f32(A[(int64_t)i_"),
                   "par_vectors: a guarded gather stored as loaded, float32 results from vector "
                   "loads in 16-byte pieces, a condition that splits runs loads per element");
+        if (!strcmp(names[i], "frag_prefix")) /* nests over leading rows, widened */
+            CHECK(src && strstr(src, "float acc[") && !strstr(src, "*acc = (float *)(tl_smem") &&
+                      strstr(src, " < 4) {"),
+                  "frag_prefix: the accumulator stays in registers, other rows skipped");
         if (!strcmp(names[i], "pipe_masked")) /* sm_90a: TMA, loaded whatever the mask */
             CHECK(kernels_call(all[i], "tl_tma_load(") ||
                       kernels_call(all[i], "&& (BlockMask[((int64_t)by * 2 + bx) * 8 + (k + 1)] "
@@ -1780,6 +1786,17 @@ int main(void) {
               strstr(all[n]->src, "/* shared float32[512] */") &&
               !strstr(all[n]->src, "float *red_buf_") && !strstr(all[n]->src, "float *acc_s = "),
           "mla_decode on sm_90a: scores in registers, one 2 KB reduction workspace");
+    n++;
+    /* share mode: a transposed A (MN-major) and a tile read by two gemms, all wgmma */
+    names[n] = "sm90_wgmma_shared";
+    all[n] = check_program(names[n], test_kernel("wgmma_shared"));
+    cases[n] = (SimCase){names[n], (char *)test_kernel("wgmma_shared"), NULL, all[n]};
+    CHECK(all[n]->src &&
+              strstr(all[n]->src, "tl_wgmma_ss<128, 64, 64, 2, true, TL_MMA_F16, TL_MMA_F16, 0, "
+                                  "true>(A_s, B_s,") &&
+              strstr(all[n]->src, "tl_wgmma_ss<128, 64, 64, 2, false, TL_MMA_F16, TL_MMA_F16, "
+                                  "0>(Q_s, B_s,"),
+          "wgmma_shared on sm_90a: a transposed A and a tile read by two gemms on wgmma");
     n++;
     /* sparse MLA: the two column slices of Q_shared are tiles of their own (tensor-core
      * gemms), and FullRow splits both accumulators 4 x 2 (row statistics in registers) */

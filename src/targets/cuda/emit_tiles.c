@@ -645,10 +645,10 @@ void cu_gemm(CfEmit *em, const Stmt *s) {
                     (long long)M, (long long)N, (long long)K, s->u.gemm.wgmma,
                     tb ? "true" : "false", mma_type(A->dtype), wait, pa, pb, cf_buf(em, C), tid);
         else
-            cf_line(em, "tl_wgmma_ss<%lld, %lld, %lld, %d, %s, %s, %s, %d>(%s, %s, %s, %s);",
+            cf_line(em, "tl_wgmma_ss<%lld, %lld, %lld, %d, %s, %s, %s, %d%s>(%s, %s, %s, %s);",
                     (long long)M, (long long)N, (long long)K, s->u.gemm.wgmma,
-                    tb ? "true" : "false", mma_type(A->dtype), mma_type(B->dtype), wait, pa, pb,
-                    cf_buf(em, C), tid);
+                    tb ? "true" : "false", mma_type(A->dtype), mma_type(B->dtype), wait,
+                    ta ? ", true" : "", pa, pb, cf_buf(em, C), tid);
         return;
     }
     int used = 32 * s->u.gemm.warp_m * s->u.gemm.warp_n; /* further warps: replicas */

@@ -18,7 +18,11 @@
  *    last dimension per thread, threads next). An index may also be a nest variable
  *    plus an offset free of the nest's variables, a multiple of its extent and provably
  *    in range (interval.h): the nest then reads a window of a fragment whose layout is
- *    known elsewhere (frag_window), mapped like it, if every thread holds its part.
+ *    known elsewhere (frag_window), mapped like it, if every thread holds its part. A
+ *    nest that reaches only the leading part of its fragments' dimensions is first
+ *    widened to their whole extent, the rest skipped (widen_to_fragments).
+ * On sm_90a a kernel first tries share mode (Infer.share: tiles read by several gemms,
+ * transposed A on wgmma) and keeps it only if every kept gemm is then a wgmma.
  * A fragment that meets two layouts that disagree, or is touched anywhere else (serial
  * code, a computed index, a nest of run-time extent), stays block-wide: the SIMT model
  * of map_threads.c, correct but slow. A kept op with such an operand is lowered to
@@ -78,6 +82,10 @@ typedef struct Infer {
     Stmt *kernel;
     int nthreads;          /* of the block, or of the T.ws region being walked or constrained */
     Vec(Buffer *) demoted; /* kept across restarts */
+    /* Tiles read by several gemms may be wgmma operands, and a transposed A too (sm_90a),
+     * while every kept gemm of the kernel is a wgmma; else the kernel starts over
+     * without (see infer_kernel). */
+    bool share;
     Vec(Nest *) nests;
     Vec(Stmt *) ops;       /* kept gemms and reduces */
     Vec(int) op_threads;   /* the threads that run each */
@@ -196,8 +204,76 @@ static void walk_expr(Infer *I, Expr *e) {
 static void walk_stmt(Infer *I, Stmt *s);
 static void walk_child(Stmt **slot, void *ud) { walk_stmt(ud, *slot); }
 
+/* ---- nests over a leading part of a fragment -------------------------------------------- */
+/* The extent every dimension of a register fragment indexed by loop variable v alone has:
+ * 0 while none is seen, -1 when they differ or v appears in such an index otherwise. */
+typedef struct Prefix {
+    Infer *I;
+    const Var *v;
+    int64_t dim;
+} Prefix;
+
+static void prefix_index(Prefix *p, const Buffer *b, Expr *const *idx) {
+    if (!candidate(p->I, b)) return; /* (one in shared memory gains nothing) */
+    for (int d = 0; d < b->ndim; d++) {
+        int64_t c;
+        if (idx[d]->kind == EXPR_VAR && idx[d]->u.var == p->v) {
+            if (!ir_is_const_int(b->shape[d], &c)) c = -1;
+            p->dim = p->dim == 0 || p->dim == c ? c : -1;
+        } else if (ir_expr_uses_any(idx[d], &p->v, 1)) p->dim = -1;
+    }
+}
+
+static void prefix_expr(Expr **slot, void *ud) {
+    Expr *e = *slot;
+    if (e->kind == EXPR_LOAD) prefix_index(ud, e->u.load.buf, e->u.load.idx);
+    ir_expr_children(e, prefix_expr, ud);
+}
+
+static void prefix_stmt(Stmt **slot, void *ud) {
+    Stmt *s = *slot;
+    if (s->kind == STMT_STORE) prefix_index(ud, s->u.store.buf, s->u.store.idx);
+    ir_stmt_exprs(s, prefix_expr, ud);
+    ir_stmt_children(s, prefix_stmt, ud);
+}
+
+/* A nest that reaches only the leading part of the fragments it indexes (T.copy(acc[:4,
+ * :], S), `for i in T.Parallel(4)` over a 64-row accumulator) runs over their whole
+ * extent with the rest of the iterations skipped: `if (i < 4)` around its body. The
+ * threads then hold their elements in the fragments' own layout, where a part that
+ * splits no register window (rows of the threads of one warp) would keep the fragments
+ * in shared memory. Each loop variable of constant extent that indexes fragment
+ * dimensions of one larger constant extent, and no fragment otherwise, is widened. */
+static void widen_to_fragments(Infer *I, Stmt *s) {
+    Expr *guard = NULL;
+    Stmt *inner = s;
+    for (Stmt *l = s; l && l->kind == STMT_FOR && l->u.for_.kind == LOOP_PARALLEL;
+         l = ir_only_stmt(l->u.for_.body)) {
+        inner = l;
+        int64_t lo, ext;
+        if (!ir_is_const_int(l->u.for_.min, &lo) || lo != 0 ||
+            !ir_is_const_int(l->u.for_.extent, &ext))
+            continue;
+        Prefix p = {.I = I, .v = l->u.for_.var};
+        prefix_stmt(&l->u.for_.body, &p);
+        if (p.dim <= ext) continue;
+        Loc loc = l->loc;
+        DType t = l->u.for_.extent->dtype;
+        Expr *in = ir_bin(I->ctx, OP_LT, ir_varref(I->ctx, l->u.for_.var, loc),
+                          ir_int(I->ctx, ext, t, loc), loc);
+        guard = guard ? ir_bin(I->ctx, OP_AND, guard, in, loc) : in;
+        l->u.for_.extent = ir_int(I->ctx, p.dim, t, loc);
+    }
+    if (!guard) return;
+    Stmt *w = ir_stmt(I->ctx, STMT_IF, inner->loc);
+    w->u.if_.cond = guard;
+    w->u.if_.then = inner->u.for_.body;
+    inner->u.for_.body = w;
+}
+
 /* A new nest rooted at parallel loop s (outside any other), walked. */
 static void walk_nest(Infer *I, Stmt *s) {
+    widen_to_fragments(I, s);
     Nest *N = NEW(&I->ctx->arena, Nest);
     N->root = s;
     N->nthreads = I->nthreads;
@@ -386,22 +462,39 @@ static bool fp8(DType t) { return t == DT_FLOAT8_E4M3 || t == DT_FLOAT8_E5M2; }
  * over 128 bytes are stored as 128-byte column panels, Buffer.panel). */
 static bool kmajor_rows(int64_t row) { return row == 64 || (row > 0 && row % 128 == 0); }
 
+/* Whether every wgmma use of shared tile b lays it out alike: 16-bit rows of whole
+ * 128-byte panels, which K-major and MN-major operands both store as 64-column panels of
+ * 128B-swizzled rows (kmajor_layout, finish), so gemms that read one tile (attention
+ * backward's Q and dO, as B of S = K Q^T and of dK = dS Q) can all be wgmmas. */
+static bool alike_panels(const Buffer *b) {
+    return b->scope == SCOPE_SHARED && dtype_bytes(b->dtype) == 2 &&
+           tile_dim(b, b->ndim - 1) % 64 == 0;
+}
+
+/* Whether shared tile b may be a wgmma operand as far as its other readers go. */
+static bool sole_or_alike(const Infer *I, const Buffer *b) {
+    return gemm_readers(I, b) == 1 || (I->share && alike_panels(b));
+}
+
 /* Warpgroups for a wgmma gemm (sm_90a), or 0 for mma.sync: A in shared memory [M][K]
  * (K-major, kmajor_rows: K = 32 or a multiple of 64 16-bit elements, 64 or a multiple
- * of 128 fp8) read by this gemm only, or a 16-bit register fragment (K a multiple of 16;
- * it takes the accumulator layout, tl_wgmma_rs); B [N][K] (kmajor_rows) or (16-bit)
- * [K][N] (N >= 64), read by this gemm only; N one of the wgmma widths, M a multiple of
- * 64; as many warpgroups as split M, the rest replicas. */
+ * of 128 fp8), or [K][M] (transposed, 16-bit, in share mode), or a 16-bit register
+ * fragment (K a multiple of 16; it takes the accumulator layout, tl_wgmma_rs); B [N][K]
+ * (kmajor_rows) or (16-bit) [K][N] (N >= 64); shared operands read by this gemm only, or
+ * alike_panels in share mode; N one of the wgmma widths, M a multiple of 64; as many
+ * warpgroups as split M, the rest replicas. */
 static int wgmma_groups(const Infer *I, const Stmt *s, int64_t M, int64_t N, int64_t K) {
     const Buffer *A = s->u.gemm.a.buf, *B = s->u.gemm.b.buf;
     int64_t row = K * dtype_bytes(A->dtype);
+    bool ta = s->u.gemm.trans_a, tb = s->u.gemm.trans_b;
     bool regs = A->scope == SCOPE_FRAGMENT && !demoted(I, A) && dtype_bytes(A->dtype) == 2 &&
-                A->dtype == B->dtype && K % 16 == 0 && (!s->u.gemm.trans_b || kmajor_rows(row));
-    if (!I->wgmma || A->dtype == DT_INT8 || s->u.gemm.trans_a ||
-        !(regs || (A->scope == SCOPE_SHARED && kmajor_rows(row) && gemm_readers(I, A) == 1)) ||
-        M % 64 || (N != 16 && N != 32 && N != 64 && N != 128 && N != 256) ||
-        (!s->u.gemm.trans_b && (N < 64 || fp8(B->dtype))) || I->nthreads % 128 ||
-        gemm_readers(I, B) != 1 || A == B)
+                A->dtype == B->dtype && K % 16 == 0 && (!tb || kmajor_rows(row));
+    bool kmajor = !ta && A->scope == SCOPE_SHARED && kmajor_rows(row) && sole_or_alike(I, A);
+    bool mn_major = ta && I->share && alike_panels(A) && A->dtype == B->dtype && K % 16 == 0 &&
+                    (!tb || kmajor_rows(row));
+    if (!I->wgmma || A->dtype == DT_INT8 || !(regs || kmajor || mn_major) || M % 64 ||
+        (N != 16 && N != 32 && N != 64 && N != 128 && N != 256) ||
+        (!tb && (N < 64 || fp8(B->dtype))) || I->nthreads % 128 || !sole_or_alike(I, B) || A == B)
         return 0;
     for (int g = I->nthreads / 128; g >= 1; g--)
         if ((I->nthreads / 128) % g == 0 && M % (64 * g) == 0) return g;
@@ -726,9 +819,12 @@ static void finish(Infer *I) {
         Stmt *s = I->ops.data[i];
         if (s->kind == STMT_GEMM && s->u.gemm.wgmma) { /* the swizzled wgmma tiles */
             Buffer *A = s->u.gemm.a.buf, *B = s->u.gemm.b.buf;
-            int64_t n = tile_dim(B, 1), k = tile_dim(A, 1);
+            int64_t n = tile_dim(B, 1), k = tile_dim(A, s->u.gemm.trans_a ? 0 : 1);
             int row = (int)k * dtype_bytes(A->dtype);
-            if (A->scope == SCOPE_SHARED) kmajor_layout(A, row);
+            if (s->u.gemm.trans_a) { /* MN-major: 64-column panels */
+                A->swizzle = 128;
+                if (tile_dim(A, 1) > 64) A->panel = 64;
+            } else if (A->scope == SCOPE_SHARED) kmajor_layout(A, row);
             if (s->u.gemm.trans_b) kmajor_layout(B, row);
             else { /* MN-major: 64-column panels */ B->swizzle = 128;
                 if (n > 64) B->panel = 64;
@@ -804,10 +900,38 @@ static const Frag *vector_layout(Infer *I, const Nest *N) {
     return L && L->nlocal <= MAX_REGS ? L : NULL;
 }
 
+/* Whether share mode could change a decision: a kept gemm with a transposed A or a
+ * shared operand that another kept gemm reads too. */
+static bool share_matters(const Infer *I) {
+    for (int i = 0; i < I->ops.len; i++) {
+        const Stmt *s = I->ops.data[i];
+        if (s->kind == STMT_GEMM && (s->u.gemm.trans_a || gemm_readers(I, s->u.gemm.a.buf) > 1 ||
+                                     gemm_readers(I, s->u.gemm.b.buf) > 1))
+            return true;
+    }
+    return false;
+}
+
+/* In share mode, whether a kept gemm is not a wgmma (mma.sync and wgmma gemms would then
+ * disagree on a shared tile's layout or on a fragment passed between them) or leaves
+ * warpgroups as replicas (M = 64 in 256 threads: mma.sync splits the tile over all
+ * warps instead). */
+static bool share_failed(const Infer *I) {
+    for (int i = 0; I->share && i < I->ops.len; i++) {
+        const Stmt *s = I->ops.data[i];
+        if (s->kind == STMT_GEMM && s->u.gemm.wgmma * 128 != I->op_threads.data[i]) return true;
+    }
+    return false;
+}
+
 static void infer_kernel(Infer *I, Stmt *k) {
     const int *th = k->u.kernel.threads;
     I->kernel = k;
     I->nthreads = th[0] * th[1] * th[2];
+    /* share mode is tried first where it matters; what it demoted is forgotten if it
+     * fails (it lowers nothing before it is kept) */
+    bool tried = false;
+    int demoted_mark = I->demoted.len, remarks_mark = I->f->remarks.len;
     for (;;) {
         clear_layouts(k->u.kernel.body);
         I->nests.len = 0, I->ops.len = 0, I->op_threads.len = 0, I->op_region.len = 0;
@@ -817,6 +941,7 @@ static void infer_kernel(Infer *I, Stmt *k) {
         iv_env_enter(&I->env, k);
         walk_stmt(I, k->u.kernel.body);
         I->env.len = mark;
+        if (!tried) I->share = I->wgmma && share_matters(I), tried = true;
         do {
             do {
                 I->changed = false;
@@ -829,6 +954,10 @@ static void infer_kernel(Infer *I, Stmt *k) {
                 for (int i = 0; i < I->nests.len; i++) nest_constraints(I, I->nests.data[i]);
             } while (I->changed);
         } while (seed_blocked(I) || demote_unmapped(I));
+        if (share_failed(I)) {
+            I->share = false, I->demoted.len = demoted_mark, I->f->remarks.len = remarks_mark;
+            continue;
+        }
         I->changed = false;
         lower_unready(I, &k->u.kernel.body);
         if (!I->changed) break; /* else: new loops from lowered ops; start over */
