@@ -252,7 +252,8 @@ typedef struct Var {
                               thread indices, lets and loop bounds that depend on them) */
     const Expr *bound_value; /* a kernel LET's value, loads or not (T.get_let_value) */
     int64_t multiple;        /* > 1: a symbolic size assumed a multiple of this (CUDA's
-                              pass_assume_aligned; the runtime checks it at launch) */
+                              pass_assume_aligned; the runtime checks it at launch), or
+                              a let's value proven one (pass_simplify) */
 } Var;
 
 struct Buffer {

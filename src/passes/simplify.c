@@ -1,8 +1,8 @@
 /* simplify.c - small clean-ups after lowering: constant folding through every
  * expression (by rebuilding it with the folding constructors of ir.c), removal of loops
  * whose extent is a constant <= 0, inlining of serial/unrolled loops of extent 1, IF and
- * WHILE with constant conditions, and flattening of nested STMT_SEQ (but for the groups
- * of a scheduled T.Pipelined body).
+ * WHILE with constant conditions, flattening of nested STMT_SEQ (but for the groups
+ * of a scheduled T.Pipelined body), and the multiples of let variables (let_multiple).
  *
  * Requires: nothing. Provides: no directly nested SEQ, no empty SEQ inside a SEQ, no
  * IF with a constant condition. Expression dtypes are preserved (a rebuilt node whose
@@ -124,8 +124,22 @@ static bool simp_control(Simp *S, Stmt **slot) {
     }
 }
 
+/* A let of an integer value that is provably a multiple of a power of two (up to 64)
+ * passes that on to its variable (Var.multiple), for the alignment proofs that read
+ * ir_multiple_of (ldmatrix rows at `k0 + col`, col = 8 * (lane // 16)). */
+static void let_multiple(Stmt *s) {
+    Var *v = s->u.let.var;
+    if (!dtype_is_int(v->dtype) || v->multiple > 1) return;
+    for (int64_t m = 64; m > 1; m /= 2)
+        if (ir_multiple_of(s->u.let.value, m)) {
+            v->multiple = m;
+            return;
+        }
+}
+
 static void simp_stmt(Simp *S, Stmt **slot) {
     ir_stmt_exprs(*slot, simp_expr_slot, S);
+    if ((*slot)->kind == STMT_LET) let_multiple(*slot);
     if (simp_control(S, slot)) {
         simp_stmt(S, slot); /* the replacement may simplify further */
         return;

@@ -787,14 +787,28 @@ void cf_ex_elem(CfEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx) {
     sb_puts(o, "]");
 }
 
-void cf_ex_addr(CfEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx, const char *what) {
-    if (b->swizzle || b->panel)
+/* Whether the `elems` elements of b from idx on lie in one 16-byte chunk, which every
+ * swizzle (tl_swizzle, tl_panel_swizzle) keeps whole: the swizzled element's address
+ * then reaches them all (an ldmatrix row, a 16-byte cp.async), as in TileLang. */
+static bool in_one_chunk(const Buffer *b, Expr *const *idx, const Expr *elems) {
+    int64_t n, bytes = dtype_bytes(b->dtype);
+    return elems && ir_is_const_int(elems, &n) && n > 0 && 16 % (n * bytes) == 0 &&
+           ir_multiple_of(idx[b->ndim - 1], n);
+}
+
+void cf_ex_addr_of(CfEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx, const Expr *elems,
+                   const char *what) {
+    if ((b->swizzle || b->panel) && !in_one_chunk(b, idx, elems))
         ctx_fail(em->ctx, b->loc,
                  "%s of shared buffer '%s', which T.gemm reads in a swizzled layout: its "
                  "elements are not in row-major order (copy them to a buffer of their own)",
                  what, b->name);
     sb_puts(o, "&");
     cf_ex_elem(em, o, b, idx);
+}
+
+void cf_ex_addr(CfEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx, const char *what) {
+    cf_ex_addr_of(em, o, b, idx, NULL, what);
 }
 
 /* The element's storage as an explicit access reads it (LoadMode): through the read-only

@@ -137,8 +137,11 @@ void cf_ex_index(CfEmit *em, StrBuf *o, const Expr *e, bool wide);
 void cf_ex_elem(CfEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx);
 void cf_ex_offset(CfEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx);
 /* &name[offset]: the address of element idx of b, a user error (naming what) for a
- * swizzled shared tile, whose elements are not in row-major order. */
+ * swizzled shared tile, whose elements are not in row-major order, unless the `elems`
+ * elements the address is for (NULL: unknown) lie in one 16-byte chunk. */
 void cf_ex_addr(CfEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx, const char *what);
+void cf_ex_addr_of(CfEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx, const Expr *elems,
+                   const char *what);
 
 /* ---- statements -------------------------------------------------------------------------- */
 /* Any statement: the target's hook first, then the shared printer. */

@@ -246,7 +246,7 @@ static void stmt_extern(CfEmit *em, const Stmt *s) {
         const ExternArg *a = &s->u.extern_.args[i];
         if (i) sb_puts(o, ", ");
         if (a->value) cf_ex_top(em, o, a->value, a->value->dtype);
-        else cf_ex_addr(em, o, a->buf, a->idx, "T.access_ptr");
+        else cf_ex_addr_of(em, o, a->buf, a->idx, a->extent, "T.access_ptr");
     }
     sb_puts(o, ")");
     if (r) store_value_close(o, r);

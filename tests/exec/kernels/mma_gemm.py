@@ -1,6 +1,7 @@
 # A GEMM written against TileLang's mma.sync emitter, as examples/gemm/
 # example_gemm_intrinsics.py is (compat/intrinsics/mma.py): shared tiles in the swizzled
-# layout, ldmatrix_a / ldmatrix_b / mma per k-step, stmatrix to a 4-D shared tile. A is
+# layout, ldmatrix_a / ldmatrix_b / mma per k-step, stmatrix to a 4-D shared tile (A stored
+# by a T.Parallel nest, B by T.copy). A is
 # [M][K] ([K][M] when A_T), B is [N][K] when B_T else [K][N]; C = A B in out_dtype.
 import tilelang
 import tilelang.language as T
@@ -57,8 +58,10 @@ def mma_gemm(M=128, N=64, K=64, in_dtype="float16", out_dtype="float32",
             for ko in T.Pipelined(K // chunk, num_stages=2):
                 if A_T:
                     T.copy(A[ko * chunk, by * block_M], A_shared)
-                else:
-                    T.copy(A[by * block_M, ko * chunk], A_shared)
+                else:  # a nest, as the upstream example: the CUDA target swizzles the
+                    # tile it stores (a 16-byte ldmatrix row stays whole)
+                    for i, k in T.Parallel(block_M, chunk):
+                        A_shared[i, k] = A[by * block_M + i, ko * chunk + k]
                 if B_T:
                     T.copy(B[bx * block_N, ko * chunk], B_shared)
                 else:
