@@ -866,7 +866,7 @@ TL_DEV void tl_gemm_ss_tf32(const float *A, const float *B, float *C, int tid) {
     constexpr int MT = M / WARP_M / 16, NT = N / WARP_N / 8;
     const int lane = tid % 32, warp = tid / 32, g = lane / 4, t = lane % 4;
     const int m0 = warp / WARP_N * (M / WARP_M), n0 = warp % WARP_N * (N / WARP_N);
-#pragma unroll 4
+#pragma unroll 2
     for (int k0 = 0; k0 < K; k0 += 8) {
         uint32_t a[MT][4], b[NT][2];
 #pragma unroll
@@ -3249,7 +3249,7 @@ TL_DEV unsigned tl_match_all_sync(unsigned long long v) {
     return tl_sim_warp_meet(v, [](const unsigned long long *s, int n, int) {
         for (int l = 1; l < n; l++)
             if (s[l] != s[0]) return 0u;
-        return 0xffffffffu;
+        return n == 32 ? 0xffffffffu : (1u << n) - 1; /* the lanes that exist (an H100's) */
     });
 }
 

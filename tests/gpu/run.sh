@@ -271,6 +271,9 @@ flash_attention.py|-D batch=2 -D heads=1 -D seq_len=100 -D dim=32 -D num_stages=
 mla_decode.py||1
 mla_decode.py|-D num_split=1|0
 mla_decode.py|-D batch=1 -D heads=32 -D seqlen_kv=512 -D block_N=64 -D num_split=4|0
+gemm.py|-D M=100 -D N=72 -D K=56 -D in_dtype="float32" -D out_dtype="float32"|1
+gemm.py|-D M=256 -D N=256 -D K=512 -D block_M=128 -D block_N=128 -D block_K=32 -D trans_A=True -D in_dtype="float32" -D out_dtype="float32"|0
+gemm_operands.py|-D M=100 -D N=72 -D K=56 -D trans_B=True -D a_frag=True -D b_frag=True -D in_dtype="float32" -D out_dtype="float32"|1
 ../tests/exec/kernels/gemm_tf32.py||1
 ../tests/exec/kernels/gemm_tf32.py|-D ta=True -D tb=True|1
 ../tests/exec/kernels/gemm_tf32.py|-D rs=True -D tb=True -D M=256 -D N=128 -D K=512 -D bm=64 -D bn=64 -D bk=32|0

@@ -1024,6 +1024,9 @@ static void test_tier3_errors(void) {
         {TIER3("            T.set_max_nreg(250, 1)\n"), "multiple of 8 from 24 to 256"},
         {TIER3("            T.copy(A, A_s)\n            T.wgmma_gemm(A_s, A_s, acc)\n"),
          "T.wgmma_gemm: this gemm cannot run on wgmma on this target"},
+        {TIER3("            S_s = T.alloc_shared((64, 64), \"float32\")\n"
+               "            T.copy(S, S_s)\n            T.wgmma_gemm(S_s, S_s, acc)\n"),
+         "(float32 operands run on mma.sync: no TF32 wgmma yet; use T.gemm)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
         expect_error("t3.py", cases[i].text, cases[i].msg);
