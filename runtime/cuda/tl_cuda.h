@@ -420,7 +420,7 @@ template <int I, int J, bool TRANS, bool SWZ, int ES = 2> TL_DEV int tl_tile_off
 template <int M, int N, int K, int WARP_M, int WARP_N, int KSTEP = 16> TL_DEV void tl_gemm_check() {
     static_assert(M % (16 * WARP_M) == 0, "tl_gemm: M is a multiple of 16 * WARP_M");
     static_assert(N % (8 * WARP_N) == 0, "tl_gemm: N is a multiple of 8 * WARP_N");
-    static_assert(K % KSTEP == 0, "tl_gemm: K is a multiple of the mma's k (16, int8 32)");
+    static_assert(K % KSTEP == 0, "tl_gemm: K is a multiple of the mma's k (16; int8 32, tf32 8)");
 }
 
 /* Element offset of logical element offset o in a stack of R x C tiles of ES-byte
