@@ -255,6 +255,16 @@ TL_ROUNDING(TL_FN, bf16)
 TL_ROUNDING(TL_FN, e4m3)
 TL_ROUNDING(TL_FN, e5m2)
 
+/* x rounded to TF32 (the float32 exponent, 10 mantissa bits): to nearest, ties away from
+ * zero, as PTX's cvt.rna.tf32.f32 (adding half of the dropped bits' unit to the
+ * magnitude; a carry into the exponent is correct, infinity stays); NaN as it is. A
+ * float32 T.gemm multiplies its operands so rounded (FN_TF32_RNA; tl_cuda.h's TF32 mma). */
+TL_FN float tl_tf32_rna_f32(float x) {
+    uint32_t u = tl_f32_bits(x);
+    if ((u & 0x7fffffffu) > 0x7f800000u) return x;
+    return tl_bits_f32((u + 0x1000u) & 0xffffe000u);
+}
+
 /* ---- integer helpers: S = i32, i64 (signed), u32, u64 (unsigned) ------------------- */
 #define TL_SIGNED_HELPERS(S, T, UT, BITS)                                                          \
     TL_FN T tl_neg_##S(T a) { return (T)(0u - (UT)a); }                                            \

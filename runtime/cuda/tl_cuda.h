@@ -24,7 +24,8 @@
  *   - T.__ldg (tl_ldg) and the raw 32-bit words of T.ldg32 .. T.sts128.
  *   - Block-level helpers: shared memory zeroing, T.use_swizzle, T.device_assert.
  *   - Tensor cores (sm_80+): the shared-memory swizzle, cp.async copies, and T.gemm on
- *     one block tile with ldmatrix + mma.sync (A and B in shared memory, or A in registers).
+ *     one block tile with ldmatrix + mma.sync (A and B in shared memory, or A in registers;
+ *     float32 operands on TF32 mma.sync, rounded with cvt.rna.tf32.f32 as tl_c.h does).
  * Simulation mode (TL_CUDA_SIM): tests/unit/test_emit_cuda.c compiles whole generated
  * files as host C++, with the CUDA built-ins defined by its harness. */
 #ifndef TILEC_TL_CUDA_H
@@ -379,7 +380,8 @@ TL_DEV void tl_assert_fail(const char *where, const char *msg, long long bx, lon
 
 /* ---- tensor cores: swizzled shared tiles, cp.async, mma.sync GEMM ----------------------- */
 /* T.gemm on sm_80+: A and B tiles in shared memory (or A in registers), read with ldmatrix
- * and multiplied with mma.sync.m16n8k16 (f16 or bf16 in, f32 accumulate). Element types
+ * and multiplied with mma.sync.m16n8k16 (f16 or bf16 in, f32 accumulate); int8 on
+ * m16n8k32, float32 on m16n8k8 TF32 (tl_gemm_ss_s8, tl_gemm_ss_tf32, tl_gemm_rs_tf32). Element types
  * are the storage ones: f16 and bf16 as uint16_t. Under TL_CUDA_SIM (host simulation) the
  * same functions are plain C++ with the same contracts: the copies are immediate, the
  * GEMMs scalar loops over each thread's accumulator elements. */
@@ -418,7 +420,7 @@ template <int I, int J, bool TRANS, bool SWZ, int ES = 2> TL_DEV int tl_tile_off
 template <int M, int N, int K, int WARP_M, int WARP_N, int KSTEP = 16> TL_DEV void tl_gemm_check() {
     static_assert(M % (16 * WARP_M) == 0, "tl_gemm: M is a multiple of 16 * WARP_M");
     static_assert(N % (8 * WARP_N) == 0, "tl_gemm: N is a multiple of 8 * WARP_N");
-    static_assert(K % KSTEP == 0, "tl_gemm: K is a multiple of the mma's k (16, int8 32)");
+    static_assert(K % KSTEP == 0, "tl_gemm: K is a multiple of the mma's k (16; int8 32, tf32 8)");
 }
 
 /* Element offset of logical element offset o in a stack of R x C tiles of ES-byte
@@ -821,6 +823,89 @@ TL_DEV void tl_gemm_ss_s8(const int8_t *A, const int8_t *B, int32_t *C, int tid)
         for (int mi = 0; mi < MT; mi++)
 #pragma unroll
             for (int ni = 0; ni < NT; ni++) tl_mma_16832_s8(C + (mi * NT + ni) * 4, a[mi], b[ni]);
+    }
+}
+/* x rounded to TF32 (cvt.rna.tf32.f32: to nearest, ties away from zero; tl_c.h's
+ * tl_tf32_rna_f32 gives the same value) as an mma operand register. */
+TL_DEV uint32_t tl_tf32_reg(float x) {
+    uint32_t r;
+    asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
+    return r;
+}
+
+/* c[0..3] += A (16x8 tf32, a[0..3]) * B (8x8, b[0..1]), f32 accumulation: with g = lane /
+ * 4, t = lane % 4: a0 = (row g, k t), a1 = (g + 8, t), a2 = (g, t + 4), a3 = (g + 8, t + 4);
+ * b0 = (k t, n g), b1 = (k t + 4, n g); c as tl_mma_16816's. */
+TL_DEV void tl_mma_1688_tf32(float *c, const uint32_t *a, const uint32_t *b) {
+    asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, "
+        "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+        : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+/* The B fragments b[ni][0..1] (ni < NT) of k-step k0 for the warp's columns n0.. of the
+ * shared float32 B tile ([K][N], or [N][K] when TRANS_B): one 32-bit load each, at
+ * tl_tile_off's (swizzled) offset, rounded to TF32. */
+template <int N, int K, int NT, bool TRANS_B, bool SWZ_B>
+TL_DEV void tl_gemm_load_b_tf32(uint32_t (*b)[2], const float *B, int n0, int k0, int lane) {
+#pragma unroll
+    for (int ni = 0; ni < NT; ni++)
+#pragma unroll
+        for (int i = 0; i < 2; i++)
+            b[ni][i] = tl_tf32_reg(B[tl_tile_off<K, N, TRANS_B, SWZ_B, 4>(k0 + lane % 4 + 4 * i,
+                                                                          n0 + ni * 8 + lane / 4)]);
+}
+
+/* tl_gemm_ss for float32 A and B on TF32 tensor cores (mma.sync m16n8k8, sm_80+): the
+ * same tiles, warps and C layout, K a multiple of 8; each operand rounded to TF32
+ * (tl_tf32_reg) as it is loaded, with plain 32-bit loads from the (swizzled) tiles. */
+template <int M, int N, int K, int WARP_M, int WARP_N, bool TRANS_A, bool TRANS_B, bool SWZ_A,
+          bool SWZ_B>
+TL_DEV void tl_gemm_ss_tf32(const float *A, const float *B, float *C, int tid) {
+    tl_gemm_check<M, N, K, WARP_M, WARP_N, 8>();
+    constexpr int MT = M / WARP_M / 16, NT = N / WARP_N / 8;
+    const int lane = tid % 32, warp = tid / 32, g = lane / 4, t = lane % 4;
+    const int m0 = warp / WARP_N * (M / WARP_M), n0 = warp % WARP_N * (N / WARP_N);
+#pragma unroll 2
+    for (int k0 = 0; k0 < K; k0 += 8) {
+        uint32_t a[MT][4], b[NT][2];
+#pragma unroll
+        for (int mi = 0; mi < MT; mi++)
+#pragma unroll
+            for (int i = 0; i < 4; i++)
+                a[mi][i] = tl_tf32_reg(
+                    A[tl_tile_off<M, K, TRANS_A, SWZ_A, 4>(m0 + mi * 16 + g + 8 * (i % 2),
+                                                           k0 + t + 4 * (i / 2))]);
+        tl_gemm_load_b_tf32<N, K, NT, TRANS_B, SWZ_B>(b, B, n0, k0, lane);
+#pragma unroll
+        for (int mi = 0; mi < MT; mi++)
+#pragma unroll
+            for (int ni = 0; ni < NT; ni++) tl_mma_1688_tf32(C + (mi * NT + ni) * 4, a[mi], b[ni]);
+    }
+}
+
+/* tl_gemm_ss_tf32 with A in registers: A is the thread's (M / WARP_M / 16) * (K / 8) * 4
+ * floats of the M x K tile in the m16n8k8 A layout without the warp_n split
+ * (frag_mma_a_tf32): A[(mi * (K / 8) + ki) * 4 + i] is element (warp_m * (M / WARP_M) +
+ * mi * 16 + lane / 4 + 8 * (i % 2), ki * 8 + lane % 4 + 4 * (i / 2)), the mma's register
+ * ai of k-step ki. */
+template <int M, int N, int K, int WARP_M, int WARP_N, bool TRANS_B, bool SWZ_B>
+TL_DEV void tl_gemm_rs_tf32(const float *A, const float *B, float *C, int tid) {
+    tl_gemm_check<M, N, K, WARP_M, WARP_N, 8>();
+    constexpr int MT = M / WARP_M / 16, NT = N / WARP_N / 8;
+    const int lane = tid % 32, n0 = tid / 32 % WARP_N * (N / WARP_N);
+#pragma unroll /* wholly: A's register indices are constants */
+    for (int ki = 0; ki < K / 8; ki++) {
+        uint32_t a[MT][4], b[NT][2];
+#pragma unroll
+        for (int mi = 0; mi < MT; mi++)
+#pragma unroll
+            for (int i = 0; i < 4; i++) a[mi][i] = tl_tf32_reg(A[(mi * (K / 8) + ki) * 4 + i]);
+        tl_gemm_load_b_tf32<N, K, NT, TRANS_B, SWZ_B>(b, B, n0, ki * 8, lane);
+#pragma unroll
+        for (int mi = 0; mi < MT; mi++)
+#pragma unroll
+            for (int ni = 0; ni < NT; ni++) tl_mma_1688_tf32(C + (mi * NT + ni) * 4, a[mi], b[ni]);
     }
 }
 /* ---- Hopper: wgmma (sm_90a) ------------------------------------------------------------ */
@@ -3120,6 +3205,41 @@ TL_DEV void tl_gemm_rs(const uint16_t *A, const uint16_t *B, float *C, int tid) 
                                          [B](int k, int n) {
                                              return tl_gemm_in<BF16>(
                                                  B[tl_tile_off<K, N, TRANS_B, SWZ_B>(k, n)]);
+                                         },
+                                         C, tid);
+    __syncthreads();
+}
+template <int M, int N, int K, int WARP_M, int WARP_N, bool TRANS_A, bool TRANS_B, bool SWZ_A,
+          bool SWZ_B>
+TL_DEV void tl_gemm_ss_tf32(const float *A, const float *B, float *C, int tid) {
+    tl_gemm_check<M, N, K, WARP_M, WARP_N, 8>();
+    tl_gemm_sim<M, N, WARP_M, WARP_N, K>(
+        [A](int m, int k) {
+            return tl_tf32_rna_f32(A[tl_tile_off<M, K, TRANS_A, SWZ_A, 4>(m, k)]);
+        },
+        [B](int k, int n) {
+            return tl_tf32_rna_f32(B[tl_tile_off<K, N, TRANS_B, SWZ_B, 4>(k, n)]);
+        },
+        C, tid);
+}
+
+/* A's registers meet in a block-wide tile, as in tl_gemm_rs. */
+template <int M, int N, int K, int WARP_M, int WARP_N, bool TRANS_B, bool SWZ_B>
+TL_DEV void tl_gemm_rs_tf32(const float *A, const float *B, float *C, int tid) {
+    tl_gemm_check<M, N, K, WARP_M, WARP_N, 8>();
+    static float tiles[8][M][K];
+    float(*tile)[K] = tiles[sim_rank()];
+    const int lane = tid % 32, m0 = tid / 32 / WARP_N * (M / WARP_M);
+    for (int mi = 0; mi < M / WARP_M / 16; mi++)
+        for (int ki = 0; ki < K / 8; ki++)
+            for (int i = 0; i < 4; i++)
+                tile[m0 + mi * 16 + lane / 4 + 8 * (i % 2)][ki * 8 + lane % 4 + 4 * (i / 2)] =
+                    tl_tf32_rna_f32(A[(mi * (K / 8) + ki) * 4 + i]);
+    __syncthreads();
+    tl_gemm_sim<M, N, WARP_M, WARP_N, K>([tile](int m, int k) { return tile[m][k]; },
+                                         [B](int k, int n) {
+                                             return tl_tf32_rna_f32(
+                                                 B[tl_tile_off<K, N, TRANS_B, SWZ_B, 4>(k, n)]);
                                          },
                                          C, tid);
     __syncthreads();

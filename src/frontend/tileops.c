@@ -889,7 +889,7 @@ static Expr *float_operand(Interp *in, Value *v, Loc loc, const char *fname) {
  * float32): not the shuffles (tileops_thread.c), T.reinterpret (tileops_lang.c) or those
  * tileops_math.c checks its own way. */
 static bool intrinsic_is_plain(Intrinsic fn) {
-    return fn != FN_BITCAST && !intrinsic_reads_threads(fn) &&
+    return fn != FN_BITCAST && fn != FN_TF32_RNA && !intrinsic_reads_threads(fn) &&
            !names_find(&tl_math_names, intrinsic_name(fn));
 }
 

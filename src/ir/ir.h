@@ -90,7 +90,11 @@
     /* CUDA's __fns(mask, base, offset) of uint32, uint32, int32: the position of the     \
        offset-th set bit of mask from bit base up (offset > 0) or down (< 0), base itself \
        if set (0), else 0xFFFFFFFF -> uint32 (PTX fns) */                                \
-    X(FN_FNS, "__fns", 3)
+    X(FN_FNS, "__fns", 3)                                                              \
+    /* float32 rounded to TF32 (10 mantissa bits; to nearest, ties away from zero, as     \
+       PTX's cvt.rna.tf32.f32; NaN and infinities kept): what a float32 T.gemm multiplies \
+       (lower_tile_ops.c); internal, no T. name (intrinsic_is_plain) */                   \
+    X(FN_TF32_RNA, "tf32_rna", 1)
 /* clang-format on */
 
 /* The rounding of an IEEE intrinsic (TileLang's rounding_mode strings): to nearest even,

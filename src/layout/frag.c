@@ -69,6 +69,20 @@ Frag *frag_mma_a(Arena *a, int64_t M, int64_t K, int wm, int wn, int nthreads) {
     return f;
 }
 
+Frag *frag_mma_a_tf32(Arena *a, int64_t M, int64_t K, int wm, int wn, int nthreads) {
+    if (wm < 1 || wn < 1 || M % (16 * wm) || K % 8 || nthreads % (32 * wm * wn)) return NULL;
+    int64_t shape[2] = {M, K}, mt = M / wm / 16, kt = K / 8;
+    Frag *f = frag_new(a, 2, shape, nthreads, "mma tf32 A operand");
+    add_digit(f, 0, 1, 8, true, 4);                       /* g = lane / 4 */
+    add_digit(f, 0, 8, 2, false, 1);                      /* a1, a3: row g + 8 */
+    add_digit(f, 0, 16, mt, false, 4 * kt);               /* m16 tile */
+    add_digit(f, 0, 16 * mt, wm, true, 32 * (int64_t)wn); /* warp row */
+    add_digit(f, 1, 1, 4, true, 1);                       /* t = lane % 4 */
+    add_digit(f, 1, 4, 2, false, 2);                      /* a2, a3: column t + 4 */
+    add_digit(f, 1, 8, kt, false, 4);                     /* k8 step */
+    return f;
+}
+
 /* ---- blocked ----------------------------------------------------------------------------- */
 /* Places a digit of `extent` over the row-major flattening of the shape, starting at the
  * current position (dimension *dim, radix so far *used): split at dimension boundaries.

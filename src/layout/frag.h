@@ -50,6 +50,12 @@ Frag *frag_wgmma_acc(Arena *a, int64_t M, int64_t N, int nwg, int nthreads);
 /* The register A operand of tl_gemm_rs: an M x K tile in the accumulator layout with the
  * warp_n split dropped (replicated over warp_n). */
 Frag *frag_mma_a(Arena *a, int64_t M, int64_t K, int wm, int wn, int nthreads);
+/* The register A operand of tl_gemm_rs_tf32 (mma.sync m16n8k8 .tf32, the PTX ISA's
+ * fragment: with g = lane / 4, t = lane % 4, a0 = (g, t), a1 = (g + 8, t), a2 = (g, t + 4),
+ * a3 = (g + 8, t + 4)): an M x K tile of 32-bit elements over WM x WN warps (replicated
+ * over warp_n), local index (mi * (K / 8) + ki) * 4 + i for register ai of k-step ki.
+ * NULL unless M % (16 WM) == 0, K % 8 == 0, nthreads % (32 WM WN) == 0. */
+Frag *frag_mma_a_tf32(Arena *a, int64_t M, int64_t K, int wm, int wn, int nthreads);
 /* A layout for element-wise work: vec consecutive elements of the last dimension per
  * thread, threads next, then more registers. Uses fewer threads (the rest replicas) when
  * the shape does not split evenly; NULL only for a non-positive or too large shape. */

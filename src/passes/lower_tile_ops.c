@@ -20,7 +20,8 @@
  *    reduce straight into dst, cumsum reads dst's previous element. So the emitter
  *    only needs loads and stores of buffers.
  *  - Values stored are cast to the destination dtype (EXPR_CAST, omitted when equal);
- *    gemm operands are cast to C's dtype before the multiply.
+ *    gemm operands are cast to C's dtype before the multiply; a float32 gemm's operands
+ *    are rounded to TF32 first (FN_TF32_RNA, gemm_is_tf32).
  *  - Reduce initial values: 0 for sum/abssum/absmax, -inf/+inf for float max/min
  *    (EXPR_FLOAT holding +-INFINITY in the dst dtype: the emitter must print infinity
  *    for every float dtype), the dtype's min/max (EXPR_INT) for integer max/min.
@@ -155,6 +156,11 @@ static Expr **tile_index(Lower *L, const Region *r, Expr *row, Expr *col) {
     return idx;
 }
 
+bool gemm_is_tf32(const Stmt *s) {
+    return s->kind == STMT_GEMM && s->u.gemm.a.buf->dtype == DT_FLOAT32 &&
+           s->u.gemm.b.buf->dtype == DT_FLOAT32 && s->u.gemm.c.buf->dtype == DT_FLOAT32;
+}
+
 static Stmt *lower_gemm(Lower *L, const Stmt *s) {
     const Region *a = &s->u.gemm.a, *b = &s->u.gemm.b, *c = &s->u.gemm.c;
     TL_ASSERT(a->ndim >= 2 && b->ndim >= 2 && c->ndim >= 2);
@@ -172,6 +178,10 @@ static Stmt *lower_gemm(Lower *L, const Stmt *s) {
                        tb ? tile_index(L, b, vref(L, vj), vref(L, vk))
                           : tile_index(L, b, vref(L, vk), vref(L, vj)),
                        L->loc);
+    if (gemm_is_tf32(s)) { /* TF32 tensor cores' operands (docs/language.md, T.gemm) */
+        av = ir_call(L->ctx, FN_TF32_RNA, av, NULL, L->loc);
+        bv = ir_call(L->ctx, FN_TF32_RNA, bv, NULL, L->loc);
+    }
     Expr *prod = ir_bin(L->ctx, OP_MUL, ir_cast(L->ctx, t, av, L->loc),
                         ir_cast(L->ctx, t, bv, L->loc), L->loc);
     Expr *old = ir_load(L->ctx, c->buf, tile_index(L, c, vref(L, vi), vref(L, vj)), L->loc);

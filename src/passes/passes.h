@@ -41,6 +41,9 @@ Stmt *lower_tile_op(Ctx *ctx, Stmt *s);
 /* A reduction's start value in dtype t, and acc combined with x (|x| for the abs ops). */
 Expr *reduce_init_value(Ctx *ctx, ReduceOp op, DType t, Loc loc);
 Expr *reduce_combine_value(Ctx *ctx, ReduceOp op, Expr *acc, Expr *x, Loc loc);
+/* Whether gemm s multiplies float32 A and B into a float32 C: TF32 operands, each rounded
+ * with FN_TF32_RNA (TileLang's tf32 mma for float32 operands and accumulator). */
+bool gemm_is_tf32(const Stmt *s);
 void pass_safe_memory_access(Ctx *ctx, Func *f); /* guard global loads (-> 0) and stores */
 /* The C target: T.ws regions in program order, mbarriers and hardware hints dropped
  * (program_order.c). */

@@ -573,6 +573,7 @@ static const char *intrinsic_cname(Intrinsic fn) {
     case FN_FAST_SIN: return "tl_fast_sin";
     case FN_FAST_TAN: return "tl_fast_tan";
     case FN_FAST_RCP: return "tl_fast_rcp";
+    case FN_TF32_RNA: return "tl_tf32_rna";
     default: return intrinsic_name(fn);
     }
 }

@@ -23,6 +23,17 @@ def define_text(value):
     return repr(value)
 
 
+def tf32(a):
+    """a (float32) rounded to TF32, as a float32 T.gemm multiplies its operands
+    (docs/language.md): 11 significant bits, to nearest with ties away from zero. By
+    arithmetic on the significand (np.frexp), independent of tilec's bit operations;
+    normal numbers only (what the tests use)."""
+    a = np.asarray(a, np.float32).astype(np.float64)
+    m, e = np.frexp(a)  # a = m * 2**e, 0.5 <= |m| < 1
+    q = np.sign(m) * np.floor(np.abs(m) * 2.0**11 + 0.5)
+    return np.ldexp(q / 2.0**11, e).astype(np.float32)
+
+
 class Tilec:
     def __init__(self, cache_dir, tmp_factory):
         self.cache_dir = cache_dir

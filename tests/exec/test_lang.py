@@ -2,6 +2,7 @@
 tests/exec/kernels/lang_tail.py on tiles that divide the tensor and tiles that do not."""
 import numpy as np
 import pytest
+from conftest import tf32
 
 
 def lang_tail_ref(a, v, bm, bn):
@@ -212,7 +213,9 @@ def test_im2col_conv(tilec, N, C, H, W, F, K, S, D, P):
     defines = dict(N=N, C=C, H=H, W=W, F=F, K=K, S=S, D=D, P=P)
     out = tilec.run("tests/exec/kernels/im2col_conv.py:conv", defines,
                     {"data": x, "kernel": w.reshape(K * K * C, F)})
-    np.testing.assert_allclose(out["out"], conv_ref(x, w, K, S, D, P), rtol=1e-4, atol=1e-4)
+    # the GEMM multiplies TF32 operands (float32 T.gemm)
+    np.testing.assert_allclose(out["out"], conv_ref(tf32(x), tf32(w), K, S, D, P), rtol=1e-4,
+                               atol=1e-4)
 
 
 @pytest.mark.parametrize("sms", [7, 132])

@@ -6,7 +6,7 @@
 #      reference) at sizes that divide the tiles and sizes that do not
 #   3. the NumPy-referenced execution tests on the cuda target (TILEC_TARGET=cuda pytest:
 #      the examples, the raw wgmma of test_wgmma_raw.py on sm_90a, grid and cluster
-#      barriers, and the T names' tests),
+#      barriers, the T names' tests, float32 gemms on TF32 tensor cores),
 #      when pytest is installed; tests/gpu/test_torch_gpu.py (tilec kernels as torch custom
 #      ops under torch.compile and in CUDA graphs, do_bench's backends) when torch has CUDA
 #   4. the small cases again under compute-sanitizer --tool memcheck and --tool racecheck,
@@ -271,6 +271,15 @@ flash_attention.py|-D batch=2 -D heads=1 -D seq_len=100 -D dim=32 -D num_stages=
 mla_decode.py||1
 mla_decode.py|-D num_split=1|0
 mla_decode.py|-D batch=1 -D heads=32 -D seqlen_kv=512 -D block_N=64 -D num_split=4|0
+gemm.py|-D M=100 -D N=72 -D K=56 -D in_dtype="float32" -D out_dtype="float32"|1
+gemm.py|-D M=256 -D N=256 -D K=512 -D block_M=128 -D block_N=128 -D block_K=32 -D trans_A=True -D in_dtype="float32" -D out_dtype="float32"|0
+gemm_operands.py|-D M=100 -D N=72 -D K=56 -D trans_B=True -D a_frag=True -D b_frag=True -D in_dtype="float32" -D out_dtype="float32"|1
+../tests/exec/kernels/gemm_tf32.py||1
+../tests/exec/kernels/gemm_tf32.py|-D ta=True -D tb=True|1
+../tests/exec/kernels/gemm_tf32.py|-D rs=True -D tb=True -D M=256 -D N=128 -D K=512 -D bm=64 -D bn=64 -D bk=32|0
+../tests/unit/kernels/gemm_tf32.py||1
+../tests/unit/kernels/mhc_pre.py|-D num_tokens=200|1
+../tests/unit/kernels/mhc_pre.py|-D num_tokens=4096 -D hc_hidden_size=16384|0
 ../tests/unit/kernels/grid_sync.py||1
 ../tests/unit/kernels/grid_sync.py|-D G=132 -D N=256|0
 ../tests/unit/kernels/grid_sync.py|-D G=264 -D N=32|0
@@ -407,7 +416,8 @@ if [ "$PYTEST" -eq 1 ] && python3 -c "import numpy, pytest" 2>/dev/null; then
         tests/exec/test_clusters.py tests/exec/test_math_names.py tests/exec/test_warp_votes.py \
         tests/exec/test_memory_names.py tests/exec/test_launch_shape.py \
         tests/exec/test_split_shared.py tests/exec/test_thread_level.py \
-        tests/exec/test_vec_names.py tests/exec/test_misc_names.py >"$log" 2>&1
+        tests/exec/test_vec_names.py tests/exec/test_misc_names.py \
+        tests/exec/test_gemm_tf32.py >"$log" 2>&1
     # one line per test case, from the JUnit XML
     while IFS='|' read -r status name; do
         [ -n "$status" ] || continue

@@ -913,6 +913,7 @@ static void sim_check(SimCase *cases, int n) {
 
 static const int64_t ws_syms[] = {100};
 static const int64_t dyn_syms[] = {270, 5}; /* N, S */
+static const int64_t mhc_syms[] = {40};     /* num_tokens: a ragged second block */
 
 static Compiled *check_program(const char *name, const char *text) {
     Compiled *c = compile_cuda(name, text, true);
@@ -1023,6 +1024,9 @@ static void test_tier3_errors(void) {
         {TIER3("            T.set_max_nreg(250, 1)\n"), "multiple of 8 from 24 to 256"},
         {TIER3("            T.copy(A, A_s)\n            T.wgmma_gemm(A_s, A_s, acc)\n"),
          "T.wgmma_gemm: this gemm cannot run on wgmma on this target"},
+        {TIER3("            S_s = T.alloc_shared((64, 64), \"float32\")\n"
+               "            T.copy(S, S_s)\n            T.wgmma_gemm(S_s, S_s, acc)\n"),
+         "(float32 operands run on mma.sync: no TF32 wgmma yet; use T.gemm)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
         expect_error("t3.py", cases[i].text, cases[i].msg);
@@ -1630,6 +1634,8 @@ int main(void) {
         {"ws_thread_index", test_kernel("ws_thread_index"), NULL},
         {"thread_if_tiles", test_kernel("thread_if_tiles"), NULL},
         {"gemm_clear_when", test_kernel("gemm_clear_when"), NULL},
+        {"gemm_tf32", test_kernel("gemm_tf32"), NULL},
+        {"mhc_pre", test_kernel("mhc_pre"), mhc_syms},
     };
     enum { NPROG = sizeof progs / sizeof *progs, MAXC = 256 };
     char ex[32][128];
@@ -1697,6 +1703,19 @@ int main(void) {
             CHECK(kernels_call(all[i], "const uint4 tl_vec0 = *(const uint4 *)&A[") &&
                       kernels_call(all[i], "const uint4 tl_vec1 = *(const uint4 *)&B["),
                   "vec_loop: each T.vectorized copy one 16-byte load");
+        if (!strcmp(names[i], "gemm_tf32")) /* float32: TF32 mma.sync, A in shared or regs */
+            CHECK(kernels_call(all[i], "tl_gemm_ss_tf32<64, 32, 40, 2, 2, false, true, false, "
+                                       "false>(A_s, B_s, acc, tl_tid)") &&
+                      kernels_call(all[i], "tl_gemm_ss_tf32<64, 32, 40, 2, 2, true, false, true, "
+                                           "true>(At_s, Bt_s, acc, tl_tid)") &&
+                      kernels_call(all[i], "tl_gemm_rs_tf32<64, 32, 40, 2, 2, false, true>(A_f, "
+                                           "Bt_s, acc, tl_tid)"),
+                  "gemm_tf32: float32 gemms on TF32 tensor cores (SS, transposed A, RS)");
+        if (!strcmp(names[i], "mhc_pre")) /* upstream deepseek_mhc: x_frag in registers */
+            CHECK(kernels_call(all[i], "tl_gemm_rs_tf32<32, 32, 256, 2, 2, true, true>(x_frag, "
+                                       "fn_smem + ") &&
+                      strstr(all[i]->src, "float x_frag[128] = {};"),
+                  "mhc_pre: the float32 gemm on TF32 tensor cores, A in registers");
         if (!strcmp(names[i], "gemm_s8") || !strcmp(names[i], "gemm_s8_t"))
             CHECK(src && strstr(src, "tl_gemm_ss_s8<64, 32, 64, 2, 2, "), "%s: int8 mma.sync",
                   names[i]);
@@ -1808,6 +1827,20 @@ int main(void) {
               !strstr(all[n]->src, "float *alpha = "),
           "sparse_mla on sm_90a: split Q tile, tensor cores, registers");
     n++;
+    /* float32 gemms on sm_90a: mma.sync TF32 (M = 32 or a tile the wgmma path does not
+     * take) */
+    static const char *const tf32_90[] = {"gemm_tf32", "mhc_pre"};
+    static char names_tf32[2][32];
+    for (int i = 0; i < 2; i++) {
+        snprintf(names_tf32[i], sizeof names_tf32[i], "sm90_%s", tf32_90[i]);
+        names[n] = names_tf32[i];
+        all[n] = check_program(names[n], test_kernel(tf32_90[i]));
+        cases[n] = (SimCase){names[n], (char *)test_kernel(tf32_90[i]), i ? mhc_syms : NULL,
+                             all[n]};
+        CHECK(kernels_call(all[n], i ? "tl_gemm_rs_tf32<" : "tl_gemm_ss_tf32<"),
+              "%s: TF32 tensor cores", names[n]);
+        n++;
+    }
     /* flash attention with 2 stages, for sm_80 and for sm_90a */
     char *fa2 = fa_stages2(), *fa2_90 = fa2 ? strdup(fa2) : NULL;
     if (fa2) {

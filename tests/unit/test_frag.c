@@ -120,6 +120,19 @@ static Idx a_ref(int64_t M, int64_t K, int wm, int wn, int64_t tid, int64_t l) {
     return e;
 }
 
+/* PTX m16n8k8 .tf32 A operand (one 32-bit element per register): with g = lane / 4,
+ * t = lane % 4, register i of k-step ki is (g + 8 (i % 2), ki * 8 + t + 4 (i / 2));
+ * replicated over warp_n. */
+static Idx a_tf32_ref(int64_t M, int64_t K, int wm, int wn, int64_t tid, int64_t l) {
+    int64_t KT = K / 8, warp = tid / 32 % (wm * wn), lane = tid % 32;
+    int64_t warp_m = warp / wn;
+    int64_t i = l % 4, ki = l / 4 % KT, mi = l / 4 / KT;
+    Idx e = {{0}};
+    e.i[0] = warp_m * (M / wm) + mi * 16 + lane / 4 + 8 * (i % 2);
+    e.i[1] = ki * 8 + lane % 4 + 4 * (i / 2);
+    return e;
+}
+
 typedef Idx (*MmaRef)(int64_t R, int64_t C, int wm, int wn, int64_t tid, int64_t l);
 
 /* Every (tid, l) of f against the reference; one check, the first mismatch printed. */
@@ -227,6 +240,28 @@ static void test_wgmma_acc(void) {
     CHECK(!frag_wgmma_acc(&a, 96, 64, 1, 128), "wgmma: M not a multiple of 64");
     CHECK(!frag_wgmma_acc(&a, 64, 60, 1, 128), "wgmma: N not a multiple of 8");
     CHECK(!frag_wgmma_acc(&a, 128, 64, 2, 128), "wgmma: too few threads");
+    arena_free(&a);
+}
+
+static void check_a_tf32(Arena *a, int64_t M, int64_t K, int wm, int wn, int nthreads) {
+    char what[96];
+    snprintf(what, sizeof what, "tf32 A %lldx%lld %dx%d warps %d threads", (long long)M,
+             (long long)K, wm, wn, nthreads);
+    Frag *f = frag_mma_a_tf32(a, M, K, wm, wn, nthreads);
+    CHECK(f != NULL, "%s", what);
+    if (!f) return;
+    CHECK(frag_valid(f), "%s", what);
+    CHECK(f->nlocal == M * K / (32 * wm), "%s: nlocal %lld", what, (long long)f->nlocal);
+    CHECK(owner_classes(f, what) == 32 * wm, "%s", what);
+    check_mma_formula(what, f, a_tf32_ref, wm, wn);
+}
+
+static void test_mma_a_tf32(void) {
+    Arena a = {0};
+    check_a_tf32(&a, 32, 256, 2, 2, 128); /* mhc_pre's x_frag */
+    check_a_tf32(&a, 64, 24, 4, 1, 128);
+    check_a_tf32(&a, 16, 8, 1, 1, 32);
+    CHECK(frag_mma_a_tf32(&a, 64, 12, 2, 2, 128) == NULL); /* K not a multiple of k8 */
     arena_free(&a);
 }
 
@@ -540,6 +575,7 @@ int main(void) {
     test_mma_acc();
     test_wgmma_acc();
     test_mma_a();
+    test_mma_a_tf32();
     test_blocked();
     test_project();
     test_window();

@@ -658,7 +658,17 @@ void cu_gemm(CfEmit *em, const Stmt *s) {
     if (s->u.gemm.clear_accum)
         cf_line(em, "for (int tl_c = 0; tl_c < %lld; ++tl_c) %s[tl_c] = 0.0f;",
                 (long long)C->layout->nlocal, cf_buf(em, C));
-    if (A->dtype == DT_INT8)
+    TL_ASSERT(!s->u.gemm.pipe_wait || A->dtype == DT_FLOAT16 || A->dtype == DT_BFLOAT16);
+    if (gemm_is_tf32(s) && A->layout) /* A's registers as frag_mma_a_tf32 lays them out */
+        cf_line(em, "tl_gemm_rs_tf32<%lld, %lld, %lld, %d, %d, %s, %s>(%s, %s, %s, %s);",
+                (long long)M, (long long)N, (long long)K, s->u.gemm.warp_m, s->u.gemm.warp_n,
+                tb ? "true" : "false", B->swizzle ? "true" : "false", pa, pb, cf_buf(em, C), tid);
+    else if (gemm_is_tf32(s))
+        cf_line(em, "tl_gemm_ss_tf32<%lld, %lld, %lld, %d, %d, %s, %s, %s, %s>(%s, %s, %s, %s);",
+                (long long)M, (long long)N, (long long)K, s->u.gemm.warp_m, s->u.gemm.warp_n,
+                ta ? "true" : "false", tb ? "true" : "false", A->swizzle ? "true" : "false",
+                B->swizzle ? "true" : "false", pa, pb, cf_buf(em, C), tid);
+    else if (A->dtype == DT_INT8)
         cf_line(em, "tl_gemm_ss_s8<%lld, %lld, %lld, %d, %d, %s, %s, %s, %s>(%s, %s, %s, %s);",
                 (long long)M, (long long)N, (long long)K, s->u.gemm.warp_m, s->u.gemm.warp_n,
                 ta ? "true" : "false", tb ? "true" : "false", A->swizzle ? "true" : "false",

@@ -492,7 +492,8 @@ static int wgmma_groups(const Infer *I, const Stmt *s, int64_t M, int64_t N, int
     bool kmajor = !ta && A->scope == SCOPE_SHARED && kmajor_rows(row) && sole_or_alike(I, A);
     bool mn_major = ta && I->share && alike_panels(A) && A->dtype == B->dtype && K % 16 == 0 &&
                     (!tb || kmajor_rows(row));
-    if (!I->wgmma || A->dtype == DT_INT8 || !(regs || kmajor || mn_major) || M % 64 ||
+    if (!I->wgmma || A->dtype == DT_INT8 || A->dtype == DT_FLOAT32 ||
+        !(regs || kmajor || mn_major) || M % 64 ||
         (N != 16 && N != 32 && N != 64 && N != 128 && N != 256) ||
         (!tb && (N < 64 || fp8(B->dtype))) || I->nthreads % 128 || !sole_or_alike(I, B) || A == B)
         return 0;
@@ -555,8 +556,10 @@ static void gemm_constraints(Infer *I, Stmt *s) {
     s->u.gemm.warp_m = wm, s->u.gemm.warp_n = wn;
     require_exact(I, C, frag_mma_acc(&I->ctx->arena, M, N, wm, wn, I->nthreads), s->loc, "T.gemm");
     if (A->scope == SCOPE_FRAGMENT)
-        require_exact(I, A, frag_mma_a(&I->ctx->arena, M, K, wm, wn, I->nthreads), s->loc,
-                      "T.gemm");
+        require_exact(I, A,
+                      (gemm_is_tf32(s) ? frag_mma_a_tf32 : frag_mma_a)(&I->ctx->arena, M, K, wm, wn,
+                                                                       I->nthreads),
+                      s->loc, "T.gemm");
 }
 
 static void reduce_constraints(Infer *I, Stmt *s) {
@@ -990,23 +993,34 @@ static bool mma_input(DType t) {
     return t == DT_FLOAT16 || t == DT_BFLOAT16 || fp8(t) || t == DT_INT8;
 }
 
+/* The operand shapes and places a kept gemm needs, whatever its dtypes: C a whole 2-D
+ * register fragment, B a shared tile, A a shared tile or a 2-D fragment (not transposed),
+ * all of constant shape. */
+static bool gemm_places(const Stmt *s) {
+    const Buffer *A = s->u.gemm.a.buf, *B = s->u.gemm.b.buf, *C = s->u.gemm.c.buf;
+    int64_t shape[FRAG_MAX_DIMS];
+    return C->scope == SCOPE_FRAGMENT && B->scope == SCOPE_SHARED &&
+           (A->scope == SCOPE_SHARED ||
+            (A->scope == SCOPE_FRAGMENT && !s->u.gemm.trans_a && A->ndim == 2)) &&
+           C->ndim == 2 && ir_region_tile(&s->u.gemm.a) && ir_region_tile(&s->u.gemm.b) &&
+           ir_region_whole(&s->u.gemm.c) && const_shape(A, shape) && const_shape(B, shape) &&
+           const_shape(C, shape);
+}
+
 bool cuda_keep_tile_op(const Stmt *s) {
     if (s->kind == STMT_COPY) return cuda_copy_vector(s) > 0;
     if (s->kind == STMT_GEMM) {
         const Buffer *A = s->u.gemm.a.buf, *B = s->u.gemm.b.buf, *C = s->u.gemm.c.buf;
-        int64_t shape[FRAG_MAX_DIMS];
+        if (!gemm_places(s)) return false;
+        if (gemm_is_tf32(s)) /* mma.sync m16n8k8 tf32: M a multiple of 16, K of 8 */
+            return tile_dim(A, s->u.gemm.trans_a) % 16 == 0 &&
+                   tile_dim(A, !s->u.gemm.trans_a) % 8 == 0;
         bool same = A->dtype == B->dtype || (fp8(A->dtype) && fp8(B->dtype));
         bool s8 = A->dtype == DT_INT8; /* int32 accumulation, A in shared memory, k32 */
-        if (!same || !mma_input(A->dtype) || !mma_input(B->dtype) ||
-            C->dtype != (s8 ? DT_INT32 : DT_FLOAT32) || C->scope != SCOPE_FRAGMENT ||
-            B->scope != SCOPE_SHARED || (A->scope != SCOPE_SHARED && A->scope != SCOPE_FRAGMENT) ||
-            (A->scope == SCOPE_FRAGMENT && (s->u.gemm.trans_a || s8 || A->ndim != 2)) ||
-            C->ndim != 2 || !ir_region_tile(&s->u.gemm.a) || !ir_region_tile(&s->u.gemm.b) ||
-            !ir_region_whole(&s->u.gemm.c) || !const_shape(A, shape) || tile_dim(A, 0) % 16 ||
-            tile_dim(A, 1) % 16 || (s8 && tile_dim(A, s->u.gemm.trans_a ? 0 : 1) % 32) ||
-            !const_shape(B, shape) || !const_shape(C, shape))
-            return false;
-        return true;
+        return same && mma_input(A->dtype) && mma_input(B->dtype) &&
+               C->dtype == (s8 ? DT_INT32 : DT_FLOAT32) && !(s8 && A->scope == SCOPE_FRAGMENT) &&
+               tile_dim(A, 0) % 16 == 0 && tile_dim(A, 1) % 16 == 0 &&
+               !(s8 && tile_dim(A, s->u.gemm.trans_a ? 0 : 1) % 32);
     }
     if (s->kind == STMT_REDUCE) {
         const Buffer *src = s->u.reduce.src.buf, *dst = s->u.reduce.dst.buf;

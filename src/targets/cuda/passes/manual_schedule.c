@@ -89,7 +89,9 @@ static void manual_stmt(Manual *M, Stmt **slot) {
     if (s->kind == STMT_FOR && s->u.for_.kind == LOOP_PIPELINED) s->u.for_.kind = LOOP_SERIAL;
     if (s->kind == STMT_GEMM && s->u.gemm.manual && !s->u.gemm.wgmma)
         ctx_fail(M->ctx, s->loc, "T.wgmma_gemm: this gemm cannot run on wgmma %s",
-                 options_wgmma(&M->ctx->opts)
+                 gemm_is_tf32(s) ? "(float32 operands run on mma.sync: no TF32 wgmma yet; use "
+                                   "T.gemm)"
+                 : options_wgmma(&M->ctx->opts)
                      ? "(it needs A and B in shared memory, A K-major with rows of 64 or 128 "
                        "bytes, M a multiple of 64 per warp group of the threads running it, "
                        "N one of 16, 32, 64, 128, 256, and no other gemm reading A or B)"
