@@ -836,6 +836,8 @@ static int run_sim(SimLaunch launch, int c, const SimCase *sc, Bufs *b, int reve
         for (int d = 0; d < plan.kernels[k].ngrid; d++)
             if (cuda_eval_int(f, plan.kernels[k].grid[d], sc->syms, &grid[d])) rc = -1;
         CHECK(rc == 0, "%s: grid of kernel %d cannot be evaluated", sc->name, k);
+        if (plan.kernels[k].folded) /* launched 1-D, as target_cuda.c does */
+            grid[0] *= grid[1] * grid[2], grid[1] = grid[2] = 1;
         int cl = plan.kernels[k].cluster;
         if (plan.kernels[k].cluster_dims[0] > 1) cl = plan.kernels[k].cluster_dims[0];
         if (plan.kernels[k].cooperative) /* T.sync_grid: the whole grid at once */
@@ -1628,6 +1630,11 @@ int main(void) {
         {"ws_thread_index", test_kernel("ws_thread_index"), NULL},
         {"thread_if_tiles", test_kernel("thread_if_tiles"), NULL},
         {"gemm_clear_when", test_kernel("gemm_clear_when"), NULL},
+        {"local_views", test_kernel("local_views"), NULL},
+        {"fill_element", test_kernel("fill_element"), NULL},
+        {"big_grid", test_kernel("big_grid"), NULL},
+        {"import_names", test_kernel("import_names"), NULL},
+        {"branch_barriers", test_kernel("branch_barriers"), NULL},
     };
     enum { NPROG = sizeof progs / sizeof *progs, MAXC = 256 };
     char ex[32][128];
