@@ -7,7 +7,7 @@
  *  - a tile op over a region of a view works on a temporary buffer of the region's
  *    shape in the base's scope, copied in from the base before the op (operands it
  *    reads) and back after it (operands it writes) by T.Parallel loops
- *    (local_view_tile_op, called by emit_stmt);
+ *    (local_view_tile_ops, which emit_stmt calls on every statement);
  *  - a pointer into a view (T.access_ptr, x.data) points into the base, at the element
  *    of the same position (tileops_mem.c, tileops_mma.c, ...); local_views_check asserts
  *    that no view is left in the IR (it would be a front-end bug).
@@ -170,8 +170,9 @@ static Stmt *copy_nest(Interp *in, const Staged *st, bool in_to_tmp, Loc loc) {
 }
 
 /* tmp for st: of the region's shape when its extents are constants (the op's region then
- * starts at 0), else of the view's shape (the region keeps its starts). */
-static void stage(Interp *in, Staged *st, Loc loc) {
+ * starts at 0), else of the view's shape (the region keeps its starts); its allocation
+ * goes into seq. */
+static void stage(Interp *in, Staged *st, Stmt *seq, Loc loc) {
     const Region *vr = &st->view;
     bool whole_shape = true;
     for (int d = 0; d < vr->ndim; d++) whole_shape = whole_shape && const_dim(vr->extent[d]) > 0;
@@ -189,21 +190,34 @@ static void stage(Interp *in, Staged *st, Loc loc) {
     st->tmp = t;
     Stmt *alloc = ir_stmt(in->ctx, STMT_ALLOC, loc);
     alloc->u.alloc.buf = t;
-    ir_seq_push(in->ctx, in->builder, alloc);
+    ir_seq_push(in->ctx, seq, alloc);
 }
 
-bool local_view_tile_op(Interp *in, Stmt *s) {
+/* *slot, a tile op over regions of views, as the sequence that stages them around it;
+ * tile ops inside a compound statement likewise (a gemm's run-time clear_accum= is an
+ * `if` around a fill of its accumulator). */
+static void stage_slot(Stmt **slot, void *ud) {
+    Interp *in = ud;
+    Stmt *s = *slot;
     Finder f = {s, {{0}}, 0};
     ir_stmt_regions(s, find_view_region, &f);
-    if (!f.n) return false;
-    for (int k = 0; k < f.n; k++) stage(in, &f.st[k], s->loc);
+    if (!f.n) {
+        ir_stmt_children(s, stage_slot, ud);
+        return;
+    }
+    Stmt *seq = ir_seq(in->ctx, s->loc);
+    for (int k = 0; k < f.n; k++) stage(in, &f.st[k], seq, s->loc);
     for (int k = 0; k < f.n; k++)
-        if (f.st[k].read) ir_seq_push(in->ctx, in->builder, copy_nest(in, &f.st[k], true, s->loc));
-    ir_seq_push(in->ctx, in->builder, s);
+        if (f.st[k].read) ir_seq_push(in->ctx, seq, copy_nest(in, &f.st[k], true, s->loc));
+    ir_seq_push(in->ctx, seq, s);
     for (int k = 0; k < f.n; k++)
-        if (f.st[k].written)
-            ir_seq_push(in->ctx, in->builder, copy_nest(in, &f.st[k], false, s->loc));
-    return true;
+        if (f.st[k].written) ir_seq_push(in->ctx, seq, copy_nest(in, &f.st[k], false, s->loc));
+    *slot = seq;
+}
+
+Stmt *local_view_tile_ops(Interp *in, Stmt *s) {
+    stage_slot(&s, in);
+    return s;
 }
 
 /* ---- none is left in the IR --------------------------------------------------------- */

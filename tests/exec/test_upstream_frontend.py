@@ -98,6 +98,41 @@ def test_views_of_fragments_and_shared(tilec):
     np.testing.assert_array_equal(out["Z"], z)
 
 
+GEMM_VIEW = '''import tilelang.language as T
+
+@T.prim_func
+def main(A: T.Tensor((64, 64), "float16"), B: T.Tensor((64, 32), "float16"),
+         C: T.Tensor((64, 2, 16), "float32")):
+    with T.Kernel(1, threads=128) as bx:
+        a = T.alloc_shared((64, 32), "float16")
+        b = T.alloc_shared((32, 32), "float16")
+        c3 = T.alloc_fragment((64, 2, 16), "float32")
+        c = T.reshape(c3, (64, 32))
+        T.fill(c3, 1.0)
+        for k in T.unroll(2):
+            T.copy(A[0, k * 32], a)
+            T.copy(B[k * 32, 0], b)
+            T.gemm(a, b, c, clear_accum=(k == 1))
+        T.copy(c3, C)
+'''
+
+
+def test_gemm_into_a_view(tilec, tmp_path):
+    """A gemm accumulates into a 2-D view of a 3-D fragment, cleared where its run-time
+    clear_accum= holds (the fill under that `if` is staged too)."""
+    path = tmp_path / "gemm_view.py"
+    path.write_text(GEMM_VIEW)
+    rng = np.random.default_rng(8)
+    a = rng.uniform(-1, 1, (64, 64)).astype(np.float16)
+    b = rng.uniform(-1, 1, (64, 32)).astype(np.float16)
+    out = tilec.run(str(path), None, {"A": a, "B": b})
+    want = a[:, 32:].astype(np.float64) @ b[32:].astype(np.float64)
+    np.testing.assert_allclose(out["C"], want.reshape(64, 2, 16), rtol=1e-4, atol=1e-4)
+    for arch in ("sm_80", "sm_90a"):
+        cuda = tilec.command(["emit", path, "--target", "cuda", "--arch", arch])
+        assert cuda.returncode == 0, cuda.stderr
+
+
 POINTER = '''import tilelang.language as T
 
 SRC = r"""
