@@ -11,7 +11,10 @@
  *  - a pointer into a view (T.access_ptr, x.data) points into the base, at the element
  *    of the same position (tileops_mem.c, tileops_mma.c, ...); local_views_check asserts
  *    that no view is left in the IR (it would be a front-end bug).
- * Views of global buffers are the IR's own (Buffer.base), not these. */
+ * On CUDA, infer_layouts.c reads such an index of a register fragment (s[i, j * H + k]
+ * in a nest over the view's shape) through the fragment's layout split the view's way
+ * (frag_split), so the fragment keeps its registers. Views of global buffers are the
+ * IR's own (Buffer.base), not these. */
 #include "frontend/eval.h"
 #include "ir/ir_walk.h"
 

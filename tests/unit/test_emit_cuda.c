@@ -1698,6 +1698,10 @@ int main(void) {
             CHECK(kernels_call(all[i], "const uint4 tl_vec0 = *(const uint4 *)&A[") &&
                       kernels_call(all[i], "const uint4 tl_vec1 = *(const uint4 *)&B["),
                   "vec_loop: each T.vectorized copy one 16-byte load");
+        if (!strcmp(names[i], "local_views")) /* a view keeps the accumulator's registers */
+            CHECK(kernels_call(all[i], "float s[16] = {}; /* fragment float32[64, 32] */") &&
+                      kernels_call(all[i], "float s3_tile[16] = {};"),
+                  "local_views: the gemm accumulator and its 3-D view in registers");
         if (!strcmp(names[i], "gemm_s8") || !strcmp(names[i], "gemm_s8_t"))
             CHECK(src && strstr(src, "tl_gemm_ss_s8<64, 32, 64, 2, 2, "), "%s: int8 mma.sync",
                   names[i]);
