@@ -23,6 +23,7 @@
  *     volatile accesses; memory orders are fences (tl_fence) around the atomic.
  *   - T.__ldg (tl_ldg) and the raw 32-bit words of T.ldg32 .. T.sts128.
  *   - Block-level helpers: shared memory zeroing, T.use_swizzle, T.device_assert.
+ *   - uint, ushort, uchar, ulong for T.import_source code.
  *   - Tensor cores (sm_80+): the shared-memory swizzle, cp.async copies, and T.gemm on
  *     one block tile with ldmatrix + mma.sync (A and B in shared memory, or A in registers;
  *     float32 operands on TF32 mma.sync, rounded with cvt.rna.tf32.f32 as tl_c.h does).
@@ -36,6 +37,16 @@
 #endif
 
 #define TL_DEV __device__ __forceinline__
+
+/* ---- names that T.import_source code assumes ------------------------------------------- */
+/* CUDA code written for TileLang's T.import_source (its dequantization examples'
+ * `uint *h = reinterpret_cast<uint *>(out)`) uses the short unsigned type names that
+ * nvcc's host headers and TileLang's prelude declare; NVRTC, with no headers, has none.
+ * The same types as glibc's (a repeated typedef of the same type is allowed in C++). */
+typedef unsigned int uint;
+typedef unsigned short ushort;
+typedef unsigned char uchar;
+typedef unsigned long ulong;
 
 /* ---- float16 and bfloat16 (PTX) --------------------------------------------------------- */
 #ifdef TL_F16_PTX

@@ -547,6 +547,7 @@ static Program *elaborate_once(Ctx *ctx, const Source *src, const ElabRequest *r
         mark_outputs(in, f, jit->out_idx, rq->out_idx, rq->nout_idx, k->u.func->def->loc);
     }
     check_top_level(in, f, f->loc);
+    local_views_check(f);
     mem_finish(in, f);
     read_pass_configs(in, f, jit->pass_configs, k->u.func->def->loc);
     read_pass_configs(in, f, request_configs(in, rq), k->u.func->def->loc);

@@ -226,7 +226,7 @@ static Value *lookup(Interp *in, Env *env, const char *name, Loc loc) {
 void emit_stmt(Interp *in, Stmt *s) {
     if (!in->builder)
         ctx_fail(in->ctx, s->loc, "this statement is only allowed inside a @T.prim_func body");
-    ir_seq_push(in->ctx, in->builder, s);
+    ir_seq_push(in->ctx, in->builder, local_view_tile_ops(in, s)); /* views.c */
 }
 
 /* ---- binary and unary operators --------------------------------------------------- */

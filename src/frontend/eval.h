@@ -360,6 +360,13 @@ Value *expr_method(Interp *in, Value *self, const char *attr);
 
 /* Subscript a buffer: all scalar indices -> LOAD; any slice -> region. */
 Value *buffer_subscript(Interp *in, Buffer *buf, Value *index, Loc loc);
+
+/* views.c: T.reshape / T.view of shared, fragment and local buffers, resolved here. */
+bool is_local_view(const Buffer *b);
+Buffer *local_view(Interp *in, Buffer *base, int nd, Expr **dims, Loc loc, const char *fname);
+Expr **local_view_index(Interp *in, const Buffer *v, Expr *const *idx, Loc loc);
+Stmt *local_view_tile_ops(Interp *in, Stmt *s); /* emit_stmt: s, its tile ops staged */
+void local_views_check(Func *f);                /* internal error: a view left in f */
 /* A buffer, region or head-address load as a region; `like` (may be NULL) gives the
  * extents of a head address (trailing dims aligned). */
 Region value_to_region(Interp *in, Value *v, const Region *like, Loc loc, const char *what);

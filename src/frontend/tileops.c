@@ -155,14 +155,15 @@ static Value *make_view(Interp *in, Value *src, Value *shape, Value *dtype, Loc 
     Buffer *b = (Buffer *)ir_buffer_root(src->u.buf);
     int lanes = 0; /* a view of vectors of b's dtype (tileops_vec.c) */
     DType dt = dtype ? vec_dtype_arg(in, dtype, &lanes, loc, "dtype") : b->dtype;
-    if (b->scope != SCOPE_GLOBAL || b->strides || dt != b->dtype)
+    if (b->strides || dt != b->dtype || (lanes && b->scope != SCOPE_GLOBAL))
         ctx_fail(in->ctx, loc,
-                 "%s: tilec takes views of contiguous global buffers in their "
-                 "own dtype ('%s' is %s %s%s)",
+                 "%s: tilec takes views of contiguous buffers in their own dtype ('%s' is "
+                 "%s %s%s)",
                  fname, b->name, scope_name(b->scope), dtype_name(b->dtype),
                  b->strides ? ", strided" : "");
     Expr **dims;
     int nd = shape_of(in, shape, loc, "view shape", &dims);
+    if (b->scope != SCOPE_GLOBAL) return buffer_value(in, local_view(in, b, nd, dims, loc, fname));
     int64_t have = 1, want = 1, c;
     bool known = true;
     for (int d = 0; d < b->ndim; d++)
@@ -222,7 +223,42 @@ static Value *t_tensor(Interp *in, CallArgs *a, void *d) {
     return v;
 }
 
-/* T.dynamic("M") / T.symbolic("M"): a size known at launch. */
+/* The symbolic size `name` of dtype dt: the one of that name made before, else a new one. */
+static Value *dynamic_sym(Interp *in, const char *name, DType dt, Loc loc) {
+    for (int i = 0; i < in->dyn_syms.len; i++)
+        if (!strcmp(in->dyn_syms.data[i]->name, name))
+            return val_expr(in, ir_varref(in->ctx, in->dyn_syms.data[i], loc));
+    Var *v = ir_var(in->ctx, name, dt);
+    VEC_PUSH(ARENA, in->dyn_syms, v);
+    return val_expr(in, ir_varref(in->ctx, v, loc));
+}
+
+static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n'; }
+
+/* The tuple of the symbolic sizes a T.dynamic list names, split as TileLang splits it:
+   at commas (each name stripped of blanks; an empty one is an error) when it has one,
+   else at runs of blanks. */
+static Value *dynamic_tuple(Interp *in, const char *list, DType dt, Loc loc) {
+    bool commas = strchr(list, ',') != NULL;
+    Value *t = val_new(in, V_TUPLE);
+    for (const char *s = list;;) {
+        while (is_blank(*s)) s++;
+        const char *e = s;
+        while (*e && (commas ? *e != ',' : !is_blank(*e))) e++;
+        const char *end = e;
+        while (end > s && is_blank(end[-1])) end--;
+        if (end > s) {
+            const char *name = arena_strndup(ARENA, s, (size_t)(end - s));
+            VEC_PUSH(ARENA, t->u.items, dynamic_sym(in, name, dt, loc));
+        } else if (commas) ctx_fail(in->ctx, loc, "T.dynamic: an empty name in \"%s\"", list);
+        if (!*e) break;
+        s = e + (commas ? 1 : 0);
+    }
+    return t;
+}
+
+/* T.dynamic("M") / T.symbolic("M"): a size known at launch; T.dynamic("B, S, H") (or
+   "B S H") a tuple of them, all of the one dtype. */
 static Value *t_dynamic(Interp *in, CallArgs *a, void *d) {
     (void)d;
     Value *av[2];
@@ -231,12 +267,9 @@ static Value *t_dynamic(Interp *in, CallArgs *a, void *d) {
     DType dt = av[1] ? val_to_dtype(in, av[1], a->loc, "dtype") : DT_INT32;
     if (!dtype_is_int(dt))
         ctx_fail(in->ctx, a->loc, "T.dynamic: the dtype must be an integer type");
-    for (int i = 0; i < in->dyn_syms.len; i++)
-        if (!strcmp(in->dyn_syms.data[i]->name, av[0]->u.s))
-            return val_expr(in, ir_varref(in->ctx, in->dyn_syms.data[i], a->loc));
-    Var *v = ir_var(in->ctx, av[0]->u.s, dt);
-    VEC_PUSH(ARENA, in->dyn_syms, v);
-    return val_expr(in, ir_varref(in->ctx, v, a->loc));
+    const char *list = av[0]->u.s;
+    if (!strchr(list, ',') && !strpbrk(list, " \t\n")) return dynamic_sym(in, list, dt, a->loc);
+    return dynamic_tuple(in, list, dt, a->loc);
 }
 
 /* ---- subscripts -------------------------------------------------------------------- */
@@ -307,6 +340,8 @@ Value *buffer_subscript(Interp *in, Buffer *buf, Value *index, Loc loc) {
     if (!any_slice) {
         Expr **idx = NEW_ARRAY(ARENA, Expr *, items.len + 1);
         for (int i = 0; i < items.len; i++) idx[i] = idx_expr(in, items.data[i], loc);
+        if (is_local_view(buf))
+            return val_expr(in, ir_load(ctx, buf->base, local_view_index(in, buf, idx, loc), loc));
         return val_expr(in, ir_load(ctx, buf, idx, loc));
     }
     Value *v = val_new(in, V_REGION);
@@ -357,6 +392,7 @@ void buffer_store(Interp *in, Buffer *buf, Value *index, Value *v, Loc loc) {
                      "a T.Parallel loop");
         idx[i] = idx_expr(in, items.data[i], loc);
     }
+    if (is_local_view(buf)) idx = local_view_index(in, buf, idx, loc), buf = buf->base;
     Stmt *s = ir_stmt(ctx, STMT_STORE, loc);
     s->u.store.buf = buf;
     s->u.store.idx = idx;
@@ -415,16 +451,22 @@ Region value_to_region(Interp *in, Value *v, const Region *like, Loc loc, const 
 
 static bool is_head_address(Value *v) { return v->kind == V_EXPR && v->u.expr->kind == EXPR_LOAD; }
 
+/* The region a tile op that writes one operand takes for it (T.fill, T.clear): an element
+   x[i, j] stands for the region of extent 1 in each dimension from there, as in TileLang. */
+static Region unit_or_region(Interp *in, Value *v, Loc loc, const char *what) {
+    if (!is_head_address(v)) return value_to_region(in, v, NULL, loc, what);
+    Buffer *b = v->u.expr->u.load.buf;
+    Region r = {b, b->ndim, v->u.expr->u.load.idx, NEW_ARRAY(ARENA, Expr *, b->ndim + 1)};
+    for (int d = 0; d < b->ndim; d++) r.extent[d] = ir_int(in->ctx, 1, DT_INT32, loc);
+    return r;
+}
+
 /* Both regions of a binary tile op; a head address takes its extents from the other side. */
 static void two_regions(Interp *in, Value *x, Value *y, Loc loc, const char *fname, Region *rx,
                         Region *ry) {
     const char *wx = arena_printf(ARENA, "%s source", fname);
     const char *wy = arena_printf(ARENA, "%s destination", fname);
-    if (is_head_address(x) && is_head_address(y))
-        ctx_fail(in->ctx, loc,
-                 "%s: both sides are single elements; give a whole buffer or a "
-                 "slice on one side so the size of the copy is known",
-                 fname);
+    TL_ASSERT(!(is_head_address(x) && is_head_address(y))); /* T.copy made a store */
     if (is_head_address(x)) {
         *ry = value_to_region(in, y, NULL, loc, wy);
         *rx = value_to_region(in, x, ry, loc, wx);
@@ -443,6 +485,15 @@ static Value *t_copy(Interp *in, CallArgs *a, void *d) {
               "loop_layout=, annotations=, force_async_copy=",
               av, 8);
     need_kernel(in, a->loc, "T.copy");
+    if (is_head_address(av[0]) && is_head_address(av[1])) { /* one element: a store */
+        Expr *dst = av[1]->u.expr;
+        Stmt *s = ir_stmt(in->ctx, STMT_STORE, a->loc);
+        s->u.store.buf = dst->u.load.buf;
+        s->u.store.idx = dst->u.load.idx;
+        s->u.store.value = ir_cast(in->ctx, dst->u.load.buf->dtype, av[0]->u.expr, a->loc);
+        emit_stmt(in, s);
+        return val_none(in);
+    }
     Stmt *s = ir_stmt(in->ctx, STMT_COPY, a->loc);
     two_regions(in, av[0], av[1], a->loc, "T.copy", &s->u.copy.src, &s->u.copy.dst);
     emit_stmt(in, s);
@@ -456,7 +507,7 @@ static Value *t_fill(Interp *in, CallArgs *a, void *d) {
     else args_bind(in, a, "T.fill", "buffer, value", av, 2);
     need_kernel(in, a->loc, clear ? "T.clear" : "T.fill");
     Stmt *s = ir_stmt(in->ctx, STMT_FILL, a->loc);
-    s->u.fill.dst = value_to_region(in, av[0], NULL, a->loc, clear ? "T.clear" : "T.fill");
+    s->u.fill.dst = unit_or_region(in, av[0], a->loc, clear ? "T.clear" : "T.fill");
     DType dt = s->u.fill.dst.buf->dtype;
     Value *v = clear ? val_int(in, 0) : av[1];
     Expr *e = v->kind == V_FLOAT && dtype_is_float(dt) ? ir_float(in->ctx, v->u.f, dt, a->loc)

@@ -508,6 +508,7 @@ static Value *t_ptx_cp_async(Interp *in, CallArgs *a, void *d) {
 static ExternArg bulk_ptr(Interp *in, Value *v, Value *off, Scope scope, int rw, int64_t bytes,
                           Loc loc, const char *what) {
     Buffer *b = v && v->kind == V_BUFFER ? v->u.buf : NULL;
+    if (is_local_view(b)) b = b->base; /* the same memory (views.c) */
     if (!b || b->scope != scope)
         ctx_fail(in->ctx, loc, "T.ptx_cp_async_bulk: the %s must be a %s buffer (x.data), got %s",
                  what, scope_name(scope), v ? val_describe(in, v) : "nothing");

@@ -70,6 +70,8 @@ static Elem elem_of(Interp *in, Value *v, Loc loc, const char *fname, const char
                  fname, what, val_describe(in, v));
     Region r = value_to_region(in, v, NULL, loc, fname);
     e.buf = r.buf, e.idx = r.start, e.region = v->kind == V_REGION;
+    if (is_local_view(e.buf)) /* the same memory (views.c) */
+        e.idx = local_view_index(in, e.buf, e.idx, loc), e.buf = e.buf->base;
     e.extent = i32(in, 1, loc);
     for (int d = 0; d < r.ndim; d++) e.extent = ir_bin(in->ctx, OP_MUL, e.extent, r.extent[d], loc);
     return e;
@@ -572,6 +574,8 @@ void mem_finish(Interp *in, Func *f) {
 /* ---- pointers ------------------------------------------------------------------------------ */
 static Value *ptr_value(Interp *in, Buffer *b, Expr **idx, Expr *extent, int rw, Loc loc,
                         const char *fname) {
+    if (is_local_view(b)) /* the same memory: a pointer into the base (views.c) */
+        idx = local_view_index(in, b, idx, loc), b = b->base;
     if (b->scope == SCOPE_FRAGMENT || b->scope == SCOPE_BARRIER)
         ctx_fail(in->ctx, loc,
                  "%s of %s buffer '%s': its elements are spread over the threads' registers; "

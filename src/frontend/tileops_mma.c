@@ -112,7 +112,7 @@ static ExternArg ptr_arg(Interp *in, Value *v, Value *off, unsigned scopes, int6
     if (v && v->kind == V_PTR && !off) {
         r.buf = v->u.ptr.buf, r.idx = v->u.ptr.idx;
     } else if (v && v->kind == V_BUFFER) {
-        r.buf = v->u.buf;
+        r.buf = is_local_view(v->u.buf) ? v->u.buf->base : v->u.buf; /* (the same memory) */
         Expr *o = off ? val_to_expr(in, off, loc, what) : ir_int(in->ctx, 0, DT_INT32, loc);
         r.idx = flat_index(in, r.buf, o, loc);
     } else {

@@ -58,6 +58,7 @@ static ExternArg value_arg(Expr *e) { return (ExternArg){.value = e}; }
 
 /* A pointer to element 0 of b (b's whole memory when extent is set). */
 static ExternArg buffer_arg(Interp *in, Buffer *b, int rw, bool whole, Loc loc) {
+    if (is_local_view(b)) b = b->base; /* the same memory (views.c) */
     ExternArg r = {.buf = b, .rw = rw};
     r.idx = NEW_ARRAY(ARENA, Expr *, b->ndim + 1);
     Expr *n = i32(in, 1, loc);

@@ -270,7 +270,8 @@ struct Buffer {
     /* A view (T.Tensor(shape, dtype, buf.data), T.view, T.reshape): another contiguous
      * shape of this global buffer's memory (a parameter or T.alloc_global), never itself
      * a view; NULL for a buffer of its own. Emitters address a view by its own shape
-     * through base's pointer (ir_buffer_root). */
+     * through base's pointer (ir_buffer_root). (The front end's views of shared,
+     * fragment and local buffers have a base too, but never reach the IR: views.c.) */
     struct Buffer *base;
     int id;
     Loc loc;          /* where it was declared */

@@ -395,6 +395,48 @@ bool ir_expr_uses_any(const Expr *e, const Var *const *vars, int n) {
     return u.found;
 }
 
+enum { MAX_FUSED = 4 };
+
+/* The terms var * coef of sum e into v/c (at most MAX_FUSED); false for anything else. */
+static bool fused_terms(const Expr *e, Var *const *vars, int n, int *v, int64_t *c, int *m) {
+    if (e->kind == EXPR_BIN && e->u.bin.op == OP_ADD)
+        return fused_terms(e->u.bin.a, vars, n, v, c, m) &&
+               fused_terms(e->u.bin.b, vars, n, v, c, m);
+    int64_t coef = 1;
+    if (e->kind == EXPR_BIN && e->u.bin.op == OP_MUL) {
+        const Expr *a = e->u.bin.a, *b = e->u.bin.b;
+        if (ir_is_const_int(a, &coef)) e = b;
+        else if (ir_is_const_int(b, &coef)) e = a;
+        else return false;
+    }
+    if (e->kind != EXPR_VAR || *m == MAX_FUSED) return false;
+    for (int i = 0; i < n; i++)
+        if (vars[i] == e->u.var) {
+            for (int k = 0; k < *m; k++)
+                if (v[k] == i) return false;
+            v[*m] = i, c[*m] = coef, (*m)++;
+            return true;
+        }
+    return false;
+}
+
+int ir_fused_vars(const Expr *e, Var *const *vars, int n, const int64_t *ext, int64_t extent,
+                  int *pos) {
+    int v[MAX_FUSED], m = 0;
+    int64_t c[MAX_FUSED];
+    if (!fused_terms(e, vars, n, v, c, &m) || m < 2) return 0;
+    int64_t inner = 1; /* the terms from the innermost (coefficient 1) out */
+    for (int t = m - 1; t >= 0; t--) {
+        int k = 0;
+        while (k < m && c[k] != inner) k++;
+        if (k == m || ext[v[k]] <= 0) return 0;
+        pos[t] = v[k];
+        c[k] = -1; /* used */
+        inner *= ext[v[k]];
+    }
+    return inner == extent ? m : 0;
+}
+
 int ir_var_plus_offset(const Expr *e, Var *const *vars, int n, const Expr **off) {
     *off = NULL;
     for (int i = 0; i < n; i++)

@@ -32,6 +32,12 @@ bool ir_expr_uses_any(const Expr *e, const Var *const *vars, int n);
  * sets *off (NULL for vars[i] alone); -1 when e is neither. */
 int ir_var_plus_offset(const Expr *e, Var *const *vars, int n, const Expr **off);
 
+/* e as the row-major position of m >= 2 of vars[0..n) (of extents ext) in a dimension of
+ * extent `extent`: vars[pos[0]] * (ext[pos[1]] * .. * ext[pos[m-1]]) + .. + vars[pos[m-1]]
+ * (the index of a view of a fragment: s[i, j * H + k]), terms in any order; returns m,
+ * or 0 when e is not one. */
+int ir_fused_vars(const Expr *e, Var *const *vars, int n, const int64_t *ext, int64_t extent,
+                  int *pos);
 /* Whether extern call s (STMT_EXTERN) has a pointer into b's memory with any of the
  * access bits rw (1 read, 2 write). */
 bool ir_extern_points_to(const Stmt *s, const Buffer *b, int rw);

@@ -164,6 +164,60 @@ Frag *frag_project(Arena *a, const Frag *f, int n, const int *dims) {
     return p;
 }
 
+/* Digit d (of the split dimension) into p's dimensions dim + t: cut where it straddles a
+ * boundary inner[t] (the product of the extents inside dimension t). */
+static bool split_digit(Frag *p, FragDigit d, int dim, int m, const int64_t *inner) {
+    for (int t = 0; t < m; t++) {
+        int64_t b = inner[t], top = t ? inner[t - 1] : INT64_MAX;
+        if (d.stride >= b && d.stride < top) { /* starts in dimension t */
+            if (d.stride % b) return false;
+            if (d.stride * d.extent <= (t ? top : d.stride * d.extent))
+                return add_digit(p, dim + t, d.stride / b, d.extent, d.thread, d.step);
+            int64_t lo = top / d.stride; /* values below the next boundary */
+            if (top % d.stride || d.extent % lo) return false;
+            FragDigit hi = {d.dim, top, d.extent / lo, d.thread, d.step * lo};
+            return add_digit(p, dim + t, d.stride / b, lo, d.thread, d.step) &&
+                   split_digit(p, hi, dim, m, inner);
+        }
+    }
+    return false;
+}
+
+Frag *frag_split(Arena *a, const Frag *f, int dim, int m, const int64_t *ext) {
+    int64_t shape[FRAG_MAX_DIMS], inner[FRAG_MAX_DIMS], prod = 1;
+    int n = f->ndim + m - 1;
+    if (n > FRAG_MAX_DIMS || m < 1) return NULL;
+    for (int t = m - 1; t >= 0; t--) inner[t] = prod, prod *= ext[t];
+    if (prod != f->shape[dim]) return NULL;
+    for (int k = 0; k < n; k++)
+        shape[k] = k < dim ? f->shape[k] : k < dim + m ? ext[k - dim] : f->shape[k - m + 1];
+    Frag *p = frag_new(a, n, shape, f->nthreads, f->origin);
+    for (int i = 0; i < f->ndig; i++) {
+        FragDigit d = f->dig[i];
+        bool ok = d.dim == dim ? split_digit(p, d, dim, m, inner)
+                               : add_digit(p, d.dim < dim ? d.dim : d.dim + m - 1, d.stride,
+                                           d.extent, d.thread, d.step);
+        if (!ok) return NULL;
+    }
+    return p;
+}
+
+Frag *frag_merge(Arena *a, const Frag *f, int dim, int m) {
+    int64_t shape[FRAG_MAX_DIMS], inner[FRAG_MAX_DIMS], prod = 1;
+    int n = f->ndim - m + 1;
+    for (int t = m - 1; t >= 0; t--) inner[t] = prod, prod *= f->shape[dim + t];
+    for (int k = 0; k < n; k++)
+        shape[k] = k < dim ? f->shape[k] : k == dim ? prod : f->shape[k + m - 1];
+    Frag *p = frag_new(a, n, shape, f->nthreads, f->origin);
+    for (int i = 0; i < f->ndig; i++) {
+        FragDigit d = f->dig[i];
+        if (d.dim >= dim && d.dim < dim + m) d.stride *= inner[d.dim - dim], d.dim = dim;
+        else if (d.dim >= dim + m) d.dim -= m - 1;
+        if (!add_digit(p, d.dim, d.stride, d.extent, d.thread, d.step)) return NULL;
+    }
+    return p;
+}
+
 Frag *frag_window(Arena *a, const Frag *f, const int64_t *ext) {
     Frag *w = frag_new(a, f->ndim, ext, f->nthreads, f->origin);
     int64_t covered[FRAG_MAX_DIMS];

@@ -73,6 +73,14 @@ Frag *frag_project(Arena *a, const Frag *f, int n, const int *dims);
  * step. NULL unless the values the offsets fix are all local ones (each
  * thread then holds its iterations' elements for every offset). */
 Frag *frag_window(Arena *a, const Frag *f, const int64_t *ext);
+/* f with dimension dim split into m dimensions of extents ext[0..m) (outermost first,
+ * their product f's extent there): the layout of a row-major view of the fragment
+ * (T.reshape). A digit that straddles a split is cut in two (its value's low and high
+ * parts, steps and local index unchanged), so the result indexes f's registers as f
+ * does. NULL when a digit cannot be cut there or the result has too many dimensions or
+ * digits. frag_merge is the inverse: dimensions dim .. dim + m - 1 of f as one. */
+Frag *frag_split(Arena *a, const Frag *f, int dim, int m, const int64_t *ext);
+Frag *frag_merge(Arena *a, const Frag *f, int dim, int m);
 /* f and g lay out the same shape identically (digits, steps, threads). */
 bool frag_equal(const Frag *f, const Frag *g);
 /* Of thread digit d, the lanes inside one warp that a butterfly of warp shuffles

@@ -2,8 +2,12 @@
  * A block runs in one CPU thread, in program order: a T.ws region (STMT_THREADS, kept:
  * emit_c.c runs its thread-level code in the region's threads only) runs its body there
  * like any other code, and what only orders threads or hints the hardware does nothing
- * (mbarrier operations and barriers, named ones too, T.fence_proxy_async, T.set_max_nreg, T.wait_wgmma,
- * T.pdl_trigger / T.pdl_sync: no launch of the C target depends on another's start).
+ * (mbarrier operations, named barrier arrivals, T.fence_proxy_async, T.set_max_nreg,
+ * T.wait_wgmma, T.pdl_trigger / T.pdl_sync: no launch of the C target depends on another's
+ * start). A named barrier's wait (T.sync_threads(id, n)) becomes a plain barrier
+ * (STMT_SYNC), which the C emitter keeps in mind: a branch on the thread index that
+ * holds one runs as the range of threads it admits, its statements one after the other
+ * in all of them (emit_c.c).
  * T.tma_copy and T.ptx_cp_async_bulk are copies and T.wgmma_gemm a gemm. That is the reference result of every
  * program whose barrier protocol lets the code that comes first in the source run
  * first (a producer ahead of its consumers, as pipelines are written). A region that
@@ -12,7 +16,8 @@
  * FlashMLA's ping-pong) has no such order: an error, not a different result.
  *
  * Requires: elaborated IR. Provides: no STMT_MBAR, STMT_FENCE,
- * STMT_SETMAXNREG, STMT_ASYNC, STMT_PDL, STMT_NAMED_BAR or barrier buffers. */
+ * STMT_SETMAXNREG, STMT_ASYNC, STMT_PDL, STMT_NAMED_BAR or barrier buffers (a named
+ * barrier's wait is an STMT_SYNC). */
 #include "passes/passes.h"
 #include "ir/ir_walk.h"
 
@@ -82,6 +87,10 @@ static void check_region_order(Ctx *ctx, const Stmt *seq) {
 static void order_slot(Stmt **slot, void *ud) {
     Ctx *ctx = ud;
     Stmt *s = *slot;
+    if (s->kind == STMT_NAMED_BAR && !s->u.named_bar.arrive) {
+        s->kind = STMT_SYNC; /* a barrier of the threads that run it (emit_c.c: synced_branches) */
+        return;
+    }
     if (hardware_only(s)) {
         *slot = ir_seq(ctx, s->loc);
         return;

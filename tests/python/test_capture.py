@@ -60,6 +60,17 @@ def test_dynamic_sizes_made_in_python():
         np.testing.assert_allclose(k(a), (a * LOG2E).reshape(-1), rtol=1e-6)
 
 
+def test_dynamic_name_list_made_in_python():
+    k = kernels.symbolic_pair(block=4)
+    for shape in ((5, 3), (9, 16)):
+        a = rand(shape, shape[0])
+        np.testing.assert_allclose(k(a), a + shape[0] * 100 + shape[1], rtol=1e-6)
+    import tilelang.language as T
+    assert len(T.dynamic("B S H")) == 3
+    with pytest.raises(ValueError, match="an empty name"):
+        T.dynamic("B, , H")
+
+
 def test_strided_symbolic_tensor():
     k = kernels.strided_gather(h=8)
     base = rand((10, 24), 3)

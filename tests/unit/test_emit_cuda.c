@@ -836,6 +836,8 @@ static int run_sim(SimLaunch launch, int c, const SimCase *sc, Bufs *b, int reve
         for (int d = 0; d < plan.kernels[k].ngrid; d++)
             if (cuda_eval_int(f, plan.kernels[k].grid[d], sc->syms, &grid[d])) rc = -1;
         CHECK(rc == 0, "%s: grid of kernel %d cannot be evaluated", sc->name, k);
+        if (plan.kernels[k].folded) /* launched 1-D, as target_cuda.c does */
+            grid[0] *= grid[1] * grid[2], grid[1] = grid[2] = 1;
         int cl = plan.kernels[k].cluster;
         if (plan.kernels[k].cluster_dims[0] > 1) cl = plan.kernels[k].cluster_dims[0];
         if (plan.kernels[k].cooperative) /* T.sync_grid: the whole grid at once */
@@ -1636,6 +1638,11 @@ int main(void) {
         {"gemm_clear_when", test_kernel("gemm_clear_when"), NULL},
         {"gemm_tf32", test_kernel("gemm_tf32"), NULL},
         {"mhc_pre", test_kernel("mhc_pre"), mhc_syms},
+        {"local_views", test_kernel("local_views"), NULL},
+        {"fill_element", test_kernel("fill_element"), NULL},
+        {"big_grid", test_kernel("big_grid"), NULL},
+        {"import_names", test_kernel("import_names"), NULL},
+        {"branch_barriers", test_kernel("branch_barriers"), NULL},
     };
     enum { NPROG = sizeof progs / sizeof *progs, MAXC = 256 };
     char ex[32][128];
@@ -1716,6 +1723,10 @@ int main(void) {
                                        "fn_smem + ") &&
                       strstr(all[i]->src, "float x_frag[128] = {};"),
                   "mhc_pre: the float32 gemm on TF32 tensor cores, A in registers");
+        if (!strcmp(names[i], "local_views")) /* a view keeps the accumulator's registers */
+            CHECK(kernels_call(all[i], "float s[16] = {}; /* fragment float32[64, 32] */") &&
+                      kernels_call(all[i], "float s3_tile[16] = {};"),
+                  "local_views: the gemm accumulator and its 3-D view in registers");
         if (!strcmp(names[i], "gemm_s8") || !strcmp(names[i], "gemm_s8_t"))
             CHECK(src && strstr(src, "tl_gemm_ss_s8<64, 32, 64, 2, 2, "), "%s: int8 mma.sync",
                   names[i]);

@@ -571,7 +571,53 @@ static void test_window(void) {
     arena_free(&a);
 }
 
+/* s split (a row-major view of it): every thread's register l holds the element of the
+ * same flat position in both; merging back gives s's digits. */
+static void check_split(Arena *a, const Frag *s, int dim, int m, const int64_t *ext,
+                        const char *what) {
+    const Frag *v = frag_split(a, s, dim, m, ext);
+    CHECK(v != NULL, "%s: split", what);
+    if (!v) return;
+    CHECK(v->ndim == s->ndim + m - 1 && v->nlocal == s->nlocal && owner_classes(v, what) > 0,
+          "%s: a layout of the view", what);
+    for (int64_t tid = 0; tid < s->nthreads; tid++)
+        for (int64_t l = 0; l < s->nlocal; l++)
+            if (flat_of(s, elem(s, tid, l)) != flat_of(v, elem(v, tid, l))) {
+                CHECK(false, "%s: tid %lld register %lld differs", what, (long long)tid,
+                      (long long)l);
+                return;
+            }
+    const Frag *back = frag_merge(a, v, dim, m);
+    CHECK(back && back->ndim == s->ndim && owner_classes(back, what) > 0, "%s: merged", what);
+    for (int64_t tid = 0; back && tid < s->nthreads; tid++)
+        for (int64_t l = 0; l < s->nlocal; l++)
+            if (flat_of(s, elem(s, tid, l)) != flat_of(back, elem(back, tid, l))) {
+                CHECK(false, "%s: merged: tid %lld register %lld differs", what, (long long)tid,
+                      (long long)l);
+                return;
+            }
+}
+
+static void test_split(void) {
+    Arena a = {0};
+    const Frag *w = frag_wgmma_acc(&a, 256, 128, 4, 512); /* fp8_lighting_indexer's s */
+    check_split(&a, w, 1, 2, (const int64_t[]){4, 32}, "wgmma 256x128 columns as 4x32");
+    check_split(&a, w, 1, 2, (const int64_t[]){32, 4}, "wgmma columns as 32x4 (cut digits)");
+    check_split(&a, w, 0, 3, (const int64_t[]){2, 8, 16}, "wgmma rows as 2x8x16");
+    const Frag *m = frag_mma_acc(&a, 64, 64, 2, 2, 128);
+    check_split(&a, m, 1, 2, (const int64_t[]){2, 32}, "mma accumulator columns as 2x32");
+    check_split(&a, m, 0, 2, (const int64_t[]){4, 16}, "mma accumulator rows as 4x16");
+    const Frag *b = frag_blocked(&a, 2, (const int64_t[]){6, 96}, 128, 4);
+    check_split(&a, b, 1, 2, (const int64_t[]){3, 32}, "blocked 6x96 columns as 3x32");
+    CHECK(!frag_split(&a, w, 1, 2, (const int64_t[]){64, 3}), "extents that do not multiply");
+    CHECK(!frag_split(&a, w, 1, 4, (const int64_t[]){2, 2, 2, 16}), "more than 4 dimensions");
+    const Frag *odd = frag_blocked(&a, 1, (const int64_t[]){96}, 32, 1); /* tid%32 + 32*r */
+    CHECK(!frag_split(&a, odd, 0, 2, (const int64_t[]){2, 48}), "a digit that cannot be cut");
+    arena_free(&a);
+}
+
 int main(void) {
+    test_split();
     test_mma_acc();
     test_wgmma_acc();
     test_mma_a();

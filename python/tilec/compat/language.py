@@ -149,7 +149,17 @@ for _op, _name in [("+", "add"), ("-", "sub"), ("*", "mul"), ("//", "floordiv"),
 
 
 def dynamic(name, dtype="int32"):
-    return Sym("T.dynamic(%r, %r)" % (name, str(dtype)))
+    """A symbolic size; for a list of names ("B, S" or "B S") a tuple of them, split as
+    TileLang splits it (and libtilec's T.dynamic: at commas if any, else at blanks)."""
+    if "," in name:
+        names = [n.strip() for n in name.split(",")]
+        if not all(names):
+            raise ValueError("T.dynamic: an empty name in %r" % name)
+    elif name.split() != [name]:
+        names = name.split()
+    else:
+        return Sym("T.dynamic(%r, %r)" % (name, str(dtype)))
+    return tuple(Sym("T.dynamic(%r, %r)" % (n, str(dtype))) for n in names)
 
 
 def ceildiv(a, b):

@@ -320,18 +320,16 @@ static void simt_close(CfEmit *em) {
     cf_line(em, "}");
 }
 
-/* A T.ws region (STMT_THREADS): its statements run as anywhere else, but the loops over
- * the threads cover only the region's, which keep the block's thread indices (as CUDA's
- * threadIdx); code that runs once reads the region's first thread's copies. */
-static void emit_region(CfEmit *em, const Stmt *s) {
+/* body run by the threads [lo, hi) alone: its statements run as anywhere else, but the
+ * loops over the threads cover only those, which keep the block's thread indices (as
+ * CUDA's threadIdx); code that runs once reads thread lo's copies. */
+static void emit_thread_range(CfEmit *em, int lo, int hi, const Stmt *body, const char *what) {
     CEmit *ce = c_of(em);
-    int lo = s->u.threads.lo, hi = lo + s->u.threads.count, lo0 = ce->simt_lo, hi0 = ce->simt_hi;
-    cf_loc_comment(em, s->loc);
-    cf_line(em, "{ /* T.ws: threads %d..%d */", lo, hi - 1);
+    int lo0 = ce->simt_lo, hi0 = ce->simt_hi;
+    cf_line(em, "{ /* %s: threads %d..%d */", what, lo, hi - 1);
     em->indent++;
     int mark = em->live.len;
     if (ce->simt_threads) {
-        if (lo < lo0 || hi > hi0) ctx_fail(em->ctx, s->loc, "T.ws blocks cannot be nested");
         ce->simt_lo = lo, ce->simt_hi = hi;
         for (int i = 0; lo && i < ce->simt_bufs.len; i++) {
             Buffer *b = ce->simt_bufs.data[i];
@@ -340,11 +338,96 @@ static void emit_region(CfEmit *em, const Stmt *s) {
                     (long long)const_elems(b), lo);
         }
     }
-    cf_stmt(em, s->u.threads.body);
+    cf_stmt(em, body);
     em->live.len = mark;
     ce->simt_lo = lo0, ce->simt_hi = hi0;
     em->indent--;
     cf_line(em, "}");
+}
+
+/* A T.ws region (STMT_THREADS): the threads of its range run its body. */
+static void emit_region(CfEmit *em, const Stmt *s) {
+    CEmit *ce = c_of(em);
+    int lo = s->u.threads.lo, hi = lo + s->u.threads.count;
+    cf_loc_comment(em, s->loc);
+    if (ce->simt_threads && (lo < ce->simt_lo || hi > ce->simt_hi))
+        ctx_fail(em->ctx, s->loc, "T.ws blocks cannot be nested");
+    emit_thread_range(em, lo, hi, s->u.threads.body, "T.ws");
+}
+
+/* ---- barriers under a condition on the thread index --------------------------------------
+ * `if tx < 256: ... T.sync_threads(3, 256) ...` (TileLang's topk selector): the threads
+ * the condition admits run the branch in step, its named barriers between its
+ * statements. Run per thread as a whole, the branch would lose them; so when the
+ * condition bounds the thread index (x, the block's only thread dimension) to a range
+ * and a branch holds a barrier, each branch runs as the threads of its range (for the
+ * `else`, the other threads: one range, else an error). */
+static bool has_sync(const Stmt *s);
+static void has_sync_slot(Stmt **slot, void *ud) { *(bool *)ud |= has_sync(*slot); }
+static bool has_sync(const Stmt *s) {
+    bool any = s->kind == STMT_SYNC;
+    if (!any) ir_stmt_children((Stmt *)s, has_sync_slot, &any);
+    return any;
+}
+
+/* Whether cond bounds thread index tx to a range, narrowing [*lo, *hi): `tx < c`,
+ * `tx >= c`, ... (either side) and conjunctions of them. */
+static bool tid_range(const Expr *cond, const Var *tx, int64_t *lo, int64_t *hi) {
+    if (cond->kind != EXPR_BIN) return false;
+    BinOp op = cond->u.bin.op;
+    const Expr *a = cond->u.bin.a, *b = cond->u.bin.b;
+    if (op == OP_AND) return tid_range(a, tx, lo, hi) && tid_range(b, tx, lo, hi);
+    int64_t c;
+    bool left = a->kind == EXPR_VAR && a->u.var == tx && ir_is_const_int(b, &c);
+    if (!left && !(b->kind == EXPR_VAR && b->u.var == tx && ir_is_const_int(a, &c))) return false;
+    if (!left) /* c < tx is tx > c */
+        op = op == OP_LT   ? OP_GT
+             : op == OP_LE ? OP_GE
+             : op == OP_GT ? OP_LT
+             : op == OP_GE ? OP_LE
+                           : op;
+    switch (op) {
+    case OP_LT: *hi = c < *hi ? c : *hi; return true;
+    case OP_LE: *hi = c + 1 < *hi ? c + 1 : *hi; return true;
+    case OP_GT: *lo = c + 1 > *lo ? c + 1 : *lo; return true;
+    case OP_GE: *lo = c > *lo ? c : *lo; return true;
+    default: return false;
+    }
+}
+
+/* Writes the thread-range `if` s (see above) and returns true, or returns false. */
+static bool synced_branches(CfEmit *em, const Stmt *s) {
+    CEmit *ce = c_of(em);
+    const Stmt *k = em->kernel;
+    if (s->kind != STMT_IF || !has_sync(s) || k->u.kernel.threads[1] * k->u.kernel.threads[2] != 1)
+        return false;
+    int64_t lo = ce->simt_lo, hi = ce->simt_hi;
+    if (!k->u.kernel.thread[0] || !tid_range(s->u.if_.cond, k->u.kernel.thread[0], &lo, &hi))
+        return false;
+    if (hi < lo) hi = lo;
+    cf_loc_comment(em, s->loc);
+    if (lo < hi) emit_thread_range(em, (int)lo, (int)hi, s->u.if_.then, "if");
+    const Stmt *e = s->u.if_.orelse;
+    if (!e) return true;
+    if (lo <= ce->simt_lo || hi >= ce->simt_hi) { /* the other threads: one range */
+        if (lo > ce->simt_lo) emit_thread_range(em, ce->simt_lo, (int)lo, e, "else");
+        else if (hi < ce->simt_hi) emit_thread_range(em, (int)hi, ce->simt_hi, e, "else");
+        return true;
+    }
+    if (has_sync(e))
+        ctx_fail(em->ctx, s->loc,
+                 "the C target cannot run barriers in an else branch whose threads are two "
+                 "ranges (%d..%lld and %lld..%d)",
+                 ce->simt_lo, (long long)lo - 1, (long long)hi, ce->simt_hi - 1);
+    Stmt *other = ir_stmt(em->ctx, STMT_IF, s->loc); /* each thread: if (!cond) else */
+    other->u.if_.cond = ir_un(em->ctx, OP_NOT, s->u.if_.cond, s->loc);
+    other->u.if_.then = (Stmt *)e;
+    int mark = em->live.len;
+    simt_open(em);
+    cf_stmt(em, other);
+    simt_close(em);
+    em->live.len = mark;
+    return true;
 }
 
 /* ---- calls that read other threads (warp shuffles and votes, block votes): every
@@ -514,6 +597,7 @@ static bool simt_stmt(CfEmit *em, const Stmt *s) {
         ctx_fail(em->ctx, s->loc,
                  "the C target cannot run a break or continue under a condition that "
                  "depends on the thread index yet");
+    if (synced_branches(em, s)) return true;
     hoist_cross(em, s);
     int mark = em->live.len;
     simt_open(em);

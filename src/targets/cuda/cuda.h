@@ -18,7 +18,8 @@
  *            then g x sk_bytes), or NULL: no tile is split>)
  *   - The block has CudaKernelPlan.block threads: the T.Kernel's, plus a producer warp
  *     group after them in a warp-specialized kernel.
- *   - The grid is the T.Kernel's, or for a persistent kernel (CudaKernelPlan.persistent)
+ *   - The grid is the T.Kernel's (folded into x when its y or z is a constant over CUDA's
+ *     limit: cuda_grid_folded), or for a persistent kernel (CudaKernelPlan.persistent)
  *     (min(tiles, blocks the GPU holds at once), 1, 1), tiles = the product of the
  *     T.Kernel's grid, which the kernel evaluates itself (with sk_bytes > 0 all the blocks
  *     the GPU holds: fewer tiles are split along K); with CudaKernelPlan.cluster > 1
@@ -62,6 +63,7 @@ typedef struct CudaKernelPlan {
     int64_t sk_bytes;    /* STMT_KERNEL.sk_bytes: a block's split-K partial result */
     int ntmaps;
     const TmaMap *const *tmaps; /* its TMA tensor maps (kernel.tmaps) */
+    bool folded;                /* cuda_grid_folded: launched as (x * y * z, 1, 1) */
 } CudaKernelPlan;
 
 /* What cuTensorMapEncodeTiled takes for a map at one launch: the tensor parameter, its
@@ -88,6 +90,12 @@ extern const Target target_cuda;
 void cuda_lower(Ctx *ctx, Func *f);
 char *cuda_emit(Ctx *ctx, const Func *f);
 CudaPlan cuda_plan(Arena *a, const Func *f);
+/* Whether kernel (lowered, not persistent, no cluster_dims=) has a constant grid whose y
+ * or z exceeds CUDA's 65535 blocks while x * y * z fits grid x (2^31 - 1): it is then
+ * launched as a 1-D grid, and its block indices are blockIdx.x's digits in the grid's
+ * mixed radix, x fastest (the program's blocks, in the order CUDA runs a 3-D grid).
+ * grid (if not NULL) gets the three extents. */
+bool cuda_grid_folded(const Stmt *kernel, int64_t grid[3]);
 
 /* Evaluates an integer expression over the syms (values in f->syms order). Returns 0 and
  * sets *out, or -1 if the expression uses anything else. */

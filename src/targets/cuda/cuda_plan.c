@@ -9,6 +9,17 @@
 #include "../../../runtime/c/tl_c.h" /* the integer helpers of the generated code */
 
 /* ---- launch plan --------------------------------------------------------------------------- */
+bool cuda_grid_folded(const Stmt *kernel, int64_t grid[3]) {
+    int64_t g[3] = {1, 1, 1}, total = 1;
+    if (kernel->u.kernel.persistent || ir_cluster_size(kernel) > 1) return false;
+    for (int d = 0; d < kernel->u.kernel.ngrid && d < 3; d++)
+        if (!ir_is_const_int(kernel->u.kernel.grid[d], &g[d]) || g[d] < 1) return false;
+    if (grid) grid[0] = g[0], grid[1] = g[1], grid[2] = g[2];
+    for (int d = 0; d < 3; d++)
+        if (__builtin_mul_overflow(total, g[d], &total)) return false;
+    return (g[1] > 65535 || g[2] > 65535) && total <= INT32_MAX;
+}
+
 CudaPlan cuda_plan(Arena *a, const Func *f) {
     CudaPlan p = {0};
     const Stmt *body = f->body;
@@ -45,6 +56,7 @@ CudaPlan cuda_plan(Arena *a, const Func *f) {
         for (int d = 0; d < 3; d++)
             k->cluster_dims[d] = s->u.kernel.cluster_dims[d] > 1 ? s->u.kernel.cluster_dims[d] : 1;
         k->cooperative = s->u.kernel.grid_bar != NULL;
+        k->folded = cuda_grid_folded(s, NULL);
     }
     return p;
 }

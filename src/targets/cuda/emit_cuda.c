@@ -139,6 +139,10 @@ static const char *const cu_reserved[] = {
     "atomicMin",
     "std",
     "cuda",
+    "uint", /* tl_cuda.h's names for T.import_source code */
+    "ushort",
+    "uchar",
+    "ulong",
     NULL,
 };
 
@@ -1239,11 +1243,20 @@ static void kernel_prologue(CfEmit *em, const Stmt *k, const VarList *vs, int64_
     const Stmt *sw = cu_of(em)->swizzle;
     int64_t panel = 0;
     bool swz = sw && ir_is_const_int(sw->u.swizzle.panel, &panel);
+    int64_t g[3];
+    bool folded = cuda_grid_folded(k, g);
     for (int d = 0; d < k->u.kernel.ngrid; d++) {
         const Var *v = k->u.kernel.block[d];
         if (!v || (!vars_has(vs, v) && !(swz && d < 2))) continue;
-        cf_line(em, "%s %s = (%s)blockIdx.%c;", cf_value(v->dtype), cf_var(em, v),
-                cf_value(v->dtype), dims[d]);
+        int64_t below = d == 0 ? 1 : d == 1 ? g[0] : g[0] * g[1];
+        if (folded) /* digit d of blockIdx.x in the grid's mixed radix */
+            cf_line(em, "%s %s = (%s)(blockIdx.x%s %% %lldu);", cf_value(v->dtype), cf_var(em, v),
+                    cf_value(v->dtype),
+                    below > 1 ? arena_printf(&em->ctx->arena, " / %lldu", (long long)below) : "",
+                    (long long)g[d]);
+        else
+            cf_line(em, "%s %s = (%s)blockIdx.%c;", cf_value(v->dtype), cf_var(em, v),
+                    cf_value(v->dtype), dims[d]);
         cf_live_add(em, v);
     }
     if (swz)
@@ -1260,7 +1273,7 @@ static const Stmt *applied_swizzle(const Stmt *k) {
     /* (the hardware makes clusters of blocks by blockIdx: a rasterized order would give
      * blocks other cluster peers than the program's ids say) */
     if (!sw || k->u.kernel.ngrid < 2 || !ir_is_const_int(sw->u.swizzle.panel, NULL) ||
-        ir_cluster_size(k) > 1)
+        ir_cluster_size(k) > 1 || cuda_grid_folded(k, NULL)) /* (a 1-D launch: no raster) */
         return NULL;
     const Var *x = k->u.kernel.block[0], *y = k->u.kernel.block[1];
     return x && y && x->dtype == DT_INT32 && y->dtype == DT_INT32 ? sw : NULL;
@@ -1313,7 +1326,8 @@ static void emit_kernel(CfEmit *em, const Stmt *k, int id, const Host *h) {
     cu->sk = k->u.kernel.sk_bytes ? cuda_kernel_ws(k)->u.ws.sk : NULL;
     for (int d = 0; cu->persistent && d < k->u.kernel.ngrid; d++)
         vars_expr(&w, k->u.kernel.grid[d]); /* the kernel counts its tiles */
-    if (!cu->persistent) /* a persistent grid launches one block per SM instead */
+    /* a persistent grid launches one block per SM instead; a folded one, a 1-D grid */
+    if (!cu->persistent && !cuda_grid_folded(k, NULL))
         cf_check_grid(em, k, (const int64_t[3]){INT32_MAX, 65535, 65535}, "CUDA");
     if (ir_cluster_size(k) > 1 && options_arch_number(&em->ctx->opts) < 90)
         ctx_fail(em->ctx, k->loc,
@@ -1340,12 +1354,13 @@ static void emit_kernel(CfEmit *em, const Stmt *k, int id, const Host *h) {
     em->out = o;
     sb_printf(o, "/* T.Kernel %d (%s): %s, %lld threads%s, %lld bytes of shared memory. */\n", id,
               cf_loc_where(em, k->loc),
-              cu->cluster > 1  ? arena_printf(&em->ctx->arena,
-                                              "a persistent grid of clusters "
-                                               "of %d blocks that share copies, walking the tiles",
-                                              cu->cluster)
-              : cu->persistent ? "a persistent grid, blocks walk the tiles"
-                               : "one CUDA block per block",
+              cu->cluster > 1             ? arena_printf(&em->ctx->arena,
+                                                         "a persistent grid of clusters "
+                                                                     "of %d blocks that share copies, walking the tiles",
+                                                         cu->cluster)
+              : cu->persistent            ? "a persistent grid, blocks walk the tiles"
+              : cuda_grid_folded(k, NULL) ? "one CUDA block per block, on a 1-D grid"
+                                          : "one CUDA block per block",
               (long long)nthreads, launched > nthreads ? " and a TMA producer warp group" : "",
               (long long)bufs.smem_bytes);
     /* warp-specialized: one block per SM, which tells ptxas the register count at entry

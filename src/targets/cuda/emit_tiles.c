@@ -533,28 +533,42 @@ void cu_layout_nest(CfEmit *em, const Stmt *root) {
  * the window's local digits from tl_l, the dropped ones from the offsets. */
 static void reg_elem(CfEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx) {
     const CuLoop *lp = cu_of(em)->loop;
-    int dims[FRAG_MAX_DIMS] = {0}, map[FRAG_MAX_DIGITS];
+    int dims[FRAG_MAX_DIMS] = {0}, map[FRAG_MAX_DIGITS], n = 0, split = -1, m = 0;
     const Expr *off[FRAG_MAX_DIMS];
-    int64_t ext[FRAG_MAX_DIMS];
+    int64_t ext[FRAG_MAX_DIMS], split_ext[FRAG_MAX_DIMS];
     bool window = false;
     if (!lp) tl_internal_error(__FILE__, __LINE__, "register fragment outside a layout loop");
     for (int d = 0; d < b->ndim; d++) { /* a nest variable (+ offset), or 0 for extent 1 */
-        int64_t c;
-        dims[d] = ir_var_plus_offset(idx[d], (Var *const *)lp->vars, lp->n, &off[d]);
-        if (dims[d] < 0 && (!ir_is_const_int(idx[d], &c) || c != 0))
+        int64_t c, dim = 0;
+        int pos[FRAG_MAX_DIMS];
+        int p = ir_var_plus_offset(idx[d], (Var *const *)lp->vars, lp->n, &off[d]);
+        ir_is_const_int(b->shape[d], &dim);
+        int fused = p < 0 && split < 0 ? ir_fused_vars(idx[d], (Var *const *)lp->vars, lp->n,
+                                                       lp->lay->shape, dim, pos)
+                                       : 0;
+        if (fused) { /* a view's dimensions (infer_layouts.c: Access.split) */
+            split = d, m = fused;
+            for (int t = 0; t < m; t++)
+                dims[n] = pos[t], split_ext[t] = ext[n] = lp->lay->shape[dims[n]], n++;
+            continue;
+        }
+        if (p < 0 && (!ir_is_const_int(idx[d], &c) || c != 0))
             tl_internal_error(__FILE__, __LINE__, "register fragment index");
-        ext[d] = dims[d] < 0 ? 1 : lp->lay->shape[dims[d]];
+        dims[n] = p;
+        ext[n++] = p < 0 ? 1 : lp->lay->shape[p];
         window |= off[d] != NULL;
     }
-    const Frag *part = window ? frag_window(&em->ctx->arena, b->layout, ext) : b->layout;
-    if (!part || !frag_consistent(lp->lay, part, b->ndim, dims))
+    const Frag *part = split >= 0 ? frag_split(&em->ctx->arena, b->layout, split, m, split_ext)
+                       : window   ? frag_window(&em->ctx->arena, b->layout, ext)
+                                  : b->layout;
+    if (!part || !frag_consistent(lp->lay, part, n, dims))
         tl_internal_error(__FILE__, __LINE__, "register fragment layout mismatch");
-    frag_local_map(lp->lay, part, b->ndim, dims, map);
+    frag_local_map(lp->lay, part, n, dims, map);
     sb_printf(o, "%s[", cf_buf(em, b));
-    if (!window && b->layout->nlocal == lp->lay->nlocal) { /* the same local digits */
+    if (!window && part->nlocal == lp->lay->nlocal) { /* the same local digits */
         bool same = true;
-        for (int i = 0; i < b->layout->ndig; i++)
-            same &= b->layout->dig[i].thread || b->layout->dig[i].step == lp->lay->dig[map[i]].step;
+        for (int i = 0; i < part->ndig; i++)
+            same &= part->dig[i].thread || part->dig[i].step == lp->lay->dig[map[i]].step;
         if (same) {
             sb_printf(o, "%s]", lp->l);
             return;

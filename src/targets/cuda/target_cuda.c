@@ -526,6 +526,7 @@ static int kernel_grid(const Launch *l, int i, const int64_t *syms, unsigned g[3
                       k->name, dim);
             return -1;
         }
+    if (k->folded) v[0] *= v[1] * v[2], v[1] = v[2] = 1; /* (constants that fit x) */
     for (int dim = 0; dim < 3; dim++)
         if (v[dim] < 0 || (!k->persistent && v[dim] > l->m->max_grid[dim])) {
             sb_printf(err,

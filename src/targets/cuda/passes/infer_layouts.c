@@ -20,7 +20,10 @@
  *    in range (interval.h): the nest then reads a window of a fragment whose layout is
  *    known elsewhere (frag_window), mapped like it, if every thread holds its part. A
  *    nest that reaches only the leading part of its fragments' dimensions is first
- *    widened to their whole extent, the rest skipped (widen_to_fragments).
+ *    widened to their whole extent, the rest skipped (widen_to_fragments). An
+ *    index may also be the row-major position of several nest variables (a view of the
+ *    fragment, T.reshape: s[i, j * H + k], ir_fused_vars): the fragment's layout with
+ *    that dimension split (frag_split) stands for it.
  * On sm_90a a kernel first tries share mode (Infer.share: tiles read by several gemms,
  * transposed A on wgmma) and keeps it only if every kept gemm is then a wgmma.
  * A fragment that meets two layouts that disagree, or is touched anywhere else (serial
@@ -54,7 +57,12 @@ typedef struct Access {
     int n;                   /* the buffer's dimensions */
     int dims[FRAG_MAX_DIMS]; /* nest position of each, -1 for one of extent 1 (index 0) */
     int covered;             /* nest variables used */
-    bool window;             /* some index is a nest variable plus an offset (frag_window) */
+    /* a dimension indexed by the row-major position of several nest variables (a view of
+     * the fragment, s[i, j * H + k]: ir_fused_vars), or -1: the access then has n =
+     * ndim + nsplit - 1 dimensions, those of frag_split(layout, split, nsplit, split_ext) */
+    int split, nsplit;
+    int64_t split_ext[FRAG_MAX_DIMS];
+    bool window; /* some index is a nest variable plus an offset (frag_window) */
 } Access;
 
 typedef struct Nest {
@@ -149,18 +157,33 @@ static void note_access(Infer *I, Buffer *b, Expr *const *idx, bool write) {
         demote(I, b);
         return;
     }
-    Access a = {.buf = b, .write = write, .n = b->ndim};
+    Access a = {.buf = b, .write = write, .split = -1};
     unsigned used = 0;
     for (int d = 0; d < b->ndim; d++) {
-        int p = -1;
+        int p = -1, pos[FRAG_MAX_DIMS];
         int64_t c, i;
         ir_is_const_int(b->shape[d], &c);
         if (c == 1 && ir_is_const_int(idx[d], &i) && i == 0) {
-            a.dims[d] = -1;
+            a.dims[a.n++] = -1;
             continue;
         }
         const Expr *off;
         p = ir_var_plus_offset(idx[d], N->vars, N->n, &off);
+        int m = p < 0 && a.split < 0 ? ir_fused_vars(idx[d], N->vars, N->n, N->ext, c, pos) : 0;
+        if (m && a.n + (b->ndim - d) + m - 1 <= FRAG_MAX_DIMS) { /* a view's dimensions */
+            a.split = d, a.nsplit = m;
+            for (int t = 0; t < m; t++) {
+                if (used >> pos[t] & 1) {
+                    demote(I, b);
+                    return;
+                }
+                used |= 1u << pos[t];
+                a.split_ext[t] = N->ext[pos[t]];
+                a.dims[a.n++] = pos[t];
+                a.covered++;
+            }
+            continue;
+        }
         bool fits = p >= 0 && (off ? window_offset(I, off, N->ext[p], c) : c == N->ext[p]);
         if (!fits || (used >> p & 1)) {
             demote(I, b);
@@ -168,14 +191,18 @@ static void note_access(Infer *I, Buffer *b, Expr *const *idx, bool write) {
         }
         a.window |= off != NULL;
         used |= 1u << p;
-        a.dims[d] = p;
+        a.dims[a.n++] = p;
         a.covered++;
+    }
+    if (a.window && a.split >= 0) {
+        demote(I, b);
+        return;
     }
     for (int i = 0; i < N->acc.len; i++) { /* one entry per (buffer, map) */
         const Access *o = &N->acc.data[i];
-        bool same = o->buf == b;
+        bool same = o->buf == b && o->n == a.n && o->split == a.split;
         same &= o->window == a.window;
-        for (int d = 0; same && d < b->ndim; d++) same = o->dims[d] == a.dims[d];
+        for (int d = 0; same && d < a.n; d++) same = o->dims[d] == a.dims[d];
         if (same) {
             N->acc.data[i].write |= write;
             return;
@@ -579,6 +606,8 @@ static void reduce_constraints(Infer *I, Stmt *s) {
 /* The layout of the part of a's fragment that nest N reaches through a (all of it, or a
  * window of the nest's extents); NULL if that part is not a register window. */
 static const Frag *accessed(Infer *I, const Nest *N, const Access *a) {
+    if (a->split >= 0)
+        return frag_split(&I->ctx->arena, a->buf->layout, a->split, a->nsplit, a->split_ext);
     if (!a->window) return a->buf->layout;
     int64_t ext[FRAG_MAX_DIMS];
     for (int d = 0; d < a->n; d++) ext[d] = a->dims[d] < 0 ? 1 : N->ext[a->dims[d]];
@@ -624,7 +653,8 @@ static void nest_constraints(Infer *I, Nest *N) {
         if (!b->layout) {
             if (a->window) continue; /* a window does not lay out the whole fragment */
             Frag *p = frag_project(&I->ctx->arena, L, a->n, a->dims);
-            if (p->nlocal > MAX_REGS) demote(I, b);
+            if (p && a->split >= 0) p = frag_merge(&I->ctx->arena, p, a->split, a->nsplit);
+            if (!p || p->nlocal > MAX_REGS) demote(I, b);
             else assign(I, b, p, N->root->loc, "T.Parallel loop");
         } else {
             const Frag *part = accessed(I, N, a);

@@ -44,6 +44,21 @@ def symbolic_rows(cols: int = 32, block: int = 8):
 
 
 @tilelang.jit(out_idx=[-1])
+def symbolic_pair(block: int = 4):
+    """A tuple of T.dynamic sizes made in Python (TileLang: a comma-separated list)."""
+    rows, cols = T.dynamic("rows, cols")
+
+    @T.prim_func
+    def add_sizes(A: T.Tensor((rows, cols), "float32"), B: T.Tensor((rows, cols), "float32")):
+        with T.Kernel(T.ceildiv(rows, block), threads=32) as bx:
+            for i, j in T.Parallel(block, cols):
+                if bx * block + i < rows:
+                    B[bx * block + i, j] = A[bx * block + i, j] + rows * 100 + cols
+
+    return add_sizes
+
+
+@tilelang.jit(out_idx=[-1])
 def strided_gather(h: int = 8, dtype=T.float32):
     """T.StridedTensor with a stride that is a T.dynamic symbol."""
     n = T.dynamic("n")
