@@ -263,12 +263,14 @@ static Value *t_bmma_sync(Interp *in, CallArgs *a, void *d) {
              "dtype)");
 }
 
+#define WMMA_STATUS "C, CUDA (m16n16k16; float16/bfloat16 inputs)"
 static const TName wmma_fns[] = {
-    {"tvm_fill_fragment", t_fill_fragment, NULL, NULL},
-    {"tvm_load_matrix_sync", t_matrix_sync, NULL, NULL},
-    {"tvm_store_matrix_sync", t_matrix_sync, "store", NULL},
-    {"tvm_mma_sync", t_mma_sync, NULL, NULL},
+    {"tvm_fill_fragment", t_fill_fragment, NULL, WMMA_STATUS},
+    {"tvm_load_matrix_sync", t_matrix_sync, NULL, WMMA_STATUS},
+    {"tvm_store_matrix_sync", t_matrix_sync, "store", WMMA_STATUS},
+    {"tvm_mma_sync", t_mma_sync, NULL, WMMA_STATUS},
     {"tvm_tuple", t_tvm_tuple, NULL, "C, CUDA (the value of a `T.attr`, which has no effect)"},
     {"tvm_bmma_sync", t_bmma_sync, NULL, "not yet (compile error)"},
 };
+#undef WMMA_STATUS
 const TNames tl_wmma_names = {wmma_fns, (int)(sizeof wmma_fns / sizeof *wmma_fns)};
