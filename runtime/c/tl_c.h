@@ -530,6 +530,35 @@ TL_FN void tl_mma_store_lane(int n, int bytes, int lane, void *dst, const void *
     }
 }
 
+/* ---- TVM's WMMA fragments (T.tvm_load_matrix_sync, ...: frontend/tileops_wmma.c) ------
+ * m16n16k16, tilec's own register layout (the program never sees it): each lane of a
+ * warp holds 8 elements of a fragment, mma.sync m16n8k16's A layout, and the B and
+ * accumulator fragments as two n8 tiles side by side (elements 0-3, 4-7). Element i of
+ * lane l (g = l / 4, t = l % 4) is, of the fragment's matrix (A 16 x 16k, B 16k x 16n,
+ * accumulator 16 x 16; role 1, 2, 3):
+ *   A, accumulator: row g + 8 (i / 2 % 2), column 2 t + i % 2 + 8 (i / 4)
+ *   B:              row 2 t + i % 2 + 8 (i / 2 % 2), column g + 8 (i / 4). */
+TL_FN void tl_wmma_rc(int role, int lane, int i, int *row, int *col) {
+    const int g = lane / 4, t = lane % 4, hi = 8 * (i / 2 % 2), lo = 2 * t + i % 2;
+    if (role == 2) *row = lo + hi, *col = g + 8 * (i / 4);
+    else *row = g + hi, *col = lo + 8 * (i / 4);
+}
+
+/* Lane `lane`'s part of a fragment load (store: the reverse) between frag and the 16 x 16
+ * matrix at mem, element (r, c) at r * stride + c (col: c * stride + r), elements of
+ * `bytes` bytes. */
+TL_FN void tl_wmma_ldst_lane(int role, bool col, bool store, int bytes, int lane, void *frag,
+                             void *mem, int64_t stride) {
+    for (int i = 0; i < 8; i++) {
+        int r, c;
+        tl_wmma_rc(role, lane, i, &r, &c);
+        unsigned char *m = (unsigned char *)mem + (col ? c * stride + r : r * stride + c) * bytes;
+        unsigned char *f = (unsigned char *)frag + i * bytes;
+        if (store) memcpy(m, f, (size_t)bytes);
+        else memcpy(f, m, (size_t)bytes);
+    }
+}
+
 #ifndef __CUDACC__ /* the reference: the C target, and the CUDA target's host simulation */
 enum {
     TL_WMMA_F16,
@@ -903,6 +932,49 @@ TL_C_MMA_STORE(16, 1)
 TL_C_MMA_STORE(16, 2)
 TL_C_MMA_STORE(16, 4)
 #undef TL_C_MMA_STORE
+
+/* TVM's WMMA intrinsics (the layout above): loads and stores lane by lane; D = A B + C as
+ * two mma.sync m16n8k16 per warp (tl_mma_warp), C copied to D first. */
+#define TL_C_WMMA_LDST(OP, R, ROLE, BYTES, SUF, COL, STORE)                                        \
+    static inline void tl_wmma_##OP##_##R##_b##BYTES##SUF(int n, void *const *frag,                \
+                                                          void *const *mem,                        \
+                                                          const int64_t *stride) {                 \
+        for (int t = 0; t < n; t++)                                                                \
+            tl_wmma_ldst_lane(ROLE, COL, STORE, BYTES, t % 32, frag[t], mem[t], stride[t]);        \
+    }
+#define TL_C_WMMA_LDST2(OP, R, ROLE, BYTES, STORE)                                                 \
+    TL_C_WMMA_LDST(OP, R, ROLE, BYTES, , false, STORE)                                             \
+    TL_C_WMMA_LDST(OP, R, ROLE, BYTES, _col, true, STORE)
+TL_C_WMMA_LDST2(load, a, 1, 2, false)
+TL_C_WMMA_LDST2(load, b, 2, 2, false)
+TL_C_WMMA_LDST2(load, c, 3, 2, false)
+TL_C_WMMA_LDST2(load, c, 3, 4, false)
+TL_C_WMMA_LDST2(store, c, 3, 2, true)
+TL_C_WMMA_LDST2(store, c, 3, 4, true)
+#undef TL_C_WMMA_LDST2
+#undef TL_C_WMMA_LDST
+
+static inline void tl_wmma_mma_warps(int n, int tc, int tab, int cbytes, void *const *d,
+                                     void *const *a, void *const *b, void *const *c) {
+    for (int w = 0; w < n; w += 32) {
+        void *b1[32], *d1[32]; /* the second n8 tile */
+        for (int l = 0; l < 32; l++) {
+            if (d[w + l] != c[w + l]) memcpy(d[w + l], c[w + l], (size_t)(8 * cbytes));
+            b1[l] = (unsigned char *)b[w + l] + 8, d1[l] = (unsigned char *)d[w + l] + 4 * cbytes;
+        }
+        tl_mma_warp(2, tab, tab, tc, a + w, b + w, d + w);
+        tl_mma_warp(2, tab, tab, tc, a + w, b1, d1);
+    }
+}
+#define TL_C_WMMA_MMA(C, AB, TC, TAB, CBYTES)                                                      \
+    static inline void tl_wmma_mma_##C##_##AB(int n, void *const *d, void *const *a,               \
+                                              void *const *b, void *const *c) {                    \
+        tl_wmma_mma_warps(n, TC, TAB, CBYTES, d, a, b, c);                                         \
+    }
+TL_C_WMMA_MMA(f32, f16, TL_WMMA_F32, TL_WMMA_F16, 4)
+TL_C_WMMA_MMA(f16, f16, TL_WMMA_F16, TL_WMMA_F16, 2)
+TL_C_WMMA_MMA(f32, bf16, TL_WMMA_F32, TL_WMMA_BF16, 4)
+#undef TL_C_WMMA_MMA
 
 /* ---- wgmma (T.ptx_wgmma_ss and its descriptors) ----------------------------------------
  * The block's shared memory, which the block function sets: descriptors address it from

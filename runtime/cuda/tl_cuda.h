@@ -3775,4 +3775,40 @@ TL_MMA_STORE(16, 2)
 TL_MMA_STORE(16, 4)
 #undef TL_MMA_STORE
 
+/* TVM's WMMA intrinsics (tl_c.h's fragment layout): each lane loads and stores its own
+ * elements; D = A B + C is two mma.sync m16n8k16 (the n8 tiles of B and D), C copied to
+ * D first. */
+#define TL_WMMA_LOAD(R, ROLE, BYTES, SUF, COL)                                                     \
+    TL_DEV void tl_wmma_load_##R##_b##BYTES##SUF(void *frag, const void *mem, int stride) {        \
+        tl_wmma_ldst_lane(ROLE, COL, false, BYTES, tl_lane_id(), frag, (void *)mem, stride);       \
+    }
+TL_WMMA_LOAD(a, 1, 2, , false)
+TL_WMMA_LOAD(a, 1, 2, _col, true)
+TL_WMMA_LOAD(b, 2, 2, , false)
+TL_WMMA_LOAD(b, 2, 2, _col, true)
+TL_WMMA_LOAD(c, 3, 2, , false)
+TL_WMMA_LOAD(c, 3, 2, _col, true)
+TL_WMMA_LOAD(c, 3, 4, , false)
+TL_WMMA_LOAD(c, 3, 4, _col, true)
+#undef TL_WMMA_LOAD
+#define TL_WMMA_STORE(BYTES, SUF, COL)                                                             \
+    TL_DEV void tl_wmma_store_c_b##BYTES##SUF(const void *frag, void *mem, int stride) {           \
+        tl_wmma_ldst_lane(3, COL, true, BYTES, tl_lane_id(), (void *)frag, mem, stride);           \
+    }
+TL_WMMA_STORE(2, , false)
+TL_WMMA_STORE(2, _col, true)
+TL_WMMA_STORE(4, , false)
+TL_WMMA_STORE(4, _col, true)
+#undef TL_WMMA_STORE
+#define TL_WMMA_MMA(C, AB, CBYTES, MMA)                                                            \
+    TL_DEV void tl_wmma_mma_##C##_##AB(void *d, const void *a, const void *b, const void *c) {     \
+        if (d != c) memcpy(d, c, 8 * CBYTES);                                                      \
+        MMA(a, b, d);                                                                              \
+        MMA(a, (const unsigned char *)b + 8, (unsigned char *)d + 4 * CBYTES);                     \
+    }
+TL_WMMA_MMA(f32, f16, 4, tl_ptx_mma_m16n8k16_f32_f16_f16)
+TL_WMMA_MMA(f16, f16, 2, tl_ptx_mma_m16n8k16_f16_f16_f16)
+TL_WMMA_MMA(f32, bf16, 4, tl_ptx_mma_m16n8k16_f32_bf16_bf16)
+#undef TL_WMMA_MMA
+
 #endif

@@ -1372,6 +1372,7 @@ static void exec_for_ir(Interp *in, Env *env, Ast *s, LoopSpec *L) {
     }
     Stmt *outer = NULL, *inner_parent = NULL;
     ScopeMark mark = scope_begin(in, env);
+    in->parallel_depth += L->kind == LOOP_PARALLEL;
     for (int d = 0; d < n; d++) {
         Ast *nm = names.data[d];
         if (nm->kind != AST_NAME) ctx_fail(in->ctx, nm->loc, "loop variables must be names");
@@ -1394,6 +1395,7 @@ static void exec_for_ir(Interp *in, Env *env, Ast *s, LoopSpec *L) {
         inner_parent = f;
     }
     inner_parent->u.for_.body = exec_into_seq(in, env, &s->u.for_.body, s->loc);
+    in->parallel_depth -= L->kind == LOOP_PARALLEL;
     scope_end(in, env, mark, s->loc, "loop");
     if (in->flow == FLOW_RETURN) ctx_fail(in->ctx, s->loc, "'return' inside a kernel loop");
     in->flow = FLOW_NORMAL;

@@ -230,6 +230,7 @@ struct Interp {
        for (what a wgmma through it reads) */
     Vec(Buffer *) gmma_descs;
     Vec(Buffer *) gmma_smem;
+    int parallel_depth; /* T.Parallel loops around the statement being elaborated */
 };
 
 /* Compile-time work limits (docs/language.md, "Limits"): past one, elaboration stops
@@ -331,6 +332,11 @@ extern const TNames tl_expert_names, tl_thread_names, tl_lang_names, tl_launch_n
 bool val_is_ptr_type(const Value *v);
 /* tileops_mma.c: the warp-level tensor-core primitives (T.ptx_mma, T.ptx_ldmatrix, ...). */
 extern const TNames tl_mma_names, tl_intrinsics_names;
+/* tileops_wmma.c: TVM's WMMA intrinsics (T.tvm_mma_sync, ...) and T.tvm_tuple; a WMMA
+ * fragment buffer of scope "wmma.*" (T.alloc_buffer and friends, scope=). */
+extern const TNames tl_wmma_names;
+Value *tl_wmma_alloc(Interp *in, Value *shape, Value *dtype, const char *scope, Loc loc,
+                     const char *fname);
 /* tileops_mem.c: a fresh var buffer of dtype declared here (the slot an atomic's previous
  * value or an extern call's result goes to), and the load of its element. */
 Buffer *mem_result_slot(Interp *in, DType dtype, Loc loc);

@@ -63,6 +63,8 @@ static Value *buffer_value(Interp *in, Buffer *b) {
 static Value *alloc_buffer(Interp *in, CallArgs *a, Scope scope, const char *fname) {
     Value *av[3];
     args_bind(in, a, fname, "shape, dtype=, scope=", av, 3);
+    if (av[2] && av[2]->kind == V_STR && !strncmp(av[2]->u.s, "wmma.", 5))
+        return tl_wmma_alloc(in, av[0], av[1], av[2]->u.s, a->loc, fname);
     if (scope != SCOPE_GLOBAL) need_kernel(in, a->loc, fname);
     else if (!in->builder)
         ctx_fail(in->ctx, a->loc, "%s is only allowed inside a @T.prim_func", fname);
@@ -331,8 +333,18 @@ static Expr *slice_extent(Ctx *ctx, Expr *stop, Expr *start, Loc loc) {
     return ir_is_const_int(inl, &c) ? inl : e;
 }
 
+/* A WMMA fragment's elements sit where the tensor cores put them: no element access. */
+static void not_wmma(Interp *in, const Buffer *buf, Loc loc) {
+    if (buf->wmma)
+        ctx_fail(in->ctx, loc,
+                 "'%s' is a WMMA fragment: its elements are opaque (T.tvm_fill_fragment, "
+                 "T.tvm_load_matrix_sync, T.tvm_store_matrix_sync and T.tvm_mma_sync use it)",
+                 buf->name);
+}
+
 Value *buffer_subscript(Interp *in, Buffer *buf, Value *index, Loc loc) {
     Ctx *ctx = in->ctx;
+    not_wmma(in, buf, loc);
     if (buf->lanes) return vec_subscript(in, buf, index, loc);
     ValueList items = index_items(in, buf, index, loc);
     bool any_slice = false;
@@ -379,6 +391,7 @@ void buffer_store(Interp *in, Buffer *buf, Value *index, Value *v, Loc loc) {
     if (!in->builder || (!in->in_kernel && buf->scope != SCOPE_GLOBAL))
         ctx_fail(ctx, loc, "storing to buffer '%s' is only allowed inside a kernel", buf->name);
     if (!in->in_kernel) ctx_fail(ctx, loc, "stores must be inside a 'with T.Kernel(...)' block");
+    not_wmma(in, buf, loc);
     if (buf->lanes) {
         vec_store(in, buf, index, v, loc);
         return;
@@ -1234,11 +1247,11 @@ static const TEntry t_entries[] = {
 #undef I
 
 /* The T names of the other tileops_*.c files, in tilec info --names' order. */
-static const TNames *const tables[] = {&tl_expert_names,    &tl_thread_names, &tl_lang_names,
-                                       &tl_launch_names,    &tl_math_names,   &tl_mem_names,
-                                       &tl_py_names,        &tl_vec_names,    &tl_wgmma_names,
-                                       &tl_ptr_names,       &tl_sched_names,  &tl_mma_names,
-                                       &tl_intrinsics_names};
+static const TNames *const tables[] = {&tl_expert_names,     &tl_thread_names, &tl_lang_names,
+                                       &tl_launch_names,     &tl_math_names,   &tl_mem_names,
+                                       &tl_py_names,         &tl_vec_names,    &tl_wgmma_names,
+                                       &tl_ptr_names,        &tl_sched_names,  &tl_mma_names,
+                                       &tl_intrinsics_names, &tl_wmma_names};
 enum { NTABLES = sizeof tables / sizeof *tables };
 
 /* attr's entry in those tables, or NULL. */

@@ -13,7 +13,8 @@
  *   T.alloc_buffer(shape, dtype, scope=)
  *                               T.alloc_shared / alloc_fragment / alloc_local /
  *                               alloc_var by TVM's scope names ("shared", "shared.dyn",
- *                               "local.fragment", "local", "local.var")
+ *                               "local.fragment", "local", "local.var"); "wmma.*":
+ *                               a WMMA fragment (tileops_wmma.c)
  *   T.assume(cond)              a hint: nothing (TVM's builtin.assume)
  *   T.dtype(x)                  the dtype x names (a string or a dtype)
  *   T.get_block_binding(dim=0), T.get_block_bindings()
@@ -156,6 +157,8 @@ static Value *t_alloc_buffer(Interp *in, CallArgs *a, void *d) {
     if (av[2] && av[2]->kind != V_STR && av[2]->kind != V_NONE)
         ctx_fail(in->ctx, a->loc, "T.alloc_buffer: scope must be a string");
     const char *scope = av[2] && av[2]->kind == V_STR ? av[2]->u.s : "global";
+    if (!strncmp(scope, "wmma.", 5))
+        return tl_wmma_alloc(in, av[0], av[1], scope, a->loc, "T.alloc_buffer");
     CallArgs b = {0};
     b.loc = a->loc;
     VEC_PUSH(ARENA, b.pos, av[0]);

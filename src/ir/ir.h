@@ -303,6 +303,8 @@ struct Buffer {
     Var *addr; /* T.make_tensor: a global buffer at a run-time address, this int64
                          let of the kernel (no parameter, no allocation; element-wise
                          accesses on CUDA, whose alignment no launch checks); else NULL */
+    int wmma;  /* a WMMA fragment buffer (scope "wmma.*"): its role, 1 matrix_a,
+                  2 matrix_b, 3 accumulator (frontend/tileops_wmma.c); else 0 */
 };
 
 struct Expr {

@@ -287,6 +287,8 @@ gemm_operands.py|-D M=100 -D N=72 -D K=56 -D trans_B=True -D a_frag=True -D b_fr
 ../tests/unit/kernels/cluster.py|-D GX=16 -D GY=8 -D N=128|0
 ../tests/unit/kernels/mla_persistent.py||1
 ../tests/unit/kernels/mla_persistent.py|-D sm_num=132 -D batch=8 -D heads=128 -D seqlen_kv=512 -D num_split=4|0
+../tests/unit/kernels/wmma_gemm.py||1
+../tests/unit/kernels/wmma_gemm.py|-D A_COL=True -D B_COL=False -D C_COL=True -D BIAS=True -D WARPS=4 -D M=256 -D N=128 -D K=256|0
 EOF
 )
 
@@ -416,8 +418,8 @@ if [ "$PYTEST" -eq 1 ] && python3 -c "import numpy, pytest" 2>/dev/null; then
         tests/exec/test_clusters.py tests/exec/test_math_names.py tests/exec/test_warp_votes.py \
         tests/exec/test_memory_names.py tests/exec/test_launch_shape.py \
         tests/exec/test_split_shared.py tests/exec/test_thread_level.py \
-        tests/exec/test_vec_names.py tests/exec/test_misc_names.py \
-        tests/exec/test_gemm_tf32.py >"$log" 2>&1
+        tests/exec/test_vec_names.py tests/exec/test_misc_names.py tests/exec/test_wmma.py \
+        tests/exec/test_gemm_tf32.py tests/exec/test_mma_intrinsics.py >"$log" 2>&1
     # one line per test case, from the JUnit XML
     while IFS='|' read -r status name; do
         [ -n "$status" ] || continue

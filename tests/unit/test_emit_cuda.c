@@ -1402,6 +1402,31 @@ static void math_cases(SimCase *cases, char names[][64], int *n) {
     }
 }
 
+/* TVM's WMMA intrinsics (tileops_wmma.c): the GEMM of tests/unit/kernels/wmma_gemm.py in
+ * each layout and dtype, for sm_80 and sm_90a. */
+static void wmma_cases(SimCase *cases, char names[][64], int *n) {
+    static const char *const variants[][8] = {
+        {"WARPS=2", "WARPS=2"}, /* float16 -> float32, B col-major, filled */
+        {"A_COL=False", "A_COL=True", "B_COL=True", "B_COL=False", "C_COL=False", "C_COL=True"},
+        {"ACC=\"float32\"", "ACC=\"float16\"", "BIAS=False", "BIAS=True"},
+        {"DT=\"float16\"", "DT=\"bfloat16\"", "BIAS=False", "BIAS=True", "WARPS=2", "WARPS=1"},
+    };
+    for (size_t i = 0; i < sizeof variants / sizeof *variants; i++) {
+        int len = 0;
+        while (len < 8 && variants[i][len]) len++;
+        char *text = set_defaults(test_kernel("wmma_gemm"), variants[i], len);
+        CHECK(text != NULL, "wmma_gemm: no default %s", variants[i][0]);
+        for (int arch = 0; text && arch < 2; arch++) {
+            lower_arch = arch ? "sm_90a" : "sm_80";
+            snprintf(names[*n], 64, "wmma_gemm_%zu_%s", i, lower_arch);
+            Compiled *c = check_program(names[*n], text);
+            if (c->f && c->src) cases[*n] = (SimCase){names[*n], strdup(text), NULL, c}, ++*n;
+            else compiled_free(c);
+        }
+        free(text);
+    }
+}
+
 /* Kernels with a barrier count one too large (ptx_names: the cp.async arrivals'
  * mbarrier, the plain arrivals' one) or an arrival missing (named_bar: the consumers'
  * last hand-back): a phase that never completes, which the simulation must report as a
@@ -1484,7 +1509,7 @@ static void test_issue26(void) {
     } shapes[] = {{13, 64, 8, 64, 128},  {13, 64, 8, 64, 32},  {64, 13, 64, 8, 128},
                   {37, 40, 16, 32, 256}, {9, 130, 4, 128, 64}, {100, 72, 64, 32, 128},
                   {5, 7, 8, 8, 128}};
-    enum { NS = sizeof shapes / sizeof *shapes, MAXS = NS * 8 + 7 + 20 + 17 + 5 + 6 };
+    enum { NS = sizeof shapes / sizeof *shapes, MAXS = NS * 8 + 7 + 20 + 17 + 5 + 6 + 8 };
     SimCase cases[MAXS];
     static char names[MAXS][64];
     int n = 0;
@@ -1551,6 +1576,7 @@ static void test_issue26(void) {
     }
     math_cases(cases, names, &n);
     wrong_count_cases(cases, names, &n);
+    wmma_cases(cases, names, &n);
     lower_arch = "sm_80";
     Compiled *fast = pass_config_cases(cases, names, &n);
     if (fast) compiled_free(fast);
