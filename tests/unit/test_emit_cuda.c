@@ -1849,9 +1849,9 @@ int main(void) {
     cases[n] = (SimCase){names[n], (char *)test_kernel("wgmma_shared"), NULL, all[n]};
     CHECK(all[n]->src &&
               strstr(all[n]->src, "tl_wgmma_ss<128, 64, 64, 2, true, TL_MMA_F16, TL_MMA_F16, 0, "
-                                  "true>(A_s, B_s,") &&
+                                  "true>(A_s, B_s + (1) * 4096,") &&
               strstr(all[n]->src, "tl_wgmma_ss<128, 64, 64, 2, false, TL_MMA_F16, TL_MMA_F16, "
-                                  "0>(Q_s, B_s,"),
+                                  "0>(Q_s, B_s + (1) * 4096,"),
           "wgmma_shared on sm_90a: a transposed A and a tile read by two gemms on wgmma");
     n++;
     /* sparse MLA: the two column slices of Q_shared are tiles of their own (tensor-core

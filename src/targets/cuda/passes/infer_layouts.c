@@ -494,8 +494,8 @@ static bool kmajor_rows(int64_t row) { return row == 64 || (row > 0 && row % 128
  * 128B-swizzled rows (kmajor_layout, finish), so gemms that read one tile (attention
  * backward's Q and dO, as B of S = K Q^T and of dK = dS Q) can all be wgmmas. */
 static bool alike_panels(const Buffer *b) {
-    return b->scope == SCOPE_SHARED && dtype_bytes(b->dtype) == 2 &&
-           tile_dim(b, b->ndim - 1) % 64 == 0;
+    int64_t cols = tile_dim(b, 1);
+    return b->scope == SCOPE_SHARED && dtype_bytes(b->dtype) == 2 && cols > 0 && cols % 64 == 0;
 }
 
 /* Whether shared tile b may be a wgmma operand as far as its other readers go. */
