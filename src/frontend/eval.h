@@ -422,6 +422,11 @@ void stop_if_typed(Interp *in);
 void eager_finish(Interp *in, Func *f, Value *ret, Loc loc);
 /* tileops.c: an error at loc unless inside a `with T.Kernel` block (what: the name). */
 void need_kernel(Interp *in, Loc loc, const char *what);
+/* tileops.c: need_kernel, for warp-collective code (T.ptx_mma, the WMMA intrinsics): the
+ * block is whole warps and no T.Parallel loop is around it. */
+void need_warps(Interp *in, Loc loc, const char *fname);
+/* tileops.c: emits `name(args)` (STMT_EXTERN), once per warp when warp is set. */
+void emit_runtime_call(Interp *in, const char *name, ExternArg *args, int n, bool warp, Loc loc);
 void eager_sizes(Interp *in, Func *f, Program *p);
 
 /* tileops_vec.c: vector dtypes (float16x2, ...) and values (V_VEC). The hooks the rest

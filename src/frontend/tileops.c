@@ -24,6 +24,30 @@ void need_kernel(Interp *in, Loc loc, const char *what) {
         ctx_fail(in->ctx, loc, "%s is only allowed inside a 'with T.Kernel(...)' block", what);
 }
 
+void need_warps(Interp *in, Loc loc, const char *fname) {
+    need_kernel(in, loc, fname);
+    if (in->kernel_threads % 32)
+        ctx_fail(in->ctx, loc,
+                 "%s is warp-collective: the block's thread count (%d) must be a multiple "
+                 "of 32",
+                 fname, in->kernel_threads);
+    if (in->parallel_depth)
+        ctx_fail(in->ctx, loc,
+                 "%s is warp-collective (each warp makes it once): it cannot be inside a "
+                 "T.Parallel loop",
+                 fname);
+    mem_thread_level(in);
+}
+
+void emit_runtime_call(Interp *in, const char *name, ExternArg *args, int n, bool warp, Loc loc) {
+    Stmt *s = ir_stmt(in->ctx, STMT_EXTERN, loc);
+    s->u.extern_.name = name;
+    s->u.extern_.args = args, s->u.extern_.nargs = n;
+    s->u.extern_.warp = warp;
+    VEC_PUSH(ARENA, in->func->externs, name);
+    emit_stmt(in, s);
+}
+
 /* ---- shapes and buffers ------------------------------------------------------------ */
 static Expr *dim_expr(Interp *in, Value *v, Loc loc, const char *what) {
     Expr *e = val_to_expr(in, v, loc, what);

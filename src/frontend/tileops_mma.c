@@ -80,17 +80,6 @@ static MmaType mma_type(Interp *in, Value *v, Loc loc, const char *what) {
              what, s);
 }
 
-/* Warp-collective code needs whole warps. */
-static void need_warps(Interp *in, Loc loc, const char *fname) {
-    need_kernel(in, loc, fname);
-    if (in->kernel_threads % 32)
-        ctx_fail(in->ctx, loc,
-                 "%s is warp-collective: the block's thread count (%d) must be a multiple "
-                 "of 32",
-                 fname, in->kernel_threads);
-    mem_thread_level(in);
-}
-
 /* buf's element at flat offset off (a 1-D view of the buffer's elements). */
 static Expr **flat_index(Interp *in, Buffer *b, Expr *off, Loc loc) {
     Expr **idx = NEW_ARRAY(ARENA, Expr *, b->ndim + 1);
@@ -128,15 +117,6 @@ static ExternArg ptr_arg(Interp *in, Value *v, Value *off, unsigned scopes, int6
                                     : "in shared or global memory");
     r.extent = ir_int(in->ctx, elems, DT_INT32, loc);
     return r;
-}
-
-static void emit_call(Interp *in, const char *name, ExternArg *args, int n, bool warp, Loc loc) {
-    Stmt *s = ir_stmt(in->ctx, STMT_EXTERN, loc);
-    s->u.extern_.name = name;
-    s->u.extern_.args = args, s->u.extern_.nargs = n;
-    s->u.extern_.warp = warp;
-    VEC_PUSH(ARENA, in->func->externs, name);
-    emit_stmt(in, s);
 }
 
 static void need_dtype(Interp *in, const ExternArg *x, DType want, Loc loc, const char *what) {
@@ -199,7 +179,7 @@ static Value *t_ptx_mma(Interp *in, CallArgs *a, void *d) {
     need_dtype(in, &args[1], tb.dtype, a->loc, "the B operand");
     need_dtype(in, &args[2], tc.dtype, a->loc, "the accumulator");
     const char *name = arena_printf(ARENA, "tl_ptx_mma_%s_%s_%s_%s", shape, tc.ptx, ta.ptx, tb.ptx);
-    emit_call(in, name, args, 3, true, a->loc);
+    emit_runtime_call(in, name, args, 3, true, a->loc);
     return val_none(in);
 }
 
@@ -242,7 +222,7 @@ static Value *t_ptx_ldmatrix(Interp *in, CallArgs *a, void *d) {
     args[1].extent = ir_int(in->ctx, 16 / bytes, DT_INT32, a->loc);
     const char *name = arena_printf(ARENA, "tl_ptx_ldmatrix_x%lld%s", (long long)num,
                                     trans ? "_trans" : "");
-    emit_call(in, name, args, 2, true, a->loc);
+    emit_runtime_call(in, name, args, 2, true, a->loc);
     return val_none(in);
 }
 
@@ -275,7 +255,7 @@ static Value *t_mma_store(Interp *in, CallArgs *a, void *d) {
                             ir_int(in->ctx, n, DT_INT32, a->loc), a->loc);
     const char *name = arena_printf(ARENA, "tl_mma_store_16x%lld_b%d", (long long)n,
                                     dtype_bytes(dt));
-    emit_call(in, name, args, 3, true, a->loc);
+    emit_runtime_call(in, name, args, 3, true, a->loc);
     return val_none(in);
 }
 
@@ -297,7 +277,7 @@ static Value *t_mma_fill(Interp *in, CallArgs *a, void *d) {
                  dtype_name(args[0].buf->dtype), dtype_name(dt));
     args[1].value = ir_int(in->ctx, n * dtype_bytes(dt), DT_INT32, a->loc);
     mem_thread_level(in);
-    emit_call(in, "tl_mma_fill", args, 2, false, a->loc);
+    emit_runtime_call(in, "tl_mma_fill", args, 2, false, a->loc);
     return val_none(in);
 }
 

@@ -74,22 +74,6 @@ Value *tl_wmma_alloc(Interp *in, Value *shape, Value *dtype, const char *scope, 
     return v;
 }
 
-/* Warp-collective code needs whole warps and no enclosing T.Parallel. */
-static void need_warps(Interp *in, Loc loc, const char *fname) {
-    need_kernel(in, loc, fname);
-    if (in->kernel_threads % 32)
-        ctx_fail(in->ctx, loc,
-                 "%s is warp-collective: the block's thread count (%d) must be a multiple "
-                 "of 32",
-                 fname, in->kernel_threads);
-    if (in->parallel_depth)
-        ctx_fail(in->ctx, loc,
-                 "%s is warp-collective (each warp makes it once): it cannot be inside a "
-                 "T.Parallel loop",
-                 fname);
-    mem_thread_level(in);
-}
-
 static void need_shape(Interp *in, Value **mnk, Loc loc, const char *fname) {
     int64_t v[3];
     for (int i = 0; i < 3; i++) v[i] = val_to_int(in, mnk[i], loc, "m, n, k");
@@ -128,15 +112,6 @@ static ExternArg frag_arg(Interp *in, Value *v, Value *index, unsigned roles, in
                       ir_int(in->ctx, LANE_ELEMS, DT_INT32, loc), loc);
     r.extent = ir_int(in->ctx, LANE_ELEMS, DT_INT32, loc);
     return r;
-}
-
-static void emit_call(Interp *in, const char *name, ExternArg *args, int n, Loc loc) {
-    Stmt *s = ir_stmt(in->ctx, STMT_EXTERN, loc);
-    s->u.extern_.name = name;
-    s->u.extern_.args = args, s->u.extern_.nargs = n;
-    s->u.extern_.warp = true;
-    VEC_PUSH(ARENA, in->func->externs, name);
-    emit_stmt(in, s);
 }
 
 /* T.tvm_fill_fragment(fragment, m, n, k, index, value): every element of the fragment. */
@@ -213,7 +188,7 @@ static Value *t_matrix_sync(Interp *in, CallArgs *a, void *d) {
     const char *name = arena_printf(ARENA, "tl_wmma_%s_%s_b%d%s", store ? "store" : "load",
                                     roles_c[args[0].buf->wmma], dtype_bytes(m->dtype),
                                     col ? "_col" : "");
-    emit_call(in, name, args, 3, a->loc);
+    emit_runtime_call(in, name, args, 3, true, a->loc);
     return val_none(in);
 }
 
@@ -241,7 +216,7 @@ static Value *t_mma_sync(Interp *in, CallArgs *a, void *d) {
                  dtype_name(args[0].buf->dtype));
     const char *name = arena_printf(ARENA, "tl_wmma_mma_%s_%s", tc == DT_FLOAT32 ? "f32" : "f16",
                                     ta == DT_FLOAT16 ? "f16" : "bf16");
-    emit_call(in, name, args, 4, a->loc);
+    emit_runtime_call(in, name, args, 4, true, a->loc);
     return val_none(in);
 }
 

@@ -254,6 +254,9 @@ ERRORS = [
     ("if tx < 16:\n                " + mma(),
      "tl_ptx_mma_m16n8k16_f32_f16_f16 is warp-collective: on the C target it cannot run "
      "under a condition"),
+    ("for i in T.Parallel(32):\n                    " + mma(),
+     "T.ptx_mma is warp-collective (each warp makes it once): it cannot be inside a "
+     "T.Parallel loop"),
     ("e = T.TensorCoreIntrinEmitter(warp_row_tiles=24)",
      "TensorCoreIntrinEmitter: warp_row_tiles must be a multiple of 16"),
 ]
