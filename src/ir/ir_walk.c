@@ -452,3 +452,32 @@ int ir_var_plus_offset(const Expr *e, Var *const *vars, int n, const Expr **off)
     }
     return -1;
 }
+
+/* [*lo, *hi) narrowed by the comparison `v op c` (swapped: `c op v`). */
+static bool narrow_cmp(BinOp op, bool swapped, int64_t c, int64_t *lo, int64_t *hi) {
+    if (swapped) /* c < v is v > c */
+        op = op == OP_LT   ? OP_GT
+             : op == OP_LE ? OP_GE
+             : op == OP_GT ? OP_LT
+             : op == OP_GE ? OP_LE
+                           : op;
+    switch (op) {
+    case OP_LT: *hi = c < *hi ? c : *hi; return true;
+    case OP_LE: *hi = c + 1 < *hi ? c + 1 : *hi; return true;
+    case OP_GT: *lo = c + 1 > *lo ? c + 1 : *lo; return true;
+    case OP_GE: *lo = c > *lo ? c : *lo; return true;
+    default: return false;
+    }
+}
+
+bool ir_var_range(const Expr *cond, const Var *v, int64_t *lo, int64_t *hi) {
+    if (cond->kind != EXPR_BIN) return false;
+    const Expr *a = cond->u.bin.a, *b = cond->u.bin.b;
+    if (cond->u.bin.op == OP_AND) return ir_var_range(a, v, lo, hi) && ir_var_range(b, v, lo, hi);
+    int64_t c;
+    if (a->kind == EXPR_VAR && a->u.var == v && ir_is_const_int(b, &c))
+        return narrow_cmp(cond->u.bin.op, false, c, lo, hi);
+    if (b->kind == EXPR_VAR && b->u.var == v && ir_is_const_int(a, &c))
+        return narrow_cmp(cond->u.bin.op, true, c, lo, hi);
+    return false;
+}

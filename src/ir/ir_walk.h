@@ -43,6 +43,9 @@ int ir_fused_vars(const Expr *e, Var *const *vars, int n, const int64_t *ext, in
 bool ir_extern_points_to(const Stmt *s, const Buffer *b, int rw);
 /* Whether any expression of s (and its children) loads from b. */
 bool ir_stmt_reads(Stmt *s, const Buffer *b);
+/* Whether cond is comparisons of v with constants joined by `&&` (`tx < 32`, `tx >= 128 &&
+ * tx < 256`); they narrow [*lo, *hi). */
+bool ir_var_range(const Expr *cond, const Var *v, int64_t *lo, int64_t *hi);
 /* Whether e reads memory (has an EXPR_LOAD). */
 bool ir_expr_loads(const Expr *e);
 /* The STMT_GROUP_SYNC ops in s: bit 1 << op for each GroupSyncOp found. */

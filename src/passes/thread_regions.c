@@ -32,36 +32,6 @@ typedef struct Regions {
     bool named_bars; /* the kernel has named barriers of its own */
 } Regions;
 
-/* [*lo, *hi) narrowed by the comparison `tx op c` (swapped: `c op tx`). */
-static bool narrow_cmp(BinOp op, bool swapped, int64_t c, int64_t *lo, int64_t *hi) {
-    if (swapped) /* c < tx is tx > c */
-        op = op == OP_LT   ? OP_GT
-             : op == OP_LE ? OP_GE
-             : op == OP_GT ? OP_LT
-             : op == OP_GE ? OP_LE
-                           : op;
-    switch (op) {
-    case OP_LT: *hi = c < *hi ? c : *hi; return true;
-    case OP_LE: *hi = c + 1 < *hi ? c + 1 : *hi; return true;
-    case OP_GT: *lo = c + 1 > *lo ? c + 1 : *lo; return true;
-    case OP_GE: *lo = c > *lo ? c : *lo; return true;
-    default: return false;
-    }
-}
-
-/* Whether cond bounds the thread index to a range, which narrows [*lo, *hi). */
-static bool thread_range(const Regions *R, const Expr *cond, int64_t *lo, int64_t *hi) {
-    if (cond->kind != EXPR_BIN) return false;
-    const Expr *a = cond->u.bin.a, *b = cond->u.bin.b;
-    if (cond->u.bin.op == OP_AND) return thread_range(R, a, lo, hi) && thread_range(R, b, lo, hi);
-    int64_t c;
-    if (a->kind == EXPR_VAR && a->u.var == R->tx && ir_is_const_int(b, &c))
-        return narrow_cmp(cond->u.bin.op, false, c, lo, hi);
-    if (b->kind == EXPR_VAR && b->u.var == R->tx && ir_is_const_int(a, &c))
-        return narrow_cmp(cond->u.bin.op, true, c, lo, hi);
-    return false;
-}
-
 static bool reads_thread(const Regions *R, const Expr *e);
 
 static void reads_thread_slot(Expr **slot, void *ud) {
@@ -131,7 +101,7 @@ static Stmt *region(Regions *R, Stmt *body, int64_t lo, int64_t hi, Loc loc) {
 static Stmt *elif_of(const Regions *R, const Stmt *s) {
     Stmt *e = ir_only_stmt(s->u.if_.orelse);
     int64_t lo = 0, hi = R->nthreads;
-    return e && e->kind == STMT_IF && thread_range(R, e->u.if_.cond, &lo, &hi) ? e : NULL;
+    return e && e->kind == STMT_IF && ir_var_range(e->u.if_.cond, R->tx, &lo, &hi) ? e : NULL;
 }
 
 /* Pushes onto seq what threads [rlo, rhi) run for `if cond: A else: B` (cond a thread
@@ -139,7 +109,7 @@ static Stmt *elif_of(const Regions *R, const Stmt *s) {
  * and for an `elif` chain its conditions among the others in turn. */
 static void split_if(Regions *R, Stmt *s, int64_t rlo, int64_t rhi, Stmt *seq) {
     int64_t lo = rlo, hi = rhi;
-    thread_range(R, s->u.if_.cond, &lo, &hi);
+    ir_var_range(s->u.if_.cond, R->tx, &lo, &hi);
     lo = lo < rlo ? rlo : lo, hi = hi > rhi ? rhi : hi;
     ir_seq_push(R->ctx, seq, region(R, s->u.if_.then, lo, hi, s->loc));
     Stmt *other = s->u.if_.orelse;
@@ -160,7 +130,7 @@ static void walk(Stmt **slot, void *ud) {
     Stmt *s = *slot;
     int64_t lo = 0, hi = R->nthreads;
     if (s->kind == STMT_IF && !R->parallel && !R->guarded &&
-        thread_range(R, s->u.if_.cond, &lo, &hi) &&
+        ir_var_range(s->u.if_.cond, R->tx, &lo, &hi) &&
         (block_level(s->u.if_.then) || block_level(s->u.if_.orelse))) {
         Stmt *seq = ir_seq(R->ctx, s->loc);
         split_if(R, s, 0, R->nthreads, seq);

@@ -370,31 +370,6 @@ static bool has_sync(const Stmt *s) {
     return any;
 }
 
-/* Whether cond bounds thread index tx to a range, narrowing [*lo, *hi): `tx < c`,
- * `tx >= c`, ... (either side) and conjunctions of them. */
-static bool tid_range(const Expr *cond, const Var *tx, int64_t *lo, int64_t *hi) {
-    if (cond->kind != EXPR_BIN) return false;
-    BinOp op = cond->u.bin.op;
-    const Expr *a = cond->u.bin.a, *b = cond->u.bin.b;
-    if (op == OP_AND) return tid_range(a, tx, lo, hi) && tid_range(b, tx, lo, hi);
-    int64_t c;
-    bool left = a->kind == EXPR_VAR && a->u.var == tx && ir_is_const_int(b, &c);
-    if (!left && !(b->kind == EXPR_VAR && b->u.var == tx && ir_is_const_int(a, &c))) return false;
-    if (!left) /* c < tx is tx > c */
-        op = op == OP_LT   ? OP_GT
-             : op == OP_LE ? OP_GE
-             : op == OP_GT ? OP_LT
-             : op == OP_GE ? OP_LE
-                           : op;
-    switch (op) {
-    case OP_LT: *hi = c < *hi ? c : *hi; return true;
-    case OP_LE: *hi = c + 1 < *hi ? c + 1 : *hi; return true;
-    case OP_GT: *lo = c + 1 > *lo ? c + 1 : *lo; return true;
-    case OP_GE: *lo = c > *lo ? c : *lo; return true;
-    default: return false;
-    }
-}
-
 /* Writes the thread-range `if` s (see above) and returns true, or returns false. */
 static bool synced_branches(CfEmit *em, const Stmt *s) {
     CEmit *ce = c_of(em);
@@ -402,7 +377,7 @@ static bool synced_branches(CfEmit *em, const Stmt *s) {
     if (s->kind != STMT_IF || !has_sync(s) || k->u.kernel.threads[1] * k->u.kernel.threads[2] != 1)
         return false;
     int64_t lo = ce->simt_lo, hi = ce->simt_hi;
-    if (!k->u.kernel.thread[0] || !tid_range(s->u.if_.cond, k->u.kernel.thread[0], &lo, &hi))
+    if (!k->u.kernel.thread[0] || !ir_var_range(s->u.if_.cond, k->u.kernel.thread[0], &lo, &hi))
         return false;
     if (hi < lo) hi = lo;
     cf_loc_comment(em, s->loc);
