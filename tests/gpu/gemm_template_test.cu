@@ -23,11 +23,11 @@
 /* One configuration: the GEMM C[M][N] += A * B on one block of 32 * WM * WN threads.
  * RS: A from registers (tl_gemm_rs; A then stored [M][K]), else from shared memory.
  * CP: bytes per cp.async (16, 8 or 4). */
-template <int M, int N, int K, int WM, int WN, bool TA, bool TB, bool BF, bool SA, bool SB, bool RS,
+template <int M, int N, int K, int WM, int WN, bool TA, bool TB, bool BF, int SA, int SB, bool RS,
           int CP>
 struct Cfg {
-    static constexpr int M_ = M, N_ = N, K_ = K, WM_ = WM, WN_ = WN, CP_ = CP;
-    static constexpr bool TA_ = TA, TB_ = TB, BF_ = BF, SA_ = SA, SB_ = SB, RS_ = RS;
+    static constexpr int M_ = M, N_ = N, K_ = K, WM_ = WM, WN_ = WN, CP_ = CP, SA_ = SA, SB_ = SB;
+    static constexpr bool TA_ = TA, TB_ = TB, BF_ = BF, RS_ = RS;
     static constexpr int AR = TA && !RS ? K : M, AL = TA && !RS ? M : K; /* A stored [AR][AL] */
     static constexpr int BR = TB ? N : K, BL = TB ? K : N;               /* B stored [BR][BL] */
     static constexpr int MT = M / WM / 16, NT = N / WN / 8, THREADS = 32 * WM * WN;
@@ -35,14 +35,16 @@ struct Cfg {
     static constexpr int SMEM = 1024 + B_OFF + BR * BL * 2;          /* 1024: for alignment */
 };
 
-/* Copies a ROWS x LEN tile of 16-bit elements global -> shared in CP-byte pieces, swizzled
- * when SWZ; with zero_last, the last row is copied with valid = false. */
-template <int ROWS, int LEN, bool SWZ, int CP>
+/* Copies a ROWS x LEN tile of 16-bit elements global -> shared in CP-byte pieces, laid out
+ * as SWZ says (TL_SMEM_*: rows, swizzled rows or 64-column panels); with zero_last, the last
+ * row is copied with valid = false. */
+template <int ROWS, int LEN, int SWZ, int CP>
 __device__ void copy_tile(uint16_t *s, const uint16_t *g, bool zero_last, int tid, int nthreads) {
     constexpr int E = CP / 2; /* elements per piece */
     for (int i = tid; i < ROWS * LEN / E; i += nthreads) {
         int o = i * E, p = o;
-        if constexpr (SWZ) p = tl_swizzle<LEN * 2, 2>(o);
+        if constexpr (SWZ == TL_SMEM_PANELS) p = tl_panel_swizzle<ROWS, LEN>(o);
+        else if constexpr (SWZ == TL_SMEM_SWIZZLED) p = tl_swizzle<LEN * 2, 2>(o);
         bool valid = !(zero_last && o / LEN == ROWS - 1);
         if constexpr (CP == 16) tl_cp_async16(s + p, g + o, valid);
         else if constexpr (CP == 8) tl_cp_async8(s + p, g + o, valid);
@@ -54,7 +56,8 @@ template <class C>
 __global__ void __launch_bounds__(C::THREADS)
     gemm_kernel(const uint16_t *gA, const uint16_t *gB, const float *gC0, float *gC) {
     constexpr int M = C::M_, N = C::N_, K = C::K_, WM = C::WM_, WN = C::WN_;
-    constexpr bool TA = C::TA_, TB = C::TB_, BF = C::BF_, SA = C::SA_, SB = C::SB_;
+    constexpr bool TA = C::TA_, TB = C::TB_, BF = C::BF_;
+    constexpr int SA = C::SA_, SB = C::SB_;
     extern __shared__ unsigned char smem_raw[];
     const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
     uint32_t base = (uint32_t)__cvta_generic_to_shared(smem_raw);
@@ -117,7 +120,7 @@ static bool cuda_ok(cudaError_t e, const char *what, char *why, size_t n) {
     return false;
 }
 
-template <int M, int N, int K, int WM, int WN, bool TA, bool TB, bool BF, bool SA, bool SB, bool RS,
+template <int M, int N, int K, int WM, int WN, bool TA, bool TB, bool BF, int SA, int SB, bool RS,
           int CP>
 static void run() {
     typedef Cfg<M, N, K, WM, WN, TA, TB, BF, SA, SB, RS, CP> C;
@@ -342,6 +345,12 @@ int main() {
     ALL_TRANS(true, true)
     run<64, 64, 32, 2, 2, false, false, false, true, false, false, 8>();
     run<64, 64, 32, 2, 2, true, true, true, false, true, false, 4>();
+    /* tiles in wgmma's 64-column panels (TL_SMEM_PANELS): attention backward's dQ = dS^T K
+     * (M = 32, K_s read by a wgmma too), panels on either side, A in registers */
+    run<32, 192, 128, 1, 8, true, false, false, TL_SMEM_SWIZZLED, TL_SMEM_PANELS, false, 16>();
+    run<64, 128, 128, 2, 2, false, true, true, TL_SMEM_PANELS, TL_SMEM_PANELS, false, 16>();
+    run<64, 64, 128, 2, 2, true, false, false, TL_SMEM_PANELS, TL_SMEM_ROWS, false, 16>();
+    run<64, 128, 64, 4, 1, false, false, true, TL_SMEM_ROWS, TL_SMEM_PANELS, true, 16>();
 
     /* one warp, one mma tile; 8-byte and 4-byte copies */
     run<16, 8, 16, 1, 1, false, false, false, false, true, false, 8>();

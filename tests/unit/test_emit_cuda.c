@@ -1253,9 +1253,12 @@ static void test_sync_counts(Compiled **c, const char *const *names, int n) {
         const char *name, *call;
     } pipes[] = {
         {"examples/gemm.py",
-         "tl_gemm_ss<64, 64, 32, 2, 2, false, false, false, true, true, 0>(A_shared"},
-        {"pipe_k16", "tl_gemm_ss<64, 32, 16, 2, 2, false, false, false, true, true, 1>(A_s"},
-        {"pipe_k48", "tl_gemm_ss<64, 32, 48, 2, 2, false, false, false, false, true, 2>(A_s"},
+         "tl_gemm_ss<64, 64, 32, 2, 2, false, false, false, TL_SMEM_SWIZZLED, TL_SMEM_SWIZZLED, "
+         "0>(A_shared"},
+        {"pipe_k16", "tl_gemm_ss<64, 32, 16, 2, 2, false, false, false, TL_SMEM_SWIZZLED, "
+                     "TL_SMEM_SWIZZLED, 1>(A_s"},
+        {"pipe_k48", "tl_gemm_ss<64, 32, 48, 2, 2, false, false, false, TL_SMEM_ROWS, "
+                     "TL_SMEM_SWIZZLED, 2>(A_s"},
     };
     for (size_t p = 0; p < sizeof pipes / sizeof *pipes; p++)
         for (int i = 0; i < n; i++)
@@ -1737,15 +1740,18 @@ int main(void) {
                       kernels_call(all[i], "const uint4 tl_vec1 = *(const uint4 *)&B["),
                   "vec_loop: each T.vectorized copy one 16-byte load");
         if (!strcmp(names[i], "gemm_tf32")) /* float32: TF32 mma.sync, A in shared or regs */
-            CHECK(kernels_call(all[i], "tl_gemm_ss_tf32<64, 32, 40, 2, 2, false, true, false, "
-                                       "false>(A_s, B_s, acc, tl_tid)") &&
-                      kernels_call(all[i], "tl_gemm_ss_tf32<64, 32, 40, 2, 2, true, false, true, "
-                                           "true>(At_s, Bt_s, acc, tl_tid)") &&
-                      kernels_call(all[i], "tl_gemm_rs_tf32<64, 32, 40, 2, 2, false, true>(A_f, "
+            CHECK(kernels_call(all[i], "tl_gemm_ss_tf32<64, 32, 40, 2, 2, false, true, "
+                                       "TL_SMEM_ROWS, TL_SMEM_ROWS>(A_s, B_s, acc, tl_tid)") &&
+                      kernels_call(all[i], "tl_gemm_ss_tf32<64, 32, 40, 2, 2, true, false, "
+                                           "TL_SMEM_SWIZZLED, TL_SMEM_SWIZZLED>(At_s, Bt_s, "
+                                           "acc, tl_tid)") &&
+                      kernels_call(all[i], "tl_gemm_rs_tf32<64, 32, 40, 2, 2, false, "
+                                           "TL_SMEM_SWIZZLED>(A_f, "
                                            "Bt_s, acc, tl_tid)"),
                   "gemm_tf32: float32 gemms on TF32 tensor cores (SS, transposed A, RS)");
         if (!strcmp(names[i], "mhc_pre")) /* upstream deepseek_mhc: x_frag in registers */
-            CHECK(kernels_call(all[i], "tl_gemm_rs_tf32<32, 32, 256, 2, 2, true, true>(x_frag, "
+            CHECK(kernels_call(all[i], "tl_gemm_rs_tf32<32, 32, 256, 2, 2, true, "
+                                       "TL_SMEM_SWIZZLED>(x_frag, "
                                        "fn_smem + ") &&
                       strstr(all[i]->src, "float x_frag[128] = {};"),
                   "mhc_pre: the float32 gemm on TF32 tensor cores, A in registers");
@@ -1853,6 +1859,17 @@ int main(void) {
               strstr(all[n]->src, "tl_wgmma_ss<128, 64, 64, 2, false, TL_MMA_F16, TL_MMA_F16, "
                                   "0>(Q_s, B_s + (1) * 4096,"),
           "wgmma_shared on sm_90a: a transposed A and a tile read by two gemms on wgmma");
+    n++;
+    /* attention backward's gemms: wgmma where M allows (N = 192 too), dQ's (M = 32) on
+     * mma.sync, reading K_s in the 64-column panels of the wgmma that reads it too */
+    names[n] = "sm90_mixed_gemms";
+    all[n] = check_program(names[n], test_kernel("mixed_gemms"));
+    cases[n] = (SimCase){names[n], (char *)test_kernel("mixed_gemms"), NULL, all[n]};
+    CHECK(all[n]->src &&
+              strstr(all[n]->src, "tl_wgmma_rs<128, 192, 32, 2, false, TL_MMA_F16, 0>(dsT_cast,") &&
+              strstr(all[n]->src, "tl_gemm_ss<32, 192, 128, 1, 8, true, false, false, "
+                                  "TL_SMEM_SWIZZLED, TL_SMEM_PANELS>(dsT_shared, K_s,"),
+          "mixed_gemms on sm_90a: wgmma and mma.sync gemms read one tile");
     n++;
     /* sparse MLA: the two column slices of Q_shared are tiles of their own (tensor-core
      * gemms), and FullRow splits both accumulators 4 x 2 (row statistics in registers) */

@@ -638,6 +638,11 @@ static const char *mma_type(DType t) {
     }
 }
 
+/* tl_cuda.h's TL_SMEM_* name of how shared gemm operand b is stored. */
+static const char *smem_form(const Buffer *b) {
+    return b->panel ? "TL_SMEM_PANELS" : b->swizzle ? "TL_SMEM_SWIZZLED" : "TL_SMEM_ROWS";
+}
+
 void cu_gemm(CfEmit *em, const Stmt *s) {
     const Buffer *A = s->u.gemm.a.buf, *B = s->u.gemm.b.buf, *C = s->u.gemm.c.buf;
     bool ta = s->u.gemm.trans_a, tb = s->u.gemm.trans_b, bf16 = A->dtype == DT_BFLOAT16;
@@ -676,27 +681,27 @@ void cu_gemm(CfEmit *em, const Stmt *s) {
     if (gemm_is_tf32(s) && A->layout) /* A's registers as frag_mma_a_tf32 lays them out */
         cf_line(em, "tl_gemm_rs_tf32<%lld, %lld, %lld, %d, %d, %s, %s>(%s, %s, %s, %s);",
                 (long long)M, (long long)N, (long long)K, s->u.gemm.warp_m, s->u.gemm.warp_n,
-                tb ? "true" : "false", B->swizzle ? "true" : "false", pa, pb, cf_buf(em, C), tid);
+                tb ? "true" : "false", smem_form(B), pa, pb, cf_buf(em, C), tid);
     else if (gemm_is_tf32(s))
         cf_line(em, "tl_gemm_ss_tf32<%lld, %lld, %lld, %d, %d, %s, %s, %s, %s>(%s, %s, %s, %s);",
                 (long long)M, (long long)N, (long long)K, s->u.gemm.warp_m, s->u.gemm.warp_n,
-                ta ? "true" : "false", tb ? "true" : "false", A->swizzle ? "true" : "false",
-                B->swizzle ? "true" : "false", pa, pb, cf_buf(em, C), tid);
+                ta ? "true" : "false", tb ? "true" : "false", smem_form(A), smem_form(B), pa, pb,
+                cf_buf(em, C), tid);
     else if (A->dtype == DT_INT8)
         cf_line(em, "tl_gemm_ss_s8<%lld, %lld, %lld, %d, %d, %s, %s, %s, %s>(%s, %s, %s, %s);",
                 (long long)M, (long long)N, (long long)K, s->u.gemm.warp_m, s->u.gemm.warp_n,
-                ta ? "true" : "false", tb ? "true" : "false", A->swizzle ? "true" : "false",
-                B->swizzle ? "true" : "false", pa, pb, cf_buf(em, C), tid);
+                ta ? "true" : "false", tb ? "true" : "false", smem_form(A), smem_form(B), pa, pb,
+                cf_buf(em, C), tid);
     else if (A->layout)
         cf_line(em, "tl_gemm_rs<%lld, %lld, %lld, %d, %d, %s, %s, %s>(%s, %s, %s, %s);",
                 (long long)M, (long long)N, (long long)K, s->u.gemm.warp_m, s->u.gemm.warp_n,
-                tb ? "true" : "false", bf16 ? "true" : "false", B->swizzle ? "true" : "false", pa,
-                pb, cf_buf(em, C), tid);
+                tb ? "true" : "false", bf16 ? "true" : "false", smem_form(B), pa, pb, cf_buf(em, C),
+                tid);
     else
         cf_line(em, "tl_gemm_ss<%lld, %lld, %lld, %d, %d, %s, %s, %s, %s, %s%s>(%s, %s, %s, %s);",
                 (long long)M, (long long)N, (long long)K, s->u.gemm.warp_m, s->u.gemm.warp_n,
-                ta ? "true" : "false", tb ? "true" : "false", bf16 ? "true" : "false",
-                A->swizzle ? "true" : "false", B->swizzle ? "true" : "false",
+                ta ? "true" : "false", tb ? "true" : "false", bf16 ? "true" : "false", smem_form(A),
+                smem_form(B),
                 s->u.gemm.pipe_wait ? arena_printf(&em->ctx->arena, ", %d", s->u.gemm.pipe_wait - 1)
                                     : "",
                 pa, pb, cf_buf(em, C), tid);

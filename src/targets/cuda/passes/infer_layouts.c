@@ -24,8 +24,9 @@
  *    index may also be the row-major position of several nest variables (a view of the
  *    fragment, T.reshape: s[i, j * H + k], ir_fused_vars): the fragment's layout with
  *    that dimension split (frag_split) stands for it.
- * On sm_90a a kernel first tries share mode (Infer.share: tiles read by several gemms,
- * transposed A on wgmma) and keeps it only if every kept gemm is then a wgmma.
+ * On sm_90a a kernel also tries share mode (Infer.share: tiles read by several gemms,
+ * transposed A on wgmma) and keeps it unless it leaves more fragments out of registers
+ * or warpgroups idle (choose_share); mma.sync gemms then read wgmma's panels.
  * A fragment that meets two layouts that disagree, or is touched anywhere else (serial
  * code, a computed index, a nest of run-time extent), stays block-wide: the SIMT model
  * of map_threads.c, correct but slow. A kept op with such an operand is lowered to
@@ -90,9 +91,8 @@ typedef struct Infer {
     Stmt *kernel;
     int nthreads;          /* of the block, or of the T.ws region being walked or constrained */
     Vec(Buffer *) demoted; /* kept across restarts */
-    /* Tiles read by several gemms may be wgmma operands, and a transposed A too (sm_90a),
-     * while every kept gemm of the kernel is a wgmma; else the kernel starts over
-     * without (see infer_kernel). */
+    /* Tiles read by several gemms may be wgmma operands, and a transposed A too (sm_90a;
+     * see choose_share). */
     bool share;
     Vec(Nest *) nests;
     Vec(Stmt *) ops;       /* kept gemms and reduces */
@@ -521,7 +521,7 @@ static int wgmma_groups(const Infer *I, const Stmt *s, int64_t M, int64_t N, int
                     (!tb || kmajor_rows(row));
     if (!I->wgmma || A->dtype == DT_INT8 || A->dtype == DT_FLOAT32 ||
         !(regs || kmajor || mn_major) || M % 64 ||
-        (N != 16 && N != 32 && N != 64 && N != 128 && N != 256) ||
+        (N != 16 && N != 32 && N != 64 && N != 128 && N != 192 && N != 256) ||
         (!tb && (N < 64 || fp8(B->dtype))) || I->nthreads % 128 || !sole_or_alike(I, B) || A == B)
         return 0;
     for (int g = I->nthreads / 128; g >= 1; g--)
@@ -731,11 +731,13 @@ static bool lower_unready(Infer *I, Stmt **slot) {
 }
 
 /* Shared rows of a power of two of 16 bytes or more, in whole 1024-byte tiles, are
- * swizzled (tl_swizzle): the gemm's ldmatrix reads are then free of bank conflicts. */
+ * swizzled (tl_swizzle): the gemm's ldmatrix reads are then free of bank conflicts. A
+ * tile already in 128-byte panels (a wgmma operand, a TMA store's) stays so: mma.sync
+ * reads panels too (TL_SMEM_PANELS). */
 static void swizzle_operand(const Buffer *b_const) {
     Buffer *b = (Buffer *)b_const;
     int64_t shape[FRAG_MAX_DIMS];
-    if (b->scope != SCOPE_SHARED || !const_shape(b, shape)) return;
+    if (b->scope != SCOPE_SHARED || b->panel || !const_shape(b, shape)) return;
     int64_t row = shape[b->ndim - 1] * dtype_bytes(b->dtype), total = row;
     for (int d = 0; d < b->ndim - 1; d++) total *= shape[d];
     int shift = 7;
@@ -841,6 +843,19 @@ static void kmajor_layout(Buffer *b, int row) {
     if (row > 128) b->panel = 128 / dtype_bytes(b->dtype);
 }
 
+/* The swizzled shared tiles of wgmma gemm s: K-major operands as kmajor_layout, MN-major
+ * ones in 64-column panels of 128B-swizzled rows. */
+static void wgmma_layouts(const Stmt *s) {
+    Buffer *A = s->u.gemm.a.buf, *B = s->u.gemm.b.buf;
+    int64_t n = tile_dim(B, 1), k = tile_dim(A, s->u.gemm.trans_a ? 0 : 1);
+    int row = (int)k * dtype_bytes(A->dtype);
+    if (s->u.gemm.trans_a) {
+        A->swizzle = 128, A->panel = tile_dim(A, 1) > 64 ? 64 : 0;
+    } else if (A->scope == SCOPE_SHARED) kmajor_layout(A, row);
+    if (s->u.gemm.trans_b) kmajor_layout(B, row);
+    else B->swizzle = 128, B->panel = n > 64 ? 64 : 0;
+}
+
 static void finish(Infer *I) {
     StmtList allocs = {0};
     StmtList ws_regions = {0}; /* the T.ws region of each of allocs */
@@ -848,24 +863,17 @@ static void finish(Infer *I) {
     stored_panels(&I->kernel->u.kernel.body, I);
     bool outside = false;
     staged_swizzles(&I->kernel->u.kernel.body, &outside);
-    for (int i = 0; i < I->ops.len; i++) {
+    for (int i = 0; i < I->ops.len; i++) { /* mma.sync tiles first: wgmma's layouts win */
         Stmt *s = I->ops.data[i];
-        if (s->kind == STMT_GEMM && s->u.gemm.wgmma) { /* the swizzled wgmma tiles */
-            Buffer *A = s->u.gemm.a.buf, *B = s->u.gemm.b.buf;
-            int64_t n = tile_dim(B, 1), k = tile_dim(A, s->u.gemm.trans_a ? 0 : 1);
-            int row = (int)k * dtype_bytes(A->dtype);
-            if (s->u.gemm.trans_a) { /* MN-major: 64-column panels */
-                A->swizzle = 128;
-                if (tile_dim(A, 1) > 64) A->panel = 64;
-            } else if (A->scope == SCOPE_SHARED) kmajor_layout(A, row);
-            if (s->u.gemm.trans_b) kmajor_layout(B, row);
-            else { /* MN-major: 64-column panels */ B->swizzle = 128;
-                if (n > 64) B->panel = 64;
-            }
-        } else if (s->kind == STMT_GEMM) {
+        if (s->kind == STMT_GEMM && !s->u.gemm.wgmma) {
             swizzle_operand(s->u.gemm.a.buf);
             swizzle_operand(s->u.gemm.b.buf);
-        } else {
+        }
+    }
+    for (int i = 0; i < I->ops.len; i++) {
+        Stmt *s = I->ops.data[i];
+        if (s->kind == STMT_GEMM && s->u.gemm.wgmma) wgmma_layouts(s);
+        else if (s->kind != STMT_GEMM) {
             I->nthreads = I->op_threads.data[i];
             reduce_workspace(I, s, I->op_region.data[i], &allocs, &ws_regions);
         }
@@ -945,55 +953,70 @@ static bool share_matters(const Infer *I) {
     return false;
 }
 
-/* In share mode, whether a kept gemm is not a wgmma (mma.sync and wgmma gemms would then
- * disagree on a shared tile's layout or on a fragment passed between them) or leaves
- * warpgroups as replicas (M = 64 in 256 threads: mma.sync splits the tile over all
- * warps instead). */
-static bool share_failed(const Infer *I) {
-    for (int i = 0; I->share && i < I->ops.len; i++) {
+/* Whether share mode leaves the kernel worse off than the `plain` fragments demoted
+ * without it: a wgmma gemm with warpgroups as replicas (M = 64 in 256 threads: mma.sync
+ * splits the tile over all warps instead), or more fragments out of registers (one passed
+ * between an mma.sync gemm and a wgmma gemm, whose register layouts differ). Shared tiles
+ * do not count: mma.sync reads wgmma's panels (TL_SMEM_PANELS). */
+static bool share_worse(const Infer *I, int demoted_mark, int plain) {
+    for (int i = 0; i < I->ops.len; i++) {
         const Stmt *s = I->ops.data[i];
-        if (s->kind == STMT_GEMM && s->u.gemm.wgmma * 128 != I->op_threads.data[i]) return true;
+        if (s->kind == STMT_GEMM && s->u.gemm.wgmma &&
+            s->u.gemm.wgmma * 128 != I->op_threads.data[i])
+            return true;
     }
-    return false;
+    return I->demoted.len - demoted_mark > plain;
+}
+
+/* Walks kernel k and solves its constraints to a fixed point (no lowering). */
+static void solve(Infer *I, Stmt *k) {
+    const int *th = k->u.kernel.threads;
+    clear_layouts(k->u.kernel.body);
+    I->nests.len = 0, I->ops.len = 0, I->op_threads.len = 0, I->op_region.len = 0;
+    I->cur = NULL, I->region = NULL;
+    I->nthreads = th[0] * th[1] * th[2];
+    int mark = I->env.len;
+    iv_env_enter(&I->env, k);
+    walk_stmt(I, k->u.kernel.body);
+    I->env.len = mark;
+    do {
+        do {
+            I->changed = false;
+            for (int i = 0; i < I->ops.len; i++) {
+                Stmt *s = I->ops.data[i];
+                I->nthreads = I->op_threads.data[i];
+                if (s->kind == STMT_GEMM) gemm_constraints(I, s);
+                else reduce_constraints(I, s);
+            }
+            for (int i = 0; i < I->nests.len; i++) nest_constraints(I, I->nests.data[i]);
+        } while (I->changed);
+    } while (seed_blocked(I) || demote_unmapped(I));
+}
+
+/* Share mode, where it could matter (share_matters), is kept unless share_worse; either
+ * way the kernel's solution is the last solve's. What a rejected mode demoted, and its
+ * remarks, are forgotten (nothing is lowered before the choice). */
+static void choose_share(Infer *I, Stmt *k) {
+    int demoted_mark = I->demoted.len, remarks_mark = I->f->remarks.len;
+    solve(I, k);
+    if (!I->wgmma || !share_matters(I)) return;
+    int plain = I->demoted.len - demoted_mark;
+    I->share = true, I->demoted.len = demoted_mark, I->f->remarks.len = remarks_mark;
+    solve(I, k);
+    if (!share_worse(I, demoted_mark, plain)) return;
+    I->share = false, I->demoted.len = demoted_mark, I->f->remarks.len = remarks_mark;
+    solve(I, k);
 }
 
 static void infer_kernel(Infer *I, Stmt *k) {
-    const int *th = k->u.kernel.threads;
     I->kernel = k;
-    I->nthreads = th[0] * th[1] * th[2];
-    /* share mode is tried first where it matters; what it demoted is forgotten if it
-     * fails (it lowers nothing before it is kept) */
-    bool tried = false;
-    int demoted_mark = I->demoted.len, remarks_mark = I->f->remarks.len;
+    I->share = false;
+    choose_share(I, k);
     for (;;) {
-        clear_layouts(k->u.kernel.body);
-        I->nests.len = 0, I->ops.len = 0, I->op_threads.len = 0, I->op_region.len = 0;
-        I->cur = NULL, I->region = NULL;
-        I->nthreads = th[0] * th[1] * th[2];
-        int mark = I->env.len;
-        iv_env_enter(&I->env, k);
-        walk_stmt(I, k->u.kernel.body);
-        I->env.len = mark;
-        if (!tried) I->share = I->wgmma && share_matters(I), tried = true;
-        do {
-            do {
-                I->changed = false;
-                for (int i = 0; i < I->ops.len; i++) {
-                    Stmt *s = I->ops.data[i];
-                    I->nthreads = I->op_threads.data[i];
-                    if (s->kind == STMT_GEMM) gemm_constraints(I, s);
-                    else reduce_constraints(I, s);
-                }
-                for (int i = 0; i < I->nests.len; i++) nest_constraints(I, I->nests.data[i]);
-            } while (I->changed);
-        } while (seed_blocked(I) || demote_unmapped(I));
-        if (share_failed(I)) {
-            I->share = false, I->demoted.len = demoted_mark, I->f->remarks.len = remarks_mark;
-            continue;
-        }
         I->changed = false;
         lower_unready(I, &k->u.kernel.body);
         if (!I->changed) break; /* else: new loops from lowered ops; start over */
+        solve(I, k);
     }
     for (int i = 0; i < I->nests.len; i++) { /* nests that touch no register fragment */
         Nest *N = I->nests.data[i];
