@@ -291,6 +291,8 @@ gemm_operands.py|-D M=100 -D N=72 -D K=56 -D trans_B=True -D a_frag=True -D b_fr
 ../tests/unit/kernels/wmma_gemm.py|-D A_COL=True -D B_COL=False -D C_COL=True -D BIAS=True -D WARPS=4 -D M=256 -D N=128 -D K=256|0
 ../tests/unit/kernels/frag_prefix.py||1
 ../tests/unit/kernels/wgmma_shared.py||1
+../tests/unit/kernels/mixed_gemms.py||1
+../tests/unit/kernels/mixed_gemms.py|-D DQK=128|1
 ../tests/unit/kernels/local_views.py||1
 ../tests/unit/kernels/big_grid.py||0
 EOF
