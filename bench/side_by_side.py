@@ -424,6 +424,18 @@ class Runner:
         return res
 
 
+def keep_sources(cache_root, dest):
+    """Copies the .cu files of every case's and side's kernel cache to dest/<case>/<side>/
+    (TileLang's generated CUDA beside tilec's, to compare what each compiler made)."""
+    for src in Path(cache_root).rglob("*.cu"):
+        rel = src.relative_to(cache_root)
+        if len(rel.parts) < 3:
+            continue
+        out = dest / rel.parts[0] / rel.parts[1] / "_".join(rel.parts[2:])
+        out.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(src, out)
+
+
 def drop_autotune_results(cache):
     """Phase 1 timed every config as ONCE_MS: its autotuning results must not be reused."""
     for d in list(Path(cache).rglob("autotune*")):
@@ -629,6 +641,9 @@ def parse_args(argv=None):
                     "temporary folder)")
     ap.add_argument("--csv", default=str(ROOT / "bench" / "results.csv"),
                     help="CSV the rows are appended to (default %(default)s)")
+    ap.add_argument("--sources", default=None, metavar="DIR",
+                    help="keep each case's generated CUDA sources (the .cu files of both "
+                         "sides' kernel caches) under DIR/<case>/<side>/")
     ap.add_argument("--dry-run", action="store_true", help="list the cases and stop")
     return ap.parse_args(argv)
 
@@ -668,6 +683,8 @@ def main(argv=None, runner=None):
         results = run_cases(cases, runner, args.jobs, args.batch,
                             say=lambda text: print(text, flush=True))
     finally:
+        if args.sources and runner is not None:
+            keep_sources(runner.cache_root, Path(args.sources))
         for path in temporary:
             shutil.rmtree(path, ignore_errors=True)
     date = datetime.date.today().isoformat()

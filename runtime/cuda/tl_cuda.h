@@ -3070,38 +3070,47 @@ TL_DEV void tl_wgmma_one(float *d, uint64_t a, uint64_t b) {
 }
 /* clang-format on */
 
-/* C += A * B for one block tile: NWG warpgroups split M (warpgroup w: rows w * (M / NWG)
- * .. in MT = M / NWG / 64 m64 slices); every thread of those warpgroups calls it, after
+/* C += A * B for one block tile: NWG x NWG_N warpgroups split M and N (warpgroup w =
+ * wm * NWG_N + wn: rows wm * (M / NWG) .. in MT = M / NWG / 64 m64 slices, columns
+ * wn * NI .. of NI = N / NWG_N); every thread of those warpgroups calls it, after
  * a barrier (and fence.proxy.async by the threads that wrote A and B). TA, TB: the input
  * types (TL_MMA_*: f16 or bf16 both, or any two fp8). A: [M][K] K-major (tl_kmajor_off:
  * rows of 64 bytes, 64B-swizzled, or whole 128-byte panels, 128B-swizzled), or, 16-bit
  * only (TRANS_A), [K][M] in 64-column panels; B: [N][K] likewise (TRANS_B), or, 16-bit
- * only, [K][N] in 64-column panels (N >= 64). C: the
- * thread's MT * N / 2 floats, C[(mi * N / 8 + ni) * 4 + c] = element
- * (w * (M / NWG) + mi * 64 + 16 * (warp % 4) + lane / 4 + 8 * (c / 2), ni * 8 +
+ * only, [K][N] in 64-column panels (NI a multiple of 64). C: the
+ * thread's MT * NI / 2 floats, C[(mi * NI / 8 + ni) * 4 + c] = element
+ * (wm * (M / NWG) + mi * 64 + 16 * (warp % 4) + lane / 4 + 8 * (c / 2), wn * NI + ni * 8 +
  * 2 * (lane % 4) + c % 2). Returns with at most WAIT of its wgmma groups (one per call)
  * still running: with WAIT = 1 the previous call's wgmmas are done, this call's may
  * still read A, B and write C (the caller waits, tl_wgmma_wait, before it touches them). */
-template <int M, int N, int K, int NWG, bool TRANS_B, int TA, int TB, int WAIT, bool TRANS_A = false>
+template <int M, int N, int K, int NWG, bool TRANS_B, int TA, int TB, int WAIT,
+          bool TRANS_A = false, int NWG_N = 1>
 TL_DEV void tl_wgmma_ss(const void *A, const void *B, float *C, int tid) {
     constexpr int ES = tl_mma_bytes(TA), ROW = K * ES; /* bytes per K-major row */
+    constexpr int NI = N / NWG_N;                      /* a warpgroup's columns */
     static_assert((ROW == 64 || ROW % 128 == 0 || (TRANS_A && !TRANS_B && K % 16 == 0)) &&
-                      M % (64 * NWG) == 0 && N % 8 == 0 && N <= 256 && (TRANS_B || N % 64 == 0) &&
-                      tl_mma_bytes(TB) == ES && (ES == 2 ? TA == TB : TRANS_B && !TRANS_A),
+                      M % (64 * NWG) == 0 && N % NWG_N == 0 && NI % 8 == 0 && NI <= 256 &&
+                      (TRANS_B || NI % 64 == 0) && tl_mma_bytes(TB) == ES &&
+                      (ES == 2 ? TA == TB : TRANS_B && !TRANS_A),
                   "tl_wgmma_ss: rows of 64 bytes or whole 128-byte panels, M a multiple of "
-                  "64 * NWG, N <= 256; fp8 A and B are K-major");
-    constexpr int MT = M / NWG / 64, R = MT * N / 2;
+                  "64 * NWG, N / NWG_N <= 256; fp8 A and B are K-major");
+    constexpr int MT = M / NWG / 64, R = MT * NI / 2;
     constexpr int SW = ROW < 128 ? ROW : 128;    /* a row's bytes in one (swizzled) panel */
     constexpr uint64_t MODE = SW == 128 ? 1 : 2; /* 128B or 64B swizzle */
-    const int wg = tid / 128;
-    /* MN-major A: warpgroup w's rows start at panel w * M / NWG / 64, K * 128 bytes each */
+    const int wm = tid / 128 / NWG_N, wn = tid / 128 % NWG_N;
+    /* MN-major A: warpgroup wm's rows start at panel wm * M / NWG / 64, K * 128 bytes each;
+     * K-major B: wn's rows at wn * NI rows of SW bytes in each panel; MN-major B: at panel
+     * wn * NI / 64 */
     const uint64_t da = TRANS_A ? tl_wgmma_desc(tl_smem_addr((const char *)A +
-                                                             wg * (M / NWG) / 64 * K * 128),
+                                                             wm * (M / NWG) / 64 * K * 128),
                                                 K * 128, 1024, 1)
-                                : tl_wgmma_desc(tl_smem_addr((const char *)A + wg * (M / NWG) * SW),
+                                : tl_wgmma_desc(tl_smem_addr((const char *)A + wm * (M / NWG) * SW),
                                                 16, 8 * SW, MODE),
-                   db = TRANS_B ? tl_wgmma_desc(tl_smem_addr(B), 16, 8 * SW, MODE)
-                                : tl_wgmma_desc(tl_smem_addr(B), K * 128, 1024, 1);
+                   db = TRANS_B
+                            ? tl_wgmma_desc(tl_smem_addr((const char *)B + wn * NI * SW), 16,
+                                            8 * SW, MODE)
+                            : tl_wgmma_desc(tl_smem_addr((const char *)B + wn * NI / 64 * K * 128),
+                                            K * 128, 1024, 1);
 #pragma unroll
     for (int i = 0; i < R; i++) tl_wgmma_fence_operand(C[i]);
     asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
@@ -3115,8 +3124,8 @@ TL_DEV void tl_wgmma_ss(const void *A, const void *B, float *C, int tid) {
         const uint64_t dbs = tl_wgmma_desc_at(db, TRANS_B ? PANEL * N * SW + KOFF : 2048 * s);
 #pragma unroll
         for (int mi = 0; mi < MT; mi++)
-            tl_wgmma_one<N, TA, TB, !TRANS_B, TRANS_A>(
-                C + mi * (N / 2),
+            tl_wgmma_one<NI, TA, TB, !TRANS_B, TRANS_A>(
+                C + mi * (NI / 2),
                 tl_wgmma_desc_at(da, TRANS_A ? mi * K * 128 + 2048 * s
                                              : PANEL * M * SW + mi * 64 * SW + KOFF),
                 dbs);
@@ -3128,26 +3137,31 @@ TL_DEV void tl_wgmma_ss(const void *A, const void *B, float *C, int tid) {
 }
 
 /* tl_wgmma_ss with A (16-bit, M x K) in registers, laid out as the accumulator of an
- * M x K wgmma (the element order of C above, with K for N): the thread's 16-bit values
+ * M x K wgmma over NWG warpgroups (the element order of C above, with K for N, the same
+ * in each of the NWG_N warpgroups of a row wm): the thread's 16-bit values
  * 8 s .. 8 s + 7 of m64 slice mi (from mi * K / 2) are the a0..a3 words of k-step s, so
  * an accumulator converted in place feeds the next gemm (P = softmax(Q K^T), then P V).
  * B as in tl_wgmma_ss; K-major B needs rows of 64 bytes or whole 128-byte panels,
  * MN-major B any K that is a multiple of 16. The registers of A must not change until the
  * wgmma is waited for. */
-template <int M, int N, int K, int NWG, bool TRANS_B, int T, int WAIT>
+template <int M, int N, int K, int NWG, bool TRANS_B, int T, int WAIT, int NWG_N = 1>
 TL_DEV void tl_wgmma_rs(const void *A, const void *B, float *C, int tid) {
-    static_assert(tl_mma_bytes(T) == 2 && K % 16 == 0 && M % (64 * NWG) == 0 &&
-                      (N == 16 || N == 32 || N == 64 || N == 128 || N == 192 || N == 256) &&
-                      (TRANS_B ? K * 2 == 64 || K * 2 % 128 == 0 : N % 64 == 0),
-                  "tl_wgmma_rs: 16-bit, K a multiple of 16, M of 64 * NWG, N 16, 32, 64, 128, "
-                  "192 or 256; K-major B rows of 64 bytes or whole 128-byte panels, MN-major B "
-                  "in 64-column panels");
-    constexpr int MT = M / NWG / 64, R = MT * N / 2, ROW = 2 * K, SW = ROW < 128 ? ROW : 128;
+    constexpr int NI = N / NWG_N; /* a warpgroup's columns, as in tl_wgmma_ss */
+    static_assert(tl_mma_bytes(T) == 2 && K % 16 == 0 && M % (64 * NWG) == 0 && N % NWG_N == 0 &&
+                      (NI == 16 || NI == 32 || NI == 64 || NI == 128 || NI == 192 || NI == 256) &&
+                      (TRANS_B ? K * 2 == 64 || K * 2 % 128 == 0 : NI % 64 == 0),
+                  "tl_wgmma_rs: 16-bit, K a multiple of 16, M of 64 * NWG, N / NWG_N 16, 32, 64, "
+                  "128, 192 or 256; K-major B rows of 64 bytes or whole 128-byte panels, "
+                  "MN-major B in 64-column panels");
+    constexpr int MT = M / NWG / 64, R = MT * NI / 2, ROW = 2 * K, SW = ROW < 128 ? ROW : 128;
     constexpr uint64_t MODE = SW == 128 ? 1 : 2;
     const uint32_t *a = (const uint32_t *)A;
-    const uint64_t db = TRANS_B ? tl_wgmma_desc(tl_smem_addr(B), 16, 8 * SW, MODE)
-                                : tl_wgmma_desc(tl_smem_addr(B), K * 128, 1024, 1);
-    (void)tid;
+    const int wn = tid / 128 % NWG_N;
+    const uint64_t db = TRANS_B
+                            ? tl_wgmma_desc(tl_smem_addr((const char *)B + wn * NI * SW), 16,
+                                            8 * SW, MODE)
+                            : tl_wgmma_desc(tl_smem_addr((const char *)B + wn * NI / 64 * K * 128),
+                                            K * 128, 1024, 1);
 #pragma unroll
     for (int i = 0; i < R; i++) tl_wgmma_fence_operand(C[i]);
     asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
@@ -3159,13 +3173,13 @@ TL_DEV void tl_wgmma_rs(const void *A, const void *B, float *C, int tid) {
         for (int mi = 0; mi < MT; mi++) {
             const uint32_t *w = a + mi * K / 4 + 4 * s;
 #define TL_WGMMA_RS(n)                                                                             \
-    if constexpr (N == n) {                                                                        \
+    if constexpr (NI == n) {                                                                       \
         if constexpr (T == TL_MMA_BF16)                                                            \
-            TRANS_B ? tl_wgmma_rs_##n##_bf16_0(C + mi * (N / 2), w, dbs)                           \
-                    : tl_wgmma_rs_##n##_bf16_1(C + mi * (N / 2), w, dbs);                          \
+            TRANS_B ? tl_wgmma_rs_##n##_bf16_0(C + mi * (NI / 2), w, dbs)                          \
+                    : tl_wgmma_rs_##n##_bf16_1(C + mi * (NI / 2), w, dbs);                         \
         else                                                                                       \
-            TRANS_B ? tl_wgmma_rs_##n##_f16_0(C + mi * (N / 2), w, dbs)                            \
-                    : tl_wgmma_rs_##n##_f16_1(C + mi * (N / 2), w, dbs);                           \
+            TRANS_B ? tl_wgmma_rs_##n##_f16_0(C + mi * (NI / 2), w, dbs)                           \
+                    : tl_wgmma_rs_##n##_f16_1(C + mi * (NI / 2), w, dbs);                          \
     }
             TL_WGMMA_RS(16)
             TL_WGMMA_RS(32) TL_WGMMA_RS(64) TL_WGMMA_RS(128) TL_WGMMA_RS(192) TL_WGMMA_RS(256)
@@ -3781,16 +3795,16 @@ template <int T> TL_DEV float tl_mma_in(const void *p, int i) {
     else return tl_gemm_in<T == TL_MMA_BF16>(((const uint16_t *)p)[i]);
 }
 
-template <int M, int N, int K, int NWG, bool TRANS_B, int TA, int TB, bool TRANS_A>
+template <int M, int N, int K, int NWG, bool TRANS_B, int TA, int TB, bool TRANS_A, int NWG_N>
 TL_DEV void tl_wgmma_sim(const void *A, const void *B, float *C, int tid) {
-    constexpr int MT = M / NWG / 64, ES = tl_mma_bytes(TA);
-    const int wg = tid / 128, q = tid / 32 % 4, lane = tid % 32;
+    constexpr int MT = M / NWG / 64, ES = tl_mma_bytes(TA), NI = N / NWG_N;
+    const int wm = tid / 128 / NWG_N, wn = tid / 128 % NWG_N, q = tid / 32 % 4, lane = tid % 32;
     for (int mi = 0; mi < MT; mi++)
-        for (int ni = 0; ni < N / 8; ni++)
+        for (int ni = 0; ni < NI / 8; ni++)
             for (int c = 0; c < 4; c++) {
-                int row = wg * (M / NWG) + mi * 64 + 16 * q + lane / 4 + 8 * (c / 2);
-                int col = ni * 8 + 2 * (lane % 4) + c % 2;
-                float *acc = &C[(mi * N / 8 + ni) * 4 + c];
+                int row = wm * (M / NWG) + mi * 64 + 16 * q + lane / 4 + 8 * (c / 2);
+                int col = wn * NI + ni * 8 + 2 * (lane % 4) + c % 2;
+                float *acc = &C[(mi * NI / 8 + ni) * 4 + c];
                 for (int k = 0; k < K; k++) {
                     float b;
                     if constexpr (TRANS_B) b = tl_mma_in<TB>(B, tl_kmajor_off<N, K, ES>(col, k));
@@ -3803,10 +3817,12 @@ TL_DEV void tl_wgmma_sim(const void *A, const void *B, float *C, int tid) {
 }
 
 /* Queued, then run by tl_wgmma_wait<WAIT> (at once when WAIT is 0). */
-template <int M, int N, int K, int NWG, bool TRANS_B, int TA, int TB, int WAIT, bool TRANS_A = false>
+template <int M, int N, int K, int NWG, bool TRANS_B, int TA, int TB, int WAIT,
+          bool TRANS_A = false, int NWG_N = 1>
 TL_DEV void tl_wgmma_ss(const void *A, const void *B, float *C, int tid) {
     static_assert((K * tl_mma_bytes(TA) == 64 || K * tl_mma_bytes(TA) % 128 == 0 ||
                    (TRANS_A && !TRANS_B && K % 16 == 0)) &&
+                      N % NWG_N == 0 && (TRANS_B || N / NWG_N % 64 == 0) &&
                       tl_mma_bytes(TB) == tl_mma_bytes(TA) &&
                       (tl_mma_bytes(TA) == 2 ? TA == TB : TRANS_B && !TRANS_A) &&
                       (!TRANS_A || M % 64 == 0),
@@ -3815,7 +3831,7 @@ TL_DEV void tl_wgmma_ss(const void *A, const void *B, float *C, int tid) {
     TlSimQueue *q = &tl_sim_queues[sim_thread()];
     int i = q->ngemm++;
     q->issued++;
-    q->gemm[i] = tl_wgmma_sim<M, N, K, NWG, TRANS_B, TA, TB, TRANS_A>;
+    q->gemm[i] = tl_wgmma_sim<M, N, K, NWG, TRANS_B, TA, TB, TRANS_A, NWG_N>;
     q->ga[i] = A, q->gb[i] = B, q->gc[i] = C, q->gtid[i] = tid;
     if constexpr (WAIT >= 0) tl_wgmma_wait<WAIT>();
 }
@@ -3826,9 +3842,9 @@ TL_DEV void tl_wgmma_ss(const void *A, const void *B, float *C, int tid) {
  * the wait gets wrong results), building the warpgroup's M / NWG x K tile. */
 static const uint16_t *tl_sim_rs_a[TL_SIM_THREADS][8];
 
-template <int M, int N, int K, int NWG, bool TRANS_B, int T>
+template <int M, int N, int K, int NWG, bool TRANS_B, int T, int NWG_N>
 TL_DEV void tl_wgmma_rs_sim(const void *slot, const void *B, float *C, int tid) {
-    constexpr int MT = M / NWG / 64;
+    constexpr int MT = M / NWG / 64, NI = N / NWG_N;
     const int wg0 = sim_thread() - sim_thread() % 128, n = (int)(uintptr_t)slot;
     static float tile[M][K];
     for (int u = 0; u < 128; u++) /* the accumulator layout, for an M / NWG x K tile */
@@ -3838,13 +3854,13 @@ TL_DEV void tl_wgmma_rs_sim(const void *slot, const void *B, float *C, int tid) 
                     tile[mi * 64 + 16 * (u / 32) + u % 32 / 4 + 8 * (c / 2)]
                         [ki * 8 + 2 * (u % 4) + c % 2] = tl_mma_in<T>(tl_sim_rs_a[wg0 + u][n],
                                                                       (mi * K / 8 + ki) * 4 + c);
-    const int q = tid / 32 % 4, lane = tid % 32;
+    const int q = tid / 32 % 4, lane = tid % 32, wn = tid / 128 % NWG_N;
     for (int mi = 0; mi < MT; mi++)
-        for (int ni = 0; ni < N / 8; ni++)
+        for (int ni = 0; ni < NI / 8; ni++)
             for (int c = 0; c < 4; c++) {
                 int row = mi * 64 + 16 * q + lane / 4 + 8 * (c / 2);
-                int col = ni * 8 + 2 * (lane % 4) + c % 2;
-                float *acc = &C[(mi * N / 8 + ni) * 4 + c];
+                int col = wn * NI + ni * 8 + 2 * (lane % 4) + c % 2;
+                float *acc = &C[(mi * NI / 8 + ni) * 4 + c];
                 for (int k = 0; k < K; k++) {
                     float b;
                     if constexpr (TRANS_B) b = tl_mma_in<T>(B, tl_kmajor_off<N, K, 2>(col, k));
@@ -3854,15 +3870,15 @@ TL_DEV void tl_wgmma_rs_sim(const void *slot, const void *B, float *C, int tid) 
             }
 }
 
-template <int M, int N, int K, int NWG, bool TRANS_B, int T, int WAIT>
+template <int M, int N, int K, int NWG, bool TRANS_B, int T, int WAIT, int NWG_N = 1>
 TL_DEV void tl_wgmma_rs(const void *A, const void *B, float *C, int tid) {
-    static_assert(tl_mma_bytes(T) == 2 && K % 16 == 0 &&
-                      (TRANS_B ? K == 32 || K % 64 == 0 : N % 64 == 0),
+    static_assert(tl_mma_bytes(T) == 2 && K % 16 == 0 && N % NWG_N == 0 &&
+                      (TRANS_B ? K == 32 || K % 64 == 0 : N / NWG_N % 64 == 0),
                   "tl_wgmma_rs: 16-bit; K-major B rows of 64 bytes or whole 128-byte panels");
     TlSimQueue *q = &tl_sim_queues[sim_thread()];
     int i = q->ngemm++, n = q->issued++ % 8;
     tl_sim_rs_a[sim_thread()][n] = (const uint16_t *)A;
-    q->gemm[i] = tl_wgmma_rs_sim<M, N, K, NWG, TRANS_B, T>;
+    q->gemm[i] = tl_wgmma_rs_sim<M, N, K, NWG, TRANS_B, T, NWG_N>;
     q->ga[i] = (const void *)(uintptr_t)n, q->gb[i] = B, q->gc[i] = C, q->gtid[i] = tid;
     if constexpr (WAIT >= 0) tl_wgmma_wait<WAIT>();
 }

@@ -518,7 +518,9 @@ struct Stmt {
             GemmPolicy policy;
             int k_pack, wg_wait;
             int warp_m, warp_n; /* CUDA: kept for tensor cores over these warps */
-            int wgmma;          /* CUDA sm_90a: > 0: wgmma over this many warpgroups */
+            int wgmma;          /* CUDA sm_90a: > 0: wgmma over this many warpgroups
+                                   along M */
+            int wgmma_n;        /* and along N (>= 1 when wgmma > 0) */
             bool inflight;      /* wgmma: return with its group still running
                                         (pass_pipeline_async waits for it) */
             bool deferred;      /* wgmma: return without waiting for any group

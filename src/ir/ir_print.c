@@ -626,6 +626,7 @@ static void print_gemm(Printer *p, const Stmt *s) {
     if (s->u.gemm.wg_wait) sb_printf(sb, ", wg_wait=%d", s->u.gemm.wg_wait);
     if (s->u.gemm.manual) sb_puts(sb, ", wgmma_gemm");
     if (s->u.gemm.wgmma) sb_printf(sb, ", wgmma warpgroups=%d", s->u.gemm.wgmma);
+    if (s->u.gemm.wgmma_n > 1) sb_printf(sb, "x%d (along N)", s->u.gemm.wgmma_n);
     else if (s->u.gemm.warp_m)
         sb_printf(sb, ", mma.sync warps=%dx%d", s->u.gemm.warp_m, s->u.gemm.warp_n);
     if (s->u.gemm.inflight) sb_puts(sb, ", inflight");

@@ -43,19 +43,33 @@ Frag *frag_mma_acc(Arena *a, int64_t M, int64_t N, int wm, int wn, int nthreads)
     return f;
 }
 
-Frag *frag_wgmma_acc(Arena *a, int64_t M, int64_t N, int nwg, int nthreads) {
-    if (nwg < 1 || M % (64 * nwg) || N % 8 || nthreads % (128 * nwg)) return NULL;
-    int64_t shape[2] = {M, N}, mt = M / nwg / 64, nt = N / 8;
+/* The wgmma accumulator over nwg x nwg_n warpgroups (warpgroup w = wm * nwg_n + wn); with
+ * split_n false, the M x N tile of each row wm is replicated over its nwg_n warpgroups. */
+static Frag *wgmma_frag(Arena *a, int64_t M, int64_t N, int nwg, int nwg_n, bool split_n,
+                        int nthreads) {
+    int gn = split_n ? nwg_n : 1;
+    if (nwg < 1 || nwg_n < 1 || M % (64 * nwg) || N % (8 * gn) || nthreads % (128 * nwg * nwg_n))
+        return NULL;
+    int64_t shape[2] = {M, N}, mt = M / nwg / 64, nt = N / gn / 8;
     Frag *f = frag_new(a, 2, shape, nthreads, "wgmma accumulator");
-    add_digit(f, 0, 1, 8, true, 4);           /* lane / 4 */
-    add_digit(f, 0, 8, 2, false, 2);          /* c / 2 */
-    add_digit(f, 0, 16, 4, true, 32);         /* warp in the warpgroup */
-    add_digit(f, 0, 64, mt, false, 4 * nt);   /* m64 slice */
-    add_digit(f, 0, 64 * mt, nwg, true, 128); /* warpgroup */
-    add_digit(f, 1, 1, 2, false, 1);          /* c % 2 */
-    add_digit(f, 1, 2, 4, true, 1);           /* lane % 4 */
-    add_digit(f, 1, 8, nt, false, 4);         /* n8 chunk */
+    add_digit(f, 0, 1, 8, true, 4);                   /* lane / 4 */
+    add_digit(f, 0, 8, 2, false, 2);                  /* c / 2 */
+    add_digit(f, 0, 16, 4, true, 32);                 /* warp in the warpgroup */
+    add_digit(f, 0, 64, mt, false, 4 * nt);           /* m64 slice */
+    add_digit(f, 0, 64 * mt, nwg, true, 128 * nwg_n); /* warpgroup row wm */
+    add_digit(f, 1, 1, 2, false, 1);                  /* c % 2 */
+    add_digit(f, 1, 2, 4, true, 1);                   /* lane % 4 */
+    add_digit(f, 1, 8, nt, false, 4);                 /* n8 chunk */
+    add_digit(f, 1, 8 * nt, gn, true, 128);           /* warpgroup column wn */
     return f;
+}
+
+Frag *frag_wgmma_acc(Arena *a, int64_t M, int64_t N, int nwg, int nwg_n, int nthreads) {
+    return wgmma_frag(a, M, N, nwg, nwg_n, true, nthreads);
+}
+
+Frag *frag_wgmma_a(Arena *a, int64_t M, int64_t K, int nwg, int nwg_n, int nthreads) {
+    return wgmma_frag(a, M, K, nwg, nwg_n, false, nthreads);
 }
 
 Frag *frag_mma_a(Arena *a, int64_t M, int64_t K, int wm, int wn, int nthreads) {

@@ -42,11 +42,15 @@ typedef struct Frag {
  * tl_gemm_ss, in a block of nthreads (a multiple of 32 WM WN: further warps are
  * replicas). NULL if M % (16 WM) or N % (8 WN) is not 0. */
 Frag *frag_mma_acc(Arena *a, int64_t M, int64_t N, int wm, int wn, int nthreads);
-/* The wgmma m64nNk16 accumulator of an M x N tile over nwg warpgroups that split M
- * (tl_wgmma_ss): warpgroup w holds rows w * M / nwg .. in MT = M / nwg / 64 slices of
- * 64, its warp q rows 16 q .. 16 q + 15 of each; local index (mi * N / 8 + ni) * 4 + c.
- * NULL unless M % (64 nwg) == 0, N % 8 == 0, nthreads % (128 nwg) == 0. */
-Frag *frag_wgmma_acc(Arena *a, int64_t M, int64_t N, int nwg, int nthreads);
+/* The wgmma m64nNk16 accumulator of an M x N tile over nwg x nwg_n warpgroups that split
+ * M and N (tl_wgmma_ss; warpgroup w = wm * nwg_n + wn): wm holds rows wm * M / nwg .. in
+ * MT = M / nwg / 64 slices of 64, its warp q rows 16 q .. 16 q + 15 of each; wn columns
+ * wn * NI .., NI = N / nwg_n; local index (mi * NI / 8 + ni) * 4 + c. NULL unless
+ * M % (64 nwg) == 0, N % (8 nwg_n) == 0, nthreads % (128 nwg nwg_n) == 0. */
+Frag *frag_wgmma_acc(Arena *a, int64_t M, int64_t N, int nwg, int nwg_n, int nthreads);
+/* The register A operand of tl_wgmma_rs: the M x K accumulator layout over nwg warpgroup
+ * rows, replicated over the nwg_n warpgroups of each. */
+Frag *frag_wgmma_a(Arena *a, int64_t M, int64_t K, int nwg, int nwg_n, int nthreads);
 /* The register A operand of tl_gemm_rs: an M x K tile in the accumulator layout with the
  * warp_n split dropped (replicated over warp_n). */
 Frag *frag_mma_a(Arena *a, int64_t M, int64_t K, int wm, int wn, int nthreads);

@@ -285,6 +285,7 @@ gemm_operands.py|-D M=100 -D N=72 -D K=56 -D trans_B=True -D a_frag=True -D b_fr
 ../tests/unit/kernels/grid_sync.py|-D G=264 -D N=32|0
 ../tests/unit/kernels/cluster.py||1
 ../tests/unit/kernels/cluster.py|-D GX=16 -D GY=8 -D N=128|0
+../tests/unit/kernels/mla_decode.py|-D dim=512 -D pe_dim=64 -D seqlen_kv=256|1
 ../tests/unit/kernels/mla_persistent.py||1
 ../tests/unit/kernels/mla_persistent.py|-D sm_num=132 -D batch=8 -D heads=128 -D seqlen_kv=512 -D num_split=4|0
 ../tests/unit/kernels/wmma_gemm.py||1

@@ -1839,15 +1839,20 @@ int main(void) {
     CHECK(all[n - 1]->src && kernels_call(all[n - 1], "tl_bar_vote<2, 1, 128>(") &&
               !kernels_call(all[n - 1], "tl_syncthreads_count("),
           "sm90_ws_votes: block votes at the consumers' named barrier");
-    /* MLA decode: the score gemms agree on mma.sync (scores in registers), and the row
-     * max and sum share one workspace of a slot per quad of lanes (64 x 8 floats) */
+    /* MLA decode: KV_shared is both gemms' B (share mode), M = 64 leaves the second
+     * warpgroup to split N (all three gemms on wgmma, scores in registers), and the row
+     * max and sum share one workspace of a slot per warpgroup column (64 x 2 floats) */
     names[n] = "sm90_mla_decode";
     all[n] = check_program(names[n], test_kernel("mla_decode"));
     cases[n] = (SimCase){names[n], (char *)test_kernel("mla_decode"), NULL, all[n]};
     CHECK(all[n]->src && strstr(all[n]->src, "float *red_buf = ") &&
-              strstr(all[n]->src, "/* shared float32[512] */") &&
-              !strstr(all[n]->src, "float *red_buf_") && !strstr(all[n]->src, "float *acc_s = "),
-          "mla_decode on sm_90a: scores in registers, one 2 KB reduction workspace");
+              strstr(all[n]->src, "/* shared float32[128] */") &&
+              !strstr(all[n]->src, "float *red_buf_") && !strstr(all[n]->src, "float *acc_s = ") &&
+              kernels_call(all[n], "tl_wgmma_ss<64, 64, 128, 1, true, TL_MMA_F16, TL_MMA_F16, 0, "
+                                   "false, 2>(Q_shared,") &&
+              kernels_call(all[n], "tl_wgmma_ss<64, 128, 64, 1, false, TL_MMA_F16, TL_MMA_F16, 0, "
+                                   "false, 2>(S_shared,"),
+          "mla_decode on sm_90a: wgmma over N, scores in registers, one reduction workspace");
     n++;
     /* share mode: a transposed A (MN-major) and a tile read by two gemms, all wgmma */
     names[n] = "sm90_wgmma_shared";

@@ -204,42 +204,52 @@ static void check_a(Arena *a, int64_t M, int64_t K, int wm, int wn, int nthreads
     check_mma_formula(what, f, a_ref, wm, wn);
 }
 
-/* PTX wgmma m64nNk16 accumulator (HOPPER-NOTES 1.4), tiled: warpgroup g = tid / 128 (mod
- * nwg) holds rows g * M / nwg .. in slices of 64; register i of slice mi is
- * (mi * N / 8 + i / 4) * 4 + i % 4 in the thread's array. Passed as (nwg, unused). */
-static Idx wgmma_ref(int64_t M, int64_t N, int nwg, int unused, int64_t tid, int64_t l) {
-    (void)unused;
-    int64_t NT = N / 8, g = tid / 128 % nwg, w = tid / 32 % 4, lane = tid % 32;
+/* PTX wgmma m64nNk16 accumulator (HOPPER-NOTES 1.4), tiled: warpgroup w = tid / 128 (mod
+ * nwg * nwg_n) is row g = w / nwg_n, column wn = w % nwg_n: rows g * M / nwg .. in slices
+ * of 64, columns wn * NI .. (NI = N / nwg_n); register i of slice mi is (mi * NI / 8 + i /
+ * 4) * 4 + i % 4 in the thread's array. */
+static Idx wgmma_ref(int64_t M, int64_t N, int nwg, int nwg_n, int64_t tid, int64_t l) {
+    int64_t NI = N / nwg_n, NT = NI / 8, wg = tid / 128 % (nwg * nwg_n);
+    int64_t g = wg / nwg_n, wn = wg % nwg_n, w = tid / 32 % 4, lane = tid % 32;
     int64_t c = l % 4, ni = l / 4 % NT, mi = l / 4 / NT;
     Idx e = {{0}};
     e.i[0] = g * (M / nwg) + mi * 64 + 16 * w + lane / 4 + 8 * (c / 2);
-    e.i[1] = ni * 8 + 2 * (lane % 4) + c % 2;
+    e.i[1] = wn * NI + ni * 8 + 2 * (lane % 4) + c % 2;
     return e;
 }
 
-static void check_wgmma(Arena *a, int64_t M, int64_t N, int nwg, int nthreads) {
+static void check_wgmma(Arena *a, int64_t M, int64_t N, int nwg, int nwg_n, int nthreads) {
     char what[96];
-    snprintf(what, sizeof what, "wgmma acc %lldx%lld %d warpgroups %d threads", (long long)M,
-             (long long)N, nwg, nthreads);
-    Frag *f = frag_wgmma_acc(a, M, N, nwg, nthreads);
+    snprintf(what, sizeof what, "wgmma acc %lldx%lld %dx%d warpgroups %d threads", (long long)M,
+             (long long)N, nwg, nwg_n, nthreads);
+    Frag *f = frag_wgmma_acc(a, M, N, nwg, nwg_n, nthreads);
     CHECK(f != NULL, "%s", what);
     if (!f) return;
     CHECK(frag_valid(f), "%s", what);
-    CHECK(f->nlocal == M * N / (128 * nwg), "%s: nlocal %lld", what, (long long)f->nlocal);
-    CHECK(frag_replicated(f) == (nthreads > 128 * nwg), "%s", what);
-    check_mma_formula(what, f, wgmma_ref, nwg, 0);
+    CHECK(f->nlocal == M * N / (128 * nwg * nwg_n), "%s: nlocal %lld", what, (long long)f->nlocal);
+    CHECK(frag_replicated(f) == (nthreads > 128 * nwg * nwg_n), "%s", what);
+    check_mma_formula(what, f, wgmma_ref, nwg, nwg_n);
 }
 
 static void test_wgmma_acc(void) {
     Arena a = {0};
-    check_wgmma(&a, 64, 128, 1, 128);
-    check_wgmma(&a, 128, 128, 1, 128); /* two m64 slices per warpgroup */
-    check_wgmma(&a, 128, 256, 2, 256);
-    check_wgmma(&a, 256, 64, 2, 256);
-    check_wgmma(&a, 64, 16, 1, 256); /* a replica warpgroup */
-    CHECK(!frag_wgmma_acc(&a, 96, 64, 1, 128), "wgmma: M not a multiple of 64");
-    CHECK(!frag_wgmma_acc(&a, 64, 60, 1, 128), "wgmma: N not a multiple of 8");
-    CHECK(!frag_wgmma_acc(&a, 128, 64, 2, 128), "wgmma: too few threads");
+    check_wgmma(&a, 64, 128, 1, 1, 128);
+    check_wgmma(&a, 128, 128, 1, 1, 128); /* two m64 slices per warpgroup */
+    check_wgmma(&a, 128, 256, 2, 1, 256);
+    check_wgmma(&a, 256, 64, 2, 1, 256);
+    check_wgmma(&a, 64, 16, 1, 1, 256);  /* a replica warpgroup */
+    check_wgmma(&a, 64, 512, 1, 2, 256); /* MLA decode's P V: N over two warpgroups */
+    check_wgmma(&a, 128, 64, 2, 2, 512);
+    CHECK(!frag_wgmma_acc(&a, 96, 64, 1, 1, 128), "wgmma: M not a multiple of 64");
+    CHECK(!frag_wgmma_acc(&a, 64, 60, 1, 1, 128), "wgmma: N not a multiple of 8");
+    CHECK(!frag_wgmma_acc(&a, 128, 64, 2, 1, 128), "wgmma: too few threads");
+    CHECK(!frag_wgmma_acc(&a, 64, 64, 1, 2, 128), "wgmma: too few threads for the N split");
+    CHECK(!frag_wgmma_acc(&a, 64, 24, 1, 2, 256), "wgmma: N / 2 not a multiple of 8");
+    /* tl_wgmma_rs's A: each warpgroup row's tile in both of its columns' warpgroups */
+    Frag *ra = frag_wgmma_a(&a, 64, 64, 1, 2, 256);
+    CHECK(ra && frag_valid(ra) && ra->nlocal == 64 * 64 / 128 && frag_replicated(ra),
+          "wgmma A 64x64 over 1x2 warpgroups: replicated");
+    if (ra) check_mma_formula("wgmma A 64x64 1x2", ra, wgmma_ref, 1, 1);
     arena_free(&a);
 }
 
@@ -548,7 +558,7 @@ static void check_window(const Frag *f, const Frag *w, const int64_t *ext, const
 
 static void test_window(void) {
     Arena a = {0};
-    const Frag *f = frag_wgmma_acc(&a, 256, 128, 2, 256); /* both warpgroups hold every column */
+    const Frag *f = frag_wgmma_acc(&a, 256, 128, 2, 1, 256); /* both warpgroups hold every column */
     int64_t half[2] = {256, 64}, quarter[2] = {256, 32}, rows[2] = {128, 128};
     const Frag *w = frag_window(&a, f, half);
     CHECK(w && w->nlocal == 64 && w->shape[1] == 64, "wgmma accumulator: a column half");
@@ -600,7 +610,7 @@ static void check_split(Arena *a, const Frag *s, int dim, int m, const int64_t *
 
 static void test_split(void) {
     Arena a = {0};
-    const Frag *w = frag_wgmma_acc(&a, 256, 128, 4, 512); /* fp8_lighting_indexer's s */
+    const Frag *w = frag_wgmma_acc(&a, 256, 128, 4, 1, 512); /* fp8_lighting_indexer's s */
     check_split(&a, w, 1, 2, (const int64_t[]){4, 32}, "wgmma 256x128 columns as 4x32");
     check_split(&a, w, 1, 2, (const int64_t[]){32, 4}, "wgmma columns as 32x4 (cut digits)");
     check_split(&a, w, 0, 3, (const int64_t[]){2, 8, 16}, "wgmma rows as 2x8x16");

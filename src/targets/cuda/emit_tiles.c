@@ -651,7 +651,7 @@ void cu_gemm(CfEmit *em, const Stmt *s) {
     const char *pb = operand(em, &s->u.gemm.b, &br, &bc);
     int64_t K = tb ? bc : br;
     if (s->u.gemm.wgmma) {
-        int used = 128 * s->u.gemm.wgmma; /* further warpgroups: replicas */
+        int gn = s->u.gemm.wgmma_n, used = 128 * s->u.gemm.wgmma * gn; /* more: replicas */
         if (s->u.gemm.clear_accum)
             cf_line(em, "for (int tl_c = 0; tl_c < %lld; ++tl_c) %s[tl_c] = 0.0f;",
                     (long long)C->layout->nlocal, cf_buf(em, C));
@@ -659,15 +659,18 @@ void cu_gemm(CfEmit *em, const Stmt *s) {
                               ? "tl_tid"
                               : arena_printf(&em->ctx->arena, "tl_tid %% %d", used);
         int wait = s->u.gemm.manual || s->u.gemm.deferred ? -1 : s->u.gemm.inflight ? 1 : 0;
+        const char *split = gn > 1 ? arena_printf(&em->ctx->arena, ", %d", gn) : "";
         if (A->layout) /* A in registers (one input type) */
-            cf_line(em, "tl_wgmma_rs<%lld, %lld, %lld, %d, %s, %s, %d>(%s, %s, %s, %s);",
+            cf_line(em, "tl_wgmma_rs<%lld, %lld, %lld, %d, %s, %s, %d%s>(%s, %s, %s, %s);",
                     (long long)M, (long long)N, (long long)K, s->u.gemm.wgmma,
-                    tb ? "true" : "false", mma_type(A->dtype), wait, pa, pb, cf_buf(em, C), tid);
+                    tb ? "true" : "false", mma_type(A->dtype), wait, split, pa, pb, cf_buf(em, C),
+                    tid);
         else
-            cf_line(em, "tl_wgmma_ss<%lld, %lld, %lld, %d, %s, %s, %s, %d%s>(%s, %s, %s, %s);",
+            cf_line(em, "tl_wgmma_ss<%lld, %lld, %lld, %d, %s, %s, %s, %d%s%s>(%s, %s, %s, %s);",
                     (long long)M, (long long)N, (long long)K, s->u.gemm.wgmma,
                     tb ? "true" : "false", mma_type(A->dtype), mma_type(B->dtype), wait,
-                    ta ? ", true" : "", pa, pb, cf_buf(em, C), tid);
+                    ta || gn > 1 ? (ta ? ", true" : ", false") : "", split, pa, pb, cf_buf(em, C),
+                    tid);
         return;
     }
     int used = 32 * s->u.gemm.warp_m * s->u.gemm.warp_n; /* further warps: replicas */

@@ -1,9 +1,9 @@
 # MLA decode as TileLang's examples/deepseek_mla/example_mla_decode.py writes it (the
 # no-split kernel), at small sizes: Q K^T and the rope part Q_pe K_pe^T accumulate into
 # one score tile, and KV_shared is also P V's B operand. On sm_90a the two score gemms
-# must agree (both mma.sync: KV_shared's two readers rule out wgmma for the first), so
-# the scores stay in registers; the row max and sum cross the 8 warps (FullCol) and
-# share one shared workspace, a slot per quad of lanes.
+# agree (KV_shared's two readers are alike in share mode), and with M = 64 the second
+# warpgroup splits N: all three gemms are wgmmas over N, the scores stay in registers,
+# and the row max and sum cross the two warpgroups through one shared workspace.
 import tilelang
 import tilelang.language as T
 

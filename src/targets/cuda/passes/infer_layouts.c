@@ -26,7 +26,8 @@
  *    that dimension split (frag_split) stands for it.
  * On sm_90a a kernel also tries share mode (Infer.share: tiles read by several gemms,
  * transposed A on wgmma) and keeps it unless it leaves more fragments out of registers
- * or warpgroups idle (choose_share); mma.sync gemms then read wgmma's panels.
+ * or warpgroups idle (choose_mode); mma.sync gemms then read wgmma's panels. Warpgroups
+ * that M leaves over split N (split_n) where that does better than replicas.
  * A fragment that meets two layouts that disagree, or is touched anywhere else (serial
  * code, a computed index, a nest of run-time extent), stays block-wide: the SIMT model
  * of map_threads.c, correct but slow. A kept op with such an operand is lowered to
@@ -83,6 +84,11 @@ typedef struct Origin {
     const char *what;
 } Origin;
 
+/* Warpgroups of a wgmma gemm along M and N (m = 0: mma.sync). */
+typedef struct WgSplit {
+    int m, n;
+} WgSplit;
+
 typedef struct Infer {
     Ctx *ctx;
     Func *f;
@@ -92,8 +98,10 @@ typedef struct Infer {
     int nthreads;          /* of the block, or of the T.ws region being walked or constrained */
     Vec(Buffer *) demoted; /* kept across restarts */
     /* Tiles read by several gemms may be wgmma operands, and a transposed A too (sm_90a;
-     * see choose_share). */
+     * see choose_mode). */
     bool share;
+    /* Warpgroups that M leaves over split N instead of being replicas (see choose_mode). */
+    bool split_n;
     Vec(Nest *) nests;
     Vec(Stmt *) ops;       /* kept gemms and reduces */
     Vec(int) op_threads;   /* the threads that run each */
@@ -503,14 +511,22 @@ static bool sole_or_alike(const Infer *I, const Buffer *b) {
     return gemm_readers(I, b) == 1 || (I->share && alike_panels(b));
 }
 
-/* Warpgroups for a wgmma gemm (sm_90a), or 0 for mma.sync: A in shared memory [M][K]
+/* Whether one wgmma instruction may be NI columns wide (MN-major B: whole 64-column
+ * panels). */
+static bool wgmma_width(int64_t NI, bool kmajor_b) {
+    return (NI == 16 || NI == 32 || NI == 64 || NI == 128 || NI == 192 || NI == 256) &&
+           (kmajor_b || NI % 64 == 0);
+}
+
+/* Warpgroups for a wgmma gemm (sm_90a), m = 0 for mma.sync: A in shared memory [M][K]
  * (K-major, kmajor_rows: K = 32 or a multiple of 64 16-bit elements, 64 or a multiple
  * of 128 fp8), or [K][M] (transposed, 16-bit, in share mode), or a 16-bit register
  * fragment (K a multiple of 16; it takes the accumulator layout, tl_wgmma_rs); B [N][K]
- * (kmajor_rows) or (16-bit) [K][N] (N >= 64); shared operands read by this gemm only, or
- * alike_panels in share mode; N one of the wgmma widths, M a multiple of 64; as many
- * warpgroups as split M, the rest replicas. */
-static int wgmma_groups(const Infer *I, const Stmt *s, int64_t M, int64_t N, int64_t K) {
+ * (kmajor_rows) or (16-bit) [K][N]; shared operands read by this gemm only, or
+ * alike_panels in share mode; M a multiple of 64. As many warpgroups as split M (m); in
+ * split mode (Infer.split_n) the rest split N (n) where the columns allow (wgmma_width),
+ * else they are replicas. */
+static WgSplit wgmma_groups(const Infer *I, const Stmt *s, int64_t M, int64_t N, int64_t K) {
     const Buffer *A = s->u.gemm.a.buf, *B = s->u.gemm.b.buf;
     int64_t row = K * dtype_bytes(A->dtype);
     bool ta = s->u.gemm.trans_a, tb = s->u.gemm.trans_b;
@@ -519,18 +535,22 @@ static int wgmma_groups(const Infer *I, const Stmt *s, int64_t M, int64_t N, int
     bool kmajor = !ta && A->scope == SCOPE_SHARED && kmajor_rows(row) && sole_or_alike(I, A);
     bool mn_major = ta && I->share && alike_panels(A) && A->dtype == B->dtype && K % 16 == 0 &&
                     (!tb || kmajor_rows(row));
+    WgSplit none = {0, 0};
+    int nwg = I->nthreads / 128;
     if (!I->wgmma || A->dtype == DT_INT8 || A->dtype == DT_FLOAT32 ||
-        !(regs || kmajor || mn_major) || M % 64 ||
-        (N != 16 && N != 32 && N != 64 && N != 128 && N != 192 && N != 256) ||
-        (!tb && (N < 64 || fp8(B->dtype))) || I->nthreads % 128 || !sole_or_alike(I, B) || A == B)
-        return 0;
-    for (int g = I->nthreads / 128; g >= 1; g--)
-        if ((I->nthreads / 128) % g == 0 && M % (64 * g) == 0) return g;
-    return 0;
+        !(regs || kmajor || mn_major) || M % 64 || (!tb && fp8(B->dtype)) || I->nthreads % 128 ||
+        !sole_or_alike(I, B) || A == B)
+        return none;
+    for (int m = nwg; m >= 1; m--) {
+        if (nwg % m || M % (64 * m)) continue;
+        for (int n = I->split_n ? nwg / m : 1; n >= 1; n--)
+            if ((nwg / m) % n == 0 && N % n == 0 && wgmma_width(N / n, tb)) return (WgSplit){m, n};
+    }
+    return none;
 }
 
 /* wgmma_groups of gemm s, from its tiles' shapes. */
-static int gemm_wgmma_groups(const Infer *I, const Stmt *s) {
+static WgSplit gemm_wgmma_groups(const Infer *I, const Stmt *s) {
     const Buffer *C = s->u.gemm.c.buf;
     int64_t M, N;
     if (!ir_is_const_int(C->shape[0], &M)) M = 0;
@@ -543,13 +563,15 @@ static int gemm_wgmma_groups(const Infer *I, const Stmt *s) {
  * mma.sync for all of them keeps C in registers where a mix would put it in shared
  * memory (MLA decode: Q K^T's B is also P V's, so it is mma.sync, and the rope part's
  * Q_pe K_pe^T into the same scores must be too). */
-static int agreed_wgmma_groups(Infer *I, const Stmt *s) {
-    int g = gemm_wgmma_groups(I, s), own = I->nthreads;
-    for (int i = 0; g && i < I->ops.len; i++) {
+static WgSplit agreed_wgmma_groups(Infer *I, const Stmt *s) {
+    WgSplit g = gemm_wgmma_groups(I, s);
+    int own = I->nthreads;
+    for (int i = 0; g.m && i < I->ops.len; i++) {
         const Stmt *t = I->ops.data[i];
         if (t == s || t->kind != STMT_GEMM || t->u.gemm.c.buf != s->u.gemm.c.buf) continue;
         I->nthreads = I->op_threads.data[i]; /* (t may be in another T.ws region) */
-        if (gemm_wgmma_groups(I, t) != g) g = 0;
+        WgSplit h = gemm_wgmma_groups(I, t);
+        if (h.m != g.m || h.n != g.n) g.m = g.n = 0;
         I->nthreads = own;
     }
     return g;
@@ -561,13 +583,14 @@ static void gemm_constraints(Infer *I, Stmt *s) {
     M = ir_is_const_int(C->shape[0], &c0) ? c0 : 0;
     N = ir_is_const_int(C->shape[1], &c1) ? c1 : 0;
     K = tile_dim(A, s->u.gemm.trans_a ? 0 : 1);
-    s->u.gemm.wgmma = agreed_wgmma_groups(I, s);
-    if (s->u.gemm.wgmma) {
-        require_exact(I, C, frag_wgmma_acc(&I->ctx->arena, M, N, s->u.gemm.wgmma, I->nthreads),
-                      s->loc, "T.gemm");
+    WgSplit g = agreed_wgmma_groups(I, s);
+    s->u.gemm.wgmma = g.m, s->u.gemm.wgmma_n = g.n;
+    if (g.m) {
+        require_exact(I, C, frag_wgmma_acc(&I->ctx->arena, M, N, g.m, g.n, I->nthreads), s->loc,
+                      "T.gemm");
         if (A->scope == SCOPE_FRAGMENT) /* tl_wgmma_rs: A as an M x K accumulator */
-            require_exact(I, A, frag_wgmma_acc(&I->ctx->arena, M, K, s->u.gemm.wgmma, I->nthreads),
-                          s->loc, "T.gemm");
+            require_exact(I, A, frag_wgmma_a(&I->ctx->arena, M, K, g.m, g.n, I->nthreads), s->loc,
+                          "T.gemm");
         return;
     }
     if (fp8(A->dtype)) { /* fp8 tensor cores are wgmma's only: the op is lowered to loops */
@@ -953,19 +976,30 @@ static bool share_matters(const Infer *I) {
     return false;
 }
 
-/* Whether share mode leaves the kernel worse off than the `plain` fragments demoted
- * without it: a wgmma gemm with warpgroups as replicas (M = 64 in 256 threads: mma.sync
- * splits the tile over all warps instead), or more fragments out of registers (one passed
- * between an mma.sync gemm and a wgmma gemm, whose register layouts differ). Shared tiles
- * do not count: mma.sync reads wgmma's panels (TL_SMEM_PANELS). */
-static bool share_worse(const Infer *I, int demoted_mark, int plain) {
+/* How good a solution is, worst first: fragments out of registers (one passed between an
+ * mma.sync gemm and a wgmma gemm, whose register layouts differ), wgmma gemms with
+ * warpgroups as replicas (M = 64 in 256 threads: mma.sync or an N split use them all),
+ * gemms not on wgmma. Shared tiles do not count: mma.sync reads wgmma's panels. */
+typedef struct Score {
+    int demoted, replicas, simt;
+} Score;
+
+static Score score(const Infer *I, int demoted_mark) {
+    Score r = {I->demoted.len - demoted_mark, 0, 0};
     for (int i = 0; i < I->ops.len; i++) {
         const Stmt *s = I->ops.data[i];
-        if (s->kind == STMT_GEMM && s->u.gemm.wgmma &&
-            s->u.gemm.wgmma * 128 != I->op_threads.data[i])
-            return true;
+        if (s->kind != STMT_GEMM) continue;
+        r.simt += !s->u.gemm.wgmma;
+        r.replicas += s->u.gemm.wgmma &&
+                      s->u.gemm.wgmma * s->u.gemm.wgmma_n * 128 != I->op_threads.data[i];
     }
-    return I->demoted.len - demoted_mark > plain;
+    return r;
+}
+
+static bool worse(Score a, Score b) {
+    if (a.demoted != b.demoted) return a.demoted > b.demoted;
+    if (a.replicas != b.replicas) return a.replicas > b.replicas;
+    return a.simt > b.simt;
 }
 
 /* Walks kernel k and solves its constraints to a fixed point (no lowering). */
@@ -993,25 +1027,35 @@ static void solve(Infer *I, Stmt *k) {
     } while (seed_blocked(I) || demote_unmapped(I));
 }
 
-/* Share mode, where it could matter (share_matters), is kept unless share_worse; either
- * way the kernel's solution is the last solve's. What a rejected mode demoted, and its
- * remarks, are forgotten (nothing is lowered before the choice). */
-static void choose_share(Infer *I, Stmt *k) {
+/* Solves kernel k in the best of its modes (sm_90a): plain, share mode (where
+ * share_matters), and each of those with split_n (where it leaves replicas); on a tie the
+ * later mode. The kernel's solution is the last solve's. What a rejected mode demoted,
+ * and its remarks, are forgotten (nothing is lowered before the choice). */
+static void choose_mode(Infer *I, Stmt *k) {
     int demoted_mark = I->demoted.len, remarks_mark = I->f->remarks.len;
+    I->share = I->split_n = false;
     solve(I, k);
-    if (!I->wgmma || !share_matters(I)) return;
-    int plain = I->demoted.len - demoted_mark;
-    I->share = true, I->demoted.len = demoted_mark, I->f->remarks.len = remarks_mark;
-    solve(I, k);
-    if (!share_worse(I, demoted_mark, plain)) return;
-    I->share = false, I->demoted.len = demoted_mark, I->f->remarks.len = remarks_mark;
+    if (!I->wgmma) return;
+    bool share = share_matters(I);
+    Score best = score(I, demoted_mark), got[4] = {best};
+    int pick = 0, last = 0;
+    for (int mode = 1; mode < 4; mode++) {
+        if ((mode & 1 && !share) || (mode & 2 && !got[mode & 1].replicas)) continue;
+        I->share = mode & 1, I->split_n = mode & 2;
+        I->demoted.len = demoted_mark, I->f->remarks.len = remarks_mark;
+        solve(I, k);
+        got[mode] = score(I, demoted_mark), last = mode;
+        if (!worse(got[mode], best)) best = got[mode], pick = mode;
+    }
+    if (pick == last) return;
+    I->share = pick & 1, I->split_n = pick & 2;
+    I->demoted.len = demoted_mark, I->f->remarks.len = remarks_mark;
     solve(I, k);
 }
 
 static void infer_kernel(Infer *I, Stmt *k) {
     I->kernel = k;
-    I->share = false;
-    choose_share(I, k);
+    choose_mode(I, k);
     for (;;) {
         I->changed = false;
         lower_unready(I, &k->u.kernel.body);
