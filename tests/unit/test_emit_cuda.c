@@ -1674,6 +1674,7 @@ int main(void) {
         {"big_grid", test_kernel("big_grid"), NULL},
         {"import_names", test_kernel("import_names"), NULL},
         {"branch_barriers", test_kernel("branch_barriers"), NULL},
+        {"split_pieces", test_kernel("split_pieces"), NULL},
     };
     enum { NPROG = sizeof progs / sizeof *progs, MAXC = 256 };
     char ex[32][128];
@@ -1758,6 +1759,11 @@ int main(void) {
             CHECK(kernels_call(all[i], "float s[16] = {}; /* fragment float32[64, 32] */") &&
                       kernels_call(all[i], "float s3_tile[16] = {};"),
                   "local_views: the gemm accumulator and its 3-D view in registers");
+        if (!strcmp(names[i], "split_pieces")) /* split_shared.c at gemm boundaries only */
+            CHECK(src && strstr(src, "/* shared float16[64, 64] */") &&
+                      strstr(src, "(A_s_1, B_s, acc, tl_tid)") &&
+                      strstr(src, "/* shared float16[2, 32, 192] */"),
+                  "split_pieces: A_s split where the gemm's slice starts and ends, S_s whole");
         if (!strcmp(names[i], "gemm_s8") || !strcmp(names[i], "gemm_s8_t"))
             CHECK(src && strstr(src, "tl_gemm_ss_s8<64, 32, 64, 2, 2, "), "%s: int8 mma.sync",
                   names[i]);

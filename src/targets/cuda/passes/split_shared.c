@@ -20,9 +20,11 @@
  *     it becomes one copy per piece (TMA copies then expect their bytes on the same
  *     barrier, one transaction each, which is what the program's wait counts).
  * The pieces are the merged ranges of the accesses that must stay whole, and the
- * columns between them that copies touch. Buffers with a layout annotation, raw-bits
- * accesses, a pointer passed to other extern code, or an access outside their columns
- * are left alone. Runs before pass_stage_gemm_operands. */
+ * columns between them that copies touch, joined where they meet unless a gemm operand
+ * starts or ends there: a buffer no gemm reads in column slices stays whole. Buffers
+ * with a layout annotation, raw-bits accesses, a pointer passed to other extern code, or
+ * an access outside their columns are left alone. Runs before
+ * pass_stage_gemm_operands. */
 #include "targets/cuda/passes/cuda_passes.h"
 #include "ir/ir_walk.h"
 #include "passes/interval.h"
@@ -44,6 +46,7 @@ typedef struct Cand {
     int64_t cols; /* the last dimension */
     Ranges hard;  /* ranges an access needs in one piece */
     Ranges soft;  /* ranges of copies and fills, which split at piece boundaries */
+    Ranges gemm;  /* ranges of gemm operands: the pieces' boundaries */
     bool bad;     /* some use the pass cannot rebase */
     int npieces;  /* after the plan: 0 (not split) or its pieces */
     Range piece[MAX_PIECES];
@@ -195,6 +198,8 @@ static void walk_region(Region *r, void *ud) {
         c->bad = true;
         return;
     }
+    if (!S->sig && w->s->kind == STMT_GEMM && ir_is_const_int(r->start[r->ndim - 1], &lo))
+        VEC_PUSH(&S->ctx->arena, c->gemm, ((Range){lo, lo + width}));
     if (!soft_region(S, w->s, r)) access(S, c, r->start[r->ndim - 1], width);
     else if (!S->sig && ir_is_const_int(r->start[r->ndim - 1], &lo))
         push_range(S, c, true, lo, lo + width);
@@ -284,36 +289,50 @@ static int merge(Range *r, int n, bool touching) {
     return m;
 }
 
-/* The parts of the soft ranges outside the hard pieces hard[0..nh), into out. */
-static int gaps(const Cand *c, const Range *hard, int nh, Range *out, int cap) {
+/* The parts of the soft ranges outside the hard pieces hard[0..nh), into out (room for
+ * nh + 1 parts per soft range); returns their count. */
+static int gaps(const Cand *c, const Range *hard, int nh, Range *out) {
     int n = 0;
     for (int i = 0; i < c->soft.len; i++) {
         int64_t lo = c->soft.data[i].lo, hi = c->soft.data[i].hi;
         for (int k = 0; k <= nh && lo < hi; k++) {
             int64_t end = k < nh ? hard[k].lo : hi; /* a gap ends at the next piece */
-            if (end > lo) {
-                if (n == cap) return -1;
-                out[n++] = (Range){lo, end < hi ? end : hi};
-            }
+            if (end > lo) out[n++] = (Range){lo, end < hi ? end : hi};
             if (k < nh && hard[k].hi > lo) lo = hard[k].hi;
         }
     }
     return n;
 }
 
+/* Whether a gemm operand of c starts or ends at column x. */
+static bool gemm_boundary(const Cand *c, int64_t x) {
+    for (int i = 0; i < c->gemm.len; i++)
+        if (c->gemm.data[i].lo == x || c->gemm.data[i].hi == x) return true;
+    return false;
+}
+
+/* Sorted pieces that touch joined where no gemm operand needs the boundary (a cp.async
+ * loop's panels stay in one piece unless gemms read them apart). */
+static int coalesce(const Cand *c, Range *r, int n) {
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        if (m && r[i].lo == r[m - 1].hi && !gemm_boundary(c, r[i].lo)) r[m - 1].hi = r[i].hi;
+        else r[m++] = r[i];
+    }
+    return m;
+}
+
+/* The pieces of a buffer that a gemm reads in a slice. */
 static void plan(Split *S, Cand *c) {
-    if (c->bad || !c->hard.len) return;
-    int nh = merge(c->hard.data, c->hard.len, false);
-    if (nh > MAX_PIECES) return;
-    Range gap[4 * MAX_PIECES], all[2 * MAX_PIECES];
-    int ng = gaps(c, c->hard.data, nh, gap, 4 * MAX_PIECES);
-    if (ng < 0) return;
-    ng = merge(gap, ng, true);
-    if (nh + ng < 2 || nh + ng > MAX_PIECES) return;
+    if (c->bad || !c->hard.len || !c->gemm.len) return;
+    int nh = merge(c->hard.data, c->hard.len, false), cap = c->soft.len * (nh + 1);
+    Range *all = NEW_ARRAY(&S->ctx->arena, Range, nh + cap + 1);
     memcpy(all, c->hard.data, sizeof *all * (size_t)nh);
-    memcpy(all + nh, gap, sizeof *all * (size_t)ng);
+    int ng = merge(all + nh, gaps(c, c->hard.data, nh, all + nh), true);
     qsort(all, (size_t)(nh + ng), sizeof *all, range_cmp);
-    for (int k = 0; k < nh + ng; k++) {
+    int n = coalesce(c, all, nh + ng);
+    if (n < 2 || n > MAX_PIECES) return;
+    for (int k = 0; k < n; k++) {
         Buffer *t = ir_buffer(S->ctx, arena_printf(&S->ctx->arena, "%s_%d", c->buf->name, k),
                               c->buf->dtype, SCOPE_SHARED, c->buf->ndim, c->buf->loc);
         for (int d = 0; d < c->buf->ndim - 1; d++) t->shape[d] = c->buf->shape[d];
@@ -322,7 +341,7 @@ static void plan(Split *S, Cand *c) {
         t->align = c->buf->align;
         c->piece[k] = all[k], c->tile[k] = t;
     }
-    c->npieces = nh + ng;
+    c->npieces = n;
 }
 
 /* ---- rebasing the accesses ------------------------------------------------------------ */
