@@ -914,8 +914,9 @@ static void sim_check(SimCase *cases, int n) {
 #define HEAD "import tilelang\nimport tilelang.language as T\n\n"
 
 static const int64_t ws_syms[] = {100};
-static const int64_t dyn_syms[] = {270, 5}; /* N, S */
-static const int64_t mhc_syms[] = {40};     /* num_tokens: a ragged second block */
+static const int64_t dyn_syms[] = {270, 5};    /* N, S */
+static const int64_t mhc_syms[] = {40};        /* num_tokens: a ragged second block */
+static const int64_t smla_syms[] = {1, 3, 16}; /* batch, seq_len, seq_len_kv */
 
 static Compiled *check_program(const char *name, const char *text) {
     Compiled *c = compile_cuda(name, text, true);
@@ -1119,6 +1120,10 @@ static bool budgets_fit(const char *name, const char *src) {
     int threads = atoi(lb + strlen("__launch_bounds__("));
     int d = atoi(dec + strlen("tl_setmaxnreg_dec<")), c = atoi(inc + strlen("tl_setmaxnreg_inc<"));
     int64_t need = 128LL * d + (int64_t)(threads - 128) * c;
+    const char *other = strstr(inc + 1, "tl_setmaxnreg_inc<");
+    int c2 = other ? atoi(other + strlen("tl_setmaxnreg_inc<")) : c;
+    if (c2 != c) /* hand-scheduled: a budget per consumer warp group (sparse MLA: 240, 168) */
+        need = 128LL * d + 128LL * c + (int64_t)(threads - 256) * c2;
     int64_t have = (int64_t)cuda_launch_regs(threads) * threads;
     CHECK(need <= have,
           "%s: setmaxnreg budgets 128 x %d + %d x %d = %lld registers, more "
@@ -1672,6 +1677,7 @@ int main(void) {
         {"big_grid", test_kernel("big_grid"), NULL},
         {"import_names", test_kernel("import_names"), NULL},
         {"branch_barriers", test_kernel("branch_barriers"), NULL},
+        {"split_pieces", test_kernel("split_pieces"), NULL},
     };
     enum { NPROG = sizeof progs / sizeof *progs, MAXC = 256 };
     char ex[32][128];
@@ -1759,6 +1765,11 @@ int main(void) {
             CHECK(kernels_call(all[i], "float s[16] = {}; /* fragment float32[64, 32] */") &&
                       kernels_call(all[i], "float s3_tile[16] = {};"),
                   "local_views: the gemm accumulator and its 3-D view in registers");
+        if (!strcmp(names[i], "split_pieces")) /* split_shared.c at gemm boundaries only */
+            CHECK(src && strstr(src, "/* shared float16[64, 64] */") &&
+                      strstr(src, "(A_s_1, B_s, acc, tl_tid)") &&
+                      strstr(src, "/* shared float16[2, 32, 192] */"),
+                  "split_pieces: A_s split where the gemm's slice starts and ends, S_s whole");
         if (!strcmp(names[i], "gemm_s8") || !strcmp(names[i], "gemm_s8_t"))
             CHECK(src && strstr(src, "tl_gemm_ss_s8<64, 32, 64, 2, 2, "), "%s: int8 mma.sync",
                   names[i]);
@@ -1886,6 +1897,39 @@ int main(void) {
               !strstr(all[n]->src, "float *alpha = "),
           "sparse_mla on sm_90a: split Q tile, tensor cores, registers");
     n++;
+    /* sparse MLA with Q (T.tma_copy) and the K/V stages (T.ptx_cp_async over 64-column
+     * panels) read in column slices by T.wgmma_gemm and T.gemm: split into one tile per
+     * slice, every gemm a wgmma. As upstream writes it (a producer and two consumer warp
+     * groups, which the C target cannot run: it is checked against the one-warp-group
+     * form's C target result), and in one warp group. */
+    static const char *const smla[][2] = {{"sm90_sparse_mla_slices", "sparse_mla_slices"},
+                                          {"sm90_sparse_mla_pipelined", "sparse_mla_pipelined"}};
+    for (int i = 0; i < 2; i++) {
+        names[n] = smla[i][0];
+        all[n] = check_program(names[n], test_kernel(smla[i][1]));
+        cases[n] = (SimCase){names[n], (char *)test_kernel("sparse_mla_slices"), smla_syms, all[n]};
+        CHECK(all[n]->src && kernels_call(all[n], "(Q_shared_2, KV_shared_2 + ") &&
+                  kernels_call(all[n], "(S_shared, KV_shared_1 + ") &&
+                  !kernels_call(all[n], "tl_gemm_ss<") &&
+                  kernels_call(all[n], "tl_cp_async16(&KV_shared_2[") &&
+                  strstr(all[n]->src, i ? "384 threads, 133200 bytes of shared memory"
+                                        : "128 threads, 132128 bytes of shared memory"),
+              "%s: Q and KV split into the slices the gemms read, every gemm a wgmma", names[n]);
+        n++;
+    }
+    static const char *const smla_mma[] = {"wgmma=True):", "wgmma=False):"};
+    char *smla80 = set_defaults(test_kernel("sparse_mla_slices"), smla_mma, 2);
+    if (smla80) { /* sm_80: the copy of Q split, mma.sync on the slices */
+        lower_arch = "sm_80";
+        names[n] = "sparse_mla_slices_sm80";
+        all[n] = check_program(names[n], smla80);
+        cases[n] = (SimCase){names[n], smla80, smla_syms, all[n]};
+        CHECK(kernels_call(all[n], "(Q_shared_2, KV_shared_2 + ") &&
+                  kernels_call(all[n], "tl_cp_async16(&KV_shared_1["),
+              "sparse_mla_slices on sm_80: slices split, mma.sync");
+        n++;
+        lower_arch = "sm_90a";
+    }
     /* float32 gemms on sm_90a: mma.sync TF32 (M = 32 or a tile the wgmma path does not
      * take) */
     static const char *const tf32_90[] = {"gemm_tf32", "mhc_pre"};
@@ -2344,6 +2388,7 @@ int main(void) {
     free(fa2_90);
     free(fa_2wg);
     free(fa_128);
+    free(smla80);
     if (!getenv("TEST_EMIT_CUDA_KEEP")) {
         char cmd[300];
         snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);

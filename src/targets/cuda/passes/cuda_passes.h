@@ -36,8 +36,8 @@ void pass_infer_layouts(Ctx *ctx, Func *f);
 /* CUDA sm_90a: a fragment -> shared -> global epilogue that does not fit beside the
  * pipeline's stages, in column chunks (chunk_staging.c; before pass_lower_tile_ops). */
 void pass_chunk_staging(Ctx *ctx, Func *f);
-/* CUDA: a 2-D shared tile used only in disjoint constant column ranges becomes a tile per
- * range, so that gemms on those slices read whole tiles (split_shared.c; before
+/* CUDA: a shared tile whose accesses each stay in one of several column ranges becomes a
+ * tile per range, so that gemms on those slices read whole tiles (split_shared.c; before
  * pass_stage_gemm_operands). */
 void pass_split_shared(Ctx *ctx, Func *f);
 /* CUDA: a T.gemm whose B (or transposed A) is a fragment reads a shared copy of it, so
