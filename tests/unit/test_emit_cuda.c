@@ -1033,6 +1033,16 @@ static void test_tier3_errors(void) {
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
         expect_error("t3.py", cases[i].text, cases[i].msg);
+    /* on sm_90a: a T.wgmma_gemm into part of a fragment is not a tensor-core gemm at all
+     * (lower_tile_ops would make it loops): the same error, not loops */
+    const char *arch = lower_arch;
+    lower_arch = "sm_90a";
+    expect_error("t3.py",
+                 TIER3("            B_s = T.alloc_shared((64, 64), \"float16\")\n"
+                       "            T.copy(A, A_s)\n            T.copy(A, B_s)\n"
+                       "            T.wgmma_gemm(A_s[0:32, :], B_s, acc[0:32, :])\n"),
+                 "T.wgmma_gemm: this gemm cannot run on wgmma (it needs");
+    lower_arch = arch;
 }
 
 static bool kernels_call(const Compiled *c, const char *text) {

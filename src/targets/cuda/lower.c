@@ -4,9 +4,20 @@
  * requires and provides. */
 #include "targets/cuda/cuda.h"
 #include "targets/cuda/passes/cuda_passes.h"
+#include "ir/ir_walk.h"
+
+/* A T.wgmma_gemm the emitter cannot keep is an error, not loops. */
+static void check_manual_gemms(Ctx *ctx, Stmt *s);
+static void check_slot(Stmt **slot, void *ud) { check_manual_gemms(ud, *slot); }
+static void check_manual_gemms(Ctx *ctx, Stmt *s) {
+    if (s->kind == STMT_GEMM && s->u.gemm.manual && !cuda_keep_tile_op(s))
+        cuda_fail_manual_gemm(ctx, s);
+    ir_stmt_children(s, check_slot, ctx);
+}
 
 /* The tile ops the CUDA emitter prints itself (cuda_keep_tile_op) stay. */
 static void cuda_lower_tile_ops(Ctx *ctx, Func *f) {
+    if (f->body) check_manual_gemms(ctx, f->body);
     lower_tile_ops_keeping(ctx, f, cuda_keep_tile_op);
 }
 

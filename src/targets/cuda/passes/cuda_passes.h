@@ -53,6 +53,9 @@ void pass_pipeline_async(Ctx *ctx, Func *f);
  * TMA copies and checks (after pass_infer_layouts). */
 bool cuda_hand_scheduled(const Stmt *kernel);
 void pass_manual_schedule(Ctx *ctx, Func *f);
+/* Fails with why T.wgmma_gemm s cannot be a wgmma (also where an earlier pass would
+ * lower it to loops). */
+void cuda_fail_manual_gemm(Ctx *ctx, const Stmt *s);
 /* CUDA sm_90a: whether copy c of kernel could become TMA stores, its tile's layout aside
  * (pass_infer_layouts gives the tile one TMA reads), and those stores (tma_store.c;
  * after pass_pipeline_async). */

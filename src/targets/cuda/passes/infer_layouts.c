@@ -746,6 +746,7 @@ static void lower_slot(Stmt **slot, void *ud) {
 static bool lower_unready(Infer *I, Stmt **slot) {
     Stmt *s = *slot;
     if ((s->kind == STMT_GEMM || s->kind == STMT_REDUCE) && !op_ready(s)) {
+        if (s->kind == STMT_GEMM && s->u.gemm.manual) cuda_fail_manual_gemm(I->ctx, s);
         *slot = lower_tile_op(I->ctx, s);
         return true;
     }

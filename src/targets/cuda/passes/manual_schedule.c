@@ -81,6 +81,18 @@ static void tma_copy(Manual *M, Stmt **slot) {
     c->u.copy.async = true; /* ordered by its barrier, not by pass_insert_sync_threads */
 }
 
+void cuda_fail_manual_gemm(Ctx *ctx, const Stmt *s) {
+    ctx_fail(ctx, s->loc, "T.wgmma_gemm: this gemm cannot run on wgmma %s",
+             gemm_is_tf32(s) ? "(float32 operands run on mma.sync: no TF32 wgmma yet; use T.gemm)"
+             : options_wgmma(&ctx->opts)
+                 ? "(it needs A and B as shared tiles, or column slices of constant ranges, A "
+                   "K-major with rows of 64 or 128 bytes, M a multiple of 64 per warp group of "
+                   "the threads running it, N / warp groups one of 16, 32, 64, 128, 192, 256, "
+                   "and no other gemm reading A or B but alike)"
+                 : "on this target (wgmma is sm_90a's, with the setting no_wgmma off; use "
+                   "T.gemm)");
+}
+
 static void manual_stmt(Manual *M, Stmt **slot);
 static void manual_slot(Stmt **slot, void *ud) { manual_stmt(ud, slot); }
 
@@ -88,15 +100,7 @@ static void manual_stmt(Manual *M, Stmt **slot) {
     Stmt *s = *slot;
     if (s->kind == STMT_FOR && s->u.for_.kind == LOOP_PIPELINED) s->u.for_.kind = LOOP_SERIAL;
     if (s->kind == STMT_GEMM && s->u.gemm.manual && !s->u.gemm.wgmma)
-        ctx_fail(M->ctx, s->loc, "T.wgmma_gemm: this gemm cannot run on wgmma %s",
-                 gemm_is_tf32(s) ? "(float32 operands run on mma.sync: no TF32 wgmma yet; use "
-                                   "T.gemm)"
-                 : options_wgmma(&M->ctx->opts)
-                     ? "(it needs A and B in shared memory, A K-major with rows of 64 or 128 "
-                       "bytes, M a multiple of 64 per warp group of the threads running it, "
-                       "N one of 16, 32, 64, 128, 256, and no other gemm reading A or B)"
-                     : "on this target (wgmma is sm_90a's, with the setting no_wgmma off; use "
-                       "T.gemm)");
+        cuda_fail_manual_gemm(M->ctx, s);
     if (s->kind == STMT_COPY && s->u.copy.manual) {
         tma_copy(M, slot);
         return;
