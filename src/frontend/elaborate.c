@@ -549,6 +549,7 @@ static Program *elaborate_once(Ctx *ctx, const Source *src, const ElabRequest *r
     check_top_level(in, f, f->loc);
     local_views_check(f);
     mem_finish(in, f);
+    subbyte_pack(ctx, f);
     read_pass_configs(in, f, jit->pass_configs, k->u.func->def->loc);
     read_pass_configs(in, f, request_configs(in, rq), k->u.func->def->loc);
     check_defines_used(in, f, k->u.func->is_prim_func ? NULL : k->u.func->name);

@@ -8,6 +8,8 @@
  * (STMT_SYNC), which the C emitter keeps in mind: a branch on the thread index that
  * holds one runs as the range of threads it admits, its statements one after the other
  * in all of them (emit_c.c).
+ * The exception: the cluster barriers (T.alloc_cluster_barrier) of a kernel whose
+ * clusters have several blocks, which run at once (emit_c.c), stay real mbarriers.
  * T.tma_copy and T.ptx_cp_async_bulk are copies and T.wgmma_gemm a gemm. That is the reference result of every
  * program whose barrier protocol lets the code that comes first in the source run
  * first (a producer ahead of its consumers, as pipelines are written). A region that
@@ -15,9 +17,9 @@
  * sequence arrives on (two regions that hand work back and forth for a whole loop,
  * FlashMLA's ping-pong) has no such order: an error, not a different result.
  *
- * Requires: elaborated IR. Provides: no STMT_MBAR, STMT_FENCE,
- * STMT_SETMAXNREG, STMT_ASYNC, STMT_PDL, STMT_NAMED_BAR or barrier buffers (a named
- * barrier's wait is an STMT_SYNC). */
+ * Requires: elaborated IR. Provides: no STMT_FENCE, STMT_SETMAXNREG, STMT_ASYNC,
+ * STMT_PDL or STMT_NAMED_BAR (a named barrier's wait is an STMT_SYNC), and no STMT_MBAR or
+ * barrier buffers but the cluster barriers of kernels of clusters of several blocks. */
 #include "passes/passes.h"
 #include "ir/ir_walk.h"
 
@@ -25,7 +27,21 @@
 
 static void order_slot(Stmt **slot, void *ud);
 
-static bool hardware_only(const Stmt *s) {
+typedef struct Order {
+    Ctx *ctx;
+    bool cluster; /* inside a kernel of clusters of several blocks */
+} Order;
+
+/* A cluster barrier of a kernel whose blocks run at once (clusters of several blocks):
+ * its mbarrier and its operations stay (emit_c.c counts the arrivals of every block). */
+static bool cluster_mbar(const Order *o, const Stmt *s) {
+    if (!o->cluster) return false;
+    if (s->kind == STMT_MBAR) return s->u.mbar.bar->cluster_barrier;
+    return s->kind == STMT_ALLOC && s->u.alloc.buf->cluster_barrier;
+}
+
+static bool hardware_only(const Order *o, const Stmt *s) {
+    if (cluster_mbar(o, s)) return false;
     switch (s->kind) {
     case STMT_MBAR:
     case STMT_FENCE:
@@ -85,13 +101,14 @@ static void check_region_order(Ctx *ctx, const Stmt *seq) {
 }
 
 static void order_slot(Stmt **slot, void *ud) {
-    Ctx *ctx = ud;
+    Order *o = ud;
+    Ctx *ctx = o->ctx;
     Stmt *s = *slot;
     if (s->kind == STMT_NAMED_BAR && !s->u.named_bar.arrive) {
         s->kind = STMT_SYNC; /* a barrier of the threads that run it (emit_c.c: synced_branches) */
         return;
     }
-    if (hardware_only(s)) {
+    if (hardware_only(o, s)) {
         *slot = ir_seq(ctx, s->loc);
         return;
     }
@@ -101,9 +118,13 @@ static void order_slot(Stmt **slot, void *ud) {
         s->u.copy.manual = false, s->u.copy.bar = NULL, s->u.copy.bar_idx = NULL;
     if (s->kind == STMT_GEMM) s->u.gemm.manual = false;
     if (s->kind == STMT_SEQ) check_region_order(ctx, s);
-    ir_stmt_children(s, order_slot, ctx);
+    bool outer = o->cluster;
+    if (s->kind == STMT_KERNEL) o->cluster = ir_cluster_size(s) > 1;
+    ir_stmt_children(s, order_slot, o);
+    o->cluster = outer;
 }
 
 void pass_program_order(Ctx *ctx, Func *f) {
-    if (f->body) order_slot(&f->body, ctx);
+    Order o = {.ctx = ctx};
+    if (f->body) order_slot(&f->body, &o);
 }
