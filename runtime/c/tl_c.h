@@ -1116,6 +1116,23 @@ static inline void tl_c_bar_leave(tl_c_bar *b) {
     pthread_mutex_unlock(&b->mu);
 }
 
+/* The OpenMP team running T.ws regions at once (emit_c.c): its size and this thread's
+ * place (1 and 0 without OpenMP, where such regions cannot run). */
+static inline int tl_c_team_size(void) {
+#ifdef _OPENMP
+    return omp_get_num_threads();
+#else
+    return 1;
+#endif
+}
+static inline int tl_c_team_rank(void) {
+#ifdef _OPENMP
+    return omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
+
 /* Cluster mbarriers (T.alloc_cluster_barrier): a uint64_t in the block's scratch holds
  * the arrivals pending (bits 0-10), the count (11-21) and the phase's parity (bit 22),
  * changed under the cluster's mutex; a phase completes when the pending arrivals reach

@@ -85,8 +85,7 @@ static void rewrite_expr(Expr **slot, void *ud);
 static Expr *packed_load(Pack *P, Expr *e) {
     Buffer *b = e->u.load.buf;
     if (e->u.load.mode != LOAD_PLAIN)
-        ctx_fail(P->ctx, e->loc, "a load of 4-bit buffer '%s' can only be a plain read",
-                 b->name);
+        ctx_fail(P->ctx, e->loc, "a load of 4-bit buffer '%s' can only be a plain read", b->name);
     int last = b->ndim - 1;
     Expr **idx = NEW_ARRAY(&P->ctx->arena, Expr *, b->ndim);
     for (int d = 0; d < b->ndim; d++) idx[d] = e->u.load.idx[d];
@@ -137,8 +136,8 @@ static void pack_copy(Pack *P, Stmt *s) {
         ctx_fail(P->ctx, s->loc,
                  "T.copy from '%s' (%s) to '%s' (%s): tilec copies 4-bit tiles only to tiles "
                  "of the same dtype (read the elements in a T.Parallel loop to convert)",
-                 src->buf->name, ps ? name4(src->buf) : dtype_name(src->buf->dtype),
-                 dst->buf->name, pd ? name4(dst->buf) : dtype_name(dst->buf->dtype));
+                 src->buf->name, ps ? name4(src->buf) : dtype_name(src->buf->dtype), dst->buf->name,
+                 pd ? name4(dst->buf) : dtype_name(dst->buf->dtype));
     halve_region(P, src, s->loc, "T.copy");
     halve_region(P, dst, s->loc, "T.copy");
 }
@@ -210,8 +209,8 @@ static void pack_stmt(Stmt **slot, void *ud) {
         for (int i = 0; i < s->u.extern_.nargs; i++) {
             const Buffer *b = s->u.extern_.args[i].buf;
             if (b && packed(P, b))
-                ctx_fail(P->ctx, s->loc, "a pointer into %s buffer '%s' is not supported",
-                         name4(b), b->name);
+                ctx_fail(P->ctx, s->loc, "a pointer into %s buffer '%s' is not supported", name4(b),
+                         b->name);
         }
         break;
     default: {

@@ -633,6 +633,9 @@ struct Stmt {
             int lo, count;
             Stmt *body, *orelse;
             bool split;
+            bool at_once; /* the C target's program_order: body is a SEQ of regions that
+                             hand work back and forth through mbarriers; they run at
+                             once, one CPU thread each (emit_c.c) */
         } threads;
         /* SETMAXNREG: this warp group's register budget from here on */
         struct {

@@ -824,8 +824,9 @@ static void print_stmt(Printer *p, const Stmt *s, int indent) {
     case STMT_IF: print_if(p, s, indent); break;
     case STMT_KERNEL: print_kernel(p, s, indent); break;
     case STMT_THREADS:
-        sb_printf(p->sb, "%s %d..%d:\n", s->u.threads.split ? "program of threads" : "threads",
-                  s->u.threads.lo, s->u.threads.lo + s->u.threads.count - 1);
+        sb_printf(p->sb, "%s %d..%d%s:\n", s->u.threads.split ? "program of threads" : "threads",
+                  s->u.threads.lo, s->u.threads.lo + s->u.threads.count - 1,
+                  s->u.threads.at_once ? " (regions at once)" : "");
         print_body(p, s->u.threads.body, indent + 1);
         if (s->u.threads.orelse) {
             sb_indent(p->sb, indent);

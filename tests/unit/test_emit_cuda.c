@@ -1430,7 +1430,8 @@ static void wmma_cases(SimCase *cases, char names[][64], int *n) {
 /* The names of helper "names" (issues 25 and 26), each kernel lowered for sm_80 and
  * sm_90a and simulated, with its factory's defaults replaced as `from_to` says (pairs):
  * T.int4 (packed bytes; gemms on mma.sync m16n8k64 .s4), T.ptx_mma_sm70, cluster
- * mbarriers (T.alloc_cluster_barrier, T.ptx_arrive_cluster_barrier). */
+ * mbarriers (T.alloc_cluster_barrier, T.ptx_arrive_cluster_barrier), and T.ws regions
+ * that hand work back and forth (ping_pong: the C target runs them at once). */
 static void names_cases(SimCase *cases, char names[][64], int *n) {
     static const struct {
         const char *kernel, *calls; /* a call the source must make, or NULL */
@@ -1454,6 +1455,7 @@ static void names_cases(SimCase *cases, char names[][64], int *n) {
          0},
         {"cluster_mbar", "tl_mbar_arrive_peer(&full[r], peer);", {0}, 1},
         {"cluster_mbar", "tl_mbar_arrive(&one[0]);", {"CLUSTER=2", "CLUSTER=1"}, 0},
+        {"ping_pong", "tl_mbar_wait(&full[0], ", {0}, 0},
     };
     for (size_t i = 0; i < sizeof progs / sizeof *progs; i++) {
         int len = 0;
