@@ -1439,6 +1439,7 @@ static void names_cases(SimCase *cases, char names[][64], int *n) {
         int first_arch; /* 0: sm_80 and sm_90a, 1: sm_90a alone (clusters) */
     } progs[] = {
         {"gemm_s4", "tl_gemm_ss_s4<64, 32, 32, 2, 2, ", {0}, 0},
+        {"gemm_s4", NULL, {"block_K=64", "block_K=32", "K=160", "K=96"}, 0}, /* unpacked */
         {"int4_elems", NULL, {0}, 0},
         {"mma_sm70", "tl_ptx_mma_sm70_row_row_f32(", {0}, 0},
         {"mma_sm70",
