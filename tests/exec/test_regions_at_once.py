@@ -48,3 +48,17 @@ def test_regions_apart(tilec, tmp_path):
     assert proc.returncode != 0
     assert "apart.py:12:" in proc.stderr and "runs such regions at once only when they " \
         "follow one another" in proc.stderr, proc.stderr
+
+
+def test_assert_in_regions_at_once(tilec, tmp_path):
+    """A T.device_assert cannot leave regions that run at once: an error, not a hang."""
+    text = open(KERNEL).read().replace(
+        "                    T.barrier_arrive(full)\n",
+        "                    T.device_assert(k >= 0)\n                    T.barrier_arrive(full)\n")
+    assert "T.device_assert" in text
+    src = tmp_path / "pp_assert.py"
+    src.write_text(text)
+    proc = tilec.command(["emit", src, "--target", "c"])
+    assert proc.returncode != 0
+    assert "T.device_assert inside T.ws regions that the C target runs at once" in proc.stderr, \
+        proc.stderr

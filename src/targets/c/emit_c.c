@@ -105,9 +105,7 @@ static void emit_host_alloc(CfEmit *em, Buffer *b) {
 static void emit_alloc(CfEmit *em, const Stmt *s) {
     Buffer *b = s->u.alloc.buf;
     if (!em->kernel || b->scope == SCOPE_GLOBAL || b->init) cf_loc_comment(em, s->loc);
-    if (b->scope == SCOPE_BARRIER)
-        return; /* kept by program_order: in the scratch, set by
-                                              its init */
+    if (b->scope == SCOPE_BARRIER) return; /* program_order kept it: scratch, set by its init */
     if (b->scope == SCOPE_GLOBAL) {
         if (em->kernel)
             ctx_fail(em->ctx, s->loc,
@@ -148,12 +146,12 @@ static void emit_group_sync(CfEmit *em, const Stmt *s) {
 }
 
 /* An mbarrier operation (program_order keeps those of cluster barriers in clusters of
- * several blocks, and every one of a kernel with regions at once; tl_c_mbar_* of tl_c.h,
- * under tl_mbar_lock: the cluster's or the block's mutex). Arrivals count as on CUDA: one per thread that runs the statement (the
- * threads of the block or T.ws region, or this one in thread-level code), one for an
- * op that the first thread alone runs; an expected transaction is an arrival without
- * bytes (copies land at issue here). */
-static void emit_cluster_mbar(CfEmit *em, const Stmt *s) {
+ * several blocks, and every one of a kernel with regions at once): tl_c_mbar_* of
+ * tl_c.h, under tl_mbar_lock (the cluster's or the block's mutex). Arrivals count as on
+ * CUDA: one per thread that runs the statement (the threads of the block or T.ws region,
+ * or this one in thread-level code), one for an op that the first thread alone runs; an
+ * expected transaction is an arrival without bytes (copies land at issue here). */
+static void emit_mbar(CfEmit *em, const Stmt *s) {
     CEmit *ce = c_of(em);
     const Buffer *b = s->u.mbar.bar;
     const char *m = arena_printf(&em->ctx->arena, "&%s[%s]", cf_buf(em, b),
@@ -219,7 +217,7 @@ static bool c_stmt(CfEmit *em, const Stmt *s) {
         return true;
     }
     if (s->kind == STMT_MBAR) {
-        emit_cluster_mbar(em, s);
+        emit_mbar(em, s);
         return true;
     }
     if (s->kind != STMT_KERNEL && s->kind != STMT_SYNC && s->kind != STMT_ANNOTATE_LAYOUT &&
