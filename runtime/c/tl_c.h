@@ -620,6 +620,50 @@ static inline void tl_mma_warp(int E, int ta, int tb, int tc, void *const *a, vo
         }
 }
 
+/* Volta's mma.sync.m8n8k4 (T.ptx_mma_sm70, TileLang's m16n16k4) of one warp: each quad
+ * pair q (lanes 4q .. 4q + 3, then 16 + 4q .. 16 + 4q + 3: p = 0 .. 7) computes its own
+ * D = A B + C, A 8 x 4 and B 4 x 8 f16, element i of lane p's fragments (TileLang's
+ * mma_sm70_layout.py, the PTX ISA's m8n8k4 fragments):
+ *   A row-major: (p, i); column-major: (i + 4 (p / 4), p % 4)
+ *   B row-major: (p % 4, i + 4 (p / 4)); column-major: (i, p)
+ *   C f16 (8 per lane): (p, i); f32: (p % 2 + 2 (i / 2 % 2) + 4 (p / 4),
+ *   2 (p % 4 / 2) + i % 2 + 4 (i / 4)).
+ * Products exact, summed in double, rounded once to C's type. */
+static inline void tl_mma_sm70_warp(bool acol, bool bcol, int tc, void *const *a, void *const *b,
+                                    void *const *c) {
+    for (int q = 0; q < 4; q++) {
+        double A[8][4], B[4][8];
+        int lane[8];
+        for (int p = 0; p < 8; p++) {
+            lane[p] = 4 * q + p % 4 + 16 * (p / 4);
+            for (int i = 0; i < 4; i++) {
+                double av = tl_mma_get(TL_WMMA_F16, a[lane[p]], i);
+                double bv = tl_mma_get(TL_WMMA_F16, b[lane[p]], i);
+                if (acol) A[i + 4 * (p / 4)][p % 4] = av;
+                else A[p][i] = av;
+                if (bcol) B[i][p] = bv;
+                else B[p % 4][i + 4 * (p / 4)] = bv;
+            }
+        }
+        for (int p = 0; p < 8; p++)
+            for (int i = 0; i < 8; i++) {
+                int row = p, col = i;
+                if (tc == TL_WMMA_F32)
+                    row = p % 2 + 2 * (i / 2 % 2) + 4 * (p / 4),
+                    col = 2 * (p % 4 / 2) + i % 2 + 4 * (i / 4);
+                double sum = 0;
+                for (int k = 0; k < 4; k++) sum += A[row][k] * B[k][col];
+                if (tc == TL_WMMA_F16) {
+                    uint16_t *d = (uint16_t *)c[lane[p]] + i;
+                    *d = tl_f32_to_f16(tl_f64_to_f32_odd((double)tl_f16_to_f32(*d) + sum));
+                } else {
+                    float *d = (float *)c[lane[p]] + i;
+                    *d = (float)((double)*d + sum);
+                }
+            }
+    }
+}
+
 /* ldmatrix .x<num> (.trans when trans) of one warp: src[l] lane l's row address, dst[l]
  * its registers. */
 static inline void tl_ldmatrix_warp(int num, bool trans, void *const *dst, void *const *src) {
@@ -907,6 +951,21 @@ TL_C_MMA(m16n8k32, 4, f32, e5m2, e4m3, TL_WMMA_F32, TL_WMMA_E5M2, TL_WMMA_E4M3)
 TL_C_MMA(m16n8k32, 4, f32, e5m2, e5m2, TL_WMMA_F32, TL_WMMA_E5M2, TL_WMMA_E5M2)
 #undef TL_C_MMA
 
+#define TL_C_MMA_SM70(AL, BL, C, ACOL, BCOL, TC)                                                   \
+    static inline void tl_ptx_mma_sm70_##AL##_##BL##_##C(int n, void *const *a, void *const *b,    \
+                                                         void *const *c) {                         \
+        for (int w = 0; w < n; w += 32) tl_mma_sm70_warp(ACOL, BCOL, TC, a + w, b + w, c + w);     \
+    }
+TL_C_MMA_SM70(row, row, f16, false, false, TL_WMMA_F16)
+TL_C_MMA_SM70(row, col, f16, false, true, TL_WMMA_F16)
+TL_C_MMA_SM70(col, row, f16, true, false, TL_WMMA_F16)
+TL_C_MMA_SM70(col, col, f16, true, true, TL_WMMA_F16)
+TL_C_MMA_SM70(row, row, f32, false, false, TL_WMMA_F32)
+TL_C_MMA_SM70(row, col, f32, false, true, TL_WMMA_F32)
+TL_C_MMA_SM70(col, row, f32, true, false, TL_WMMA_F32)
+TL_C_MMA_SM70(col, col, f32, true, true, TL_WMMA_F32)
+#undef TL_C_MMA_SM70
+
 #define TL_C_LDMATRIX(NAME, NUM, TRANS)                                                            \
     static inline void NAME(int n, void *const *dst, void *const *src) {                           \
         for (int w = 0; w < n; w += 32) tl_ldmatrix_warp(NUM, TRANS, dst + w, src + w);            \
@@ -1032,6 +1091,7 @@ typedef struct tl_c_bar {
     pthread_cond_t cv;
     int count, arrived;
     unsigned phase;
+    char *smem[16]; /* a cluster's: each block's scratch (its shared memory), by rank */
 } tl_c_bar;
 static inline void tl_c_bar_complete(tl_c_bar *b) {
     b->arrived = 0, b->phase++;
@@ -1054,6 +1114,57 @@ static inline void tl_c_bar_leave(tl_c_bar *b) {
     pthread_mutex_lock(&b->mu);
     if (--b->count <= b->arrived && b->arrived) tl_c_bar_complete(b);
     pthread_mutex_unlock(&b->mu);
+}
+
+/* The OpenMP team running T.ws regions at once (emit_c.c): its size and this thread's
+ * place (1 and 0 without OpenMP, where such regions cannot run). */
+static inline int tl_c_team_size(void) {
+#ifdef _OPENMP
+    return omp_get_num_threads();
+#else
+    return 1;
+#endif
+}
+static inline int tl_c_team_rank(void) {
+#ifdef _OPENMP
+    return omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
+
+/* Cluster mbarriers (T.alloc_cluster_barrier): a uint64_t in the block's scratch holds
+ * the arrivals pending (bits 0-10), the count (11-21) and the phase's parity (bit 22),
+ * changed under the cluster's mutex; a phase completes when the pending arrivals reach
+ * zero (then the count is pending again and waiters wake), as the hardware's does. A
+ * block's barrier is found in a peer at the same offset of the peer's scratch. */
+static inline void tl_c_mbar_init(tl_c_bar *c, uint64_t *m, int count) {
+    pthread_mutex_lock(&c->mu);
+    *m = (uint64_t)count << 11 | (uint64_t)count;
+    pthread_mutex_unlock(&c->mu);
+}
+static inline void tl_c_mbar_arrive(tl_c_bar *c, uint64_t *m, int arrivals) {
+    pthread_mutex_lock(&c->mu);
+    for (int i = 0; i < arrivals; i++) {
+        uint64_t pending = (*m & 0x7ff) - 1, count = *m >> 11 & 0x7ff, phase = *m >> 22 & 1;
+        if (!pending) pending = count, phase ^= 1, pthread_cond_broadcast(&c->cv);
+        *m = phase << 22 | count << 11 | pending;
+    }
+    pthread_mutex_unlock(&c->mu);
+}
+static inline void tl_c_mbar_wait(tl_c_bar *c, const uint64_t *m, int parity) {
+    pthread_mutex_lock(&c->mu);
+    while ((int)(*m >> 22 & 1) == (parity & 1)) pthread_cond_wait(&c->cv, &c->mu);
+    pthread_mutex_unlock(&c->mu);
+}
+/* m's twin in block `rank` of a cluster of n blocks (own: this block's scratch), or NULL
+ * (with a message) when there is no such block. */
+static inline uint64_t *tl_c_mbar_peer(tl_c_bar *c, char *own, uint64_t *m, int32_t rank, int n) {
+    if (rank < 0 || rank >= n || rank >= 16 || !c->smem[rank]) {
+        fprintf(stderr, "tilec: an arrival on block %d of a cluster of %d blocks\n", (int)rank, n);
+        return NULL;
+    }
+    return (uint64_t *)(c->smem[rank] + ((char *)m - own));
 }
 
 /* One block of a team: fn(args, its block indices, the grid's barrier (NULL when the

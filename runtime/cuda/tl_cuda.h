@@ -630,6 +630,42 @@ TL_PTX_MMA4(tl_ptx_mma_m16n8k32_f32_e5m2_e5m2, "m16n8k32.row.col.f32.e5m2.e5m2.f
 #endif
 #undef TL_PTX_MMA4
 
+/* Volta's mma.sync.aligned.m8n8k4 (T.ptx_mma_sm70): two f16x2 registers of A and of B;
+ * C eight f32 or four f16x2 registers (valid on sm_70 and later). */
+#define TL_PTX_MMA_SM70_F32(AL, BL)                                                                \
+    TL_DEV void tl_ptx_mma_sm70_##AL##_##BL##_f32(const void *a, const void *b, void *c) {         \
+        uint32_t A[2], B[2];                                                                       \
+        float C[8];                                                                                \
+        memcpy(A, a, sizeof A), memcpy(B, b, sizeof B), memcpy(C, c, sizeof C);                    \
+        asm volatile("mma.sync.aligned.m8n8k4." #AL "." #BL ".f32.f16.f16.f32 "                    \
+                     "{%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9}, {%10, %11}, "                    \
+                     "{%0, %1, %2, %3, %4, %5, %6, %7};\n"                                         \
+                     : "+f"(C[0]), "+f"(C[1]), "+f"(C[2]), "+f"(C[3]), "+f"(C[4]), "+f"(C[5]),     \
+                       "+f"(C[6]), "+f"(C[7])                                                      \
+                     : "r"(A[0]), "r"(A[1]), "r"(B[0]), "r"(B[1]));                                \
+        memcpy(c, C, sizeof C);                                                                    \
+    }
+#define TL_PTX_MMA_SM70_F16(AL, BL)                                                                \
+    TL_DEV void tl_ptx_mma_sm70_##AL##_##BL##_f16(const void *a, const void *b, void *c) {         \
+        uint32_t A[2], B[2], C[4];                                                                 \
+        memcpy(A, a, sizeof A), memcpy(B, b, sizeof B), memcpy(C, c, sizeof C);                    \
+        asm volatile("mma.sync.aligned.m8n8k4." #AL "." #BL ".f16.f16.f16.f16 "                    \
+                     "{%0, %1, %2, %3}, {%4, %5}, {%6, %7}, {%0, %1, %2, %3};\n"                   \
+                     : "+r"(C[0]), "+r"(C[1]), "+r"(C[2]), "+r"(C[3])                              \
+                     : "r"(A[0]), "r"(A[1]), "r"(B[0]), "r"(B[1]));                                \
+        memcpy(c, C, sizeof C);                                                                    \
+    }
+TL_PTX_MMA_SM70_F32(row, row)
+TL_PTX_MMA_SM70_F32(row, col)
+TL_PTX_MMA_SM70_F32(col, row)
+TL_PTX_MMA_SM70_F32(col, col)
+TL_PTX_MMA_SM70_F16(row, row)
+TL_PTX_MMA_SM70_F16(row, col)
+TL_PTX_MMA_SM70_F16(col, row)
+TL_PTX_MMA_SM70_F16(col, col)
+#undef TL_PTX_MMA_SM70_F32
+#undef TL_PTX_MMA_SM70_F16
+
 TL_DEV void tl_ptx_mma_m16n8k16_f16_f16_f16(const void *a, const void *b, void *c) {
     uint32_t A[4], B[2], C[2];
     memcpy(A, a, sizeof A), memcpy(B, b, sizeof B), memcpy(C, c, sizeof C);
@@ -841,6 +877,45 @@ TL_DEV void tl_gemm_ss_s8(const int8_t *A, const int8_t *B, int32_t *C, int tid)
         for (int mi = 0; mi < MT; mi++)
 #pragma unroll
             for (int ni = 0; ni < NT; ni++) tl_mma_16832_s8(C + (mi * NT + ni) * 4, a[mi], b[ni]);
+    }
+}
+
+/* c[0..3] += A (16x64 int4, a[0..3]) * B (64x8, b[0..1]), int32 accumulation: the int8
+ * m16n8k32 fragments with each byte two int4 along k, the low nibble first (PTX's .s4
+ * packing), so the registers are the same bytes of the same tiles. */
+TL_DEV void tl_mma_16864_s4(int32_t *c, const uint32_t *a, const uint32_t *b) {
+    asm("mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32 {%0, %1, %2, %3}, "
+        "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+        : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+/* tl_gemm_ss for packed int4 A [M][KB] and B [N][KB] (KB = K / 2 bytes, a multiple of 32;
+ * mma.sync m16n8k64 .s4, sm_80+): tl_gemm_ss_s8's loop over the bytes. */
+template <int M, int N, int KB, int WARP_M, int WARP_N, int SWZ_A, int SWZ_B>
+TL_DEV void tl_gemm_ss_s4(const int8_t *A, const int8_t *B, int32_t *C, int tid) {
+    tl_gemm_check<M, N, KB, WARP_M, WARP_N, 32>();
+    constexpr int MT = M / WARP_M / 16, NT = N / WARP_N / 8;
+    const int lane = tid % 32, warp = tid / 32, g = lane / 4, t = lane % 4;
+    const int m0 = warp / WARP_N * (M / WARP_M), n0 = warp % WARP_N * (N / WARP_N);
+#pragma unroll 2
+    for (int k0 = 0; k0 < KB; k0 += 32) {
+        uint32_t a[MT][4], b[NT][2];
+#pragma unroll
+        for (int mi = 0; mi < MT; mi++)
+#pragma unroll
+            for (int i = 0; i < 4; i++)
+                a[mi][i] = tl_i8_quad<M, KB, false, SWZ_A>(A, m0 + mi * 16 + g + 8 * (i % 2),
+                                                           k0 + 16 * (i / 2) + 4 * t);
+#pragma unroll
+        for (int ni = 0; ni < NT; ni++)
+#pragma unroll
+            for (int i = 0; i < 2; i++)
+                b[ni][i] = tl_i8_quad<N, KB, false, SWZ_B>(B, n0 + ni * 8 + g, k0 + 16 * i + 4 * t);
+#pragma unroll
+        for (int mi = 0; mi < MT; mi++)
+#pragma unroll
+            for (int ni = 0; ni < NT; ni++) tl_mma_16864_s4(C + (mi * NT + ni) * 4, a[mi], b[ni]);
     }
 }
 /* x rounded to TF32 (cvt.rna.tf32.f32: to nearest, ties away from zero; tl_c.h's
@@ -3322,6 +3397,30 @@ TL_DEV void tl_mbar_arrive_cluster(uint64_t *bar, unsigned rank) {
                  : "memory");
 }
 
+/* tl_mbar_wait acquiring at cluster scope what the cluster's blocks released with their
+ * arrivals (a cluster barrier's wait). */
+TL_DEV void tl_mbar_wait_cluster(uint64_t *bar, int parity) {
+    const uint32_t a = tl_smem_addr(bar);
+    uint32_t done = 0;
+    while (!done)
+        asm volatile("{\n.reg .pred p;\n"
+                     "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n"
+                     "selp.u32 %0, 1, 0, p;\n}\n"
+                     : "=r"(done)
+                     : "r"(a), "r"(parity)
+                     : "memory");
+}
+
+/* Arrives on bar's twin in block `rank` of the cluster, releasing this thread's writes at
+ * cluster scope (T.ptx_arrive_cluster_barrier). */
+TL_DEV void tl_mbar_arrive_peer(uint64_t *bar, unsigned rank) {
+    asm volatile("{\n.reg .b32 r;\nmapa.shared::cluster.u32 r, %0, %1;\n"
+                 "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [r];\n}\n" ::"r"(
+                     tl_smem_addr(bar)),
+                 "r"(rank)
+                 : "memory");
+}
+
 /* tl_tma_load into every block of the cluster in mask (tl_tma_box). */
 template <class... C>
 TL_DEV void tl_tma_load_multicast(const TlTensorMap *map, void *smem, uint64_t *bar, uint16_t mask,
@@ -3654,6 +3753,23 @@ TL_SIM_MMA(m16n8k32, 4, f32, e5m2, e4m3, TL_WMMA_F32, TL_WMMA_E5M2, TL_WMMA_E4M3
 TL_SIM_MMA(m16n8k32, 4, f32, e5m2, e5m2, TL_WMMA_F32, TL_WMMA_E5M2, TL_WMMA_E5M2)
 #undef TL_SIM_MMA
 
+#define TL_SIM_MMA_SM70(AL, BL, C, ACOL, BCOL, TC)                                                 \
+    TL_DEV void tl_ptx_mma_sm70_##AL##_##BL##_##C(const void *a, const void *b, void *c) {         \
+        void *const *pa = tl_sim_lanes(a, 0), *const *pb = tl_sim_lanes(b, 1);                     \
+        void *const *pc = tl_sim_lanes(c, 2);                                                      \
+        if (tl_lane_id() == 0) tl_mma_sm70_warp(ACOL, BCOL, TC, pa, pb, pc);                       \
+        sim_warp_sync();                                                                           \
+    }
+TL_SIM_MMA_SM70(row, row, f16, false, false, TL_WMMA_F16)
+TL_SIM_MMA_SM70(row, col, f16, false, true, TL_WMMA_F16)
+TL_SIM_MMA_SM70(col, row, f16, true, false, TL_WMMA_F16)
+TL_SIM_MMA_SM70(col, col, f16, true, true, TL_WMMA_F16)
+TL_SIM_MMA_SM70(row, row, f32, false, false, TL_WMMA_F32)
+TL_SIM_MMA_SM70(row, col, f32, false, true, TL_WMMA_F32)
+TL_SIM_MMA_SM70(col, row, f32, true, false, TL_WMMA_F32)
+TL_SIM_MMA_SM70(col, col, f32, true, true, TL_WMMA_F32)
+#undef TL_SIM_MMA_SM70
+
 template <bool BF16> TL_DEV float tl_gemm_in(uint16_t v) {
     return BF16 ? tl_bf16_to_f32(v) : tl_f16_to_f32(v);
 }
@@ -3698,6 +3814,21 @@ TL_DEV void tl_gemm_ss_s8(const int8_t *A, const int8_t *B, int32_t *C, int tid)
         [A](int m, int k) { return (int32_t)A[tl_tile_off<M, K, TRANS_A, SWZ_A, 1>(m, k)]; },
         [B](int k, int n) { return (int32_t)B[tl_tile_off<K, N, TRANS_B, SWZ_B, 1>(k, n)]; }, C,
         tid);
+}
+
+/* The int4 of byte-packed row r (low nibble first) at k, sign-extended. */
+TL_DEV int32_t tl_s4_at(const int8_t *T, int off, int k) {
+    int v = ((uint8_t)T[off] >> (4 * (k % 2))) & 15;
+    return v - 2 * (v & 8);
+}
+
+template <int M, int N, int KB, int WARP_M, int WARP_N, int SWZ_A, int SWZ_B>
+TL_DEV void tl_gemm_ss_s4(const int8_t *A, const int8_t *B, int32_t *C, int tid) {
+    tl_gemm_check<M, N, KB, WARP_M, WARP_N, 32>();
+    tl_gemm_sim<M, N, WARP_M, WARP_N, 2 * KB>(
+        [A](int m, int k) { return tl_s4_at(A, tl_tile_off<M, KB, false, SWZ_A, 1>(m, k / 2), k); },
+        [B](int k, int n) { return tl_s4_at(B, tl_tile_off<N, KB, false, SWZ_B, 1>(n, k / 2), k); },
+        C, tid);
 }
 
 /* Every thread's registers hold part of A: they meet in a block-wide copy of the tile
@@ -4205,6 +4336,10 @@ template <class T> TL_DEV T *tl_sim_peer(T *p, unsigned rank) {
 TL_DEV void tl_mbar_arrive_cluster(uint64_t *bar, unsigned rank) {
     tl_mbar_update(tl_sim_peer(bar, rank), 1, 0);
 }
+TL_DEV void tl_mbar_arrive_peer(uint64_t *bar, unsigned rank) {
+    tl_mbar_update(tl_sim_peer(bar, rank), 1, 0);
+}
+TL_DEV void tl_mbar_wait_cluster(uint64_t *bar, int parity) { tl_mbar_wait(bar, parity); }
 template <class... C>
 TL_DEV void tl_tma_load_multicast(const TlTensorMap *map, void *smem, uint64_t *bar, uint16_t mask,
                                   C... c) {

@@ -549,6 +549,7 @@ static Program *elaborate_once(Ctx *ctx, const Source *src, const ElabRequest *r
     check_top_level(in, f, f->loc);
     local_views_check(f);
     mem_finish(in, f);
+    subbyte_pack(ctx, f);
     read_pass_configs(in, f, jit->pass_configs, k->u.func->def->loc);
     read_pass_configs(in, f, request_configs(in, rq), k->u.func->def->loc);
     check_defines_used(in, f, k->u.func->is_prim_func ? NULL : k->u.func->name);
@@ -590,6 +591,9 @@ static Define *sizes_from_inputs(Ctx *ctx, const ElabRequest *rq, Program *p, in
         int64_t v = sz->stride ? (a->strides ? a->strides[sz->dim] : 1) : a->shape[sz->dim];
         if (sz->stride && !a->strides)
             for (int d = sz->dim + 1; d < a->ndim; d++) v *= a->shape[d];
+        bool nibbles = prm->buf->dtype == DT_INT4 || prm->buf->dtype == DT_UINT4;
+        if (nibbles && (sz->stride ? sz->dim < a->ndim - 1 : sz->dim == a->ndim - 1))
+            v *= 2; /* a 4-bit tensor comes as bytes of two elements (subbyte.c) */
         defs[(*ndefs)++] = (Define){sz->name, arena_printf(&ctx->arena, "%lld", (long long)v)};
     }
     return defs;

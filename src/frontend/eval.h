@@ -373,6 +373,8 @@ Buffer *local_view(Interp *in, Buffer *base, int nd, Expr **dims, Loc loc, const
 Expr **local_view_index(Interp *in, const Buffer *v, Expr *const *idx, Loc loc);
 Stmt *local_view_tile_ops(Interp *in, Stmt *s); /* emit_stmt: s, its tile ops staged */
 void local_views_check(Func *f);                /* internal error: a view left in f */
+/* subbyte.c, after elaboration: int4 / uint4 buffers become packed int8 / uint8 ones. */
+void subbyte_pack(Ctx *ctx, Func *f);
 /* A buffer, region or head-address load as a region; `like` (may be NULL) gives the
  * extents of a head address (trailing dims aligned). */
 Region value_to_region(Interp *in, Value *v, const Region *like, Loc loc, const char *what);

@@ -183,19 +183,36 @@ static Value *t_mbar_wait(Interp *in, CallArgs *a, void *d) {
     return val_none(in);
 }
 
-/* T.mbarrier_arrive / T.barrier_arrive(barrier): an arrival per thread that runs it. */
+/* The block rank cta_id of an arrival on a cluster barrier's twin: an int, checked
+ * against the cluster's size when it is a constant. */
+static Expr *peer_rank(Interp *in, const Buffer *bar, Value *v, Loc loc, const char *fname) {
+    if (!bar->cluster_barrier)
+        ctx_fail(in->ctx, loc,
+                 "%s: cta_id names a block of the cluster, whose barriers are "
+                 "T.alloc_cluster_barrier's; '%s' is a T.alloc_barrier barrier",
+                 fname, bar->name);
+    Expr *cta = val_to_expr(in, v, loc, "cta_id");
+    int64_t r, n = ir_cluster_size(in->kernel);
+    if (!dtype_is_int(cta->dtype)) ctx_fail(in->ctx, loc, "%s: cta_id must be an integer", fname);
+    if (ir_is_const_int(cta, &r) && (r < 0 || r >= n))
+        ctx_fail(in->ctx, loc, "%s: cta_id %lld is not a block of the cluster (of %lld)", fname,
+                 (long long)r, (long long)n);
+    return ir_cast(in->ctx, DT_INT32, cta, loc);
+}
+
+/* T.mbarrier_arrive / T.barrier_arrive(barrier, cta_id=None): an arrival per thread that
+ * runs it, on this block's barrier or (cta_id) its twin in that block of the cluster. */
 static Value *t_mbar_arrive(Interp *in, CallArgs *a, void *d) {
     const char *fname = d;
     Value *av[2];
     args_bind(in, a, fname, "mbarrier, cta_id=", av, 2);
     need_kernel(in, a->loc, fname);
-    if (av[1] && av[1]->kind != V_NONE)
-        ctx_fail(in->ctx, a->loc, "%s: cta_id (a peer block's barrier) is not supported yet",
-                 fname);
     Buffer *bar;
     Expr *idx;
     barrier_ref(in, av[0], a->loc, fname, &bar, &idx);
-    emit_stmt(in, mbar_stmt(in, MBAR_ARRIVE, bar, idx, NULL, a->loc));
+    Stmt *s = mbar_stmt(in, MBAR_ARRIVE, bar, idx, NULL, a->loc);
+    if (av[1] && av[1]->kind != V_NONE) s->u.mbar.cta = peer_rank(in, bar, av[1], a->loc, fname);
+    emit_stmt(in, s);
     return val_none(in);
 }
 
@@ -634,6 +651,46 @@ static Value *t_tma_store_sync(Interp *in, CallArgs *a, void *d) {
     return val_none(in);
 }
 
+/* ---- cluster barriers ---------------------------------------------------------------------
+ * T.alloc_cluster_barrier(arrive_count): barriers as T.alloc_barrier's, whose arrivals may
+ * come from the other blocks of the cluster (T.ptx_arrive_cluster_barrier(bar, cta_id),
+ * T.mbarrier_arrive(bar, cta_id=)); waits are local. In a cluster of several blocks a
+ * T.cluster_sync() follows the initialization, so that no block arrives on a peer's
+ * barrier before the peer has initialized it. */
+static Value *t_alloc_cluster_barrier(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    const char *fname = "T.alloc_cluster_barrier";
+    Value *av[1];
+    args_bind(in, a, fname, "arrive_count", av, 1);
+    need_kernel(in, a->loc, fname);
+    Value *v = val_new(in, V_BUFFER);
+    v->u.buf = make_barriers(in, items_of(in, av[0]), a->loc, fname);
+    v->u.buf->cluster_barrier = true;
+    if (ir_cluster_size(in->kernel) > 1) {
+        Stmt *s = ir_stmt(in->ctx, STMT_GROUP_SYNC, a->loc);
+        s->u.gsync.op = GSYNC_CLUSTER_SYNC;
+        emit_stmt(in, s);
+    }
+    return v;
+}
+
+/* T.ptx_arrive_cluster_barrier(mbarrier, cta_id): an arrival per thread that runs it on
+ * the barrier's twin in block cta_id of the cluster. */
+static Value *t_ptx_arrive_cluster_barrier(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    const char *fname = "T.ptx_arrive_cluster_barrier";
+    Value *av[2];
+    args_bind(in, a, fname, "mbarrier, cta_id", av, 2);
+    need_kernel(in, a->loc, fname);
+    Buffer *bar;
+    Expr *idx;
+    barrier_ref(in, av[0], a->loc, fname, &bar, &idx);
+    Stmt *s = mbar_stmt(in, MBAR_ARRIVE, bar, idx, NULL, a->loc);
+    s->u.mbar.cta = peer_rank(in, bar, av[1], a->loc, fname);
+    emit_stmt(in, s);
+    return val_none(in);
+}
+
 #define I(x) ((void *)(intptr_t)(x))
 static const TName expert[] = {
     {"alloc_barrier", t_alloc_barrier, NULL, NULL},
@@ -671,6 +728,11 @@ static const TName expert[] = {
     {"ptx_cp_async_bulk", t_ptx_cp_async_bulk, NULL, NULL},
     {"annotate_producer_reg_dealloc", t_annotate_reg, NULL, "CUDA sm_90a; else no effect"},
     {"annotate_consumer_reg_alloc", t_annotate_reg, I(1), "CUDA sm_90a; else no effect"},
+    {"alloc_cluster_barrier", t_alloc_cluster_barrier, NULL,
+     "C, CUDA (peers' arrivals in clusters of several blocks: sm_90; C: blocks as POSIX "
+     "threads)"},
+    {"ptx_arrive_cluster_barrier", t_ptx_arrive_cluster_barrier, NULL,
+     "C, CUDA (clusters of several blocks: sm_90; C: blocks as POSIX threads)"},
 };
 #undef I
 

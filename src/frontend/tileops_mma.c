@@ -1,6 +1,6 @@
 /* tileops_mma.c - TileLang's warp-level tensor-core primitives, on per-thread (local)
  * buffers: T.ptx_mma (mma.sync m16n8k16 f16/bf16, m16n8k32 s8/u8 and fp8 (sm_89+),
- * m16n8k8 tf32),
+ * m16n8k8 tf32), T.ptx_mma_sm70 (Volta's mma.sync.m8n8k4, TileLang's m16n16k4),
  * T.ptx_ldmatrix (ldmatrix .x1/.x2/.x4, .trans), T.mma_store (an accumulator tile to
  * memory by the mma lane layout) and T.mma_fill (zeroed registers).
  *
@@ -281,11 +281,59 @@ static Value *t_mma_fill(Interp *in, CallArgs *a, void *d) {
     return val_none(in);
 }
 
+/* A layout argument of T.ptx_mma_sm70: "row" or "col". */
+static bool sm70_layout(Interp *in, Value *v, Loc loc, const char *what) {
+    const char *s = text_arg(in, v, loc, "T.ptx_mma_sm70", what);
+    if (strcmp(s, "row") && strcmp(s, "col"))
+        ctx_fail(in->ctx, loc, "T.ptx_mma_sm70: %s must be \"row\" or \"col\", got \"%s\"", what,
+                 s);
+    return !strcmp(s, "col");
+}
+
+/* T.ptx_mma_sm70(shape, A_layout, B_layout, A_dtype, B_dtype, C_dtype, a, a_index, b,
+ * b_index, c, c_index): TileLang's m16n16k4 of one warp, the Volta mma.sync.m8n8k4 (f16
+ * in, f16 or f32 accumulators): each quad pair of lanes (4q .. 4q + 3 and 16 + 4q ..)
+ * multiplies its own 8 x 4 A by its own 4 x 8 B; 4 A, 4 B and 8 C elements per lane. */
+static Value *t_ptx_mma_sm70(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    const char *fname = "T.ptx_mma_sm70";
+    Value *av[12];
+    args_bind(in, a, fname,
+              "shape, A_layout, B_layout, A_dtype, B_dtype, C_dtype, multiplicand_a, a_index, "
+              "multiplicand_b, b_index, accumulator, c_index",
+              av, 12);
+    need_warps(in, a->loc, fname);
+    const char *shape = text_arg(in, av[0], a->loc, fname, "shape");
+    if (strcmp(shape, "m16n16k4"))
+        ctx_fail(in->ctx, a->loc, "%s: the shape is \"m16n16k4\" (mma.sync.m8n8k4), got \"%s\"",
+                 fname, shape);
+    bool acol = sm70_layout(in, av[1], a->loc, "A_layout");
+    bool bcol = sm70_layout(in, av[2], a->loc, "B_layout");
+    MmaType ta = mma_type(in, av[3], a->loc, "A_dtype"),
+            tb = mma_type(in, av[4], a->loc, "B_dtype");
+    MmaType tc = mma_type(in, av[5], a->loc, "C_dtype");
+    if (strcmp(ta.ptx, "f16") || strcmp(tb.ptx, "f16") ||
+        (strcmp(tc.ptx, "f16") && strcmp(tc.ptx, "f32")))
+        ctx_fail(in->ctx, a->loc,
+                 "%s: mma.sync.m8n8k4 takes f16 A and B and f16 or f32 C, got A %s, B %s, C %s",
+                 fname, ta.ptx, tb.ptx, tc.ptx);
+    ExternArg *args = NEW_ARRAY(ARENA, ExternArg, 3);
+    args[0] = ptr_arg(in, av[6], av[7], LOCAL, 4, 1, a->loc, fname, "A operand");
+    args[1] = ptr_arg(in, av[8], av[9], LOCAL, 4, 1, a->loc, fname, "B operand");
+    args[2] = ptr_arg(in, av[10], av[11], LOCAL, 8, 3, a->loc, fname, "accumulator");
+    need_dtype(in, &args[0], ta.dtype, a->loc, "the A operand");
+    need_dtype(in, &args[1], tb.dtype, a->loc, "the B operand");
+    need_dtype(in, &args[2], tc.dtype, a->loc, "the accumulator");
+    const char *name = arena_printf(ARENA, "tl_ptx_mma_sm70_%s_%s_%s", acol ? "col" : "row",
+                                    bcol ? "col" : "row", tc.ptx);
+    emit_runtime_call(in, name, args, 3, true, a->loc);
+    return val_none(in);
+}
+
 static const TName mma_fns[] = {
-    {"ptx_mma", t_ptx_mma, NULL, NULL},
-    {"ptx_ldmatrix", t_ptx_ldmatrix, NULL, NULL},
-    {"mma_store", t_mma_store, NULL, NULL},
-    {"mma_fill", t_mma_fill, NULL, NULL},
+    {"ptx_mma", t_ptx_mma, NULL, NULL},           {"ptx_ldmatrix", t_ptx_ldmatrix, NULL, NULL},
+    {"mma_store", t_mma_store, NULL, NULL},       {"mma_fill", t_mma_fill, NULL, NULL},
+    {"ptx_mma_sm70", t_ptx_mma_sm70, NULL, NULL},
 };
 const TNames tl_mma_names = {mma_fns, (int)(sizeof mma_fns / sizeof *mma_fns)};
 

@@ -34,7 +34,7 @@
  * T.alloc_var is a local buffer of one vector whose name reads as the vector and
  * rebinding the name stores (Buffer.vec_var). Tile operations on vector buffers, slices
  * of them and vector kernel parameters are errors (tilec has no vector tensors), and so
- * are T.int4, T.uint4, T.float4_e2m1fn and T.float8_e8m0fnu (no sub-byte dtypes yet).
+ * are T.float4_e2m1fn and T.float8_e8m0fnu (T.int4 and T.uint4 are dtypes: subbyte.c).
  * Errors name the T function and point at the user's line. */
 #include "frontend/eval.h"
 #include "ir/ir_walk.h"
@@ -75,10 +75,9 @@ static const char *vname(Interp *in, DType elem, int lanes) {
     return arena_printf(ARENA, "%sx%d", dtype_name(elem), lanes);
 }
 
-/* TileLang's sub-byte and scale dtypes, which tilec does not have yet: T.int4 and the
- * others are values whose use is an error saying so (comparing a dtype with them too). */
-static const char *const unsupported_dtypes[] = {"int4", "uint4", "float4_e2m1fn",
-                                                 "float8_e8m0fnu"};
+/* TileLang's fp4 and scale dtypes, which tilec does not have yet: values whose use is an
+ * error saying so (comparing a dtype with them too). */
+static const char *const unsupported_dtypes[] = {"float4_e2m1fn", "float8_e8m0fnu"};
 
 Value *vec_dtype_attr(Interp *in, const char *attr) {
     DType elem;
@@ -88,7 +87,7 @@ Value *vec_dtype_attr(Interp *in, const char *attr) {
         if (!strcmp(attr, unsupported_dtypes[i])) {
             Value *v = val_new(in, V_ERROR);
             v->u.error.use_msg = arena_printf(ARENA,
-                                              "T.%s is not supported yet by tilec (no sub-byte "
+                                              "T.%s is not supported yet by tilec (no fp4 "
                                               "or scale dtypes; packed uint8 storage with bit "
                                               "operations is)",
                                               attr);

@@ -7,7 +7,10 @@
 
 /* X(enum, canonical name, bits, class, DLPack code, DLPack bits)
  * class: I signed int, U unsigned int (bool is U), F IEEE float, B bfloat16, E fp8.
- * DLPack codes: 0 int, 1 uint, 2 float, 4 bfloat, 6 bool, 10 f8e4m3fn, 12 f8e5m2. */
+ * DLPack codes: 0 int, 1 uint, 2 float, 4 bfloat, 6 bool, 10 f8e4m3fn, 12 f8e5m2.
+ * int4 and uint4 (TileLang's sub-byte integers) exist in the front end only: at the end of
+ * elaboration (frontend/subbyte.c) their buffers become int8/uint8 buffers holding two
+ * elements per byte, so no pass or target sees a 4-bit dtype. */
 #define TL_DTYPES(X)                                                                               \
     X(DT_BOOL, "bool", 8, U, 6, 8)                                                                 \
     X(DT_INT8, "int8", 8, I, 0, 8)                                                                 \
@@ -23,7 +26,9 @@
     X(DT_FLOAT32, "float32", 32, F, 2, 32)                                                         \
     X(DT_FLOAT64, "float64", 64, F, 2, 64)                                                         \
     X(DT_FLOAT8_E4M3, "float8_e4m3", 8, E, 10, 8)                                                  \
-    X(DT_FLOAT8_E5M2, "float8_e5m2", 8, E, 12, 8)
+    X(DT_FLOAT8_E5M2, "float8_e5m2", 8, E, 12, 8)                                                  \
+    X(DT_INT4, "int4", 4, I, 0, 4)                                                                 \
+    X(DT_UINT4, "uint4", 4, U, 1, 4)
 
 typedef enum DType {
     DT_INVALID = 0,

@@ -662,6 +662,25 @@ bool ir_nonneg(const Expr *e) {
     }
 }
 
+Expr *ir_wrap4(Ctx *ctx, Expr *x, bool is_signed, Loc loc) {
+    Expr *low = ir_bin(ctx, OP_BITAND, ir_cast(ctx, DT_INT32, x, loc),
+                       ir_int(ctx, 15, DT_INT32, loc), loc);
+    if (!is_signed) return ir_cast(ctx, DT_UINT8, low, loc);
+    /* low - 16 when bit 3 is set: two's complement without shifting a sign into place */
+    Expr *sign = ir_bin(ctx, OP_BITAND, low, ir_int(ctx, 8, DT_INT32, loc), loc);
+    Expr *v = ir_bin(ctx, OP_SUB, low,
+                     ir_bin(ctx, OP_MUL, sign, ir_int(ctx, 2, DT_INT32, loc), loc), loc);
+    return ir_cast(ctx, DT_INT8, v, loc);
+}
+
+Expr *ir_nibble(Ctx *ctx, Expr *byte, Expr *index, bool is_signed, Loc loc) {
+    Expr *u = ir_cast(ctx, DT_INT32, ir_cast(ctx, DT_UINT8, byte, loc), loc);
+    Expr *odd = ir_bin(ctx, OP_BITAND, ir_cast(ctx, DT_INT32, index, loc),
+                       ir_int(ctx, 1, DT_INT32, loc), loc);
+    Expr *shift = ir_bin(ctx, OP_MUL, odd, ir_int(ctx, 4, DT_INT32, loc), loc);
+    return ir_wrap4(ctx, ir_bin(ctx, OP_SHR, u, shift, loc), is_signed, loc);
+}
+
 /* Whether e is provably a multiple of m (m > 0). */
 bool ir_multiple_of(const Expr *e, int64_t m) {
     int64_t c;

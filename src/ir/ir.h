@@ -300,11 +300,13 @@ struct Buffer {
      * a vector T.alloc_var (shape (lanes,)), whose name reads as the vector. */
     int lanes;
     bool vec_var;
-    Var *addr; /* T.make_tensor: a global buffer at a run-time address, this int64
+    Var *addr;            /* T.make_tensor: a global buffer at a run-time address, this int64
                          let of the kernel (no parameter, no allocation; element-wise
                          accesses on CUDA, whose alignment no launch checks); else NULL */
-    int wmma;  /* a WMMA fragment buffer (scope "wmma.*"): its role, 1 matrix_a,
+    int wmma;             /* a WMMA fragment buffer (scope "wmma.*"): its role, 1 matrix_a,
                   2 matrix_b, 3 accumulator (frontend/tileops_wmma.c); else 0 */
+    bool cluster_barrier; /* SCOPE_BARRIER of T.alloc_cluster_barrier: the blocks of the
+                             cluster arrive on it (STMT_MBAR cta) */
 };
 
 struct Expr {
@@ -531,6 +533,9 @@ struct Stmt {
                                         > 0: before its last k-step's mmas it waits until
                                         at most pipe_wait - 1 groups run, then barriers
                                         the block (pass_pipeline_async) */
+            bool int4;          /* A and B hold int4 (int8 buffers) or uint4 (uint8) two
+                                        per byte along K, the low nibble first (the front
+                                        end's subbyte.c): K extents count bytes */
         } gemm;
         struct {
             ReduceOp op;
@@ -615,6 +620,8 @@ struct Stmt {
             Buffer *bar;
             Expr *idx, *arg;
             bool per_group, cluster, once;
+            Expr *cta; /* ARRIVE on the twin of bar[idx] in block cta of the cluster (its
+                          rank: T.ptx_arrive_cluster_barrier); NULL: this block's */
         } mbar;
         /* THREADS (T.ws): threads lo .. lo + count - 1 of the block run the body, which
            sees them as a block of count threads (thread ids from 0); the others skip
@@ -628,6 +635,9 @@ struct Stmt {
             int lo, count;
             Stmt *body, *orelse;
             bool split;
+            bool at_once; /* the C target's program_order: body is a SEQ of regions that
+                             hand work back and forth through mbarriers; they run at
+                             once, one CPU thread each (emit_c.c) */
         } threads;
         /* SETMAXNREG: this warp group's register budget from here on */
         struct {
@@ -743,6 +753,11 @@ bool ir_is_const_int(const Expr *e, int64_t *out);
 bool ir_nonneg(const Expr *e);
 /* Whether integer e is provably a multiple of m (m > 0): constants, sums, products. */
 bool ir_multiple_of(const Expr *e, int64_t m);
+/* The 4-bit integer at position `index` of packed storage whose byte is `byte` (an int8
+ * or uint8 value; even positions in the low nibble): int8 for signed, else uint8. */
+Expr *ir_nibble(Ctx *ctx, Expr *byte, Expr *index, bool is_signed, Loc loc);
+/* x (an integer) wrapped to 4 bits, as int8 (signed) or uint8. */
+Expr *ir_wrap4(Ctx *ctx, Expr *x, bool is_signed, Loc loc);
 Stmt *ir_stmt(Ctx *ctx, StmtKind kind, Loc loc);
 Stmt *ir_seq(Ctx *ctx, Loc loc);
 int ir_cluster_size(const Stmt *kernel); /* blocks per cluster of a STMT_KERNEL, >= 1 */

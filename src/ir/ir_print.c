@@ -593,6 +593,7 @@ static void print_alloc(Printer *p, const Stmt *s) {
         sb_puts(p->sb, " safe_value=");
         print_expr(p, b->safe_value, 0);
     }
+    if (b->cluster_barrier) sb_puts(p->sb, " (the cluster's blocks arrive)");
     print_buf_attrs(p, b);
 }
 
@@ -621,6 +622,7 @@ static void print_gemm(Printer *p, const Stmt *s) {
     if (s->u.gemm.trans_a) sb_puts(sb, "trans_a, ");
     if (s->u.gemm.trans_b) sb_puts(sb, "trans_b, ");
     if (s->u.gemm.clear_accum) sb_puts(sb, "clear_accum, ");
+    if (s->u.gemm.int4) sb_puts(sb, "int4, ");
     sb_printf(sb, "policy=%s", gemm_policy_name(s->u.gemm.policy));
     if (s->u.gemm.k_pack > 1) sb_printf(sb, ", k_pack=%d", s->u.gemm.k_pack);
     if (s->u.gemm.wg_wait) sb_printf(sb, ", wg_wait=%d", s->u.gemm.wg_wait);
@@ -777,6 +779,11 @@ static void print_simple(Printer *p, const Stmt *s) {
         if (s->u.mbar.per_group) sb_puts(sb, " (one thread per warp group)");
         if (s->u.mbar.cluster) sb_puts(sb, " (every block of the cluster)");
         if (s->u.mbar.once) sb_puts(sb, " (one thread)");
+        if (s->u.mbar.cta) {
+            sb_puts(sb, " (on block ");
+            print_expr(p, s->u.mbar.cta, 0);
+            sb_puts(sb, " of the cluster)");
+        }
         break;
     case STMT_ASYNC:
         if (s->u.async_.commit) sb_puts(sb, "async_commit");
@@ -818,8 +825,9 @@ static void print_stmt(Printer *p, const Stmt *s, int indent) {
     case STMT_IF: print_if(p, s, indent); break;
     case STMT_KERNEL: print_kernel(p, s, indent); break;
     case STMT_THREADS:
-        sb_printf(p->sb, "%s %d..%d:\n", s->u.threads.split ? "program of threads" : "threads",
-                  s->u.threads.lo, s->u.threads.lo + s->u.threads.count - 1);
+        sb_printf(p->sb, "%s %d..%d%s:\n", s->u.threads.split ? "program of threads" : "threads",
+                  s->u.threads.lo, s->u.threads.lo + s->u.threads.count - 1,
+                  s->u.threads.at_once ? " (regions at once)" : "");
         print_body(p, s->u.threads.body, indent + 1);
         if (s->u.threads.orelse) {
             sb_indent(p->sb, indent);

@@ -366,6 +366,7 @@ static void check_stmt(Verifier *v, const Stmt *s) {
         check_buf_use(v, s->u.mbar.bar, NULL);
         if (s->u.mbar.idx) check_expr(v, s->u.mbar.idx);
         if (s->u.mbar.arg) check_expr(v, s->u.mbar.arg);
+        if (s->u.mbar.cta) check_expr(v, s->u.mbar.cta);
         break;
     default:
         if ((unsigned)s->kind >= STMT_KIND_COUNT) fail_at(v, NULL, "bad statement kind");

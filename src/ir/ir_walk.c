@@ -72,6 +72,7 @@ void ir_stmt_exprs(Stmt *s, ExprSlotFn fn, void *ud) {
     case STMT_MBAR:
         opt(&s->u.mbar.idx, fn, ud);
         opt(&s->u.mbar.arg, fn, ud);
+        opt(&s->u.mbar.cta, fn, ud);
         break;
     case STMT_FILL:
         region_exprs(&s->u.fill.dst, fn, ud);

@@ -170,14 +170,24 @@ static Stmt *lower_gemm(Lower *L, const Stmt *s) {
     Var *vi = ir_var(L->ctx, "i", DT_INT32), *vj = ir_var(L->ctx, "j", DT_INT32);
     Var *vk = ir_var(L->ctx, "k", DT_INT32);
     DType t = c->buf->dtype;
-    Expr *av = ir_load(L->ctx, a->buf,
-                       ta ? tile_index(L, a, vref(L, vk), vref(L, vi))
-                          : tile_index(L, a, vref(L, vi), vref(L, vk)),
-                       L->loc);
-    Expr *bv = ir_load(L->ctx, b->buf,
-                       tb ? tile_index(L, b, vref(L, vj), vref(L, vk))
-                          : tile_index(L, b, vref(L, vk), vref(L, vj)),
-                       L->loc);
+    Expr *av, *bv;
+    if (s->u.gemm.int4) { /* A (M, K) and B (N, K), two 4-bit elements per byte along K */
+        k = ir_bin(L->ctx, OP_MUL, cp(L, k), cint(L, 2), L->loc);
+        Expr *byte = ir_bin(L->ctx, OP_SHR, vref(L, vk), cint(L, 1), L->loc);
+        av = ir_nibble(L->ctx, ir_load(L->ctx, a->buf, tile_index(L, a, vref(L, vi), byte), L->loc),
+                       vref(L, vk), a->buf->dtype == DT_INT8, L->loc);
+        bv = ir_nibble(L->ctx, ir_load(L->ctx, b->buf, tile_index(L, b, vref(L, vj), byte), L->loc),
+                       vref(L, vk), b->buf->dtype == DT_INT8, L->loc);
+    } else {
+        av = ir_load(L->ctx, a->buf,
+                     ta ? tile_index(L, a, vref(L, vk), vref(L, vi))
+                        : tile_index(L, a, vref(L, vi), vref(L, vk)),
+                     L->loc);
+        bv = ir_load(L->ctx, b->buf,
+                     tb ? tile_index(L, b, vref(L, vj), vref(L, vk))
+                        : tile_index(L, b, vref(L, vk), vref(L, vj)),
+                     L->loc);
+    }
     if (gemm_is_tf32(s)) { /* TF32 tensor cores' operands (docs/language.md, T.gemm) */
         av = ir_call(L->ctx, FN_TF32_RNA, av, NULL, L->loc);
         bv = ir_call(L->ctx, FN_TF32_RNA, bv, NULL, L->loc);

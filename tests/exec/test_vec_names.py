@@ -200,7 +200,7 @@ ERRORS = [
     ("L = T.alloc_local((4,), \"float16x2\")\n            A[i] = T.extract_lane(L[0:2], 0)",
      "slices of buffer 'L' of float16x2 are not supported"),
     ("v = x < x", "operator '<' is not supported on float16x2 vectors"),
-    ("v = T.int4(3)", "T.int4 is not supported yet by tilec (no sub-byte or scale dtypes"),
+    ("v = T.float8_e8m0fnu(3)", "T.float8_e8m0fnu is not supported yet by tilec (no fp4 or scale"),
     ("L = T.alloc_local((4,), T.float4_e2m1fn)", "T.float4_e2m1fn is not supported yet"),
 ]
 

@@ -296,6 +296,13 @@ gemm_operands.py|-D M=100 -D N=72 -D K=56 -D trans_B=True -D a_frag=True -D b_fr
 ../tests/unit/kernels/mixed_gemms.py|-D DQK=128|1
 ../tests/unit/kernels/local_views.py||1
 ../tests/unit/kernels/big_grid.py||0
+../tests/unit/kernels/gemm_s4.py||1
+../tests/unit/kernels/gemm_s4.py|-D M=256 -D N=256 -D K=512|0
+../tests/unit/kernels/int4_elems.py||1
+../tests/unit/kernels/mma_sm70.py||1
+../tests/unit/kernels/mma_sm70.py|-D A_COL=True -D B_COL=True -D CT="float16"|1
+../tests/unit/kernels/cluster_mbar.py||1
+../tests/unit/kernels/ping_pong.py||1
 EOF
 )
 
@@ -426,7 +433,9 @@ if [ "$PYTEST" -eq 1 ] && python3 -c "import numpy, pytest" 2>/dev/null; then
         tests/exec/test_memory_names.py tests/exec/test_launch_shape.py \
         tests/exec/test_split_shared.py tests/exec/test_thread_level.py \
         tests/exec/test_vec_names.py tests/exec/test_misc_names.py tests/exec/test_wmma.py \
-        tests/exec/test_gemm_tf32.py tests/exec/test_mma_intrinsics.py >"$log" 2>&1
+        tests/exec/test_gemm_tf32.py tests/exec/test_mma_intrinsics.py tests/exec/test_int4.py \
+        tests/exec/test_mma_sm70.py tests/exec/test_cluster_mbar.py \
+        tests/exec/test_regions_at_once.py >"$log" 2>&1
     # one line per test case, from the JUnit XML
     while IFS='|' read -r status name; do
         [ -n "$status" ] || continue

@@ -69,6 +69,15 @@ def test_tilelang_script_runs_unmodified():
     assert "All checks pass." in proc.stdout and "Best config: {'block_M'" in proc.stdout
 
 
+def test_int4_styles():
+    """T.int4 tensors passed packed (int8, two per byte), eager and factory styles."""
+    pytest.importorskip("torch")
+    proc = run_py(["-m", "tilec.compat", HERE / "kernels" / "int4_styles.py"],
+                  {"PYTHONPATH": str(ROOT / "python")})
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "int4 styles OK" in proc.stdout
+
+
 def test_import_hook_defers_to_a_real_tilelang(tmp_path):
     """The .pth hook answers `import tilelang` only when no real TileLang is found, unless
     TILEC_AS_TILELANG=1."""

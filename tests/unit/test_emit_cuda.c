@@ -1445,6 +1445,54 @@ static void wmma_cases(SimCase *cases, char names[][64], int *n) {
     }
 }
 
+/* The names of helper "names" (issues 25 and 26), each kernel lowered for sm_80 and
+ * sm_90a and simulated, with its factory's defaults replaced as `from_to` says (pairs):
+ * T.int4 (packed bytes; gemms on mma.sync m16n8k64 .s4), T.ptx_mma_sm70, cluster
+ * mbarriers (T.alloc_cluster_barrier, T.ptx_arrive_cluster_barrier), and T.ws regions
+ * that hand work back and forth (ping_pong: the C target runs them at once). */
+static void names_cases(SimCase *cases, char names[][64], int *n) {
+    static const struct {
+        const char *kernel, *calls; /* a call the source must make, or NULL */
+        const char *from_to[4];
+        int first_arch; /* 0: sm_80 and sm_90a, 1: sm_90a alone (clusters) */
+    } progs[] = {
+        {"gemm_s4", "tl_gemm_ss_s4<64, 32, 32, 2, 2, ", {0}, 0},
+        {"gemm_s4", NULL, {"block_K=64", "block_K=32", "K=160", "K=96"}, 0}, /* unpacked */
+        {"int4_elems", NULL, {0}, 0},
+        {"mma_sm70", "tl_ptx_mma_sm70_row_row_f32(", {0}, 0},
+        {"mma_sm70",
+         "tl_ptx_mma_sm70_col_col_f32(",
+         {"A_COL=False", "A_COL=True", "B_COL=False", "B_COL=True"},
+         0},
+        {"mma_sm70",
+         "tl_ptx_mma_sm70_row_col_f16(",
+         {"B_COL=False", "B_COL=True", "\"float32\")", "\"float16\")"},
+         0},
+        {"mma_sm70",
+         "tl_ptx_mma_sm70_col_row_f16(",
+         {"A_COL=False", "A_COL=True", "\"float32\")", "\"float16\")"},
+         0},
+        {"cluster_mbar", "tl_mbar_arrive_peer(&full[r], peer);", {0}, 1},
+        {"cluster_mbar", "tl_mbar_arrive(&one[0]);", {"CLUSTER=2", "CLUSTER=1"}, 0},
+        {"ping_pong", "tl_mbar_wait(&full[0], ", {0}, 0},
+    };
+    for (size_t i = 0; i < sizeof progs / sizeof *progs; i++) {
+        int len = 0;
+        while (len < 4 && progs[i].from_to[len]) len++;
+        char *text = set_defaults(test_kernel(progs[i].kernel), progs[i].from_to, len);
+        for (int arch = progs[i].first_arch; text && arch < 2; arch++) {
+            lower_arch = arch ? "sm_90a" : "sm_80";
+            snprintf(names[*n], 64, "%s%zu_%s", progs[i].kernel, i, lower_arch);
+            Compiled *c = check_program(names[*n], text);
+            CHECK(!progs[i].calls || (c->src && kernels_call(c, progs[i].calls)), "%s: calls %s",
+                  names[*n], progs[i].calls);
+            if (c->f && c->src) cases[*n] = (SimCase){names[*n], strdup(text), NULL, c}, ++*n;
+            else compiled_free(c);
+        }
+        free(text);
+    }
+}
+
 /* Kernels with a barrier count one too large (ptx_names: the cp.async arrivals'
  * mbarrier, the plain arrivals' one) or an arrival missing (named_bar: the consumers'
  * last hand-back): a phase that never completes, which the simulation must report as a
@@ -1527,7 +1575,7 @@ static void test_issue26(void) {
     } shapes[] = {{13, 64, 8, 64, 128},  {13, 64, 8, 64, 32},  {64, 13, 64, 8, 128},
                   {37, 40, 16, 32, 256}, {9, 130, 4, 128, 64}, {100, 72, 64, 32, 128},
                   {5, 7, 8, 8, 128}};
-    enum { NS = sizeof shapes / sizeof *shapes, MAXS = NS * 8 + 7 + 20 + 17 + 5 + 6 + 8 };
+    enum { NS = sizeof shapes / sizeof *shapes, MAXS = NS * 8 + 7 + 20 + 17 + 5 + 6 + 8 + 32 };
     SimCase cases[MAXS];
     static char names[MAXS][64];
     int n = 0;
@@ -1595,6 +1643,7 @@ static void test_issue26(void) {
     math_cases(cases, names, &n);
     wrong_count_cases(cases, names, &n);
     wmma_cases(cases, names, &n);
+    names_cases(cases, names, &n);
     lower_arch = "sm_80";
     Compiled *fast = pass_config_cases(cases, names, &n);
     if (fast) compiled_free(fast);

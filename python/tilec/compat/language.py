@@ -13,7 +13,7 @@ from ..jit import PrimFunc
 
 _DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
            "float16", "bfloat16", "float32", "float64", "float8_e4m3", "float8_e5m2",
-           "float8_e4m3fn"]
+           "float8_e4m3fn", "int4", "uint4"]
 _ALIASES = {"float": "float32", "half": "float16", "double": "float64", "bf16": "bfloat16",
             "fp16": "float16", "fp32": "float32", "e4m3_float8": "float8_e4m3",
             "e5m2_float8": "float8_e5m2", "int": "int32", "uint": "uint32", "long": "int64",
@@ -34,6 +34,8 @@ class DType(str):
     def bits(self):
         """The width in bits (TileLang's dtype.bits, DataType(x).bits)."""
         from .._tensor import DL_CODES, dtype_name
+        if self in ("int4", "uint4"):  # stored two per int8 / uint8 byte
+            return 4
         return DL_CODES[dtype_name(str(self)) or str(self)][1]
 
     @property

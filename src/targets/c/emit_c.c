@@ -52,6 +52,8 @@ typedef struct CEmit {
      * in teams (T.sync_grid, or cluster barriers in clusters of several blocks) */
     unsigned gsyncs;
     bool teams;
+    int arrive_threads; /* the threads that run the code being written (a T.ws region's) */
+    bool at_once;       /* writing regions that run at once (no return from there) */
 } CEmit;
 
 static CEmit *c_of(CfEmit *em) { return (CEmit *)em; }
@@ -103,8 +105,7 @@ static void emit_host_alloc(CfEmit *em, Buffer *b) {
 static void emit_alloc(CfEmit *em, const Stmt *s) {
     Buffer *b = s->u.alloc.buf;
     if (!em->kernel || b->scope == SCOPE_GLOBAL || b->init) cf_loc_comment(em, s->loc);
-    if (b->scope == SCOPE_BARRIER)
-        ctx_fail(em->ctx, s->loc, "T.alloc_barrier: mbarriers have no meaning on the C target");
+    if (b->scope == SCOPE_BARRIER) return; /* program_order kept it: scratch, set by its init */
     if (b->scope == SCOPE_GLOBAL) {
         if (em->kernel)
             ctx_fail(em->ctx, s->loc,
@@ -121,6 +122,7 @@ static void emit_alloc(CfEmit *em, const Stmt *s) {
 static bool simt_stmt(CfEmit *em, const Stmt *s);
 static void c_cross_thread(CfEmit *em, StrBuf *o, const Expr *e);
 static void emit_region(CfEmit *em, const Stmt *s);
+static void emit_at_once(CfEmit *em, const Stmt *s);
 static void warp_extern(CfEmit *em, const Stmt *s);
 
 /* T.sync_grid, T.cluster_*: the team's barriers (tl_c_bar in tl_c.h); a cluster of one
@@ -143,9 +145,60 @@ static void emit_group_sync(CfEmit *em, const Stmt *s) {
     }
 }
 
+/* An mbarrier operation (program_order keeps those of cluster barriers in clusters of
+ * several blocks, and every one of a kernel with regions at once): tl_c_mbar_* of
+ * tl_c.h, under tl_mbar_lock (the cluster's or the block's mutex). Arrivals count as on
+ * CUDA: one per thread that runs the statement (the threads of the block or T.ws region,
+ * or this one in thread-level code), one for an op that the first thread alone runs; an
+ * expected transaction is an arrival without bytes (copies land at issue here). */
+static void emit_mbar(CfEmit *em, const Stmt *s) {
+    CEmit *ce = c_of(em);
+    const Buffer *b = s->u.mbar.bar;
+    const char *m = arena_printf(&em->ctx->arena, "&%s[%s]", cf_buf(em, b),
+                                 s->u.mbar.idx ? cf_ex_str(em, s->u.mbar.idx, DT_INT32, true)
+                                               : "0");
+    int threads = ce->in_threads || s->u.mbar.once ? 1 : ce->arrive_threads;
+    cf_loc_comment(em, s->loc);
+    switch (s->u.mbar.op) {
+    case MBAR_INIT:
+        if (s->u.mbar.idx)
+            cf_line(em, "tl_c_mbar_init(tl_mbar_lock, %s, %s);", m,
+                    cf_ex_str(em, s->u.mbar.arg, DT_INT32, true));
+        else
+            cf_line(em,
+                    "for (int tl_i = 0; tl_i < %s; ++tl_i) tl_c_mbar_init(tl_mbar_lock, "
+                    "&%s[tl_i], %s);",
+                    cf_ex_str(em, b->shape[0], DT_INT32, true), cf_buf(em, b),
+                    cf_ex_str(em, s->u.mbar.arg, DT_INT32, true));
+        break;
+    case MBAR_WAIT:
+        cf_line(em, "tl_c_mbar_wait(tl_mbar_lock, %s, %s);", m,
+                cf_ex_str(em, s->u.mbar.arg, DT_INT32, true));
+        break;
+    case MBAR_EXPECT: cf_line(em, "/* expect_tx: the copies have landed */"); break;
+    case MBAR_CP_ASYNC: cf_line(em, "/* cp.async arrival: counted by the raise */"); break;
+    default: /* ARRIVE, EXPECT_TX, CP_ASYNC_NOINC */
+        if (!s->u.mbar.cta) {
+            cf_line(em, "tl_c_mbar_arrive(tl_mbar_lock, %s, %d);", m, threads);
+            break;
+        }
+        cf_line(em, "{");
+        cf_line(em,
+                "    uint64_t *tl_peer = tl_c_mbar_peer(tl_cluster_bar, tl_scratch, %s, %s, %d);",
+                m, cf_ex_str(em, s->u.mbar.cta, DT_INT32, true), ir_cluster_size(em->kernel));
+        cf_line(em, "    if (!tl_peer) return TL_C_ASSERT;");
+        cf_line(em, "    tl_c_mbar_arrive(tl_mbar_lock, tl_peer, %d);", threads);
+        cf_line(em, "}");
+    }
+}
+
 /* CfHooks.stmt: thread-level code, allocations, kernels, and what has no effect on a
  * CPU. */
 static bool c_stmt(CfEmit *em, const Stmt *s) {
+    if (s->kind == STMT_THREADS && s->u.threads.at_once) {
+        emit_at_once(em, s);
+        return true;
+    }
     if (s->kind == STMT_THREADS) {
         emit_region(em, s);
         return true;
@@ -161,6 +214,10 @@ static bool c_stmt(CfEmit *em, const Stmt *s) {
     }
     if (s->kind == STMT_GROUP_SYNC) {
         emit_group_sync(em, s);
+        return true;
+    }
+    if (s->kind == STMT_MBAR) {
+        emit_mbar(em, s);
         return true;
     }
     if (s->kind != STMT_KERNEL && s->kind != STMT_SYNC && s->kind != STMT_ANNOTATE_LAYOUT &&
@@ -205,6 +262,10 @@ static void c_print_end(CfEmit *em) { cf_line(em, "funlockfile(stdout);"); }
 
 /* A failed T.device_assert ends the block (then the launch) with TL_C_ASSERT. */
 static void c_assert_exit(CfEmit *em) {
+    if (c_of(em)->at_once)
+        ctx_fail(em->ctx, em->kernel->loc,
+                 "T.device_assert inside T.ws regions that the C target runs at once (they "
+                 "wait for each other's mbarrier arrivals) is not supported");
     if (em->kernel) {
         cf_line(em, "return TL_C_ASSERT;");
     } else {
@@ -352,7 +413,54 @@ static void emit_region(CfEmit *em, const Stmt *s) {
     cf_loc_comment(em, s->loc);
     if (ce->simt_threads && (lo < ce->simt_lo || hi > ce->simt_hi))
         ctx_fail(em->ctx, s->loc, "T.ws blocks cannot be nested");
+    int threads = ce->arrive_threads;
+    ce->arrive_threads = hi - lo;
     emit_thread_range(em, lo, hi, s->u.threads.body, "T.ws");
+    ce->arrive_threads = threads;
+}
+
+/* Regions that hand work back and forth through mbarriers (program_order's at_once
+ * group): each runs in a CPU thread of its own, all at once (an OpenMP team; the
+ * launcher runs such a kernel's blocks one after the other, so that this is the only
+ * active parallel level), sharing the block's scratch; the mbarriers order them. */
+static void emit_at_once(CfEmit *em, const Stmt *s) {
+    CEmit *ce = c_of(em);
+    const Stmt *seq = s->u.threads.body;
+    int n = seq->u.seq.len;
+    cf_loc_comment(em, s->loc);
+    cf_line(em, "{ /* %d T.ws regions at once, one CPU thread each */", n);
+    em->indent++;
+    cf_line(em, "int tl_team = 0;");
+    cf_line(em, "#pragma omp parallel num_threads(%d)", n);
+    cf_line(em, "{");
+    cf_line(em, "    #pragma omp single");
+    cf_line(em, "    tl_team = tl_c_team_size();");
+    cf_line(em, "    if (tl_team == %d) {", n);
+    cf_line(em, "        switch (tl_c_team_rank()) {");
+    em->indent += 3;
+    ce->at_once = true;
+    for (int i = 0; i < n; i++) {
+        cf_line(em, "case %d: {", i);
+        em->indent++;
+        emit_region(em, seq->u.seq.data[i]);
+        cf_line(em, "break;");
+        em->indent--;
+        cf_line(em, "}");
+    }
+    ce->at_once = false;
+    em->indent -= 3;
+    cf_line(em, "        }");
+    cf_line(em, "    }");
+    cf_line(em, "}");
+    cf_line(em, "if (tl_team != %d) {", n);
+    cf_line(em,
+            "    fprintf(stderr, \"tilec: %d T.ws regions must run at once, but OpenMP gave "
+            "%%d threads (or is unavailable)\\n\", tl_team);",
+            n);
+    cf_line(em, "    return TL_C_ASSERT;");
+    cf_line(em, "}");
+    em->indent--;
+    cf_line(em, "}");
 }
 
 /* ---- barriers under a condition on the thread index --------------------------------------
@@ -731,8 +839,6 @@ static void uses_stmt(CfEmit *em, Uses *u, const Stmt *s) {
 /* Places b at offset total (*off), returning the end (64-byte aligned). */
 static int64_t scratch_place(CfEmit *em, Buffer *b, int64_t *off, int64_t total) {
     int64_t n = c_of(em)->simt_threads && simt_own_copy(b) ? c_of(em)->simt_threads : 1, c;
-    if (b->scope == SCOPE_BARRIER)
-        ctx_fail(em->ctx, b->loc, "T.alloc_barrier: mbarriers have no meaning on the C target");
     for (int d = 0; d < b->ndim; d++) {
         if (!ir_is_const_int(b->shape[d], &c))
             ctx_fail(em->ctx, b->loc, "the C target needs a constant shape for %s buffer '%s'",
@@ -793,6 +899,31 @@ static const char *block_var_name(CfEmit *em, const Stmt *k, int d) {
     return v ? cf_var(em, v) : arena_printf(&em->ctx->arena, "tl_block%d", d);
 }
 
+/* Whether s holds regions that run at once (program_order's at_once groups). */
+static void at_once_slot(Stmt **slot, void *ud) {
+    const Stmt *s = *slot;
+    if (s->kind == STMT_THREADS && s->u.threads.at_once) *(bool *)ud = true;
+    else ir_stmt_children(*slot, at_once_slot, ud);
+}
+static bool has_at_once(const Stmt *s) {
+    bool any = false;
+    Stmt *t = (Stmt *)s;
+    at_once_slot(&t, &any);
+    return any;
+}
+
+/* The block's scratch in its cluster's table, by its rank in the cluster (x fastest):
+ * where peers find its cluster barriers. */
+static void cluster_rank_register(CfEmit *em, const Stmt *k) {
+    const char *r = "0";
+    for (int d = k->u.kernel.ngrid - 1; d >= 0; d--) {
+        int c = k->u.kernel.cluster_dims[d] > 1 ? k->u.kernel.cluster_dims[d] : 1;
+        r = arena_printf(&em->ctx->arena, "(int64_t)%s %% %d + %d * (%s)", block_var_name(em, k, d),
+                         c, c, r);
+    }
+    cf_line(em, "if (tl_cluster_bar) tl_cluster_bar->smem[(%s) %% 16] = tl_scratch;", r);
+}
+
 static void emit_block_fn(CfEmit *em, const Stmt *k, int id, const Uses *u, const int64_t *offs,
                           int64_t total) {
     StrBuf *o = em->out;
@@ -814,6 +945,13 @@ static void emit_block_fn(CfEmit *em, const Stmt *k, int id, const Uses *u, cons
     if (c_of(em)->teams) {
         cf_line(em, "unsigned tl_cluster_phase = ~0u; /* of its last T.cluster_arrive */");
         cf_line(em, "(void)tl_grid_bar, (void)tl_cluster_bar, (void)tl_cluster_phase;");
+        cluster_rank_register(em, k);
+        cf_line(em, "tl_c_bar *tl_mbar_lock = tl_cluster_bar; /* its cluster barriers' */");
+        cf_line(em, "(void)tl_mbar_lock;");
+    } else if (has_at_once(k->u.kernel.body)) {
+        cf_line(em, "tl_c_bar tl_block_bar = {PTHREAD_MUTEX_INITIALIZER, "
+                    "PTHREAD_COND_INITIALIZER, 0, 0, 0, {0}};");
+        cf_line(em, "tl_c_bar *tl_mbar_lock = &tl_block_bar; /* its mbarriers' */");
     }
     for (int i = 0; i < u->scratch.len; i++) {
         Buffer *b = u->scratch.data[i];
@@ -864,7 +1002,9 @@ static void emit_launcher(CfEmit *em, const Stmt *k, int id, const Uses *u, int6
     }
     sb_free(&where);
     cf_line(em, "int tl_failed = 0;");
-    cf_line(em, "#pragma omp parallel");
+    if (has_at_once(k->u.kernel.body)) /* one block at a time: its regions are the team */
+        cf_line(em, "#pragma omp parallel if (0)");
+    else cf_line(em, "#pragma omp parallel");
     cf_line(em, "{");
     cf_line(em, "    char *tl_scratch = tl_scratch_alloc(%lld);", (long long)total);
     if (total) {
@@ -1028,6 +1168,7 @@ static void emit_kernel_call(CfEmit *em, const Stmt *k) {
             ce->simt_threads = k->u.kernel.threads[0] * k->u.kernel.threads[1] *
                                k->u.kernel.threads[2];
     ce->simt_lo = 0, ce->simt_hi = ce->simt_threads;
+    ce->arrive_threads = k->u.kernel.threads[0] * k->u.kernel.threads[1] * k->u.kernel.threads[2];
     int64_t *offs = NEW_ARRAY(&em->ctx->arena, int64_t, u->scratch.len + 1);
     int64_t total = scratch_layout(em, u, offs);
     emit_block_fn(em, k, id, u, offs, total);

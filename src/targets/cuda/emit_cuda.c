@@ -216,7 +216,11 @@ static void emit_mbar(CfEmit *em, const Stmt *s) {
         cf_line(em, "tl_fence_proxy_async();  /* this thread's shared stores, for wgmma */");
     switch (s->u.mbar.op) {
     case MBAR_ARRIVE:
-        if (cluster == 1) cf_line(em, "%stl_mbar_arrive(&%s[%s]);", who, bar, idx);
+        if (s->u.mbar.cta && ir_cluster_size(em->kernel) > 1) /* a block of the cluster's barrier */
+            cf_line(em, "%stl_mbar_arrive_peer(&%s[%s], %s);", who, bar, idx,
+                    cf_ex_str(em, s->u.mbar.cta, DT_INT32, true));
+        else if (cluster == 1) /* (a cluster of one block: its cta_id is 0) */
+            cf_line(em, "%stl_mbar_arrive(&%s[%s]);", who, bar, idx);
         for (int r = 0; cluster > 1 && r < cluster; r++) /* from different warps, as CUTLASS */
             cf_line(em, "%stl_mbar_arrive_cluster(&%s[%s], %d);",
                     s->u.mbar.per_group ? arena_printf(&em->ctx->arena, "if (tl_tid %% 128 == %d) ",
@@ -241,8 +245,9 @@ static void emit_mbar(CfEmit *em, const Stmt *s) {
         cf_line(em, "tl_mbar_cp_async_arrive<%s>(&%s[%s]);",
                 s->u.mbar.op == MBAR_CP_ASYNC_NOINC ? "true" : "false", bar, idx);
         break;
-    default:
-        cf_line(em, "tl_mbar_wait(&%s[%s], %s);", bar, idx,
+    default: /* a cluster barrier's wait acquires its peers' writes */
+        cf_line(em, "tl_mbar_wait%s(&%s[%s], %s);",
+                b->cluster_barrier && ir_cluster_size(em->kernel) > 1 ? "_cluster" : "", bar, idx,
                 cf_ex_str(em, s->u.mbar.arg, DT_INT32, true));
         break;
     }

@@ -690,6 +690,10 @@ void cu_gemm(CfEmit *em, const Stmt *s) {
                 (long long)M, (long long)N, (long long)K, s->u.gemm.warp_m, s->u.gemm.warp_n,
                 ta ? "true" : "false", tb ? "true" : "false", smem_form(A), smem_form(B), pa, pb,
                 cf_buf(em, C), tid);
+    else if (s->u.gemm.int4) /* packed int4 (subbyte.c): A [M][K/2], B [N][K/2] bytes */
+        cf_line(em, "tl_gemm_ss_s4<%lld, %lld, %lld, %d, %d, %s, %s>(%s, %s, %s, %s);",
+                (long long)M, (long long)N, (long long)K, s->u.gemm.warp_m, s->u.gemm.warp_n,
+                smem_form(A), smem_form(B), pa, pb, cf_buf(em, C), tid);
     else if (A->dtype == DT_INT8)
         cf_line(em, "tl_gemm_ss_s8<%lld, %lld, %lld, %d, %d, %s, %s, %s, %s>(%s, %s, %s, %s);",
                 (long long)M, (long long)N, (long long)K, s->u.gemm.warp_m, s->u.gemm.warp_n,
