@@ -684,7 +684,6 @@ static const TName lang[] = {
     {"finalize_reducer", t_finalize_reducer, NULL, NULL},
     {"all_of", t_any_all, NULL, NULL},
     /* not yet: an error that says why */
-    PENDING("gemm_sp", "sparse tensor cores"),
     PENDING("alloc_cluster_barrier", "cluster barriers"),
     {"call_intrin", t_call_intrin, NULL,
      "C, CUDA (`tir.<math function>`, `tl.__ffs`, `tl.__fns`, the register hints)"},

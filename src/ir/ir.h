@@ -531,6 +531,10 @@ struct Stmt {
                                         > 0: before its last k-step's mmas it waits until
                                         at most pipe_wait - 1 groups run, then barriers
                                         the block (pass_pipeline_async) */
+            Region e;           /* T.gemm_sp: A holds the kept half of a 2:4 (fp32: 1:2)
+                                   sparse A, e its metadata (docs/language.md); e.buf
+                                   NULL: a dense gemm */
+            bool trans_e;       /* T.gemm_sp: e stored [K / e_factor][M] */
         } gemm;
         struct {
             ReduceOp op;
