@@ -783,6 +783,23 @@ TL_DEV void tl_mma_sp_16832(float *c, const uint32_t *a, const uint32_t *b, uint
 #undef TL_MMA_SP
 }
 
+/* T.ptx_mma_sp (m16n8k32 f16/bf16 -> f32, sparsity selector 0): tl_mma_sp_16832 on the
+ * lane's registers through pointers into its local arrays (tl_c.h tl_mma_sp_warp has the
+ * layouts). */
+#define TL_PTX_MMA_SP(A, BF16)                                                                     \
+    TL_DEV void tl_ptx_mma_sp_m16n8k32_f32_##A##_##A(const void *a, const void *b, void *c,        \
+                                                      const void *e) {                             \
+        uint32_t Ar[4], Br[4], Er;                                                                 \
+        float C[4];                                                                                \
+        memcpy(Ar, a, sizeof Ar), memcpy(Br, b, sizeof Br), memcpy(&Er, e, 4);                     \
+        memcpy(C, c, sizeof C);                                                                    \
+        tl_mma_sp_16832<BF16>(C, Ar, Br, Er);                                                      \
+        memcpy(c, C, sizeof C);                                                                    \
+    }
+TL_PTX_MMA_SP(f16, false)
+TL_PTX_MMA_SP(bf16, true)
+#undef TL_PTX_MMA_SP
+
 /* T.gemm_sp on sparse tensor cores (mma.sp m16n8k32, sm_80+): C += A * B for one block
  * tile, A (M x K) 2:4 sparse along K. A: shared [M][K/2], the kept values in order
  * (swizzled as tl_gemm_ss's A when SWZ_A); E: shared [M][K/8] bytes, the natural
@@ -3693,7 +3710,7 @@ template <int X> TL_DEV void tl_ldmatrix(unsigned *r, const uint16_t *p) {
 TL_DEV int tl_lane_id() { return sim_thread() % 32; }
 
 TL_DEV void *const *tl_sim_lanes(const void *p, int k) {
-    static void *slots[3][TL_SIM_THREADS];
+    static void *slots[4][TL_SIM_THREADS];
     const int t = sim_thread();
     slots[k][t] = (void *)p;
     sim_warp_sync();
@@ -3734,6 +3751,17 @@ TL_SIM_MMA(m16n8k32, 4, f32, e4m3, e5m2, TL_WMMA_F32, TL_WMMA_E4M3, TL_WMMA_E5M2
 TL_SIM_MMA(m16n8k32, 4, f32, e5m2, e4m3, TL_WMMA_F32, TL_WMMA_E5M2, TL_WMMA_E4M3)
 TL_SIM_MMA(m16n8k32, 4, f32, e5m2, e5m2, TL_WMMA_F32, TL_WMMA_E5M2, TL_WMMA_E5M2)
 #undef TL_SIM_MMA
+#define TL_SIM_MMA_SP(A, TA)                                                                       \
+    TL_DEV void tl_ptx_mma_sp_m16n8k32_f32_##A##_##A(const void *a, const void *b, void *c,        \
+                                                      const void *e) {                             \
+        void *const *pa = tl_sim_lanes(a, 0), *const *pb = tl_sim_lanes(b, 1);                     \
+        void *const *pc = tl_sim_lanes(c, 2), *const *pe = tl_sim_lanes(e, 3);                     \
+        if (tl_lane_id() == 0) tl_mma_sp_warp(TA, pa, pb, pc, pe);                                 \
+        sim_warp_sync();                                                                           \
+    }
+TL_SIM_MMA_SP(f16, TL_WMMA_F16)
+TL_SIM_MMA_SP(bf16, TL_WMMA_BF16)
+#undef TL_SIM_MMA_SP
 
 template <bool BF16> TL_DEV float tl_gemm_in(uint16_t v) {
     return BF16 ? tl_bf16_to_f32(v) : tl_f16_to_f32(v);

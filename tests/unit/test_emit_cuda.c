@@ -1517,7 +1517,7 @@ static void test_issue26(void) {
     } shapes[] = {{13, 64, 8, 64, 128},  {13, 64, 8, 64, 32},  {64, 13, 64, 8, 128},
                   {37, 40, 16, 32, 256}, {9, 130, 4, 128, 64}, {100, 72, 64, 32, 128},
                   {5, 7, 8, 8, 128}};
-    enum { NS = sizeof shapes / sizeof *shapes, MAXS = NS * 8 + 7 + 20 + 17 + 5 + 6 + 8 };
+    enum { NS = sizeof shapes / sizeof *shapes, MAXS = NS * 8 + 7 + 20 + 17 + 5 + 6 + 8 + 2 };
     SimCase cases[MAXS];
     static char names[MAXS][64];
     int n = 0;
@@ -1554,7 +1554,8 @@ static void test_issue26(void) {
                                         "misc_names",              /* T.__fns, T.call_intrin */
                                         "tile_sched",              /* T.PersistentTileScheduler */
                                         "mma_frag",   "mma_ldst",  /* tileops_mma.c's */
-                                        "mma_gemm"};               /* compat/intrinsics/mma.py */
+                                        "mma_gemm", /* compat/intrinsics/mma.py */
+                                        "mma_sp"};  /* T.ptx_mma_sp */
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
         char path[128];
         snprintf(path, sizeof path, "tests/exec/kernels/%s.py", files[i]);
