@@ -631,7 +631,8 @@ static inline void tl_mma_sp_warp(int ta, void *const *a, void *const *b, void *
     double Ac[16][16], A[16][32] = {{0}}, B[32][8];
     for (int l = 0; l < 32; l++)
         for (int i = 0; i < 8; i++) {
-            Ac[l / 4 + 8 * (i / 2 % 2)][2 * (l % 4) + i % 2 + 8 * (i / 4)] = tl_mma_get(ta, a[l], i);
+            Ac[l / 4 + 8 * (i / 2 % 2)][2 * (l % 4) + i % 2 + 8 * (i / 4)] = tl_mma_get(ta, a[l],
+                                                                                        i);
             B[2 * (l % 4) + i % 2 + 8 * (i / 2)][l / 4] = tl_mma_get(ta, b[l], i);
         }
     for (int g = 0; g < 8; g++)
@@ -641,7 +642,8 @@ static inline void tl_mma_sp_warp(int ta, void *const *a, void *const *b, void *
             for (int r = 0; r < 2; r++)
                 for (int q = 0; q < 4; q++) {
                     const unsigned f = word >> (16 * r + 4 * q) & 15;
-                    double *row = A[g + 8 * r] + 16 * h + 4 * q, *kept = Ac[g + 8 * r] + 8 * h + 2 * q;
+                    double *row = A[g + 8 * r] + 16 * h + 4 * q,
+                           *kept = Ac[g + 8 * r] + 8 * h + 2 * q;
                     row[f & 3] += kept[0];
                     row[f >> 2] += kept[1];
                 }
@@ -931,7 +933,7 @@ TL_CP_ASYNC(16)
     }
 #define TL_C_MMA_SP(A, TA)                                                                         \
     static inline void tl_ptx_mma_sp_m16n8k32_f32_##A##_##A(int n, void *const *a, void *const *b, \
-                                                           void *const *c, void *const *e) {      \
+                                                            void *const *c, void *const *e) {      \
         for (int w = 0; w < n; w += 32) tl_mma_sp_warp(TA, a + w, b + w, c + w, e + w);            \
     }
 TL_C_MMA_SP(f16, TL_WMMA_F16)

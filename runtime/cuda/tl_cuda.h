@@ -788,7 +788,7 @@ TL_DEV void tl_mma_sp_16832(float *c, const uint32_t *a, const uint32_t *b, uint
  * layouts). */
 #define TL_PTX_MMA_SP(A, BF16)                                                                     \
     TL_DEV void tl_ptx_mma_sp_m16n8k32_f32_##A##_##A(const void *a, const void *b, void *c,        \
-                                                      const void *e) {                             \
+                                                     const void *e) {                              \
         uint32_t Ar[4], Br[4], Er;                                                                 \
         float C[4];                                                                                \
         memcpy(Ar, a, sizeof Ar), memcpy(Br, b, sizeof Br), memcpy(&Er, e, 4);                     \
@@ -3753,7 +3753,7 @@ TL_SIM_MMA(m16n8k32, 4, f32, e5m2, e5m2, TL_WMMA_F32, TL_WMMA_E5M2, TL_WMMA_E5M2
 #undef TL_SIM_MMA
 #define TL_SIM_MMA_SP(A, TA)                                                                       \
     TL_DEV void tl_ptx_mma_sp_m16n8k32_f32_##A##_##A(const void *a, const void *b, void *c,        \
-                                                      const void *e) {                             \
+                                                     const void *e) {                              \
         void *const *pa = tl_sim_lanes(a, 0), *const *pb = tl_sim_lanes(b, 1);                     \
         void *const *pc = tl_sim_lanes(c, 2), *const *pe = tl_sim_lanes(e, 3);                     \
         if (tl_lane_id() == 0) tl_mma_sp_warp(TA, pa, pb, pc, pe);                                 \

@@ -301,7 +301,8 @@ static Value *t_ptx_mma_sp(Interp *in, CallArgs *a, void *d) {
     const char *shape = text_arg(in, av[1], a->loc, fname, "shape");
     const char *la = text_arg(in, av[2], a->loc, fname, "A_layout");
     const char *lb = text_arg(in, av[3], a->loc, fname, "B_layout");
-    MmaType ta = mma_type(in, av[4], a->loc, "A_dtype"), tb = mma_type(in, av[5], a->loc, "B_dtype");
+    MmaType ta = mma_type(in, av[4], a->loc, "A_dtype"),
+            tb = mma_type(in, av[5], a->loc, "B_dtype");
     MmaType tc = mma_type(in, av[6], a->loc, "C_dtype");
     bool f16 = !strcmp(ta.ptx, "f16") || !strcmp(ta.ptx, "bf16");
     if (strcmp(shape, "m16n8k32") || !f16 || strcmp(ta.ptx, tb.ptx) || strcmp(tc.ptx, "f32") ||
@@ -311,8 +312,10 @@ static Value *t_ptx_mma_sp(Interp *in, CallArgs *a, void *d) {
                  "row.col f16/bf16 -> f32)",
                  fname, shape, la, lb, ta.ptx, tb.ptx, tc.ptx);
     if (val_to_int(in, av[15], a->loc, "sparse_selector") != 0)
-        ctx_fail(in->ctx, a->loc, "%s: sparse_selector must be 0 (lanes 4g and 4g + 1 give the "
-                                  "metadata)", fname);
+        ctx_fail(in->ctx, a->loc,
+                 "%s: sparse_selector must be 0 (lanes 4g and 4g + 1 give the "
+                 "metadata)",
+                 fname);
     if (av[16] && av[16]->kind != V_NONE && val_truthy(in, av[16], a->loc))
         ctx_fail(in->ctx, a->loc, "%s: saturate=True is not supported", fname);
     if (val_to_dtype(in, av[0], a->loc, "dtype") != DT_FLOAT32)
@@ -327,8 +330,8 @@ static Value *t_ptx_mma_sp(Interp *in, CallArgs *a, void *d) {
     need_dtype(in, &args[2], DT_FLOAT32, a->loc, "the accumulator");
     DType et = args[3].buf->dtype;
     if (!dtype_is_int(et) || et == DT_BOOL || dtype_bits(et) > 32)
-        ctx_fail(in->ctx, a->loc, "%s: the metadata '%s' must be an integer buffer, not %s",
-                 fname, args[3].buf->name, dtype_name(et));
+        ctx_fail(in->ctx, a->loc, "%s: the metadata '%s' must be an integer buffer, not %s", fname,
+                 args[3].buf->name, dtype_name(et));
     args[3].extent = ir_int(in->ctx, 32 / dtype_bits(et), DT_INT32, a->loc); /* 32 bits */
     const char *name = arena_printf(ARENA, "tl_ptx_mma_sp_m16n8k32_f32_%s_%s", ta.ptx, tb.ptx);
     emit_runtime_call(in, name, args, 4, true, a->loc);
@@ -336,10 +339,8 @@ static Value *t_ptx_mma_sp(Interp *in, CallArgs *a, void *d) {
 }
 
 static const TName mma_fns[] = {
-    {"ptx_mma", t_ptx_mma, NULL, NULL},
-    {"ptx_ldmatrix", t_ptx_ldmatrix, NULL, NULL},
-    {"mma_store", t_mma_store, NULL, NULL},
-    {"mma_fill", t_mma_fill, NULL, NULL},
+    {"ptx_mma", t_ptx_mma, NULL, NULL},       {"ptx_ldmatrix", t_ptx_ldmatrix, NULL, NULL},
+    {"mma_store", t_mma_store, NULL, NULL},   {"mma_fill", t_mma_fill, NULL, NULL},
     {"ptx_mma_sp", t_ptx_mma_sp, NULL, NULL},
 };
 const TNames tl_mma_names = {mma_fns, (int)(sizeof mma_fns / sizeof *mma_fns)};

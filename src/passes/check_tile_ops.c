@@ -200,8 +200,8 @@ static void check_gemm_sp_types(Ctx *ctx, const Stmt *s) {
                  "T.gemm_sp: A_sparse and B must have one dtype of float16, bfloat16, float32, "
                  "int8, uint8, float8_e4m3, float8_e5m2, but they are %s and %s",
                  dtype_name(a), dtype_name(b));
-    if (!dtype_is_int(e) || e == DT_BOOL || (dtype_bits(e) != 8 && dtype_bits(e) != 16 &&
-                                             dtype_bits(e) != 32))
+    if (!dtype_is_int(e) || e == DT_BOOL ||
+        (dtype_bits(e) != 8 && dtype_bits(e) != 16 && dtype_bits(e) != 32))
         ctx_fail(ctx, s->loc, "T.gemm_sp: E must be an 8-, 16- or 32-bit integer buffer, not %s",
                  dtype_name(e));
     bool ints = a == DT_INT8 || a == DT_UINT8;

@@ -199,7 +199,9 @@ static Stmt *lower_gemm(Lower *L, const Stmt *s) {
 }
 
 /* ---- gemm_sp: A 2:4 sparse (tileops_sparse.c has E's format) ------------------------- */
-static Expr *bin(Lower *L, BinOp op, Expr *a, int64_t c) { return ir_bin(L->ctx, op, a, cint(L, c), L->loc); }
+static Expr *bin(Lower *L, BinOp op, Expr *a, int64_t c) {
+    return ir_bin(L->ctx, op, a, cint(L, c), L->loc);
+}
 
 /* The row of B (the index along K) of kept value kk of row i of A_sparse: group g of K's
  * groups (4 elements, 2 kept; float32: 2, 1 kept), its field in E[i, g / q] (q fields of
@@ -215,8 +217,12 @@ static Expr *sparse_k(Lower *L, const Stmt *s, Var *vi, Var *vkk) {
                                          : tile_index(L, e, vref(L, vi), col),
                        L->loc);
     Expr *shift = bin(L, OP_MUL, bin(L, OP_FLOORMOD, cp(L, g), q), 4);
-    if (!f32) shift = ir_bin(L->ctx, OP_ADD, shift, bin(L, OP_MUL, bin(L, OP_FLOORMOD, vref(L, vkk), 2), 2), L->loc);
-    Expr *idx = bin(L, OP_BITAND, ir_bin(L->ctx, OP_SHR, ir_cast(L->ctx, DT_INT32, ev, L->loc), shift, L->loc), 3);
+    if (!f32)
+        shift = ir_bin(L->ctx, OP_ADD, shift,
+                       bin(L, OP_MUL, bin(L, OP_FLOORMOD, vref(L, vkk), 2), 2), L->loc);
+    Expr *idx = bin(L, OP_BITAND,
+                    ir_bin(L->ctx, OP_SHR, ir_cast(L->ctx, DT_INT32, ev, L->loc), shift, L->loc),
+                    3);
     if (f32) idx = bin(L, OP_SHR, idx, 1); /* 0b00 / 0b10: element 0 / 1 */
     return ir_bin(L->ctx, OP_ADD, bin(L, OP_MUL, g, f32 ? 2 : 4), idx, L->loc);
 }
@@ -246,8 +252,8 @@ static Stmt *lower_gemm_sp(Lower *L, const Stmt *s) {
     Stmt *upd = mk_store(L, c->buf, tile_index(L, c, vref(L, vi), vref(L, vj)),
                          ir_bin(L->ctx, OP_ADD, old, prod, L->loc));
     Stmt *loop_j = mk_for(L, vj, cint(L, 0), cp(L, c->extent[c->ndim - 1]), LOOP_PARALLEL, upd);
-    Stmt *loop_k = mk_for(L, vkk, cint(L, 0), cp(L, a->extent[a->ndim - (ta ? 2 : 1)]),
-                          LOOP_SERIAL, loop_j);
+    Stmt *loop_k = mk_for(L, vkk, cint(L, 0), cp(L, a->extent[a->ndim - (ta ? 2 : 1)]), LOOP_SERIAL,
+                          loop_j);
     Stmt *seq = ir_seq(L->ctx, L->loc);
     if (s->u.gemm.clear_accum) {
         Region cr = *c;

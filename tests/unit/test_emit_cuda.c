@@ -1554,8 +1554,8 @@ static void test_issue26(void) {
                                         "misc_names",              /* T.__fns, T.call_intrin */
                                         "tile_sched",              /* T.PersistentTileScheduler */
                                         "mma_frag",   "mma_ldst",  /* tileops_mma.c's */
-                                        "mma_gemm", /* compat/intrinsics/mma.py */
-                                        "mma_sp"};  /* T.ptx_mma_sp */
+                                        "mma_gemm",                /* compat/intrinsics/mma.py */
+                                        "mma_sp"};                 /* T.ptx_mma_sp */
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
         char path[128];
         snprintf(path, sizeof path, "tests/exec/kernels/%s.py", files[i]);
@@ -1946,9 +1946,11 @@ int main(void) {
         snprintf(names_tf32[i], sizeof names_tf32[i], "sm90_%s", tf32_90[i]);
         names[n] = names_tf32[i];
         all[n] = check_program(names[n], test_kernel(tf32_90[i]));
-        cases[n] = (SimCase){names[n], (char *)test_kernel(tf32_90[i]),
-                             i == 1 ? mhc_syms : NULL, all[n]};
-        CHECK(kernels_call(all[n], i == 2 ? "tl_gemm_sp_ss<" : i ? "tl_gemm_rs_tf32<" : "tl_gemm_ss_tf32<"),
+        cases[n] = (SimCase){names[n], (char *)test_kernel(tf32_90[i]), i == 1 ? mhc_syms : NULL,
+                             all[n]};
+        CHECK(kernels_call(all[n], i == 2 ? "tl_gemm_sp_ss<"
+                                   : i    ? "tl_gemm_rs_tf32<"
+                                          : "tl_gemm_ss_tf32<"),
               "%s: %s tensor cores", names[n], i == 2 ? "sparse (mma.sp)" : "TF32");
         n++;
     }

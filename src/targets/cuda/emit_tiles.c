@@ -651,11 +651,14 @@ static void cu_gemm_sp(CfEmit *em, const Stmt *s, const char *tid) {
     const char *pa = operand(em, &s->u.gemm.a, &ar, &ac), *pb = operand(em, &s->u.gemm.b, &br, &bc);
     const char *pe = operand(em, &s->u.gemm.e, &er, &ec);
     bool tb = s->u.gemm.trans_b;
-    cf_line(em, "tl_gemm_sp_ss<%lld, %lld, %lld, %d, %d, %s, %s, %s, %s%s>(%s, (const unsigned char *)(%s), %s, %s, %s);",
+    cf_line(em,
+            "tl_gemm_sp_ss<%lld, %lld, %lld, %d, %d, %s, %s, %s, %s%s>(%s, (const unsigned char "
+            "*)(%s), %s, %s, %s);",
             (long long)dim_of(C, 0), (long long)dim_of(C, 1), (long long)(2 * ac), s->u.gemm.warp_m,
             s->u.gemm.warp_n, tb ? "true" : "false", A->dtype == DT_BFLOAT16 ? "true" : "false",
             smem_form(A), smem_form(B),
-            s->u.gemm.pipe_wait ? arena_printf(&em->ctx->arena, ", %d", s->u.gemm.pipe_wait - 1) : "",
+            s->u.gemm.pipe_wait ? arena_printf(&em->ctx->arena, ", %d", s->u.gemm.pipe_wait - 1)
+                                : "",
             pa, pe, pb, cf_buf(em, C), tid);
 }
 
