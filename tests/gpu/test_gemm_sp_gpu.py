@@ -2,7 +2,7 @@
 TileLang's examples/gemm_sp kernel (A_sparse, E and B staged in a pipelined loop) under
 the compatibility layer, its operands made by tilelang.utils.sparse on the GPU, checked
 against torch's dense A @ B, for float16 and bfloat16, int8 / int16 / int32 metadata,
-B transposed or not, the example's two tile configurations; each kernel's source must
+B transposed or not, three tile configurations; each kernel's source must
 call tl_gemm_sp_ss (mma.sp), not the loops. With TILEC_TARGET=c (and no GPU) the same
 tests run on the CPU with the C target (a check of the test itself). Environment as
 tests/python."""
@@ -59,9 +59,10 @@ def matmul_sp(M, N, K, dtype, e_dtype, block_M, block_N, block_K, num_stages, th
     return main
 
 
-CONFIGS = [  # block_M, block_N, block_K, num_stages, threads (the example's main and __main__)
-    (128, 128, 64, 2, 128),
-    (128, 256, 128, 2, 256),
+CONFIGS = [  # block_M, block_N, block_K, num_stages, threads: the example's main(), and
+    (128, 128, 64, 2, 128),  # its __main__'s 256 threads and N tile (block_K 64: A100's
+    (128, 256, 64, 2, 256),  # shared memory), 8 warps
+    (64, 64, 128, 3, 128),
 ]
 DTYPES = [("float16", "int16"), ("float16", "int8"), ("float16", "int32"),
           ("bfloat16", "int16")]
