@@ -118,12 +118,25 @@ static void squeeze_pair(Lower *L, const char *op, const Region *src, const Regi
 }
 
 /* ---- copy, fill ---------------------------------------------------------------------- */
+static bool per_thread(const Buffer *b) { return b->scope == SCOPE_LOCAL || b->scope == SCOPE_VAR; }
+
+/* Whether a copy is each thread's own (mark_varying allows it under thread-dependent
+ * regions): into a per-thread buffer, or out of one into a region that depends on the
+ * thread index. Every thread then runs the whole copy, as serial code. */
+static bool copy_per_thread(const Region *src, const Region *dst) {
+    if (per_thread(dst->buf)) return true;
+    if (!per_thread(src->buf)) return false;
+    for (int d = 0; d < dst->ndim; d++)
+        if (ir_expr_varies(dst->start[d])) return true;
+    return false;
+}
+
 static Stmt *lower_copy(Lower *L, const Region *src, const Region *dst) {
     int ds[MAX_DIMS], dd[MAX_DIMS], n;
     squeeze_pair(L, "T.copy", src, dst, ds, dd, &n);
     Expr *ext[MAX_DIMS] = {0};
     for (int i = 0; i < n; i++) ext[i] = pick_extent(src->extent[ds[i]], dst->extent[dd[i]]);
-    LoopKind kind = src->buf == dst->buf ? LOOP_SERIAL : LOOP_PARALLEL;
+    LoopKind kind = src->buf == dst->buf || copy_per_thread(src, dst) ? LOOP_SERIAL : LOOP_PARALLEL;
     Nest nest = nest_build(L, n, ext, kind, 0);
     Expr *val = ir_load(L->ctx, src->buf, region_index(L, src, ds, nest.vars, n), L->loc);
     ir_seq_push(L->ctx, nest.inner,

@@ -138,3 +138,18 @@ ERRORS = [
 @pytest.mark.parametrize("line,message", ERRORS)
 def test_gemm_sp_errors(tilec, tmp_path, line, message):
     tilec.emit_error(tmp_path, HEAD, line, message, targets=("c", "cuda"))
+
+
+def test_thread_level_compressor(tilec):
+    """TileLang's example compressor pattern (kernels/sparse_compress.py): per-thread copies
+    in and out of local buffers at thread-dependent regions and a tuple swap of two
+    elements give the metadata of the definition, groups with one or no nonzero too."""
+    rng = np.random.default_rng(9)
+    a = sparse_a(rng, 32, 256, "float16")
+    a[0, :4] = [0, 0, 0, 1]
+    a[1, 4:8] = [0, 2, 0, 0]
+    a[2, 8:12] = 0
+    outs = tilec.run("tests/exec/kernels/sparse_compress.py:compress", {}, {"dense": a})
+    vals, meta = compress(a, "int16")
+    np.testing.assert_array_equal(outs["nonzero"], vals)
+    np.testing.assert_array_equal(outs["meta"], meta)
