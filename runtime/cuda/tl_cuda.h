@@ -800,6 +800,15 @@ TL_PTX_MMA_SP(f16, false)
 TL_PTX_MMA_SP(bf16, true)
 #undef TL_PTX_MMA_SP
 
+/* Metadata word e with each 4-bit field whose two indices are equal (the zeros past the
+ * end of K that a padded tile reads) set to 0b0100 (indices 0 and 1), which
+ * ::ordered_metadata accepts; the kept values there are zeros, so either choice adds
+ * nothing. */
+TL_DEV uint32_t tl_sp_meta_ordered(uint32_t e) {
+    const uint32_t d = (e ^ e >> 2) & 0x33333333u, same = ~(d | d >> 1) & 0x11111111u;
+    return (e & ~(same * 15u)) | same * 4u;
+}
+
 /* T.gemm_sp on sparse tensor cores (mma.sp m16n8k32, sm_80+): C += A * B for one block
  * tile, A (M x K) 2:4 sparse along K. A: shared [M][K/2], the kept values in order
  * (swizzled as tl_gemm_ss's A when SWZ_A); E: shared [M][K/8] bytes, the natural
@@ -825,7 +834,8 @@ TL_DEV void tl_gemm_sp_ss(const uint16_t *A, const unsigned char *E, const uint1
             const int m = m0 + mi * 16 + dm;
             tl_ldsm_x4<false>(a[mi], sa + 2 * tl_tile_off<M, KH, false, SWZ_A>(m + r, s * 16 + dk));
             const unsigned char *p = erow + mi * 16 * ER + 4 * s;
-            e[mi] = *(const uint16_t *)p | (uint32_t) * (const uint16_t *)(p + 8 * ER) << 16;
+            e[mi] = tl_sp_meta_ordered(*(const uint16_t *)p |
+                                       (uint32_t) * (const uint16_t *)(p + 8 * ER) << 16);
         }
         uint32_t lo[NT][2], hi[NT][2];
         tl_gemm_load_b<N, K, NT, TRANS_B, SWZ_B>(lo, sb, n0, s * 32, lane);

@@ -95,6 +95,17 @@ def test_gemm_sp(tilec, dtype, e_dtype, accum, ta, tb, te):
         np.testing.assert_allclose(out, want, rtol=2e-2, atol=atol)
 
 
+def test_gemm_sp_k_edge(tilec):
+    """K = 224 in 64-wide tiles: the last tile reads zero values and zero metadata past K."""
+    M, N, K = 64, 64, 224
+    rng = np.random.default_rng(8)
+    a = sparse_a(rng, M, K, "float16")
+    b = rng.standard_normal((K, N)).astype(np.float16)
+    vals, meta = compress(a, "int16")
+    out = tilec.run(KERNEL, dict(M=M, N=N, K=K), {"A_sparse": vals, "E": meta, "B": b})["C"]
+    np.testing.assert_allclose(out, reference(a, b, "float16"), rtol=1e-3, atol=1e-3)
+
+
 def test_gemm_sp_clear_accum(tilec):
     """clear_accum on the first K step (a run-time condition): C holds only A * B."""
     M, N, K = 64, 64, 128

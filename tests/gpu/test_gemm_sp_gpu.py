@@ -93,6 +93,11 @@ def test_gemm_sp_trans_b(dtype):
     run_case(dtype, "int16", CONFIGS[0], True)
 
 
+def test_gemm_sp_k_edge():
+    """K = 480 in 64-wide tiles: the last tile's zeros past K (values and metadata)."""
+    run_case("float16", "int16", CONFIGS[0], False, M=256, N=256, K=480)
+
+
 def test_compress_layout():
     """compress on the device: E's fields name the kept positions of each group in order."""
     a = randn_semi_sparse(32, 64, dtype=torch.float16, device=DEVICE)
