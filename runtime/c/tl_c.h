@@ -664,6 +664,44 @@ static inline void tl_mma_sm70_warp(bool acol, bool bcol, int tc, void *const *a
     }
 }
 
+/* D = A B + C of one warp's mma.sp m16n8k32 (f16 or bf16 in, f32 out; T.ptx_mma_sp):
+ * lane l's 8 kept values of A at a[l] (the layout of a dense m16n8k16 A: the 16 x 16
+ * compressed tile), its 8 B values at b[l] (k = 2 (l % 4) + i % 2 + 8 (i / 2)), the
+ * metadata word of lane 4g + h (h = 0, 1; sparsity selector 0) at e[4g + h]: rows g (bits
+ * 0..15) and g + 8 (bits 16..31) of k half h, 4 bits per group of 4 (bits 1:0 and 3:2
+ * the in-group indices of the group's two kept values). Sums as tl_mma_warp. */
+static inline void tl_mma_sp_warp(int ta, void *const *a, void *const *b, void *const *c,
+                                  void *const *e) {
+    double Ac[16][16], A[16][32] = {{0}}, B[32][8];
+    for (int l = 0; l < 32; l++)
+        for (int i = 0; i < 8; i++) {
+            Ac[l / 4 + 8 * (i / 2 % 2)][2 * (l % 4) + i % 2 + 8 * (i / 4)] = tl_mma_get(ta, a[l],
+                                                                                        i);
+            B[2 * (l % 4) + i % 2 + 8 * (i / 2)][l / 4] = tl_mma_get(ta, b[l], i);
+        }
+    for (int g = 0; g < 8; g++)
+        for (int h = 0; h < 2; h++) {
+            uint32_t word;
+            memcpy(&word, e[4 * g + h], 4);
+            for (int r = 0; r < 2; r++)
+                for (int q = 0; q < 4; q++) {
+                    const unsigned f = word >> (16 * r + 4 * q) & 15;
+                    double *row = A[g + 8 * r] + 16 * h + 4 * q,
+                           *kept = Ac[g + 8 * r] + 8 * h + 2 * q;
+                    row[f & 3] += kept[0];
+                    row[f >> 2] += kept[1];
+                }
+        }
+    for (int l = 0; l < 32; l++)
+        for (int i = 0; i < 4; i++) {
+            const int row = l / 4 + 8 * (i / 2), col = 2 * (l % 4) + i % 2;
+            double sum = 0;
+            for (int k = 0; k < 32; k++) sum += A[row][k] * B[k][col];
+            float *d = (float *)c[l] + i;
+            *d = (float)((double)*d + sum);
+        }
+}
+
 /* ldmatrix .x<num> (.trans when trans) of one warp: src[l] lane l's row address, dst[l]
  * its registers. */
 static inline void tl_ldmatrix_warp(int num, bool trans, void *const *dst, void *const *src) {
@@ -937,6 +975,14 @@ TL_CP_ASYNC(16)
                                                             void *const *c) {                      \
         for (int w = 0; w < n; w += 32) tl_mma_warp(E, TA, TB, TC, a + w, b + w, c + w);           \
     }
+#define TL_C_MMA_SP(A, TA)                                                                         \
+    static inline void tl_ptx_mma_sp_m16n8k32_f32_##A##_##A(int n, void *const *a, void *const *b, \
+                                                            void *const *c, void *const *e) {      \
+        for (int w = 0; w < n; w += 32) tl_mma_sp_warp(TA, a + w, b + w, c + w, e + w);            \
+    }
+TL_C_MMA_SP(f16, TL_WMMA_F16)
+TL_C_MMA_SP(bf16, TL_WMMA_BF16)
+#undef TL_C_MMA_SP
 TL_C_MMA(m16n8k16, 2, f32, f16, f16, TL_WMMA_F32, TL_WMMA_F16, TL_WMMA_F16)
 TL_C_MMA(m16n8k16, 2, f32, bf16, bf16, TL_WMMA_F32, TL_WMMA_BF16, TL_WMMA_BF16)
 TL_C_MMA(m16n8k16, 2, f16, f16, f16, TL_WMMA_F16, TL_WMMA_F16, TL_WMMA_F16)

@@ -790,6 +790,114 @@ TL_DEV void tl_gemm_ss(const uint16_t *A, const uint16_t *B, float *C, int tid) 
                 tl_mma_16816<BF16>(C + (mi * NT + ni) * 4, a[s % 2][mi], b[s % 2][ni]);
     }
 }
+/* c[0..3] += A (16 x 32, 2:4 sparse: its 16 x 16 kept values in a[0..3], the layout of
+ * tl_mma_16816's A) * B (32 x 8, b[0..3]: b0, b1 k 0..15 and b2, b3 k 16..31, each as
+ * tl_mma_16816's b0, b1) with metadata e: lane l (g = l / 4) gives rows g (bits 0..15) and
+ * g + 8 (bits 16..31) of k half l % 2, 4 bits per group of 4 (sparsity selector 0: lanes
+ * 4g and 4g + 1 give it). ::ordered_metadata (PTX 8.5) where NVRTC has it: the same
+ * meaning for the ordered indices tl_gemm_sp_ss's metadata holds. */
+template <bool BF16>
+TL_DEV void tl_mma_sp_16832(float *c, const uint32_t *a, const uint32_t *b, uint32_t e) {
+#if defined(__CUDACC_VER_MAJOR__) &&                                                               \
+    (__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 5))
+#define TL_MMA_SP "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32."
+#else
+#define TL_MMA_SP "mma.sp.sync.aligned.m16n8k32.row.col.f32."
+#endif
+    if constexpr (BF16)
+        asm(TL_MMA_SP "bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9, %10, %11}, "
+                      "{%0, %1, %2, %3}, %12, 0x0;\n"
+            : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]),
+              "r"(b[3]), "r"(e));
+    else
+        asm(TL_MMA_SP "f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9, %10, %11}, "
+                      "{%0, %1, %2, %3}, %12, 0x0;\n"
+            : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]),
+              "r"(b[3]), "r"(e));
+#undef TL_MMA_SP
+}
+
+/* T.ptx_mma_sp (m16n8k32 f16/bf16 -> f32, sparsity selector 0): tl_mma_sp_16832 on the
+ * lane's registers through pointers into its local arrays (tl_c.h tl_mma_sp_warp has the
+ * layouts). */
+#define TL_PTX_MMA_SP(A, BF16)                                                                     \
+    TL_DEV void tl_ptx_mma_sp_m16n8k32_f32_##A##_##A(const void *a, const void *b, void *c,        \
+                                                     const void *e) {                              \
+        uint32_t Ar[4], Br[4], Er;                                                                 \
+        float C[4];                                                                                \
+        memcpy(Ar, a, sizeof Ar), memcpy(Br, b, sizeof Br), memcpy(&Er, e, 4);                     \
+        memcpy(C, c, sizeof C);                                                                    \
+        tl_mma_sp_16832<BF16>(C, Ar, Br, Er);                                                      \
+        memcpy(c, C, sizeof C);                                                                    \
+    }
+TL_PTX_MMA_SP(f16, false)
+TL_PTX_MMA_SP(bf16, true)
+#undef TL_PTX_MMA_SP
+
+/* Metadata word e with each 4-bit field whose two indices are equal (the zeros past the
+ * end of K that a padded tile reads) set to 0b0100 (indices 0 and 1), which
+ * ::ordered_metadata accepts; the kept values there are zeros, so either choice adds
+ * nothing. */
+TL_DEV uint32_t tl_sp_meta_ordered(uint32_t e) {
+    const uint32_t d = (e ^ e >> 2) & 0x33333333u, same = ~(d | d >> 1) & 0x11111111u;
+    return (e & ~(same * 15u)) | same * 4u;
+}
+
+/* T.gemm_sp on sparse tensor cores (mma.sp m16n8k32, sm_80+): C += A * B for one block
+ * tile, A (M x K) 2:4 sparse along K. A: shared [M][K/2], the kept values in order
+ * (swizzled as tl_gemm_ss's A when SWZ_A); E: shared [M][K/8] bytes, the natural
+ * row-major metadata (4 bits per group of 4 along K, lowest group in the lowest bits:
+ * bits 1:0 and 3:2 the in-group indices of the two kept values, in increasing order);
+ * B, C, the warps, SWZ_B and SYNC as tl_gemm_ss's; fp16, or bf16 when BF16. Each k-step
+ * of 32 loads A's kept 16 x 16 by ldmatrix.x4 (a dense k16 A), B's two k16 fragments and
+ * the metadata of tl_mma_sp_16832, double-buffered as in tl_gemm_ss. */
+template <int M, int N, int K, int WARP_M, int WARP_N, bool TRANS_B, bool BF16, int SWZ_A,
+          int SWZ_B, int SYNC = -1>
+TL_DEV void tl_gemm_sp_ss(const uint16_t *A, const unsigned char *E, const uint16_t *B, float *C,
+                          int tid) {
+    tl_gemm_check<M, N, K, WARP_M, WARP_N, 32>();
+    constexpr int MT = M / WARP_M / 16, NT = N / WARP_N / 8, KH = K / 2, ER = K / 8;
+    const int lane = tid % 32, warp = tid / 32;
+    const int m0 = warp / WARP_N * (M / WARP_M), n0 = warp % WARP_N * (N / WARP_N);
+    const uint32_t sa = tl_smem_addr(A), sb = tl_smem_addr(B);
+    const int r = lane % 8, dm = 8 * (lane / 8 % 2), dk = 8 * (lane / 16);
+    const unsigned char *erow = E + (m0 + lane / 4) * ER + 2 * (lane % 2);
+    auto load = [&](uint32_t(*a)[4], uint32_t(*b)[4], uint32_t *e, int s) {
+#pragma unroll
+        for (int mi = 0; mi < MT; mi++) {
+            const int m = m0 + mi * 16 + dm;
+            tl_ldsm_x4<false>(a[mi], sa + 2 * tl_tile_off<M, KH, false, SWZ_A>(m + r, s * 16 + dk));
+            const unsigned char *p = erow + mi * 16 * ER + 4 * s;
+            e[mi] = tl_sp_meta_ordered(*(const uint16_t *)p |
+                                       (uint32_t) * (const uint16_t *)(p + 8 * ER) << 16);
+        }
+        uint32_t lo[NT][2], hi[NT][2];
+        tl_gemm_load_b<N, K, NT, TRANS_B, SWZ_B>(lo, sb, n0, s * 32, lane);
+        tl_gemm_load_b<N, K, NT, TRANS_B, SWZ_B>(hi, sb, n0, s * 32 + 16, lane);
+#pragma unroll
+        for (int ni = 0; ni < NT; ni++)
+            b[ni][0] = lo[ni][0], b[ni][1] = lo[ni][1], b[ni][2] = hi[ni][0], b[ni][3] = hi[ni][1];
+    };
+    uint32_t a[2][MT][4], b[2][NT][4], e[2][MT];
+    load(a[0], b[0], e[0], 0);
+#pragma unroll
+    for (int s = 0; s < K / 32; s++) {
+        if (s + 1 < K / 32) load(a[(s + 1) % 2], b[(s + 1) % 2], e[(s + 1) % 2], s + 1);
+        if (SYNC >= 0 && s + 1 == K / 32) {
+            tl_cp_async_wait<(SYNC >= 0 ? SYNC : 0)>();
+            __syncthreads();
+        }
+#pragma unroll
+        for (int mi = 0; mi < MT; mi++)
+#pragma unroll
+            for (int ni = 0; ni < NT; ni++)
+                tl_mma_sp_16832<BF16>(C + (mi * NT + ni) * 4, a[s % 2][mi], b[s % 2][ni],
+                                      e[s % 2][mi]);
+    }
+}
+
 /* tl_gemm_ss with A in registers: A is the thread's (M / WARP_M / 16) * (K / 8) * 4
  * 16-bit values of the M x K tile in the accumulator layout without the warp_n split:
  * A[(mi * (K / 8) + ki) * 4 + c] is element (warp_m * (M / WARP_M) + mi * 16 + lane / 4 +
@@ -3711,7 +3819,7 @@ template <int X> TL_DEV void tl_ldmatrix(unsigned *r, const uint16_t *p) {
 TL_DEV int tl_lane_id() { return sim_thread() % 32; }
 
 TL_DEV void *const *tl_sim_lanes(const void *p, int k) {
-    static void *slots[3][TL_SIM_THREADS];
+    static void *slots[4][TL_SIM_THREADS];
     const int t = sim_thread();
     slots[k][t] = (void *)p;
     sim_warp_sync();
@@ -3752,6 +3860,17 @@ TL_SIM_MMA(m16n8k32, 4, f32, e4m3, e5m2, TL_WMMA_F32, TL_WMMA_E4M3, TL_WMMA_E5M2
 TL_SIM_MMA(m16n8k32, 4, f32, e5m2, e4m3, TL_WMMA_F32, TL_WMMA_E5M2, TL_WMMA_E4M3)
 TL_SIM_MMA(m16n8k32, 4, f32, e5m2, e5m2, TL_WMMA_F32, TL_WMMA_E5M2, TL_WMMA_E5M2)
 #undef TL_SIM_MMA
+#define TL_SIM_MMA_SP(A, TA)                                                                       \
+    TL_DEV void tl_ptx_mma_sp_m16n8k32_f32_##A##_##A(const void *a, const void *b, void *c,        \
+                                                     const void *e) {                              \
+        void *const *pa = tl_sim_lanes(a, 0), *const *pb = tl_sim_lanes(b, 1);                     \
+        void *const *pc = tl_sim_lanes(c, 2), *const *pe = tl_sim_lanes(e, 3);                     \
+        if (tl_lane_id() == 0) tl_mma_sp_warp(TA, pa, pb, pc, pe);                                 \
+        sim_warp_sync();                                                                           \
+    }
+TL_SIM_MMA_SP(f16, TL_WMMA_F16)
+TL_SIM_MMA_SP(bf16, TL_WMMA_BF16)
+#undef TL_SIM_MMA_SP
 
 #define TL_SIM_MMA_SM70(AL, BL, C, ACOL, BCOL, TC)                                                 \
     TL_DEV void tl_ptx_mma_sm70_##AL##_##BL##_##C(const void *a, const void *b, void *c) {         \
@@ -3798,6 +3917,29 @@ TL_DEV void tl_gemm_ss(const uint16_t *A, const uint16_t *B, float *C, int tid) 
     tl_gemm_check<M, N, K, WARP_M, WARP_N>();
     tl_gemm_sim<M, N, WARP_M, WARP_N, K>(
         [A](int m, int k) { return tl_gemm_in<BF16>(A[tl_tile_off<M, K, TRANS_A, SWZ_A>(m, k)]); },
+        [B](int k, int n) { return tl_gemm_in<BF16>(B[tl_tile_off<K, N, TRANS_B, SWZ_B>(k, n)]); },
+        C, tid);
+    if constexpr (SYNC >= 0) {
+        tl_cp_async_wait<SYNC>();
+        __syncthreads();
+    }
+}
+
+/* The dense A the metadata describes: element k of row m is A's kept value 2 g + j when
+ * k % 4 is index j of group g = k / 4, else 0 (adding the zero products keeps the sums
+ * of the C target's kept-values-only loop). */
+template <int M, int N, int K, int WARP_M, int WARP_N, bool TRANS_B, bool BF16, int SWZ_A,
+          int SWZ_B, int SYNC = -1>
+TL_DEV void tl_gemm_sp_ss(const uint16_t *A, const unsigned char *E, const uint16_t *B, float *C,
+                          int tid) {
+    tl_gemm_check<M, N, K, WARP_M, WARP_N, 32>();
+    tl_gemm_sim<M, N, WARP_M, WARP_N, K>(
+        [A, E](int m, int k) {
+            const int g = k / 4, bits = E[m * (K / 8) + g / 2] >> 4 * (g % 2);
+            const int j = (bits & 3) == k % 4 ? 0 : (bits >> 2 & 3) == k % 4 ? 1 : -1;
+            return j < 0 ? 0.0f
+                         : tl_gemm_in<BF16>(A[tl_tile_off<M, K / 2, false, SWZ_A>(m, 2 * g + j)]);
+        },
         [B](int k, int n) { return tl_gemm_in<BF16>(B[tl_tile_off<K, N, TRANS_B, SWZ_B>(k, n)]); },
         C, tid);
     if constexpr (SYNC >= 0) {

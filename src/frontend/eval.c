@@ -1184,6 +1184,19 @@ static void assign_name(Interp *in, Env *env, const char *name, Value *v, Loc lo
     env_set(in, env, name, v);
 }
 
+/* The value of item v of a tuple assigned to several targets, read before any of them is
+ * stored (Python evaluates the right side first: `x[0], x[1] = x[1], x[0]` swaps): a
+ * run-time value that loads memory becomes a let of its own. */
+static Value *unpacked_item(Interp *in, Value *v, Loc loc) {
+    if (v->kind != V_EXPR || !ir_expr_loads(v->u.expr)) return v;
+    Var *var = ir_var(in->ctx, "tl_item", v->u.expr->dtype);
+    Stmt *s = ir_stmt(in->ctx, STMT_LET, loc);
+    s->u.let.var = var;
+    s->u.let.value = v->u.expr;
+    emit_stmt(in, s);
+    return val_expr(in, ir_varref(in->ctx, var, loc));
+}
+
 static void assign_target(Interp *in, Env *env, Ast *target, Value *v, Loc loc) {
     switch (target->kind) {
     case AST_NAME: assign_name(in, env, target->u.name, v, loc); return;
@@ -1195,8 +1208,12 @@ static void assign_target(Interp *in, Env *env, Ast *target, Value *v, Loc loc) 
         if (v->u.items.len != target->u.elts.len)
             ctx_fail(in->ctx, target->loc, "cannot unpack %d values into %d names", v->u.items.len,
                      target->u.elts.len);
+        Value **items = NEW_ARRAY(&in->ctx->arena, Value *, v->u.items.len + 1);
+        for (int i = 0; i < v->u.items.len; i++)
+            items[i] = v->u.items.len > 1 ? unpacked_item(in, v->u.items.data[i], loc)
+                                          : v->u.items.data[i];
         for (int i = 0; i < target->u.elts.len; i++)
-            assign_target(in, env, target->u.elts.data[i], v->u.items.data[i], loc);
+            assign_target(in, env, target->u.elts.data[i], items[i], loc);
         return;
     }
     case AST_SUBSCRIPT: {

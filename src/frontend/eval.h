@@ -335,6 +335,11 @@ extern const TNames tl_mma_names, tl_intrinsics_names;
 /* tileops_wmma.c: TVM's WMMA intrinsics (T.tvm_mma_sync, ...) and T.tvm_tuple; a WMMA
  * fragment buffer of scope "wmma.*" (T.alloc_buffer and friends, scope=). */
 extern const TNames tl_wmma_names;
+/* tileops_sparse.c: 2:4 sparse tensor cores (T.gemm_sp); T.gemm's policy= and
+ * clear_accum= for it (tileops.c; the clear emitted before s when it is a run-time value). */
+extern const TNames tl_sparse_names;
+GemmPolicy gemm_policy_arg(Interp *in, Value *v, Loc loc);
+void gemm_clear_arg(Interp *in, Stmt *s, Value *v, Loc loc);
 Value *tl_wmma_alloc(Interp *in, Value *shape, Value *dtype, const char *scope, Loc loc,
                      const char *fname);
 /* tileops_mem.c: a fresh var buffer of dtype declared here (the slot an atomic's previous

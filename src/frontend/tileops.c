@@ -608,6 +608,14 @@ static Value *t_gemm(Interp *in, CallArgs *a, void *d) {
     return val_none(in);
 }
 
+/* For T.gemm_sp (tileops_sparse.c): the policy= and clear_accum= of T.gemm. */
+GemmPolicy gemm_policy_arg(Interp *in, Value *v, Loc loc) { return policy_of(in, v, loc); }
+void gemm_clear_arg(Interp *in, Stmt *s, Value *v, Loc loc) {
+    bool run_time_clear = v && v->kind == V_EXPR;
+    s->u.gemm.clear_accum = !run_time_clear && opt_bool(in, v, false, loc);
+    if (run_time_clear) emit_stmt(in, clear_when(in, v, &s->u.gemm.c, loc));
+}
+
 static Value *t_reduce(Interp *in, CallArgs *a, void *d) {
     ReduceOp op = (ReduceOp)(intptr_t)d;
     const char *fname = arena_printf(ARENA, "T.reduce_%s", reduce_op_name(op));
@@ -1275,7 +1283,7 @@ static const TNames *const tables[] = {&tl_expert_names,     &tl_thread_names, &
                                        &tl_launch_names,     &tl_math_names,   &tl_mem_names,
                                        &tl_py_names,         &tl_vec_names,    &tl_wgmma_names,
                                        &tl_ptr_names,        &tl_sched_names,  &tl_mma_names,
-                                       &tl_intrinsics_names, &tl_wmma_names};
+                                       &tl_intrinsics_names, &tl_wmma_names,   &tl_sparse_names};
 enum { NTABLES = sizeof tables / sizeof *tables };
 
 /* attr's entry in those tables, or NULL. */

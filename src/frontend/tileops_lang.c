@@ -41,9 +41,9 @@
  * They are the table tl_lang_names (tl_lang_attr in tileops.c looks them up). Errors
  * name the T function and point at the call.
  *
- * Also here: TileLang names tilec does not support yet, each a compile error at the
- * call that says why (PENDING), and the status notes of docs/language.md's table of
- * every T name (tl_lang_status; the table is tl_lang_table's, tileops.c). */
+ * Also here: the status notes of docs/language.md's table of every T name
+ * (tl_lang_status; the table is tl_lang_table's, tileops.c). TileLang names tilec does
+ * not have are a compile error at the call (tileops.c). */
 #include "frontend/eval.h"
 
 #include <string.h>
@@ -235,11 +235,6 @@ static Value *t_finalize_reducer(Interp *in, CallArgs *a, void *d) {
         ctx_fail(in->ctx, a->loc, "T.finalize_reducer takes a T.alloc_reducer buffer");
     emit_stmt(in, ir_stmt(in->ctx, STMT_SYNC, a->loc));
     return val_none(in);
-}
-
-/* A TileLang name tilec does not support yet: a compile error that says why. */
-static Value *t_pending(Interp *in, CallArgs *a, void *d) {
-    ctx_fail(in->ctx, a->loc, "%s", (const char *)d);
 }
 
 /* docs/language.md's status of names that are not plainly "C, CUDA". */
@@ -647,11 +642,6 @@ static Value *t_call_intrin(Interp *in, CallArgs *a, void *d) {
     return r;
 }
 
-#define PENDING(name, why)                                                                         \
-    {                                                                                              \
-        name, t_pending, "T." name " is not supported yet by tilec (" why ")",                     \
-            "not yet (compile error)"                                                              \
-    }
 static const TName lang[] = {
     {"clamp", t_clamp, NULL, NULL},
     {"exp10", t_exp10, NULL, NULL},
@@ -683,11 +673,8 @@ static const TName lang[] = {
     {"alloc_reducer", t_alloc_reducer, NULL, NULL},
     {"finalize_reducer", t_finalize_reducer, NULL, NULL},
     {"all_of", t_any_all, NULL, NULL},
-    /* not yet: an error that says why */
-    PENDING("gemm_sp", "sparse tensor cores"),
     {"call_intrin", t_call_intrin, NULL,
      "C, CUDA (`tir.<math function>`, `tl.__ffs`, `tl.__fns`, the register hints)"},
 };
-#undef PENDING
 
 const TNames tl_lang_names = {lang, (int)(sizeof lang / sizeof *lang)};

@@ -330,10 +330,67 @@ static Value *t_ptx_mma_sm70(Interp *in, CallArgs *a, void *d) {
     return val_none(in);
 }
 
+/* T.ptx_mma_sp(dtype, shape, A_layout, B_layout, A_dtype, B_dtype, C_dtype, a, a_index, b,
+ * b_index, c, c_index, metadata, meta_index, sparse_selector, saturate): D = A * B + C
+ * with A 2:4 sparse, one mma.sp of the warp (m16n8k32 f16/bf16 -> f32 only): a holds the
+ * lane's 8 kept values (the layout of a dense m16n8k16 A), b its 8 B values, metadata the
+ * 32 bits at meta_index of a local buffer (lane 4g + h: rows g (bits 0..15) and g + 8
+ * (16..31) of k half h, 4 bits per group of 4 as T.gemm_sp's E; selector 0: lanes 4g and
+ * 4g + 1 give it, the other lanes' are not read). */
+static Value *t_ptx_mma_sp(Interp *in, CallArgs *a, void *d) {
+    (void)d;
+    const char *fname = "T.ptx_mma_sp";
+    Value *av[17];
+    args_bind(in, a, fname,
+              "dtype, shape, A_layout, B_layout, A_dtype, B_dtype, C_dtype, multiplicand_a, "
+              "a_index, multiplicand_b, b_index, accumulator, c_index, metadata, meta_index, "
+              "sparse_selector, saturate=",
+              av, 17);
+    need_warps(in, a->loc, fname);
+    const char *shape = text_arg(in, av[1], a->loc, fname, "shape");
+    const char *la = text_arg(in, av[2], a->loc, fname, "A_layout");
+    const char *lb = text_arg(in, av[3], a->loc, fname, "B_layout");
+    MmaType ta = mma_type(in, av[4], a->loc, "A_dtype"),
+            tb = mma_type(in, av[5], a->loc, "B_dtype");
+    MmaType tc = mma_type(in, av[6], a->loc, "C_dtype");
+    bool f16 = !strcmp(ta.ptx, "f16") || !strcmp(ta.ptx, "bf16");
+    if (strcmp(shape, "m16n8k32") || !f16 || strcmp(ta.ptx, tb.ptx) || strcmp(tc.ptx, "f32") ||
+        strcmp(la, "row") || strcmp(lb, "col"))
+        ctx_fail(in->ctx, a->loc,
+                 "%s: %s %s.%s with A %s, B %s, C %s is not supported (tilec has m16n8k32 "
+                 "row.col f16/bf16 -> f32)",
+                 fname, shape, la, lb, ta.ptx, tb.ptx, tc.ptx);
+    if (val_to_int(in, av[15], a->loc, "sparse_selector") != 0)
+        ctx_fail(in->ctx, a->loc,
+                 "%s: sparse_selector must be 0 (lanes 4g and 4g + 1 give the "
+                 "metadata)",
+                 fname);
+    if (av[16] && av[16]->kind != V_NONE && val_truthy(in, av[16], a->loc))
+        ctx_fail(in->ctx, a->loc, "%s: saturate=True is not supported", fname);
+    if (val_to_dtype(in, av[0], a->loc, "dtype") != DT_FLOAT32)
+        ctx_fail(in->ctx, a->loc, "%s: dtype must be float32 (C_dtype's)", fname);
+    ExternArg *args = NEW_ARRAY(ARENA, ExternArg, 4);
+    args[0] = ptr_arg(in, av[7], av[8], LOCAL, 8, 1, a->loc, fname, "A operand");
+    args[1] = ptr_arg(in, av[9], av[10], LOCAL, 8, 1, a->loc, fname, "B operand");
+    args[2] = ptr_arg(in, av[11], av[12], LOCAL, 4, 3, a->loc, fname, "accumulator");
+    args[3] = ptr_arg(in, av[13], av[14], LOCAL, 1, 1, a->loc, fname, "metadata");
+    need_dtype(in, &args[0], ta.dtype, a->loc, "the A operand");
+    need_dtype(in, &args[1], tb.dtype, a->loc, "the B operand");
+    need_dtype(in, &args[2], DT_FLOAT32, a->loc, "the accumulator");
+    DType et = args[3].buf->dtype;
+    if (!dtype_is_int(et) || et == DT_BOOL || dtype_bits(et) > 32)
+        ctx_fail(in->ctx, a->loc, "%s: the metadata '%s' must be an integer buffer, not %s", fname,
+                 args[3].buf->name, dtype_name(et));
+    args[3].extent = ir_int(in->ctx, 32 / dtype_bits(et), DT_INT32, a->loc); /* 32 bits */
+    const char *name = arena_printf(ARENA, "tl_ptx_mma_sp_m16n8k32_f32_%s_%s", ta.ptx, tb.ptx);
+    emit_runtime_call(in, name, args, 4, true, a->loc);
+    return val_none(in);
+}
+
 static const TName mma_fns[] = {
     {"ptx_mma", t_ptx_mma, NULL, NULL},           {"ptx_ldmatrix", t_ptx_ldmatrix, NULL, NULL},
     {"mma_store", t_mma_store, NULL, NULL},       {"mma_fill", t_mma_fill, NULL, NULL},
-    {"ptx_mma_sm70", t_ptx_mma_sm70, NULL, NULL},
+    {"ptx_mma_sm70", t_ptx_mma_sm70, NULL, NULL}, {"ptx_mma_sp", t_ptx_mma_sp, NULL, NULL},
 };
 const TNames tl_mma_names = {mma_fns, (int)(sizeof mma_fns / sizeof *mma_fns)};
 

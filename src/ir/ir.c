@@ -343,6 +343,13 @@ static Expr *simplify_bin(Ctx *ctx, BinOp op, Expr *a, Expr *b, DType t, Loc loc
     if (int_t && op == OP_MUL && (is_int_const_val(a, 0) || is_int_const_val(b, 0)))
         return ir_int(ctx, 0, t, loc);
     if (int_t && op == OP_FLOORMOD && is_int_const_val(b, 1)) return ir_int(ctx, 0, t, loc);
+    if (int_t && op == OP_FLOORDIV && b->kind == EXPR_INT && b->u.i > 0 && a->kind == EXPR_BIN &&
+        a->u.bin.op == OP_MUL && a->dtype == t) { /* (x * c1) // c2 = x * (c1 / c2) if c2 | c1 */
+        Expr *x = a->u.bin.a, *c = a->u.bin.b;
+        if (x->kind == EXPR_INT) x = a->u.bin.b, c = a->u.bin.a;
+        if (c->kind == EXPR_INT && c->u.i % b->u.i == 0)
+            return ir_bin(ctx, OP_MUL, x, ir_int(ctx, c->u.i / b->u.i, c->dtype, loc), loc);
+    }
     if (binop_is_logic(op) && t == DT_BOOL) {
         Expr *c = is_const(a) ? a : is_const(b) ? b : NULL, *x = c == a ? b : a;
         if (c && x->dtype == DT_BOOL) {

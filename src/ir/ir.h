@@ -536,6 +536,10 @@ struct Stmt {
             bool int4;          /* A and B hold int4 (int8 buffers) or uint4 (uint8) two
                                         per byte along K, the low nibble first (the front
                                         end's subbyte.c): K extents count bytes */
+            Region e;           /* T.gemm_sp: A holds the kept half of a 2:4 (fp32: 1:2)
+                                   sparse A, e its metadata (docs/language.md); e.buf
+                                   NULL: a dense gemm */
+            bool trans_e;       /* T.gemm_sp: e stored [K / e_factor][M] */
         } gemm;
         struct {
             ReduceOp op;

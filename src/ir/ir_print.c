@@ -612,9 +612,13 @@ static void print_store(Printer *p, const Stmt *s) {
 
 static void print_gemm(Printer *p, const Stmt *s) {
     StrBuf *sb = p->sb;
-    sb_puts(sb, "gemm ");
+    sb_puts(sb, s->u.gemm.e.buf ? "gemm_sp " : "gemm ");
     print_region(p, &s->u.gemm.a, true);
     sb_puts(sb, ", ");
+    if (s->u.gemm.e.buf) {
+        print_region(p, &s->u.gemm.e, true);
+        sb_puts(sb, s->u.gemm.trans_e ? " (trans_e), " : ", ");
+    }
     print_region(p, &s->u.gemm.b, true);
     sb_puts(sb, " -> ");
     print_region(p, &s->u.gemm.c, true);

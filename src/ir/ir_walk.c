@@ -82,6 +82,7 @@ void ir_stmt_exprs(Stmt *s, ExprSlotFn fn, void *ud) {
         region_exprs(&s->u.gemm.a, fn, ud);
         region_exprs(&s->u.gemm.b, fn, ud);
         region_exprs(&s->u.gemm.c, fn, ud);
+        region_exprs(&s->u.gemm.e, fn, ud);
         break;
     case STMT_REDUCE:
         region_exprs(&s->u.reduce.src, fn, ud);
@@ -156,6 +157,7 @@ void ir_stmt_regions(Stmt *s, RegionFn fn, void *ud) {
         region_if(&s->u.gemm.a, fn, ud);
         region_if(&s->u.gemm.b, fn, ud);
         region_if(&s->u.gemm.c, fn, ud);
+        region_if(&s->u.gemm.e, fn, ud);
         break;
     case STMT_REDUCE:
         region_if(&s->u.reduce.src, fn, ud);

@@ -90,7 +90,8 @@ static Expr *block_flops(Ctx *ctx, const Stmt *s, Lets *lets, bool *unknown) {
         }
         int kd = s->u.gemm.trans_a ? a->ndim - 2 : a->ndim - 1;
         if (kd < 0 || !ir_is_const_int(a->extent[kd], &k)) return *unknown = true, NULL;
-        if (s->u.gemm.int4) k *= 2; /* K counted in bytes of two elements */
+        if (s->u.gemm.int4) k *= 2;  /* K counted in bytes of two elements */
+        if (s->u.gemm.e.buf) k *= 2; /* T.gemm_sp: A holds half of K (dense FLOPs, as TileLang) */
         return ir_int(ctx, 2 * m * n * k, DT_INT64, loc);
     }
     default: return NULL;

@@ -177,6 +177,72 @@ static void check_gemm(Ctx *ctx, const Stmt *s) {
     gemm_mismatch(ctx, s, &b, &c, "N", n, tile_dim(&c, true));
 }
 
+/* ---- gemm_sp (2:4 sparse A, tileops_sparse.c) ---------------------------------------- */
+/* The constant extents (rows, cols) of 2-D tile r, operand `name` of T.gemm_sp. */
+static void sp_tile(Ctx *ctx, const Stmt *s, const char *name, const Region *r, int64_t *rows,
+                    int64_t *cols) {
+    Tile2 t = gemm_tile(ctx, s->loc, name, r);
+    if (!ir_is_const_int(tile_dim(&t, false), rows) || !ir_is_const_int(tile_dim(&t, true), cols))
+        ctx_fail(ctx, s->loc, "T.gemm_sp: %s must have a constant shape, but %s is %s", name,
+                 region_str(ctx, r), extents_str(ctx, r, NULL, 0));
+}
+
+static bool sp_input(DType t) {
+    return t == DT_FLOAT16 || t == DT_BFLOAT16 || t == DT_FLOAT32 || t == DT_INT8 ||
+           t == DT_UINT8 || t == DT_FLOAT8_E4M3 || t == DT_FLOAT8_E5M2;
+}
+
+static void check_gemm_sp_types(Ctx *ctx, const Stmt *s) {
+    DType a = s->u.gemm.a.buf->dtype, b = s->u.gemm.b.buf->dtype, e = s->u.gemm.e.buf->dtype;
+    DType c = s->u.gemm.c.buf->dtype;
+    if (a != b || !sp_input(a))
+        ctx_fail(ctx, s->loc,
+                 "T.gemm_sp: A_sparse and B must have one dtype of float16, bfloat16, float32, "
+                 "int8, uint8, float8_e4m3, float8_e5m2, but they are %s and %s",
+                 dtype_name(a), dtype_name(b));
+    if (!dtype_is_int(e) || e == DT_BOOL ||
+        (dtype_bits(e) != 8 && dtype_bits(e) != 16 && dtype_bits(e) != 32))
+        ctx_fail(ctx, s->loc, "T.gemm_sp: E must be an 8-, 16- or 32-bit integer buffer, not %s",
+                 dtype_name(e));
+    bool ints = a == DT_INT8 || a == DT_UINT8;
+    if (ints ? c != DT_INT32 : c != DT_FLOAT32 && c != DT_FLOAT16)
+        ctx_fail(ctx, s->loc, "T.gemm_sp: C must be %s for %s inputs, not %s",
+                 ints ? "int32" : "float32 or float16", dtype_name(a), dtype_name(c));
+}
+
+static void check_gemm_sp(Ctx *ctx, const Stmt *s) {
+    check_gemm_scopes(ctx, s);
+    Scope se = s->u.gemm.e.buf->scope;
+    if (se != SCOPE_SHARED && se != SCOPE_FRAGMENT && se != SCOPE_LOCAL)
+        ctx_fail(ctx, s->loc, "T.gemm_sp: E must be in shared memory or a fragment, but %s is %s",
+                 s->u.gemm.e.buf->name, scope_words(se));
+    check_gemm_sp_types(ctx, s);
+    int64_t ar, ac, er, ec, br, bc, cr, cc;
+    sp_tile(ctx, s, "A_sparse", &s->u.gemm.a, &ar, &ac);
+    sp_tile(ctx, s, "E", &s->u.gemm.e, &er, &ec);
+    sp_tile(ctx, s, "B", &s->u.gemm.b, &br, &bc);
+    sp_tile(ctx, s, "C", &s->u.gemm.c, &cr, &cc);
+    bool ta = s->u.gemm.trans_a, tb = s->u.gemm.trans_b, te = s->u.gemm.trans_e;
+    int64_t m = ta ? ac : ar, half = ta ? ar : ac, k = tb ? bc : br, n = tb ? br : bc;
+    int group = s->u.gemm.a.buf->dtype == DT_FLOAT32 ? 2 : 4;
+    int64_t e_factor = dtype_bits(s->u.gemm.e.buf->dtype) / 4 * group;
+    if (2 * half != k)
+        ctx_fail(ctx, s->loc,
+                 "T.gemm_sp: A_sparse holds half of K, but it has %lld columns of K and B has "
+                 "K = %lld",
+                 (long long)half, (long long)k);
+    if (m != cr || n != cc)
+        ctx_fail(ctx, s->loc, "T.gemm_sp: C is %lldx%lld but A_sparse and B give %lldx%lld",
+                 (long long)cr, (long long)cc, (long long)m, (long long)n);
+    if (k % e_factor || (te ? ec : er) != m || (te ? er : ec) != k / e_factor)
+        ctx_fail(ctx, s->loc,
+                 "T.gemm_sp: E (%s) must be %s%lld x %lld/%lld (M x K / e_factor: %lld K elements "
+                 "per %s), but it is %lldx%lld",
+                 dtype_name(s->u.gemm.e.buf->dtype), te ? "transposed, " : "", (long long)m,
+                 (long long)k, (long long)e_factor, (long long)e_factor,
+                 dtype_name(s->u.gemm.e.buf->dtype), (long long)er, (long long)ec);
+}
+
 /* ---- reduce, cumsum ------------------------------------------------------------------ */
 static int normalize_dim(Ctx *ctx, Loc loc, const char *op, int dim, const Region *src) {
     int d = dim < 0 ? dim + src->ndim : dim;
@@ -244,7 +310,7 @@ static const char *op_name(Ctx *ctx, const Stmt *s) {
     switch (s->kind) {
     case STMT_COPY: return "T.copy";
     case STMT_FILL: return "T.fill";
-    case STMT_GEMM: return "T.gemm";
+    case STMT_GEMM: return s->u.gemm.e.buf ? "T.gemm_sp" : "T.gemm";
     case STMT_REDUCE:
         return arena_printf(&ctx->arena, "T.reduce_%s", reduce_op_name(s->u.reduce.op));
     case STMT_CUMSUM: return s->u.cumsum.max ? "T.cummax" : "T.cumsum";
@@ -274,7 +340,7 @@ static void check_stmt(Ctx *ctx, Stmt *s) {
         check_same_squeezed(ctx, s->loc, "T.copy", &s->u.copy.src, &s->u.copy.dst, "source",
                             "destination");
         break;
-    case STMT_GEMM: check_gemm(ctx, s); break;
+    case STMT_GEMM: s->u.gemm.e.buf ? check_gemm_sp(ctx, s) : check_gemm(ctx, s); break;
     case STMT_REDUCE: check_reduce(ctx, s); break;
     case STMT_CUMSUM: check_cumsum(ctx, s); break;
     case STMT_ATOMIC:

@@ -118,12 +118,25 @@ static void squeeze_pair(Lower *L, const char *op, const Region *src, const Regi
 }
 
 /* ---- copy, fill ---------------------------------------------------------------------- */
+static bool per_thread(const Buffer *b) { return b->scope == SCOPE_LOCAL || b->scope == SCOPE_VAR; }
+
+/* Whether a copy is each thread's own (mark_varying allows it under thread-dependent
+ * regions): into a per-thread buffer, or out of one into a region that depends on the
+ * thread index. Every thread then runs the whole copy, as serial code. */
+static bool copy_per_thread(const Region *src, const Region *dst) {
+    if (per_thread(dst->buf)) return true;
+    if (!per_thread(src->buf)) return false;
+    for (int d = 0; d < dst->ndim; d++)
+        if (ir_expr_varies(dst->start[d])) return true;
+    return false;
+}
+
 static Stmt *lower_copy(Lower *L, const Region *src, const Region *dst) {
     int ds[MAX_DIMS], dd[MAX_DIMS], n;
     squeeze_pair(L, "T.copy", src, dst, ds, dd, &n);
     Expr *ext[MAX_DIMS] = {0};
     for (int i = 0; i < n; i++) ext[i] = pick_extent(src->extent[ds[i]], dst->extent[dd[i]]);
-    LoopKind kind = src->buf == dst->buf ? LOOP_SERIAL : LOOP_PARALLEL;
+    LoopKind kind = src->buf == dst->buf || copy_per_thread(src, dst) ? LOOP_SERIAL : LOOP_PARALLEL;
     Nest nest = nest_build(L, n, ext, kind, 0);
     Expr *val = ir_load(L->ctx, src->buf, region_index(L, src, ds, nest.vars, n), L->loc);
     ir_seq_push(L->ctx, nest.inner,
@@ -205,6 +218,72 @@ static Stmt *lower_gemm(Lower *L, const Stmt *s) {
         ir_seq_push(L->ctx, seq, lower_fill(L, &cr, cint(L, 0)));
     }
     ir_seq_push(L->ctx, seq, mk_for(L, vi, cint(L, 0), cp(L, m), LOOP_PARALLEL, loop_k));
+    return seq;
+}
+
+/* ---- gemm_sp: A 2:4 sparse (tileops_sparse.c has E's format) ------------------------- */
+static Expr *bin(Lower *L, BinOp op, Expr *a, int64_t c) {
+    return ir_bin(L->ctx, op, a, cint(L, c), L->loc);
+}
+
+/* The row of B (the index along K) of kept value kk of row i of A_sparse: group g of K's
+ * groups (4 elements, 2 kept; float32: 2, 1 kept), its field in E[i, g / q] (q fields of
+ * 4 bits per element), the first or second 2-bit index in it. */
+static Expr *sparse_k(Lower *L, const Stmt *s, Var *vi, Var *vkk) {
+    const Region *e = &s->u.gemm.e;
+    bool f32 = s->u.gemm.a.buf->dtype == DT_FLOAT32;
+    int q = dtype_bits(e->buf->dtype) / 4, kept = f32 ? 1 : 2;
+    Expr *g = bin(L, OP_FLOORDIV, vref(L, vkk), kept);
+    Expr *col = bin(L, OP_FLOORDIV, cp(L, g), q);
+    Expr *ev = ir_load(L->ctx, e->buf,
+                       s->u.gemm.trans_e ? tile_index(L, e, col, vref(L, vi))
+                                         : tile_index(L, e, vref(L, vi), col),
+                       L->loc);
+    Expr *shift = bin(L, OP_MUL, bin(L, OP_FLOORMOD, cp(L, g), q), 4);
+    if (!f32)
+        shift = ir_bin(L->ctx, OP_ADD, shift,
+                       bin(L, OP_MUL, bin(L, OP_FLOORMOD, vref(L, vkk), 2), 2), L->loc);
+    Expr *idx = bin(L, OP_BITAND,
+                    ir_bin(L->ctx, OP_SHR, ir_cast(L->ctx, DT_INT32, ev, L->loc), shift, L->loc),
+                    3);
+    if (f32) idx = bin(L, OP_SHR, idx, 1); /* 0b00 / 0b10: element 0 / 1 */
+    return ir_bin(L->ctx, OP_ADD, bin(L, OP_MUL, g, f32 ? 2 : 4), idx, L->loc);
+}
+
+/* C[i, j] += A_sparse[i, kk] * B[k(i, kk), j] over the kept values kk (K / 2 of them). */
+static Stmt *lower_gemm_sp(Lower *L, const Stmt *s) {
+    const Region *a = &s->u.gemm.a, *b = &s->u.gemm.b, *c = &s->u.gemm.c;
+    bool ta = s->u.gemm.trans_a, tb = s->u.gemm.trans_b;
+    Var *vi = ir_var(L->ctx, "i", DT_INT32), *vj = ir_var(L->ctx, "j", DT_INT32);
+    Var *vkk = ir_var(L->ctx, "k", DT_INT32);
+    DType t = c->buf->dtype;
+    Expr *k = sparse_k(L, s, vi, vkk);
+    Expr *av = ir_load(L->ctx, a->buf,
+                       ta ? tile_index(L, a, vref(L, vkk), vref(L, vi))
+                          : tile_index(L, a, vref(L, vi), vref(L, vkk)),
+                       L->loc);
+    Expr *bv = ir_load(L->ctx, b->buf,
+                       tb ? tile_index(L, b, vref(L, vj), k) : tile_index(L, b, k, vref(L, vj)),
+                       L->loc);
+    if (gemm_is_tf32(s)) { /* as T.gemm's float32 operands */
+        av = ir_call(L->ctx, FN_TF32_RNA, av, NULL, L->loc);
+        bv = ir_call(L->ctx, FN_TF32_RNA, bv, NULL, L->loc);
+    }
+    Expr *prod = ir_bin(L->ctx, OP_MUL, ir_cast(L->ctx, t, av, L->loc),
+                        ir_cast(L->ctx, t, bv, L->loc), L->loc);
+    Expr *old = ir_load(L->ctx, c->buf, tile_index(L, c, vref(L, vi), vref(L, vj)), L->loc);
+    Stmt *upd = mk_store(L, c->buf, tile_index(L, c, vref(L, vi), vref(L, vj)),
+                         ir_bin(L->ctx, OP_ADD, old, prod, L->loc));
+    Stmt *loop_j = mk_for(L, vj, cint(L, 0), cp(L, c->extent[c->ndim - 1]), LOOP_PARALLEL, upd);
+    Stmt *loop_k = mk_for(L, vkk, cint(L, 0), cp(L, a->extent[a->ndim - (ta ? 2 : 1)]), LOOP_SERIAL,
+                          loop_j);
+    Stmt *seq = ir_seq(L->ctx, L->loc);
+    if (s->u.gemm.clear_accum) {
+        Region cr = *c;
+        ir_seq_push(L->ctx, seq, lower_fill(L, &cr, cint(L, 0)));
+    }
+    ir_seq_push(L->ctx, seq,
+                mk_for(L, vi, cint(L, 0), cp(L, c->extent[c->ndim - 2]), LOOP_PARALLEL, loop_k));
     return seq;
 }
 
@@ -418,7 +497,7 @@ static Stmt *lower_one(Lower *L, Stmt *s) {
         if (s->u.copy.manual) return lower_manual_copy(L, s);
         return lower_copy(L, &s->u.copy.src, &s->u.copy.dst);
     case STMT_FILL: return lower_fill(L, &s->u.fill.dst, s->u.fill.value);
-    case STMT_GEMM: return lower_gemm(L, s);
+    case STMT_GEMM: return s->u.gemm.e.buf ? lower_gemm_sp(L, s) : lower_gemm(L, s);
     case STMT_REDUCE: return lower_reduce(L, s);
     case STMT_CUMSUM: return lower_cumsum(L, s);
     case STMT_ATOMIC: return atomic_is_scalar(s) ? s : lower_atomic(L, s);

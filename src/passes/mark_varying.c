@@ -147,11 +147,12 @@ static void check_cross(Mark *m, Stmt *s, const Expr *e) {
 
 /* Tile operations act for the whole block: under a varying condition, or with a region
  * that varies, they would mean something different in each thread. A fill of, or a copy
- * into, a per-thread buffer is each thread's own. */
+ * into or out of, a per-thread buffer is each thread's own. */
 static void check(Mark *m, Stmt *s) {
     const char *op = tile_op_name(s);
     if ((s->kind == STMT_FILL || s->kind == STMT_COPY) && per_thread(written(s)))
         op = NULL; /* each thread's own */
+    if (s->kind == STMT_COPY && per_thread(s->u.copy.src.buf)) op = NULL;
     if (op && m->depth)
         ctx_fail(m->ctx, s->loc,
                  "%s under a condition that depends on the thread index is not supported: "

@@ -41,6 +41,7 @@ static void access_stmt(Stmt **slot, void *ud) {
     case STMT_GEMM:
         touch(a, &s->u.gemm.a, false), touch(a, &s->u.gemm.b, false);
         touch(a, &s->u.gemm.c, false), touch(a, &s->u.gemm.c, true);
+        if (s->u.gemm.e.buf) touch(a, &s->u.gemm.e, false); /* T.gemm_sp */
         break;
     case STMT_REDUCE:
         touch(a, &s->u.reduce.src, false), touch(a, &s->u.reduce.dst, true);

@@ -6,9 +6,11 @@
 #      reference) at sizes that divide the tiles and sizes that do not
 #   3. the NumPy-referenced execution tests on the cuda target (TILEC_TARGET=cuda pytest:
 #      the examples, the raw wgmma of test_wgmma_raw.py on sm_90a, grid and cluster
-#      barriers, the T names' tests, float32 gemms on TF32 tensor cores),
+#      barriers, the T names' tests, float32 gemms on TF32 tensor cores, T.gemm_sp),
 #      when pytest is installed; tests/gpu/test_torch_gpu.py (tilec kernels as torch custom
-#      ops under torch.compile and in CUDA graphs, do_bench's backends) when torch has CUDA
+#      ops under torch.compile and in CUDA graphs, do_bench's backends) and
+#      tests/gpu/test_gemm_sp_gpu.py (T.gemm_sp on mma.sp, TileLang's example kernel) when
+#      torch has CUDA
 #   4. the small cases again under compute-sanitizer --tool memcheck and --tool racecheck,
 #      when compute-sanitizer is installed
 # Prints one line per case (PASS/FAIL/SKIP name) and ends with "N passed, N failed";
@@ -435,7 +437,8 @@ if [ "$PYTEST" -eq 1 ] && python3 -c "import numpy, pytest" 2>/dev/null; then
         tests/exec/test_vec_names.py tests/exec/test_misc_names.py tests/exec/test_wmma.py \
         tests/exec/test_gemm_tf32.py tests/exec/test_mma_intrinsics.py tests/exec/test_int4.py \
         tests/exec/test_mma_sm70.py tests/exec/test_cluster_mbar.py \
-        tests/exec/test_regions_at_once.py >"$log" 2>&1
+        tests/exec/test_regions_at_once.py tests/exec/test_gemm_sp.py \
+        tests/exec/test_mma_sp.py >"$log" 2>&1
     # one line per test case, from the JUnit XML
     while IFS='|' read -r status name; do
         [ -n "$status" ] || continue
@@ -467,7 +470,7 @@ if [ "$PYTEST" -eq 1 ] && python3 -c "import torch, pytest; assert torch.cuda.is
     name="pytest tests/gpu/test_torch_gpu.py"
     log=$(log_of "$name")
     TILEC=$TILEC timeout 1800 python3 -m pytest -q -p no:cacheprovider \
-        tests/gpu/test_torch_gpu.py >"$log" 2>&1
+        tests/gpu/test_torch_gpu.py tests/gpu/test_gemm_sp_gpu.py >"$log" 2>&1
     rc=$?
     if [ $rc -eq 0 ] && grep -q "skipped" "$log" && ! grep -q "passed" "$log"; then rc=99; fi
     result "$name" $rc "$log"

@@ -1575,7 +1575,7 @@ static void test_issue26(void) {
     } shapes[] = {{13, 64, 8, 64, 128},  {13, 64, 8, 64, 32},  {64, 13, 64, 8, 128},
                   {37, 40, 16, 32, 256}, {9, 130, 4, 128, 64}, {100, 72, 64, 32, 128},
                   {5, 7, 8, 8, 128}};
-    enum { NS = sizeof shapes / sizeof *shapes, MAXS = NS * 8 + 7 + 20 + 17 + 5 + 6 + 8 + 32 };
+    enum { NS = sizeof shapes / sizeof *shapes, MAXS = NS * 8 + 7 + 20 + 17 + 5 + 6 + 8 + 32 + 2 };
     SimCase cases[MAXS];
     static char names[MAXS][64];
     int n = 0;
@@ -1612,7 +1612,8 @@ static void test_issue26(void) {
                                         "misc_names",              /* T.__fns, T.call_intrin */
                                         "tile_sched",              /* T.PersistentTileScheduler */
                                         "mma_frag",   "mma_ldst",  /* tileops_mma.c's */
-                                        "mma_gemm"};               /* compat/intrinsics/mma.py */
+                                        "mma_gemm",                /* compat/intrinsics/mma.py */
+                                        "mma_sp"};                 /* T.ptx_mma_sp */
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
         char path[128];
         snprintf(path, sizeof path, "tests/exec/kernels/%s.py", files[i]);
@@ -1737,6 +1738,7 @@ int main(void) {
         {"import_names", test_kernel("import_names"), NULL},
         {"branch_barriers", test_kernel("branch_barriers"), NULL},
         {"split_pieces", test_kernel("split_pieces"), NULL},
+        {"gemm_sp", test_kernel("gemm_sp"), NULL},
     };
     enum { NPROG = sizeof progs / sizeof *progs, MAXC = 256 };
     char ex[32][128];
@@ -1832,6 +1834,12 @@ int main(void) {
         if (!strcmp(names[i], "gemm_s8") || !strcmp(names[i], "gemm_s8_t"))
             CHECK(src && strstr(src, "tl_gemm_ss_s8<64, 32, 64, 2, 2, "), "%s: int8 mma.sync",
                   names[i]);
+        if (!strcmp(names[i], "gemm_sp")) /* T.gemm_sp: mma.sp, A_sparse and E pipelined */
+            CHECK(kernels_call(all[i], "tl_gemm_sp_ss<64, 64, 64, 2, 2, false, false, "
+                                       "TL_SMEM_SWIZZLED, TL_SMEM_SWIZZLED>(A_shared + ") &&
+                      kernels_call(all[i], "tl_gemm_sp_ss<64, 64, 64, 2, 2, true,") &&
+                      kernels_call(all[i], "tl_cp_async8(&E_shared["),
+                  "gemm_sp: sparse tensor cores, A_sparse and E staged by cp.async");
     }
     for (int i = 0; i < NPROG; i++) { /* memory names: the runtime's explicit accesses */
         if (!strcmp(names[i], "mem_atomic"))
@@ -1991,16 +1999,18 @@ int main(void) {
     }
     /* float32 gemms on sm_90a: mma.sync TF32 (M = 32 or a tile the wgmma path does not
      * take) */
-    static const char *const tf32_90[] = {"gemm_tf32", "mhc_pre"};
-    static char names_tf32[2][32];
-    for (int i = 0; i < 2; i++) {
+    static const char *const tf32_90[] = {"gemm_tf32", "mhc_pre", "gemm_sp"};
+    static char names_tf32[3][32];
+    for (int i = 0; i < 3; i++) {
         snprintf(names_tf32[i], sizeof names_tf32[i], "sm90_%s", tf32_90[i]);
         names[n] = names_tf32[i];
         all[n] = check_program(names[n], test_kernel(tf32_90[i]));
-        cases[n] = (SimCase){names[n], (char *)test_kernel(tf32_90[i]), i ? mhc_syms : NULL,
+        cases[n] = (SimCase){names[n], (char *)test_kernel(tf32_90[i]), i == 1 ? mhc_syms : NULL,
                              all[n]};
-        CHECK(kernels_call(all[n], i ? "tl_gemm_rs_tf32<" : "tl_gemm_ss_tf32<"),
-              "%s: TF32 tensor cores", names[n]);
+        CHECK(kernels_call(all[n], i == 2 ? "tl_gemm_sp_ss<"
+                                   : i    ? "tl_gemm_rs_tf32<"
+                                          : "tl_gemm_ss_tf32<"),
+              "%s: %s tensor cores", names[n], i == 2 ? "sparse (mma.sp)" : "TF32");
         n++;
     }
     /* flash attention with 2 stages, for sm_80 and for sm_90a */

@@ -256,7 +256,23 @@ def _content():
                                         ARCH_CONFIGS=ARCH_CONFIGS),
         **_carver_content(carver),
         **_intrinsics_content(),
+        **_sparse_content(language),
     }
+
+
+def _sparse_content(language):
+    """2:4 sparsity's helpers (compat/tl_sparse.py): the metadata layout T.gemm_sp reads,
+    the compressor making it, and the dtype lookups TileLang's examples use with them."""
+    from . import tl_sparse as sp
+    layout = {k: getattr(sp, k) for k in ("GROUP_CONFIG", "get_e_factor",
+                                          "get_e_replicate_factor")}
+    utils = {k: getattr(sp, k) for k in ("compress", "randn_semi_sparse",
+                                         "randint_semi_sparse", "arange_semi_sparse")}
+    dtypes = {k: v for k, v in vars(language).items() if isinstance(v, language.DType)}
+    dtypes.update(dtype=language.dtype, DType=language.DType,
+                  _TORCH_DTYPE_TO_STR=sp._TORCH_DTYPE_TO_STR)
+    return {"tilelang.cuda.intrinsics.sparse_layout": layout,
+            "tilelang.utils.sparse": utils, "tilelang.language.dtypes": dtypes}
 
 
 def _intrinsics_content():

@@ -175,6 +175,22 @@ def ceildiv(a, b):
 symbolic = dynamic
 
 
+class _PolicyValue:
+    """T.GemmWarpPolicy.Square / FullRow / FullCol as a Python value (a factory argument):
+    libtilec reads it as the expression it names (tilec_expr)."""
+    __slots__ = ("name", "tilec_expr")
+
+    def __init__(self, name):
+        self.name, self.tilec_expr = name, "T.GemmWarpPolicy.%s" % name
+
+    def __repr__(self):
+        return self.tilec_expr
+
+
+class GemmWarpPolicy:
+    Square, FullRow, FullCol = _PolicyValue("Square"), _PolicyValue("FullRow"), _PolicyValue("FullCol")
+
+
 def _vector_dtype(name):
     """T.float16x2 and the other vector dtypes (a scalar dtype and 2 to 64 lanes), or None."""
     scalar, _, lanes = name.rpartition("x")
@@ -197,4 +213,4 @@ for _a, _n in _ALIASES.items():
     globals()[_a] = DType(_n)
 del _n, _a
 
-__all__ = ["prim_func", "macro", "dynamic", "symbolic", "ceildiv", "dtype", "DType"] + _DTYPES + list(_ALIASES)
+__all__ = ["prim_func", "macro", "dynamic", "symbolic", "ceildiv", "dtype", "DType", "GemmWarpPolicy"] + _DTYPES + list(_ALIASES)

@@ -643,6 +643,25 @@ static const char *smem_form(const Buffer *b) {
     return b->panel ? "TL_SMEM_PANELS" : b->swizzle ? "TL_SMEM_SWIZZLED" : "TL_SMEM_ROWS";
 }
 
+/* T.gemm_sp kept for sparse tensor cores (cuda_gemm_sp_kept): tl_gemm_sp_ss, E's tile as
+ * bytes. */
+static void cu_gemm_sp(CfEmit *em, const Stmt *s, const char *tid) {
+    const Buffer *A = s->u.gemm.a.buf, *B = s->u.gemm.b.buf, *C = s->u.gemm.c.buf;
+    int64_t ar, ac, br, bc, er, ec;
+    const char *pa = operand(em, &s->u.gemm.a, &ar, &ac), *pb = operand(em, &s->u.gemm.b, &br, &bc);
+    const char *pe = operand(em, &s->u.gemm.e, &er, &ec);
+    bool tb = s->u.gemm.trans_b;
+    cf_line(em,
+            "tl_gemm_sp_ss<%lld, %lld, %lld, %d, %d, %s, %s, %s, %s%s>(%s, (const unsigned char "
+            "*)(%s), %s, %s, %s);",
+            (long long)dim_of(C, 0), (long long)dim_of(C, 1), (long long)(2 * ac), s->u.gemm.warp_m,
+            s->u.gemm.warp_n, tb ? "true" : "false", A->dtype == DT_BFLOAT16 ? "true" : "false",
+            smem_form(A), smem_form(B),
+            s->u.gemm.pipe_wait ? arena_printf(&em->ctx->arena, ", %d", s->u.gemm.pipe_wait - 1)
+                                : "",
+            pa, pe, pb, cf_buf(em, C), tid);
+}
+
 void cu_gemm(CfEmit *em, const Stmt *s) {
     const Buffer *A = s->u.gemm.a.buf, *B = s->u.gemm.b.buf, *C = s->u.gemm.c.buf;
     bool ta = s->u.gemm.trans_a, tb = s->u.gemm.trans_b, bf16 = A->dtype == DT_BFLOAT16;
@@ -681,7 +700,8 @@ void cu_gemm(CfEmit *em, const Stmt *s) {
         cf_line(em, "for (int tl_c = 0; tl_c < %lld; ++tl_c) %s[tl_c] = 0.0f;",
                 (long long)C->layout->nlocal, cf_buf(em, C));
     TL_ASSERT(!s->u.gemm.pipe_wait || A->dtype == DT_FLOAT16 || A->dtype == DT_BFLOAT16);
-    if (gemm_is_tf32(s) && A->layout) /* A's registers as frag_mma_a_tf32 lays them out */
+    if (s->u.gemm.e.buf) cu_gemm_sp(em, s, tid);
+    else if (gemm_is_tf32(s) && A->layout) /* A's registers as frag_mma_a_tf32 lays them out */
         cf_line(em, "tl_gemm_rs_tf32<%lld, %lld, %lld, %d, %d, %s, %s>(%s, %s, %s, %s);",
                 (long long)M, (long long)N, (long long)K, s->u.gemm.warp_m, s->u.gemm.warp_n,
                 tb ? "true" : "false", smem_form(B), pa, pb, cf_buf(em, C), tid);

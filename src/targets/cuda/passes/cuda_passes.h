@@ -32,6 +32,9 @@ void pass_check_turns(Ctx *ctx, Func *f);
 /* CUDA: tensor-core gemms and fragment reductions kept as tile ops (cuda_keep_tile_op);
  * register fragments, their layouts and the loops' thread mappings (infer_layouts.c). */
 bool cuda_keep_tile_op(const Stmt *s);
+/* CUDA: whether a T.gemm_sp whose operands sit where a kept gemm's do runs on mma.sp
+ * (gemm_sp.c; runtime/cuda/tl_cuda.h tl_gemm_sp_ss), else it is lowered to loops. */
+bool cuda_gemm_sp_kept(const Stmt *s);
 void pass_infer_layouts(Ctx *ctx, Func *f);
 /* CUDA sm_90a: a fragment -> shared -> global epilogue that does not fit beside the
  * pipeline's stages, in column chunks (chunk_staging.c; before pass_lower_tile_ops). */

@@ -537,7 +537,7 @@ static WgSplit wgmma_groups(const Infer *I, const Stmt *s, int64_t M, int64_t N,
                     (!tb || kmajor_rows(row));
     WgSplit none = {0, 0};
     int nwg = I->nthreads / 128;
-    if (!I->wgmma || A->dtype == DT_INT8 || A->dtype == DT_FLOAT32 ||
+    if (!I->wgmma || s->u.gemm.e.buf || A->dtype == DT_INT8 || A->dtype == DT_FLOAT32 ||
         !(regs || kmajor || mn_major) || M % 64 || (!tb && fp8(B->dtype)) || I->nthreads % 128 ||
         !sole_or_alike(I, B) || A == B)
         return none;
@@ -1110,6 +1110,7 @@ bool cuda_keep_tile_op(const Stmt *s) {
     if (s->kind == STMT_GEMM) {
         const Buffer *A = s->u.gemm.a.buf, *B = s->u.gemm.b.buf, *C = s->u.gemm.c.buf;
         if (!gemm_places(s)) return false;
+        if (s->u.gemm.e.buf) return cuda_gemm_sp_kept(s);
         if (gemm_is_tf32(s)) /* mma.sync m16n8k8 tf32: M a multiple of 16, K of 8 */
             return tile_dim(A, s->u.gemm.trans_a) % 16 == 0 &&
                    tile_dim(A, !s->u.gemm.trans_a) % 8 == 0;

@@ -134,7 +134,8 @@ static void touch_stmt(Stmt **slot, void *ud) {
         t->reads += s->u.copy.src.buf == t->b;
         break;
     case STMT_GEMM:
-        t->reads += s->u.gemm.a.buf == t->b || s->u.gemm.b.buf == t->b;
+        t->reads += s->u.gemm.a.buf == t->b || s->u.gemm.b.buf == t->b ||
+                    s->u.gemm.e.buf == t->b; /* (T.gemm_sp's metadata) */
         t->writes += s->u.gemm.c.buf == t->b;
         break;
     case STMT_REDUCE: /* on a pipelined tile (pipe_restage does not restage them): refuse */
@@ -473,6 +474,8 @@ static void restage_stmt(Stmt **slot, void *ud) {
     if (s->kind == STMT_GEMM) {
         if (stacked(R, s->u.gemm.a.buf)) region_stage(R->ctx, &s->u.gemm.a, stage_now(R, s->loc));
         if (stacked(R, s->u.gemm.b.buf)) region_stage(R->ctx, &s->u.gemm.b, stage_now(R, s->loc));
+        if (s->u.gemm.e.buf && stacked(R, s->u.gemm.e.buf))
+            region_stage(R->ctx, &s->u.gemm.e, stage_now(R, s->loc));
     } else if (s->kind == STMT_COPY && stacked(R, s->u.copy.src.buf)) {
         region_stage(R->ctx, &s->u.copy.src, stage_now(R, s->loc));
     }

@@ -327,6 +327,7 @@ static void collect_stmt(Collect *C, Stmt *s) {
     case STMT_GEMM: /* kept for tensor cores: every thread reads A and B */
         add_access(C, s->u.gemm.a.buf, false, NULL);
         add_access(C, s->u.gemm.b.buf, false, NULL);
+        if (s->u.gemm.e.buf) add_access(C, s->u.gemm.e.buf, false, NULL); /* T.gemm_sp */
         add_access(C, s->u.gemm.c.buf, true, NULL);
         break;
     case STMT_REDUCE: /* kept: register fragments; with a workspace see reduce_accesses */
