@@ -32,6 +32,10 @@ void pass_check_turns(Ctx *ctx, Func *f);
 /* CUDA: tensor-core gemms and fragment reductions kept as tile ops (cuda_keep_tile_op);
  * register fragments, their layouts and the loops' thread mappings (infer_layouts.c). */
 bool cuda_keep_tile_op(const Stmt *s);
+/* Whether operand r (A or B) of gemm s is a K slice of whole 128-byte column panels of a
+ * wider shared tile (Q[:, j * 64:(j + 1) * 64] with j * 64 a multiple of 64): the tile is
+ * then stored in panels, so the slice is a whole tile at start * rows elements. */
+bool cuda_gemm_kslice(const Stmt *s, const Region *r);
 void pass_infer_layouts(Ctx *ctx, Func *f);
 /* CUDA sm_90a: a fragment -> shared -> global epilogue that does not fit beside the
  * pipeline's stages, in column chunks (chunk_staging.c; before pass_lower_tile_ops). */
