@@ -372,6 +372,22 @@ bool ir_region_tile(const Region *r) {
     return true;
 }
 
+bool ir_region_col_slice(const Region *r, int64_t unit) {
+    const Buffer *b = r->buf;
+    int last = b->ndim - 1;
+    int64_t s, e, n;
+    if (b->ndim < 2 || b->ndim > 3 || r->ndim != b->ndim || unit <= 0) return false;
+    if (b->ndim == 3 && (!ir_is_const_int(r->extent[0], &e) || e != 1)) return false;
+    if (!ir_is_const_int(r->start[last - 1], &s) || s ||
+        !ir_is_const_int(r->extent[last - 1], &e) || !ir_is_const_int(b->shape[last - 1], &n) ||
+        e != n)
+        return false;
+    if (!ir_is_const_int(r->extent[last], &e) || !ir_is_const_int(b->shape[last], &n) || e <= 0 ||
+        e > n || e % unit || n % unit || !ir_multiple_of(r->start[last], unit))
+        return false;
+    return !ir_is_const_int(r->start[last], &s) || (s >= 0 && s + e <= n);
+}
+
 Stmt *ir_only_stmt(Stmt *s) {
     while (s && s->kind == STMT_SEQ && s->u.seq.len == 1) s = s->u.seq.data[0];
     return s;

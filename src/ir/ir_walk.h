@@ -69,6 +69,9 @@ bool ir_region_whole(const Region *r);
 /* Whether r is a whole 2-D buffer, or one whole tile [i, :, :] of a 3-D one (a stage of
  * a multi-buffered tile). */
 bool ir_region_tile(const Region *r);
+/* Whether r is such a tile but for its last dimension, which may be a slice whose start
+ * (provably) and extent are multiples of unit (a run of whole column panels). */
+bool ir_region_col_slice(const Region *r, int64_t unit);
 
 /* The verifier without the abort: returns true when f is valid, else false with the
  * first violation described in msg (used by ir_verify and by the unit tests). */

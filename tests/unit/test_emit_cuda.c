@@ -1997,6 +1997,33 @@ int main(void) {
         n++;
         lower_arch = "sm_90a";
     }
+    /* the warp-specialized FlashMLA example's gemms: K slices at a T.unroll variable of a
+     * tile that another gemm reads whole, every gemm a wgmma on 64-column panels (sm_80,
+     * T.gemm: mma.sync on the panels) */
+    names[n] = "sm90_wgmma_kslices";
+    all[n] = check_program(names[n], test_kernel("wgmma_kslices"));
+    cases[n] = (SimCase){names[n], (char *)test_kernel("wgmma_kslices"), NULL, all[n]};
+    CHECK(all[n]->src &&
+              kernels_call(all[n], "tl_wgmma_ss<64, 64, 64, 1, true, TL_MMA_F16, TL_MMA_F16, "
+                                   "-1>(Q_s + (j_14 * 64) * 64, KV_s + (j_14 * 64) * 64,") &&
+              kernels_call(all[n], "tl_wgmma_rs<64, 256, 64, 1, false, TL_MMA_F16, -1>(S_cast, "
+                                   "KV_s, acc_o,") &&
+              !kernels_call(all[n], "tl_gemm_ss<"),
+          "wgmma_kslices on sm_90a: K slices of panelled tiles, every gemm a wgmma");
+    n++;
+    static const char *const ks_mma[] = {"wgmma=True):", "wgmma=False):"};
+    char *ks80 = set_defaults(test_kernel("wgmma_kslices"), ks_mma, 2);
+    if (ks80) {
+        lower_arch = "sm_80";
+        names[n] = "wgmma_kslices_sm80";
+        all[n] = check_program(names[n], ks80);
+        cases[n] = (SimCase){names[n], ks80, NULL, all[n]};
+        CHECK(kernels_call(all[n], "TL_SMEM_PANELS, TL_SMEM_PANELS>(Q_s + (j_14 * 64) * 64, "
+                                   "KV_s + (j_14 * 64) * 64,"),
+              "wgmma_kslices on sm_80: mma.sync on K slices of panelled tiles");
+        n++;
+        lower_arch = "sm_90a";
+    }
     /* float32 gemms on sm_90a: mma.sync TF32 (M = 32 or a tile the wgmma path does not
      * take) */
     static const char *const tf32_90[] = {"gemm_tf32", "mhc_pre", "gemm_sp"};
@@ -2458,6 +2485,7 @@ int main(void) {
     free(fa_2wg);
     free(fa_128);
     free(smla80);
+    free(ks80);
     if (!getenv("TEST_EMIT_CUDA_KEEP")) {
         char cmd[300];
         snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);

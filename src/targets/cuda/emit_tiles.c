@@ -619,13 +619,25 @@ bool cu_elem(CfEmit *em, StrBuf *o, const Buffer *b, Expr *const *idx) {
 
 /* ---- T.gemm on tensor cores ------------------------------------------------------------------ */
 /* The tile of a gemm operand in shared memory: its pointer (the stage's tile of a
- * multi-buffered one, pass_pipeline_async) and its rows and columns as stored. */
+ * multi-buffered one, pass_pipeline_async) and its rows and columns as stored. A K slice
+ * of a tile in column panels (cuda_gemm_kslice) is the tile of its panels: start * rows
+ * elements in, as wide as the slice. */
 static const char *operand(CfEmit *em, const Region *r, int64_t *rows, int64_t *cols) {
     const Buffer *b = r->buf;
-    *rows = dim_of(b, b->ndim - 2), *cols = dim_of(b, b->ndim - 1);
-    if (b->ndim == 2) return cf_buf(em, b);
-    return arena_printf(&em->ctx->arena, "%s + (%s) * %lld", cf_buf(em, b),
-                        cf_ex_str(em, r->start[0], DT_INT32, true), (long long)(*rows * *cols));
+    int last = b->ndim - 1;
+    int64_t start = -1, width = 0;
+    *rows = dim_of(b, last - 1), *cols = dim_of(b, last);
+    const char *p = cf_buf(em, b);
+    if (b->ndim == 3)
+        p = arena_printf(&em->ctx->arena, "%s + (%s) * %lld", p,
+                         cf_ex_str(em, r->start[0], DT_INT32, true), (long long)(*rows * *cols));
+    ir_is_const_int(r->extent[last], &width);
+    if ((ir_is_const_int(r->start[last], &start) && !start && width == *cols) || r->ndim != b->ndim)
+        return p;
+    TL_ASSERT(b->panel && width % b->panel == 0 && "a gemm operand slice of whole panels");
+    *cols = width;
+    return arena_printf(&em->ctx->arena, "%s + (%s) * %lld", p,
+                        cf_ex_str(em, r->start[last], DT_INT32, true), (long long)*rows);
 }
 
 /* tl_cuda.h's name of a wgmma input type. */
@@ -814,6 +826,10 @@ static void cu_tma_copy(CfEmit *em, const Stmt *s) {
     for (int d = 1; d < T->ndim; d++) tile *= dim_of(T, d);
     const char *base = arena_printf(a, "%s + (%s) * %lld", cf_buf(em, T),
                                     cf_ex_str(em, t->start[0], DT_INT32, true), (long long)tile);
+    int64_t col = 0;
+    if (T->panel && T->ndim == 2 && !(ir_is_const_int(t->start[1], &col) && !col))
+        base = arena_printf(a, "%s + (%s) * %lld", base, /* a slice of panels (TmaMap) */
+                            cf_ex_str(em, t->start[1], DT_INT32, true), (long long)dim_of(T, 0));
     const char *at[TMA_MAX_RANK];
     for (int i = 0; i < m->rank; i++) {
         at[i] = cf_tmp(em, "c");

@@ -35,6 +35,10 @@ bool cuda_keep_tile_op(const Stmt *s);
 /* CUDA: whether a T.gemm_sp whose operands sit where a kept gemm's do runs on mma.sp
  * (gemm_sp.c; runtime/cuda/tl_cuda.h tl_gemm_sp_ss), else it is lowered to loops. */
 bool cuda_gemm_sp_kept(const Stmt *s);
+/* Whether operand r (A or B) of gemm s is a K slice of whole 128-byte column panels of a
+ * wider shared tile (Q[:, j * 64:(j + 1) * 64] with j * 64 a multiple of 64): the tile is
+ * then stored in panels, so the slice is a whole tile at start * rows elements. */
+bool cuda_gemm_kslice(const Stmt *s, const Region *r);
 void pass_infer_layouts(Ctx *ctx, Func *f);
 /* CUDA sm_90a: a fragment -> shared -> global epilogue that does not fit beside the
  * pipeline's stages, in column chunks (chunk_staging.c; before pass_lower_tile_ops). */

@@ -141,6 +141,13 @@ static int64_t tile_dim(const Buffer *b, int d) {
     return ir_is_const_int(b->shape[b->ndim - 2 + d], &n) ? n : 0;
 }
 
+/* K of gemm s: the extent of its A region (a K slice's width, cuda_gemm_kslice). */
+static int64_t gemm_k(const Stmt *s) {
+    const Region *a = &s->u.gemm.a;
+    int64_t k = 0;
+    return ir_is_const_int(a->extent[a->ndim - (s->u.gemm.trans_a ? 2 : 1)], &k) ? k : 0;
+}
+
 /* A fragment that may still get a register layout. */
 static bool candidate(Infer *I, const Buffer *b) {
     int64_t shape[FRAG_MAX_DIMS];
@@ -555,7 +562,7 @@ static WgSplit gemm_wgmma_groups(const Infer *I, const Stmt *s) {
     int64_t M, N;
     if (!ir_is_const_int(C->shape[0], &M)) M = 0;
     if (!ir_is_const_int(C->shape[1], &N)) N = 0;
-    return wgmma_groups(I, s, M, N, tile_dim(s->u.gemm.a.buf, s->u.gemm.trans_a ? 0 : 1));
+    return wgmma_groups(I, s, M, N, gemm_k(s));
 }
 
 /* Gemm s's warpgroups, where every kept gemm that accumulates into s's C could run with
@@ -582,7 +589,7 @@ static void gemm_constraints(Infer *I, Stmt *s) {
     int64_t M, N, K, c0, c1;
     M = ir_is_const_int(C->shape[0], &c0) ? c0 : 0;
     N = ir_is_const_int(C->shape[1], &c1) ? c1 : 0;
-    K = tile_dim(A, s->u.gemm.trans_a ? 0 : 1);
+    K = gemm_k(s);
     WgSplit g = agreed_wgmma_groups(I, s);
     s->u.gemm.wgmma = g.m, s->u.gemm.wgmma_n = g.n;
     if (g.m) {
@@ -867,17 +874,24 @@ static void kmajor_layout(Buffer *b, int row) {
     if (row > 128) b->panel = 128 / dtype_bytes(b->dtype);
 }
 
-/* The swizzled shared tiles of wgmma gemm s: K-major operands as kmajor_layout, MN-major
- * ones in 64-column panels of 128B-swizzled rows. */
+/* The swizzled shared tiles of wgmma gemm s: K-major operands as kmajor_layout (by the
+ * tile's rows: a K slice is whole panels of it), MN-major ones in 64-column panels of
+ * 128B-swizzled rows. */
 static void wgmma_layouts(const Stmt *s) {
     Buffer *A = s->u.gemm.a.buf, *B = s->u.gemm.b.buf;
-    int64_t n = tile_dim(B, 1), k = tile_dim(A, s->u.gemm.trans_a ? 0 : 1);
-    int row = (int)k * dtype_bytes(A->dtype);
+    int64_t n = tile_dim(B, 1);
     if (s->u.gemm.trans_a) {
         A->swizzle = 128, A->panel = tile_dim(A, 1) > 64 ? 64 : 0;
-    } else if (A->scope == SCOPE_SHARED) kmajor_layout(A, row);
-    if (s->u.gemm.trans_b) kmajor_layout(B, row);
+    } else if (A->scope == SCOPE_SHARED)
+        kmajor_layout(A, (int)tile_dim(A, 1) * dtype_bytes(A->dtype));
+    if (s->u.gemm.trans_b) kmajor_layout(B, (int)tile_dim(B, 1) * dtype_bytes(B->dtype));
     else B->swizzle = 128, B->panel = n > 64 ? 64 : 0;
+}
+
+/* A K slice operand's tile in 128-byte column panels (cuda_gemm_kslice). */
+static void sliced_panels(const Stmt *s, const Region *r) {
+    if (!cuda_gemm_kslice(s, r)) return;
+    r->buf->swizzle = 128, r->buf->panel = 128 / dtype_bytes(r->buf->dtype);
 }
 
 static void finish(Infer *I) {
@@ -893,6 +907,10 @@ static void finish(Infer *I) {
             swizzle_operand(s->u.gemm.a.buf);
             swizzle_operand(s->u.gemm.b.buf);
         }
+    }
+    for (int i = 0; i < I->ops.len; i++) { /* K slices read panels (mma.sync too) */
+        Stmt *s = I->ops.data[i];
+        if (s->kind == STMT_GEMM) sliced_panels(s, &s->u.gemm.a), sliced_panels(s, &s->u.gemm.b);
     }
     for (int i = 0; i < I->ops.len; i++) {
         Stmt *s = I->ops.data[i];
@@ -1093,16 +1111,25 @@ static bool mma_input(DType t) {
 
 /* The operand shapes and places a kept gemm needs, whatever its dtypes: C a whole 2-D
  * register fragment, B a shared tile, A a shared tile or a 2-D fragment (not transposed),
- * all of constant shape. */
+ * all of constant shape; a shared tile may be a K slice of whole panels of one. */
 static bool gemm_places(const Stmt *s) {
     const Buffer *A = s->u.gemm.a.buf, *B = s->u.gemm.b.buf, *C = s->u.gemm.c.buf;
     int64_t shape[FRAG_MAX_DIMS];
     return C->scope == SCOPE_FRAGMENT && B->scope == SCOPE_SHARED &&
            (A->scope == SCOPE_SHARED ||
             (A->scope == SCOPE_FRAGMENT && !s->u.gemm.trans_a && A->ndim == 2)) &&
-           C->ndim == 2 && ir_region_tile(&s->u.gemm.a) && ir_region_tile(&s->u.gemm.b) &&
+           C->ndim == 2 && (ir_region_tile(&s->u.gemm.a) || cuda_gemm_kslice(s, &s->u.gemm.a)) &&
+           (ir_region_tile(&s->u.gemm.b) || cuda_gemm_kslice(s, &s->u.gemm.b)) &&
            ir_region_whole(&s->u.gemm.c) && const_shape(A, shape) && const_shape(B, shape) &&
            const_shape(C, shape);
+}
+
+bool cuda_gemm_kslice(const Stmt *s, const Region *r) {
+    const Buffer *b = r->buf;
+    int es = dtype_bytes(b->dtype);
+    bool k_last = r == &s->u.gemm.a ? !s->u.gemm.trans_a : r == &s->u.gemm.b && s->u.gemm.trans_b;
+    return k_last && b->scope == SCOPE_SHARED && (es == 2 || fp8(b->dtype)) &&
+           tile_dim(b, 0) % 8 == 0 && !ir_region_tile(r) && ir_region_col_slice(r, 128 / es);
 }
 
 bool cuda_keep_tile_op(const Stmt *s) {

@@ -85,10 +85,11 @@ void cuda_fail_manual_gemm(Ctx *ctx, const Stmt *s) {
     ctx_fail(ctx, s->loc, "T.wgmma_gemm: this gemm cannot run on wgmma %s",
              gemm_is_tf32(s) ? "(float32 operands run on mma.sync: no TF32 wgmma yet; use T.gemm)"
              : options_wgmma(&ctx->opts)
-                 ? "(it needs A and B as shared tiles, or column slices of constant ranges, A "
-                   "K-major with rows of 64 or 128 bytes, M a multiple of 64 per warp group of "
-                   "the threads running it, N / warp groups one of 16, 32, 64, 128, 192, 256, "
-                   "and no other gemm reading A or B but alike)"
+                 ? "(it needs A and B as shared tiles, column slices of constant ranges or K "
+                   "slices of whole 64-column panels, A K-major with rows of 64 or 128 bytes, M "
+                   "a multiple of 64 per warp group of the threads running it, N / warp groups "
+                   "one of 16, 32, 64, 128, 192, 256, and no other gemm reading A or B but "
+                   "alike)"
                  : "on this target (wgmma is sm_90a's, with the setting no_wgmma off; use "
                    "T.gemm)");
 }

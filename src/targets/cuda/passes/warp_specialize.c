@@ -110,8 +110,9 @@ static int64_t const_of(const Expr *e) {
 }
 
 /* The tensor map and boxes of a TMA copy between region g of a global tensor and the
- * shared tile t (a whole tile, or a stage of a stacked one; 1-D or 2-D after dropping
- * unit dims), or NULL when TMA cannot move the tile's layout:
+ * shared tile t (a whole tile, a stage of a stacked one, or a column slice of whole
+ * panels of a 2-D tile in panels: cu_tma_copy starts it start * rows elements in; 1-D or
+ * 2-D after dropping unit dims), or NULL when TMA cannot move the tile's layout:
  *   - 128-byte column panels (Buffer.panel): one 128B-swizzled box per panel;
  *   - rows of exactly 32, 64 or 128 bytes swizzled alike (tl_swizzle = the hardware's);
  *   - plain rows of at most 256 elements and a multiple of 16 bytes.
@@ -127,7 +128,8 @@ TmaMap *pipe_tma_plan_tile(Ctx *ctx, const Func *f, const Region *g, const Regio
     int o = T->ndim - n; /* 1: into a stage of a stacked tile (ir_region_tile) */
     if (n < 1 || n > 2 || (o && !(o == 1 && n == 2 && ir_region_tile(t)))) return NULL;
     int64_t C = const_of(g->extent[ds[n - 1]]), R = n == 2 ? const_of(g->extent[ds[0]]) : 1;
-    if (C <= 0 || R <= 0 || const_of(T->shape[o + n - 1]) != C ||
+    bool panels = !o && n == 2 && T->panel && ir_region_col_slice(t, T->panel); /* of T */
+    if (C <= 0 || R <= 0 || (const_of(T->shape[o + n - 1]) != C && !panels) ||
         (n == 2 && const_of(T->shape[o]) != R))
         return NULL;
     TmaMap *m = NEW(&ctx->arena, TmaMap);
