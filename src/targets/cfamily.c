@@ -480,6 +480,23 @@ static void ex_bin_float(CfEmit *em, StrBuf *o, const Expr *e) {
     if (narrow && op != OP_MIN && op != OP_MAX) sb_puts(o, ")");
 }
 
+/* Whether e's value may come from memory: a load, or a let variable bound to one (x =
+ * A[j]; x + 4), up to a few lets deep. Index arithmetic (loop and thread variables,
+ * sizes) is not: it stays signed, for the compiler's address arithmetic. */
+static bool from_data(const Expr *e, int depth) {
+    if (ir_expr_loads(e)) return true;
+    if (depth > 4) return false;
+    switch (e->kind) {
+    case EXPR_VAR: return e->u.var->bound_value && from_data(e->u.var->bound_value, depth + 1);
+    case EXPR_BIN: return from_data(e->u.bin.a, depth) || from_data(e->u.bin.b, depth);
+    case EXPR_UN: return from_data(e->u.un.a, depth);
+    case EXPR_CAST: return from_data(e->u.cast.value, depth);
+    case EXPR_SELECT:
+        return from_data(e->u.select.then, depth) || from_data(e->u.select.orelse, depth);
+    default: return false;
+    }
+}
+
 static void ex_bin_int(CfEmit *em, StrBuf *o, const Expr *e) {
     static const char *const helper[BINOP_COUNT] = {
         [OP_DIV] = "div", [OP_FLOORDIV] = "floordiv", [OP_FLOORMOD] = "floormod", [OP_MIN] = "min",
@@ -502,7 +519,7 @@ static void ex_bin_int(CfEmit *em, StrBuf *o, const Expr *e) {
         return;
     }
     if (em->hooks->wrap_data_ints && (op == OP_ADD || op == OP_SUB || op == OP_MUL) &&
-        dtype_is_signed(t) && !wrap && ir_expr_loads(e)) {
+        dtype_is_signed(t) && !wrap && from_data(e, 0)) {
         const char *u = t == DT_INT64 ? "uint64_t" : "uint32_t";
         sb_printf(o, "((%s)((%s)", cf_value(t), u);
         cf_ex_as(em, o, e->u.bin.a, t);

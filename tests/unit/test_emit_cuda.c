@@ -1413,6 +1413,10 @@ static void math_cases(SimCase *cases, char names[][64], int *n) {
             lower_arch = arch ? "sm_90a" : "sm_80";
             snprintf(names[*n], 64, "%s_%zu_%s", math[i].kernel, i, lower_arch);
             Compiled *c = check_program(names[*n], text);
+            if (i == 8) /* x = A[j]; T.cdiv(x, 4): x + 3 wraps (NVRTC has no -fwrapv) */
+                CHECK(c->src && kernels_call(c, "tl_floordiv_i32(((int32_t)((uint32_t)((int32_t)("
+                                                "(uint32_t)x + (uint32_t)4)) - (uint32_t)1)), 4)"),
+                      "%s: data arithmetic through a let wraps", names[*n]);
             if (c->f && c->src) cases[*n] = (SimCase){names[*n], strdup(text), NULL, c}, ++*n;
             else compiled_free(c);
         }
