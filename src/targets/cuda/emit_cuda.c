@@ -1253,13 +1253,13 @@ static void kernel_prologue(CfEmit *em, const Stmt *k, const VarList *vs, int64_
     for (int d = 0; d < k->u.kernel.ngrid; d++) {
         const Var *v = k->u.kernel.block[d];
         if (!v || (!vars_has(vs, v) && !(swz && d < 2))) continue;
-        int64_t below = d == 0 ? 1 : d == 1 ? g[0] : g[0] * g[1];
-        if (folded) /* digit d of blockIdx.x in the grid's mixed radix */
+        if (folded) { /* digit d of blockIdx.x in the grid's mixed radix (g: the extents) */
+            int64_t below = d == 0 ? 1 : d == 1 ? g[0] : g[0] * g[1];
             cf_line(em, "%s %s = (%s)(blockIdx.x%s %% %lldu);", cf_value(v->dtype), cf_var(em, v),
                     cf_value(v->dtype),
                     below > 1 ? arena_printf(&em->ctx->arena, " / %lldu", (long long)below) : "",
                     (long long)g[d]);
-        else
+        } else
             cf_line(em, "%s %s = (%s)blockIdx.%c;", cf_value(v->dtype), cf_var(em, v),
                     cf_value(v->dtype), dims[d]);
         cf_live_add(em, v);
