@@ -15,8 +15,9 @@
 #      when compute-sanitizer is installed
 # Prints one line per case (PASS/FAIL/SKIP name) and ends with "N passed, N failed";
 # exits 1 if anything failed. Logs (one file per case, the build, results.txt) go to
-# $OUT/gpu-logs when OUT is set, else BUILD/gpu-logs, and all of them to gpu-logs.tar.gz
-# beside it.
+# BUILD/gpu-logs, and all of them to gpu-logs.tar.gz beside it. With OUT set (a device
+# run, from which few files come back) the logs go to a folder under /tmp and $OUT gets
+# only gpu-logs.tar.gz and results.txt, also when the run is cut short (TERM, a timeout).
 #
 #   make check-gpu              or   tests/gpu/run.sh [--no-sanitizer] [--no-pytest]
 #   tests/gpu/run.sh --build-only   only step 1's build (for bench/ on a GPU machine)
@@ -29,7 +30,8 @@ cd "$(dirname "$0")/../.." || exit 2
 ROOT=$(pwd)
 BUILD=${BUILD:-build}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
-LOGS=${OUT:-$BUILD}/gpu-logs
+LOGS=$BUILD/gpu-logs
+[ -n "${OUT:-}" ] && LOGS=/tmp/tilec-run/gpu-logs
 TILEC=${TILEC:-$ROOT/$BUILD/tilec}
 CASE_TIMEOUT=${CASE_TIMEOUT:-600}
 SANITIZE=1
@@ -46,6 +48,18 @@ done
 mkdir -p "$LOGS"
 LOGS=$(cd "$LOGS" && pwd) || exit 2
 rm -f "$LOGS/results.txt"
+# One file that holds every log, for tools that bring back a few files only; written on
+# any exit (the end, an error, TERM from a timeout).
+pack_logs() {
+    tar -czf "$LOGS.tar.gz" --exclude=cache --exclude=compat -C "$(dirname "$LOGS")" \
+        "$(basename "$LOGS")" 2>/dev/null
+    if [ -n "${OUT:-}" ]; then
+        cp "$LOGS.tar.gz" "$OUT/gpu-logs.tar.gz" 2>/dev/null
+        cp "$LOGS/results.txt" "$OUT/results.txt" 2>/dev/null
+    fi
+}
+trap pack_logs EXIT
+trap 'exit 143' TERM
 # A fresh kernel cache: every case compiles what it tests, and the sanitizer runs then
 # load the same kernels from the cache.
 export TILEC_CACHE_DIR=$LOGS/cache
@@ -505,7 +519,4 @@ if [ "$failed" -gt 0 ]; then
     printf '  %s\n' "${fail_names[@]}"
 fi
 echo "$passed passed, $failed failed" | tee -a "$LOGS/results.txt"
-# One file that holds every log, for tools that bring back a few files only.
-tar -czf "$LOGS.tar.gz" --exclude=cache --exclude=compat -C "$(dirname "$LOGS")" \
-    "$(basename "$LOGS")" 2>/dev/null
 [ "$failed" -eq 0 ]
