@@ -690,7 +690,9 @@ void cu_gemm(CfEmit *em, const Stmt *s) {
                               ? "tl_tid"
                               : arena_printf(&em->ctx->arena, "tl_tid %% %d", used);
         int wait = s->u.gemm.manual || s->u.gemm.deferred ? -1 : s->u.gemm.inflight ? 1 : 0;
+        /* the trailing template arguments, spelled only where not the defaults */
         const char *split = gn > 1 ? arena_printf(&em->ctx->arena, ", %d", gn) : "";
+        const char *trans_a = ta ? ", true" : gn > 1 ? ", false" : "";
         if (A->layout) /* A in registers (one input type) */
             cf_line(em, "tl_wgmma_rs<%lld, %lld, %lld, %d, %s, %s, %d%s>(%s, %s, %s, %s);",
                     (long long)M, (long long)N, (long long)K, s->u.gemm.wgmma,
@@ -699,9 +701,8 @@ void cu_gemm(CfEmit *em, const Stmt *s) {
         else
             cf_line(em, "tl_wgmma_ss<%lld, %lld, %lld, %d, %s, %s, %s, %d%s%s>(%s, %s, %s, %s);",
                     (long long)M, (long long)N, (long long)K, s->u.gemm.wgmma,
-                    tb ? "true" : "false", mma_type(A->dtype), mma_type(B->dtype), wait,
-                    ta || gn > 1 ? (ta ? ", true" : ", false") : "", split, pa, pb, cf_buf(em, C),
-                    tid);
+                    tb ? "true" : "false", mma_type(A->dtype), mma_type(B->dtype), wait, trans_a,
+                    split, pa, pb, cf_buf(em, C), tid);
         return;
     }
     int used = 32 * s->u.gemm.warp_m * s->u.gemm.warp_n; /* further warps: replicas */
